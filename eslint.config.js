@@ -1,0 +1,48 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import globals from 'globals';
+
+// The dependency direction of ARCHITECTURE.md: openapi <- machines <- src; openapi <- server.
+// Production code never imports tests or e2e.
+const boundaries = {
+  'import-x/no-restricted-paths': [
+    'error',
+    {
+      zones: [
+        { target: './server', from: ['./src', './machines', './tests', './e2e'], message: 'server/ must not import the client, machines or tests.' },
+        { target: './machines', from: ['./src', './server', './tests', './e2e'], message: 'machines/ must not import src/, server/ or tests.' },
+        { target: './src', from: ['./server', './tests', './e2e'], message: 'src/ must not import server/ or tests.' },
+        { target: './openapi', from: ['./src', './server', './machines', './tests', './e2e'], message: 'openapi/ depends on nothing.' },
+      ],
+    },
+  ],
+  'no-restricted-imports': 'off',
+};
+
+const machinePurity = {
+  'no-restricted-imports': [
+    'error',
+    {
+      patterns: [
+        { group: ['react', 'react-dom', 'react/*', '@mantine/*', '@lingui/*', '@tanstack/*'], message: 'machines/ stay free of UI, i18n and router imports.' },
+      ],
+    },
+  ],
+};
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', 'data/', 'coverage/', 'openapi/schema.gen.ts', 'android/', 'ios/', 'locales/**/*.ts', 'test-results/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    plugins: { 'import-x': importX },
+    rules: {
+      ...boundaries,
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  { files: ['machines/**'], rules: machinePurity },
+);
