@@ -10,10 +10,26 @@ const boundaries = {
     'error',
     {
       zones: [
-        { target: './server', from: ['./src', './machines', './tests', './e2e'], message: 'server/ must not import the client, machines or tests.' },
-        { target: './machines', from: ['./src', './server', './tests', './e2e'], message: 'machines/ must not import src/, server/ or tests.' },
-        { target: './src', from: ['./server', './tests', './e2e'], message: 'src/ must not import server/ or tests.' },
-        { target: './openapi', from: ['./src', './server', './machines', './tests', './e2e'], message: 'openapi/ depends on nothing.' },
+        {
+          target: './server',
+          from: ['./src', './machines', './tests', './e2e'],
+          message: 'server/ must not import the client, machines or tests.',
+        },
+        {
+          target: './machines',
+          from: ['./src', './server', './tests', './e2e'],
+          message: 'machines/ must not import src/, server/ or tests.',
+        },
+        {
+          target: './src',
+          from: ['./server', './tests', './e2e'],
+          message: 'src/ must not import server/ or tests.',
+        },
+        {
+          target: './openapi',
+          from: ['./src', './server', './machines', './tests', './e2e'],
+          message: 'openapi/ depends on nothing.',
+        },
       ],
     },
   ],
@@ -25,14 +41,29 @@ const machinePurity = {
     'error',
     {
       patterns: [
-        { group: ['react', 'react-dom', 'react/*', '@mantine/*', '@lingui/*', '@tanstack/*'], message: 'machines/ stay free of UI, i18n and router imports.' },
+        {
+          group: ['react', 'react-dom', 'react/*', '@mantine/*', '@lingui/*', '@tanstack/*'],
+          message: 'machines/ stay free of UI, i18n and router imports.',
+        },
       ],
     },
   ],
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'data/', 'coverage/', 'openapi/schema.gen.ts', 'android/', 'ios/', 'locales/**/*.ts', 'test-results/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'data/',
+      'coverage/',
+      'openapi/schema.gen.ts',
+      'android/',
+      'ios/',
+      'locales/**/*.ts',
+      'test-results/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

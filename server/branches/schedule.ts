@@ -1,0 +1,137 @@
+import { Temporal } from 'temporal-polyfill';
+import type { OpeningHours } from '../db/schema.ts';
+
+// How a branch's days turn into slots and prices. Pure functions; Temporal is the one authority on time
+// zones (PostgreSQL's zone rules are never consulted), so the repeated autumn hour means the same thing
+// everywhere in the product.
+
+export const MINUTES_PER_DAY = 1440;
+
+/** A price band of one ISO weekday ('1' = Monday) over [startsAtMinute, endsAtMinute) of the local day. */
+export type PriceRule = {
+  isoWeekday: number;
+  startsAtMinute: number;
+  endsAtMinute: number;
+  priceCents: number;
+};
+
+export type BranchSchedule = {
+  timeZone: string;
+  slotMinutes: number;
+  /** null: open around the clock. */
+  openingHours: OpeningHours | null;
+  defaultPriceCents: number;
+  priceRules: readonly PriceRule[];
+};
+
+export type GeneratedSlot = {
+  startTime: Temporal.Instant;
+  endTime: Temporal.Instant;
+  /** The branch-local calendar date the slot starts on. */
+  localDate: Temporal.PlainDate;
+  priceCents: number;
+};
+
+const AROUND_THE_CLOCK: readonly [number, number][] = [[0, MINUTES_PER_DAY]];
+
+/** The [openMinute, closeMinute) ranges of a local weekday, in order. */
+export function openingRangesOn(
+  openingHours: OpeningHours | null,
+  isoWeekday: number,
+): readonly [number, number][] {
+  if (openingHours === null) return AROUND_THE_CLOCK;
+  const ranges = openingHours[String(isoWeekday) as keyof OpeningHours] ?? [];
+  return [...ranges].sort((a, b) => a[0] - b[0]);
+}
+
+/** The instant a wall-clock minute of a local date names; 1440 is the next day's midnight. */
+export function wallClockInstant(
+  date: Temporal.PlainDate,
+  minuteOfDay: number,
+  timeZone: string,
+): Temporal.Instant {
+  const day = date.add({ days: Math.floor(minuteOfDay / MINUTES_PER_DAY) });
+  const minute = minuteOfDay % MINUTES_PER_DAY;
+  // 'compatible': a time skipped by a spring change moves forward; a repeated autumn time takes its first
+  // occurrence (as the clock on the wall shows it first).
+  return day
+    .toPlainDateTime({ hour: Math.floor(minute / 60), minute: minute % 60 })
+    .toZonedDateTime(timeZone, { disambiguation: 'compatible' })
+    .toInstant();
+}
+
+export function priceAt(
+  schedule: Pick<BranchSchedule, 'defaultPriceCents' | 'priceRules'>,
+  isoWeekday: number,
+  minuteOfDay: number,
+): number {
+  const rule = schedule.priceRules.find(
+    (candidate) =>
+      candidate.isoWeekday === isoWeekday &&
+      candidate.startsAtMinute <= minuteOfDay &&
+      minuteOfDay < candidate.endsAtMinute,
+  );
+  return rule ? rule.priceCents : schedule.defaultPriceCents;
+}
+
+/**
+ * The slots of one branch-local calendar date. Each opening range's wall-clock ends become instants, and
+ * slots step between them in absolute durations: a 24-hour branch has 23 one-hour slots on the spring
+ * change day and 25 on the autumn one, where the repeated hour is two slots with different offsets.
+ * A tail shorter than a slot is not offered.
+ */
+export function generateDaySlots(schedule: BranchSchedule, date: Temporal.PlainDate): GeneratedSlot[] {
+  const slotLength = Temporal.Duration.from({ minutes: schedule.slotMinutes });
+  const slots: GeneratedSlot[] = [];
+  for (const [openMinute, closeMinute] of openingRangesOn(schedule.openingHours, date.dayOfWeek)) {
+    const close = wallClockInstant(date, closeMinute, schedule.timeZone);
+    let start = wallClockInstant(date, openMinute, schedule.timeZone);
+    for (
+      let end = start.add(slotLength);
+      Temporal.Instant.compare(end, close) <= 0;
+      end = start.add(slotLength)
+    ) {
+      const local = start.toZonedDateTimeISO(schedule.timeZone);
+      slots.push({
+        startTime: start,
+        endTime: end,
+        localDate: local.toPlainDate(),
+        priceCents: priceAt(schedule, local.dayOfWeek, local.hour * 60 + local.minute),
+      });
+      start = end;
+    }
+  }
+  return slots;
+}
+
+/**
+ * The lowest and highest price a slot of the branch can have, judged on an ordinary week of its opening
+ * hours (change days only repeat or skip a wall-clock hour, so they add no other price).
+ * A branch that never opens shows its default price.
+ */
+export function priceRange(schedule: BranchSchedule): { minCents: number; maxCents: number } {
+  const prices: number[] = [];
+  for (let isoWeekday = 1; isoWeekday <= 7; isoWeekday += 1) {
+    for (const [openMinute, closeMinute] of openingRangesOn(schedule.openingHours, isoWeekday)) {
+      for (
+        let start = openMinute;
+        start + schedule.slotMinutes <= closeMinute;
+        start += schedule.slotMinutes
+      ) {
+        prices.push(priceAt(schedule, isoWeekday, start));
+      }
+    }
+  }
+  if (prices.length === 0)
+    return { minCents: schedule.defaultPriceCents, maxCents: schedule.defaultPriceCents };
+  return { minCents: Math.min(...prices), maxCents: Math.max(...prices) };
+}
+
+/** The dates of [from, until], inclusive, in order. */
+export function datesBetween(from: Temporal.PlainDate, until: Temporal.PlainDate): Temporal.PlainDate[] {
+  const dates: Temporal.PlainDate[] = [];
+  for (let date = from; Temporal.PlainDate.compare(date, until) <= 0; date = date.add({ days: 1 })) {
+    dates.push(date);
+  }
+  return dates;
+}

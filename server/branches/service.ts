@@ -1,0 +1,342 @@
+import { Temporal } from 'temporal-polyfill';
+import { z } from 'zod';
+import { dateFromInstant, instantFromDate, type Clock } from '../clock.ts';
+import type { Db } from '../db/database.ts';
+import type { Descriptions, RefundRatios } from '../db/schema.ts';
+import { AppError } from '../errors.ts';
+import { readRefundRatios } from '../settings/refund-ratios.ts';
+import * as repository from './repository.ts';
+import {
+  datesBetween,
+  generateDaySlots,
+  MINUTES_PER_DAY,
+  priceRange,
+  type BranchSchedule,
+} from './schedule.ts';
+
+export type BranchView = {
+  id: number;
+  name: string;
+  order: number;
+  image: string;
+  images_urls: string[];
+  location: string;
+  active_with_smart_lock: boolean;
+  descriptions_data: Descriptions;
+  min_and_max_price_eur_long_cached: [number, number];
+  time_zone: string;
+  slot_minutes: number;
+  latitude: number;
+  longitude: number;
+  map_url: string | null;
+};
+
+export type SlotView = {
+  id: number;
+  start_time: string;
+  end_time: string;
+  basic_price_eur: number;
+  is_bookeable: boolean;
+};
+
+export type SlotHorizonReport = { branchId: number; from: string; until: string; slotsAdded: number }[];
+
+export function centsToEuros(cents: number): number {
+  return Math.round(cents) / 100;
+}
+
+/**
+ * ISO 8601 with the branch's offset and no zone annotation: 2026-03-29T03:00:00+01:00 to the second, or
+ * 2026-11-22T07:45:12.123+00:00 to the millisecond (a fraction only when there is one).
+ */
+export function formatLocalTime(
+  instant: Temporal.Instant,
+  timeZone: string,
+  precision: 'second' | 'millisecond' = 'second',
+): string {
+  return instant
+    .round({ smallestUnit: precision, roundingMode: 'trunc' })
+    .toZonedDateTimeISO(timeZone)
+    .toString({ timeZoneName: 'never' });
+}
+
+/** 'YYYY-MM-DD' naming a real calendar date (2026-02-30 is refused), else `invalid_date`. */
+export function parseCalendarDate(text: string): Temporal.PlainDate {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) throw new AppError('invalid_date');
+  let date: Temporal.PlainDate;
+  try {
+    date = Temporal.PlainDate.from(text, { overflow: 'reject' });
+  } catch {
+    throw new AppError('invalid_date');
+  }
+  // PostgreSQL has no year 0; Temporal does.
+  if (date.year < 1) throw new AppError('invalid_date');
+  return date;
+}
+
+// --- Reading stored branches into schedules -------------------------------------------------------------
+
+const LAST_MINUTE = MINUTES_PER_DAY - 1;
+
+const minuteRange = z
+  .tuple([z.number().int().min(0).max(LAST_MINUTE), z.number().int().min(1).max(MINUTES_PER_DAY)])
+  .refine(([open, close]) => close > open, 'a range closes after it opens');
+
+const openingHoursSchema = z
+  .partialRecord(z.enum(['1', '2', '3', '4', '5', '6', '7']), z.array(minuteRange))
+  .refine(
+    (days) =>
+      Object.values(days).every((ranges) =>
+        [...(ranges ?? [])]
+          .sort((a, b) => a[0] - b[0])
+          .every((range, index, sorted) => index === 0 || range[0] >= sorted[index - 1]![1]),
+      ),
+    'opening ranges of a day must not overlap',
+  );
+
+function isTimeZone(name: string): boolean {
+  try {
+    Temporal.Now.instant().toZonedDateTimeISO(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function scheduleOf(branch: repository.BranchRow, rules: readonly repository.PriceRuleRow[]): BranchSchedule {
+  return {
+    timeZone: branch.time_zone,
+    slotMinutes: branch.slot_minutes,
+    openingHours: branch.opening_hours === null ? null : openingHoursSchema.parse(branch.opening_hours),
+    defaultPriceCents: branch.default_price_cents,
+    priceRules: rules.map((rule) => ({
+      isoWeekday: rule.iso_weekday,
+      startsAtMinute: rule.starts_at_minute,
+      endsAtMinute: rule.ends_at_minute,
+      priceCents: rule.price_cents,
+    })),
+  };
+}
+
+// --- Defining branches (seed, admin) ---------------------------------------------------------------------
+
+const priceRuleSchema = z
+  .object({
+    isoWeekday: z.number().int().min(1).max(7),
+    startsAtMinute: z.number().int().min(0).max(LAST_MINUTE),
+    endsAtMinute: z.number().int().min(1).max(MINUTES_PER_DAY),
+    priceCents: z.number().int().min(0),
+  })
+  .refine((rule) => rule.endsAtMinute > rule.startsAtMinute, 'a price band ends after it starts');
+
+export const branchDefinitionSchema = z.object({
+  slug: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/),
+  name: z.string().trim().min(1),
+  order: z.number().int(),
+  location: z.string().trim().min(1),
+  latitude: z.number().min(-90).max(90),
+  longitude: z.number().min(-180).max(180),
+  mapUrl: z.url().nullable(),
+  timeZone: z.string().refine(isTimeZone, 'not an IANA time zone'),
+  slotMinutes: z.number().int().min(5).max(MINUTES_PER_DAY),
+  openingHours: openingHoursSchema.nullable(),
+  activeWithSmartLock: z.boolean(),
+  /** The first is the main image. */
+  images: z.array(z.string().min(1)).min(1),
+  /** Sanitised HTML per interface language. */
+  descriptions: z.object({ pt: z.string(), en: z.string(), fr: z.string(), de: z.string(), sk: z.string() }),
+  defaultPriceCents: z.number().int().min(0),
+  priceRules: z.array(priceRuleSchema),
+});
+
+export type BranchDefinition = z.input<typeof branchDefinitionSchema>;
+
+/**
+ * Stores a new branch with its gallery and price rules, cached price range included. Runs on the given
+ * executor, so callers that need it atomic pass a transaction.
+ */
+export async function insertBranchDefinition(db: Db, definition: BranchDefinition): Promise<number> {
+  const branch = branchDefinitionSchema.parse(definition);
+  const range = priceRange(branch);
+  const branchId = await repository.insertBranch(db, {
+    slug: branch.slug,
+    name: branch.name,
+    order: branch.order,
+    location: branch.location,
+    latitude: branch.latitude,
+    longitude: branch.longitude,
+    map_url: branch.mapUrl,
+    time_zone: branch.timeZone,
+    slot_minutes: branch.slotMinutes,
+    opening_hours: branch.openingHours === null ? null : JSON.stringify(branch.openingHours),
+    active_with_smart_lock: branch.activeWithSmartLock,
+    image: branch.images[0]!,
+    descriptions: JSON.stringify(branch.descriptions),
+    default_price_cents: branch.defaultPriceCents,
+    min_price_cents: range.minCents,
+    max_price_cents: range.maxCents,
+  });
+  await repository.insertBranchImages(db, branchId, branch.images);
+  await repository.insertPriceRules(
+    db,
+    branch.priceRules.map((rule) => ({
+      branch_id: branchId,
+      iso_weekday: rule.isoWeekday,
+      starts_at_minute: rule.startsAtMinute,
+      ends_at_minute: rule.endsAtMinute,
+      price_cents: rule.priceCents,
+    })),
+  );
+  return branchId;
+}
+
+// --- The service -----------------------------------------------------------------------------------------
+
+export type BranchServiceDependencies = {
+  db: Db;
+  clock: Clock;
+  /** How many branch-local days, today included, have slots. */
+  horizonDays: number;
+};
+
+export function createBranchService({ db, clock, horizonDays }: BranchServiceDependencies) {
+  async function requireBranch(branchId: number): Promise<repository.BranchRow> {
+    const branch = await repository.findBranch(db, branchId);
+    if (!branch) throw new AppError('branch_not_found');
+    return branch;
+  }
+
+  async function generateSlotsFor(branch: repository.BranchRow, rules: readonly repository.PriceRuleRow[]) {
+    const schedule = scheduleOf(branch, rules);
+    const today = clock.now().toZonedDateTimeISO(branch.time_zone).toPlainDate();
+    const until = today.add({ days: horizonDays - 1 });
+    const generatedUntil = branch.slots_generated_until
+      ? Temporal.PlainDate.from(branch.slots_generated_until)
+      : null;
+    const from =
+      generatedUntil && Temporal.PlainDate.compare(generatedUntil, today) >= 0
+        ? generatedUntil.add({ days: 1 })
+        : today;
+    if (Temporal.PlainDate.compare(from, until) > 0) return null;
+
+    const slots = datesBetween(from, until).flatMap((date) => generateDaySlots(schedule, date));
+    const slotsAdded = await repository.insertSlots(
+      db,
+      slots.map((slot) => ({
+        branch_id: branch.id,
+        start_time: slot.startTime.toString(),
+        end_time: slot.endTime.toString(),
+        local_date: slot.localDate.toString(),
+        price_cents: slot.priceCents,
+      })),
+    );
+    await repository.advanceSlotsGeneratedUntil(db, branch.id, until.toString());
+    return { branchId: branch.id, from: from.toString(), until: until.toString(), slotsAdded };
+  }
+
+  return {
+    async listBranches(): Promise<BranchView[]> {
+      const [branches, images] = await Promise.all([
+        repository.listBranches(db),
+        repository.listBranchImages(db),
+      ]);
+      return branches.map((branch) => ({
+        id: branch.id,
+        name: branch.name,
+        order: branch.order,
+        image: branch.image,
+        images_urls: images.get(branch.id) ?? [],
+        location: branch.location,
+        active_with_smart_lock: branch.active_with_smart_lock,
+        descriptions_data: {
+          pt: branch.descriptions.pt,
+          en: branch.descriptions.en,
+          fr: branch.descriptions.fr,
+          de: branch.descriptions.de,
+          sk: branch.descriptions.sk,
+        },
+        min_and_max_price_eur_long_cached: [
+          centsToEuros(branch.min_price_cents),
+          centsToEuros(branch.max_price_cents),
+        ],
+        time_zone: branch.time_zone,
+        slot_minutes: branch.slot_minutes,
+        latitude: branch.latitude,
+        longitude: branch.longitude,
+        map_url: branch.map_url,
+      }));
+    },
+
+    /** The branch's current local date-time, e.g. 2026-11-22T07:45:12.123+00:00. */
+    async getLocalTime(branchId: number): Promise<string> {
+      const branch = await requireBranch(branchId);
+      return formatLocalTime(clock.now(), branch.time_zone, 'millisecond');
+    },
+
+    /**
+     * The slots starting on a branch-local date. Bookable: the branch takes bookings, the slot starts after
+     * now, and no confirmed booking or unexpired hold covers it. Dates outside the horizon have none.
+     */
+    async listSlots(branchId: number, date: string): Promise<SlotView[]> {
+      const localDate = parseCalendarDate(date);
+      const branch = await requireBranch(branchId);
+      const now = clock.now();
+      const slots = await repository.listSlotsOnDate(
+        db,
+        branch.id,
+        localDate.toString(),
+        dateFromInstant(now),
+      );
+      return slots.map((slot) => {
+        const start = instantFromDate(slot.start_time);
+        return {
+          id: slot.id,
+          start_time: formatLocalTime(start, branch.time_zone),
+          end_time: formatLocalTime(instantFromDate(slot.end_time), branch.time_zone),
+          basic_price_eur: centsToEuros(slot.price_cents),
+          is_bookeable:
+            branch.active_with_smart_lock && Temporal.Instant.compare(start, now) > 0 && !slot.taken,
+        };
+      });
+    },
+
+    async getRefundRatios(): Promise<RefundRatios> {
+      return readRefundRatios(db);
+    },
+
+    /**
+     * Makes every branch have its slots from its local today through `horizonDays` days. Idempotent and
+     * safe to run concurrently; only days past each branch's generated horizon are computed.
+     */
+    async ensureSlotHorizon(): Promise<SlotHorizonReport> {
+      const [branches, rules] = await Promise.all([
+        repository.listBranches(db),
+        repository.listPriceRules(db),
+      ]);
+      const report: SlotHorizonReport = [];
+      for (const branch of branches) {
+        const generated = await generateSlotsFor(
+          branch,
+          rules.filter((rule) => rule.branch_id === branch.id),
+        );
+        if (generated) report.push(generated);
+      }
+      return report;
+    },
+
+    /** Re-derives the branch's cached [min, max] price after its rules or hours change. */
+    async recomputeCachedPrices(branchId: number): Promise<{ minCents: number; maxCents: number }> {
+      const branch = await requireBranch(branchId);
+      const range = priceRange(scheduleOf(branch, await repository.listPriceRules(db, branchId)));
+      await repository.updateCachedPrices(db, branchId, range);
+      return range;
+    },
+
+    /** Adds a branch atomically (gallery, price rules and cached prices with it). */
+    async createBranch(definition: BranchDefinition): Promise<number> {
+      return db.transaction().execute((trx) => insertBranchDefinition(trx, definition));
+    },
+  };
+}
+
+export type BranchService = ReturnType<typeof createBranchService>;

@@ -1,0 +1,25 @@
+import { Migrator, type Migration, type MigrationResult } from 'kysely/migration';
+import type { Db } from './database.ts';
+import * as initial from './migrations/0001_initial.ts';
+
+// Migrations live in code (no directory scan), named so their order is their name's order.
+// Append new ones; never edit one that has shipped.
+export const migrations: Record<string, Migration> = {
+  '0001_initial': initial,
+};
+
+/**
+ * Brings the schema up to date. Kysely's migrator holds a PostgreSQL advisory lock while it works, so
+ * several processes starting together on one database apply each migration once; the others wait, then
+ * find nothing left to do.
+ */
+export async function migrateToLatest(db: Db): Promise<MigrationResult[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results = [] } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results.find((result) => result.status === 'Error');
+    const what = failed ? `database migration ${failed.migrationName}` : 'database migration';
+    throw new Error(`${what} failed`, { cause: error });
+  }
+  return results;
+}

@@ -1,0 +1,254 @@
+import type { ColumnType, GeneratedAlways, Generated } from 'kysely';
+
+// Kysely's view of the tables created by the migrations. Row shapes follow the parsers in database.ts:
+// timestamptz is a Date, date is 'YYYY-MM-DD', bigint and numeric are numbers, jsonb arrives parsed.
+
+/** A timestamptz: read as Date; written as a Date or an ISO 8601 string. */
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type DefaultedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+/** A calendar date, 'YYYY-MM-DD'. */
+type CalendarDate = string;
+/** jsonb: read parsed; written as JSON text (`JSON.stringify`), so arrays are never taken for SQL arrays. */
+export type Json<T> = ColumnType<T, string, string>;
+type DefaultedJson<T> = ColumnType<T, string | undefined, string>;
+
+export type LocaleCode = 'pt' | 'en' | 'fr' | 'de' | 'sk';
+export type PaymentProvider = 'local' | 'stripe';
+export type Descriptions = Record<LocaleCode, string>;
+/** Opening ranges per ISO weekday ('1' = Monday), each [openMinute, closeMinute) of the local day. */
+export type OpeningHours = Partial<Record<'1' | '2' | '3' | '4' | '5' | '6' | '7', [number, number][]>>;
+/** Hour threshold (decimal integer as a string) to the refunded fraction. */
+export type RefundRatios = Record<string, number>;
+export type OutboxAttachment = { filename: string; contentType: string; content: string };
+
+export type UsersTable = {
+  id: Generated<string>;
+  email: string | null;
+  phone_number: string | null;
+  first_name: Generated<string>;
+  last_name: Generated<string>;
+  password_hash: string | null;
+  agree_newsletter: Generated<boolean>;
+  locale: Generated<LocaleCode>;
+  email_verified_at: Timestamp | null;
+  phone_verified_at: Timestamp | null;
+  token_version: Generated<number>;
+  created_at: CreatedAt;
+  updated_at: DefaultedTimestamp;
+  deleted_at: Timestamp | null;
+};
+
+export type VerificationCodesTable = {
+  id: GeneratedAlways<number>;
+  user_id: string;
+  channel: 'email' | 'phone';
+  target: string;
+  code_hash: string;
+  expires_at: Timestamp;
+  attempts: Generated<number>;
+  consumed_at: Timestamp | null;
+  created_at: CreatedAt;
+};
+
+export type PasswordResetTokensTable = {
+  id: GeneratedAlways<number>;
+  user_id: string;
+  token_hash: string;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: CreatedAt;
+};
+
+export type BlockedContactsTable = {
+  id: GeneratedAlways<number>;
+  kind: 'email' | 'phone';
+  value: string;
+  reason: string | null;
+  created_at: CreatedAt;
+};
+
+export type BranchesTable = {
+  id: GeneratedAlways<number>;
+  slug: string;
+  name: string;
+  order: Generated<number>;
+  location: string;
+  latitude: number;
+  longitude: number;
+  map_url: string | null;
+  time_zone: string;
+  slot_minutes: Generated<number>;
+  opening_hours: Json<OpeningHours> | null;
+  active_with_smart_lock: Generated<boolean>;
+  image: string;
+  descriptions: Json<Descriptions>;
+  default_price_cents: number;
+  min_price_cents: number;
+  max_price_cents: number;
+  slots_generated_until: CalendarDate | null;
+  created_at: CreatedAt;
+};
+
+export type BranchImagesTable = {
+  id: GeneratedAlways<number>;
+  branch_id: number;
+  position: number;
+  url: string;
+};
+
+export type PriceRulesTable = {
+  id: GeneratedAlways<number>;
+  branch_id: number;
+  iso_weekday: number;
+  starts_at_minute: number;
+  ends_at_minute: number;
+  price_cents: number;
+};
+
+export type SlotsTable = {
+  id: GeneratedAlways<number>;
+  branch_id: number;
+  start_time: Timestamp;
+  end_time: Timestamp;
+  local_date: CalendarDate;
+  price_cents: number;
+};
+
+export type CouponsTable = {
+  id: GeneratedAlways<number>;
+  code: string;
+  /** A fraction in (0, 1]; numeric(5,4) in the database. */
+  discount: ColumnType<number, number | string, number | string>;
+  valid_from: DefaultedTimestamp;
+  valid_until: Timestamp | null;
+  max_redemptions: number | null;
+  max_redemptions_per_user: number | null;
+  registered_before: Timestamp | null;
+  active: Generated<boolean>;
+  created_at: CreatedAt;
+};
+
+export type CouponRedemptionsTable = {
+  id: GeneratedAlways<number>;
+  coupon_id: number;
+  user_id: string | null;
+  booking_id: number;
+  created_at: CreatedAt;
+};
+
+export type CheckoutSessionsTable = {
+  id: string;
+  provider: PaymentProvider;
+  user_id: string | null;
+  status: Generated<'open' | 'complete' | 'expired'>;
+  payment_status: Generated<'unpaid' | 'paid' | 'no_payment_required'>;
+  amount_cents: number;
+  currency: Generated<string>;
+  client_secret: string | null;
+  locale: Generated<LocaleCode>;
+  booking_date: CalendarDate | null;
+  expires_at: Timestamp;
+  payment_intent_id: string | null;
+  created_at: CreatedAt;
+  completed_at: Timestamp | null;
+};
+
+export type BookingStatus = 'pending' | 'confirmed' | 'canceled' | 'expired';
+
+export type BookingsTable = {
+  id: GeneratedAlways<number>;
+  user_id: string | null;
+  slot_id: number;
+  branch_id: number;
+  start_time: Timestamp;
+  end_time: Timestamp;
+  status: BookingStatus;
+  hold_expires_at: Timestamp | null;
+  base_price_cents: number;
+  final_price_cents: number;
+  coupon_id: number | null;
+  checkout_session_id: string | null;
+  refund_ratios: Json<RefundRatios>;
+  lock_code_id: number | null;
+  paid_at: Timestamp | null;
+  canceled_at: Timestamp | null;
+  created_at: CreatedAt;
+};
+
+export type PaymentEventsTable = {
+  id: string;
+  provider: PaymentProvider;
+  type: string;
+  payload: Json<unknown>;
+  received_at: CreatedAt;
+  processed_at: Timestamp | null;
+};
+
+export type RefundsTable = {
+  id: GeneratedAlways<number>;
+  booking_id: number;
+  amount_cents: number;
+  provider: PaymentProvider;
+  provider_refund_id: string | null;
+  idempotency_key: string;
+  status: Generated<'pending' | 'succeeded' | 'failed'>;
+  created_at: CreatedAt;
+};
+
+export type LockCodesTable = {
+  id: GeneratedAlways<number>;
+  branch_id: number;
+  user_id: string | null;
+  code: string;
+  valid_from: Timestamp;
+  valid_until: Timestamp;
+  programmed_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  created_at: CreatedAt;
+};
+
+export type OutboxTable = {
+  id: GeneratedAlways<number>;
+  channel: 'email' | 'sms';
+  recipient: string;
+  locale: LocaleCode;
+  kind: string;
+  subject: string | null;
+  text_body: string;
+  html_body: string | null;
+  attachments: DefaultedJson<OutboxAttachment[]>;
+  dedupe_key: string | null;
+  status: Generated<'pending' | 'sent' | 'failed'>;
+  attempts: Generated<number>;
+  next_attempt_at: DefaultedTimestamp;
+  last_error: string | null;
+  created_at: CreatedAt;
+  sent_at: Timestamp | null;
+};
+
+export type SettingsTable = {
+  key: string;
+  value: Json<unknown>;
+  updated_at: DefaultedTimestamp;
+};
+
+export type Database = {
+  users: UsersTable;
+  verification_codes: VerificationCodesTable;
+  password_reset_tokens: PasswordResetTokensTable;
+  blocked_contacts: BlockedContactsTable;
+  branches: BranchesTable;
+  branch_images: BranchImagesTable;
+  price_rules: PriceRulesTable;
+  slots: SlotsTable;
+  coupons: CouponsTable;
+  coupon_redemptions: CouponRedemptionsTable;
+  checkout_sessions: CheckoutSessionsTable;
+  bookings: BookingsTable;
+  payment_events: PaymentEventsTable;
+  refunds: RefundsTable;
+  lock_codes: LockCodesTable;
+  outbox: OutboxTable;
+  settings: SettingsTable;
+};

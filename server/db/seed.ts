@@ -1,0 +1,53 @@
+import { sql } from 'kysely';
+import { insertBranchDefinition } from '../branches/service.ts';
+import { countBranches } from '../branches/repository.ts';
+import { dateFromInstant, type Clock } from '../clock.ts';
+import { writeRefundRatios } from '../settings/refund-ratios.ts';
+import type { Db } from './database.ts';
+import {
+  DEMO_BRANCHES,
+  DEMO_COUPON_CODES,
+  DEMO_OPENING_DAYS_AHEAD,
+  DEMO_REFUND_RATIOS,
+  DEMO_TIME_ZONE,
+} from './demo-data.ts';
+
+export * from './demo-data.ts';
+
+/**
+ * Puts the demo data set into a database that has no branches yet, all in one transaction; answers
+ * whether it did. Slots are not part of it: the slot horizon generates them.
+ */
+export async function seedDemoData(db: Db, clock: Clock): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    // Two processes starting on one empty database: the second waits here, then finds the branches.
+    await sql`select pg_advisory_xact_lock(hashtext('private-gym:seed-demo-data'))`.execute(trx);
+    if ((await countBranches(trx)) > 0) return false;
+
+    for (const branch of DEMO_BRANCHES) await insertBranchDefinition(trx, branch);
+
+    const now = clock.now();
+    const openingDay = now
+      .toZonedDateTimeISO(DEMO_TIME_ZONE)
+      .toPlainDate()
+      .add({ days: DEMO_OPENING_DAYS_AHEAD })
+      .toZonedDateTime(DEMO_TIME_ZONE)
+      .toInstant();
+    await trx
+      .insertInto('coupons')
+      .values([
+        {
+          code: DEMO_COUPON_CODES.earlyBird,
+          discount: 0.1,
+          valid_from: dateFromInstant(now),
+          max_redemptions_per_user: 3,
+          registered_before: dateFromInstant(openingDay),
+        },
+        { code: DEMO_COUPON_CODES.welcome, discount: 0.05, valid_from: dateFromInstant(now) },
+      ])
+      .execute();
+
+    await writeRefundRatios(trx, DEMO_REFUND_RATIOS);
+    return true;
+  });
+}

@@ -1,0 +1,59 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorObject } from 'ajv';
+import { AppError, type ErrorCode } from '../errors.ts';
+import { resolveLocale } from '../i18n.ts';
+import { describeValidationProblems } from './validation.ts';
+
+const fastifyCodeToError: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'malformed_body',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'malformed_body',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'malformed_body',
+  FST_ERR_CTP_EMPTY_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_INVALID_TYPE: 'unsupported_media_type',
+};
+
+/** Maps anything thrown while handling a request to the catalogue, so every error body is `{detail, code}`. */
+export function toAppError(error: FastifyError | AppError | Error): AppError {
+  if (error instanceof AppError) return error;
+  const fastifyError = error as FastifyError;
+  if (fastifyError.code && fastifyError.code in fastifyCodeToError) {
+    return new AppError(fastifyCodeToError[fastifyError.code] as ErrorCode);
+  }
+  const status = fastifyError.statusCode ?? 500;
+  if (status === 401) return new AppError('unauthorized');
+  if (status === 429) return new AppError('rate_limited');
+  if (status === 413) return new AppError('payload_too_large');
+  if (status === 415) return new AppError('unsupported_media_type');
+  // Body parsers raise a plain 400 (e.g. a broken form body or JSON with a poisoned __proto__ key).
+  if (status === 400 || error instanceof SyntaxError) return new AppError('malformed_body');
+  if (status === 404) return new AppError('not_found');
+  if (status === 503) return new AppError('service_unavailable');
+  return new AppError('internal_error');
+}
+
+export function errorHandler(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  const locale = resolveLocale(request.headers.locale);
+  if (error.validation) {
+    const problems = describeValidationProblems(
+      error.validation as unknown as ErrorObject[],
+      error.validationContext,
+      locale,
+    );
+    return reply.status(422).send(new AppError('validation_failed', { problems }).body(locale));
+  }
+  const appError = toAppError(error);
+  if (appError.status >= 500) {
+    // Internals go to the log only; the caller gets the catalogue's sentence.
+    request.log.error({ err: error }, 'request failed');
+  } else if (!(error instanceof AppError)) {
+    request.log.info({ code: appError.code, reason: error.message }, 'request refused');
+  }
+  if (appError.code === 'rate_limited' && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
+  return reply.status(appError.status).send(appError.body(locale));
+}

@@ -1,0 +1,146 @@
+import { Ajv, type ErrorObject, type Options } from 'ajv';
+import addFormatsPlugin from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import { format, type Locale, type Localised } from '../i18n.ts';
+
+// ajv-formats ships CommonJS with a default export object; under Node's ESM loader the callable sits on `.default`.
+const addFormats = ((addFormatsPlugin as unknown as { default?: typeof addFormatsPlugin }).default ??
+  addFormatsPlugin) as unknown as (ajv: Ajv) => Ajv;
+
+const sharedOptions: Options = {
+  // OpenAPI carries keywords (example, description, discriminator...) that are not JSON Schema.
+  strict: false,
+  allErrors: false,
+  // Unknown fields are refused rather than silently dropped: a client that sends `price` learns it may not.
+  removeAdditional: false,
+  useDefaults: true,
+};
+
+export function createAjv(options: Options = {}): Ajv {
+  const ajv = new Ajv({ ...sharedOptions, ...options });
+  addFormats(ajv);
+  return ajv;
+}
+
+// Path, query and header values arrive as strings and must be coerced to the declared types;
+// JSON bodies must already have the right types, so a string where a number belongs is an error.
+const coercingAjv = createAjv({ coerceTypes: 'array' });
+const strictAjv = createAjv({ coerceTypes: false });
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const ajv = httpPart === 'body' ? strictAjv : coercingAjv;
+  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+};
+
+const problemTemplates = {
+  required: {
+    pt: 'o campo «{field}» é obrigatório',
+    en: "the field '{field}' is required",
+    fr: 'le champ « {field} » est obligatoire',
+    de: 'das Feld „{field}“ ist erforderlich',
+    sk: 'pole „{field}“ je povinné',
+  },
+  additionalProperties: {
+    pt: 'o campo «{field}» não é permitido',
+    en: "the field '{field}' is not allowed",
+    fr: "le champ « {field} » n'est pas autorisé",
+    de: 'das Feld „{field}“ ist nicht erlaubt',
+    sk: 'pole „{field}“ nie je povolené',
+  },
+  type: {
+    pt: '«{field}» tem um tipo de valor inválido',
+    en: "'{field}' has the wrong type",
+    fr: '« {field} » a un type invalide',
+    de: '„{field}“ hat einen ungültigen Typ',
+    sk: '„{field}“ má nesprávny typ',
+  },
+  format: {
+    pt: '«{field}» tem um formato inválido',
+    en: "'{field}' is not in a valid format",
+    fr: "« {field} » n'a pas un format valide",
+    de: '„{field}“ hat ein ungültiges Format',
+    sk: '„{field}“ nemá platný formát',
+  },
+  tooLong: {
+    pt: '«{field}» é demasiado longo ou grande',
+    en: "'{field}' is too long or too large",
+    fr: '« {field} » est trop long ou trop grand',
+    de: '„{field}“ ist zu lang oder zu groß',
+    sk: '„{field}“ je príliš dlhé alebo veľké',
+  },
+  tooShort: {
+    pt: '«{field}» é demasiado curto ou pequeno',
+    en: "'{field}' is too short or too small",
+    fr: '« {field} » est trop court ou trop petit',
+    de: '„{field}“ ist zu kurz oder zu klein',
+    sk: '„{field}“ je príliš krátke alebo malé',
+  },
+  notAllowedValue: {
+    pt: '«{field}» tem um valor não permitido',
+    en: "'{field}' has a value that is not allowed",
+    fr: '« {field} » a une valeur non autorisée',
+    de: '„{field}“ hat einen nicht erlaubten Wert',
+    sk: '„{field}“ má nepovolenú hodnotu',
+  },
+  invalid: {
+    pt: '«{field}» é inválido',
+    en: "'{field}' is invalid",
+    fr: '« {field} » est invalide',
+    de: '„{field}“ ist ungültig',
+    sk: '„{field}“ je neplatné',
+  },
+} satisfies Record<string, Localised>;
+
+const templateByKeyword: Record<string, keyof typeof problemTemplates> = {
+  required: 'required',
+  additionalProperties: 'additionalProperties',
+  type: 'type',
+  format: 'format',
+  pattern: 'format',
+  maxLength: 'tooLong',
+  maxItems: 'tooLong',
+  maximum: 'tooLong',
+  exclusiveMaximum: 'tooLong',
+  maxProperties: 'tooLong',
+  minLength: 'tooShort',
+  minItems: 'tooShort',
+  minimum: 'tooShort',
+  exclusiveMinimum: 'tooShort',
+  minProperties: 'tooShort',
+  enum: 'notAllowedValue',
+  const: 'notAllowedValue',
+  uniqueItems: 'notAllowedValue',
+};
+
+/** Names the field a validation error is about, the way a client developer writes it: `booking[0].booking_id`. */
+function fieldName(error: ErrorObject, httpPart: string | undefined): string {
+  const segments = error.instancePath.split('/').filter(Boolean);
+  const extra =
+    error.keyword === 'required'
+      ? (error.params as { missingProperty: string }).missingProperty
+      : error.keyword === 'additionalProperties'
+        ? (error.params as { additionalProperty: string }).additionalProperty
+        : undefined;
+  if (extra) segments.push(extra);
+  const path = segments.reduce(
+    (joined, segment) =>
+      /^\d+$/.test(segment) ? `${joined}[${segment}]` : joined ? `${joined}.${segment}` : segment,
+    '',
+  );
+  return path || httpPart || 'body';
+}
+
+/** Turns schema-validation errors into one sentence in the caller's language. */
+export function describeValidationProblems(
+  errors: readonly ErrorObject[],
+  httpPart: string | undefined,
+  locale: Locale,
+): string {
+  return errors
+    .map((error) =>
+      format(problemTemplates[templateByKeyword[error.keyword] ?? 'invalid'][locale], {
+        field: fieldName(error, httpPart),
+      }),
+    )
+    .join('; ');
+}

@@ -1,0 +1,48 @@
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const eslint = new ESLint({ cwd: root });
+
+async function ruleIdsFor(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+  return (result?.messages ?? []).map((message) => message.ruleId ?? message.message);
+}
+
+// ARCHITECTURE.md: openapi/ <- machines/ <- src/; openapi/ <- server/; production code never imports tests.
+describe('the import boundaries', () => {
+  it('refuse a server module importing the client', async () => {
+    const ids = await ruleIdsFor(
+      'server/probe.ts',
+      "export { DEFAULT_LOCALE } from '../src/i18n/locales.ts';\n",
+    );
+    expect(ids).toContain('import-x/no-restricted-paths');
+  });
+
+  it('refuse a server module importing test code', async () => {
+    const ids = await ruleIdsFor(
+      'server/probe.ts',
+      "export { DATABASE_TARGETS } from '../tests/server/support/databases.ts';\n",
+    );
+    expect(ids).toContain('import-x/no-restricted-paths');
+  });
+
+  it('refuse the client importing the server', async () => {
+    const ids = await ruleIdsFor('src/probe.ts', "export { loadConfig } from '../server/config.ts';\n");
+    expect(ids).toContain('import-x/no-restricted-paths');
+  });
+
+  it('refuse a machine importing React', async () => {
+    const ids = await ruleIdsFor('machines/probe.machine.ts', "export { useState } from 'react';\n");
+    expect(ids).toContain('no-restricted-imports');
+  });
+
+  it('allow the server to import the contract types', async () => {
+    const ids = await ruleIdsFor(
+      'server/probe.ts',
+      "import type { paths } from '../openapi/schema.gen.ts';\nexport type Paths = paths;\n",
+    );
+    expect(ids).toEqual([]);
+  });
+});
