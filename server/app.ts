@@ -1,8 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import helmet from '@fastify/helmet';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { authHandlers, bearerAuth } from './auth/handlers.ts';
+import { createPasswordHasher } from './auth/passwords.ts';
+import { createRateLimiter, retryAfterHook } from './auth/rate-limiter.ts';
+import { loadAuthKeys } from './auth/secrets.ts';
+import { createAuthService } from './auth/service.ts';
+import { createSessionTokens } from './auth/session-tokens.ts';
+import { createStoreOnlyLockProvider } from './adapters/locks/provider.ts';
+import { createPaymentProvider } from './adapters/payments/index.ts';
 import { branchHandlers } from './branches/handlers.ts';
 import { createBranchService } from './branches/service.ts';
+import { checkoutPublicHandlers, keepWebhookRawBody } from './checkout/handlers.ts';
+import { createCheckoutService } from './checkout/service.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type Db } from './db/database.ts';
@@ -14,15 +24,43 @@ import { registerApi } from './http/api.ts';
 import { registerClient } from './http/client.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { loggerOptions } from './http/logging.ts';
-import { validatorCompiler } from './http/validation.ts';
+import { describeValidationProblems, validatorCompiler } from './http/validation.ts';
+import { resolveLocale } from './i18n.ts';
+import { createHousekeeping } from './jobs/housekeeping.ts';
+import { createDeliveryAdapters } from './notifications/delivery.ts';
 import { notificationHandlers } from './notifications/handlers.ts';
+import { createOutboxWorker, type OutboxWorker } from './notifications/worker.ts';
 
 export type AppOptions = { clock?: Clock };
 
 declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
+    /** Delivers the notifications outbox; tests call `runOnce()` on it. */
+    outboxWorker: OutboxWorker;
+    /** Starts the periodic work (outbox delivery, housekeeping); main.ts calls it once listening. */
+    startBackgroundWork(): void;
   }
+}
+
+/**
+ * Fastify validates a body only against the schema of its own media type, so a body of a type the contract
+ * does not declare for the operation (or none at all) would reach the handler unchecked. Refuse both.
+ */
+async function requireDeclaredBody(request: FastifyRequest): Promise<void> {
+  const content = (request.routeOptions.schema?.body as { content?: Record<string, unknown> } | undefined)
+    ?.content;
+  if (!content) return;
+  const mediaType = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+  if (!mediaType || request.body === undefined) {
+    const problems = describeValidationProblems(
+      [{ keyword: 'required', instancePath: '', schemaPath: '', params: { missingProperty: 'body' } }],
+      undefined,
+      resolveLocale(request.headers.locale),
+    );
+    throw new AppError('validation_failed', { problems });
+  }
+  if (!Object.hasOwn(content, mediaType)) throw new AppError('unsupported_media_type');
 }
 
 /** Opens storage, brings its schema up to date, and wires every route. The caller decides when to listen. */
@@ -37,10 +75,23 @@ export async function buildApp(
     bodyLimit: 64 * 1024,
     genReqId: () => randomUUID(),
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: false },
+    // Room for the contract's longest path parameter (a 512-character reset token), so its own limit answers.
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 600 },
+    // The router's own refusals (an overlong or undecodable path) get the catalogue's {detail, code} too.
+    frameworkErrors: (error, request, reply) => {
+      const appError = new AppError(error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'url_too_long' : 'bad_url');
+      void (reply as FastifyReply)
+        .status(appError.status)
+        .send(appError.body(resolveLocale(request.headers.locale)));
+    },
   });
   app.decorate('db', database.db);
-  app.addHook('onClose', async () => database.close());
+  // Background work stops before the database closes, so no round is cut off mid-transaction.
+  const stopBeforeClosing: (() => Promise<void>)[] = [];
+  app.addHook('onClose', async () => {
+    for (const stop of stopBeforeClosing) await stop();
+    await database.close();
+  });
 
   try {
     await migrateToLatest(database.db);
@@ -50,8 +101,63 @@ export async function buildApp(
     const branches = createBranchService({ db: database.db, clock, horizonDays: config.slotHorizonDays });
     await branches.ensureSlotHorizon();
 
+    const keys = await loadAuthKeys(database.db, config);
+    const auth = createAuthService({
+      db: database.db,
+      clock,
+      config,
+      hasher: await createPasswordHasher(config.auth.passwordHashing),
+      tokens: createSessionTokens(keys.sessionToken, clock, config.auth.sessionHours),
+      keys,
+      limiter: createRateLimiter({
+        db: database.db,
+        clock,
+        limits: config.auth.rateLimits,
+        hashSubject: (subject) => keys.keyedHash('rate-limit', subject),
+      }),
+    });
+    const delivery = createDeliveryAdapters(config, app.log.child({ component: 'notifications' }));
+    if (config.isProduction && delivery.mailer.name === 'log') {
+      app.log.warn('SMTP_URL is not set: e-mails are kept in the outbox and not delivered');
+    }
+    const outboxWorker = createOutboxWorker({
+      db: database.db,
+      clock,
+      ...delivery,
+      log: app.log.child({ component: 'outbox' }),
+    });
+    const housekeeping = createHousekeeping({
+      db: database.db,
+      clock,
+      rateLimits: config.auth.rateLimits,
+      log: app.log.child({ component: 'housekeeping' }),
+    });
+    stopBeforeClosing.push(outboxWorker.stop, housekeeping.stop, delivery.mailer.close);
+    app.decorate('outboxWorker', outboxWorker);
+    app.decorate('startBackgroundWork', () => {
+      outboxWorker.start();
+      housekeeping.start();
+    });
+    app.decorateRequest('user', null);
+
+    const checkout = createCheckoutService({
+      db: database.db,
+      clock,
+      payments: createPaymentProvider(config, { db: database.db, clock }),
+      lockProvider: createStoreOnlyLockProvider(),
+      publicUrl: config.publicUrl,
+    });
+    app.addHook('preParsing', keepWebhookRawBody);
+    if (config.isProduction && config.payments.provider === 'local') {
+      app.log.warn(
+        'STRIPE_SECRET_KEY is not set: payments use the local test checkout, where a test card pays',
+      );
+    }
+
     app.setValidatorCompiler(validatorCompiler);
     app.setErrorHandler(errorHandler);
+    app.addHook('onError', retryAfterHook);
+    app.addHook('preValidation', requireDeclaredBody);
     await app.register(helmet, {
       contentSecurityPolicy: {
         directives: {
@@ -78,14 +184,11 @@ export async function buildApp(
       handlers: {
         ...branchHandlers(branches),
         ...healthHandlers(database.db),
+        ...authHandlers(auth),
         ...notificationHandlers(database.db, config),
+        ...checkoutPublicHandlers(checkout),
       },
-      security: {
-        // Sessions arrive with the accounts issue; until then no bearer token can be valid.
-        bearerAuth: async () => {
-          throw new AppError('unauthorized');
-        },
-      },
+      security: { bearerAuth: bearerAuth(auth) },
     });
     await registerClient(app, config);
     await app.ready();

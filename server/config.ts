@@ -23,7 +23,104 @@ const environmentSchema = z.object({
   SEED_DEMO_DATA: z.enum(['true', 'false']).optional(),
   CLIENT_DIST_DIR: z.string().min(1).default('./dist'),
   SLOT_HORIZON_DAYS: z.coerce.number().int().min(1).max(730).default(120),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_/, 'STRIPE_SECRET_KEY must start with sk_ or rk_')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_/, 'STRIPE_WEBHOOK_SECRET must start with whsec_')
+    .optional(),
+  // Stripe accepts 30 minutes to 24 hours; the hold on the slots lasts exactly as long.
+  CHECKOUT_EXPIRY_MINUTES: z.coerce.number().int().min(30).max(1440).default(30),
+  // --- Accounts and notifications ---
+  JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters long').optional(),
+  SESSION_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90)
+    .default(24 * 14),
+  RATE_LIMITS: z.string().optional(),
+  COMPANY_NAME: z.string().min(1).max(100).default('Private Gym'),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'SMTP_URL must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().min(3).optional(),
+  SMS_PROVIDER: z.enum(['log', 'twilio']).default('log'),
+  TWILIO_ACCOUNT_SID: z
+    .string()
+    .regex(/^AC[0-9a-fA-F]{32}$/, 'TWILIO_ACCOUNT_SID looks like AC followed by 32 hex digits')
+    .optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
+  TWILIO_FROM: z.string().min(1).optional(),
 });
+
+/** Every rate-limited action and whom it is counted against. */
+export const RATE_LIMIT_RULES = [
+  'login.ip',
+  'login.account',
+  'register.ip',
+  'register.contact',
+  'resend.ip',
+  'resend.account',
+  'forgot.ip',
+  'forgot.account',
+  'confirm.ip',
+  'confirm.global',
+  'reset.ip',
+] as const;
+export type RateLimitRule = (typeof RATE_LIMIT_RULES)[number];
+export type RateLimit = { limit: number; windowSeconds: number };
+export type RateLimits = Record<RateLimitRule, RateLimit>;
+
+const MINUTE = 60;
+const HOUR = 60 * MINUTE;
+
+// Generous for a person, tight for a script. `confirm.*` and `reset.ip` count only wrong codes and tokens.
+const DEFAULT_RATE_LIMITS: RateLimits = {
+  'login.ip': { limit: 30, windowSeconds: 15 * MINUTE },
+  'login.account': { limit: 10, windowSeconds: 15 * MINUTE },
+  'register.ip': { limit: 10, windowSeconds: HOUR },
+  'register.contact': { limit: 5, windowSeconds: HOUR },
+  'resend.ip': { limit: 20, windowSeconds: HOUR },
+  'resend.account': { limit: 5, windowSeconds: HOUR },
+  'forgot.ip': { limit: 10, windowSeconds: HOUR },
+  'forgot.account': { limit: 5, windowSeconds: HOUR },
+  'confirm.ip': { limit: 10, windowSeconds: 15 * MINUTE },
+  'confirm.global': { limit: 500, windowSeconds: 15 * MINUTE },
+  'reset.ip': { limit: 10, windowSeconds: 15 * MINUTE },
+};
+
+const UNIT_SECONDS = { s: 1, m: MINUTE, h: HOUR } as const;
+
+/** `login.ip=30/15m,register.ip=10/1h`: overrides of the defaults, each `rule=hits/window` (s, m or h). */
+export function parseRateLimits(text: string | undefined): RateLimits {
+  const limits = { ...DEFAULT_RATE_LIMITS };
+  for (const item of (text ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const match = /^([a-z.]+)=(\d+)\/(\d+)([smh])$/.exec(item);
+    const rule = match?.[1] as RateLimitRule | undefined;
+    if (!match || !rule || !RATE_LIMIT_RULES.includes(rule) || Number(match[3]) < 1) {
+      throw new ConfigError(
+        `Invalid configuration: RATE_LIMITS item '${item}' is not rule=hits/window with a rule of ${RATE_LIMIT_RULES.join(', ')} and a window like 30s, 15m or 1h`,
+      );
+    }
+    limits[rule] = {
+      limit: Number(match[2]),
+      windowSeconds: Number(match[3]) * UNIT_SECONDS[match[4] as keyof typeof UNIT_SECONDS],
+    };
+  }
+  return limits;
+}
+
+/** argon2id cost. OWASP's recommendation everywhere but in tests, where hashing thousands of times must be quick. */
+export type PasswordHashing = { memoryCost: number; timeCost: number; parallelism: number };
+const PRODUCTION_PASSWORD_HASHING: PasswordHashing = { memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+const TEST_PASSWORD_HASHING: PasswordHashing = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
 
 export type Config = {
   env: 'development' | 'test' | 'production';
@@ -43,6 +140,22 @@ export type Config = {
   clientDistDir: string;
   /** How many days ahead, in each branch's own calendar, bookable slots exist. */
   slotHorizonDays: number;
+  /** `local` (a simulated checkout served by this server) unless Stripe keys are configured. */
+  payments: { provider: 'local' } | { provider: 'stripe'; secretKey: string; webhookSecret: string };
+  /** How long a checkout session stays open, and so how long its pending bookings hold their slots. */
+  checkoutExpiryMinutes: number;
+  /** The sender's name in e-mails and SMS. */
+  companyName: string;
+  auth: {
+    /** Signs session tokens and keys the hashes of codes. null: generated once and kept in the database (never in production). */
+    jwtSecret: string | null;
+    sessionHours: number;
+    passwordHashing: PasswordHashing;
+    rateLimits: RateLimits;
+  };
+  /** E-mail goes over SMTP when `smtpUrl` is set; otherwise it is printed to the log and kept in the outbox. */
+  mail: { smtpUrl: string | null; from: string };
+  sms: { provider: 'log' } | { provider: 'twilio'; accountSid: string; authToken: string; from: string };
 };
 
 export class ConfigError extends Error {}
@@ -56,7 +169,24 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration: ${problems}`);
   }
   const values = parsed.data;
+  if (Boolean(values.STRIPE_SECRET_KEY) !== Boolean(values.STRIPE_WEBHOOK_SECRET)) {
+    throw new ConfigError(
+      'Invalid configuration: STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set together or not at all',
+    );
+  }
   const isProduction = values.NODE_ENV === 'production';
+  if (isProduction && !values.JWT_SECRET) {
+    throw new ConfigError(
+      'Invalid configuration: JWT_SECRET is required in production (at least 32 random characters, e.g. `openssl rand -base64 48`)',
+    );
+  }
+  const twilio = [values.TWILIO_ACCOUNT_SID, values.TWILIO_AUTH_TOKEN, values.TWILIO_FROM];
+  if (values.SMS_PROVIDER === 'twilio' && twilio.some((value) => !value)) {
+    throw new ConfigError(
+      'Invalid configuration: SMS_PROVIDER=twilio needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM',
+    );
+  }
+  const rateLimits = parseRateLimits(values.RATE_LIMITS);
   const seedDemoData = isProduction ? false : values.SEED_DEMO_DATA !== 'false';
   return {
     env: values.NODE_ENV,
@@ -74,5 +204,34 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     validateResponses: values.NODE_ENV === 'test',
     clientDistDir: path.resolve(values.CLIENT_DIST_DIR),
     slotHorizonDays: values.SLOT_HORIZON_DAYS,
+    payments:
+      values.STRIPE_SECRET_KEY && values.STRIPE_WEBHOOK_SECRET
+        ? {
+            provider: 'stripe',
+            secretKey: values.STRIPE_SECRET_KEY,
+            webhookSecret: values.STRIPE_WEBHOOK_SECRET,
+          }
+        : { provider: 'local' },
+    checkoutExpiryMinutes: values.CHECKOUT_EXPIRY_MINUTES,
+    companyName: values.COMPANY_NAME,
+    auth: {
+      jwtSecret: values.JWT_SECRET ?? null,
+      sessionHours: values.SESSION_HOURS,
+      passwordHashing: values.NODE_ENV === 'test' ? TEST_PASSWORD_HASHING : PRODUCTION_PASSWORD_HASHING,
+      rateLimits,
+    },
+    mail: {
+      smtpUrl: values.SMTP_URL ?? null,
+      from: values.MAIL_FROM ?? `"${values.COMPANY_NAME}" <no-reply@localhost>`,
+    },
+    sms:
+      values.SMS_PROVIDER === 'twilio'
+        ? {
+            provider: 'twilio',
+            accountSid: values.TWILIO_ACCOUNT_SID as string,
+            authToken: values.TWILIO_AUTH_TOKEN as string,
+            from: values.TWILIO_FROM as string,
+          }
+        : { provider: 'log' },
   };
 }

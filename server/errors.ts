@@ -125,6 +125,338 @@ export const errorCatalogue = {
       sk: 'Vyskytla sa neočakávaná chyba. Skúste to znova.',
     },
   },
+  // --- Accounts ---
+  invalid_credentials: {
+    status: 401,
+    detail: {
+      pt: 'E-mail ou palavra-passe incorretos.',
+      en: 'Incorrect e-mail address or password.',
+      fr: 'Adresse e-mail ou mot de passe incorrect.',
+      de: 'E-Mail-Adresse oder Passwort ist falsch.',
+      sk: 'Nesprávna e-mailová adresa alebo heslo.',
+    },
+  },
+  account_not_verified: {
+    status: 403,
+    detail: {
+      pt: 'Confirme a sua conta antes de iniciar sessão.',
+      en: 'Please verify your account before logging in.',
+      fr: 'Veuillez confirmer votre compte avant de vous connecter.',
+      de: 'Bitte bestätigen Sie Ihr Konto, bevor Sie sich anmelden.',
+      sk: 'Pred prihlásením si overte účet.',
+    },
+  },
+  passwords_do_not_match: {
+    status: 400,
+    detail: {
+      pt: 'As palavras-passe não coincidem.',
+      en: 'Passwords do not match.',
+      fr: 'Les mots de passe ne correspondent pas.',
+      de: 'Die Passwörter stimmen nicht überein.',
+      sk: 'Heslá sa nezhodujú.',
+    },
+  },
+  password_too_short: {
+    status: 400,
+    detail: {
+      pt: 'A palavra-passe tem de ter pelo menos {min} caracteres.',
+      en: 'The password must be at least {min} characters long.',
+      fr: 'Le mot de passe doit comporter au moins {min} caractères.',
+      de: 'Das Passwort muss mindestens {min} Zeichen lang sein.',
+      sk: 'Heslo musí mať aspoň {min} znakov.',
+    },
+  },
+  password_too_long: {
+    status: 400,
+    detail: {
+      pt: 'A palavra-passe pode ter no máximo {max} caracteres.',
+      en: 'The password can be at most {max} characters long.',
+      fr: 'Le mot de passe peut comporter au maximum {max} caractères.',
+      de: 'Das Passwort darf höchstens {max} Zeichen lang sein.',
+      sk: 'Heslo môže mať najviac {max} znakov.',
+    },
+  },
+  password_too_common: {
+    status: 400,
+    detail: {
+      pt: 'Esta palavra-passe é demasiado comum e fácil de adivinhar. Escolha outra.',
+      en: 'This password is too common and easy to guess. Please choose another one.',
+      fr: 'Ce mot de passe est trop courant et facile à deviner. Veuillez en choisir un autre.',
+      de: 'Dieses Passwort ist zu verbreitet und leicht zu erraten. Bitte wählen Sie ein anderes.',
+      sk: 'Toto heslo je príliš bežné a ľahko uhádnuteľné. Zvoľte si iné.',
+    },
+  },
+  invalid_phone_number: {
+    status: 400,
+    detail: {
+      pt: 'O número de telefone tem de incluir o indicativo do país e ser válido (por exemplo, +351912345678).',
+      en: 'The phone number must include the country code and be valid (for example +351912345678).',
+      fr: 'Le numéro de téléphone doit comporter l’indicatif du pays et être valide (par exemple +351912345678).',
+      de: 'Die Telefonnummer muss die Landesvorwahl enthalten und gültig sein (zum Beispiel +351912345678).',
+      sk: 'Telefónne číslo musí obsahovať predvoľbu krajiny a byť platné (napríklad +351912345678).',
+    },
+  },
+  invalid_name: {
+    status: 400,
+    detail: {
+      pt: 'Indique o nome próprio e o apelido.',
+      en: 'Please enter your first and last name.',
+      fr: 'Veuillez indiquer votre prénom et votre nom.',
+      de: 'Bitte geben Sie Vor- und Nachnamen an.',
+      sk: 'Zadajte meno a priezvisko.',
+    },
+  },
+  email_in_use: {
+    status: 409,
+    detail: {
+      pt: 'Já existe uma conta com este e-mail. Inicie sessão ou recupere a palavra-passe.',
+      en: 'An account with this e-mail address already exists. Log in or reset your password.',
+      fr: 'Un compte existe déjà avec cette adresse e-mail. Connectez-vous ou réinitialisez votre mot de passe.',
+      de: 'Es gibt bereits ein Konto mit dieser E-Mail-Adresse. Melden Sie sich an oder setzen Sie Ihr Passwort zurück.',
+      sk: 'Účet s touto e-mailovou adresou už existuje. Prihláste sa alebo si obnovte heslo.',
+    },
+  },
+  phone_in_use: {
+    status: 409,
+    detail: {
+      pt: 'Este número de telefone já está associado a outra conta.',
+      en: 'This phone number is already used by another account.',
+      fr: 'Ce numéro de téléphone est déjà utilisé par un autre compte.',
+      de: 'Diese Telefonnummer wird bereits von einem anderen Konto verwendet.',
+      sk: 'Toto telefónne číslo už používa iný účet.',
+    },
+  },
+  contact_blocked: {
+    status: 403,
+    detail: {
+      pt: 'Não é possível criar uma conta com este e-mail ou número de telefone. Contacte-nos para mais informações.',
+      en: 'An account cannot be created with this e-mail address or phone number. Please contact us for more information.',
+      fr: 'Impossible de créer un compte avec cette adresse e-mail ou ce numéro de téléphone. Contactez-nous pour plus d’informations.',
+      de: 'Mit dieser E-Mail-Adresse oder Telefonnummer kann kein Konto angelegt werden. Bitte kontaktieren Sie uns für weitere Informationen.',
+      sk: 'S touto e-mailovou adresou alebo telefónnym číslom nie je možné vytvoriť účet. Pre viac informácií nás kontaktujte.',
+    },
+  },
+  invalid_verification_code: {
+    status: 400,
+    detail: {
+      pt: 'Este código é inválido ou já foi utilizado.',
+      en: 'This code is invalid or has already been used.',
+      fr: 'Ce code est invalide ou a déjà été utilisé.',
+      de: 'Dieser Code ist ungültig oder wurde bereits verwendet.',
+      sk: 'Tento kód je neplatný alebo už bol použitý.',
+    },
+  },
+  verification_code_expired: {
+    status: 400,
+    detail: {
+      pt: 'Este código expirou. Peça um novo código.',
+      en: 'This code has expired. Please ask for a new one.',
+      fr: 'Ce code a expiré. Veuillez en demander un nouveau.',
+      de: 'Dieser Code ist abgelaufen. Bitte fordern Sie einen neuen an.',
+      sk: 'Platnosť tohto kódu vypršala. Vyžiadajte si nový.',
+    },
+  },
+  url_too_long: {
+    status: 414,
+    detail: {
+      pt: 'O endereço do pedido é demasiado longo.',
+      en: 'The request address is too long.',
+      fr: 'L’adresse de la requête est trop longue.',
+      de: 'Die Adresse der Anfrage ist zu lang.',
+      sk: 'Adresa požiadavky je príliš dlhá.',
+    },
+  },
+  bad_url: {
+    status: 400,
+    detail: {
+      pt: 'O endereço do pedido não é válido.',
+      en: 'The request address is not valid.',
+      fr: 'L’adresse de la requête n’est pas valide.',
+      de: 'Die Adresse der Anfrage ist ungültig.',
+      sk: 'Adresa požiadavky nie je platná.',
+    },
+  },
+  invalid_reset_token: {
+    status: 400,
+    detail: {
+      pt: 'Esta ligação de recuperação é inválida, expirou ou já foi utilizada. Peça uma nova.',
+      en: 'This password reset link is invalid, has expired or has already been used. Please request a new one.',
+      fr: 'Ce lien de réinitialisation est invalide, a expiré ou a déjà été utilisé. Veuillez en demander un nouveau.',
+      de: 'Dieser Link zum Zurücksetzen ist ungültig, abgelaufen oder wurde bereits verwendet. Bitte fordern Sie einen neuen an.',
+      sk: 'Tento odkaz na obnovenie hesla je neplatný, vypršal alebo už bol použitý. Vyžiadajte si nový.',
+    },
+  },
+  // --- Bookings and payments ---
+  invalid_coupon: {
+    status: 404,
+    detail: {
+      pt: 'Código de cupão inválido.',
+      en: 'Invalid coupon code.',
+      fr: 'Code promo invalide.',
+      de: 'Ungültiger Gutscheincode.',
+      sk: 'Neplatný kód kupónu.',
+    },
+  },
+  booking_requires_verification: {
+    status: 403,
+    detail: {
+      pt: 'Confirme o seu e-mail e o seu número de telefone antes de reservar.',
+      en: 'Please verify your e-mail address and phone number before booking.',
+      fr: 'Veuillez confirmer votre adresse e-mail et votre numéro de téléphone avant de réserver.',
+      de: 'Bitte bestätigen Sie Ihre E-Mail-Adresse und Telefonnummer, bevor Sie buchen.',
+      sk: 'Pred rezerváciou overte svoju e-mailovú adresu a telefónne číslo.',
+    },
+  },
+  booking_client_blocked: {
+    status: 403,
+    detail: {
+      pt: 'Esta conta não pode fazer reservas. Contacte-nos para mais informações.',
+      en: 'This account cannot make bookings. Please contact us for more information.',
+      fr: 'Ce compte ne peut pas effectuer de réservations. Contactez-nous pour plus d’informations.',
+      de: 'Mit diesem Konto sind keine Buchungen möglich. Bitte kontaktieren Sie uns für weitere Informationen.',
+      sk: 'Tento účet nemôže vytvárať rezervácie. Pre viac informácií nás kontaktujte.',
+    },
+  },
+  booking_account_closed: {
+    status: 403,
+    detail: {
+      pt: 'Esta conta foi eliminada.',
+      en: 'This account has been deleted.',
+      fr: 'Ce compte a été supprimé.',
+      de: 'Dieses Konto wurde gelöscht.',
+      sk: 'Tento účet bol odstránený.',
+    },
+  },
+  slot_not_found: {
+    status: 404,
+    detail: {
+      pt: 'Horário não encontrado.',
+      en: 'Time slot not found.',
+      fr: 'Créneau introuvable.',
+      de: 'Zeitfenster nicht gefunden.',
+      sk: 'Časový úsek sa nenašiel.',
+    },
+  },
+  slot_unavailable: {
+    status: 409,
+    detail: {
+      pt: 'Um dos horários escolhidos já não está disponível. Escolha outro horário.',
+      en: 'One of the chosen time slots is no longer available. Please choose another.',
+      fr: 'L’un des créneaux choisis n’est plus disponible. Veuillez en choisir un autre.',
+      de: 'Eines der gewählten Zeitfenster ist nicht mehr verfügbar. Bitte wählen Sie ein anderes.',
+      sk: 'Jeden z vybraných časových úsekov už nie je dostupný. Vyberte si iný.',
+    },
+  },
+  slot_started: {
+    status: 409,
+    detail: {
+      pt: 'Um dos horários escolhidos já começou.',
+      en: 'One of the chosen time slots has already started.',
+      fr: 'L’un des créneaux choisis a déjà commencé.',
+      de: 'Eines der gewählten Zeitfenster hat bereits begonnen.',
+      sk: 'Jeden z vybraných časových úsekov sa už začal.',
+    },
+  },
+  branch_not_bookable: {
+    status: 409,
+    detail: {
+      pt: 'Esta filial ainda não aceita reservas.',
+      en: 'This branch does not take bookings yet.',
+      fr: 'Cette salle n’accepte pas encore de réservations.',
+      de: 'Dieser Standort nimmt noch keine Buchungen an.',
+      sk: 'Táto pobočka zatiaľ neprijíma rezervácie.',
+    },
+  },
+  slots_of_several_branches: {
+    status: 400,
+    detail: {
+      pt: 'Uma reserva só pode incluir horários de uma filial.',
+      en: 'One booking can only include time slots of one branch.',
+      fr: 'Une réservation ne peut inclure que des créneaux d’une seule salle.',
+      de: 'Eine Buchung kann nur Zeitfenster eines Standorts enthalten.',
+      sk: 'Jedna rezervácia môže obsahovať len časové úseky jednej pobočky.',
+    },
+  },
+  price_changed: {
+    status: 409,
+    detail: {
+      pt: 'O preço mudou: o total é agora {total} €. Reveja a sua reserva.',
+      en: 'The price has changed: the total is now €{total}. Please review your booking.',
+      fr: 'Le prix a changé : le total est désormais de {total} €. Veuillez vérifier votre réservation.',
+      de: 'Der Preis hat sich geändert: Die Summe beträgt jetzt {total} €. Bitte prüfen Sie Ihre Buchung.',
+      sk: 'Cena sa zmenila: celková suma je teraz {total} €. Skontrolujte si rezerváciu.',
+    },
+  },
+  payment_provider_unavailable: {
+    status: 503,
+    detail: {
+      pt: 'O serviço de pagamentos está indisponível. Nada foi cobrado; tente novamente.',
+      en: 'The payment service is unavailable. Nothing was charged; please try again.',
+      fr: 'Le service de paiement est indisponible. Rien n’a été débité ; veuillez réessayer.',
+      de: 'Der Zahlungsdienst ist nicht erreichbar. Es wurde nichts belastet; bitte versuchen Sie es erneut.',
+      sk: 'Platobná služba je nedostupná. Nič sa nestrhlo; skúste to znova.',
+    },
+  },
+  booking_not_found: {
+    status: 404,
+    detail: {
+      pt: 'Reserva não encontrada.',
+      en: 'Booking not found.',
+      fr: 'Réservation introuvable.',
+      de: 'Buchung nicht gefunden.',
+      sk: 'Rezervácia sa nenašla.',
+    },
+  },
+  booking_not_cancelable: {
+    status: 409,
+    detail: {
+      pt: 'Esta reserva já não pode ser cancelada.',
+      en: 'This booking can no longer be cancelled.',
+      fr: 'Cette réservation ne peut plus être annulée.',
+      de: 'Diese Buchung kann nicht mehr storniert werden.',
+      sk: 'Túto rezerváciu už nie je možné zrušiť.',
+    },
+  },
+  refund_changed: {
+    status: 409,
+    detail: {
+      pt: 'O valor do reembolso mudou. Atualize a lista e tente novamente.',
+      en: 'The refund amount has changed. Please refresh the list and try again.',
+      fr: 'Le montant du remboursement a changé. Actualisez la liste et réessayez.',
+      de: 'Der Erstattungsbetrag hat sich geändert. Bitte aktualisieren Sie die Liste und versuchen Sie es erneut.',
+      sk: 'Suma vrátenia sa zmenila. Obnovte zoznam a skúste to znova.',
+    },
+  },
+  checkout_session_not_found: {
+    status: 404,
+    detail: {
+      pt: 'Sessão de pagamento não encontrada.',
+      en: 'Checkout session not found.',
+      fr: 'Session de paiement introuvable.',
+      de: 'Bezahlsitzung nicht gefunden.',
+      sk: 'Platobná relácia sa nenašla.',
+    },
+  },
+  checkout_session_closed: {
+    status: 409,
+    detail: {
+      pt: 'Esta sessão de pagamento já terminou.',
+      en: 'This checkout session is no longer open.',
+      fr: 'Cette session de paiement n’est plus ouverte.',
+      de: 'Diese Bezahlsitzung ist nicht mehr offen.',
+      sk: 'Táto platobná relácia už nie je otvorená.',
+    },
+  },
+  invalid_webhook_signature: {
+    status: 400,
+    detail: {
+      pt: 'Assinatura do webhook inválida.',
+      en: 'Invalid webhook signature.',
+      fr: 'Signature du webhook invalide.',
+      de: 'Ungültige Webhook-Signatur.',
+      sk: 'Neplatný podpis webhooku.',
+    },
+  },
 } as const satisfies Record<string, { status: number; detail: Localised }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -27,6 +27,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
+  app.startBackgroundWork();
   app.log.info(`ready: ${config.publicUrl} (API reference at ${config.publicUrl}/api/docs)`);
 }
 

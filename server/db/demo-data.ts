@@ -14,6 +14,16 @@ export const DEMO_COUPON_CODES = { earlyBird: 'EARLYBIRD', welcome: 'WELCOME5' }
 
 export const DEMO_REFUND_RATIOS = { '48': 1, '24': 0.5, '0': 0 };
 
+/** A verified client account, so a newcomer can log in and book at once (the README gives these). */
+export const DEMO_CLIENT = {
+  email: 'demo@example.com',
+  password: 'Demo-gym-2026!',
+  phoneNumber: '+351910000000',
+  firstName: 'Demo',
+  lastName: 'Cliente',
+  locale: 'pt',
+} as const;
+
 /** The demo's opening date lies this many days after seeding; EARLYBIRD is for accounts made before it. */
 export const DEMO_OPENING_DAYS_AHEAD = 60;
 export const DEMO_TIME_ZONE = 'Europe/Lisbon';

@@ -208,6 +208,9 @@ export type LockCodesTable = {
   created_at: CreatedAt;
 };
 
+/** `logged`: no provider was configured, so the message was printed to the log and not delivered. */
+export type OutboxStatus = 'pending' | 'sent' | 'logged' | 'failed';
+
 export type OutboxTable = {
   id: GeneratedAlways<number>;
   channel: 'email' | 'sms';
@@ -219,12 +222,18 @@ export type OutboxTable = {
   html_body: string | null;
   attachments: DefaultedJson<OutboxAttachment[]>;
   dedupe_key: string | null;
-  status: Generated<'pending' | 'sent' | 'failed'>;
+  status: Generated<OutboxStatus>;
   attempts: Generated<number>;
   next_attempt_at: DefaultedTimestamp;
   last_error: string | null;
   created_at: CreatedAt;
   sent_at: Timestamp | null;
+};
+
+export type RateLimitCountersTable = {
+  bucket: string;
+  window_start: Timestamp;
+  hits: number;
 };
 
 export type SettingsTable = {
@@ -251,4 +260,5 @@ export type Database = {
   lock_codes: LockCodesTable;
   outbox: OutboxTable;
   settings: SettingsTable;
+  rate_limit_counters: RateLimitCountersTable;
 };

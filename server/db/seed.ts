@@ -1,3 +1,4 @@
+import { hash } from '@node-rs/argon2';
 import { sql } from 'kysely';
 import { insertBranchDefinition } from '../branches/service.ts';
 import { countBranches } from '../branches/repository.ts';
@@ -6,6 +7,7 @@ import { writeRefundRatios } from '../settings/refund-ratios.ts';
 import type { Db } from './database.ts';
 import {
   DEMO_BRANCHES,
+  DEMO_CLIENT,
   DEMO_COUPON_CODES,
   DEMO_OPENING_DAYS_AHEAD,
   DEMO_REFUND_RATIOS,
@@ -48,6 +50,30 @@ export async function seedDemoData(db: Db, clock: Clock): Promise<boolean> {
       .execute();
 
     await writeRefundRatios(trx, DEMO_REFUND_RATIOS);
+
+    // argon2id at the production cost (the package's default algorithm), so the row is like any other.
+    const passwordHash = await hash(DEMO_CLIENT.password, {
+      memoryCost: 19_456,
+      timeCost: 2,
+      parallelism: 1,
+    });
+    await trx
+      .insertInto('users')
+      .values({
+        email: DEMO_CLIENT.email,
+        phone_number: DEMO_CLIENT.phoneNumber,
+        first_name: DEMO_CLIENT.firstName,
+        last_name: DEMO_CLIENT.lastName,
+        password_hash: passwordHash,
+        locale: DEMO_CLIENT.locale,
+        agree_newsletter: false,
+        email_verified_at: dateFromInstant(now),
+        phone_verified_at: dateFromInstant(now),
+        created_at: dateFromInstant(now),
+        updated_at: dateFromInstant(now),
+      })
+      .onConflict((conflict) => conflict.doNothing())
+      .execute();
     return true;
   });
 }

@@ -1,4 +1,12 @@
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
+import type { OutboxStatus, OutboxTable } from '../db/schema.ts';
+
+// SQL of the notifications outbox. `db` may be a transaction: a message is written in the transaction of
+// the change that causes it, so both happen or neither does.
+
+export type OutboxRow = Selectable<OutboxTable>;
+export type NewOutboxRow = Insertable<OutboxTable>;
 
 /** Messages recorded in the outbox, newest first, optionally only those to one recipient. */
 export async function listOutboxMessages(db: Db, recipient: string | undefined, limit: number) {
@@ -10,4 +18,90 @@ export async function listOutboxMessages(db: Db, recipient: string | undefined, 
     .limit(limit);
   if (recipient) query = query.where('recipient', '=', recipient.trim().toLowerCase());
   return query.execute();
+}
+
+export async function insertOutboxMessage(db: Db, message: NewOutboxRow): Promise<number> {
+  const { id } = await db.insertInto('outbox').values(message).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+/**
+ * Takes up to `limit` due messages for delivery and pushes their next attempt out by `lease`, in one short
+ * transaction. `for update skip locked` lets several workers claim at once without taking the same row;
+ * the lease makes a message whose worker died mid-delivery due again, so a crash loses nothing.
+ */
+export async function claimDueMessages(
+  db: Db,
+  options: { now: Date; leaseUntil: Date; limit: number },
+): Promise<OutboxRow[]> {
+  return db.transaction().execute(async (trx) => {
+    const due = await trx
+      .selectFrom('outbox')
+      .select('id')
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', options.now)
+      .orderBy('next_attempt_at')
+      .orderBy('id')
+      .limit(options.limit)
+      .forUpdate()
+      .skipLocked()
+      .execute();
+    if (due.length === 0) return [];
+    return trx
+      .updateTable('outbox')
+      .set((eb) => ({ attempts: eb('attempts', '+', 1), next_attempt_at: options.leaseUntil }))
+      .where(
+        'id',
+        'in',
+        due.map((row) => row.id),
+      )
+      .returningAll()
+      .execute();
+  });
+}
+
+export async function markDelivered(
+  db: Db,
+  id: number,
+  status: Extract<OutboxStatus, 'sent' | 'logged'>,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('outbox')
+    .set({ status, sent_at: now, last_error: null })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+export async function scheduleRetry(db: Db, id: number, nextAttemptAt: Date, error: string): Promise<void> {
+  await db
+    .updateTable('outbox')
+    .set({ next_attempt_at: nextAttemptAt, last_error: error })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+export async function markFailed(db: Db, id: number, error: string): Promise<void> {
+  await db
+    .updateTable('outbox')
+    .set({ status: 'failed', last_error: error })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+/** Forgets every message to these addresses: part of erasing a deleted account's personal data. */
+export async function deleteMessagesTo(db: Db, recipients: string[]): Promise<void> {
+  if (recipients.length === 0) return;
+  await db.deleteFrom('outbox').where('recipient', 'in', recipients).execute();
+}
+
+export async function countOutbox(db: Db): Promise<number> {
+  const { count } = await db
+    .selectFrom('outbox')
+    .select(sql<number>`count(*)::int`.as('count'))
+    .executeTakeFirstOrThrow();
+  return count;
 }

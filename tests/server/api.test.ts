@@ -283,7 +283,14 @@ describe('the API when something breaks inside', () => {
 describe('the API in production', () => {
   it('has no development routes and seeds no demo data', async () => {
     const app = await buildApp({
-      ...testConfig({ kind: 'pglite', dataDir: null }, { NODE_ENV: 'production', LOG_LEVEL: 'silent' }),
+      ...testConfig(
+        { kind: 'pglite', dataDir: null },
+        {
+          NODE_ENV: 'production',
+          LOG_LEVEL: 'silent',
+          JWT_SECRET: 'a-production-secret-of-at-least-32-characters',
+        },
+      ),
     });
     try {
       expect((await app.inject('/api/dev/outbox')).statusCode).toBe(404);

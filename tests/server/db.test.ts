@@ -46,6 +46,7 @@ describeEachDatabase('migrations', (getDb) => {
       'password_reset_tokens',
       'payment_events',
       'price_rules',
+      'rate_limit_counters',
       'refunds',
       'settings',
       'slots',

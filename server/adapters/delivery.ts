@@ -1,0 +1,24 @@
+// What every message adapter (e-mail, SMS) answers, and how it says a message can never be delivered.
+
+/** `sent`: handed to the provider. `logged`: no provider is configured; the message was printed to the log. */
+export type DeliveryResult = 'sent' | 'logged';
+
+/** The provider refused the message for good (a rejected address, a malformed number): retrying is pointless. */
+export class PermanentDeliveryError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PermanentDeliveryError';
+  }
+}
+
+/** Secrets that must not reach a log even in development: reset tokens (codes are shown there on purpose). */
+export function redactSecrets(text: string): string {
+  return text.replace(/(reset_token=)[^&\s"<]+/g, '$1[redacted]');
+}
+
+/** `ana@example.com` -> `a***@example.com`, `+351912345678` -> `+351*****678`: enough to tell messages apart. */
+export function maskRecipient(recipient: string): string {
+  const at = recipient.indexOf('@');
+  if (at > 0) return `${recipient.slice(0, 1)}***${recipient.slice(at)}`;
+  return recipient.length > 7 ? `${recipient.slice(0, 4)}*****${recipient.slice(-3)}` : '***';
+}

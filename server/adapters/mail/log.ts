@@ -1,0 +1,28 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { maskRecipient, redactSecrets } from '../delivery.ts';
+import type { Mailer } from './mailer.ts';
+
+/**
+ * No SMTP server configured: the e-mail stays in the outbox (status `logged`) and is printed to the log.
+ * In development the text is printed too, so a developer sees codes without opening the outbox; reset links
+ * are redacted even there. Elsewhere only who and what, never the content.
+ */
+export function createLogMailer(log: FastifyBaseLogger, options: { showContent: boolean }): Mailer {
+  return {
+    name: 'log',
+    send: async (email) => {
+      log.info(
+        {
+          outboxId: email.id,
+          kind: email.kind,
+          to: options.showContent ? email.to : maskRecipient(email.to),
+          subject: email.subject,
+          ...(options.showContent ? { text: redactSecrets(email.text) } : {}),
+        },
+        'e-mail not delivered (SMTP_URL is not set); kept in the outbox',
+      );
+      return 'logged';
+    },
+    close: async () => {},
+  };
+}

@@ -1,0 +1,19 @@
+import type { Clock } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
+import { createLocalPaymentProvider } from './local.ts';
+import type { PaymentProvider } from './provider.ts';
+import { createStripePaymentProvider } from './stripe.ts';
+
+/** The configured provider: Stripe when its keys are set, else the offline `local` one. */
+export function createPaymentProvider(
+  config: Config,
+  { db, clock }: { db: Db; clock: Clock },
+): PaymentProvider {
+  return config.payments.provider === 'stripe'
+    ? createStripePaymentProvider({
+        secretKey: config.payments.secretKey,
+        webhookSecret: config.payments.webhookSecret,
+      })
+    : createLocalPaymentProvider({ db, clock });
+}

@@ -1,0 +1,79 @@
+import type { Temporal } from 'temporal-polyfill';
+import type { Locale } from '../../i18n.ts';
+
+// One interface for every card payment provider: `local` (simulated, offline) and `stripe`.
+
+export type ProviderName = 'local' | 'stripe';
+export type SessionStatus = 'open' | 'complete' | 'expired';
+export type PaymentStatus = 'paid' | 'unpaid' | 'no_payment_required';
+
+/** A checkout session as the provider sees it. */
+export type ProviderSession = {
+  id: string;
+  /** Mounts the embedded checkout; Stripe's shape `{id}_secret_{random}`. Absent from webhook payloads. */
+  clientSecret: string | null;
+  status: SessionStatus;
+  paymentStatus: PaymentStatus;
+  /** What a refund is issued against, once paid. */
+  paymentIntentId: string | null;
+  amountCents: number;
+  expiresAt: Temporal.Instant;
+};
+
+export type CheckoutLineItem = { name: string; amountCents: number };
+
+export type CreateCheckoutSessionInput = {
+  amountCents: number;
+  currency: 'eur';
+  lineItems: readonly CheckoutLineItem[];
+  customerEmail: string | null;
+  locale: Locale;
+  /** When the session (and the holds it pays for) expires. */
+  expiresAt: Temporal.Instant;
+  /** Where the checkout sends the payer afterwards; `{CHECKOUT_SESSION_ID}` is replaced by the provider. */
+  returnUrl: string;
+  /** The same key for the same request, so a retried create never opens two sessions. */
+  idempotencyKey: string;
+  metadata: Record<string, string>;
+};
+
+export type RefundInput = {
+  sessionId: string;
+  paymentIntentId: string | null;
+  amountCents: number;
+  /** Deterministic per refunded thing, so a retried refund is never paid twice. */
+  idempotencyKey: string;
+  metadata: Record<string, string>;
+};
+
+export type RefundResult = { id: string; status: 'pending' | 'succeeded' | 'failed' };
+
+/** A verified provider event about a checkout session. */
+export type PaymentEvent = {
+  id: string;
+  type: string;
+  /** The session the event is about; null for events this product does not act on. */
+  session: ProviderSession | null;
+  payload: unknown;
+};
+
+export type PaymentProvider = {
+  readonly name: ProviderName;
+  createCheckoutSession(input: CreateCheckoutSessionInput): Promise<ProviderSession>;
+  /** The session's current state at the provider; null when the provider does not know it. */
+  retrieveSession(sessionId: string): Promise<ProviderSession | null>;
+  refund(input: RefundInput): Promise<RefundResult>;
+  /** Checks the signature of a webhook body (raw bytes) and reads the event, else throws `invalid_webhook_signature`. */
+  verifyWebhook(rawBody: Buffer | string, signature: string | undefined): PaymentEvent;
+};
+
+/** The provider could not be reached or refused the request; callers answer 503 and change nothing. */
+export class PaymentProviderError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PaymentProviderError';
+  }
+}
+
+/** The template Stripe fills in with the session id; the local provider fills it in itself. */
+export const SESSION_ID_PLACEHOLDER = '{CHECKOUT_SESSION_ID}';

@@ -1,0 +1,149 @@
+import Stripe from 'stripe';
+import { Temporal } from 'temporal-polyfill';
+import { AppError } from '../../errors.ts';
+import {
+  PaymentProviderError,
+  type PaymentProvider,
+  type PaymentStatus,
+  type ProviderSession,
+  type RefundResult,
+  type SessionStatus,
+} from './provider.ts';
+
+// Stripe through its official SDK: Embedded Checkout sessions (`ui_mode: 'embedded_page'`, the name this SDK's
+// pinned API version gives Embedded Checkout), refunds against the payment intent, and signed webhooks.
+// Every write carries an idempotency key.
+
+/** Stripe refuses a session that expires sooner than 30 minutes after it is created; leave a minute of slack. */
+const SHORTEST_EXPIRY_SECONDS = 30 * 60 + 60;
+/** How old a webhook signature may be; older is a replay. */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+export type StripeProviderOptions = {
+  secretKey: string;
+  webhookSecret: string;
+  /** Tests pass a client with a fake HTTP layer; production builds one. */
+  client?: Stripe;
+};
+
+function idOf(value: string | { id: string } | null | undefined): string | null {
+  if (!value) return null;
+  return typeof value === 'string' ? value : value.id;
+}
+
+function sessionStatus(status: Stripe.Checkout.Session['status']): SessionStatus {
+  if (status === 'complete') return 'complete';
+  return status === 'expired' ? 'expired' : 'open';
+}
+
+function paymentStatus(status: Stripe.Checkout.Session['payment_status']): PaymentStatus {
+  if (status === 'paid') return 'paid';
+  return status === 'no_payment_required' ? 'no_payment_required' : 'unpaid';
+}
+
+export function sessionFromStripe(session: Stripe.Checkout.Session): ProviderSession {
+  return {
+    id: session.id,
+    clientSecret: session.client_secret ?? null,
+    status: sessionStatus(session.status),
+    paymentStatus: paymentStatus(session.payment_status),
+    paymentIntentId: idOf(session.payment_intent),
+    amountCents: session.amount_total ?? 0,
+    expiresAt: Temporal.Instant.fromEpochMilliseconds(session.expires_at * 1000),
+  };
+}
+
+function refundStatus(status: string | null): RefundResult['status'] {
+  if (status === 'succeeded') return 'succeeded';
+  if (status === 'failed' || status === 'canceled') return 'failed';
+  return 'pending';
+}
+
+async function call<T>(what: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw new PaymentProviderError(`stripe: ${what} failed`, { cause: error });
+  }
+}
+
+export function createStripePaymentProvider(options: StripeProviderOptions): PaymentProvider {
+  const stripe = options.client ?? new Stripe(options.secretKey, { maxNetworkRetries: 2, timeout: 20_000 });
+
+  return {
+    name: 'stripe',
+
+    async createCheckoutSession(input) {
+      const earliest = Math.floor(Date.now() / 1000) + SHORTEST_EXPIRY_SECONDS;
+      const session = await call('creating a checkout session', () =>
+        stripe.checkout.sessions.create(
+          {
+            ui_mode: 'embedded_page',
+            mode: 'payment',
+            currency: input.currency,
+            line_items: input.lineItems.map((item) => ({
+              quantity: 1,
+              price_data: {
+                currency: input.currency,
+                unit_amount: item.amountCents,
+                product_data: { name: item.name },
+              },
+            })),
+            ...(input.customerEmail ? { customer_email: input.customerEmail } : {}),
+            locale: input.locale,
+            expires_at: Math.max(Math.floor(input.expiresAt.epochMilliseconds / 1000), earliest),
+            return_url: input.returnUrl,
+            metadata: input.metadata,
+            payment_intent_data: { metadata: input.metadata },
+          },
+          { idempotencyKey: input.idempotencyKey },
+        ),
+      );
+      if (!session.client_secret)
+        throw new PaymentProviderError('stripe: the session came without a client secret');
+      return sessionFromStripe(session);
+    },
+
+    async retrieveSession(sessionId) {
+      try {
+        return sessionFromStripe(await stripe.checkout.sessions.retrieve(sessionId));
+      } catch (error) {
+        if ((error as { code?: string }).code === 'resource_missing') return null;
+        throw new PaymentProviderError('stripe: reading a checkout session failed', { cause: error });
+      }
+    },
+
+    async refund(input) {
+      if (!input.paymentIntentId)
+        throw new PaymentProviderError('stripe: nothing to refund without a payment intent');
+      const refund = await call('refunding', () =>
+        stripe.refunds.create(
+          { payment_intent: input.paymentIntentId!, amount: input.amountCents, metadata: input.metadata },
+          { idempotencyKey: input.idempotencyKey },
+        ),
+      );
+      return { id: refund.id, status: refundStatus(refund.status) };
+    },
+
+    verifyWebhook(rawBody, signature) {
+      if (!signature) throw new AppError('invalid_webhook_signature');
+      let event: Stripe.Event;
+      try {
+        event = stripe.webhooks.constructEvent(
+          rawBody,
+          signature,
+          options.webhookSecret,
+          WEBHOOK_TOLERANCE_SECONDS,
+        );
+      } catch {
+        throw new AppError('invalid_webhook_signature');
+      }
+      const object = event.data.object as { object?: string };
+      const session =
+        event.type.startsWith('checkout.session.') && object.object === 'checkout.session'
+          ? sessionFromStripe(object as Stripe.Checkout.Session)
+          : null;
+      return { id: event.id, type: event.type, session, payload: event };
+    },
+  };
+}

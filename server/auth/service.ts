@@ -1,0 +1,456 @@
+import { dateFromInstant, type Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import type { LocaleCode } from '../db/schema.ts';
+import { AppError } from '../errors.ts';
+import type { Locale } from '../i18n.ts';
+import { queueEmail, queueSms } from '../notifications/outbox.ts';
+import { deleteMessagesTo } from '../notifications/repository.ts';
+import {
+  emailChangedMessage,
+  resetPasswordMessage,
+  verifyEmailMessage,
+  verifyPhoneSmsMessage,
+} from '../notifications/templates/account.ts';
+import { accountMessage } from './messages.ts';
+import { assertPasswordPolicy, type PasswordHasher } from './passwords.ts';
+import { cleanName, normaliseEmail, sanitisePhoneNumber } from './fields.ts';
+import type { RateLimiter } from './rate-limiter.ts';
+import * as repository from './repository.ts';
+import type { CodeChannel, UserRow } from './repository.ts';
+import { randomSixDigitCode, randomToken, sha256, type AuthKeys } from './secrets.ts';
+import type { SessionTokens } from './session-tokens.ts';
+
+export const CODE_LIFETIME_MINUTES = 15;
+export const RESET_LINK_LIFETIME_MINUTES = 60;
+
+/** Who is calling: the address the rate limits count against and the language of the answer. */
+export type CallContext = { ip: string; locale: Locale };
+
+export type UserView = {
+  email: string;
+  phone_number: string;
+  first_name: string;
+  last_name: string;
+  agree_newsletter: boolean;
+  distinct_id: string;
+  email_verified: boolean;
+  phone_verified: boolean;
+  locale: LocaleCode;
+};
+
+export type RegisterInput = {
+  email: string;
+  first_name: string;
+  last_name: string;
+  phone_number: string;
+  password: string;
+  confirm_password: string;
+  agree_newsletter: boolean;
+  locale?: LocaleCode;
+};
+
+export type ProfileInput = {
+  email: string;
+  phone_number: string;
+  first_name: string;
+  last_name: string;
+  password?: string | null;
+  agree_newsletter: boolean;
+  locale?: LocaleCode;
+};
+
+/**
+ * Runs inside the deletion transaction before the personal data is erased. The bookings issue plugs in here
+ * to cancel and refund upcoming bookings; throwing aborts the deletion and changes nothing.
+ */
+export type AccountErasureStep = (trx: Db, user: UserRow, now: Date) => Promise<void>;
+
+export type AuthService = ReturnType<typeof createAuthService>;
+
+export function createAuthService(deps: {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  hasher: PasswordHasher;
+  tokens: SessionTokens;
+  keys: AuthKeys;
+  limiter: RateLimiter;
+  beforeErasure?: AccountErasureStep[];
+}) {
+  const { db, clock, config, hasher, tokens, keys, limiter } = deps;
+  const now = () => dateFromInstant(clock.now());
+  const minutesFrom = (start: Date, minutes: number) => new Date(start.getTime() + minutes * 60_000);
+  const codeHash = (channel: CodeChannel, code: string) =>
+    keys.keyedHash(`verification-code:${channel}`, code);
+
+  async function issueCode(trx: Db, user: UserRow, channel: CodeChannel, at: Date): Promise<string> {
+    await repository.retireCodes(trx, user.id, channel, at);
+    const target = channel === 'email' ? user.email : user.phone_number;
+    if (!target) throw new Error('a verification code needs an e-mail address or phone number');
+    // A live code must be unique in its channel (the confirm calls find the account by the code alone);
+    // with at most a few hundred live codes among a million, a second draw is rare and a tenth never needed.
+    for (let draw = 0; draw < 10; draw += 1) {
+      const code = randomSixDigitCode();
+      const stored = await repository.insertCodeIfUnique(trx, {
+        userId: user.id,
+        channel,
+        target,
+        codeHash: codeHash(channel, code),
+        expiresAt: minutesFrom(at, CODE_LIFETIME_MINUTES),
+        now: at,
+      });
+      if (stored) return code;
+    }
+    throw new Error('could not draw a verification code that is not in use');
+  }
+
+  async function sendEmailCode(trx: Db, user: UserRow, at: Date): Promise<void> {
+    const code = await issueCode(trx, user, 'email', at);
+    const email = user.email as string;
+    const link = new URL(`${config.publicUrl}/${user.locale}`);
+    link.search = new URLSearchParams({
+      auth_tab: 'verify',
+      verify_email: email,
+      verify_email_code: code,
+    }).toString();
+    await queueEmail(trx, {
+      to: email,
+      locale: user.locale,
+      kind: 'verify-email',
+      email: verifyEmailMessage({
+        locale: user.locale,
+        brand: config.companyName,
+        firstName: user.first_name,
+        code,
+        link: link.toString(),
+        minutes: CODE_LIFETIME_MINUTES,
+      }),
+      now: at,
+    });
+  }
+
+  async function sendPhoneCode(trx: Db, user: UserRow, at: Date): Promise<void> {
+    const code = await issueCode(trx, user, 'phone', at);
+    await queueSms(trx, {
+      to: user.phone_number as string,
+      locale: user.locale,
+      kind: 'verify-phone',
+      text: verifyPhoneSmsMessage({
+        locale: user.locale,
+        brand: config.companyName,
+        code,
+        minutes: CODE_LIFETIME_MINUTES,
+      }),
+      now: at,
+    });
+  }
+
+  /** A unique-constraint race lost to a concurrent request says the same as the check before it. */
+  function contactConflict(error: unknown): AppError | null {
+    const constraint =
+      (error as { code?: string; constraint?: string }).code === '23505'
+        ? (error as { constraint?: string }).constraint
+        : undefined;
+    if (constraint === 'users_email_unique') return new AppError('email_in_use');
+    if (constraint === 'users_phone_number_unique') return new AppError('phone_in_use');
+    return null;
+  }
+
+  async function assertContactsFree(contacts: { email: string; phoneNumber: string }, exceptUserId?: string) {
+    const owners = (await repository.findContactOwners(db, contacts)).filter(
+      (row) => row.id !== exceptUserId,
+    );
+    if (owners.some((row) => row.email === contacts.email)) throw new AppError('email_in_use');
+    if (owners.some((row) => row.phone_number === contacts.phoneNumber)) throw new AppError('phone_in_use');
+  }
+
+  function view(user: UserRow): UserView {
+    return {
+      email: user.email ?? '',
+      phone_number: user.phone_number ?? '',
+      first_name: user.first_name,
+      last_name: user.last_name,
+      agree_newsletter: user.agree_newsletter,
+      // The account's random id: stable for life, meaningless outside this product.
+      distinct_id: user.id,
+      email_verified: user.email_verified_at !== null,
+      phone_verified: user.phone_verified_at !== null,
+      locale: user.locale,
+    };
+  }
+
+  return {
+    async register(input: RegisterInput, context: CallContext) {
+      const email = normaliseEmail(input.email);
+      await limiter.consume('register.ip', context.ip);
+      await limiter.consume('register.contact', `email:${email}`);
+      if (input.password !== input.confirm_password) throw new AppError('passwords_do_not_match');
+      assertPasswordPolicy(input.password);
+      const phoneNumber = sanitisePhoneNumber(input.phone_number);
+      await limiter.consume('register.contact', `phone:${phoneNumber}`);
+      const firstName = cleanName(input.first_name);
+      const lastName = cleanName(input.last_name);
+      if (await repository.isAnyContactBlocked(db, { email, phoneNumber })) {
+        throw new AppError('contact_blocked');
+      }
+      await assertContactsFree({ email, phoneNumber });
+      const passwordHash = await hasher.hash(input.password);
+      const at = now();
+      try {
+        await db.transaction().execute(async (trx) => {
+          const user = await repository.insertUser(trx, {
+            email,
+            phone_number: phoneNumber,
+            first_name: firstName,
+            last_name: lastName,
+            password_hash: passwordHash,
+            agree_newsletter: input.agree_newsletter,
+            locale: input.locale ?? context.locale,
+            created_at: at,
+            updated_at: at,
+          });
+          await sendEmailCode(trx, user, at);
+          await sendPhoneCode(trx, user, at);
+        });
+      } catch (error) {
+        throw contactConflict(error) ?? error;
+      }
+      return accountMessage('accountCreated', context.locale);
+    },
+
+    async login(username: string, password: string, context: CallContext): Promise<string> {
+      const email = normaliseEmail(username);
+      await limiter.consume('login.ip', context.ip);
+      // Only failures count against the account, so its owner logging in now and then is never limited.
+      await limiter.check('login.account', email);
+      const user = await repository.findLiveUserByEmail(db, email);
+      // Unknown e-mail or wrong password: one answer, and the same argon2 work for both.
+      if (!(await hasher.verify(user?.password_hash, password)) || !user) {
+        await limiter.record('login.account', email);
+        throw new AppError('invalid_credentials');
+      }
+      const pending = [
+        ...(user.email_verified_at ? [] : ['confirm-email']),
+        ...(user.phone_verified_at ? [] : ['confirm-phone']),
+      ];
+      if (pending.length > 0) {
+        throw new AppError('account_not_verified', {}, { suffix: `::${pending.join(',')}` });
+      }
+      return tokens.issue({ userId: user.id, tokenVersion: user.token_version });
+    },
+
+    /** The live account a bearer token belongs to, or null when the token is not (or no longer) valid. */
+    async authenticate(token: string): Promise<UserRow | null> {
+      const claims = await tokens.read(token);
+      if (!claims || !/^[0-9a-f-]{36}$/i.test(claims.userId)) return null;
+      const user = await repository.findLiveUserById(db, claims.userId);
+      return user && user.token_version === claims.tokenVersion ? user : null;
+    },
+
+    view,
+
+    async updateProfile(current: UserRow, input: ProfileInput): Promise<UserView> {
+      const email = normaliseEmail(input.email);
+      const phoneNumber = sanitisePhoneNumber(input.phone_number);
+      const firstName = cleanName(input.first_name);
+      const lastName = cleanName(input.last_name);
+      const newPassword = typeof input.password === 'string' ? input.password : null;
+      if (newPassword !== null) assertPasswordPolicy(newPassword);
+      const emailChanged = email !== current.email;
+      const phoneChanged = phoneNumber !== current.phone_number;
+      if (
+        (emailChanged || phoneChanged) &&
+        (await repository.isAnyContactBlocked(db, {
+          ...(emailChanged ? { email } : {}),
+          ...(phoneChanged ? { phoneNumber } : {}),
+        }))
+      ) {
+        throw new AppError('contact_blocked');
+      }
+      if (emailChanged || phoneChanged) await assertContactsFree({ email, phoneNumber }, current.id);
+      const passwordHash = newPassword === null ? null : await hasher.hash(newPassword);
+      const at = now();
+      try {
+        const updated = await db.transaction().execute(async (trx) => {
+          const user = await repository.findLiveUserById(trx, current.id, { forUpdate: true });
+          if (!user) throw new AppError('unauthorized');
+          // A new e-mail address must be proved before it can log in, and a password change signs out
+          // everywhere: both end the sessions issued before, this one included.
+          const endSessions = emailChanged || passwordHash !== null;
+          let saved = await repository.updateUser(trx, user.id, {
+            first_name: firstName,
+            last_name: lastName,
+            agree_newsletter: input.agree_newsletter,
+            ...(input.locale ? { locale: input.locale } : {}),
+            ...(emailChanged ? { email, email_verified_at: null } : {}),
+            ...(phoneChanged ? { phone_number: phoneNumber, phone_verified_at: null } : {}),
+            ...(passwordHash ? { password_hash: passwordHash } : {}),
+            ...(endSessions ? { token_version: user.token_version + 1 } : {}),
+            updated_at: at,
+          });
+          if (emailChanged) {
+            await repository.retireResetTokens(trx, user.id, at);
+            await sendEmailCode(trx, saved, at);
+            if (user.email) {
+              await queueEmail(trx, {
+                to: user.email,
+                locale: saved.locale,
+                kind: 'email-changed',
+                email: emailChangedMessage({
+                  locale: saved.locale,
+                  brand: config.companyName,
+                  firstName: saved.first_name,
+                  newEmail: email,
+                }),
+                now: at,
+              });
+            }
+          }
+          if (phoneChanged) await sendPhoneCode(trx, saved, at);
+          saved = (await repository.findLiveUserById(trx, user.id)) ?? saved;
+          return saved;
+        });
+        return view(updated);
+      } catch (error) {
+        throw contactConflict(error) ?? error;
+      }
+    },
+
+    async confirm(channel: CodeChannel, code: string, context: CallContext) {
+      // A confirm call names no account, so wrong codes are counted per caller and across all callers:
+      // together they bound how many guesses anyone gets at the few live codes among a million.
+      await limiter.check('confirm.ip', context.ip);
+      await limiter.check('confirm.global', 'all');
+      const at = now();
+      const outcome = /^\d{6}$/.test(code)
+        ? await db.transaction().execute(async (trx) => {
+            const row = await repository.findUnconsumedCode(trx, channel, codeHash(channel, code));
+            if (!row) return 'invalid' as const;
+            if (row.expires_at.getTime() <= at.getTime()) return 'expired' as const;
+            const user = await repository.findLiveUserById(trx, row.user_id, { forUpdate: true });
+            const target = channel === 'email' ? user?.email : user?.phone_number;
+            if (!user || target !== row.target || !(await repository.consumeCode(trx, row.id, at))) {
+              return 'invalid' as const;
+            }
+            return repository.updateUser(
+              trx,
+              user.id,
+              channel === 'email'
+                ? { email_verified_at: at, updated_at: at }
+                : { phone_verified_at: at, updated_at: at },
+            );
+          })
+        : ('invalid' as const);
+      if (outcome === 'invalid') {
+        await limiter.record('confirm.ip', context.ip);
+        await limiter.record('confirm.global', 'all');
+        throw new AppError('invalid_verification_code');
+      }
+      if (outcome === 'expired') throw new AppError('verification_code_expired');
+      if (channel === 'email') {
+        return accountMessage(
+          outcome.phone_verified_at ? 'emailVerified' : 'emailVerifiedNowPhone',
+          context.locale,
+        );
+      }
+      return accountMessage(
+        outcome.email_verified_at ? 'phoneVerified' : 'phoneVerifiedNowEmail',
+        context.locale,
+      );
+    },
+
+    async resendCode(channel: CodeChannel, rawEmail: string, context: CallContext) {
+      const email = normaliseEmail(rawEmail);
+      await limiter.consume('resend.ip', context.ip);
+      await limiter.consume('resend.account', `${channel}:${email}`);
+      const at = now();
+      await db.transaction().execute(async (trx) => {
+        const found = await repository.findLiveUserByEmail(trx, email);
+        const user = found && (await repository.findLiveUserById(trx, found.id, { forUpdate: true }));
+        if (!user) return;
+        if (channel === 'email' && !user.email_verified_at) await sendEmailCode(trx, user, at);
+        if (channel === 'phone' && !user.phone_verified_at) await sendPhoneCode(trx, user, at);
+      });
+      return accountMessage(channel === 'email' ? 'emailCodeResent' : 'phoneCodeResent', context.locale);
+    },
+
+    async forgotPassword(rawEmail: string, context: CallContext) {
+      const email = normaliseEmail(rawEmail);
+      await limiter.consume('forgot.ip', context.ip);
+      await limiter.consume('forgot.account', email);
+      const user = await repository.findLiveUserByEmail(db, email);
+      if (user) {
+        const token = randomToken();
+        const at = now();
+        const link = new URL(`${config.publicUrl}/${user.locale}`);
+        link.search = new URLSearchParams({ reset_token: token }).toString();
+        await db.transaction().execute(async (trx) => {
+          await repository.insertResetToken(trx, {
+            userId: user.id,
+            tokenHash: sha256(token),
+            expiresAt: minutesFrom(at, RESET_LINK_LIFETIME_MINUTES),
+            now: at,
+          });
+          await queueEmail(trx, {
+            to: email,
+            locale: user.locale,
+            kind: 'reset-password',
+            email: resetPasswordMessage({
+              locale: user.locale,
+              brand: config.companyName,
+              firstName: user.first_name,
+              link: link.toString(),
+              minutes: RESET_LINK_LIFETIME_MINUTES,
+            }),
+            now: at,
+          });
+        });
+      }
+      // The same words whether or not the account exists.
+      return accountMessage('resetLinkSent', context.locale);
+    },
+
+    async resetPassword(token: string, newPassword: string, context: CallContext) {
+      await limiter.check('reset.ip', context.ip);
+      assertPasswordPolicy(newPassword);
+      const passwordHash = await hasher.hash(newPassword);
+      const at = now();
+      const done = await db.transaction().execute(async (trx) => {
+        const row = await repository.findUsableResetToken(trx, sha256(token), at);
+        const user = row && (await repository.findLiveUserById(trx, row.user_id, { forUpdate: true }));
+        if (!user) return false;
+        await repository.updateUser(trx, user.id, {
+          password_hash: passwordHash,
+          token_version: user.token_version + 1,
+          // The link arrived in the mailbox, which proves the address.
+          email_verified_at: user.email_verified_at ?? at,
+          updated_at: at,
+        });
+        await repository.retireResetTokens(trx, user.id, at);
+        return true;
+      });
+      if (!done) {
+        await limiter.record('reset.ip', context.ip);
+        throw new AppError('invalid_reset_token');
+      }
+      return accountMessage('passwordReset', context.locale);
+    },
+
+    async deleteAccount(current: UserRow, context: CallContext) {
+      const at = now();
+      await db.transaction().execute(async (trx) => {
+        const user = await repository.findLiveUserById(trx, current.id, { forUpdate: true });
+        if (!user) throw new AppError('unauthorized');
+        for (const step of deps.beforeErasure ?? []) await step(trx, user, at);
+        await deleteMessagesTo(
+          trx,
+          [user.email, user.phone_number].filter((value): value is string => Boolean(value)),
+        );
+        await repository.deleteCodesAndResetTokens(trx, user.id);
+        await repository.anonymiseUser(trx, user.id, at);
+      });
+      return accountMessage('accountDeleted', context.locale);
+    },
+  };
+}

@@ -1,0 +1,218 @@
+import type { Temporal } from 'temporal-polyfill';
+import type { OutboxAttachment } from '../db/schema.ts';
+import { format, type Locale } from '../i18n.ts';
+import { describeSlotTime } from './time-format.ts';
+
+// The e-mail that confirms a paid (or free) booking: every time in the branch's zone with the zone named, and
+// a calendar file whose events are instants (UTC), so no calendar can place them in the wrong zone. The door
+// code is not in it: it is sent 30 minutes before the start.
+
+export type ConfirmedSlot = {
+  bookingId: number;
+  start: Temporal.Instant;
+  end: Temporal.Instant;
+  finalPriceCents: number;
+};
+
+export type ConfirmationInput = {
+  locale: Locale;
+  firstName: string;
+  branch: { name: string; location: string; timeZone: string };
+  slots: readonly ConfirmedSlot[];
+  publicUrl: string;
+  now: Temporal.Instant;
+};
+
+export type OutboxMessageContent = {
+  subject: string;
+  text: string;
+  html: string;
+  attachments: OutboxAttachment[];
+};
+
+const TEXTS = {
+  pt: {
+    subject: 'Reserva confirmada: {branch}',
+    greeting: 'Olá {name},',
+    intro: 'A sua reserva está confirmada:',
+    zone: 'Horas na hora local da filial ({zone}).',
+    total: 'Total: {total}',
+    code: 'Receberá o código da porta por e-mail e SMS 30 minutos antes do início.',
+    manage: 'Pode ver ou cancelar as suas reservas em {url}',
+    event: 'Ginásio privado: {branch}',
+  },
+  en: {
+    subject: 'Booking confirmed: {branch}',
+    greeting: 'Hello {name},',
+    intro: 'Your booking is confirmed:',
+    zone: "Times are the branch's local time ({zone}).",
+    total: 'Total: {total}',
+    code: 'You will receive the door code by e-mail and SMS 30 minutes before the start.',
+    manage: 'You can see or cancel your bookings at {url}',
+    event: 'Private gym: {branch}',
+  },
+  fr: {
+    subject: 'Réservation confirmée : {branch}',
+    greeting: 'Bonjour {name},',
+    intro: 'Votre réservation est confirmée :',
+    zone: 'Heures locales de la salle ({zone}).',
+    total: 'Total : {total}',
+    code: 'Vous recevrez le code de la porte par e-mail et SMS 30 minutes avant le début.',
+    manage: 'Vous pouvez consulter ou annuler vos réservations sur {url}',
+    event: 'Salle privée : {branch}',
+  },
+  de: {
+    subject: 'Buchung bestätigt: {branch}',
+    greeting: 'Hallo {name},',
+    intro: 'Ihre Buchung ist bestätigt:',
+    zone: 'Zeiten in der Ortszeit des Standorts ({zone}).',
+    total: 'Summe: {total}',
+    code: 'Den Türcode erhalten Sie 30 Minuten vor Beginn per E-Mail und SMS.',
+    manage: 'Ihre Buchungen können Sie unter {url} ansehen oder stornieren.',
+    event: 'Privates Fitnessstudio: {branch}',
+  },
+  sk: {
+    subject: 'Rezervácia potvrdená: {branch}',
+    greeting: 'Dobrý deň, {name},',
+    intro: 'Vaša rezervácia je potvrdená:',
+    zone: 'Časy sú v miestnom čase pobočky ({zone}).',
+    total: 'Spolu: {total}',
+    code: 'Kód od dverí dostanete e-mailom a SMS 30 minút pred začiatkom.',
+    manage: 'Svoje rezervácie si môžete pozrieť alebo zrušiť na {url}',
+    event: 'Súkromná posilňovňa: {branch}',
+  },
+} as const satisfies Record<Locale, Record<string, string>>;
+
+const NUMBER_LOCALES: Record<Locale, string> = {
+  pt: 'pt-PT',
+  en: 'en-GB',
+  fr: 'fr-FR',
+  de: 'de-DE',
+  sk: 'sk-SK',
+};
+
+export function formatMoney(locale: Locale, cents: number): string {
+  return new Intl.NumberFormat(NUMBER_LOCALES[locale], { style: 'currency', currency: 'EUR' }).format(
+    cents / 100,
+  );
+}
+
+export function escapeHtml(text: string): string {
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+// --- iCalendar (RFC 5545) -----------------------------------------------------------------------------------
+
+function icsText(value: string): string {
+  return value.replaceAll('\\', '\\\\').replaceAll(';', '\\;').replaceAll(',', '\\,').replaceAll('\n', '\\n');
+}
+
+function icsInstant(instant: Temporal.Instant): string {
+  return instant.toString({ smallestUnit: 'second' }).replaceAll('-', '').replaceAll(':', '');
+}
+
+/** Folds a content line at 75 octets, never inside a UTF-8 character. */
+function fold(line: string): string {
+  const parts: string[] = [];
+  let current = '';
+  let octets = 0;
+  for (const char of line) {
+    const size = Buffer.byteLength(char);
+    if (octets + size > (parts.length === 0 ? 75 : 74)) {
+      parts.push(current);
+      current = '';
+      octets = 0;
+    }
+    current += char;
+    octets += size;
+  }
+  parts.push(current);
+  return parts.join('\r\n ');
+}
+
+export function bookingCalendar(input: ConfirmationInput): string {
+  const texts = TEXTS[input.locale];
+  const host = new URL(input.publicUrl).host;
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Private Gym//Bookings//EN',
+    'CALSCALE:GREGORIAN',
+    'METHOD:PUBLISH',
+  ];
+  for (const slot of input.slots) {
+    lines.push(
+      'BEGIN:VEVENT',
+      `UID:booking-${slot.bookingId}@${host}`,
+      `DTSTAMP:${icsInstant(input.now)}`,
+      `DTSTART:${icsInstant(slot.start)}`,
+      `DTEND:${icsInstant(slot.end)}`,
+      `SUMMARY:${icsText(format(texts.event, { branch: input.branch.name }))}`,
+      `LOCATION:${icsText(input.branch.location)}`,
+      `DESCRIPTION:${icsText(
+        `${describeSlotTime(input.locale, input.branch.timeZone, slot.start, slot.end)}\n${texts.code}`,
+      )}`,
+      'END:VEVENT',
+    );
+  }
+  lines.push('END:VCALENDAR');
+  return lines.map(fold).join('\r\n') + '\r\n';
+}
+
+export function bookingConfirmationMessage(input: ConfirmationInput): OutboxMessageContent {
+  const texts = TEXTS[input.locale];
+  const { branch, locale } = input;
+  const slots = [...input.slots].sort((a, b) => a.start.epochMilliseconds - b.start.epochMilliseconds);
+  const lines = slots.map(
+    (slot) =>
+      `${describeSlotTime(locale, branch.timeZone, slot.start, slot.end)}: ${formatMoney(locale, slot.finalPriceCents)}`,
+  );
+  const total = format(texts.total, {
+    total: formatMoney(
+      locale,
+      slots.reduce((sum, slot) => sum + slot.finalPriceCents, 0),
+    ),
+  });
+  const accountUrl = `${input.publicUrl}/${locale}?account_tab=myBookings`;
+  const greeting = format(texts.greeting, { name: input.firstName });
+  const zone = format(texts.zone, { zone: branch.timeZone });
+  const manage = format(texts.manage, { url: accountUrl });
+  const text = [
+    greeting,
+    '',
+    texts.intro,
+    `${branch.name}, ${branch.location}`,
+    ...lines.map((line) => `- ${line}`),
+    zone,
+    total,
+    '',
+    texts.code,
+    manage,
+    '',
+  ].join('\n');
+  const html = [
+    `<p>${escapeHtml(greeting)}</p>`,
+    `<p>${escapeHtml(texts.intro)}<br><strong>${escapeHtml(branch.name)}</strong>, ${escapeHtml(branch.location)}</p>`,
+    `<ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`,
+    `<p>${escapeHtml(zone)}<br>${escapeHtml(total)}</p>`,
+    `<p>${escapeHtml(texts.code)}</p>`,
+    `<p><a href="${escapeHtml(accountUrl)}">${escapeHtml(manage)}</a></p>`,
+  ].join('\n');
+  return {
+    subject: format(texts.subject, { branch: branch.name }),
+    text,
+    html,
+    attachments: [
+      {
+        filename: 'booking.ics',
+        contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
+        content: bookingCalendar(input),
+      },
+    ],
+  };
+}

@@ -1,0 +1,317 @@
+import type { Insertable } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { BookingsTable, CheckoutSessionsTable, LocaleCode } from '../db/schema.ts';
+
+// SQL for bookings. `db` is a transaction wherever the caller needs one.
+
+export type BookingUserRow = {
+  id: string;
+  email: string | null;
+  phone_number: string | null;
+  first_name: string;
+  locale: LocaleCode;
+  email_verified_at: Date | null;
+  phone_verified_at: Date | null;
+  deleted_at: Date | null;
+};
+
+export async function findBookingUser(db: Db, userId: string): Promise<BookingUserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .select([
+      'id',
+      'email',
+      'phone_number',
+      'first_name',
+      'locale',
+      'email_verified_at',
+      'phone_verified_at',
+      'deleted_at',
+    ])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** Whether the operator blocked this e-mail address or phone number. */
+export async function isContactBlocked(db: Db, email: string | null, phone: string | null): Promise<boolean> {
+  const conditions: { kind: 'email' | 'phone'; value: string }[] = [];
+  if (email) conditions.push({ kind: 'email', value: email.toLowerCase() });
+  if (phone) conditions.push({ kind: 'phone', value: phone });
+  if (conditions.length === 0) return false;
+  const row = await db
+    .selectFrom('blocked_contacts')
+    .select('id')
+    .where((eb) => eb.or(conditions.map((c) => eb.and([eb('kind', '=', c.kind), eb('value', '=', c.value)]))))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Locks the slots' rows (in id order) until the transaction ends, so bookings of one slot queue instead of
+ * inserting side by side: the constraints alone would still refuse the second, but concurrent inserters
+ * waiting on each other's uncommitted rows in the exclusion index deadlock, and PostgreSQL breaks only one
+ * such deadlock per `deadlock_timeout`. NO KEY UPDATE does not block the bookings' foreign-key checks.
+ */
+export async function lockSlots(db: Db, slotIds: readonly number[]): Promise<void> {
+  if (slotIds.length === 0) return;
+  await db
+    .selectFrom('slots')
+    .select('id')
+    .where('id', 'in', [...slotIds])
+    .orderBy('id')
+    .forNoKeyUpdate()
+    .execute();
+}
+
+export type SlotForBookingRow = {
+  id: number;
+  branch_id: number;
+  start_time: Date;
+  end_time: Date;
+  local_date: string;
+  price_cents: number;
+  branch_name: string;
+  time_zone: string;
+  active_with_smart_lock: boolean;
+};
+
+export async function findSlotsForBooking(db: Db, slotIds: readonly number[]): Promise<SlotForBookingRow[]> {
+  if (slotIds.length === 0) return [];
+  return db
+    .selectFrom('slots as slot')
+    .innerJoin('branches as branch', 'branch.id', 'slot.branch_id')
+    .select([
+      'slot.id',
+      'slot.branch_id',
+      'slot.start_time',
+      'slot.end_time',
+      'slot.local_date',
+      'slot.price_cents',
+      'branch.name as branch_name',
+      'branch.time_zone',
+      'branch.active_with_smart_lock',
+    ])
+    .where('slot.id', 'in', [...slotIds])
+    .orderBy('slot.start_time')
+    .execute();
+}
+
+/**
+ * Releases holds whose time is up on these slots (pending -> expired), so a slot abandoned in an unpaid
+ * checkout can be booked again at once rather than when the expiry job next runs.
+ */
+export async function releaseStaleHoldsOfSlots(
+  db: Db,
+  slotIds: readonly number[],
+  now: Date,
+): Promise<number> {
+  if (slotIds.length === 0) return 0;
+  const rows = await db
+    .updateTable('bookings')
+    .set({ status: 'expired' })
+    .where('slot_id', 'in', [...slotIds])
+    .where('status', '=', 'pending')
+    .where('hold_expires_at', '<=', now)
+    .returning('id')
+    .execute();
+  return rows.length;
+}
+
+/** Every pending booking whose hold is up, anywhere: the expiry job's sweep. */
+export async function releaseAllStaleHolds(db: Db, now: Date): Promise<number[]> {
+  const rows = await db
+    .updateTable('bookings')
+    .set({ status: 'expired' })
+    .where('status', '=', 'pending')
+    .where('hold_expires_at', '<=', now)
+    .returning('id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Inserts the bookings in one statement, in slot order. The database refuses a slot that already has a live
+ * booking (unique index, exclusion constraint); the caller maps that refusal.
+ */
+export async function insertBookings(db: Db, rows: readonly Insertable<BookingsTable>[]): Promise<number[]> {
+  const inserted = await db
+    .insertInto('bookings')
+    .values([...rows].sort((a, b) => a.slot_id - b.slot_id))
+    .returning(['id', 'start_time'])
+    .execute();
+  return inserted.sort((a, b) => a.start_time.getTime() - b.start_time.getTime()).map((row) => row.id);
+}
+
+export async function insertCheckoutSession(db: Db, row: Insertable<CheckoutSessionsTable>): Promise<void> {
+  await db.insertInto('checkout_sessions').values(row).execute();
+}
+
+export async function attachCheckoutSession(
+  db: Db,
+  bookingIds: readonly number[],
+  sessionId: string,
+  holdExpiresAt: Date,
+): Promise<void> {
+  await db
+    .updateTable('bookings')
+    .set({ checkout_session_id: sessionId, hold_expires_at: holdExpiresAt })
+    .where('id', 'in', [...bookingIds])
+    .execute();
+}
+
+export type MyBookingRow = {
+  id: number;
+  status: 'pending' | 'confirmed' | 'canceled' | 'expired';
+  start_time: Date;
+  end_time: Date;
+  created_at: Date;
+  hold_expires_at: Date | null;
+  final_price_cents: number;
+  refund_ratios: Record<string, number>;
+  paid_at: Date | null;
+  branch_id: number;
+  branch_name: string;
+  location: string;
+  time_zone: string;
+  coupon_code: string | null;
+  checkout_session_id: string | null;
+  session_status: 'open' | 'complete' | 'expired' | null;
+  session_expires_at: Date | null;
+  session_locale: LocaleCode | null;
+  session_booking_date: string | null;
+  lock_code: string | null;
+  lock_code_revoked_at: Date | null;
+  refunded_cents: number | null;
+};
+
+/** Every booking of the user with what the read model needs, by start time. */
+export async function listUserBookings(db: Db, userId: string): Promise<MyBookingRow[]> {
+  return db
+    .selectFrom('bookings as booking')
+    .innerJoin('branches as branch', 'branch.id', 'booking.branch_id')
+    .leftJoin('coupons as coupon', 'coupon.id', 'booking.coupon_id')
+    .leftJoin('checkout_sessions as session', 'session.id', 'booking.checkout_session_id')
+    .leftJoin('lock_codes as code', 'code.id', 'booking.lock_code_id')
+    .select((eb) => [
+      'booking.id',
+      'booking.status',
+      'booking.start_time',
+      'booking.end_time',
+      'booking.created_at',
+      'booking.hold_expires_at',
+      'booking.final_price_cents',
+      'booking.refund_ratios',
+      'booking.paid_at',
+      'branch.id as branch_id',
+      'branch.name as branch_name',
+      'branch.location',
+      'branch.time_zone',
+      'coupon.code as coupon_code',
+      'booking.checkout_session_id',
+      'session.status as session_status',
+      'session.expires_at as session_expires_at',
+      'session.locale as session_locale',
+      'session.booking_date as session_booking_date',
+      'code.code as lock_code',
+      'code.revoked_at as lock_code_revoked_at',
+      eb
+        .selectFrom('refunds')
+        .select((inner) => inner.fn.sum<number>('refunds.amount_cents').as('total'))
+        .whereRef('refunds.booking_id', '=', 'booking.id')
+        .where('refunds.status', '<>', 'failed')
+        .as('refunded_cents'),
+    ])
+    .where('booking.user_id', '=', userId)
+    .orderBy('booking.start_time')
+    .orderBy('booking.id')
+    .execute();
+}
+
+export type BookingToCancelRow = {
+  id: number;
+  user_id: string | null;
+  status: 'pending' | 'confirmed' | 'canceled' | 'expired';
+  start_time: Date;
+  final_price_cents: number;
+  refund_ratios: Record<string, number>;
+  checkout_session_id: string | null;
+  lock_code_id: number | null;
+};
+
+/** Reads the bookings and locks their rows (in id order, so concurrent cancellations never deadlock). */
+export async function lockBookings(db: Db, bookingIds: readonly number[]): Promise<BookingToCancelRow[]> {
+  if (bookingIds.length === 0) return [];
+  return db
+    .selectFrom('bookings')
+    .select([
+      'id',
+      'user_id',
+      'status',
+      'start_time',
+      'final_price_cents',
+      'refund_ratios',
+      'checkout_session_id',
+      'lock_code_id',
+    ])
+    .where('id', 'in', [...bookingIds])
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
+export async function cancelBooking(db: Db, bookingId: number, now: Date): Promise<void> {
+  await db
+    .updateTable('bookings')
+    .set({ status: 'canceled', canceled_at: now })
+    .where('id', '=', bookingId)
+    .execute();
+}
+
+export async function findPaymentIntents(
+  db: Db,
+  sessionIds: readonly string[],
+): Promise<Map<string, string | null>> {
+  if (sessionIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('checkout_sessions')
+    .select(['id', 'payment_intent_id'])
+    .where('id', 'in', [...sessionIds])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.payment_intent_id]));
+}
+
+/** The user's live bookings that have not started, locked in id order. */
+export async function lockUpcomingBookingsOfUser(
+  db: Db,
+  userId: string,
+  now: Date,
+): Promise<BookingToCancelRow[]> {
+  return db
+    .selectFrom('bookings')
+    .select([
+      'id',
+      'user_id',
+      'status',
+      'start_time',
+      'final_price_cents',
+      'refund_ratios',
+      'checkout_session_id',
+      'lock_code_id',
+    ])
+    .where('user_id', '=', userId)
+    .where('status', 'in', ['pending', 'confirmed'])
+    .where('start_time', '>', now)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
+export async function expirePendingBookings(db: Db, bookingIds: readonly number[]): Promise<void> {
+  if (bookingIds.length === 0) return;
+  await db
+    .updateTable('bookings')
+    .set({ status: 'expired' })
+    .where('id', 'in', [...bookingIds])
+    .where('status', '=', 'pending')
+    .execute();
+}

@@ -1,0 +1,463 @@
+import { createHash } from 'node:crypto';
+import { Temporal } from 'temporal-polyfill';
+import { SESSION_ID_PLACEHOLDER } from '../adapters/payments/provider.ts';
+import { formatLocalTime } from '../branches/service.ts';
+import { dateFromInstant, instantFromDate, type Clock } from '../clock.ts';
+import { lockUsableCoupon } from '../coupons/service.ts';
+import { insertRedemptions } from '../coupons/repository.ts';
+import { confirmBookings, type FulfilmentDependencies } from '../checkout/fulfilment.ts';
+import * as checkoutRepository from '../checkout/repository.ts';
+import type { Db } from '../db/database.ts';
+import { AppError } from '../errors.ts';
+import type { Locale } from '../i18n.ts';
+import { releaseLockCodes } from '../locks/service.ts';
+import { readRefundRatios } from '../settings/refund-ratios.ts';
+import { isConflict, sqlState, SQLSTATE } from './database-errors.ts';
+import { centsToEuros, formatEuros, sameAmount } from './money.ts';
+import { priceSlots } from './pricing.ts';
+import { refundableCents } from './refunds.ts';
+import * as repository from './repository.ts';
+import { describeSlotTime } from './time-format.ts';
+
+export type BookingServiceDependencies = FulfilmentDependencies & {
+  db: Db;
+  clock: Clock;
+  /** How long a checkout stays open and its pending bookings hold their slots. */
+  checkoutExpiryMinutes: number;
+};
+
+export type CreateBookingInput = {
+  userId: string;
+  slotIds: readonly number[];
+  couponId: number | null;
+  expectedTotalEur: number;
+  /** The request's language: the checkout page's and the return URL's. */
+  locale: Locale;
+};
+
+export type CreateBookingResult = { checkout_session: { clientSecret: string | null } };
+
+/** spec section 3's Booking, as `GET /bookings/my-bookings` answers it. */
+export type BookingView = {
+  id: number;
+  time_slot_data: {
+    start_time: string;
+    end_time: string;
+    branch_data: { id: number; name: string; location: string; time_zone: string };
+  };
+  created_at: string;
+  status: 'pending' | 'confirmed' | 'canceled' | 'expired';
+  canceled: boolean;
+  active: boolean;
+  is_in_past: boolean;
+  is_cancelable: boolean;
+  final_price_eur: number;
+  paid: boolean;
+  pay_again_url: string | null;
+  refunded_eur: number | null;
+  refundable_eur: number;
+  lock_code: string | null;
+  coupon_code: string | null;
+};
+
+export type CancelBookingsInput = {
+  userId: string;
+  items: readonly { bookingId: number; expectedRefundEur: number }[];
+};
+
+export type CancelBookingsResult = { canceledBookingIds: number[]; refundedCents: number };
+
+/** The lock code is readable from this long before the start until the end. */
+export const LOCK_CODE_READABLE_BEFORE = Temporal.Duration.from({ minutes: 30 });
+
+/** The refund of a cancelled booking: one per booking, ever, whoever asks and however often. */
+export function cancellationRefundKey(bookingId: number): string {
+  return `cancel-refund-${bookingId}`;
+}
+
+/** The same bookings always give the same key; new bookings (new ids) always a new one. */
+export function checkoutIdempotencyKey(bookingIds: readonly number[]): string {
+  const digest = createHash('sha256')
+    .update([...bookingIds].sort((a, b) => a - b).join(','))
+    .digest('hex');
+  return `booking-checkout-${digest.slice(0, 40)}`;
+}
+
+/** Where the checkout returns to, and where an unpaid booking is paid again: the product with the session id. */
+export function checkoutReturnUrl(
+  publicUrl: string,
+  locale: string,
+  sessionId: string,
+  bookingDate: string | null,
+): string {
+  const date = bookingDate ? `&booking_date=${bookingDate}` : '';
+  return `${publicUrl}/${locale}?stripe_session_id=${sessionId}${date}`;
+}
+
+/** 503 for the caller; the provider's own error stays attached for the log. */
+export function providerUnavailable(cause: unknown): AppError {
+  const error = new AppError('payment_provider_unavailable');
+  error.cause = cause;
+  return error;
+}
+
+export function createBookingService(deps: BookingServiceDependencies) {
+  const { db, clock } = deps;
+
+  async function requireBookingUser(trx: Db, userId: string): Promise<repository.BookingUserRow> {
+    const user = await repository.findBookingUser(trx, userId);
+    if (!user || user.deleted_at !== null) throw new AppError('booking_account_closed');
+    if (await repository.isContactBlocked(trx, user.email, user.phone_number)) {
+      throw new AppError('booking_client_blocked');
+    }
+    if (user.email_verified_at === null || user.phone_verified_at === null) {
+      throw new AppError('booking_requires_verification');
+    }
+    return user;
+  }
+
+  async function requireBookableSlots(
+    trx: Db,
+    slotIds: readonly number[],
+    now: Temporal.Instant,
+  ): Promise<repository.SlotForBookingRow[]> {
+    const slots = await repository.findSlotsForBooking(trx, slotIds);
+    if (slots.length !== slotIds.length) throw new AppError('slot_not_found');
+    if (new Set(slots.map((slot) => slot.branch_id)).size > 1)
+      throw new AppError('slots_of_several_branches');
+    if (!slots.every((slot) => slot.active_with_smart_lock)) throw new AppError('branch_not_bookable');
+    if (slots.some((slot) => slot.start_time.getTime() <= now.epochMilliseconds))
+      throw new AppError('slot_started');
+    return slots;
+  }
+
+  async function insertHolds(
+    trx: Db,
+    rows: Parameters<typeof repository.insertBookings>[1],
+  ): Promise<number[]> {
+    try {
+      return await repository.insertBookings(trx, rows);
+    } catch (error) {
+      // The database refused a slot that has a live booking; a deadlock means another booking of these slots
+      // won. Either way the transaction is rolled back and nothing changes.
+      if (isConflict(error) || sqlState(error) === SQLSTATE.deadlockDetected)
+        throw new AppError('slot_unavailable');
+      throw error;
+    }
+  }
+
+  async function openCheckout(
+    input: CreateBookingInput,
+    user: repository.BookingUserRow,
+    slots: repository.SlotForBookingRow[],
+    bookingIds: number[],
+    priced: ReturnType<typeof priceSlots>,
+    now: Temporal.Instant,
+  ) {
+    const slotById = new Map(slots.map((slot) => [slot.id, slot]));
+    const first = slots[0]!;
+    try {
+      return await deps.payments.createCheckoutSession({
+        amountCents: priced.totalCents,
+        currency: 'eur',
+        lineItems: priced.slots.map((slot) => {
+          const row = slotById.get(slot.slotId)!;
+          const when = describeSlotTime(
+            input.locale,
+            row.time_zone,
+            instantFromDate(row.start_time),
+            instantFromDate(row.end_time),
+          );
+          return { name: `${row.branch_name}: ${when}`, amountCents: slot.finalPriceCents };
+        }),
+        customerEmail: user.email,
+        locale: input.locale,
+        expiresAt: now.add({ minutes: deps.checkoutExpiryMinutes }),
+        returnUrl: checkoutReturnUrl(deps.publicUrl, input.locale, SESSION_ID_PLACEHOLDER, first.local_date),
+        idempotencyKey: checkoutIdempotencyKey(bookingIds),
+        metadata: { booking_ids: bookingIds.join(','), user_id: user.id },
+      });
+    } catch (error) {
+      throw providerUnavailable(error);
+    }
+  }
+
+  /** Cancels the locked bookings, refunds each its amount (once, ever) and frees their door codes. */
+  async function cancelAndRefund(
+    trx: Db,
+    toCancel: readonly { row: repository.BookingToCancelRow; refundCents: number }[],
+    nowDate: Date,
+    reason: string,
+  ): Promise<CancelBookingsResult> {
+    const paymentIntents = await repository.findPaymentIntents(
+      trx,
+      toCancel.flatMap(({ row }) => (row.checkout_session_id ? [row.checkout_session_id] : [])),
+    );
+    let refundedCents = 0;
+    for (const { row, refundCents } of toCancel) {
+      await repository.cancelBooking(trx, row.id, nowDate);
+      if (refundCents === 0 || row.checkout_session_id === null) continue;
+      const key = cancellationRefundKey(row.id);
+      const refundId = await checkoutRepository.claimRefund(trx, {
+        bookingId: row.id,
+        amountCents: refundCents,
+        provider: deps.payments.name,
+        idempotencyKey: key,
+      });
+      if (refundId === undefined) continue;
+      let result;
+      try {
+        result = await deps.payments.refund({
+          sessionId: row.checkout_session_id,
+          paymentIntentId: paymentIntents.get(row.checkout_session_id) ?? null,
+          amountCents: refundCents,
+          idempotencyKey: key,
+          metadata: { booking_id: String(row.id), reason },
+        });
+      } catch (error) {
+        throw providerUnavailable(error);
+      }
+      await checkoutRepository.settleRefund(trx, refundId, {
+        providerRefundId: result.id,
+        status: result.status,
+      });
+      refundedCents += refundCents;
+    }
+    await releaseLockCodes(
+      trx,
+      deps,
+      toCancel.flatMap(({ row }) => (row.lock_code_id === null ? [] : [row.lock_code_id])),
+      nowDate,
+    );
+    return { canceledBookingIds: toCancel.map(({ row }) => row.id), refundedCents };
+  }
+
+  return {
+    /**
+     * `POST /bookings/`, in one transaction: checks the user and the slots, releases stale holds of these slots,
+     * holds them with pending bookings (the database refuses a slot someone else holds: 409 slot_unavailable),
+     * prices them (409 price_changed when the client's total differs), snapshots the refund policy, redeems the
+     * coupon, and opens a checkout session. A failed provider call rolls everything back, so no hold is left.
+     * A total of 0 confirms at once, without a checkout.
+     */
+    async createBooking(input: CreateBookingInput): Promise<CreateBookingResult> {
+      const slotIds = [...new Set(input.slotIds)];
+      if (slotIds.length === 0) throw new AppError('slot_not_found');
+      const now = clock.now();
+      const nowDate = dateFromInstant(now);
+      return db.transaction().execute(async (trx) => {
+        const user = await requireBookingUser(trx, input.userId);
+        const slots = await requireBookableSlots(trx, slotIds, now);
+        await repository.lockSlots(trx, slotIds);
+        await repository.releaseStaleHoldsOfSlots(trx, slotIds, nowDate);
+
+        const coupon =
+          input.couponId === null ? null : await lockUsableCoupon(trx, input.couponId, user.id, now);
+        const priced = priceSlots(
+          slots.map((slot) => ({ id: slot.id, startTime: slot.start_time, priceCents: slot.price_cents })),
+          coupon,
+        );
+        if (!sameAmount(input.expectedTotalEur, priced.totalCents)) {
+          throw new AppError('price_changed', { total: formatEuros(priced.totalCents) });
+        }
+
+        const refundRatios = JSON.stringify(await readRefundRatios(trx));
+        const holdExpiresAt = dateFromInstant(now.add({ minutes: deps.checkoutExpiryMinutes }));
+        const slotById = new Map(slots.map((slot) => [slot.id, slot]));
+        const bookingIds = await insertHolds(
+          trx,
+          priced.slots.map((price) => {
+            const slot = slotById.get(price.slotId)!;
+            return {
+              user_id: user.id,
+              slot_id: slot.id,
+              branch_id: slot.branch_id,
+              start_time: slot.start_time,
+              end_time: slot.end_time,
+              status: 'pending' as const,
+              hold_expires_at: holdExpiresAt,
+              base_price_cents: price.basePriceCents,
+              final_price_cents: price.finalPriceCents,
+              coupon_id: price.couponId,
+              refund_ratios: refundRatios,
+            };
+          }),
+        );
+        // insertBookings answers ids in start order, the order priced.slots has.
+        await insertRedemptions(
+          trx,
+          priced.slots.flatMap((price, index) =>
+            price.couponId === null
+              ? []
+              : [{ couponId: price.couponId, userId: user.id, bookingId: bookingIds[index]! }],
+          ),
+        );
+
+        if (priced.totalCents === 0) {
+          await confirmBookings(trx, deps, { bookingIds }, nowDate);
+          return { checkout_session: { clientSecret: null } };
+        }
+
+        const session = await openCheckout(input, user, slots, bookingIds, priced, now);
+        await repository.insertCheckoutSession(trx, {
+          id: session.id,
+          provider: deps.payments.name,
+          user_id: user.id,
+          amount_cents: priced.totalCents,
+          client_secret: session.clientSecret,
+          locale: input.locale,
+          booking_date: slots[0]!.local_date,
+          expires_at: dateFromInstant(session.expiresAt),
+        });
+        // The hold lasts exactly as long as the session the provider opened.
+        await repository.attachCheckoutSession(
+          trx,
+          bookingIds,
+          session.id,
+          dateFromInstant(session.expiresAt),
+        );
+        return { checkout_session: { clientSecret: session.clientSecret } };
+      });
+    },
+
+    /** `GET /bookings/my-bookings`: every booking of the user, by start time, as spec section 3 describes it. */
+    async listMyBookings(userId: string): Promise<BookingView[]> {
+      const now = clock.now();
+      const rows = await repository.listUserBookings(db, userId);
+      return rows.map((row) => {
+        const start = instantFromDate(row.start_time);
+        const end = instantFromDate(row.end_time);
+        // A hold whose time is up no longer holds anything, whether or not the expiry job has run yet.
+        const holdOver =
+          row.status === 'pending' &&
+          (row.hold_expires_at === null || row.hold_expires_at <= dateFromInstant(now));
+        const status = holdOver ? 'expired' : row.status;
+        const started = Temporal.Instant.compare(start, now) <= 0;
+        const cancelable = status === 'confirmed' && !started;
+        const sessionOpen =
+          status === 'pending' &&
+          row.session_status === 'open' &&
+          row.session_expires_at !== null &&
+          row.session_expires_at > dateFromInstant(now);
+        const codeReadable =
+          status === 'confirmed' &&
+          row.lock_code !== null &&
+          row.lock_code_revoked_at === null &&
+          Temporal.Instant.compare(now, start.subtract(LOCK_CODE_READABLE_BEFORE)) >= 0 &&
+          Temporal.Instant.compare(now, end) < 0;
+        return {
+          id: row.id,
+          time_slot_data: {
+            start_time: formatLocalTime(start, row.time_zone),
+            end_time: formatLocalTime(end, row.time_zone),
+            branch_data: {
+              id: row.branch_id,
+              name: row.branch_name,
+              location: row.location,
+              time_zone: row.time_zone,
+            },
+          },
+          created_at: formatLocalTime(instantFromDate(row.created_at), row.time_zone),
+          status,
+          canceled: status === 'canceled',
+          active: status === 'pending' || status === 'confirmed',
+          is_in_past: started,
+          is_cancelable: cancelable,
+          final_price_eur: centsToEuros(row.final_price_cents),
+          paid: row.paid_at !== null,
+          pay_again_url:
+            sessionOpen && row.checkout_session_id
+              ? checkoutReturnUrl(
+                  deps.publicUrl,
+                  row.session_locale ?? 'pt',
+                  row.checkout_session_id,
+                  row.session_booking_date,
+                )
+              : null,
+          refunded_eur: row.refunded_cents === null ? null : centsToEuros(Number(row.refunded_cents)),
+          refundable_eur: cancelable
+            ? centsToEuros(
+                refundableCents(
+                  { finalPriceCents: row.final_price_cents, refundRatios: row.refund_ratios, start },
+                  now,
+                ),
+              )
+            : 0,
+          lock_code: codeReadable ? row.lock_code : null,
+          coupon_code: row.coupon_code,
+        };
+      });
+    },
+
+    /**
+     * `POST /bookings/cancel-bookings`: all or nothing. The rows are locked first, so concurrent calls queue; a
+     * booking this user already cancelled is done and is skipped (a repeated call refunds nothing). Anything else
+     * must be confirmed, not started, and refund exactly `expectedRefundEur`, else nothing changes (409). Each
+     * refund has a key of its own booking, so neither this database nor the provider can pay it twice.
+     */
+    async cancelBookings(input: CancelBookingsInput): Promise<CancelBookingsResult> {
+      const now = clock.now();
+      const nowDate = dateFromInstant(now);
+      const expected = new Map(input.items.map((item) => [item.bookingId, item.expectedRefundEur]));
+      if (expected.size === 0) throw new AppError('booking_not_found');
+      return db.transaction().execute(async (trx) => {
+        const rows = await repository.lockBookings(trx, [...expected.keys()]);
+        if (rows.length !== expected.size || rows.some((row) => row.user_id !== input.userId)) {
+          throw new AppError('booking_not_found');
+        }
+        const toCancel: { row: repository.BookingToCancelRow; refundCents: number }[] = [];
+        for (const row of rows) {
+          if (row.status === 'canceled') continue;
+          const start = instantFromDate(row.start_time);
+          if (row.status !== 'confirmed' || Temporal.Instant.compare(start, now) <= 0) {
+            throw new AppError('booking_not_cancelable');
+          }
+          const refundCents = refundableCents(
+            { finalPriceCents: row.final_price_cents, refundRatios: row.refund_ratios, start },
+            now,
+          );
+          if (!sameAmount(expected.get(row.id)!, refundCents)) throw new AppError('refund_changed');
+          toCancel.push({ row, refundCents });
+        }
+
+        return cancelAndRefund(trx, toCancel, nowDate, 'canceled_by_client');
+      });
+    },
+
+    /**
+     * For account deletion: cancels every upcoming confirmed booking of the user with the refund its own policy
+     * gives now, and releases the user's pending holds. Runs in `trx` when given (the deletion's transaction).
+     */
+    async cancelUpcomingBookingsOfUser(
+      userId: string,
+      options: { trx?: Db } = {},
+    ): Promise<CancelBookingsResult> {
+      const now = clock.now();
+      const nowDate = dateFromInstant(now);
+      const work = async (trx: Db) => {
+        const rows = await repository.lockUpcomingBookingsOfUser(trx, userId, nowDate);
+        await repository.expirePendingBookings(
+          trx,
+          rows.filter((row) => row.status === 'pending').map((row) => row.id),
+        );
+        const toCancel = rows
+          .filter((row) => row.status === 'confirmed')
+          .map((row) => ({
+            row,
+            refundCents: refundableCents(
+              {
+                finalPriceCents: row.final_price_cents,
+                refundRatios: row.refund_ratios,
+                start: instantFromDate(row.start_time),
+              },
+              now,
+            ),
+          }));
+        return cancelAndRefund(trx, toCancel, nowDate, 'account_deleted');
+      };
+      return options.trx ? work(options.trx) : db.transaction().execute(work);
+    },
+  };
+}
+
+export type BookingService = ReturnType<typeof createBookingService>;

@@ -1,0 +1,171 @@
+import type { PaymentProvider, ProviderSession } from '../adapters/payments/provider.ts';
+import { bookingConfirmationMessage } from '../bookings/confirmation-message.ts';
+import { instantFromDate } from '../clock.ts';
+import type { Db } from '../db/database.ts';
+import { issueLockCodes, type LockDependencies } from '../locks/service.ts';
+import * as repository from './repository.ts';
+
+// What a paid, expired or failed checkout does to its bookings. Every function runs in the caller's
+// transaction, with the session's row locked, so each change happens exactly once.
+
+export type FulfilmentDependencies = LockDependencies & {
+  payments: PaymentProvider;
+  publicUrl: string;
+};
+
+/** The refund of a booking paid after its hold was released: one per booking, ever. */
+export function latePaymentRefundKey(bookingId: number): string {
+  return `late-payment-refund-${bookingId}`;
+}
+
+async function writeConfirmationEmail(
+  trx: Db,
+  deps: FulfilmentDependencies,
+  bookings: readonly repository.FulfilledBookingRow[],
+  now: Date,
+): Promise<void> {
+  const first = bookings[0];
+  if (!first?.user_id) return;
+  const context = await repository.findConfirmationContext(trx, first.user_id, first.branch_id);
+  if (!context?.email) return;
+  const message = bookingConfirmationMessage({
+    locale: context.locale,
+    firstName: context.first_name,
+    branch: { name: context.branch_name, location: context.location, timeZone: context.time_zone },
+    slots: bookings.map((booking) => ({
+      bookingId: booking.id,
+      start: instantFromDate(booking.start_time),
+      end: instantFromDate(booking.end_time),
+      finalPriceCents: booking.final_price_cents,
+    })),
+    publicUrl: deps.publicUrl,
+    now: instantFromDate(now),
+  });
+  const ids = bookings.map((booking) => booking.id).sort((a, b) => a - b);
+  await repository.insertOutboxMessage(trx, {
+    channel: 'email',
+    recipient: context.email,
+    locale: context.locale,
+    kind: 'booking_confirmed',
+    subject: message.subject,
+    text_body: message.text,
+    html_body: message.html,
+    attachments: JSON.stringify(message.attachments),
+    dedupe_key: `booking_confirmed:${ids.join(',')}`,
+  });
+}
+
+/**
+ * Confirms the pending bookings of a paid session (or of a free booking), issues their lock codes and writes the
+ * confirmation e-mail to the outbox. Bookings confirmed before are left alone, so a second call does nothing.
+ */
+export async function confirmBookings(
+  trx: Db,
+  deps: FulfilmentDependencies,
+  target: { sessionId: string } | { bookingIds: readonly number[] },
+  now: Date,
+): Promise<number[]> {
+  const confirmed = await repository.confirmPendingBookings(trx, target, now);
+  if (confirmed.length === 0) return [];
+  await issueLockCodes(
+    trx,
+    deps,
+    confirmed.map((booking) => ({
+      id: booking.id,
+      userId: booking.user_id,
+      branchId: booking.branch_id,
+      start: booking.start_time,
+      end: booking.end_time,
+    })),
+    now,
+  );
+  await writeConfirmationEmail(trx, deps, confirmed, now);
+  return confirmed.map((booking) => booking.id);
+}
+
+/** Pays back bookings whose payment arrived after their holds were released (the slot may be someone else's). */
+async function refundLatePayments(
+  trx: Db,
+  deps: FulfilmentDependencies,
+  session: { id: string; paymentIntentId: string | null },
+  now: Date,
+): Promise<void> {
+  const late = await repository.markLatePaidBookings(trx, session.id, now);
+  for (const booking of late) {
+    if (booking.final_price_cents === 0) continue;
+    const key = latePaymentRefundKey(booking.id);
+    const refundId = await repository.claimRefund(trx, {
+      bookingId: booking.id,
+      amountCents: booking.final_price_cents,
+      provider: deps.payments.name,
+      idempotencyKey: key,
+    });
+    if (refundId === undefined) continue;
+    const result = await deps.payments.refund({
+      sessionId: session.id,
+      paymentIntentId: session.paymentIntentId,
+      amountCents: booking.final_price_cents,
+      idempotencyKey: key,
+      metadata: { booking_id: String(booking.id), reason: 'paid_after_hold_released' },
+    });
+    await repository.settleRefund(trx, refundId, { providerRefundId: result.id, status: result.status });
+  }
+}
+
+export type SessionOutcome = 'paid' | 'awaiting_payment' | 'failed' | 'expired';
+
+/**
+ * Brings the stored session and its bookings in line with what the provider says happened. `failed` is Stripe's
+ * async_payment_failed: the session is complete but will never be paid.
+ */
+export async function applySessionOutcome(
+  trx: Db,
+  deps: FulfilmentDependencies,
+  session: Pick<ProviderSession, 'id' | 'paymentIntentId'>,
+  outcome: SessionOutcome,
+  now: Date,
+): Promise<'applied' | 'unknown_session'> {
+  const stored = await repository.lockSession(trx, session.id);
+  if (!stored) return 'unknown_session';
+  const paymentIntentId = session.paymentIntentId ?? stored.payment_intent_id;
+  const alreadyPaid = stored.status === 'complete' && stored.payment_status === 'paid';
+
+  if (outcome === 'paid') {
+    if (!alreadyPaid) {
+      await repository.updateSession(trx, stored.id, {
+        status: 'complete',
+        payment_status: 'paid',
+        completed_at: stored.completed_at ?? now,
+        payment_intent_id: paymentIntentId,
+      });
+      await confirmBookings(trx, deps, { sessionId: stored.id }, now);
+    }
+    await refundLatePayments(trx, deps, { id: stored.id, paymentIntentId }, now);
+    return 'applied';
+  }
+  // A paid session is final: a late `expired` or a stray `failed` never releases a paid slot.
+  if (alreadyPaid) return 'applied';
+
+  if (outcome === 'awaiting_payment') {
+    await repository.updateSession(trx, stored.id, {
+      status: 'complete',
+      completed_at: stored.completed_at ?? now,
+      payment_intent_id: paymentIntentId,
+    });
+    return 'applied';
+  }
+  if (outcome === 'expired' && stored.status === 'open') {
+    await repository.updateSession(trx, stored.id, { status: 'expired' });
+  }
+  await repository.releasePendingBookingsOfSession(trx, stored.id);
+  return 'applied';
+}
+
+/** What a provider session's state means for its bookings. */
+export function outcomeOfSession(
+  session: Pick<ProviderSession, 'status' | 'paymentStatus'>,
+): SessionOutcome | null {
+  if (session.status === 'complete') return session.paymentStatus === 'unpaid' ? 'awaiting_payment' : 'paid';
+  if (session.status === 'expired') return 'expired';
+  return null;
+}

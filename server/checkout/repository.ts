@@ -1,0 +1,197 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { CheckoutSessionsTable, OutboxTable, PaymentProvider } from '../db/schema.ts';
+
+// SQL for checkout sessions, payment events, fulfilment, refunds and the confirmation message.
+
+export type CheckoutSessionRow = Selectable<CheckoutSessionsTable>;
+
+export async function findSession(db: Db, sessionId: string): Promise<CheckoutSessionRow | undefined> {
+  return db.selectFrom('checkout_sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
+}
+
+/** Reads the session and holds its row until the transaction ends: one fulfilment of a session at a time. */
+export async function lockSession(db: Db, sessionId: string): Promise<CheckoutSessionRow | undefined> {
+  return db
+    .selectFrom('checkout_sessions')
+    .selectAll()
+    .where('id', '=', sessionId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function updateSession(
+  db: Db,
+  sessionId: string,
+  changes: Updateable<CheckoutSessionsTable>,
+): Promise<void> {
+  await db.updateTable('checkout_sessions').set(changes).where('id', '=', sessionId).execute();
+}
+
+/** Open sessions whose time is up. */
+export async function listOverdueOpenSessions(
+  db: Db,
+  now: Date,
+  limit: number,
+): Promise<CheckoutSessionRow[]> {
+  return db
+    .selectFrom('checkout_sessions')
+    .selectAll()
+    .where('status', '=', 'open')
+    .where('expires_at', '<=', now)
+    .orderBy('expires_at')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Records a provider event by its id; false when it was recorded before. A concurrent delivery of the same event
+ * waits on the primary key until the first transaction ends, then finds it recorded.
+ */
+export async function recordPaymentEvent(
+  db: Db,
+  event: { id: string; provider: PaymentProvider; type: string; payload: unknown },
+): Promise<boolean> {
+  const inserted = await db
+    .insertInto('payment_events')
+    .values({
+      id: event.id,
+      provider: event.provider,
+      type: event.type,
+      payload: JSON.stringify(event.payload),
+    })
+    .onConflict((conflict) => conflict.column('id').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+export async function markPaymentEventProcessed(db: Db, eventId: string, at: Date): Promise<void> {
+  await db.updateTable('payment_events').set({ processed_at: at }).where('id', '=', eventId).execute();
+}
+
+export type FulfilledBookingRow = {
+  id: number;
+  user_id: string | null;
+  branch_id: number;
+  start_time: Date;
+  end_time: Date;
+  final_price_cents: number;
+};
+
+/** pending -> confirmed (paid now); answers only the bookings this call confirmed. */
+export async function confirmPendingBookings(
+  db: Db,
+  target: { sessionId: string } | { bookingIds: readonly number[] },
+  now: Date,
+): Promise<FulfilledBookingRow[]> {
+  let query = db
+    .updateTable('bookings')
+    .set({ status: 'confirmed', paid_at: now })
+    .where('status', '=', 'pending');
+  query =
+    'sessionId' in target
+      ? query.where('checkout_session_id', '=', target.sessionId)
+      : query.where('id', 'in', [...target.bookingIds]);
+  return query
+    .returning(['id', 'user_id', 'branch_id', 'start_time', 'end_time', 'final_price_cents'])
+    .execute();
+}
+
+/** pending -> expired: the slots are bookable again. Confirmed bookings are never touched. */
+export async function releasePendingBookingsOfSession(db: Db, sessionId: string): Promise<number> {
+  const rows = await db
+    .updateTable('bookings')
+    .set({ status: 'expired' })
+    .where('checkout_session_id', '=', sessionId)
+    .where('status', '=', 'pending')
+    .returning('id')
+    .execute();
+  return rows.length;
+}
+
+/** Bookings of a paid session whose holds were released before the payment arrived, not yet marked paid. */
+export async function markLatePaidBookings(
+  db: Db,
+  sessionId: string,
+  now: Date,
+): Promise<FulfilledBookingRow[]> {
+  return db
+    .updateTable('bookings')
+    .set({ paid_at: now })
+    .where('checkout_session_id', '=', sessionId)
+    .where('status', '=', 'expired')
+    .where('paid_at', 'is', null)
+    .returning(['id', 'user_id', 'branch_id', 'start_time', 'end_time', 'final_price_cents'])
+    .execute();
+}
+
+/** Claims a refund by its idempotency key; undefined when that refund was claimed before. */
+export async function claimRefund(
+  db: Db,
+  refund: { bookingId: number; amountCents: number; provider: PaymentProvider; idempotencyKey: string },
+): Promise<number | undefined> {
+  const row = await db
+    .insertInto('refunds')
+    .values({
+      booking_id: refund.bookingId,
+      amount_cents: refund.amountCents,
+      provider: refund.provider,
+      idempotency_key: refund.idempotencyKey,
+    })
+    .onConflict((conflict) => conflict.column('idempotency_key').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id;
+}
+
+export async function settleRefund(
+  db: Db,
+  refundId: number,
+  result: { providerRefundId: string; status: 'pending' | 'succeeded' | 'failed' },
+): Promise<void> {
+  await db
+    .updateTable('refunds')
+    .set({ provider_refund_id: result.providerRefundId, status: result.status })
+    .where('id', '=', refundId)
+    .execute();
+}
+
+export type ConfirmationContextRow = {
+  email: string | null;
+  first_name: string;
+  locale: 'pt' | 'en' | 'fr' | 'de' | 'sk';
+  branch_name: string;
+  location: string;
+  time_zone: string;
+};
+
+export async function findConfirmationContext(
+  db: Db,
+  userId: string,
+  branchId: number,
+): Promise<ConfirmationContextRow | undefined> {
+  return db
+    .selectFrom('users as user')
+    .innerJoin('branches as branch', (join) => join.on('branch.id', '=', branchId))
+    .select([
+      'user.email',
+      'user.first_name',
+      'user.locale',
+      'branch.name as branch_name',
+      'branch.location',
+      'branch.time_zone',
+    ])
+    .where('user.id', '=', userId)
+    .where('user.deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** A plain outbox insert in the caller's transaction; a repeated dedupe key is ignored. */
+export async function insertOutboxMessage(db: Db, message: Insertable<OutboxTable>): Promise<void> {
+  await db
+    .insertInto('outbox')
+    .values(message)
+    .onConflict((conflict) => conflict.column('dedupe_key').doNothing())
+    .execute();
+}

@@ -1,0 +1,234 @@
+import { randomBytes } from 'node:crypto';
+import { LOCAL_TEST_CARDS, newLocalId } from '../adapters/payments/local.ts';
+import type { PaymentEvent, ProviderSession } from '../adapters/payments/provider.ts';
+import * as bookingRepository from '../bookings/repository.ts';
+import { checkoutReturnUrl, providerUnavailable } from '../bookings/service.ts';
+import { dateFromInstant, instantFromDate, type Clock } from '../clock.ts';
+import type { Db } from '../db/database.ts';
+import { AppError } from '../errors.ts';
+import type { Locale } from '../i18n.ts';
+import {
+  applySessionOutcome,
+  outcomeOfSession,
+  type FulfilmentDependencies,
+  type SessionOutcome,
+} from './fulfilment.ts';
+import { localCheckoutPolicy, renderLocalCheckoutPage } from './local-page.ts';
+import * as repository from './repository.ts';
+
+export type CheckoutServiceDependencies = FulfilmentDependencies & { db: Db; clock: Clock };
+
+export type SessionStatusView = { status: 'open' | 'complete' | 'expired'; clientSecret: string | null };
+
+export type LocalCompletion = {
+  status: 'complete' | 'open';
+  outcome: 'paid' | 'declined';
+  return_url: string;
+};
+
+/** What each checkout event means; any other event is recorded and otherwise ignored. */
+function outcomeOfEvent(event: PaymentEvent): SessionOutcome | null {
+  if (!event.session) return null;
+  switch (event.type) {
+    case 'checkout.session.completed':
+      return outcomeOfSession({ status: 'complete', paymentStatus: event.session.paymentStatus });
+    case 'checkout.session.async_payment_succeeded':
+      return 'paid';
+    case 'checkout.session.async_payment_failed':
+      return 'failed';
+    case 'checkout.session.expired':
+      return 'expired';
+    default:
+      return null;
+  }
+}
+
+export function createCheckoutService(deps: CheckoutServiceDependencies) {
+  const { db, clock } = deps;
+
+  /** A payment for a session this database does not know (its booking transaction failed after the provider call). */
+  async function refundOrphanPayment(session: ProviderSession): Promise<void> {
+    if (!session.paymentIntentId || session.amountCents <= 0) return;
+    await deps.payments.refund({
+      sessionId: session.id,
+      paymentIntentId: session.paymentIntentId,
+      amountCents: session.amountCents,
+      idempotencyKey: `orphan-payment-refund-${session.id}`,
+      metadata: { reason: 'unknown_checkout_session' },
+    });
+  }
+
+  async function handleEvent(event: PaymentEvent): Promise<'processed' | 'duplicate'> {
+    const now = dateFromInstant(clock.now());
+    return db.transaction().execute(async (trx) => {
+      const fresh = await repository.recordPaymentEvent(trx, {
+        id: event.id,
+        provider: deps.payments.name,
+        type: event.type,
+        payload: event.payload,
+      });
+      if (!fresh) return 'duplicate';
+      const outcome = outcomeOfEvent(event);
+      if (outcome && event.session) {
+        const applied = await applySessionOutcome(trx, deps, event.session, outcome, now);
+        if (applied === 'unknown_session' && outcome === 'paid') await refundOrphanPayment(event.session);
+      }
+      await repository.markPaymentEventProcessed(trx, event.id, now);
+      return 'processed';
+    });
+  }
+
+  async function requireLocalSession(sessionId: string): Promise<repository.CheckoutSessionRow> {
+    if (deps.payments.name !== 'local') throw new AppError('checkout_session_not_found');
+    const session = await repository.findSession(db, sessionId);
+    if (!session || session.provider !== 'local') throw new AppError('checkout_session_not_found');
+    return session;
+  }
+
+  function localEvent(
+    session: repository.CheckoutSessionRow,
+    type: string,
+    changes: Partial<ProviderSession>,
+  ): PaymentEvent {
+    const object: ProviderSession = {
+      id: session.id,
+      clientSecret: null,
+      status: session.status,
+      paymentStatus: session.payment_status,
+      paymentIntentId: session.payment_intent_id,
+      amountCents: session.amount_cents,
+      expiresAt: instantFromDate(session.expires_at),
+      ...changes,
+    };
+    const id = newLocalId('evt_local');
+    return {
+      id,
+      type,
+      session: object,
+      payload: {
+        id,
+        type,
+        data: { object: { ...object, clientSecret: undefined, expiresAt: object.expiresAt.toString() } },
+      },
+    };
+  }
+
+  return {
+    handleEvent,
+
+    /** `POST /checkout/webhook`: verifies the signature on the raw body (400 and no change when it fails). */
+    async receiveWebhook(
+      rawBody: Buffer | string,
+      signature: string | undefined,
+    ): Promise<{ received: true }> {
+      const event = deps.payments.verifyWebhook(rawBody, signature);
+      await handleEvent(event);
+      return { received: true };
+    },
+
+    /**
+     * `GET /checkout/session-status`: the session's status, after asking the provider and applying what it says
+     * (exactly once, like the webhook), so a missed or late webhook never leaves a paid booking unconfirmed.
+     * `userId` makes it owner-only; another user's session is "not found".
+     */
+    async reconcileSession({
+      sessionId,
+      userId,
+    }: {
+      sessionId: string;
+      userId?: string;
+    }): Promise<SessionStatusView> {
+      const stored = await repository.findSession(db, sessionId);
+      if (!stored || (userId !== undefined && stored.user_id !== userId)) {
+        throw new AppError('checkout_session_not_found');
+      }
+      const settled =
+        stored.status === 'expired' || (stored.status === 'complete' && stored.payment_status !== 'unpaid');
+      if (!settled && stored.provider === deps.payments.name) {
+        let remote: ProviderSession | null;
+        try {
+          remote = await deps.payments.retrieveSession(sessionId);
+        } catch (error) {
+          throw providerUnavailable(error);
+        }
+        const outcome = remote ? outcomeOfSession(remote) : null;
+        if (remote && outcome) {
+          const now = dateFromInstant(clock.now());
+          await db.transaction().execute((trx) => applySessionOutcome(trx, deps, remote, outcome, now));
+        }
+      }
+      const current = (await repository.findSession(db, sessionId))!;
+      return {
+        status: current.status,
+        clientSecret: current.status === 'open' ? current.client_secret : null,
+      };
+    },
+
+    /** `GET /checkout/local/{session_id}`: the test card page and the CSP it must be served with. */
+    async localCheckoutPage({ sessionId, locale }: { sessionId: string; locale: Locale | null }) {
+      const session = await requireLocalSession(sessionId);
+      const nonce = randomBytes(16).toString('base64');
+      const open = session.status === 'open' && session.expires_at > dateFromInstant(clock.now());
+      return {
+        html: renderLocalCheckoutPage({
+          locale: locale ?? session.locale,
+          nonce,
+          amountCents: session.amount_cents,
+          open,
+        }),
+        contentSecurityPolicy: localCheckoutPolicy(nonce),
+      };
+    },
+
+    /**
+     * `POST /checkout/local/{session_id}/complete`: the test card 4242... pays the session through the same event
+     * handling as Stripe's `checkout.session.completed`; any other card is declined and the session stays open.
+     * A session that is not open any more is a 409 (an overdue one is expired on the way).
+     */
+    async completeLocalCheckout({
+      sessionId,
+      cardNumber,
+    }: {
+      sessionId: string;
+      cardNumber: string;
+    }): Promise<LocalCompletion> {
+      const session = await requireLocalSession(sessionId);
+      const returnUrl = checkoutReturnUrl(deps.publicUrl, session.locale, session.id, session.booking_date);
+      if (session.status === 'open' && session.expires_at <= dateFromInstant(clock.now())) {
+        await handleEvent(localEvent(session, 'checkout.session.expired', { status: 'expired' }));
+        throw new AppError('checkout_session_closed');
+      }
+      if (session.status !== 'open') throw new AppError('checkout_session_closed');
+      if (cardNumber.replace(/[\s-]/g, '') !== LOCAL_TEST_CARDS.success) {
+        return { status: 'open', outcome: 'declined', return_url: returnUrl };
+      }
+      await handleEvent(
+        localEvent(session, 'checkout.session.completed', {
+          status: 'complete',
+          paymentStatus: 'paid',
+          paymentIntentId: newLocalId('pi_local'),
+        }),
+      );
+      return { status: 'complete', outcome: 'paid', return_url: returnUrl };
+    },
+
+    /**
+     * For the hold-expiry job: expires overdue local sessions (Stripe expires its own and tells the webhook) and
+     * releases every hold whose time is up. Answers how many sessions it expired.
+     */
+    async expireOverdueSessions(limit = 100): Promise<number> {
+      const now = dateFromInstant(clock.now());
+      const overdue = await repository.listOverdueOpenSessions(db, now, limit);
+      let expired = 0;
+      for (const session of overdue) {
+        if (session.provider !== 'local' || deps.payments.name !== 'local') continue;
+        await handleEvent(localEvent(session, 'checkout.session.expired', { status: 'expired' }));
+        expired += 1;
+      }
+      await db.transaction().execute((trx) => bookingRepository.releaseAllStaleHolds(trx, now));
+      return expired;
+    },
+  };
+}
+
+export type CheckoutService = ReturnType<typeof createCheckoutService>;

@@ -1,0 +1,174 @@
+import { randomInt } from 'node:crypto';
+import { Temporal } from 'temporal-polyfill';
+import type { LockProvider } from '../adapters/locks/provider.ts';
+import { dateFromInstant, instantFromDate } from '../clock.ts';
+import { attemptInSavepoint, REFUSED } from '../bookings/database-errors.ts';
+import type { Db } from '../db/database.ts';
+import * as repository from './repository.ts';
+
+// Door codes. A code is valid from 15 minutes before its first booking to 15 minutes after its last, is unique
+// among the branch's codes valid at the same time (the database's exclusion constraint), and is shared by a
+// user's back-to-back bookings at one branch. Codes are never logged.
+
+export const LOCK_CODE_DIGITS = 6;
+export const LOCK_CODE_MARGIN = Temporal.Duration.from({ minutes: 15 });
+const MAX_CODE_ATTEMPTS = 20;
+
+/** A CSPRNG code of `digits` digits, leading zeros included. */
+export function generateLockCode(digits: number = LOCK_CODE_DIGITS): string {
+  return String(randomInt(0, 10 ** digits)).padStart(digits, '0');
+}
+
+export type LockDependencies = {
+  lockProvider: LockProvider;
+  /** Tests swap it to force collisions. */
+  generateCode?: () => string;
+};
+
+export type BookingToCode = { id: number; userId: string | null; branchId: number; start: Date; end: Date };
+
+function windowOf(start: Date, end: Date): { validFrom: Date; validUntil: Date } {
+  return {
+    validFrom: dateFromInstant(instantFromDate(start).subtract(LOCK_CODE_MARGIN)),
+    validUntil: dateFromInstant(instantFromDate(end).add(LOCK_CODE_MARGIN)),
+  };
+}
+
+async function program(
+  trx: Db,
+  deps: LockDependencies,
+  code: repository.LockCodeRow,
+  now: Date,
+): Promise<void> {
+  await deps.lockProvider.programCode({
+    lockCodeId: code.id,
+    branchId: code.branch_id,
+    code: code.code,
+    validFrom: instantFromDate(code.valid_from),
+    validUntil: instantFromDate(code.valid_until),
+  });
+  await repository.markProgrammed(trx, code.id, now);
+}
+
+/** A new code for [validFrom, validUntil), retried with fresh digits while the branch has them in use. */
+async function insertFreshCode(
+  trx: Db,
+  deps: LockDependencies,
+  owner: { branchId: number; userId: string | null },
+  window: { validFrom: Date; validUntil: Date },
+): Promise<number> {
+  const generate = deps.generateCode ?? generateLockCode;
+  for (let attempt = 0; attempt < MAX_CODE_ATTEMPTS; attempt += 1) {
+    const code = generate();
+    const id = await attemptInSavepoint(trx, () =>
+      repository.insertLockCode(trx, { ...owner, code, ...window }),
+    );
+    if (id !== REFUSED) return id;
+  }
+  throw new Error(`no free lock code after ${MAX_CODE_ATTEMPTS} attempts`);
+}
+
+/**
+ * Gives each newly confirmed booking its code: the code of the user's back-to-back booking at the branch,
+ * its window stretched, or else a fresh one. Runs in the confirming transaction.
+ */
+export async function issueLockCodes(
+  trx: Db,
+  deps: LockDependencies,
+  bookings: readonly BookingToCode[],
+  now: Date,
+): Promise<void> {
+  const byStart = [...bookings].sort((a, b) => a.start.getTime() - b.start.getTime());
+  for (const booking of byStart) {
+    const own = windowOf(booking.start, booking.end);
+    const adjacent =
+      booking.userId === null
+        ? undefined
+        : await repository.findAdjacentLiveCode(trx, {
+            userId: booking.userId,
+            branchId: booking.branchId,
+            start: booking.start,
+            end: booking.end,
+            excludeBookingId: booking.id,
+          });
+    if (adjacent) {
+      const validFrom = adjacent.valid_from < own.validFrom ? adjacent.valid_from : own.validFrom;
+      const validUntil = adjacent.valid_until > own.validUntil ? adjacent.valid_until : own.validUntil;
+      // Stretching can collide with the same digits given to someone else right after; then a fresh code.
+      const stretched = await attemptInSavepoint(trx, () =>
+        repository.updateLockCodeWindow(trx, adjacent.id, validFrom, validUntil),
+      );
+      if (stretched !== REFUSED) {
+        await repository.setBookingLockCode(trx, [booking.id], stretched.id);
+        await program(trx, deps, stretched, now);
+        continue;
+      }
+    }
+    const id = await insertFreshCode(trx, deps, { branchId: booking.branchId, userId: booking.userId }, own);
+    await repository.setBookingLockCode(trx, [booking.id], id);
+    const code = await repository.findLockCode(trx, id);
+    if (code) await program(trx, deps, code, now);
+  }
+}
+
+/** Runs of back-to-back bookings. */
+function contiguousRuns(bookings: readonly repository.CodedBookingRow[]): repository.CodedBookingRow[][] {
+  const runs: repository.CodedBookingRow[][] = [];
+  for (const booking of bookings) {
+    const run = runs.at(-1);
+    if (run && run.at(-1)!.end_time.getTime() === booking.start_time.getTime()) run.push(booking);
+    else runs.push([booking]);
+  }
+  return runs;
+}
+
+/**
+ * After bookings are cancelled: each of their codes opens the door only for the confirmed bookings still
+ * using it. No booking left: revoked. Else its window shrinks to the first run of back-to-back bookings, and
+ * a later run (the middle one was cancelled) gets a code of its own, so the freed time is never covered.
+ */
+export async function releaseLockCodes(
+  trx: Db,
+  deps: LockDependencies,
+  lockCodeIds: readonly number[],
+  now: Date,
+): Promise<void> {
+  for (const lockCodeId of new Set(lockCodeIds)) {
+    const code = await repository.findLockCode(trx, lockCodeId);
+    if (!code || code.revoked_at !== null) continue;
+    const remaining = await repository.listConfirmedBookingsOfCode(trx, lockCodeId);
+    if (remaining.length === 0) {
+      await repository.revokeLockCode(trx, lockCodeId, now);
+      await deps.lockProvider.revokeCode({ lockCodeId, branchId: code.branch_id, code: code.code });
+      continue;
+    }
+    const [first, ...later] = contiguousRuns(remaining);
+    const window = windowOf(first![0]!.start_time, first!.at(-1)!.end_time);
+    const shrunk = await repository.updateLockCodeWindow(
+      trx,
+      lockCodeId,
+      window.validFrom,
+      window.validUntil,
+    );
+    await program(trx, deps, shrunk, now);
+    for (const run of later) {
+      await repository.setBookingLockCode(
+        trx,
+        run.map((booking) => booking.id),
+        null,
+      );
+      await issueLockCodes(
+        trx,
+        deps,
+        run.map((booking) => ({
+          id: booking.id,
+          userId: code.user_id,
+          branchId: code.branch_id,
+          start: booking.start_time,
+          end: booking.end_time,
+        })),
+        now,
+      );
+    }
+  }
+}
