@@ -1,17 +1,128 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import babel from '@rolldown/plugin-babel';
 import { lingui, linguiTransformerBabelPreset } from '@lingui/vite-plugin';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { build, defineConfig, loadEnv, type Plugin } from 'vite';
+import { parseConfig } from './src/config.ts';
+import { LOCALES } from './src/i18n/locales.ts';
+
+const PAGES = ['main', 'rights'] as const;
+const FIELDS = ['title', 'description', 'keywords'] as const;
+
+function unquote(lines: string[]): string {
+  return lines.map((line) => JSON.parse(line.trim()) as string).join('');
+}
+
+/** The translated page metadata (explicit ids `meta.<page>.<field>`) of one locale's catalog. */
+function readPageMetadata(root: string, locale: string) {
+  const text = readFileSync(path.join(root, 'locales', locale, 'messages.po'), 'utf8');
+  const messages = new Map<string, string>();
+  for (const block of text.split(/\n\s*\n/)) {
+    const match = /^msgid ((?:".*"\n?)+)msgstr ((?:".*"\n?)+)/m.exec(`${block}\n`);
+    if (match?.[1] && match[2])
+      messages.set(unquote(match[1].trim().split('\n')), unquote(match[2].trim().split('\n')));
+  }
+  return Object.fromEntries(
+    PAGES.map((page) => [
+      page,
+      Object.fromEntries(
+        FIELDS.map((field) => {
+          const value = messages.get(`meta.${page}.${field}`);
+          if (!value) throw new Error(`locales/${locale}/messages.po lacks meta.${page}.${field}`);
+          return [field, value];
+        }),
+      ),
+    ]),
+  );
+}
+
+/**
+ * Writes dist/page-metadata.json: each locale's translated title, description and keywords, the site
+ * name and the locale's catalog chunk. The server puts them into the HTML of /{lang} and /{lang}/rights,
+ * because link-preview crawlers run no JavaScript (and the catalog can be preloaded).
+ */
+function pageMetadata(siteName: string, env: Record<string, string>): Plugin {
+  let root = process.cwd();
+  let outDir = 'dist';
+  let mode = 'production';
+  let isServerBuild = false;
+  return {
+    name: 'page-metadata',
+    apply: 'build',
+    configResolved(config) {
+      root = config.root;
+      outDir = path.resolve(config.root, config.build.outDir);
+      mode = config.mode;
+      isServerBuild = Boolean(config.build.ssr);
+    },
+    generateBundle(_options, bundle) {
+      if (isServerBuild) return;
+      const catalogs: Record<string, string> = {};
+      // The rights page's own stylesheet, linked from its HTML so the prerendered page is styled at once.
+      const styles: Record<string, string[]> = { main: [], rights: [] };
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        const source = chunk.facadeModuleId ?? '';
+        const match = /locales\/(\w+)\/messages\.po$/.exec(source);
+        if (match?.[1]) catalogs[match[1]] = `/${chunk.fileName}`;
+        if (source.endsWith('rights.lazy.tsx')) {
+          styles.rights = [...(chunk.viteMetadata?.importedCss ?? [])].map((file) => `/${file}`);
+        }
+      }
+      const locales = Object.fromEntries(LOCALES.map((locale) => [locale, readPageMetadata(root, locale)]));
+      this.emitFile({
+        type: 'asset',
+        fileName: 'page-metadata.json',
+        source: `${JSON.stringify({ siteName, titleSeparator: ' | ', locales, catalogs, styles }, null, 2)}\n`,
+      });
+    },
+    // Renders every locale's pages to HTML (src/prerender.tsx) and adds them to page-metadata.json.
+    async closeBundle() {
+      if (isServerBuild) return;
+      const serverOut = path.join(root, 'node_modules', '.cache', 'prerender');
+      await build({
+        mode,
+        logLevel: 'warn',
+        build: { ssr: 'src/prerender.tsx', outDir: serverOut, emptyOutDir: true, sourcemap: false },
+      });
+      const { prerender } = (await import(pathToFileURL(path.join(serverOut, 'prerender.js')).href)) as {
+        prerender: (url: string, env: Record<string, string>) => Promise<string>;
+      };
+      const bodies: Record<string, Record<string, string>> = {};
+      for (const locale of LOCALES) {
+        bodies[locale] = {
+          main: await prerender(`/${locale}`, env),
+          rights: await prerender(`/${locale}/rights`, env),
+        };
+      }
+      const file = path.join(outDir, 'page-metadata.json');
+      const metadata = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      writeFileSync(file, `${JSON.stringify({ ...metadata, bodies }, null, 2)}\n`);
+      rmSync(serverOut, { recursive: true, force: true });
+    },
+  };
+}
 
 // With Vite 8 the React plugin no longer runs Babel, so Lingui's macros go through @rolldown/plugin-babel.
-export default defineConfig({
-  plugins: [react(), babel({ presets: [linguiTransformerBabelPreset()] }), lingui()],
-  server: {
-    port: 5173,
-    proxy: { '/api': 'http://localhost:3000' },
-  },
-  build: {
-    outDir: 'dist',
-    sourcemap: true,
-  },
+export default defineConfig(({ mode }) => {
+  const env = loadEnv(mode, process.cwd(), 'VITE_');
+  const clientConfig = parseConfig(env, 'http://localhost');
+  return {
+    plugins: [
+      react(),
+      babel({ presets: [linguiTransformerBabelPreset()] }),
+      lingui(),
+      pageMetadata(clientConfig.companyName, env),
+    ],
+    server: {
+      port: 5173,
+      proxy: { '/api': 'http://localhost:3000' },
+    },
+    build: {
+      outDir: 'dist',
+      sourcemap: true,
+    },
+  };
 });

@@ -1,21 +1,9 @@
-import { I18nProvider } from '@lingui/react';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './App.tsx';
-import { activateLocale, i18n } from './i18n/i18n.ts';
-import { localeFromPath } from './i18n/locales.ts';
-import './styles.css';
+import './ui/app.css';
+// The landing page's styles come with the entry: its prerendered markup is painted before the app loads.
+import './landing/landing.css';
 
-const locale = localeFromPath(window.location.pathname);
-if (window.location.pathname === '/') window.history.replaceState(null, '', `/${locale}`);
-
-await activateLocale(locale);
-const root = document.getElementById('root');
-if (!root) throw new Error('The page has no #root element.');
-createRoot(root).render(
-  <StrictMode>
-    <I18nProvider i18n={i18n}>
-      <App locale={locale} />
-    </I18nProvider>
-  </StrictMode>,
-);
+// The server sends each page prerendered (src/prerender.tsx), so the first paint needs no JavaScript:
+// the app itself is fetched and started right after that paint, and then takes over the page.
+const start = () => void import('./app/start.tsx');
+if (document.getElementById('root')?.hasChildNodes()) requestAnimationFrame(() => setTimeout(start, 0));
+else start();

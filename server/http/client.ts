@@ -1,18 +1,163 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
-import { resolveLocale } from '../i18n.ts';
+import { DEFAULT_LOCALE, isLocale, LOCALES, resolveLocale, type Locale } from '../i18n.ts';
+
+type PageName = 'main' | 'rights';
+type PageTexts = { title: string; description: string; keywords: string };
+
+/** Written by the client build (vite.config.ts): translated page metadata and each locale's catalog chunk. */
+type PageMetadata = {
+  siteName: string;
+  titleSeparator: string;
+  locales: Record<Locale, Record<PageName, PageTexts>>;
+  catalogs: Partial<Record<Locale, string>>;
+  /** Stylesheets of lazily loaded pages, linked from their HTML so the prerendered markup is styled. */
+  styles?: Partial<Record<PageName, string[]>>;
+  /** Each page prerendered at build time, put into #root so the first paint needs no JavaScript. */
+  bodies?: Partial<Record<Locale, Partial<Record<PageName, string>>>>;
+};
+
+const ONE_YEAR = 'public, max-age=31536000, immutable';
+
+function escapeHtml(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+function pagePath(locale: Locale, page: PageName): string {
+  return page === 'rights' ? `/${locale}/rights` : `/${locale}`;
+}
+
+/**
+ * The head of a localised page: title, description, keywords, open-graph and social-card tags,
+ * canonical URL and og:url, hreflang alternates, and a preload of the locale's catalog.
+ */
+export function pageHead(metadata: PageMetadata, locale: Locale, page: PageName, baseUrl: string): string {
+  const texts = metadata.locales[locale][page];
+  const title = `${texts.title}${metadata.titleSeparator}${metadata.siteName}`;
+  const url = `${baseUrl}${pagePath(locale, page)}`;
+  const image = `${baseUrl}/logo.svg`;
+  const meta = (key: 'name' | 'property', name: string, content: string) =>
+    `<meta ${key}="${name}" content="${escapeHtml(content)}" />`;
+  const catalog = metadata.catalogs[locale];
+  return [
+    `<title>${escapeHtml(title)}</title>`,
+    meta('name', 'description', texts.description),
+    meta('name', 'keywords', texts.keywords),
+    meta('property', 'og:title', title),
+    meta('property', 'og:description', texts.description),
+    meta('property', 'og:type', 'website'),
+    meta('property', 'og:site_name', metadata.siteName),
+    meta('property', 'og:url', url),
+    meta('property', 'og:image', image),
+    meta('property', 'og:locale', locale),
+    meta('name', 'twitter:card', 'summary_large_image'),
+    meta('name', 'twitter:title', title),
+    meta('name', 'twitter:description', texts.description),
+    meta('name', 'twitter:image', image),
+    `<link rel="canonical" href="${escapeHtml(url)}" />`,
+    ...LOCALES.map(
+      (alternate) =>
+        `<link rel="alternate" hreflang="${alternate}" href="${escapeHtml(`${baseUrl}${pagePath(alternate, page)}`)}" />`,
+    ),
+    `<link rel="alternate" hreflang="x-default" href="${escapeHtml(`${baseUrl}${pagePath(DEFAULT_LOCALE, page)}`)}" />`,
+    ...(catalog ? [`<link rel="modulepreload" crossorigin href="${escapeHtml(catalog)}" />`] : []),
+    ...(metadata.styles?.[page] ?? []).map(
+      (href) => `<link rel="stylesheet" crossorigin href="${escapeHtml(href)}" />`,
+    ),
+  ].join('\n    ');
+}
+
+/** Puts the page's head, `lang` and prerendered body into the built index.html (replacing its generic title). */
+export function localisedHtml(indexHtml: string, head: string, locale: Locale, body = ''): string {
+  return indexHtml
+    .replace(/<html([^>]*)\slang="[^"]*"/, `<html$1 lang="${locale}"`)
+    .replace(/<title>[^<]*<\/title>/, () => head)
+    .replace('<div id="root"></div>', () => `<div id="root">${body}</div>`);
+}
+
+function readCookie(header: string | undefined, name: string): string | null {
+  for (const part of (header ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) {
+      try {
+        return decodeURIComponent(value.join('='));
+      } catch {
+        return null;
+      }
+    }
+  }
+  return null;
+}
+
+/** The browser's languages from Accept-Language, most preferred first (q weights honoured). */
+function acceptedLanguages(header: string | undefined): string[] {
+  return (header ?? '')
+    .split(',')
+    .map((entry, index) => {
+      const [tag = '', ...params] = entry.trim().split(';');
+      const q = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1]).find(Boolean);
+      return { tag: tag.trim(), q: q === undefined ? 1 : Number(q), index };
+    })
+    .filter((entry) => entry.tag !== '' && entry.tag !== '*' && entry.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index)
+    .map((entry) => entry.tag);
+}
+
+/** The detection order of spec 2.1 without a path: the `locale` cookie, the browser's languages, pt. */
+export function detectRequestLocale(
+  cookieHeader: string | undefined,
+  acceptLanguage: string | undefined,
+): Locale {
+  const fromCookie = readCookie(cookieHeader, 'locale');
+  if (isLocale(fromCookie)) return fromCookie;
+  for (const tag of acceptedLanguages(acceptLanguage)) {
+    const primary = tag.split(/[-_]/)[0]?.toLowerCase();
+    if (isLocale(primary)) return primary;
+  }
+  return DEFAULT_LOCALE;
+}
+
+/** Pages are never cached: a new build must reach every visitor at once. */
+function sendHtml(reply: FastifyReply, html: string) {
+  return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+}
 
 /**
  * Serves the built single-page app from the same process as the API: hashed assets are cached for a
  * year, the HTML never, and any path that is not a file gets the app's index.html (client-side routes).
+ * `/` redirects to `/{lang}`; `/{lang}` and `/{lang}/rights` come with their translated metadata.
  */
 export async function registerClient(app: FastifyInstance, config: Config): Promise<void> {
   const indexFile = path.join(config.clientDistDir, 'index.html');
+  const metadataFile = path.join(config.clientDistDir, 'page-metadata.json');
   const clientBuilt = existsSync(indexFile);
+
+  // The built HTML and metadata, re-read when a new build replaces them (its hashed assets change).
+  let built: {
+    modified: number;
+    indexHtml: string;
+    metadata: PageMetadata | null;
+    pages: Map<string, string>;
+  } | null = null;
+  const currentBuild = () => {
+    const modified = statSync(indexFile).mtimeMs;
+    if (!built || built.modified !== modified) {
+      built = {
+        modified,
+        indexHtml: readFileSync(indexFile, 'utf8'),
+        metadata: existsSync(metadataFile)
+          ? (JSON.parse(readFileSync(metadataFile, 'utf8')) as PageMetadata)
+          : null,
+        pages: new Map(),
+      };
+    }
+    return built;
+  };
+
   if (clientBuilt) {
     await app.register(fastifyStatic, {
       root: config.clientDistDir,
@@ -20,25 +165,52 @@ export async function registerClient(app: FastifyInstance, config: Config): Prom
       wildcard: false,
       index: false,
       setHeaders(reply, filePath) {
-        const cacheControl = filePath.endsWith('.html')
-          ? 'no-cache'
-          : filePath.includes(`${path.sep}assets${path.sep}`)
-            ? 'public, max-age=31536000, immutable'
-            : 'public, max-age=3600';
-        reply.header('cache-control', cacheControl);
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        reply.header('cache-control', immutable ? ONE_YEAR : 'public, max-age=3600');
       },
     });
   } else {
     app.log.warn({ indexFile }, 'the client is not built; run `npm run build` to serve it');
   }
 
-  app.setNotFoundHandler((request, reply) => {
+  const notFoundOrApp = (request: FastifyRequest, reply: FastifyReply) => {
     const urlPath = request.url.split('?')[0] ?? '/';
     const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !path.extname(urlPath);
     if (!wantsPage || !clientBuilt) {
       const error = new AppError('not_found');
       return reply.status(404).send(error.body(resolveLocale(request.headers.locale)));
     }
-    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
-  });
+    return sendHtml(reply, currentBuild().indexHtml);
+  };
+
+  const localisedPage = (page: PageName) => (request: FastifyRequest, reply: FastifyReply) => {
+    const { lang } = request.params as { lang: string };
+    const { indexHtml, metadata, pages } = currentBuild();
+    if (!metadata || !isLocale(lang)) return notFoundOrApp(request, reply);
+    const key = `${lang}:${page}`;
+    let html = pages.get(key);
+    if (!html) {
+      const body = metadata.bodies?.[lang]?.[page] ?? '';
+      html = localisedHtml(indexHtml, pageHead(metadata, lang, page, config.publicUrl), lang, body);
+      pages.set(key, html);
+    }
+    return sendHtml(reply, html);
+  };
+
+  if (clientBuilt) {
+    app.get('/', (request, reply) => {
+      const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+      const locale = detectRequestLocale(request.headers.cookie, request.headers['accept-language']);
+      return reply
+        .header('cache-control', 'no-cache')
+        .header('vary', 'Cookie, Accept-Language')
+        .redirect(`/${locale}${query}`, 302);
+    });
+    for (const suffix of ['', '/']) {
+      app.get(`/:lang${suffix}`, localisedPage('main'));
+      app.get(`/:lang/rights${suffix}`, localisedPage('rights'));
+    }
+  }
+
+  app.setNotFoundHandler(notFoundOrApp);
 }

@@ -1,13 +1,69 @@
 export const LOCALES = ['pt', 'en', 'fr', 'de', 'sk'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'pt';
+export const LOCALE_COOKIE = 'locale';
+const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
+
+/** How each locale names itself in the language selector. */
+export const LOCALE_NAMES: Record<Locale, string> = {
+  pt: 'Português',
+  en: 'English',
+  fr: 'Français',
+  de: 'Deutsch',
+  sk: 'Slovenčina',
+};
 
 export function isLocale(value: unknown): value is Locale {
   return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
 }
 
-/** The locale named by the first path segment, or the default when it names none we support. */
-export function localeFromPath(pathname: string): Locale {
-  const segment = pathname.split('/')[1];
-  return isLocale(segment) ? segment : DEFAULT_LOCALE;
+/** The primary subtag of a language tag, lower-cased: `pt-PT` -> `pt`. */
+export function primarySubtag(tag: string): string {
+  return tag.trim().split(/[-_]/)[0]?.toLowerCase() ?? '';
+}
+
+/** The first path segment when it is shaped like a locale (two lowercase letters), supported or not. */
+export function localeSegment(pathname: string): string | null {
+  const segment = pathname.split('/')[1] ?? '';
+  return /^[a-z]{2}$/.test(segment) ? segment : null;
+}
+
+export function readLocaleCookie(cookieHeader: string): string | null {
+  for (const part of cookieHeader.split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === LOCALE_COOKIE) return decodeURIComponent(value.join('='));
+  }
+  return null;
+}
+
+export function localeCookie(locale: Locale): string {
+  return `${LOCALE_COOKIE}=${locale}; Max-Age=${ONE_YEAR_SECONDS}; Path=/; SameSite=Lax`;
+}
+
+export type DetectionSources = {
+  pathname: string;
+  cookie: string;
+  /** The browser's preferred languages, most preferred first (`navigator.languages`). */
+  languages: readonly string[];
+};
+
+/** Spec 2.1's detection order: the URL path segment, the `locale` cookie, the browser's languages, pt. */
+export function detectLocale({ pathname, cookie, languages }: DetectionSources): Locale {
+  const fromPath = localeSegment(pathname);
+  if (isLocale(fromPath)) return fromPath;
+  const fromCookie = readLocaleCookie(cookie);
+  if (isLocale(fromCookie)) return fromCookie;
+  for (const language of languages) {
+    const subtag = primarySubtag(language);
+    if (isLocale(subtag)) return subtag;
+  }
+  return DEFAULT_LOCALE;
+}
+
+/** Replaces the leading locale segment of a path (or prefixes one) and keeps the rest. */
+export function switchLocaleInPath(pathname: string, locale: Locale): string {
+  const segment = localeSegment(pathname);
+  const rest = segment === null ? pathname : pathname.slice(segment.length + 1);
+  const tail = rest === '' || rest === '/' ? '' : rest.startsWith('/') ? rest : `/${rest}`;
+  return `/${locale}${tail}`;
 }

@@ -1,0 +1,59 @@
+import { expect, test } from '@playwright/test';
+import { open, runAsNativeApp, simulateLoggedIn } from './support/fixtures.ts';
+
+test.describe('native app', () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+  test('has a bottom bar with two buttons and no top bar, footer or marketing sections when logged out', async ({
+    page,
+  }) => {
+    await runAsNativeApp(page);
+    await open(page, '/en');
+    const bar = page.getByRole('navigation', { name: 'Main navigation' });
+    await expect(bar.getByRole('button')).toHaveCount(2);
+    await expect(bar.getByRole('button', { name: 'Log in or sign up' })).toBeVisible();
+    await expect(bar.getByRole('button', { name: /^Language/ })).toBeVisible();
+    await expect(page.locator('header.top-bar')).toHaveCount(0);
+    await expect(page.locator('footer')).toHaveCount(0);
+    await expect(page.locator('#branches')).toBeVisible();
+    const ids = await page
+      .locator('main section[id]')
+      .evaluateAll((sections) => sections.map((section) => section.id));
+    expect(ids).toEqual(['home', 'branches']);
+    await expect(page.locator('#branches h2')).toHaveCount(0);
+    const paddingTop = await page
+      .locator('.app')
+      .evaluate((element) => parseFloat(getComputedStyle(element).paddingTop));
+    expect(paddingTop).toBeGreaterThan(0);
+  });
+
+  test('has a bottom bar with bookings, profile and settings when logged in', async ({ page }) => {
+    await simulateLoggedIn(page);
+    await runAsNativeApp(page);
+    await open(page, '/en');
+    const bar = page.getByRole('navigation', { name: 'Main navigation' });
+    await expect(bar.getByRole('button')).toHaveCount(3);
+    await bar.getByRole('button', { name: 'Settings' }).click();
+    await expect(page).toHaveURL(/account_tab=settings/);
+  });
+
+  test('blocks pinch and ctrl-wheel zoom', async ({ page }) => {
+    await runAsNativeApp(page);
+    await open(page, '/en');
+    await expect(page.locator('meta[name="viewport"]')).toHaveAttribute('content', /user-scalable=no/);
+    const prevented = await page.evaluate(() => {
+      const wheel = new WheelEvent('wheel', { ctrlKey: true, cancelable: true, bubbles: true });
+      window.dispatchEvent(wheel);
+      return wheel.defaultPrevented;
+    });
+    expect(prevented).toBe(true);
+  });
+});
+
+test('the web keeps zoom, the top bar and the footer', async ({ page }) => {
+  await open(page, '/en');
+  await expect(page.locator('header.top-bar')).toBeVisible();
+  await expect(page.locator('footer')).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main navigation' })).toHaveCount(0);
+  await expect(page.locator('meta[name="viewport"]')).not.toHaveAttribute('content', /user-scalable=no/);
+});

@@ -1,0 +1,112 @@
+import { assign, fromPromise, setup } from 'xstate';
+import type { components } from '../openapi/schema.gen.ts';
+
+export type User = components['schemas']['User'];
+
+/** Where the bearer token lives between visits (local storage under `token` in the app). */
+export type TokenStore = {
+  read(): string | null;
+  write(token: string): void;
+  clear(): void;
+};
+
+export type SessionInput = { tokenStore: TokenStore };
+
+export type SessionContext = {
+  tokenStore: TokenStore;
+  token: string | null;
+  user: User | null;
+};
+
+export type SessionEvent =
+  { type: 'token.set'; token: string } | { type: 'token.validate' } | { type: 'logout' };
+
+function notProvided(name: string): never {
+  throw new Error(`the session machine's ${name} actor must be provided`);
+}
+
+/**
+ * The session (spec 4, Authentication): no token means logged out; setting a token stores it and
+ * validates it; a valid token means logged in; a failed validation logs out, which clears the token.
+ * A language change or a profile update sends `token.validate`.
+ */
+export const sessionMachine = setup({
+  types: {
+    context: {} as SessionContext,
+    events: {} as SessionEvent,
+    input: {} as SessionInput,
+  },
+  actors: {
+    validateToken: fromPromise<boolean, { token: string }>(async () => notProvided('validateToken')),
+    fetchUser: fromPromise<User, { token: string }>(async () => notProvided('fetchUser')),
+  },
+  guards: {
+    hasToken: ({ context }) => context.token !== null,
+    isValid: (_, params: { valid: boolean }) => params.valid,
+  },
+  actions: {
+    storeToken: assign(({ context }, params: { token: string }) => {
+      context.tokenStore.write(params.token);
+      return { token: params.token, user: null };
+    }),
+    forgetToken: assign(({ context }) => {
+      context.tokenStore.clear();
+      return { token: null, user: null };
+    }),
+    keepUser: assign((_, params: { user: User }) => ({ user: params.user })),
+    // The app identifies the user to analytics and resets it on logout (provided with `.provide()`).
+    identifyUser: (_, _params: { user: User }) => {},
+    forgetIdentity: () => {},
+  },
+}).createMachine({
+  id: 'session',
+  context: ({ input }) => ({ tokenStore: input.tokenStore, token: input.tokenStore.read(), user: null }),
+  initial: 'checking',
+  on: {
+    'token.set': {
+      target: '.validating',
+      reenter: true,
+      actions: { type: 'storeToken', params: ({ event }) => ({ token: event.token }) },
+    },
+    logout: { target: '.loggedOut', actions: ['forgetToken', 'forgetIdentity'] },
+  },
+  states: {
+    checking: {
+      always: [{ guard: 'hasToken', target: 'validating' }, { target: 'loggedOut' }],
+    },
+    validating: {
+      invoke: {
+        id: 'validateToken',
+        src: 'validateToken',
+        input: ({ context }) => ({ token: context.token ?? '' }),
+        onDone: [
+          {
+            guard: { type: 'isValid', params: ({ event }) => ({ valid: event.output }) },
+            target: 'loggedIn',
+          },
+          { target: 'loggedOut', actions: ['forgetToken', 'forgetIdentity'] },
+        ],
+        onError: { target: 'loggedOut', actions: ['forgetToken', 'forgetIdentity'] },
+      },
+    },
+    loggedIn: {
+      on: { 'token.validate': { target: 'validating' } },
+      invoke: {
+        id: 'fetchUser',
+        src: 'fetchUser',
+        input: ({ context }) => ({ token: context.token ?? '' }),
+        onDone: {
+          actions: [
+            { type: 'keepUser', params: ({ event }) => ({ user: event.output }) },
+            { type: 'identifyUser', params: ({ event }) => ({ user: event.output }) },
+          ],
+        },
+        // The user's details are a convenience (menu, analytics); without them the session still holds.
+        onError: {},
+      },
+    },
+    loggedOut: {
+      on: { 'token.validate': { guard: 'hasToken', target: 'validating' } },
+    },
+  },
+});

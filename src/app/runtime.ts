@@ -1,0 +1,102 @@
+import { createActor, waitFor, type ActorRefFrom } from 'xstate';
+import { createAnalytics, type Analytics } from '../api/analytics.ts';
+import { createApiClient, type ApiClient } from '../api/client.ts';
+import { createLoaderStore, type LoaderStore } from '../api/loader.ts';
+import type { ClientConfig } from '../config.ts';
+import { i18n } from '../i18n/i18n.ts';
+import { parseModalSearch } from '../../machines/modal-search.ts';
+import { createSessionActors } from '../../machines/session.actors.ts';
+import { sessionMachine, type TokenStore } from '../../machines/session.machine.ts';
+import { createStartupActors } from '../../machines/startup.actors.ts';
+import { startupMachine } from '../../machines/startup.machine.ts';
+import { fromPromise } from 'xstate';
+
+export const TOKEN_KEY = 'token';
+
+/** The bearer token in local storage under `token`; storage may be unavailable (private modes). */
+export const localTokenStore: TokenStore = {
+  read() {
+    try {
+      return window.localStorage.getItem(TOKEN_KEY);
+    } catch {
+      return null;
+    }
+  },
+  write(token) {
+    try {
+      window.localStorage.setItem(TOKEN_KEY, token);
+    } catch {
+      // The session still works for this page view.
+    }
+  },
+  clear() {
+    try {
+      window.localStorage.removeItem(TOKEN_KEY);
+    } catch {
+      // Nothing stored, nothing to clear.
+    }
+  },
+};
+
+export type Runtime = {
+  config: ClientConfig;
+  api: ApiClient;
+  loader: LoaderStore;
+  analytics: Analytics;
+  session: ActorRefFrom<typeof sessionMachine>;
+  startup: ActorRefFrom<typeof startupMachine>;
+};
+
+function rawSearch(search: string): Record<string, string> {
+  return Object.fromEntries(new URLSearchParams(search));
+}
+
+/** Creates the app's long-lived pieces once: API client, loader, analytics, and the session and startup actors. */
+export function createRuntime(config: ClientConfig): Runtime {
+  const loader = createLoaderStore();
+  const analytics = createAnalytics(config.mixpanelToken);
+  const api = createApiClient({
+    baseUrl: config.apiBaseUrl,
+    getLocale: () => i18n.locale || 'pt',
+    getToken: () => localTokenStore.read(),
+    loader,
+    analytics,
+  });
+
+  const session = createActor(
+    sessionMachine.provide({
+      actors: createSessionActors(api),
+      actions: {
+        identifyUser: (_, params) => analytics.identify(params.user.distinct_id),
+        forgetIdentity: () => analytics.reset(),
+      },
+    }),
+    { input: { tokenStore: localTokenStore } },
+  ).start();
+
+  const startup = createActor(
+    startupMachine.provide({
+      actors: {
+        ...createStartupActors(api),
+        validateSession: fromPromise(async () => {
+          const settled = await waitFor(
+            session,
+            (state) => state.matches('loggedIn') || state.matches('loggedOut'),
+          );
+          return settled.matches('loggedIn');
+        }),
+      },
+    }),
+    { input: { search: parseModalSearch(rawSearch(window.location.search)) } },
+  ).start();
+
+  // The branch list and the modal rules follow the session after startup (login, logout, expiry).
+  let wasLoggedIn = session.getSnapshot().matches('loggedIn');
+  session.subscribe((state) => {
+    const loggedIn = state.matches('loggedIn');
+    if (loggedIn !== wasLoggedIn) startup.send({ type: 'session.changed', valid: loggedIn });
+    wasLoggedIn = loggedIn;
+  });
+
+  return { config, api, loader, analytics, session, startup };
+}

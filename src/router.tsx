@@ -1,0 +1,91 @@
+import {
+  createRootRoute,
+  createRoute,
+  createRouter,
+  Outlet,
+  redirect,
+  type ParsedLocation,
+  type RouterHistory,
+} from '@tanstack/react-router';
+import { parseModalSearch, usesSearchAlias, type ModalSearch } from '../machines/modal-search.ts';
+import { activateLocale, loadLegalMessages, rememberLocale } from './i18n/i18n.ts';
+import { DEFAULT_LOCALE, detectLocale, isLocale, localeSegment, switchLocaleInPath } from './i18n/locales.ts';
+import { Landing } from './landing/Landing.tsx';
+import { NotFound } from './shell/NotFound.tsx';
+import { Shell } from './shell/Shell.tsx';
+
+function browserLocale(pathname: string) {
+  return detectLocale({ pathname, cookie: document.cookie, languages: navigator.languages ?? [] });
+}
+
+function keepSearchAndHash(location: ParsedLocation): string {
+  return `${location.searchStr}${location.hash ? `#${location.hash}` : ''}`;
+}
+
+const rootRoute = createRootRoute({ component: Outlet, notFoundComponent: NotFound });
+
+/** `/` redirects to `/{lang}` by the detection order (DECISIONS.md: every page URL carries its locale). */
+const indexRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/',
+  beforeLoad: ({ location }) => {
+    throw redirect({
+      href: `/${browserLocale(location.pathname)}${keepSearchAndHash(location)}`,
+      replace: true,
+    });
+  },
+});
+
+export const langRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '$lang',
+  validateSearch: (raw: Record<string, unknown>): ModalSearch => parseModalSearch(raw),
+  beforeLoad: async ({ params, location }) => {
+    if (!isLocale(params.lang)) {
+      // An unsupported locale falls back to pt (a path without any locale gets one detected).
+      console.error(`Unsupported locale "${params.lang}"; falling back to ${DEFAULT_LOCALE}.`);
+      const fallback = localeSegment(location.pathname) ? DEFAULT_LOCALE : browserLocale(location.pathname);
+      throw redirect({
+        href: `${switchLocaleInPath(location.pathname, fallback)}${keepSearchAndHash(location)}`,
+        replace: true,
+      });
+    }
+    if (usesSearchAlias(location.search as Record<string, unknown>)) {
+      throw redirect({
+        to: location.pathname,
+        search: parseModalSearch(location.search),
+        hash: location.hash,
+        replace: true,
+      });
+    }
+    await activateLocale(params.lang);
+    rememberLocale(params.lang);
+    return { locale: params.lang };
+  },
+  component: Shell,
+});
+
+const mainRoute = createRoute({ getParentRoute: () => langRoute, path: '/', component: Landing });
+
+export const rightsRoute = createRoute({
+  getParentRoute: () => langRoute,
+  path: 'rights',
+  loader: ({ context }) => loadLegalMessages(context.locale),
+}).lazy(() => import('./rights/rights.lazy.tsx').then((module) => module.Route));
+
+const routeTree = rootRoute.addChildren([indexRoute, langRoute.addChildren([mainRoute, rightsRoute])]);
+
+export function createAppRouter(history?: RouterHistory) {
+  return createRouter({
+    routeTree,
+    ...(history ? { history } : {}),
+    defaultPreload: 'intent',
+    scrollRestoration: true,
+  });
+}
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: ReturnType<typeof createAppRouter>;
+  }
+}

@@ -1,0 +1,106 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Button } from '../ui/Button.tsx';
+import { useSelector } from '@xstate/react';
+import { useBranches, useLoggedIn, useRuntime } from '../app/context.tsx';
+import { DropdownMenu, MenuItem } from '../ui/DropdownMenu.tsx';
+import { SECTION_IDS, useGoToSection, useOpenModal } from './navigation.ts';
+
+/** 'Book now' opens the booking modal directly with one active branch, else scrolls to the branches. */
+export function useBookNow() {
+  const { active } = useBranches();
+  const openModal = useOpenModal();
+  const goToSection = useGoToSection();
+  const onlyBranch = active.length <= 1 ? active[0] : undefined;
+  return {
+    available: active.length > 0,
+    bookNow: () =>
+      onlyBranch
+        ? openModal({ modal: 'booking', tab: 'bookSessions', branchId: onlyBranch.id })
+        : goToSection(SECTION_IDS.branches),
+  };
+}
+
+function UserIcon() {
+  return (
+    <svg
+      viewBox="0 0 24 24"
+      width="20"
+      height="20"
+      aria-hidden="true"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+    >
+      <circle cx="12" cy="8" r="4" />
+      <path d="M4 21c0-4.4 3.6-7 8-7s8 2.6 8 7" />
+    </svg>
+  );
+}
+
+/** The top bar's right-hand actions: 'login-or-register' when logged out; 'book-now' and the user menu when logged in. */
+export function AccountActions() {
+  const { t } = useLingui();
+  const loggedIn = useLoggedIn();
+  const openModal = useOpenModal();
+  const { available, bookNow } = useBookNow();
+  const { session } = useRuntime();
+  const firstName = useSelector(session, (state) => state.context.user?.first_name ?? null);
+
+  if (!loggedIn) {
+    return (
+      <Button className="top-bar__cta" onClick={() => openModal({ modal: 'auth', tab: 'login' })}>
+        <Trans>Entrar ou registar</Trans>
+      </Button>
+    );
+  }
+
+  return (
+    <>
+      {available && (
+        <Button className="top-bar__cta" onClick={bookNow}>
+          <Trans>Reservar agora</Trans>
+        </Button>
+      )}
+      <DropdownMenu
+        label={t`Menu da conta`}
+        triggerClassName="user-button"
+        trigger={
+          <>
+            <UserIcon />
+            {firstName && <span className="user-button__name">{firstName}</span>}
+          </>
+        }
+      >
+        {(close) => (
+          <>
+            <MenuItem
+              onSelect={() => {
+                close();
+                openModal({ modal: 'account', tab: 'myBookings' });
+              }}
+            >
+              <Trans>As minhas reservas</Trans>
+            </MenuItem>
+            <MenuItem
+              onSelect={() => {
+                close();
+                openModal({ modal: 'account', tab: 'profile' });
+              }}
+            >
+              <Trans>Perfil</Trans>
+            </MenuItem>
+            <div className="dropdown__separator" role="separator" />
+            <MenuItem
+              onSelect={() => {
+                close();
+                session.send({ type: 'logout' });
+              }}
+            >
+              <Trans>Terminar sessão</Trans>
+            </MenuItem>
+          </>
+        )}
+      </DropdownMenu>
+    </>
+  );
+}

@@ -1,0 +1,42 @@
+import { Trans } from '@lingui/react/macro';
+import { Link } from '@tanstack/react-router';
+import { useRuntime } from '../app/context.tsx';
+import { SocialLink } from './SocialLink.tsx';
+import { Logo } from './TopBar.tsx';
+import { useLocale } from './navigation.ts';
+
+export function Footer() {
+  const { config } = useRuntime();
+  const locale = useLocale();
+  const year = new Date().getFullYear();
+  const vendor = config.poweredBy.name;
+  return (
+    <footer className="footer">
+      <div className="footer__inner">
+        <div className="footer__brand">
+          <span className="brand">
+            <Logo />
+          </span>
+          <p className="footer__tagline">
+            <Trans>Ginásios privados, abertos 24/7. Sem mensalidades.</Trans>
+          </p>
+        </div>
+        <nav className="footer__links">
+          <Link to="/$lang/rights" params={{ lang: locale }} hash="cookies-notice">
+            <Trans>Aviso de cookies e termos</Trans>
+          </Link>
+          <a href={`mailto:${config.contactEmail}`}>{config.contactEmail}</a>
+          <SocialLink />
+        </nav>
+        <p className="footer__legal">
+          <span>
+            © {year} {config.companyName}. <Trans>Todos os direitos reservados.</Trans>
+          </span>
+          <a href={config.poweredBy.url} target="_blank" rel="noopener noreferrer">
+            <Trans>Tecnologia: {vendor}</Trans>
+          </a>
+        </p>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,103 @@
+import { useLingui } from '@lingui/react/macro';
+import { useLocation, useNavigate } from '@tanstack/react-router';
+import { useCallback } from 'react';
+import { useRuntime } from '../app/context.tsx';
+import { DropdownMenu, MenuItem } from '../ui/DropdownMenu.tsx';
+import { rememberLocale } from '../i18n/i18n.ts';
+import { LOCALE_NAMES, LOCALES, switchLocaleInPath, type Locale } from '../i18n/locales.ts';
+import { useLocale } from './navigation.ts';
+
+/** Switching replaces the leading locale segment, keeps the rest, saves the cookie and re-validates the token. */
+export function useSwitchLocale() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const { session } = useRuntime();
+  return useCallback(
+    (locale: Locale) => {
+      rememberLocale(locale);
+      void navigate({
+        href: `${switchLocaleInPath(location.pathname, locale)}${location.searchStr}${location.hash ? `#${location.hash}` : ''}`,
+        resetScroll: false,
+      }).then(() => session.send({ type: 'token.validate' }));
+    },
+    [navigate, location, session],
+  );
+}
+
+function GlobeIcon() {
+  return (
+    <svg
+      viewBox="0 0 24 24"
+      width="18"
+      height="18"
+      aria-hidden="true"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+    >
+      <circle cx="12" cy="12" r="9" />
+      <path d="M3 12h18M12 3c2.5 2.7 3.8 5.7 3.8 9s-1.3 6.3-3.8 9c-2.5-2.7-3.8-5.7-3.8-9S9.5 5.7 12 3z" />
+    </svg>
+  );
+}
+
+type Variant = 'desktop' | 'mobile' | 'settings' | 'bottom';
+
+/** The language selector in its variants: a menu (desktop, native bottom bar), a row (mobile), a list (settings). */
+export function LanguageSelector({ variant }: { variant: Variant }) {
+  const { t } = useLingui();
+  const current = useLocale();
+  const switchLocale = useSwitchLocale();
+  const label = t`Idioma`;
+
+  if (variant === 'mobile' || variant === 'settings') {
+    return (
+      <div className={`language-list language-list--${variant}`} role="group" aria-label={label}>
+        {LOCALES.map((locale) => (
+          <button
+            key={locale}
+            type="button"
+            lang={locale}
+            className="language-list__option"
+            aria-pressed={locale === current}
+            onClick={() => switchLocale(locale)}
+          >
+            <span className="language-list__code">{locale.toUpperCase()}</span>
+            {variant === 'settings' && <span className="language-list__name">{LOCALE_NAMES[locale]}</span>}
+          </button>
+        ))}
+      </div>
+    );
+  }
+
+  return (
+    <DropdownMenu
+      label={`${label}: ${current.toUpperCase()}, ${LOCALE_NAMES[current]}`}
+      triggerClassName={variant === 'bottom' ? 'bottom-bar__button' : 'language-button'}
+      direction={variant === 'bottom' ? 'up' : 'down'}
+      trigger={
+        <>
+          <GlobeIcon />
+          <span>{current.toUpperCase()}</span>
+        </>
+      }
+    >
+      {(close) =>
+        LOCALES.map((locale) => (
+          <MenuItem
+            key={locale}
+            lang={locale}
+            current={locale === current}
+            hint={locale.toUpperCase()}
+            onSelect={() => {
+              close();
+              switchLocale(locale);
+            }}
+          >
+            {LOCALE_NAMES[locale]}
+          </MenuItem>
+        ))
+      }
+    </DropdownMenu>
+  );
+}

@@ -1,0 +1,38 @@
+import { plural } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
+import { useEffect, useState } from 'react';
+import { expectData } from '../../machines/api.ts';
+import { refundPolicyText } from '../../machines/refund.ts';
+import { useRuntime } from '../app/context.tsx';
+
+/**
+ * refundRatiosText (spec 9): the policy from GET /checkout/refund-ratios (a 'shared' call), one
+ * 'Above N hour(s), P% is refunded.' sentence per tier, highest threshold first. Null until loaded
+ * or when the call fails.
+ */
+export function useRefundPolicyText(): string | null {
+  const { i18n } = useLingui();
+  const { api } = useRuntime();
+  const [ratios, setRatios] = useState<Record<string, number> | null>(null);
+
+  useEffect(() => {
+    let current = true;
+    expectData(api.GET('/checkout/refund-ratios'))
+      .then((loaded) => current && setRatios(loaded))
+      .catch((error: unknown) => console.error('refund ratios could not be loaded', error));
+    return () => {
+      current = false;
+    };
+  }, [api]);
+
+  if (!ratios) return null;
+  // `i18n.locale` ties the text to the active catalog (the component re-renders on a language change).
+  return i18n.locale
+    ? refundPolicyText(ratios, ({ hours, percent }) =>
+        plural(hours, {
+          one: `Com mais de # hora de antecedência, é reembolsado ${percent}%.`,
+          other: `Com mais de # horas de antecedência, é reembolsado ${percent}%.`,
+        }),
+      )
+    : null;
+}

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { priceRange, truncateDescription, type Branch } from '../../machines/branches.ts';
+import { chooseStartupModal, parseModalSearch, usesSearchAlias } from '../../machines/modal-search.ts';
+import { refundPolicyText, refundTiers } from '../../machines/refund.ts';
+
+function branch(active: boolean, prices: number[]): Branch {
+  return {
+    id: 1,
+    name: 'B',
+    order: 1,
+    image: '',
+    images_urls: [],
+    location: '',
+    active_with_smart_lock: active,
+    descriptions_data: { pt: '', en: '', fr: '', de: '', sk: '' },
+    min_and_max_price_eur_long_cached: prices,
+    time_zone: 'Europe/Lisbon',
+    slot_minutes: 60,
+    latitude: 0,
+    longitude: 0,
+    map_url: null,
+  };
+}
+
+describe('branch description truncation', () => {
+  it('keeps a description of 142 characters or fewer as it is', () => {
+    const text = 'a'.repeat(142);
+    expect(truncateDescription(text)).toBe(text);
+  });
+
+  it("cuts a longer description to 142 characters and adds '...'", () => {
+    const text = 'b'.repeat(150);
+    expect(truncateDescription(text)).toBe(`${'b'.repeat(142)}...`);
+  });
+
+  it('counts accented letters and emoji as single characters', () => {
+    const text = 'ç'.repeat(141) + '💪💪';
+    expect(truncateDescription(text)).toBe(`${'ç'.repeat(141)}💪...`);
+  });
+});
+
+describe('pricing range', () => {
+  it('takes the minimum of the minimum prices and the minimum of the maximum prices', () => {
+    expect(priceRange([branch(true, [25, 45]), branch(true, [20, 60])])).toEqual({ min: 20, max: 45 });
+  });
+
+  it('ignores branches that are not active', () => {
+    expect(priceRange([branch(true, [25, 45]), branch(false, [5, 10])])).toEqual({ min: 25, max: 45 });
+  });
+
+  it('has no range without an active branch', () => {
+    expect(priceRange([branch(false, [5, 10])])).toBeNull();
+    expect(priceRange([])).toBeNull();
+  });
+});
+
+describe('refund policy text', () => {
+  const english = ({ hours, percent }: { hours: number; percent: number }) =>
+    `Above ${hours} ${hours === 1 ? 'hour' : 'hours'}, ${percent}% is refunded.`;
+
+  it('sorts the tiers by hour threshold, descending, with the ratio as a percent', () => {
+    expect(refundTiers({ '0': 0, '48': 1, '24': 0.5 })).toEqual([
+      { hours: 48, percent: 100 },
+      { hours: 24, percent: 50 },
+      { hours: 0, percent: 0 },
+    ]);
+  });
+
+  it("renders 'Above N hour(s), P% is refunded.' for each tier, joined by spaces", () => {
+    expect(refundPolicyText({ '48': 1, '24': 0.5, '0': 0 }, english)).toBe(
+      'Above 48 hours, 100% is refunded. Above 24 hours, 50% is refunded. Above 0 hours, 0% is refunded.',
+    );
+    expect(refundPolicyText({ '1': 0.25 }, english)).toBe('Above 1 hour, 25% is refunded.');
+  });
+
+  it('sorts thresholds numerically, not as text', () => {
+    expect(refundTiers({ '100': 1, '9': 0.3 }).map((tier) => tier.hours)).toEqual([100, 9]);
+  });
+
+  it('avoids floating-point noise in the percent', () => {
+    expect(refundTiers({ '12': 0.29 })[0]?.percent).toBe(29);
+  });
+});
+
+describe('modal query parameters', () => {
+  it('keeps valid values and drops everything malformed', () => {
+    expect(
+      parseModalSearch({
+        auth_tab: 'register',
+        booking_tab: 'nope',
+        booking_branch_id: '3',
+        verify_email: 'not-an-email',
+        booking_date: '2026-02-30',
+      }),
+    ).toEqual({ auth_tab: 'register', booking_branch_id: 3 });
+  });
+
+  it('reads tokens and codes that the router parsed as numbers as strings', () => {
+    expect(parseModalSearch({ reset_token: 123456, verify_email_code: 42 })).toEqual({
+      reset_token: '123456',
+      verify_email_code: '42',
+    });
+  });
+
+  it("accepts 'my-bookings' as an alias of the myBookings tab, to be rewritten", () => {
+    expect(parseModalSearch({ account_tab: 'my-bookings' })).toEqual({ account_tab: 'myBookings' });
+    expect(usesSearchAlias({ account_tab: 'my-bookings' })).toBe(true);
+    expect(usesSearchAlias({ account_tab: 'myBookings' })).toBe(false);
+  });
+
+  it('rejects branch ids that are not positive integers', () => {
+    expect(parseModalSearch({ booking_branch_id: -1 })).toEqual({});
+    expect(parseModalSearch({ booking_branch_id: 1.5 })).toEqual({});
+    expect(parseModalSearch({ booking_branch_id: 7 })).toEqual({ booking_branch_id: 7 });
+  });
+
+  it('chooses at most one startup modal: auth before booking before account', () => {
+    expect(chooseStartupModal({ auth_tab: 'login', booking_tab: 'bookSessions' }, true)).toBe('auth');
+    expect(chooseStartupModal({ booking_tab: 'bookSessions', account_tab: 'profile' }, true)).toBe('booking');
+    expect(chooseStartupModal({ account_tab: 'profile' }, true)).toBe('account');
+    expect(chooseStartupModal({ account_tab: 'profile' }, false)).toBeNull();
+    expect(chooseStartupModal({}, true)).toBeNull();
+  });
+});

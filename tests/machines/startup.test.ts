@@ -1,0 +1,128 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, waitFor } from 'xstate';
+import type { Branch } from '../../machines/branches.ts';
+import type { ModalSearch } from '../../machines/modal-search.ts';
+import { startupMachine } from '../../machines/startup.machine.ts';
+
+function branch(id: number, order: number, active = true): Branch {
+  return {
+    id,
+    name: `Branch ${id}`,
+    order,
+    image: `/images/branches/${id}.jpg`,
+    images_urls: [],
+    location: 'Lisboa',
+    active_with_smart_lock: active,
+    descriptions_data: { pt: '', en: '', fr: '', de: '', sk: '' },
+    min_and_max_price_eur_long_cached: [10, 20],
+    time_zone: 'Europe/Lisbon',
+    slot_minutes: 60,
+    latitude: 0,
+    longitude: 0,
+    map_url: null,
+  };
+}
+
+function startStartup(options: {
+  search?: ModalSearch;
+  tokenValid?: boolean;
+  branches?: () => Promise<Branch[]>;
+}) {
+  const fetchBranches = vi.fn(options.branches ?? (async () => [branch(2, 2), branch(1, 1)]));
+  const validateSession = vi.fn(async () => options.tokenValid ?? false);
+  const machine = startupMachine.provide({
+    actors: { fetchBranches: fromPromise(fetchBranches), validateSession: fromPromise(validateSession) },
+  });
+  const actor = createActor(machine, { input: { search: options.search ?? {} } }).start();
+  return { actor, fetchBranches, validateSession };
+}
+
+const ready = (actor: ReturnType<typeof startStartup>['actor']) =>
+  waitFor(actor, (state) => state.matches('ready'));
+
+describe('startup machine', () => {
+  it('fetches the branches and validates the session at the same time', () => {
+    const { actor, fetchBranches, validateSession } = startStartup({});
+    expect(actor.getSnapshot().matches('starting')).toBe(true);
+    expect(fetchBranches).toHaveBeenCalledTimes(1);
+    expect(validateSession).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps the branches sorted by their order', async () => {
+    const { actor } = startStartup({});
+    await ready(actor);
+    expect(actor.getSnapshot().context.branches.map((b) => b.id)).toEqual([1, 2]);
+  });
+
+  it('opens no modal when the URL asks for none', async () => {
+    const { actor } = startStartup({ tokenValid: true });
+    await ready(actor);
+    expect(actor.getSnapshot().context.modal).toBeNull();
+  });
+
+  it('opens the auth modal for a password-reset token, even when a booking tab is pending too', async () => {
+    const { actor } = startStartup({ search: { reset_token: 'r1', booking_tab: 'bookSessions' } });
+    await ready(actor);
+    expect(actor.getSnapshot().context.modal).toBe('auth');
+  });
+
+  it('opens the auth modal for an e-mail verification marker', async () => {
+    const { actor } = startStartup({ search: { verify_email: 'ana@example.pt', verify_email_code: '123' } });
+    await ready(actor);
+    expect(actor.getSnapshot().context.modal).toBe('auth');
+  });
+
+  it('opens the booking modal when its tab is pending and no auth flag is', async () => {
+    const { actor } = startStartup({
+      search: { booking_tab: 'branchInformation', account_tab: 'profile' },
+      tokenValid: true,
+    });
+    await ready(actor);
+    expect(actor.getSnapshot().context.modal).toBe('booking');
+  });
+
+  it('opens the account modal only when the token is valid', async () => {
+    const loggedIn = startStartup({ search: { account_tab: 'myBookings' }, tokenValid: true });
+    const loggedOut = startStartup({ search: { account_tab: 'myBookings' }, tokenValid: false });
+    await ready(loggedIn.actor);
+    await ready(loggedOut.actor);
+    expect(loggedIn.actor.getSnapshot().context.modal).toBe('account');
+    expect(loggedOut.actor.getSnapshot().context.modal).toBeNull();
+  });
+
+  it('still becomes ready with no branches when fetching them fails', async () => {
+    const { actor } = startStartup({ branches: () => Promise.reject(new Error('offline')) });
+    await ready(actor);
+    expect(actor.getSnapshot().context.branches).toEqual([]);
+    expect(actor.getSnapshot().context.branchesFailed).toBe(true);
+  });
+
+  it('does not refetch the kept branches unless forced', async () => {
+    const { actor, fetchBranches } = startStartup({});
+    await ready(actor);
+    actor.send({ type: 'branches.load' });
+    expect(actor.getSnapshot().matches('ready')).toBe(true);
+    actor.send({ type: 'branches.load', force: true });
+    expect(actor.getSnapshot().matches('refreshingBranches')).toBe(true);
+    await ready(actor);
+    expect(fetchBranches).toHaveBeenCalledTimes(2);
+  });
+
+  it('refetches when the kept list is empty', async () => {
+    let calls = 0;
+    const { actor, fetchBranches } = startStartup({
+      branches: async () => (++calls === 1 ? [] : [branch(1, 1)]),
+    });
+    await ready(actor);
+    actor.send({ type: 'branches.load' });
+    await waitFor(actor, (state) => state.context.branches.length === 1);
+    expect(fetchBranches).toHaveBeenCalledTimes(2);
+  });
+
+  it('forgets the startup modal once it is closed', async () => {
+    const { actor } = startStartup({ search: { auth_tab: 'login' } });
+    await ready(actor);
+    actor.send({ type: 'modal.closed' });
+    expect(actor.getSnapshot().context.modal).toBeNull();
+  });
+});

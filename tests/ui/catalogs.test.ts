@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const LOCALES = ['pt', 'en', 'fr', 'de', 'sk'];
+const CATALOGS = ['messages', 'legal'];
+
+function unquote(lines: string[]): string {
+  return lines.map((line) => JSON.parse(line.trim()) as string).join('');
+}
+
+/** msgid -> msgstr of a .po catalog (the header entry left out). */
+function readCatalog(locale: string, catalog: string): Map<string, string> {
+  const text = readFileSync(path.join(root, 'locales', locale, `${catalog}.po`), 'utf8');
+  const entries = new Map<string, string>();
+  for (const block of text.split(/\n\s*\n/)) {
+    const match = /^msgid ((?:".*"\n?)+)msgstr ((?:".*"\n?)+)/m.exec(`${block}\n`);
+    if (!match?.[1] || !match[2]) continue;
+    const id = unquote(match[1].trim().split('\n'));
+    if (id === '') continue;
+    entries.set(id, unquote(match[2].trim().split('\n')));
+  }
+  return entries;
+}
+
+function placeholders(message: string): string[] {
+  return [
+    ...new Set([...message.matchAll(/\{(\w+)\}|<(\d+)>/g)].map((match) => match[1] ?? `<${match[2]}>`)),
+  ].sort();
+}
+
+describe.each(CATALOGS)('the %s catalogs', (catalog) => {
+  const source = readCatalog('pt', catalog);
+
+  it('have messages', () => {
+    expect(source.size).toBeGreaterThan(0);
+  });
+
+  it.each(LOCALES)('are complete in %s: every message translated, none empty', (locale) => {
+    const translated = readCatalog(locale, catalog);
+    expect([...translated.keys()].sort()).toEqual([...source.keys()].sort());
+    const empty = [...translated].filter(([, value]) => value.trim() === '').map(([id]) => id);
+    expect(empty).toEqual([]);
+  });
+
+  it.each(LOCALES)('keep the placeholders of the source in %s', (locale) => {
+    const translated = readCatalog(locale, catalog);
+    for (const [id, value] of translated) {
+      const reference = source.get(id) ?? '';
+      if (reference.includes('plural,')) continue;
+      expect(placeholders(value), `${locale}: ${id}`).toEqual(placeholders(reference));
+    }
+  });
+});
+
+describe('translations', () => {
+  const english = readCatalog('en', 'messages');
+  // Words that are the same in those languages (brand and loan words).
+  const shared = new Set(['Cookies', 'Profil', 'Instagram']);
+
+  it.each(['fr', 'de', 'sk'])('leave no English sentence untranslated in %s', (locale) => {
+    const translated = readCatalog(locale, 'messages');
+    const untranslated = [...translated]
+      .filter(
+        ([id, value]) =>
+          value === english.get(id) && !shared.has(value) && !id.startsWith('meta.') && /\s/.test(value),
+      )
+      .map(([id]) => id);
+    expect(untranslated).toEqual([]);
+  });
+});
