@@ -6,16 +6,30 @@ export default defineConfig({
   sourceLocale: 'pt',
   locales: ['pt', 'en', 'fr', 'de', 'sk'],
   fallbackLocales: { default: 'pt' },
-  // The legal texts are long and only the rights page needs them: they live in their own catalog.
+  // The legal texts are long and only the rights page needs them: they live in their own catalog. The
+  // modals' texts load with their modals (src/i18n/i18n.ts, loadFeatureMessages), not with the landing page.
   catalogs: [
     {
       path: '<rootDir>/locales/{locale}/messages',
       include: ['<rootDir>/src'],
-      exclude: ['<rootDir>/src/rights/legal'],
+      exclude: [
+        '<rootDir>/src/rights/legal',
+        '<rootDir>/src/auth',
+        '<rootDir>/src/account',
+        '<rootDir>/src/booking',
+      ],
     },
     {
       path: '<rootDir>/locales/{locale}/legal',
       include: ['<rootDir>/src/rights/legal'],
+    },
+    {
+      path: '<rootDir>/locales/{locale}/account',
+      include: ['<rootDir>/src/auth', '<rootDir>/src/account'],
+    },
+    {
+      path: '<rootDir>/locales/{locale}/booking',
+      include: ['<rootDir>/src/booking'],
     },
   ],
   format: formatter({ lineNumbers: false }),

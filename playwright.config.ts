@@ -50,6 +50,13 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/api/health`,
     timeout: 180_000,
     reuseExistingServer: false,
-    env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      // E2E_DIST_DIR lets two runs at once (different E2E_PORT) build and serve their own client.
+      CLIENT_DIST_DIR: process.env.E2E_DIST_DIR ?? 'dist',
+    },
   },
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -81,7 +82,13 @@ function pageMetadata(siteName: string, env: Record<string, string>): Plugin {
     // Renders every locale's pages to HTML (src/prerender.tsx) and adds them to page-metadata.json.
     async closeBundle() {
       if (isServerBuild) return;
-      const serverOut = path.join(root, 'node_modules', '.cache', 'prerender');
+      // One scratch directory per output directory, so builds into different directories can run at once.
+      const serverOut = path.join(
+        root,
+        'node_modules',
+        '.cache',
+        `prerender-${createHash('sha256').update(outDir).digest('hex').slice(0, 12)}`,
+      );
       await build({
         mode,
         logLevel: 'warn',

@@ -26,14 +26,20 @@ function newestModification(target: string): number {
   );
 }
 
-const builtIndex = path.join(root, 'dist', 'index.html');
+// The same directory the server serves (CLIENT_DIST_DIR), so parallel test runs can build apart.
+const outDir = path.resolve(root, process.env.CLIENT_DIST_DIR ?? 'dist');
+const builtIndex = path.join(outDir, 'index.html');
 const builtAt = existsSync(builtIndex) ? statSync(builtIndex).mtimeMs : 0;
 const sourcesChangedAt = Math.max(...sources.map((source) => newestModification(path.join(root, source))));
 
 if (builtAt < sourcesChangedAt) {
   console.log('Building the client (dist/ is missing or older than its sources)...');
-  execFileSync(path.join(root, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+  execFileSync(
+    path.join(root, 'node_modules', '.bin', 'vite'),
+    ['build', '--logLevel', 'warn', '--outDir', outDir, '--emptyOutDir'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
 }

@@ -4,6 +4,13 @@ import { localeCookie, type Locale } from './locales.ts';
 // One chunk per language; the legal texts have their own catalog, loaded only by the rights page.
 const mainCatalogs = import.meta.glob<{ messages: Messages }>('../../locales/*/messages.po');
 const legalCatalogs = import.meta.glob<{ messages: Messages }>('../../locales/*/legal.po');
+const accountCatalogs = import.meta.glob<{ messages: Messages }>('../../locales/*/account.po');
+const bookingCatalogs = import.meta.glob<{ messages: Messages }>('../../locales/*/booking.po');
+
+/** Catalogs that load with a feature (its modal), not with the first page. */
+const featureCatalogs = { account: accountCatalogs, booking: bookingCatalogs } as const;
+export type Feature = keyof typeof featureCatalogs;
+const requestedFeatures = new Set<Feature>();
 
 async function load(catalogs: typeof mainCatalogs, locale: Locale, name: string): Promise<Messages> {
   const importer = catalogs[`../../locales/${locale}/${name}.po`];
@@ -14,8 +21,12 @@ async function load(catalogs: typeof mainCatalogs, locale: Locale, name: string)
 /** Loads the locale's catalog and makes it the active one; the page's `lang` follows. */
 export async function activateLocale(locale: Locale): Promise<void> {
   if (i18n.locale === locale) return;
-  const messages = await load(mainCatalogs, locale, 'messages');
-  i18n.load(locale, messages);
+  // Features already in use (an open modal) switch language together with the page.
+  const [messages, ...features] = await Promise.all([
+    load(mainCatalogs, locale, 'messages'),
+    ...[...requestedFeatures].map((feature) => load(featureCatalogs[feature], locale, feature)),
+  ]);
+  i18n.load(locale, Object.assign({}, messages, ...features) as Messages);
   i18n.activate(locale);
   if (typeof document !== 'undefined') document.documentElement.lang = locale;
 }
@@ -27,6 +38,18 @@ export async function loadLegalMessages(locale: Locale): Promise<void> {
   if (loadedLegal.has(locale)) return;
   i18n.load(locale, await load(legalCatalogs, locale, 'legal'));
   loadedLegal.add(locale);
+}
+
+/**
+ * Adds a feature's texts (the auth and account modals, the booking modal) to the active locale's catalog;
+ * once requested, they follow every later change of language. A modal awaits this before it renders.
+ */
+export async function loadFeatureMessages(feature: Feature): Promise<void> {
+  const locale = i18n.locale as Locale;
+  const alreadyLoaded = requestedFeatures.has(feature);
+  requestedFeatures.add(feature);
+  if (alreadyLoaded) return;
+  i18n.load(locale, await load(featureCatalogs[feature], locale, feature));
 }
 
 export function rememberLocale(locale: Locale): void {

@@ -2,6 +2,7 @@ import { useLingui } from '@lingui/react';
 import { Outlet, useRouterState } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { useRuntime } from '../app/context.tsx';
+import { Modals } from '../app/Modals.tsx';
 import { applyPageMetadata, type PageName } from '../i18n/metadata.ts';
 import { isNative } from '../platform/native.ts';
 import { BottomBar } from './BottomBar.tsx';
@@ -42,6 +43,7 @@ export function Shell() {
       </main>
       {!isNative && <Footer />}
       {isNative && <BottomBar />}
+      <Modals />
       <GlobalLoader />
     </div>
   );

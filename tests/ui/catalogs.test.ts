@@ -1,10 +1,13 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const LOCALES = ['pt', 'en', 'fr', 'de', 'sk'];
-const CATALOGS = ['messages', 'legal'];
+// Every catalog of the source locale (messages, legal, and one per lazily loaded feature).
+const CATALOGS = readdirSync(path.join(root, 'locales', 'pt'))
+  .filter((file) => file.endsWith('.po'))
+  .map((file) => file.replace(/\.po$/, ''));
 
 function unquote(lines: string[]): string {
   return lines.map((line) => JSON.parse(line.trim()) as string).join('');
