@@ -11,9 +11,12 @@ import { createStoreOnlyLockProvider } from './adapters/locks/provider.ts';
 import { createPaymentProvider } from './adapters/payments/index.ts';
 import { branchHandlers } from './branches/handlers.ts';
 import { createBranchService } from './branches/service.ts';
+import { bookingHandlers } from './bookings/handlers.ts';
+import { createBookingService } from './bookings/service.ts';
 import { checkoutPublicHandlers, keepWebhookRawBody } from './checkout/handlers.ts';
 import { createCheckoutService } from './checkout/service.ts';
 import { systemClock, type Clock } from './clock.ts';
+import { createCouponService } from './coupons/service.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -101,6 +104,20 @@ export async function buildApp(
     const branches = createBranchService({ db: database.db, clock, horizonDays: config.slotHorizonDays });
     await branches.ensureSlotHorizon();
 
+    const fulfilment = {
+      db: database.db,
+      clock,
+      payments: createPaymentProvider(config, { db: database.db, clock }),
+      lockProvider: createStoreOnlyLockProvider(),
+      publicUrl: config.publicUrl,
+    };
+    const checkout = createCheckoutService(fulfilment);
+    const bookings = createBookingService({
+      ...fulfilment,
+      checkoutExpiryMinutes: config.checkoutExpiryMinutes,
+    });
+    const coupons = createCouponService({ db: database.db, clock });
+
     const keys = await loadAuthKeys(database.db, config);
     const auth = createAuthService({
       db: database.db,
@@ -115,6 +132,12 @@ export async function buildApp(
         limits: config.auth.rateLimits,
         hashSubject: (subject) => keys.keyedHash('rate-limit', subject),
       }),
+      // Upcoming bookings are cancelled and refunded in the deletion's own transaction (all or nothing).
+      beforeErasure: [
+        async (trx, user) => {
+          await bookings.cancelUpcomingBookingsOfUser(user.id, { trx });
+        },
+      ],
     });
     const delivery = createDeliveryAdapters(config, app.log.child({ component: 'notifications' }));
     if (config.isProduction && delivery.mailer.name === 'log') {
@@ -140,13 +163,6 @@ export async function buildApp(
     });
     app.decorateRequest('user', null);
 
-    const checkout = createCheckoutService({
-      db: database.db,
-      clock,
-      payments: createPaymentProvider(config, { db: database.db, clock }),
-      lockProvider: createStoreOnlyLockProvider(),
-      publicUrl: config.publicUrl,
-    });
     app.addHook('preParsing', keepWebhookRawBody);
     if (config.isProduction && config.payments.provider === 'local') {
       app.log.warn(
@@ -187,6 +203,7 @@ export async function buildApp(
         ...authHandlers(auth),
         ...notificationHandlers(database.db, config),
         ...checkoutPublicHandlers(checkout),
+        ...bookingHandlers({ bookings, coupons, checkout }),
       },
       security: { bearerAuth: bearerAuth(auth) },
     });

@@ -1,0 +1,83 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { components, operations } from '../../openapi/schema.gen.ts';
+import type { CheckoutService } from '../checkout/service.ts';
+import type { CouponService } from '../coupons/service.ts';
+import { AppError } from '../errors.ts';
+import { resolveLocale } from '../i18n.ts';
+import { bookingMessage } from './messages.ts';
+import type { BookingService } from './service.ts';
+
+type Schemas = components['schemas'];
+type Path<Operation extends keyof operations> = NonNullable<operations[Operation]['parameters']['path']>;
+type Query<Operation extends keyof operations> = NonNullable<operations[Operation]['parameters']['query']>;
+
+function userId(request: FastifyRequest): string {
+  if (!request.user) throw new AppError('unauthorized');
+  return request.user.id;
+}
+
+// Bookings, coupons and checkout states are personal: no cache along the way may keep them.
+function private_(reply: FastifyReply): void {
+  reply.header('cache-control', 'no-store');
+}
+
+/** The operations of a logged-in client: coupons, booking, paying, listing and cancelling. */
+export function bookingHandlers(services: {
+  bookings: BookingService;
+  coupons: CouponService;
+  checkout: CheckoutService;
+}) {
+  const { bookings, coupons, checkout } = services;
+  return {
+    getCoupon: async (request: FastifyRequest<{ Params: Path<'getCoupon'> }>, reply: FastifyReply) => {
+      private_(reply);
+      return coupons.findUsableCoupon(userId(request), request.params.code);
+    },
+
+    createBooking: async (
+      request: FastifyRequest<{ Body: Schemas['CreateBookingRequest'] }>,
+      reply: FastifyReply,
+    ) => {
+      private_(reply);
+      const result = await bookings.createBooking({
+        userId: userId(request),
+        slotIds: request.body.time_slot_id,
+        couponId: request.body.coupon_code ?? null,
+        expectedTotalEur: request.body.expected_total_final_price_eur,
+        locale: resolveLocale(request.headers.locale),
+      });
+      return reply.code(201).send(result);
+    },
+
+    getCheckoutSessionStatus: async (
+      request: FastifyRequest<{ Querystring: Query<'getCheckoutSessionStatus'> }>,
+      reply: FastifyReply,
+    ) => {
+      private_(reply);
+      return checkout.reconcileSession({
+        sessionId: request.query.stripe_session_id,
+        userId: userId(request),
+      });
+    },
+
+    listMyBookings: async (request: FastifyRequest, reply: FastifyReply) => {
+      private_(reply);
+      return bookings.listMyBookings(userId(request));
+    },
+
+    cancelBookings: async (
+      request: FastifyRequest<{ Body: Schemas['CancelBookingsRequest'] }>,
+      reply: FastifyReply,
+    ) => {
+      private_(reply);
+      await bookings.cancelBookings({
+        userId: userId(request),
+        items: request.body.booking.map((item) => ({
+          bookingId: item.booking_id,
+          expectedRefundEur: item.expected_refund_eur,
+        })),
+      });
+      return bookingMessage('bookingsCanceled', resolveLocale(request.headers.locale));
+    },
+  };
+}
