@@ -754,7 +754,7 @@ export interface components {
       received: true;
     };
     LocalCheckoutCompleteRequest: {
-      /** @description The test card number; spaces are ignored. */
+      /** @description The test card number, digits with optional spaces (ignored). */
       card_number: string;
     };
     LocalCheckoutCompleteResponse: {
