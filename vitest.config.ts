@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
     environment: 'node',
+    // Clears and then prints the model-based coverage of the machines (tests/machines/*.model.test.ts).
+    globalSetup: ['tests/machines/model/report.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Server tests each create their own PostgreSQL database; two workers match this machine's two cores.

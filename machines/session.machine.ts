@@ -105,8 +105,7 @@ export const sessionMachine = setup({
         onError: {},
       },
     },
-    loggedOut: {
-      on: { 'token.validate': { guard: 'hasToken', target: 'validating' } },
-    },
+    // Logged out holds no token, so there is nothing to re-validate: token.validate is ignored here.
+    loggedOut: {},
   },
 });

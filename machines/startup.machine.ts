@@ -67,6 +67,7 @@ export const startupMachine = setup({
           states: {
             fetching: {
               invoke: {
+                id: 'fetchBranches',
                 src: 'fetchBranches',
                 onDone: {
                   target: 'done',
@@ -84,6 +85,7 @@ export const startupMachine = setup({
           states: {
             validating: {
               invoke: {
+                id: 'validateSession',
                 src: 'validateSession',
                 onDone: { target: 'done', actions: assign({ tokenValid: ({ event }) => event.output }) },
                 onError: { target: 'done', actions: assign({ tokenValid: false }) },
@@ -104,6 +106,7 @@ export const startupMachine = setup({
     },
     refreshingBranches: {
       invoke: {
+        id: 'fetchBranches',
         src: 'fetchBranches',
         onDone: {
           target: 'ready',

@@ -1,7 +1,7 @@
-import { getShortestPaths } from '@xstate/graph';
-import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise, type EventFrom } from 'xstate';
-import { sessionMachine, type User } from '../../machines/session.machine.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { EventFrom } from 'xstate';
+import { sessionMachine, type TokenStore, type User } from '../../machines/session.machine.ts';
+import { coverageOf, generatePaths, replayPath } from './model/harness.ts';
 
 const user: User = {
   email: 'ana@example.pt',
@@ -25,70 +25,35 @@ const EVENTS = [
   { type: 'xstate.done.actor.validateToken', output: false },
   { type: 'xstate.error.actor.validateToken', error: new Error('offline') },
   { type: 'xstate.done.actor.fetchUser', output: user },
+  { type: 'xstate.error.actor.fetchUser', error: new Error('offline') },
 ] as unknown as Event[];
 
-type Pending = { resolve: (value: unknown) => void; reject: (error: unknown) => void };
-
-/** Replays a path of the model on the real machine, answering its server calls as the path says. */
-async function replay(startToken: string | null, steps: { event: Event; state: { value: unknown } }[]) {
-  const pending = new Map<string, Pending>();
-  function call<T>(name: string) {
-    return fromPromise<T, { token: string }>(
-      () =>
-        new Promise<T>((resolve, reject) => {
-          pending.set(name, { resolve: (value) => resolve(value as T), reject });
-        }),
-    );
-  }
-  let stored = startToken;
-  const actor = createActor(
-    sessionMachine.provide({
-      actors: { validateToken: call<boolean>('validateToken'), fetchUser: call<User>('fetchUser') },
-    }),
-    {
-      input: {
-        tokenStore: {
-          read: () => stored,
-          write: (token) => {
-            stored = token;
-          },
-          clear: () => {
-            stored = null;
-          },
-        },
-      },
+function memoryStore(initial: string | null): TokenStore & { stored: string | null } {
+  return {
+    stored: initial,
+    read() {
+      return this.stored;
     },
-  ).start();
-  for (const { event, state } of steps) {
-    const answer = /^xstate\.(done|error)\.actor\.(\w+)$/.exec(event.type);
-    if (answer?.[2]) {
-      const call = pending.get(answer[2]);
-      if (!call) throw new Error(`the machine is not waiting for ${answer[2]}`);
-      pending.delete(answer[2]);
-      if (answer[1] === 'done') call.resolve((event as unknown as { output: unknown }).output);
-      else call.reject((event as unknown as { error: unknown }).error);
-      await new Promise((resolve) => setTimeout(resolve, 0));
-    } else if ((event.type as string) !== 'xstate.init') {
-      actor.send(event);
-    }
-    expect(actor.getSnapshot().value).toEqual(state.value);
-    // Logged out always means no token kept, in memory or in storage.
-    if (actor.getSnapshot().matches('loggedOut')) {
-      expect(actor.getSnapshot().context.token).toBeNull();
-      expect(stored).toBeNull();
-    }
-  }
-  actor.stop();
+    write(token) {
+      this.stored = token;
+    },
+    clear() {
+      this.stored = null;
+    },
+  };
 }
+
+const coverage = coverageOf(sessionMachine);
+afterAll(() => coverage.save());
 
 describe.each([
   ['with a stored token', 'stored'],
   ['without a stored token', null],
 ] as const)('session machine, model-based, %s', (_label, startToken) => {
-  const tokenStore = { read: () => startToken, write() {}, clear() {} };
-  const paths = getShortestPaths(sessionMachine, {
+  const paths = generatePaths(sessionMachine, {
     events: EVENTS,
-    input: { tokenStore },
+    // The traversal only reads the store (its actions are not meant to change the test's world).
+    input: { tokenStore: { read: () => startToken, write() {}, clear() {} } },
     serializeState: (state) =>
       `${JSON.stringify(state.value)} token:${state.context.token !== null} user:${state.context.user !== null}`,
   });
@@ -99,9 +64,27 @@ describe.each([
   });
 
   for (const path of paths) {
-    const route = path.steps.map((step) => step.event.type.replace('xstate.', '')).join(' → ');
-    it(`follows the path ${route} to ${JSON.stringify(path.state.value)}`, async () => {
-      await replay(startToken, path.steps as never);
+    it(`follows ${path.description} to ${JSON.stringify(path.state.value)}`, async () => {
+      const store = memoryStore(startToken);
+      await replayPath(sessionMachine, path, {
+        scripted: ['validateToken', 'fetchUser'],
+        input: { tokenStore: store },
+        coverage,
+        check: (snapshot) => {
+          // Logged out always means no token kept, in memory or in storage; logged in always keeps one.
+          if (snapshot.matches('loggedOut')) {
+            expect(snapshot.context.token).toBeNull();
+            expect(store.stored).toBeNull();
+          }
+          if (snapshot.matches('loggedIn')) expect(store.stored).toBe(snapshot.context.token);
+        },
+      });
     });
   }
+});
+
+describe('session machine, generated paths', () => {
+  it('cover every state and at least 95% of the transitions', () => {
+    coverage.assertComplete();
+  });
 });
