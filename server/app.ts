@@ -25,6 +25,7 @@ import { AppError } from './errors.ts';
 import { healthHandlers } from './health/handlers.ts';
 import { registerApi } from './http/api.ts';
 import { registerClient } from './http/client.ts';
+import { contentSecurityDirectives } from './http/security-headers.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { loggerOptions } from './http/logging.ts';
 import { describeValidationProblems, validatorCompiler } from './http/validation.ts';
@@ -33,14 +34,22 @@ import { createHousekeeping } from './jobs/housekeeping.ts';
 import { createDeliveryAdapters } from './notifications/delivery.ts';
 import { notificationHandlers } from './notifications/handlers.ts';
 import { createOutboxWorker, type OutboxWorker } from './notifications/worker.ts';
+import { createAccessCodeNotifier } from './bookings/access-codes.ts';
+import { openJobQueue, type JobQueue } from './jobs/queue.ts';
 
-export type AppOptions = { clock?: Clock };
+export type AppOptions = {
+  clock?: Clock;
+  /** Where the JSON log lines go instead of stdout, at `LOG_LEVEL` even under test (tests read them). */
+  logStream?: { write(line: string): void };
+};
 
 declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     /** Delivers the notifications outbox; tests call `runOnce()` on it. */
     outboxWorker: OutboxWorker;
+    /** The durable job queue (pg-boss); under an injected test clock, tests call `runDue()` on it. */
+    jobs: JobQueue;
     /** Starts the periodic work (outbox delivery, housekeeping); main.ts calls it once listening. */
     startBackgroundWork(): void;
   }
@@ -69,11 +78,13 @@ async function requireDeclaredBody(request: FastifyRequest): Promise<void> {
 /** Opens storage, brings its schema up to date, and wires every route. The caller decides when to listen. */
 export async function buildApp(
   config: Config,
-  { clock = systemClock }: AppOptions = {},
+  { clock = systemClock, logStream }: AppOptions = {},
 ): Promise<FastifyInstance> {
   const database = await openDatabase(config.database);
   const app = Fastify({
-    logger: loggerOptions(config),
+    logger: logStream
+      ? { ...(loggerOptions(config) as object), level: config.logLevel, stream: logStream }
+      : loggerOptions(config),
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
     genReqId: () => randomUUID(),
@@ -104,7 +115,31 @@ export async function buildApp(
     const branches = createBranchService({ db: database.db, clock, horizonDays: config.slotHorizonDays });
     await branches.ensureSlotHorizon();
 
+    const accessCodeNotifier = createAccessCodeNotifier({
+      db: database.db,
+      clock,
+      publicUrl: config.publicUrl,
+      companyName: config.companyName,
+    });
+    // An injected clock means a test: the queue then runs its jobs only when the test says so (runDue).
+    const jobs = await openJobQueue({
+      database,
+      config,
+      clock,
+      manual: clock !== systemClock,
+      log: app.log.child({ component: 'jobs' }),
+      handlers: {
+        accessCode: ({ bookingId }) => accessCodeNotifier.send(bookingId),
+        holdExpiry: () => checkout.expireOverdueSessions(),
+        slotHorizon: () => branches.ensureSlotHorizon(),
+      },
+    });
+    // First to stop: its jobs write to the outbox and the database.
+    stopBeforeClosing.push(jobs.stop);
+    app.decorate('jobs', jobs);
+
     const fulfilment = {
+      accessCodes: jobs.accessCodes,
       db: database.db,
       clock,
       payments: createPaymentProvider(config, { db: database.db, clock }),
@@ -158,6 +193,9 @@ export async function buildApp(
     stopBeforeClosing.push(outboxWorker.stop, housekeeping.stop, delivery.mailer.close);
     app.decorate('outboxWorker', outboxWorker);
     app.decorate('startBackgroundWork', () => {
+      jobs
+        .startWorkers()
+        .catch((error: unknown) => app.log.error({ err: error }, 'the job queue workers could not start'));
       outboxWorker.start();
       housekeeping.start();
     });
@@ -175,22 +213,8 @@ export async function buildApp(
     app.addHook('onError', retryAfterHook);
     app.addHook('preValidation', requireDeclaredBody);
     await app.register(helmet, {
-      contentSecurityPolicy: {
-        directives: {
-          defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
-          // Mantine writes component styles at run time.
-          styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:'],
-          fontSrc: ["'self'", 'data:'],
-          connectSrc: ["'self'"],
-          frameSrc: ["'self'", 'https://www.openstreetmap.org'],
-          frameAncestors: ["'self'"],
-          objectSrc: ["'none'"],
-          baseUri: ["'self'"],
-          formAction: ["'self'"],
-        },
-      },
+      // Stripe's sources only on the HTML pages, and only with Stripe (server/http/client.ts).
+      contentSecurityPolicy: { directives: contentSecurityDirectives({ stripe: false }) },
       // The embedded map and the payment page are cross-origin frames.
       crossOriginEmbedderPolicy: false,
     });

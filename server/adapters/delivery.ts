@@ -16,6 +16,13 @@ export function redactSecrets(text: string): string {
   return text.replace(/(reset_token=)[^&\s"<]+/g, '$1[redacted]');
 }
 
+/** Messages whose text never reaches a log, not even in development: door codes open a real door. */
+const CONFIDENTIAL_KINDS: ReadonlySet<string> = new Set(['access_code']);
+
+export function isConfidential(kind: string): boolean {
+  return CONFIDENTIAL_KINDS.has(kind);
+}
+
 /** `ana@example.com` -> `a***@example.com`, `+351912345678` -> `+351*****678`: enough to tell messages apart. */
 export function maskRecipient(recipient: string): string {
   const at = recipient.indexOf('@');

@@ -11,6 +11,7 @@ import type { Db } from '../db/database.ts';
 import { AppError } from '../errors.ts';
 import type { Locale } from '../i18n.ts';
 import { releaseLockCodes } from '../locks/service.ts';
+import { rescheduleRecodedAccessCodes } from './access-codes.ts';
 import { readRefundRatios } from '../settings/refund-ratios.ts';
 import { isConflict, sqlState, SQLSTATE } from './database-errors.ts';
 import { centsToEuros, formatEuros, sameAmount } from './money.ts';
@@ -223,12 +224,11 @@ export function createBookingService(deps: BookingServiceDependencies) {
       });
       refundedCents += refundCents;
     }
-    await releaseLockCodes(
-      trx,
-      deps,
-      toCancel.flatMap(({ row }) => (row.lock_code_id === null ? [] : [row.lock_code_id])),
-      nowDate,
+    const releasedCodes = toCancel.flatMap(({ row }) =>
+      row.lock_code_id === null ? [] : [row.lock_code_id],
     );
+    await releaseLockCodes(trx, deps, releasedCodes, nowDate);
+    await rescheduleRecodedAccessCodes(trx, deps.accessCodes, releasedCodes, nowDate);
     return { canceledBookingIds: toCancel.map(({ row }) => row.id), refundedCents };
   }
 

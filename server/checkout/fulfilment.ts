@@ -1,4 +1,5 @@
 import type { PaymentProvider, ProviderSession } from '../adapters/payments/provider.ts';
+import type { AccessCodeScheduler } from '../bookings/access-codes.ts';
 import { bookingConfirmationMessage } from '../bookings/confirmation-message.ts';
 import { instantFromDate } from '../clock.ts';
 import type { Db } from '../db/database.ts';
@@ -11,6 +12,11 @@ import * as repository from './repository.ts';
 export type FulfilmentDependencies = LockDependencies & {
   payments: PaymentProvider;
   publicUrl: string;
+  /**
+   * Schedules each confirmed booking's door-code message on the durable queue, in the confirming transaction.
+   * Required so no wiring can forget it; `null` only where no message must ever go out (unit tests of rules).
+   */
+  accessCodes: AccessCodeScheduler | null;
 };
 
 /** The refund of a booking paid after its hold was released: one per booking, ever. */
@@ -52,12 +58,15 @@ async function writeConfirmationEmail(
     html_body: message.html,
     attachments: JSON.stringify(message.attachments),
     dedupe_key: `booking_confirmed:${ids.join(',')}`,
+    // The app's clock, not the database's: the worker picks up what is due by the same clock.
+    created_at: now,
+    next_attempt_at: now,
   });
 }
 
 /**
- * Confirms the pending bookings of a paid session (or of a free booking), issues their lock codes and writes the
- * confirmation e-mail to the outbox. Bookings confirmed before are left alone, so a second call does nothing.
+ * Confirms the pending bookings of a paid session (or of a free booking), issues their lock codes, schedules their
+ * door-code messages and writes the confirmation e-mail to the outbox. Bookings confirmed before are left alone, so a second call does nothing.
  */
 export async function confirmBookings(
   trx: Db,
@@ -78,6 +87,10 @@ export async function confirmBookings(
       end: booking.end_time,
     })),
     now,
+  );
+  await deps.accessCodes?.schedule(
+    trx,
+    confirmed.map((booking) => ({ id: booking.id, start: booking.start_time })),
   );
   await writeConfirmationEmail(trx, deps, confirmed, now);
   return confirmed.map((booking) => booking.id);

@@ -13,6 +13,8 @@ export type Db = Kysely<Database>;
 export type OpenedDatabase = {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** The pool under `db`. The job queue shares it on PGlite, whose one connection cannot be opened twice. */
+  pool: pg.Pool;
   close(): Promise<void>;
 };
 
@@ -67,7 +69,7 @@ export async function openDatabase(
     // unheard, the pool's 'error' event would end the process.
     pool.on('error', onIdleConnectionError);
     const db = createKysely(pool);
-    return { db, kind: 'postgres', close: () => db.destroy() };
+    return { db, kind: 'postgres', pool, close: () => db.destroy() };
   }
 
   if (database.dataDir !== null) await mkdir(database.dataDir, { recursive: true });
@@ -90,6 +92,7 @@ export async function openDatabase(
   return {
     db,
     kind: 'pglite',
+    pool,
     close: async () => {
       await db.destroy();
       await pglite.close();

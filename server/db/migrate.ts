@@ -2,12 +2,14 @@ import { Migrator, type Migration, type MigrationResult } from 'kysely/migration
 import type { Db } from './database.ts';
 import * as initial from './migrations/0001_initial.ts';
 import * as accounts from './migrations/0002_accounts.ts';
+import * as accessCodeNotices from './migrations/0003_access_code_notices.ts';
 
 // Migrations live in code (no directory scan), named so their order is their name's order.
 // Append new ones; never edit one that has shipped.
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_accounts': accounts,
+  '0003_access_code_notices': accessCodeNotices,
 };
 
 /**

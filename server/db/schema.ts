@@ -20,6 +20,7 @@ export type Descriptions = Record<LocaleCode, string>;
 export type OpeningHours = Partial<Record<'1' | '2' | '3' | '4' | '5' | '6' | '7', [number, number][]>>;
 /** Hour threshold (decimal integer as a string) to the refunded fraction. */
 export type RefundRatios = Record<string, number>;
+/** An e-mail attachment kept in the outbox; `content` is the file's text (UTF-8), not base64. */
 export type OutboxAttachment = { filename: string; contentType: string; content: string };
 
 export type UsersTable = {
@@ -173,6 +174,10 @@ export type BookingsTable = {
   lock_code_id: number | null;
   paid_at: Timestamp | null;
   canceled_at: Timestamp | null;
+  /** When the door-code message (e-mail and SMS) covering this booking was written to the outbox. */
+  access_code_sent_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The lock code that message named. */
+  access_code_sent_for: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: CreatedAt;
 };
 

@@ -4,6 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
+import { pageContentSecurityPolicy } from './security-headers.ts';
 import { DEFAULT_LOCALE, isLocale, LOCALES, resolveLocale, type Locale } from '../i18n.ts';
 
 type PageName = 'main' | 'rights';
@@ -121,9 +122,13 @@ export function detectRequestLocale(
   return DEFAULT_LOCALE;
 }
 
-/** Pages are never cached: a new build must reach every visitor at once. */
-function sendHtml(reply: FastifyReply, html: string) {
-  return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+/** Pages are never cached: a new build must reach every visitor at once. Their CSP is their own (Stripe's sources). */
+function sendHtml(reply: FastifyReply, html: string, contentSecurityPolicy: string) {
+  return reply
+    .header('cache-control', 'no-cache')
+    .header('content-security-policy', contentSecurityPolicy)
+    .type('text/html; charset=utf-8')
+    .send(html);
 }
 
 /**
@@ -135,6 +140,7 @@ export async function registerClient(app: FastifyInstance, config: Config): Prom
   const indexFile = path.join(config.clientDistDir, 'index.html');
   const metadataFile = path.join(config.clientDistDir, 'page-metadata.json');
   const clientBuilt = existsSync(indexFile);
+  const pagePolicy = pageContentSecurityPolicy(config);
 
   // The built HTML and metadata, re-read when a new build replaces them (its hashed assets change).
   let built: {
@@ -180,7 +186,7 @@ export async function registerClient(app: FastifyInstance, config: Config): Prom
       const error = new AppError('not_found');
       return reply.status(404).send(error.body(resolveLocale(request.headers.locale)));
     }
-    return sendHtml(reply, currentBuild().indexHtml);
+    return sendHtml(reply, currentBuild().indexHtml, pagePolicy);
   };
 
   const localisedPage = (page: PageName) => (request: FastifyRequest, reply: FastifyReply) => {
@@ -194,7 +200,7 @@ export async function registerClient(app: FastifyInstance, config: Config): Prom
       html = localisedHtml(indexHtml, pageHead(metadata, lang, page, config.publicUrl), lang, body);
       pages.set(key, html);
     }
-    return sendHtml(reply, html);
+    return sendHtml(reply, html, pagePolicy);
   };
 
   if (clientBuilt) {

@@ -27,9 +27,34 @@ export function createAjv(options: Options = {}): Ajv {
 const coercingAjv = createAjv({ coerceTypes: 'array' });
 const strictAjv = createAjv({ coerceTypes: false });
 
+/** Where a string holding U+0000 sits in the value (a JSON pointer), or null when there is none. */
+function nulCharacterAt(value: unknown, pointer = ''): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? pointer : null;
+  if (value === null || typeof value !== 'object') return null;
+  for (const [key, item] of Object.entries(value)) {
+    const found = nulCharacterAt(item, `${pointer}/${key}`);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+// PostgreSQL text cannot hold U+0000: a value carrying it would fail in the database (a 500) instead of being
+// refused, and it can never match anything stored, so it is refused here like any other malformed value.
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? strictAjv : coercingAjv;
-  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  const validate = ajv.compile(schema as object);
+  const validateWithoutNul = (data: unknown): boolean => {
+    if (!validate(data)) {
+      validateWithoutNul.errors = validate.errors;
+      return false;
+    }
+    const at = nulCharacterAt(data);
+    validateWithoutNul.errors =
+      at === null ? null : [{ keyword: 'format', instancePath: at, schemaPath: '', params: {} }];
+    return at === null;
+  };
+  validateWithoutNul.errors = null as ErrorObject[] | null | undefined;
+  return validateWithoutNul as ReturnType<FastifySchemaCompiler<unknown>>;
 };
 
 const problemTemplates = {

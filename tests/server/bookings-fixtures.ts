@@ -24,6 +24,8 @@ export function bookingDependencies(
     lockProvider: createStoreOnlyLockProvider(),
     publicUrl: TEST_PUBLIC_URL,
     checkoutExpiryMinutes: 30,
+    // These suites are about bookings, not the door-code queue (tests/server/access-codes.test.ts).
+    accessCodes: null,
     ...overrides,
   };
 }

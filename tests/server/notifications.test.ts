@@ -15,7 +15,16 @@ import {
 } from '../../server/notifications/templates/account.ts';
 import { backoffSeconds, createOutboxWorker } from '../../server/notifications/worker.ts';
 import { DATABASE_TARGETS } from './support/databases.ts';
-import { latestCode, newClient, outboxTo, registration, startAccountApp } from './support/accounts.ts';
+import {
+  latestCode,
+  newClient,
+  outboxTo,
+  registration,
+  startAccountApp,
+  verifiedAccount,
+} from './support/accounts.ts';
+import { lisbonSlot } from './bookings-fixtures.ts';
+import { createBranch } from './support/fixtures.ts';
 import { startSmtpServer } from './support/mail.ts';
 
 const silent = Fastify({ logger: { level: 'silent' } }).log;
@@ -61,6 +70,46 @@ describe.each(DATABASE_TARGETS)('notification delivery on %s', (target) => {
       expect((await outboxRow(server.app, account.email)).status).toBe('sent');
       // No SMS provider is configured: the SMS is printed to the log and marked so.
       expect((await outboxRow(server.app, account.phone_number)).status).toBe('logged');
+    } finally {
+      await server.close();
+      await smtp.close();
+    }
+  });
+
+  it('delivers the booking confirmation over SMTP with its calendar file intact', async () => {
+    const smtp = await startSmtpServer();
+    const server = await startAccountApp(target, { SMTP_URL: smtp.url });
+    try {
+      const branchId = await createBranch(server.app.db);
+      const slot = await lisbonSlot(server.app.db, branchId, '2026-03-25T10:00');
+      const client = newClient(server.app);
+      const account = await verifiedAccount(client, server.app, { locale: 'en' });
+      const created = await client.json(
+        'POST',
+        '/api/bookings/',
+        {
+          time_slot_id: [slot],
+          max_bookings_per_slot: 1,
+          coupon_code: null,
+          expected_total_final_price_eur: 15,
+        },
+        account.token,
+      );
+      const sessionId = (created.json().checkout_session.clientSecret as string).split('_secret_')[0]!;
+      await client.json('POST', `/api/checkout/local/${sessionId}/complete`, {
+        card_number: '4242424242424242',
+      });
+      await server.app.outboxWorker.runOnce();
+
+      const confirmation = smtp.received.find((mail) => mail.attachments.length > 0);
+      expect(confirmation?.to).toEqual([account.email]);
+      const [calendar] = confirmation!.attachments;
+      expect(calendar?.filename).toBe('booking.ics');
+      expect(calendar?.contentType).toMatch(/^text\/calendar/);
+      expect(calendar?.content).toMatch(/^BEGIN:VCALENDAR\n/);
+      // 10:00 in Lisbon in March (winter time) is 10:00 UTC.
+      expect(calendar?.content).toContain('DTSTART:20260325T100000Z');
+      expect(calendar?.content).toContain('END:VCALENDAR');
     } finally {
       await server.close();
       await smtp.close();

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { maskRecipient, redactSecrets } from '../delivery.ts';
+import { isConfidential, maskRecipient, redactSecrets } from '../delivery.ts';
 import type { Mailer } from './mailer.ts';
 
 /**
@@ -11,13 +11,14 @@ export function createLogMailer(log: FastifyBaseLogger, options: { showContent: 
   return {
     name: 'log',
     send: async (email) => {
+      const showContent = options.showContent && !isConfidential(email.kind);
       log.info(
         {
           outboxId: email.id,
           kind: email.kind,
-          to: options.showContent ? email.to : maskRecipient(email.to),
+          to: showContent ? email.to : maskRecipient(email.to),
           subject: email.subject,
-          ...(options.showContent ? { text: redactSecrets(email.text) } : {}),
+          ...(showContent ? { text: redactSecrets(email.text) } : {}),
         },
         'e-mail not delivered (SMTP_URL is not set); kept in the outbox',
       );

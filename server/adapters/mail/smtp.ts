@@ -18,7 +18,8 @@ export function createSmtpMailer(options: { url: string; from: string }): Mailer
           attachments: email.attachments.map((attachment) => ({
             filename: attachment.filename,
             contentType: attachment.contentType,
-            content: Buffer.from(attachment.content, 'base64'),
+            // The outbox keeps attachments as text (a calendar file); nodemailer encodes them for the wire.
+            content: attachment.content,
           })),
         });
         return 'sent';

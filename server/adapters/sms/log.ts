@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { maskRecipient, redactSecrets } from '../delivery.ts';
+import { isConfidential, maskRecipient, redactSecrets } from '../delivery.ts';
 import type { SmsProvider } from './provider.ts';
 
 /** No SMS provider configured: the SMS stays in the outbox (status `logged`) and is printed to the log. */
@@ -7,12 +7,13 @@ export function createLogSmsProvider(log: FastifyBaseLogger, options: { showCont
   return {
     name: 'log',
     send: async (sms) => {
+      const showContent = options.showContent && !isConfidential(sms.kind);
       log.info(
         {
           outboxId: sms.id,
           kind: sms.kind,
-          to: options.showContent ? sms.to : maskRecipient(sms.to),
-          ...(options.showContent ? { text: redactSecrets(sms.text) } : {}),
+          to: showContent ? sms.to : maskRecipient(sms.to),
+          ...(showContent ? { text: redactSecrets(sms.text) } : {}),
         },
         'SMS not delivered (no SMS provider configured); kept in the outbox',
       );

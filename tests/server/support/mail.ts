@@ -4,12 +4,15 @@ import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 // A real SMTP server for tests (the `smtp-server` package) and just enough MIME decoding to read what
 // nodemailer sends: encoded-word headers and quoted-printable or base64 parts.
 
+export type ReceivedAttachment = { filename: string; contentType: string; content: string };
+
 export type ReceivedMail = {
   from: string;
   to: string[];
   subject: string;
   text: string;
   html: string;
+  attachments: ReceivedAttachment[];
   raw: string;
 };
 
@@ -54,28 +57,39 @@ function splitPart(part: string): { head: string; body: string } {
   return { head: part.slice(0, at), body: part.slice(at).replace(/^\r?\n\r?\n/, '') };
 }
 
+/** Reads a MIME entity into `mail`, descending into nested multiparts (mixed > alternative > text, html). */
+function readEntity(entity: string, mail: ReceivedMail): void {
+  const { head, body } = splitPart(entity);
+  const type = headerValue(head, 'content-type');
+  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
+  if (type.toLowerCase().startsWith('multipart/') && boundary) {
+    for (const part of body.split(`--${boundary}`).slice(1, -1)) readEntity(part.replace(/^\r?\n/, ''), mail);
+    return;
+  }
+  const decoded = decodeBytes(body.trimEnd(), headerValue(head, 'content-transfer-encoding') || '7bit');
+  const disposition = headerValue(head, 'content-disposition');
+  const filename = /filename="?([^";]+)"?/i.exec(disposition)?.[1];
+  // SMTP ends lines with CRLF; the tests compare with the LF text the templates produce.
+  if (filename) {
+    mail.attachments.push({ filename, contentType: type, content: decoded.replace(/\r\n/g, '\n') });
+  } else if (type.toLowerCase().startsWith('text/plain')) {
+    mail.text = decoded.replace(/\r\n/g, '\n');
+  } else if (type.toLowerCase().startsWith('text/html')) {
+    mail.html = decoded.replace(/\r\n/g, '\n');
+  }
+}
+
 export function parseMail(raw: string, envelope: { from: string; to: string[] }): ReceivedMail {
-  const { head, body } = splitPart(raw);
+  const { head } = splitPart(raw);
   const mail: ReceivedMail = {
     ...envelope,
     subject: decodeWords(headerValue(head, 'subject')),
     text: '',
     html: '',
+    attachments: [],
     raw,
   };
-  const boundary = /boundary="?([^";]+)"?/i.exec(headerValue(head, 'content-type'))?.[1];
-  const parts = boundary ? body.split(`--${boundary}`).slice(1, -1) : [raw];
-  for (const part of parts) {
-    const { head: partHead, body: partBody } = splitPart(part.replace(/^\r?\n/, ''));
-    const type = headerValue(partHead, 'content-type').toLowerCase();
-    const decoded = decodeBytes(
-      partBody.trimEnd(),
-      headerValue(partHead, 'content-transfer-encoding') || '7bit',
-    );
-    // SMTP ends lines with CRLF; the tests compare with the LF text the templates produce.
-    if (type.startsWith('text/plain')) mail.text = decoded.replace(/\r\n/g, '\n');
-    if (type.startsWith('text/html')) mail.html = decoded.replace(/\r\n/g, '\n');
-  }
+  readEntity(raw, mail);
   return mail;
 }
 

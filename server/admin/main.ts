@@ -1,0 +1,37 @@
+import { systemClock } from '../clock.ts';
+import { ConfigError, loadConfig } from '../config.ts';
+import { openDatabase } from '../db/database.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { runAdmin } from './commands.ts';
+
+// `npm run admin -- <command>`: the back office on the server's own configuration and database. With the
+// embedded PGlite, stop the server first (one process owns its data directory); PostgreSQL has no such limit.
+
+async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+    return runAdmin(argv, { db: undefined as never, clock: systemClock, horizonDays: 0, io });
+  }
+  const config = loadConfig();
+  const database = await openDatabase(config.database);
+  try {
+    await migrateToLatest(database.db);
+    return await runAdmin(argv, {
+      db: database.db,
+      clock: systemClock,
+      horizonDays: config.slotHorizonDays,
+      io,
+    });
+  } finally {
+    await database.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof ConfigError ? error.message : error);
+    process.exit(1);
+  },
+);

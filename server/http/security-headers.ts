@@ -1,0 +1,44 @@
+import type { Config } from '../config.ts';
+
+// One Content-Security-Policy for the whole server (set by helmet on every response), and the page's own
+// variant: the single-page app needs Stripe's script and frames only when Stripe takes the payments, and only
+// the HTML page loads scripts at all, so API answers and the local checkout never allow Stripe.
+
+type Directives = Record<string, string[]>;
+
+const STRIPE = {
+  scriptSrc: ['https://js.stripe.com', 'https://*.js.stripe.com'],
+  frameSrc: ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://checkout.stripe.com', 'https://hooks.stripe.com'],
+  connectSrc: ['https://api.stripe.com', 'https://checkout.stripe.com'],
+};
+
+/** Helmet's directives; with `stripe`, the sources Stripe's Embedded Checkout needs are added. */
+export function contentSecurityDirectives({ stripe }: { stripe: boolean }): Directives {
+  return {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'", ...(stripe ? STRIPE.scriptSrc : [])],
+    // Mantine writes component styles at run time.
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:'],
+    fontSrc: ["'self'", 'data:'],
+    connectSrc: ["'self'", ...(stripe ? STRIPE.connectSrc : [])],
+    frameSrc: ["'self'", 'https://www.openstreetmap.org', ...(stripe ? STRIPE.frameSrc : [])],
+    frameAncestors: ["'self'"],
+    objectSrc: ["'none'"],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
+  };
+}
+
+/** The header value of the directives, as helmet writes it (camelCase names to kebab-case, `;`-separated). */
+export function contentSecurityHeader(directives: Directives): string {
+  return Object.entries(directives)
+    .map(([name, sources]) => `${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)} ${sources.join(' ')}`)
+    .concat('upgrade-insecure-requests')
+    .join(';');
+}
+
+/** The CSP of the app's HTML pages: Stripe allowed exactly when Stripe is the payment provider. */
+export function pageContentSecurityPolicy(config: Config): string {
+  return contentSecurityHeader(contentSecurityDirectives({ stripe: config.payments.provider === 'stripe' }));
+}

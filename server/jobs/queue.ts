@@ -1,0 +1,217 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type pg from 'pg';
+import {
+  PgBoss,
+  TestClock as QueueTestClock,
+  fromKysely,
+  type ConstructorOptions,
+  type Db as QueueDatabase,
+  type Job,
+} from 'pg-boss';
+import {
+  accessCodeDueAt,
+  accessCodeJobId,
+  type AccessCodeJobData,
+  type AccessCodeScheduler,
+} from '../bookings/access-codes.ts';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { OpenedDatabase } from '../db/database.ts';
+
+// Scheduled work on a durable queue in PostgreSQL (pg-boss, in its own schema `pgboss`): the door-code
+// message 30 minutes before each booking, the release of expired holds, the slot horizon. Jobs live in the
+// database, so they survive restarts; every process works the queue and pg-boss hands each job to one of them.
+
+export const QUEUE_SCHEMA = 'pgboss';
+
+export const JOB_QUEUES = {
+  accessCode: 'access-code',
+  holdExpiry: 'hold-expiry',
+  slotHorizon: 'slot-horizon',
+} as const;
+export type JobQueueName = (typeof JOB_QUEUES)[keyof typeof JOB_QUEUES];
+
+/** Recurring work, as cron expressions in UTC: holds every minute, the slot horizon once a day. */
+export const RECURRING_JOBS = {
+  [JOB_QUEUES.holdExpiry]: '* * * * *',
+  [JOB_QUEUES.slotHorizon]: '15 3 * * *',
+} as const;
+
+export type JobHandlers = {
+  accessCode(data: AccessCodeJobData): Promise<unknown>;
+  holdExpiry(): Promise<unknown>;
+  slotHorizon(): Promise<unknown>;
+};
+
+export type JobQueue = {
+  /** For the confirming transaction (checkout fulfilment and free bookings). */
+  accessCodes: AccessCodeScheduler;
+  /** Registers this process's workers and the recurring schedules (idempotent across processes). */
+  startWorkers(): Promise<void>;
+  /** Stops workers and timers, letting a job in progress finish; call before the database closes. */
+  stop(): Promise<void>;
+  /**
+   * Manual mode only (an injected test clock): moves the queue's clock to the app's and runs every job that is
+   * due, each through the same handler the workers use. Answers how many jobs ran (failures included).
+   */
+  runDue(): Promise<number>;
+  /** The pg-boss instance, for inspection in tests and operations. */
+  boss: PgBoss;
+};
+
+/**
+ * pg-boss on the app's own pool: PGlite is one connection, so a second client cannot be opened, and queries
+ * queue behind the transaction in progress instead of running inside it. A multi-statement text answers one
+ * result per statement; pg-boss reads their rows together.
+ */
+function sharedPoolAdapter(pool: pg.Pool): QueueDatabase {
+  const run = async (text: string, values?: unknown[]) => {
+    const result = (await pool.query(text, values)) as pg.QueryResult | pg.QueryResult[];
+    return Array.isArray(result) ? { rows: result.flatMap((part) => part.rows ?? []) } : result;
+  };
+  return {
+    executeSql: run,
+    // One session for the life of the pool (it never drops an idle connection), so once is enough.
+    setSessionStatements: async (statements) => {
+      for (const statement of statements) await run(statement);
+    },
+  };
+}
+
+function describe(error: unknown): string {
+  return (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, 500);
+}
+
+/**
+ * Opens the queue: installs or migrates pg-boss's schema (several processes may do it at once; pg-boss takes a
+ * lock) and creates the queues, so a confirmation can enqueue in its own transaction from the first request.
+ * Workers start later, with the app's background work. With `manual`, the queue runs on a clock of its own that
+ * moves only when `runDue()` brings it to the app's clock: tests decide when jobs run.
+ */
+export async function openJobQueue(deps: {
+  database: OpenedDatabase;
+  config: Config;
+  clock: Clock;
+  manual: boolean;
+  log: FastifyBaseLogger;
+  handlers: JobHandlers;
+}): Promise<JobQueue> {
+  const { database, log, handlers } = deps;
+  const queueClock = deps.manual ? new QueueTestClock(deps.clock.now().epochMilliseconds) : null;
+  const connection: ConstructorOptions =
+    deps.config.database.kind === 'postgres'
+      ? { connectionString: deps.config.database.url, max: 4, application_name: 'gym-jobs' }
+      : { db: sharedPoolAdapter(database.pool), backend: 'pglite' };
+  const boss = new PgBoss({
+    ...connection,
+    schema: QUEUE_SCHEMA,
+    ...(queueClock ? { clock: queueClock } : {}),
+  });
+  boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
+  boss.on('warning', (warning) => log.warn({ warning }, 'job queue warning'));
+  await boss.start();
+
+  try {
+    // The message matters for the half hour before the start: retry soon and often, never twice at once.
+    await boss.createQueue(JOB_QUEUES.accessCode, {
+      policy: 'exclusive',
+      retryLimit: 10,
+      retryDelay: 20,
+      retryBackoff: true,
+      retryDelayMax: 300,
+      expireInSeconds: 300,
+    });
+    // Sweeps: one queued and one running at most, however many processes the cron reaches.
+    for (const name of [JOB_QUEUES.holdExpiry, JOB_QUEUES.slotHorizon]) {
+      await boss.createQueue(name, {
+        policy: 'stately',
+        retryLimit: 3,
+        retryDelay: 30,
+        expireInSeconds: 600,
+      });
+    }
+    // pg-boss looks a queue up once and caches it; on PGlite that lookup cannot run while the confirming
+    // transaction holds the one connection, so it is done now.
+    for (const name of Object.values(JOB_QUEUES)) await boss.findJobs(name, { key: '-' });
+  } catch (error) {
+    await boss.stop({ graceful: false });
+    throw error;
+  }
+
+  const run: Record<JobQueueName, (job: Job<unknown>) => Promise<unknown>> = {
+    [JOB_QUEUES.accessCode]: (job) => handlers.accessCode(job.data as AccessCodeJobData),
+    [JOB_QUEUES.holdExpiry]: () => handlers.holdExpiry(),
+    [JOB_QUEUES.slotHorizon]: () => handlers.slotHorizon(),
+  };
+
+  /** A failure is logged and thrown back to pg-boss, which retries it (and keeps the error in the job row). */
+  async function runJob(name: JobQueueName, job: Job<unknown>): Promise<void> {
+    try {
+      await run[name](job);
+    } catch (error) {
+      log.error(
+        { queue: name, jobId: job.id, retryCount: job.retryCount, reason: describe(error) },
+        'scheduled job failed; the queue will retry it',
+      );
+      throw error;
+    }
+  }
+
+  let stopped = false;
+  return {
+    boss,
+    accessCodes: {
+      async schedule(trx, bookings) {
+        for (const booking of bookings) {
+          const data: AccessCodeJobData = { bookingId: booking.id };
+          // A known id and a singleton key: scheduling the same booking again inserts nothing. A re-send for a
+          // replaced code has an id of its own; while the first job is still waiting, that one sends it.
+          await boss.send(JOB_QUEUES.accessCode, data, {
+            id: accessCodeJobId(booking.id, booking.lockCodeId),
+            singletonKey: `booking-${booking.id}`,
+            startAfter: accessCodeDueAt(booking.start),
+            db: fromKysely(trx),
+          });
+        }
+      },
+    },
+    async startWorkers() {
+      for (const [name, cron] of Object.entries(RECURRING_JOBS)) {
+        await boss.schedule(name, cron, null, { tz: 'UTC' });
+      }
+      // Under a manual clock, runDue() is the worker.
+      if (queueClock) return;
+      for (const name of Object.values(JOB_QUEUES)) {
+        await boss.work(name, { pollingIntervalSeconds: 5, batchSize: 1 }, async (jobs) => {
+          for (const job of jobs) await runJob(name, job);
+        });
+      }
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await boss.stop({ graceful: true, timeout: 8000 });
+    },
+    async runDue() {
+      if (!queueClock) throw new Error('runDue() is for a queue on a manual clock');
+      await queueClock.setTime(deps.clock.now().epochMilliseconds);
+      let ran = 0;
+      for (const name of Object.values(JOB_QUEUES)) {
+        for (;;) {
+          const jobs = await boss.fetch<unknown>(name, { batchSize: 20 });
+          if (jobs.length === 0) break;
+          for (const job of jobs) {
+            ran += 1;
+            try {
+              await runJob(name, job);
+              await boss.complete(name, job);
+            } catch (error) {
+              await boss.fail(name, job, { message: describe(error) });
+            }
+          }
+        }
+      }
+      return ran;
+    },
+  };
+}
