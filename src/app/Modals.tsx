@@ -1,5 +1,13 @@
 // The modals of spec 2.5 to 2.8 (auth, account, branch/booking, payment result). Each is a lazily loaded
 // chunk that mounts when its query parameters ask for it, so the landing page carries none of their code.
+import { AccountModalMount } from '../account/AccountModalMount.tsx';
+import { AuthModalMount } from '../auth/AuthModalMount.tsx';
+
 export function Modals() {
-  return null;
+  return (
+    <>
+      <AccountModalMount />
+      <AuthModalMount />
+    </>
+  );
 }

@@ -5,17 +5,19 @@ import { useBranches, useLoggedIn, useRuntime } from '../app/context.tsx';
 import { DropdownMenu, MenuItem } from '../ui/DropdownMenu.tsx';
 import { SECTION_IDS, useGoToSection, useOpenModal } from './navigation.ts';
 
-/** 'Book now' opens the booking modal directly with one active branch, else scrolls to the branches. */
+/**
+ * 'Book now' opens the booking modal directly with one or no active branch (DECISIONS.md; with none, the modal
+ * says 'No active branch found'), else scrolls to the branches.
+ */
 export function useBookNow() {
-  const { active } = useBranches();
+  const { active, ready } = useBranches();
   const openModal = useOpenModal();
   const goToSection = useGoToSection();
-  const onlyBranch = active.length <= 1 ? active[0] : undefined;
   return {
-    available: active.length > 0,
+    available: ready,
     bookNow: () =>
-      onlyBranch
-        ? openModal({ modal: 'booking', tab: 'bookSessions', branchId: onlyBranch.id })
+      active.length <= 1
+        ? openModal({ modal: 'booking', tab: 'bookSessions', branchId: active[0]?.id })
         : goToSection(SECTION_IDS.branches),
   };
 }
@@ -62,7 +64,8 @@ export function AccountActions() {
         </Button>
       )}
       <DropdownMenu
-        label={t`Menu da conta`}
+        // The accessible name starts with the visible name on the button (WCAG 2.5.3, label in name).
+        label={firstName ? t`${firstName} — menu da conta` : t`Menu da conta`}
         triggerClassName="user-button"
         trigger={
           <>

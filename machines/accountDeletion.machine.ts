@@ -1,0 +1,52 @@
+import { assign, fromPromise, setup } from 'xstate';
+import { failureFeedback, type Feedback } from './feedback.ts';
+
+export type AccountDeletionContext = { error: Feedback | null };
+export type AccountDeletionEvent =
+  { type: 'deletion.open' } | { type: 'deletion.cancel' } | { type: 'deletion.confirm' };
+
+function notProvided(name: string): never {
+  throw new Error(`the account deletion machine's ${name} actor must be provided`);
+}
+
+/**
+ * Deleting the account (spec 2.8 Settings, 4 Account deletion): a confirmation modal; on success the user
+ * is logged out (`accountDeleted`, provided by the app) and the modal closes and resets.
+ */
+export const accountDeletionMachine = setup({
+  types: { context: {} as AccountDeletionContext, events: {} as AccountDeletionEvent },
+  actors: {
+    deleteAccount: fromPromise<void>(async () => notProvided('deleteAccount')),
+  },
+  actions: {
+    accountDeleted: () => {},
+    reset: assign({ error: null }),
+  },
+}).createMachine({
+  id: 'accountDeletion',
+  context: { error: null },
+  initial: 'closed',
+  states: {
+    closed: {
+      on: { 'deletion.open': { target: 'confirming', actions: 'reset' } },
+    },
+    confirming: {
+      on: {
+        'deletion.cancel': { target: 'closed', actions: 'reset' },
+        'deletion.confirm': { target: 'deleting', actions: 'reset' },
+      },
+    },
+    deleting: {
+      invoke: {
+        src: 'deleteAccount',
+        onDone: { target: 'closed', actions: ['reset', 'accountDeleted'] },
+        onError: {
+          target: 'confirming',
+          actions: assign(({ event }) => ({
+            error: failureFeedback(event.error, 'failed-to-delete-account'),
+          })),
+        },
+      },
+    },
+  },
+});

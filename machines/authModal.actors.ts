@@ -1,0 +1,48 @@
+import { fromPromise } from 'xstate';
+import { expectData, expectOk, type ApiClient } from './api.ts';
+import type { RegisterInput } from './authModal.machine.ts';
+import type { components } from '../openapi/schema.gen.ts';
+
+type LocaleCode = components['schemas']['LocaleCode'];
+
+/** The auth modal's calls over the typed client (spec 7); `getLocale` names the language of e-mails and SMS. */
+export function createAuthModalActors(api: ApiClient, getLocale: () => LocaleCode) {
+  return {
+    login: fromPromise<string, { email: string; password: string }>(async ({ input }) => {
+      const data = await expectData(
+        api.POST('/auth/login', {
+          body: { username: input.email, password: input.password },
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        }),
+      );
+      return data.access_token;
+    }),
+    register: fromPromise<string, RegisterInput>(async ({ input }) => {
+      const data = await expectData(api.POST('/auth/register', { body: { ...input, locale: getLocale() } }));
+      return data.message;
+    }),
+    forgotPassword: fromPromise<void, { email: string }>(({ input }) =>
+      expectOk(api.POST('/auth/forgot-password', { params: { query: { email: input.email } } })),
+    ),
+    resetPassword: fromPromise<void, { token: string; password: string }>(({ input }) =>
+      expectOk(
+        api.POST('/auth/reset-password/{reset_token}', {
+          params: { path: { reset_token: input.token } },
+          body: { new_password: input.password },
+        }),
+      ),
+    ),
+    confirmEmail: fromPromise<void, { code: string }>(({ input }) =>
+      expectOk(api.GET('/auth/confirm-email/{code}', { params: { path: { code: input.code } } })),
+    ),
+    confirmPhone: fromPromise<void, { code: string }>(({ input }) =>
+      expectOk(api.GET('/auth/confirm-phone-number/{code}', { params: { path: { code: input.code } } })),
+    ),
+    resendEmail: fromPromise<void, { email: string }>(({ input }) =>
+      expectOk(api.POST('/auth/resend-email-verification', { body: { email: input.email } })),
+    ),
+    resendPhone: fromPromise<void, { email: string }>(({ input }) =>
+      expectOk(api.POST('/auth/resend-phone-verification', { body: { email: input.email } })),
+    ),
+  };
+}

@@ -1,0 +1,13 @@
+import { fromPromise } from 'xstate';
+import { expectData, expectOk, type ApiClient } from './api.ts';
+import type { CancelRequest } from './cancellation.machine.ts';
+import type { Booking } from './myBookings.ts';
+
+export function createCancellationActors(api: ApiClient) {
+  return {
+    loadBookings: fromPromise<Booking[]>(() => expectData(api.GET('/bookings/my-bookings'))),
+    cancelBookings: fromPromise<void, CancelRequest>(({ input }) =>
+      expectOk(api.POST('/bookings/cancel-bookings', { body: input })),
+    ),
+  };
+}

@@ -1,0 +1,164 @@
+import { assign, fromPromise, setup } from 'xstate';
+import { ApiError } from './api.ts';
+import { failureFeedback, type Feedback } from './feedback.ts';
+import type { Booking } from './myBookings.ts';
+
+export type CancellationContext = {
+  bookings: Booking[];
+  /** Ids of the selected bookings; only cancelable ones can be selected (spec 5). */
+  selected: number[];
+  error: Feedback | null;
+};
+
+export type CancellationEvent =
+  | { type: 'booking.toggle'; id: number }
+  | { type: 'selection.clear' }
+  | { type: 'dialog.open' }
+  | { type: 'dialog.cancel' }
+  | { type: 'cancellation.confirm' }
+  | { type: 'bookings.reload' };
+
+export type CancelRequest = { booking: { booking_id: number; expected_refund_eur: number }[] };
+
+function notProvided(name: string): never {
+  throw new Error(`the cancellation machine's ${name} actor must be provided`);
+}
+
+function keepCancelable(selected: number[], bookings: Booking[]): number[] {
+  const cancelable = new Set(
+    bookings.filter((booking) => booking.is_cancelable).map((booking) => booking.id),
+  );
+  return selected.filter((id) => cancelable.has(id));
+}
+
+/** The selected bookings, in list order. */
+export function selectedBookings(context: CancellationContext): Booking[] {
+  const ids = new Set(context.selected);
+  return context.bookings.filter((booking) => ids.has(booking.id));
+}
+
+/**
+ * My bookings and their cancellation (spec 2.8, 4 Cancellation): load the list, select cancelable bookings,
+ * open the dialog, confirm. Confirming sends each booking's refundable amount as the expected refund; success
+ * reloads the list and clears the selection; a 409 (a figure changed) shows the server's message and reloads
+ * the figures with the dialog still open. A failed load is only logged (spec 8).
+ */
+export const cancellationMachine = setup({
+  types: {
+    context: {} as CancellationContext,
+    events: {} as CancellationEvent,
+  },
+  actors: {
+    loadBookings: fromPromise<Booking[]>(async () => notProvided('loadBookings')),
+    cancelBookings: fromPromise<void, CancelRequest>(async () => notProvided('cancelBookings')),
+  },
+  guards: {
+    isSelectable: ({ context }, params: { id: number }) =>
+      context.bookings.some((booking) => booking.id === params.id && booking.is_cancelable),
+    hasSelection: ({ context }) => context.selected.length > 0,
+    isConflict: (_, params: { error: unknown }) =>
+      params.error instanceof ApiError && params.error.status === 409,
+  },
+  actions: {
+    keepBookings: assign(({ context }, params: { bookings: Booking[] }) => ({
+      bookings: params.bookings,
+      selected: keepCancelable(context.selected, params.bookings),
+    })),
+    clearSelection: assign({ selected: [], error: null }),
+    // Provided by the app (spec 8: a failure to fetch my bookings is only logged).
+    logLoadFailure: (_, params: { error: unknown }) => {
+      console.error('Could not load my bookings', params.error);
+    },
+  },
+}).createMachine({
+  id: 'cancellation',
+  context: { bookings: [], selected: [], error: null },
+  initial: 'loading',
+  states: {
+    loading: {
+      invoke: {
+        src: 'loadBookings',
+        onDone: {
+          target: 'ready',
+          actions: { type: 'keepBookings', params: ({ event }) => ({ bookings: event.output }) },
+        },
+        onError: {
+          target: 'ready',
+          actions: { type: 'logLoadFailure', params: ({ event }) => ({ error: event.error }) },
+        },
+      },
+    },
+    ready: {
+      on: {
+        'booking.toggle': {
+          guard: { type: 'isSelectable', params: ({ event }) => ({ id: event.id }) },
+          actions: assign(({ context, event }) => ({
+            selected: context.selected.includes(event.id)
+              ? context.selected.filter((id) => id !== event.id)
+              : [...context.selected, event.id],
+          })),
+        },
+        'selection.clear': { actions: 'clearSelection' },
+        'dialog.open': { guard: 'hasSelection', target: 'dialog', actions: assign({ error: null }) },
+        'bookings.reload': { target: 'loading' },
+      },
+    },
+    dialog: {
+      initial: 'idle',
+      states: {
+        idle: {
+          on: {
+            'cancellation.confirm': {
+              guard: 'hasSelection',
+              target: 'cancelling',
+              actions: assign({ error: null }),
+            },
+            // Spec 4: Cancel clears the selection and the error.
+            'dialog.cancel': { target: '#cancellation.ready', actions: 'clearSelection' },
+          },
+        },
+        cancelling: {
+          invoke: {
+            src: 'cancelBookings',
+            input: ({ context }) => ({
+              booking: selectedBookings(context).map((booking) => ({
+                booking_id: booking.id,
+                expected_refund_eur: booking.refundable_eur,
+              })),
+            }),
+            onDone: { target: '#cancellation.loading', actions: 'clearSelection' },
+            onError: [
+              {
+                guard: { type: 'isConflict', params: ({ event }) => ({ error: event.error }) },
+                target: 'refreshing',
+                actions: assign(({ event }) => ({
+                  error: failureFeedback(event.error, 'can-not-cancel-bookings'),
+                })),
+              },
+              {
+                target: 'idle',
+                actions: assign(({ event }) => ({
+                  error: failureFeedback(event.error, 'can-not-cancel-bookings'),
+                })),
+              },
+            ],
+          },
+        },
+        // The refund figures changed: show the new ones and let the user confirm again.
+        refreshing: {
+          invoke: {
+            src: 'loadBookings',
+            onDone: {
+              target: 'idle',
+              actions: { type: 'keepBookings', params: ({ event }) => ({ bookings: event.output }) },
+            },
+            onError: {
+              target: 'idle',
+              actions: { type: 'logLoadFailure', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,57 @@
+import { ApiError } from './api.ts';
+
+/**
+ * What a flow tells the user, as data: either the server's own sentence (already localised by the `locale`
+ * header) or a key the view turns into text (spec 8). Machines never hold translated strings.
+ */
+export type FeedbackKey =
+  | 'generic'
+  | 'error-during-login'
+  | 'registration-failed'
+  | 'failed-to-request-password-reset'
+  | 'failed-to-reset-password'
+  | 'email-verification-failed'
+  | 'phone-verification-failed'
+  | 'failed-to-reset-email-verification'
+  | 'failed-to-reset-phone-verification'
+  | 'can-not-update-profile'
+  | 'can-not-cancel-bookings'
+  | 'failed-to-delete-account'
+  | 'passwords-do-not-match'
+  | 'invalid-phone-number'
+  | 'if-account-exists-reset-link-will-be-sent'
+  | 'password-has-been-reset-successfully'
+  | 'email-verified-successfully'
+  | 'phone-verified-successfully'
+  | 'email-verification-success-now-phone'
+  | 'phone-verification-success-now-email'
+  | 'email-verification-reset-successfully'
+  | 'phone-verification-reset-successfully'
+  | 'profile-updated-successfully';
+
+export type Feedback = { key: FeedbackKey } | { text: string };
+
+/**
+ * Spec 8's rule: 500 and above give the generic message; otherwise the server's `detail` when there is one
+ * (optionally reshaped, e.g. the login's `message::codes`), else the fallback key.
+ */
+export function failureFeedback(
+  error: unknown,
+  fallback: FeedbackKey,
+  reshape: (detail: string) => string = (detail) => detail,
+): Feedback {
+  if (error instanceof ApiError) {
+    if (error.status >= 500) return { key: 'generic' };
+    if (error.detail) {
+      const text = reshape(error.detail).trim();
+      if (text) return { text };
+    }
+  }
+  return { key: fallback };
+}
+
+/** Spec 5: trim, remove every whitespace, then '+', 1-3 digits of country code and 7-14 digits. */
+export function sanitisePhone(raw: string): string | null {
+  const phone = raw.trim().replace(/\s+/g, '');
+  return /^\+\d{1,3}\d{7,14}$/.test(phone) ? phone : null;
+}

@@ -1,0 +1,172 @@
+import { assign, fromPromise, setup } from 'xstate';
+import { failureFeedback, sanitisePhone, type Feedback } from './feedback.ts';
+import type { User } from './session.machine.ts';
+
+export type ProfileFields = {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  newPassword: string;
+  confirmNewPassword: string;
+};
+
+export type ProfileContext = {
+  fields: ProfileFields;
+  agreeNewsletter: boolean;
+  error: Feedback | null;
+  success: Feedback | null;
+};
+
+export type ProfileEvent =
+  | { type: 'field.change'; field: keyof ProfileFields; value: string }
+  | { type: 'newsletter.change'; checked: boolean }
+  | { type: 'profile.submit' }
+  | { type: 'profile.reload' };
+
+/** `PUT /auth/me` without `locale`, which the actor adds. An empty new password is null (spec 5). */
+export type ProfileUpdate = {
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone_number: string;
+  password: string | null;
+  agree_newsletter: boolean;
+};
+
+function notProvided(name: string): never {
+  throw new Error(`the profile machine's ${name} actor must be provided`);
+}
+
+const filled = (value: string) => value.trim() !== '';
+
+function fieldsOf(user: User): ProfileFields {
+  return {
+    firstName: user.first_name,
+    lastName: user.last_name,
+    email: user.email,
+    phone: user.phone_number,
+    newPassword: '',
+    confirmNewPassword: '',
+  };
+}
+
+/** True when the 'confirm new password' field is shown: only once a new password is typed (spec 2.8). */
+export function asksPasswordConfirmation(context: ProfileContext): boolean {
+  return context.fields.newPassword !== '';
+}
+
+/**
+ * The profile tab (spec 2.8, 5): read the user, edit, submit. Invalid input (different passwords, a phone
+ * number that does not sanitise) makes no call. After a successful update the session re-validates its
+ * token (`revalidateSession`); a changed e-mail or password ends it and the app opens the auth modal.
+ */
+export const profileMachine = setup({
+  types: {
+    context: {} as ProfileContext,
+    events: {} as ProfileEvent,
+  },
+  actors: {
+    loadProfile: fromPromise<User>(async () => notProvided('loadProfile')),
+    updateProfile: fromPromise<User, ProfileUpdate>(async () => notProvided('updateProfile')),
+  },
+  guards: {
+    passwordsDiffer: ({ context }) =>
+      context.fields.newPassword !== '' && context.fields.newPassword !== context.fields.confirmNewPassword,
+    phoneInvalid: ({ context }) => sanitisePhone(context.fields.phone) === null,
+    isFilled: ({ context }) => {
+      const { firstName, lastName, email, phone } = context.fields;
+      return [firstName, lastName, email, phone].every(filled);
+    },
+  },
+  actions: {
+    // Provided by the app: the session re-validates its token (spec 4, after a profile update).
+    revalidateSession: () => {},
+    fail: assign((_, params: { feedback: Feedback }) => ({ error: params.feedback, success: null })),
+  },
+}).createMachine({
+  id: 'profile',
+  context: {
+    fields: { firstName: '', lastName: '', email: '', phone: '', newPassword: '', confirmNewPassword: '' },
+    agreeNewsletter: false,
+    error: null,
+    success: null,
+  },
+  initial: 'loading',
+  on: {
+    'field.change': {
+      actions: assign(({ context, event }) => ({
+        fields: { ...context.fields, [event.field]: event.value },
+      })),
+    },
+    'newsletter.change': { actions: assign({ agreeNewsletter: ({ event }) => event.checked }) },
+  },
+  states: {
+    loading: {
+      invoke: {
+        src: 'loadProfile',
+        onDone: {
+          target: 'editing',
+          actions: assign(({ event }) => ({
+            fields: fieldsOf(event.output),
+            agreeNewsletter: event.output.agree_newsletter,
+          })),
+        },
+        onError: {
+          target: 'loadFailed',
+          actions: assign(({ event }) => ({ error: failureFeedback(event.error, 'can-not-update-profile') })),
+        },
+      },
+    },
+    loadFailed: {
+      on: { 'profile.reload': { target: 'loading', actions: assign({ error: null }) } },
+    },
+    editing: {
+      on: {
+        'profile.submit': [
+          {
+            guard: 'passwordsDiffer',
+            actions: { type: 'fail', params: { feedback: { key: 'passwords-do-not-match' } } },
+          },
+          {
+            guard: 'phoneInvalid',
+            actions: { type: 'fail', params: { feedback: { key: 'invalid-phone-number' } } },
+          },
+          { guard: 'isFilled', target: 'saving', actions: assign({ error: null, success: null }) },
+        ],
+      },
+    },
+    saving: {
+      invoke: {
+        src: 'updateProfile',
+        input: ({ context }) => ({
+          first_name: context.fields.firstName.trim(),
+          last_name: context.fields.lastName.trim(),
+          email: context.fields.email.trim(),
+          phone_number: sanitisePhone(context.fields.phone) ?? '',
+          password: context.fields.newPassword === '' ? null : context.fields.newPassword,
+          agree_newsletter: context.agreeNewsletter,
+        }),
+        onDone: {
+          target: 'editing',
+          actions: [
+            assign(({ event }) => ({
+              fields: fieldsOf(event.output),
+              agreeNewsletter: event.output.agree_newsletter,
+              success: { key: 'profile-updated-successfully' } as Feedback,
+              error: null,
+            })),
+            'revalidateSession',
+          ],
+        },
+        onError: {
+          target: 'editing',
+          actions: {
+            type: 'fail',
+            params: ({ event }) => ({ feedback: failureFeedback(event.error, 'can-not-update-profile') }),
+          },
+        },
+      },
+    },
+  },
+});

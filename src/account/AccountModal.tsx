@@ -1,0 +1,79 @@
+import '../auth/mantine-styles.ts';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Modal, Tabs } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { useNavigate } from '@tanstack/react-router';
+import { ACCOUNT_TABS, type AccountTab } from '../../machines/modal-search.ts';
+import { useModalSearch, useUpdateModalSearch } from '../auth/useModalSearch.ts';
+import { MantineLayer } from '../ui/MantineLayer.tsx';
+import { MyBookings } from './MyBookings.tsx';
+import { Profile } from './Profile.tsx';
+import { Settings } from './Settings.tsx';
+
+function isAccountTab(value: string | null): value is AccountTab {
+  return value !== null && (ACCOUNT_TABS as readonly string[]).includes(value);
+}
+
+/** The account modal (spec 2.8): My bookings (default), Profile and Settings, each reachable by URL. */
+export default function AccountModal() {
+  const { t } = useLingui();
+  const search = useModalSearch();
+  const updateSearch = useUpdateModalSearch();
+  const navigate = useNavigate();
+  const tab = search.account_tab ?? 'myBookings';
+  // On a phone the account is a screen of its own (long booking lists need the whole height).
+  const phone = useMediaQuery('(max-width: 36em)') ?? false;
+
+  const close = () => updateSearch(({ account_tab: _closed, ...rest }) => rest);
+
+  return (
+    <MantineLayer>
+      <Modal
+        opened
+        onClose={() => void close()}
+        title={t`A minha conta`}
+        size="xl"
+        fullScreen={phone}
+        zIndex={200}
+        closeButtonProps={{ 'aria-label': t`Fechar` }}
+        classNames={{ title: 'auth-modal__title', content: 'auth-modal' }}
+      >
+        <Tabs
+          value={tab}
+          keepMounted={false}
+          onChange={(value) => {
+            if (!isAccountTab(value)) return;
+            // Each tab is its own URL (spec 2.8: a tab can be opened directly).
+            void navigate({
+              to: '.',
+              hash: (previous) => previous ?? '',
+              resetScroll: false,
+              search: (previous: Record<string, unknown>) => ({ ...previous, account_tab: value }),
+            });
+          }}
+        >
+          <Tabs.List mb="md">
+            <Tabs.Tab value="myBookings">
+              <Trans>As minhas reservas</Trans>
+            </Tabs.Tab>
+            <Tabs.Tab value="profile">
+              <Trans>Perfil</Trans>
+            </Tabs.Tab>
+            <Tabs.Tab value="settings">
+              <Trans>Definições</Trans>
+            </Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="myBookings">
+            <MyBookings />
+          </Tabs.Panel>
+          <Tabs.Panel value="profile">
+            <Profile />
+          </Tabs.Panel>
+          <Tabs.Panel value="settings">
+            <Settings onClose={close} />
+          </Tabs.Panel>
+        </Tabs>
+      </Modal>
+    </MantineLayer>
+  );
+}

@@ -1,0 +1,345 @@
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { Anchor, Badge, Button, Checkbox, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
+import { useMachine } from '@xstate/react';
+import { useState, type ReactNode } from 'react';
+import { createCancellationActors } from '../../machines/cancellation.actors.ts';
+import { cancellationMachine, selectedBookings } from '../../machines/cancellation.machine.ts';
+import {
+  groupBookings,
+  refundPercent,
+  statusLabel,
+  sumEuros,
+  type Booking,
+  type BookingGroup,
+  type BookingList,
+  type BookingStatusLabel,
+} from '../../machines/myBookings.ts';
+import { useRuntime } from '../app/context.tsx';
+import { useFeedbackText } from '../auth/feedback.tsx';
+import { formatEuros } from '../i18n/format.ts';
+import type { Locale } from '../i18n/locales.ts';
+import { useLocale } from '../shell/navigation.ts';
+import { longDateTime, timeRange } from './time.ts';
+
+type Send = ReturnType<typeof useMachine<typeof cancellationMachine>>[1];
+
+function StatusBadge({ status }: { status: BookingStatusLabel }) {
+  const labels: Record<BookingStatusLabel, ReactNode> = {
+    active: <Trans>Ativa</Trans>,
+    past: <Trans>Passada</Trans>,
+    canceled: <Trans>Cancelada</Trans>,
+    expired: <Trans>Expirada</Trans>,
+  };
+  const colors: Record<BookingStatusLabel, string> = {
+    active: 'lime',
+    past: 'gray',
+    canceled: 'red',
+    expired: 'orange',
+  };
+  return (
+    <Badge color={colors[status]} variant="light">
+      {labels[status]}
+    </Badge>
+  );
+}
+
+function BookingFacts({ booking, locale }: { booking: Booking; locale: Locale }) {
+  const { t } = useLingui();
+  const branch = booking.time_slot_data.branch_data;
+  const showLockCode = booking.lock_code !== null && booking.lock_code !== '' && !booking.is_in_past;
+  return (
+    <dl className="booking-facts">
+      <dt>{t`Filial`}</dt>
+      <dd>{branch.name}</dd>
+      <dt>{t`Horário`}</dt>
+      <dd>
+        {timeRange(
+          booking.time_slot_data.start_time,
+          booking.time_slot_data.end_time,
+          branch.time_zone,
+          locale,
+        )}
+      </dd>
+      <dt>{t`Preço`}</dt>
+      <dd>{formatEuros(booking.final_price_eur, locale)}</dd>
+      <dt>{t`Reembolsável`}</dt>
+      <dd>{formatEuros(booking.refundable_eur, locale)}</dd>
+      <dt>{t`Estado`}</dt>
+      <dd>
+        <StatusBadge status={statusLabel(booking)} />
+      </dd>
+      <dt>{t`Criada em`}</dt>
+      <dd>{longDateTime(booking.created_at, branch.time_zone, locale)}</dd>
+      <dt>{t`Referência`}</dt>
+      <dd>#{booking.id}</dd>
+      {showLockCode && (
+        <>
+          <dt>{t`Código da porta`}</dt>
+          <dd>
+            <strong>{booking.lock_code}</strong>
+          </dd>
+        </>
+      )}
+      <dt>{t`Pagamento`}</dt>
+      <dd>
+        {booking.paid ? (
+          <Trans>Paga</Trans>
+        ) : (
+          <>
+            <Trans>Não paga</Trans>
+            {booking.pay_again_url && (
+              <>
+                {' '}
+                <Anchor href={booking.pay_again_url} underline="always">
+                  <Trans>Pode pagar aqui</Trans>
+                </Anchor>
+              </>
+            )}
+          </>
+        )}
+      </dd>
+      {booking.refunded_eur !== null && (
+        <>
+          <dt>{t`Reembolsado`}</dt>
+          <dd>{formatEuros(booking.refunded_eur, locale)}</dd>
+        </>
+      )}
+    </dl>
+  );
+}
+
+function BookingCard({
+  booking,
+  selectable,
+  selected,
+  send,
+  locale,
+}: {
+  booking: Booking;
+  selectable: boolean;
+  selected: boolean;
+  send: Send;
+  locale: Locale;
+}) {
+  const { t } = useLingui();
+  const branch = booking.time_slot_data.branch_data;
+  const when = timeRange(
+    booking.time_slot_data.start_time,
+    booking.time_slot_data.end_time,
+    branch.time_zone,
+    locale,
+  );
+  const classes = [
+    'booking-card',
+    selectable ? 'booking-card--selectable' : '',
+    selected ? 'booking-card--selected' : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return (
+    <li className={classes} data-testid="booking">
+      {selectable && (
+        <Checkbox
+          checked={selected}
+          onChange={() => send({ type: 'booking.toggle', id: booking.id })}
+          label={t`Selecionar a reserva de ${when}`}
+        />
+      )}
+      <BookingFacts booking={booking} locale={locale} />
+    </li>
+  );
+}
+
+function GroupItem({
+  group,
+  list,
+  selected,
+  send,
+  locale,
+}: {
+  group: BookingGroup;
+  list: BookingList;
+  selected: Set<number>;
+  send: Send;
+  locale: Locale;
+}) {
+  const render = (booking: Booking) => (
+    <BookingCard
+      key={booking.id}
+      booking={booking}
+      selectable={list === 'active' && booking.is_cancelable}
+      selected={selected.has(booking.id)}
+      send={send}
+      locale={locale}
+    />
+  );
+  const [first] = group.bookings;
+  if (group.bookings.length === 1 && first) return render(first);
+  const timeZone = first?.time_slot_data.branch_data.time_zone ?? 'UTC';
+  const count = group.bookings.length;
+  return (
+    <li className="booking-group">
+      <details>
+        <summary className="booking-group__summary">
+          {timeRange(group.start, group.end, timeZone, locale)}{' '}
+          <Text span size="sm" c="gray.4">
+            (<Plural value={count} one="# reserva" other="# reservas" />)
+          </Text>
+        </summary>
+        <ul className="booking-list">{group.bookings.map(render)}</ul>
+      </details>
+    </li>
+  );
+}
+
+/** My bookings (spec 2.8): per branch, Active (open, selectable), Past and Canceled (closed). */
+export function MyBookings() {
+  const { t } = useLingui();
+  const runtime = useRuntime();
+  const locale = useLocale();
+  const feedbackText = useFeedbackText();
+  const [machine] = useState(() =>
+    cancellationMachine.provide({ actors: createCancellationActors(runtime.api) }),
+  );
+  const [state, send] = useMachine(machine);
+  const { context } = state;
+
+  if (state.matches('loading')) return null;
+
+  const selected = new Set(context.selected);
+  const hasSelection = context.selected.length > 0;
+  const branches = groupBookings(context.bookings);
+  const titles: Record<BookingList, string> = {
+    active: t`Reservas ativas`,
+    past: t`Reservas passadas`,
+    canceled: t`Reservas canceladas`,
+  };
+  const chosen = selectedBookings(context);
+  const total = sumEuros(chosen.map((booking) => booking.refundable_eur));
+  const totalText = formatEuros(total, locale);
+  const dialogOpen = state.matches('dialog');
+
+  return (
+    <Stack gap="md">
+      <Group gap="sm">
+        <Button disabled={!hasSelection} onClick={() => send({ type: 'dialog.open' })}>
+          <Trans>Cancelar as reservas selecionadas</Trans>
+        </Button>
+        <Button variant="default" disabled={!hasSelection} onClick={() => send({ type: 'selection.clear' })}>
+          <Trans>Desmarcar todas</Trans>
+        </Button>
+      </Group>
+
+      {branches.length === 0 && (
+        <Text c="gray.4">
+          <Trans>Não foram encontradas reservas</Trans>
+        </Text>
+      )}
+
+      {branches.map(({ branch, lists }) => (
+        <section
+          key={branch.id}
+          className="account-branch"
+          aria-label={`${branch.name} - ${branch.location}`}
+        >
+          <Title order={3} size="h4" mb="xs">
+            {branch.name} - {branch.location}
+          </Title>
+          {(['active', 'past', 'canceled'] as const).map((list) => (
+            <details key={list} open={list === 'active'} className="booking-section">
+              <summary className="booking-section__summary">
+                {titles[list]} ({lists[list].reduce((count, group) => count + group.bookings.length, 0)})
+              </summary>
+              {lists[list].length === 0 ? (
+                <Text size="sm" c="gray.4">
+                  <Trans>Não foram encontradas reservas</Trans>
+                </Text>
+              ) : (
+                <ul className="booking-list">
+                  {lists[list].map((group) => (
+                    <GroupItem
+                      key={group.key}
+                      group={group}
+                      list={list}
+                      selected={selected}
+                      send={send}
+                      locale={locale}
+                    />
+                  ))}
+                </ul>
+              )}
+            </details>
+          ))}
+        </section>
+      ))}
+
+      <Modal
+        opened={dialogOpen}
+        onClose={() => send({ type: 'dialog.cancel' })}
+        title={t`Cancelar reservas`}
+        centered
+        size="lg"
+        zIndex={250}
+        closeButtonProps={{ 'aria-label': t`Fechar` }}
+        classNames={{ title: 'auth-modal__title', content: 'auth-modal' }}
+      >
+        <Stack gap="md">
+          <div className="cancel-table-wrap" tabIndex={0} role="region" aria-label={t`Reservas a cancelar`}>
+            <Table className="cancel-table">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t`Filial`}</Table.Th>
+                  <Table.Th>{t`Horário`}</Table.Th>
+                  <Table.Th>{t`Reembolsável`}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {chosen.map((booking) => {
+                  const branch = booking.time_slot_data.branch_data;
+                  const percent = Math.round(refundPercent(booking));
+                  return (
+                    <Table.Tr key={booking.id}>
+                      <Table.Td>{branch.name}</Table.Td>
+                      <Table.Td>
+                        {timeRange(
+                          booking.time_slot_data.start_time,
+                          booking.time_slot_data.end_time,
+                          branch.time_zone,
+                          locale,
+                        )}
+                      </Table.Td>
+                      <Table.Td>
+                        {formatEuros(booking.refundable_eur, locale)} ({percent}%)
+                      </Table.Td>
+                    </Table.Tr>
+                  );
+                })}
+              </Table.Tbody>
+            </Table>
+          </div>
+          <Text fw={700}>
+            <Trans>Total a reembolsar: {totalText}</Trans>
+          </Text>
+          {context.error && (
+            <Text c="red.4" role="alert">
+              {feedbackText(context.error)}
+            </Text>
+          )}
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={() => send({ type: 'dialog.cancel' })}>
+              <Trans>Cancelar</Trans>
+            </Button>
+            <Button
+              color="red.9"
+              disabled={!hasSelection}
+              loading={!state.matches({ dialog: 'idle' }) && dialogOpen}
+              onClick={() => send({ type: 'cancellation.confirm' })}
+            >
+              <Trans>Confirmar</Trans>
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}

@@ -1,0 +1,113 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Button, Checkbox, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { useMachine } from '@xstate/react';
+import { useState } from 'react';
+import { createProfileActors } from '../../machines/profile.actors.ts';
+import {
+  asksPasswordConfirmation,
+  profileMachine,
+  type ProfileFields,
+} from '../../machines/profile.machine.ts';
+import { useRuntime } from '../app/context.tsx';
+import { FeedbackBoxes } from '../auth/feedback.tsx';
+import { i18n } from '../i18n/i18n.ts';
+import { isLocale } from '../i18n/locales.ts';
+
+/** The profile tab (spec 2.8): the user's details, an optional new password and the newsletter choice. */
+export function Profile() {
+  const { t } = useLingui();
+  const runtime = useRuntime();
+  const [machine] = useState(() =>
+    profileMachine.provide({
+      actors: createProfileActors(runtime.api, () => (isLocale(i18n.locale) ? i18n.locale : 'pt')),
+      actions: { revalidateSession: () => runtime.session.send({ type: 'token.validate' }) },
+    }),
+  );
+  const [state, send] = useMachine(machine);
+  const { context } = state;
+  const change = (field: keyof ProfileFields) => (event: { currentTarget: { value: string } }) =>
+    send({ type: 'field.change', field, value: event.currentTarget.value });
+
+  if (state.matches('loading')) return null;
+  if (state.matches('loadFailed')) {
+    return (
+      <Stack>
+        <FeedbackBoxes error={context.error} success={null} />
+        <Button variant="default" onClick={() => send({ type: 'profile.reload' })}>
+          <Trans>Tentar novamente</Trans>
+        </Button>
+      </Stack>
+    );
+  }
+
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        send({ type: 'profile.submit' });
+      }}
+    >
+      <Stack gap="md">
+        <FeedbackBoxes error={context.error} success={context.success} />
+        <Group grow gap="sm" align="flex-start">
+          <TextInput
+            label={t`Nome próprio`}
+            required
+            autoComplete="given-name"
+            value={context.fields.firstName}
+            onChange={change('firstName')}
+          />
+          <TextInput
+            label={t`Apelido`}
+            required
+            autoComplete="family-name"
+            value={context.fields.lastName}
+            onChange={change('lastName')}
+          />
+        </Group>
+        <TextInput
+          label={t`E-mail`}
+          type="email"
+          required
+          autoComplete="email"
+          value={context.fields.email}
+          onChange={change('email')}
+        />
+        <TextInput
+          label={t`Número de telefone`}
+          type="tel"
+          required
+          autoComplete="tel"
+          placeholder="+351 912 345 678"
+          value={context.fields.phone}
+          onChange={change('phone')}
+        />
+        <PasswordInput
+          label={t`Nova palavra-passe (opcional)`}
+          autoComplete="new-password"
+          value={context.fields.newPassword}
+          onChange={change('newPassword')}
+        />
+        {asksPasswordConfirmation(context) && (
+          <PasswordInput
+            label={t`Confirmar a nova palavra-passe`}
+            autoComplete="new-password"
+            required
+            value={context.fields.confirmNewPassword}
+            onChange={change('confirmNewPassword')}
+          />
+        )}
+        <Checkbox
+          label={t`Quero receber a newsletter com novidades e promoções`}
+          checked={context.agreeNewsletter}
+          onChange={(event) => send({ type: 'newsletter.change', checked: event.currentTarget.checked })}
+        />
+        <Group justify="flex-end">
+          <Button type="submit" loading={state.matches('saving')}>
+            <Trans>Atualizar perfil</Trans>
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

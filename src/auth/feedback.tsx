@@ -1,0 +1,53 @@
+import { useLingui } from '@lingui/react/macro';
+import { Alert } from '@mantine/core';
+import type { Feedback, FeedbackKey } from '../../machines/feedback.ts';
+
+/** Spec 8's texts for the feedback keys of the auth and account flows. */
+export function useFeedbackText(): (feedback: Feedback) => string {
+  const { t } = useLingui();
+  const texts: Record<FeedbackKey, string> = {
+    generic: t`Ocorreu um erro inesperado. Tente novamente.`,
+    'error-during-login': t`Ocorreu um erro ao iniciar sessão. Tente novamente.`,
+    'registration-failed': t`O registo falhou. Tente novamente.`,
+    'failed-to-request-password-reset': t`Não foi possível pedir a redefinição da palavra-passe. Tente novamente.`,
+    'failed-to-reset-password': t`Não foi possível redefinir a palavra-passe. Tente novamente.`,
+    'email-verification-failed': t`A verificação do e-mail falhou. Tente novamente.`,
+    'phone-verification-failed': t`A verificação do telefone falhou. Tente novamente.`,
+    'failed-to-reset-email-verification': t`Não foi possível reenviar a verificação do e-mail. Tente novamente.`,
+    'failed-to-reset-phone-verification': t`Não foi possível reenviar a verificação do telefone. Tente novamente.`,
+    'can-not-update-profile': t`Não é possível atualizar o perfil. Tente mais tarde.`,
+    'can-not-cancel-bookings': t`Não é possível cancelar as reservas. Tente mais tarde.`,
+    'failed-to-delete-account': t`Não foi possível eliminar a conta`,
+    'passwords-do-not-match': t`As palavras-passe não coincidem`,
+    'invalid-phone-number': t`O número de telefone tem de incluir o indicativo do país e ser válido`,
+    'if-account-exists-reset-link-will-be-sent': t`Se existir uma conta com este e-mail, será enviada uma ligação de redefinição.`,
+    'password-has-been-reset-successfully': t`A palavra-passe foi redefinida. Inicie sessão.`,
+    'email-verified-successfully': t`E-mail verificado com sucesso. Inicie sessão.`,
+    'phone-verified-successfully': t`Telefone verificado com sucesso. Inicie sessão.`,
+    'email-verification-success-now-phone': t`E-mail verificado com sucesso. Verifique agora o seu número de telefone.`,
+    'phone-verification-success-now-email': t`Telefone verificado com sucesso. Verifique agora o seu e-mail.`,
+    'email-verification-reset-successfully': t`Enviámos um novo código de verificação do e-mail.`,
+    'phone-verification-reset-successfully': t`Enviámos um novo código de verificação do telefone.`,
+    'profile-updated-successfully': t`Perfil atualizado com sucesso`,
+  };
+  return (feedback) => ('text' in feedback ? feedback.text : texts[feedback.key]);
+}
+
+/** The red error box and the green success box (spec 2.6). */
+export function FeedbackBoxes({ error, success }: { error: Feedback | null; success: Feedback | null }) {
+  const text = useFeedbackText();
+  return (
+    <>
+      {error && (
+        <Alert color="red" variant="light" role="alert" className="feedback feedback--error">
+          {text(error)}
+        </Alert>
+      )}
+      {success && (
+        <Alert color="green" variant="light" role="status" className="feedback feedback--success">
+          {text(success)}
+        </Alert>
+      )}
+    </>
+  );
+}

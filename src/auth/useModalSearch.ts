@@ -1,0 +1,28 @@
+import { useNavigate, useSearch } from '@tanstack/react-router';
+import { useCallback } from 'react';
+import type { ModalSearch } from '../../machines/modal-search.ts';
+
+/** The validated modal parameters of the current page (spec 2.5-2.8). */
+export function useModalSearch(): ModalSearch {
+  return useSearch({ strict: false }) as ModalSearch;
+}
+
+/** Rewrites the modal parameters in place (replace: closing or switching a view is not a new page). */
+export function useUpdateModalSearch() {
+  const navigate = useNavigate();
+  return useCallback(
+    (update: (previous: ModalSearch) => ModalSearch) =>
+      navigate({
+        to: '.',
+        replace: true,
+        resetScroll: false,
+        hash: (previous) => previous ?? '',
+        search: (previous: Record<string, unknown>) => {
+          const next: Record<string, unknown> = { ...update(previous as ModalSearch) };
+          for (const key of Object.keys(next)) if (next[key] === undefined) delete next[key];
+          return next;
+        },
+      }),
+    [navigate],
+  );
+}
