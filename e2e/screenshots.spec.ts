@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { apiLogin, bookableSlots, bookAndPay, storeToken, verifiedPerson } from './support/accounts.ts';
 
 // Run with `npm run screenshots` (its own Playwright project): writes docs/screenshots/*.png.
 const VIEWPORTS = {
@@ -36,4 +37,169 @@ for (const [device, viewport] of Object.entries(VIEWPORTS)) {
       });
     }
   }
+}
+
+// The auth modal's views and the account modal's tabs (docs/screenshots/auth-*.png, account-*.png).
+const AUTH_VIEWS = {
+  login: '?auth_tab=login',
+  register: '?auth_tab=register',
+  forgotPassword: '?auth_tab=forgotPassword',
+  resetPassword: '?reset_token=screenshot-token',
+  verify: '?auth_tab=verify&verify_email=rita%40example.com',
+} as const;
+
+for (const [device, viewport] of Object.entries(VIEWPORTS)) {
+  for (const locale of ['pt', 'en']) {
+    test(`the auth views in ${locale} on a ${device}`, async ({ browser }) => {
+      const context = await browser.newContext({ viewport, reducedMotion: 'reduce', locale: `${locale}-PT` });
+      const tab = await context.newPage();
+      for (const [view, query] of Object.entries(AUTH_VIEWS)) {
+        await tab.goto(`/${locale}${query}`);
+        await expect(tab.locator('html[data-app-ready="true"]')).toHaveCount(1);
+        await expect(tab.getByRole('dialog')).toBeVisible();
+        await expect(tab.getByTestId('global-loader')).toHaveCount(0);
+        await tab.screenshot({ path: `docs/screenshots/auth-${view}-${locale}-${device}.png` });
+      }
+      await context.close();
+    });
+
+    test(`the account tabs in ${locale} on a ${device}`, async ({ browser, request }) => {
+      const person = await verifiedPerson(request, `shots-${device}`, locale);
+      const token = await apiLogin(request, person);
+      // A day of its own per test: the tests run in parallel and must not race for the same slots.
+      const day = 4 + Object.keys(VIEWPORTS).indexOf(device) * 2 + (locale === 'pt' ? 0 : 1);
+      const { slots } = await bookableSlots(request, day);
+      const [first, second, , , third] = slots.filter((slot) => /T(0[7-9]|1\d):00/.test(slot.start_time));
+      if (first && second) await bookAndPay(request, token, [first, second]);
+      if (third) await bookAndPay(request, token, [third]);
+      const context = await browser.newContext({ viewport, reducedMotion: 'reduce', locale: `${locale}-PT` });
+      const tab = await context.newPage();
+      await storeToken(tab, token);
+      for (const account of ['myBookings', 'profile', 'settings']) {
+        await tab.goto(`/${locale}?account_tab=${account}`);
+        await expect(tab.locator('html[data-app-ready="true"]')).toHaveCount(1);
+        await expect(tab.getByRole('dialog')).toBeVisible();
+        await expect(tab.getByTestId('global-loader')).toHaveCount(0);
+        await tab.waitForTimeout(300);
+        if (account === 'myBookings') {
+          await tab
+            .getByRole('dialog')
+            .locator('summary')
+            .filter({ hasText: /\(2 (bookings|reservas)\)/ })
+            .first()
+            .click();
+        }
+        await tab.screenshot({ path: `docs/screenshots/account-${account}-${locale}-${device}.png` });
+        if (account === 'myBookings') {
+          await tab.getByRole('dialog').getByRole('checkbox').first().check();
+          await tab
+            .getByRole('dialog')
+            .getByRole('button')
+            .filter({ hasText: /Cancel|Cancelar/ })
+            .first()
+            .click();
+          await expect(tab.getByRole('dialog')).toHaveCount(2);
+          await tab.waitForTimeout(300);
+          await tab.screenshot({ path: `docs/screenshots/account-cancel-${locale}-${device}.png` });
+        }
+      }
+      await context.close();
+    });
+  }
+}
+
+// The booking modal's tabs, the summary, the checkout and each payment result (docs/screenshots/booking-*.png).
+for (const [index, [device, viewport]] of Object.entries(VIEWPORTS).entries()) {
+  test(`the booking modal and payment results on a ${device}`, async ({ browser, request, baseURL }) => {
+    test.setTimeout(90_000);
+    const origin = (baseURL ?? '').replace('127.0.0.1', 'localhost');
+    const context = await browser.newContext({ viewport, reducedMotion: 'reduce', locale: 'en-GB' });
+    const token = await apiLogin(request, { email: 'demo@example.com', password: 'Demo-gym-2026!' });
+    await context.addInitScript((value) => window.localStorage.setItem('token', value), token);
+    const tab = await context.newPage();
+    const { branch, date, slots } = await bookableSlots(request, 12 + index);
+    const settle = async () => {
+      await expect(tab.getByTestId('global-loader')).toHaveCount(0);
+      await tab.waitForTimeout(400);
+    };
+    const shot = (name: string) => tab.screenshot({ path: `docs/screenshots/booking-${name}-${device}.png` });
+
+    await tab.goto(`${origin}/en?booking_tab=branchInformation&booking_branch_id=${branch.id}`);
+    const dialog = tab.getByRole('dialog', { name: branch.name });
+    await expect(dialog.getByRole('heading', { name: 'Location' })).toBeVisible();
+    await settle();
+    await shot('branch-information');
+
+    await dialog.getByRole('tab', { name: 'Book sessions' }).click();
+    const label = new Intl.DateTimeFormat('en-GB', {
+      weekday: 'long',
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      timeZone: 'UTC',
+    }).format(new Date(`${date}T12:00:00Z`));
+    const day = dialog.getByRole('button', { name: label, exact: true });
+    if ((await day.count()) === 0) await dialog.getByRole('button', { name: 'Next month' }).click();
+    await day.click();
+    const pick = slots.filter((slot) => /T(0[7-9]|1\d):00/.test(slot.start_time)).slice(0, 2);
+    for (const slot of pick) {
+      await dialog.getByRole('button', { name: new RegExp(`^${slot.start_time.slice(11, 16)} - `) }).click();
+    }
+    await dialog.getByLabel('Coupon code').fill('WELCOME5');
+    await dialog.getByRole('button', { name: 'Apply' }).click();
+    await expect(dialog.getByText(/Coupon WELCOME5 applied/)).toBeVisible();
+    // Back to the top of the modal: calendar, image and the first slots.
+    await dialog.evaluate((node) => node.scrollTo(0, 0));
+    await tab.evaluate(() => document.querySelector('.mantine-Modal-body')?.scrollTo(0, 0));
+    await settle();
+    await shot('book-sessions');
+
+    await dialog.getByRole('button', { name: 'Confirm booking' }).click();
+    const summary = tab.getByRole('dialog', { name: 'Booking summary' });
+    await summary.getByRole('checkbox').check();
+    await settle();
+    await shot('summary');
+
+    await summary.getByRole('button', { name: 'Confirm', exact: true }).click();
+    const checkout = tab.frameLocator('iframe[title="Payment"]');
+    await expect(checkout.locator('input[name="card_number"]')).toBeVisible();
+    await settle();
+    await shot('checkout');
+
+    await checkout.locator('input[name="card_number"]').fill('4242 4242 4242 4242');
+    await checkout.getByRole('button').click();
+    await expect(tab.getByRole('dialog', { name: 'Payment successful' })).toBeVisible({ timeout: 15_000 });
+    await settle();
+    await shot('result-success');
+
+    const held = slots.filter((slot) => !pick.includes(slot))[index + 3]!;
+    const response = await request.post('/api/bookings/', {
+      headers: { Authorization: `Bearer ${token}` },
+      data: {
+        time_slot_id: [held.id],
+        max_bookings_per_slot: 1,
+        coupon_code: null,
+        expected_total_final_price_eur: held.basic_price_eur,
+      },
+    });
+    const secret = ((await response.json()) as { checkout_session: { clientSecret: string } })
+      .checkout_session.clientSecret;
+    await tab.goto(`${origin}/en?stripe_session_id=${secret.split('_secret_')[0]}&booking_date=${date}`);
+    await expect(tab.getByRole('dialog', { name: 'Payment pending' })).toBeVisible();
+    await settle();
+    await shot('result-pending');
+
+    await tab.route('**/api/checkout/session-status**', (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        body: '{"status":"expired","clientSecret":null}',
+      }),
+    );
+    await tab.goto(`${origin}/en?stripe_session_id=cs_local_expired&booking_date=${date}`);
+    await expect(tab.getByRole('dialog', { name: 'Payment session expired' })).toBeVisible();
+    await settle();
+    await shot('result-expired');
+    await context.close();
+  });
 }

@@ -2,11 +2,14 @@
 // chunk that mounts when its query parameters ask for it, so the landing page carries none of their code.
 import { AccountModalMount } from '../account/AccountModalMount.tsx';
 import { AuthModalMount } from '../auth/AuthModalMount.tsx';
+import { BookingModalMount, PaymentResultMount } from '../booking/BookingModalMount.tsx';
 
 export function Modals() {
   return (
     <>
       <AccountModalMount />
+      <BookingModalMount />
+      <PaymentResultMount />
       <AuthModalMount />
     </>
   );

@@ -58,7 +58,7 @@ export function useGoToSection() {
 
 export type ModalRequest =
   | { modal: 'auth'; tab: AuthTab }
-  | { modal: 'booking'; tab: BookingTab; branchId: number }
+  | { modal: 'booking'; tab: BookingTab; branchId?: number }
   | { modal: 'account'; tab: AccountTab };
 
 /** Modals are driven by query parameters; opening one pushes them into history (spec 2.7). */

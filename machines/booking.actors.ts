@@ -1,0 +1,29 @@
+import { fromPromise } from 'xstate';
+import { expectData, type ApiClient } from './api.ts';
+import type { Coupon, TimeSlot } from './booking.pricing.ts';
+import type { CreateBookingInput, SlotsInput } from './booking.machine.ts';
+
+/** The booking flow's calls over the typed client (spec 7). */
+export function createBookingActors(api: ApiClient) {
+  return {
+    loadLocalTime: fromPromise<string, { branchId: number }>(({ input }) =>
+      expectData(
+        api.GET('/bookings/local-time/branch/{branchId}', { params: { path: { branchId: input.branchId } } }),
+      ),
+    ),
+    loadSlots: fromPromise<TimeSlot[], SlotsInput>(({ input }) =>
+      expectData(
+        api.GET('/bookings/slots/{branch_id}/{date}', {
+          params: { path: { branch_id: input.branchId, date: input.date } },
+        }),
+      ),
+    ),
+    checkCoupon: fromPromise<Coupon, { code: string }>(({ input }) =>
+      expectData(api.GET('/bookings/coupon-code/{code}', { params: { path: { code: input.code } } })),
+    ),
+    createBooking: fromPromise<string | null, CreateBookingInput>(async ({ input }) => {
+      const data = await expectData(api.POST('/bookings/', { body: input }));
+      return data.checkout_session.clientSecret;
+    }),
+  };
+}

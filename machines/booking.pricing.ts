@@ -1,0 +1,76 @@
+import { Temporal } from 'temporal-polyfill';
+import type { components } from '../openapi/schema.gen.ts';
+
+export type TimeSlot = components['schemas']['TimeSlot'];
+export type Coupon = components['schemas']['Coupon'];
+
+/** Euros (2 decimals on the wire) to integer cents, so sums never drift. */
+export function toCents(euros: number): number {
+  return Math.round(euros * 100);
+}
+
+/**
+ * docs/decisions.md (Money): round-half-up(price x (1 - discount)) in integers. The discount has at most
+ * four decimals, so it is taken in basis points.
+ */
+export function discountedCents(priceEuros: number, discount: number | null): number {
+  const cents = toCents(priceEuros);
+  if (!discount) return cents;
+  const basisPoints = Math.round(discount * 10_000);
+  return Math.floor((cents * (10_000 - basisPoints) + 5_000) / 10_000);
+}
+
+/** expected_total_final_price_eur: the sum of the discounted slot prices, in euros. */
+export function totalEuros(slots: readonly TimeSlot[], discount: number | null): number {
+  return slots.reduce((sum, slot) => sum + discountedCents(slot.basic_price_eur, discount), 0) / 100;
+}
+
+/** The branch-local calendar date of a slot (its ISO string carries the branch's offset). */
+export function slotDate(slot: TimeSlot): string {
+  return slot.start_time.slice(0, 10);
+}
+
+/** 'HH:mm' of an ISO date-time with offset, as the branch's wall clock shows it. */
+export function wallClock(iso: string): string {
+  return iso.slice(11, 16);
+}
+
+/** 'HH:mm - HH:mm' (spec 9). */
+export function slotRange(slot: TimeSlot): string {
+  return `${wallClock(slot.start_time)} - ${wallClock(slot.end_time)}`;
+}
+
+/** Selected slots grouped by date, dates sorted, slots in each date sorted by start. */
+export function groupByDate(slots: readonly TimeSlot[]): { date: string; slots: TimeSlot[] }[] {
+  const groups = new Map<string, TimeSlot[]>();
+  for (const slot of [...slots].sort((a, b) => a.start_time.localeCompare(b.start_time))) {
+    const date = slotDate(slot);
+    groups.set(date, [...(groups.get(date) ?? []), slot]);
+  }
+  return [...groups.keys()].sort().map((date) => ({ date, slots: groups.get(date)! }));
+}
+
+/** The branch's calendar date of an ISO date-time with offset (the local-time answer). */
+export function branchDate(iso: string): string {
+  return iso.slice(0, 10);
+}
+
+/** Spec 2.7: 42 day cells, weeks starting on Monday, for the month of `month` (yyyy-MM). */
+export function calendarCells(month: string): string[] {
+  const first = Temporal.PlainYearMonth.from(month).toPlainDate({ day: 1 });
+  const start = first.subtract({ days: first.dayOfWeek - 1 });
+  return Array.from({ length: 42 }, (_, index) => start.add({ days: index }).toString());
+}
+
+export function shiftMonth(month: string, months: number): string {
+  return Temporal.PlainYearMonth.from(month).add({ months }).toString();
+}
+
+/** True when the device's current UTC offset differs from the branch's (spec 2.7's warning). */
+export function deviceOffsetDiffers(branchTimeZone: string, deviceTimeZone: string): boolean {
+  const now = Temporal.Now.instant();
+  return (
+    now.toZonedDateTimeISO(branchTimeZone).offsetNanoseconds !==
+    now.toZonedDateTimeISO(deviceTimeZone).offsetNanoseconds
+  );
+}

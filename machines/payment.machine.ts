@@ -1,0 +1,94 @@
+import { assign, fromPromise, setup } from 'xstate';
+import { ApiError } from './api.ts';
+import type { components } from '../openapi/schema.gen.ts';
+
+/**
+ * The return from the checkout (spec 4, 'Payment session'): the status of `stripe_session_id` is checked and
+ * shown; 'Try again' re-opens the checkout while the session is open; a 4xx on the check asks for a login
+ * and checks again once logged in.
+ */
+
+export type SessionStatus = components['schemas']['CheckoutSessionStatus'];
+export type PaymentInput = { sessionId: string };
+
+export type PaymentContext = {
+  sessionId: string;
+  status: SessionStatus['status'] | null;
+  clientSecret: string | null;
+};
+
+export type PaymentEvent =
+  | { type: 'result.close' }
+  | { type: 'payment.retry' }
+  | { type: 'payment.failed' }
+  | { type: 'session.changed'; loggedIn: boolean };
+
+function isClientError(error: unknown): boolean {
+  return error instanceof ApiError && error.status >= 400 && error.status < 500;
+}
+
+export const paymentMachine = setup({
+  types: {
+    context: {} as PaymentContext,
+    events: {} as PaymentEvent,
+    input: {} as PaymentInput,
+  },
+  actors: {
+    checkStatus: fromPromise<SessionStatus, { sessionId: string }>(() =>
+      Promise.reject(new Error('not provided')),
+    ),
+  },
+  actions: {
+    // Provided by the app: opens the auth modal on its login view.
+    requestLogin: () => {},
+  },
+  guards: {
+    isClientError: ({ event }) => isClientError((event as { error?: unknown }).error),
+    isOpen: ({ context }) => context.status === 'open' && context.clientSecret !== null,
+    isLoggedIn: ({ event }) => event.type === 'session.changed' && event.loggedIn,
+  },
+}).createMachine({
+  id: 'payment',
+  context: ({ input }) => ({ sessionId: input.sessionId, status: null, clientSecret: null }),
+  initial: 'checking',
+  states: {
+    checking: {
+      invoke: {
+        id: 'checkStatus',
+        src: 'checkStatus',
+        input: ({ context }) => ({ sessionId: context.sessionId }),
+        onDone: {
+          target: 'result',
+          actions: assign(({ event }) => ({
+            status: event.output.status,
+            clientSecret: event.output.clientSecret,
+          })),
+        },
+        onError: [{ guard: 'isClientError', target: 'awaitingLogin' }, { target: 'failed' }],
+      },
+    },
+    awaitingLogin: {
+      entry: 'requestLogin',
+      on: {
+        'session.changed': { guard: 'isLoggedIn', target: 'checking' },
+        'result.close': 'closed',
+      },
+    },
+    result: {
+      on: {
+        'payment.retry': { guard: 'isOpen', target: 'checkout' },
+        'result.close': 'closed',
+      },
+    },
+    checkout: {
+      on: {
+        'payment.failed': 'checkoutFailed',
+        'result.close': 'closed',
+      },
+    },
+    checkoutFailed: { on: { 'result.close': 'closed' } },
+    /** The check failed without an answer (network, 5xx): the dialog says so and can be closed. */
+    failed: { on: { 'result.close': 'closed' } },
+    closed: { type: 'final' },
+  },
+});

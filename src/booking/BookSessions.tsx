@@ -1,0 +1,254 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { ActionIcon, Alert, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import type { SnapshotFrom } from 'xstate';
+import type { Branch } from '../../machines/branches.ts';
+import type { bookingMachine } from '../../machines/booking.machine.ts';
+import { discountOf, type BookingEvent } from '../../machines/booking.machine.ts';
+import {
+  calendarCells,
+  deviceOffsetDiffers,
+  discountedCents,
+  slotRange,
+  toCents,
+  type TimeSlot,
+} from '../../machines/booking.pricing.ts';
+import { formatEuros } from '../i18n/format.ts';
+import type { Locale } from '../i18n/locales.ts';
+import { deviceTimeZone, formatDay, formatMonth, weekdayNames } from './dates.ts';
+
+type Snapshot = SnapshotFrom<typeof bookingMachine>;
+type Send = (event: BookingEvent) => void;
+
+export function Price({
+  slot,
+  discount,
+  locale,
+}: {
+  slot: TimeSlot;
+  discount: number | null;
+  locale: Locale;
+}) {
+  const final = discountedCents(slot.basic_price_eur, discount);
+  const original = toCents(slot.basic_price_eur);
+  return (
+    <span>
+      {final !== original && (
+        <s className="price--original" aria-label={undefined}>
+          {formatEuros(original / 100, locale)}
+        </s>
+      )}
+      <span>{formatEuros(final / 100, locale)}</span>
+    </span>
+  );
+}
+
+function Calendar({ state, send, locale }: { state: Snapshot; send: Send; locale: Locale }) {
+  const { t } = useLingui();
+  const { month, date, today } = state.context;
+  const weekdays = weekdayNames(locale);
+  return (
+    <section aria-label={t`Calendário`}>
+      <div className="calendar__head">
+        <ActionIcon
+          variant="subtle"
+          aria-label={t`Mês anterior`}
+          onClick={() => send({ type: 'month.previous' })}
+          size="lg"
+        >
+          ‹
+        </ActionIcon>
+        <span className="calendar__month" aria-live="polite">
+          {formatMonth(month, locale)}
+        </span>
+        <ActionIcon
+          variant="subtle"
+          aria-label={t`Mês seguinte`}
+          onClick={() => send({ type: 'month.next' })}
+          size="lg"
+        >
+          ›
+        </ActionIcon>
+      </div>
+      <div className="calendar__grid" role="group" aria-label={formatMonth(month, locale)}>
+        {weekdays.map((weekday) => (
+          <abbr key={weekday.long} title={weekday.long} className="calendar__weekday">
+            {weekday.short}
+          </abbr>
+        ))}
+        {calendarCells(month).map((cell) => {
+          const classes = ['calendar__day'];
+          if (!cell.startsWith(month)) classes.push('calendar__day--other-month');
+          if (cell === date) classes.push('calendar__day--selected');
+          return (
+            <button
+              key={cell}
+              type="button"
+              className={classes.join(' ')}
+              disabled={cell < today}
+              aria-pressed={cell === date}
+              aria-label={formatDay(cell, locale)}
+              onClick={() => send({ type: 'date.select', date: cell })}
+            >
+              {Number(cell.slice(8, 10))}
+            </button>
+          );
+        })}
+      </div>
+    </section>
+  );
+}
+
+function Coupon({ state, send }: { state: Snapshot; send: Send }) {
+  const { t } = useLingui();
+  const { coupon, couponError, couponInput } = state.context;
+  const checking = state.matches({ browsing: { coupon: 'checking' } });
+  const error = couponError
+    ? couponError.kind === 'invalid'
+      ? couponError.detail
+      : t`Não foi possível verificar o código do cupão. Tente novamente mais tarde.`
+    : null;
+  if (coupon) {
+    const code = coupon.code;
+    const percent = Math.round(coupon.discount * 100);
+    return (
+      <Group gap="sm" align="center">
+        <Text>
+          <Trans>
+            Cupão {code} aplicado: {percent}% de desconto
+          </Trans>
+        </Text>
+        <Button variant="subtle" onClick={() => send({ type: 'coupon.remove' })}>
+          <Trans>Remover cupão</Trans>
+        </Button>
+      </Group>
+    );
+  }
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        send({ type: 'coupon.apply' });
+      }}
+    >
+      <Group gap="sm" align="flex-start">
+        <TextInput
+          label={t`Código de cupão`}
+          value={couponInput}
+          onChange={(event) => send({ type: 'coupon.input', value: event.currentTarget.value })}
+          error={error}
+          autoComplete="off"
+        />
+        <Button type="submit" mt={25} disabled={couponInput.trim() === ''} loading={checking}>
+          <Trans>Aplicar</Trans>
+        </Button>
+      </Group>
+    </form>
+  );
+}
+
+function Slots({ state, send, locale }: { state: Snapshot; send: Send; locale: Locale }) {
+  const { t } = useLingui();
+  const { slots, selected } = state.context;
+  const discount = discountOf(state.context);
+  if (state.matches({ browsing: { slots: 'loading' } })) {
+    return (
+      <Text c="dimmed" role="status">
+        <Trans>A carregar os horários…</Trans>
+      </Text>
+    );
+  }
+  if (state.matches({ browsing: { slots: 'failed' } })) {
+    return (
+      <Alert color="red" role="alert">
+        <Trans>Não foi possível obter os horários. Tente novamente mais tarde.</Trans>
+      </Alert>
+    );
+  }
+  if (slots.length === 0) {
+    return (
+      <Text c="dimmed">
+        <Trans>Não há horários neste dia.</Trans>
+      </Text>
+    );
+  }
+  return (
+    <div className="slot-grid" role="group" aria-label={t`Horários`}>
+      {slots.map((slot) => {
+        const chosen = selected.some((candidate) => candidate.id === slot.id);
+        return (
+          <button
+            key={slot.id}
+            type="button"
+            className="slot"
+            aria-pressed={chosen}
+            disabled={!slot.is_bookeable && !chosen}
+            onClick={() => send({ type: 'slot.toggle', slot })}
+          >
+            <span className="slot__time">{slotRange(slot)}</span>
+            <Price slot={slot} discount={discount} locale={locale} />
+          </button>
+        );
+      })}
+    </div>
+  );
+}
+
+export function BookSessions({
+  branch,
+  state,
+  send,
+  locale,
+  onLogin,
+}: {
+  branch: Branch;
+  state: Snapshot;
+  send: Send;
+  locale: Locale;
+  onLogin: () => void;
+}) {
+  const branchName = branch.name;
+  const { loggedIn, selected, date } = state.context;
+  const slotsFailed = state.matches({ browsing: { slots: 'failed' } });
+  const showWarning = deviceOffsetDiffers(branch.time_zone, deviceTimeZone());
+  return (
+    <div className="booking-layout">
+      <Stack gap="md">
+        <img className="booking-main-image" src={branch.image} alt={branchName} width="640" height="480" />
+        <Calendar state={state} send={send} locale={locale} />
+        {showWarning && (
+          <Alert color="yellow" variant="light">
+            <Trans>Todos os horários são sempre no fuso horário da localização do espaço.</Trans>
+          </Alert>
+        )}
+      </Stack>
+      <Stack gap="md">
+        <Title order={3} size="h4" className="summary-date">
+          {formatDay(date, locale)}
+        </Title>
+        <Slots state={state} send={send} locale={locale} />
+        {!slotsFailed &&
+          (loggedIn ? (
+            <>
+              <Coupon state={state} send={send} />
+              <Group gap="sm">
+                <Button
+                  variant="default"
+                  disabled={selected.length === 0}
+                  onClick={() => send({ type: 'selection.clear' })}
+                >
+                  <Trans>Desmarcar tudo</Trans>
+                </Button>
+                <Button disabled={selected.length === 0} onClick={() => send({ type: 'summary.open' })}>
+                  <Trans>Confirmar reserva</Trans>
+                </Button>
+              </Group>
+            </>
+          ) : (
+            <Button onClick={onLogin}>
+              <Trans>Iniciar sessão para reservar em {branchName}</Trans>
+            </Button>
+          ))}
+      </Stack>
+    </div>
+  );
+}

@@ -1,0 +1,183 @@
+import './mantine-styles.ts';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Alert, Button, Modal, Stack, Tabs, Text } from '@mantine/core';
+import { useNavigate, useSearch } from '@tanstack/react-router';
+import { useMachine } from '@xstate/react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { Temporal } from 'temporal-polyfill';
+import { createBookingActors } from '../../machines/booking.actors.ts';
+import { bookingMachine } from '../../machines/booking.machine.ts';
+import type { Branch } from '../../machines/branches.ts';
+import type { BookingTab, ModalSearch } from '../../machines/modal-search.ts';
+import { useBranches, useRuntime } from '../app/context.tsx';
+import { useLocale } from '../shell/navigation.ts';
+import { MantineLayer } from '../ui/MantineLayer.tsx';
+import { BookSessions } from './BookSessions.tsx';
+import { BranchInformation } from './BranchInformation.tsx';
+import { Checkout } from './Checkout.tsx';
+import { SummaryDialog } from './SummaryDialog.tsx';
+
+type SearchUpdate = (update: (previous: ModalSearch) => ModalSearch, push?: boolean) => void;
+
+function useUpdateSearch(): SearchUpdate {
+  const navigate = useNavigate();
+  return useCallback(
+    (update, push = false) =>
+      void navigate({
+        to: '.',
+        replace: !push,
+        resetScroll: false,
+        hash: (previous) => previous ?? '',
+        search: (previous: Record<string, unknown>) => {
+          const next: Record<string, unknown> = { ...update(previous as ModalSearch) };
+          for (const key of Object.keys(next)) if (next[key] === undefined) delete next[key];
+          return next;
+        },
+      }),
+    [navigate],
+  );
+}
+
+function BookingFlow({ branch, tab, hidden }: { branch: Branch; tab: BookingTab; hidden: boolean }) {
+  const { t } = useLingui();
+  const runtime = useRuntime();
+  const locale = useLocale();
+  const updateSearch = useUpdateSearch();
+  const openLogin = useCallback(
+    () => updateSearch((previous) => ({ ...previous, auth_tab: 'login' }), true),
+    [updateSearch],
+  );
+  const openLoginRef = useRef(openLogin);
+  openLoginRef.current = openLogin;
+  const machine = useMemo(
+    () =>
+      bookingMachine.provide({
+        actors: createBookingActors(runtime.api),
+        actions: { requestLogin: () => openLoginRef.current() },
+      }),
+    [runtime.api],
+  );
+  const [state, send] = useMachine(machine, {
+    input: {
+      branchId: branch.id,
+      loggedIn: runtime.session.getSnapshot().matches('loggedIn'),
+      fallbackToday: Temporal.Now.plainDateISO(branch.time_zone).toString(),
+    },
+  });
+  useEffect(() => {
+    const subscription = runtime.session.subscribe((session) => {
+      const loggedIn = session.matches('loggedIn');
+      if (loggedIn || session.matches('loggedOut')) send({ type: 'session.changed', loggedIn });
+    });
+    return () => subscription.unsubscribe();
+  }, [runtime.session, send]);
+
+  const close = () =>
+    updateSearch((previous) => ({ ...previous, booking_tab: undefined, booking_branch_id: undefined }));
+  const dialogOpen = state.matches('summary') || state.matches('payment') || state.matches('confirmed');
+  const branchName = branch.name;
+
+  return (
+    <>
+      <Modal
+        opened={!hidden}
+        onClose={close}
+        closeButtonProps={{ 'aria-label': t`Fechar` }}
+        closeOnEscape={!dialogOpen}
+        title={<span className="booking-title">{branchName}</span>}
+        size="xl"
+        zIndex={200}
+      >
+        <Tabs
+          value={tab}
+          onChange={(value) =>
+            value && updateSearch((previous) => ({ ...previous, booking_tab: value as BookingTab }))
+          }
+        >
+          <Tabs.List mb="md">
+            <Tabs.Tab value="bookSessions">{t`Reservar sessões`}</Tabs.Tab>
+            <Tabs.Tab value="branchInformation">{t`Informação do espaço`}</Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="bookSessions">
+            <BookSessions branch={branch} state={state} send={send} locale={locale} onLogin={openLogin} />
+          </Tabs.Panel>
+          <Tabs.Panel value="branchInformation">
+            <BranchInformation branch={branch} locale={locale} />
+          </Tabs.Panel>
+        </Tabs>
+      </Modal>
+      <SummaryDialog state={state} send={send} locale={locale} />
+      <Modal
+        opened={state.matches('payment')}
+        onClose={() => send({ type: 'payment.close' })}
+        closeButtonProps={{ 'aria-label': t`Fechar` }}
+        title={<span className="booking-title">{t`Pagamento`}</span>}
+        zIndex={300}
+        size="lg"
+        centered
+      >
+        {state.context.clientSecret && (
+          <Checkout
+            clientSecret={state.context.clientSecret}
+            failed={state.matches({ payment: 'failed' })}
+            onFailed={() => send({ type: 'payment.failed' })}
+          />
+        )}
+      </Modal>
+      <Modal
+        opened={state.matches('confirmed')}
+        onClose={() => send({ type: 'payment.close' })}
+        closeButtonProps={{ 'aria-label': t`Fechar` }}
+        title={<span className="booking-title">{t`Pagamento concluído`}</span>}
+        zIndex={300}
+        centered
+      >
+        <Stack>
+          <Text>
+            <Trans>A sua reserva está confirmada.</Trans>
+          </Text>
+          <Button onClick={() => send({ type: 'payment.close' })}>
+            <Trans>Fechar</Trans>
+          </Button>
+        </Stack>
+      </Modal>
+    </>
+  );
+}
+
+/** Spec 2.7: the branch/booking modal, opened by booking_tab and booking_branch_id. */
+export default function BookingModal() {
+  const { t } = useLingui();
+  const search = useSearch({ strict: false }) as ModalSearch;
+  const { active, ready } = useBranches();
+  const updateSearch = useUpdateSearch();
+  if (!ready || !search.booking_tab) return null;
+  // An unknown or inactive id falls back to the first active branch.
+  const branch = active.find((candidate) => candidate.id === search.booking_branch_id) ?? active[0];
+  // While the auth modal is open over it, the booking modal steps aside (its flow keeps its state).
+  const hidden = Boolean(search.auth_tab || search.reset_token || search.verify_email);
+  return (
+    <MantineLayer>
+      {branch ? (
+        <BookingFlow key={branch.id} branch={branch} tab={search.booking_tab} hidden={hidden} />
+      ) : (
+        <Modal
+          opened={!hidden}
+          onClose={() =>
+            updateSearch((previous) => ({
+              ...previous,
+              booking_tab: undefined,
+              booking_branch_id: undefined,
+            }))
+          }
+          closeButtonProps={{ 'aria-label': t`Fechar` }}
+          title={<span className="booking-title">{t`Reservar`}</span>}
+        >
+          <Alert color="red" role="alert">
+            <Trans>Nenhum espaço ativo encontrado</Trans>
+          </Alert>
+        </Modal>
+      )}
+    </MantineLayer>
+  );
+}

@@ -1,0 +1,130 @@
+import './mantine-styles.ts';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Button, Group, Loader, Modal, Stack, Text } from '@mantine/core';
+import { useNavigate, useSearch } from '@tanstack/react-router';
+import { useMachine } from '@xstate/react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { createPaymentActors } from '../../machines/payment.actors.ts';
+import { paymentMachine } from '../../machines/payment.machine.ts';
+import type { ModalSearch } from '../../machines/modal-search.ts';
+import { useRuntime } from '../app/context.tsx';
+import { MantineLayer } from '../ui/MantineLayer.tsx';
+import { Checkout } from './Checkout.tsx';
+
+/** The result of a return from the checkout (spec 4 'Payment session', spec 8 'Payment results'). */
+export default function PaymentResult({ sessionId }: { sessionId: string }) {
+  const { t } = useLingui();
+  const runtime = useRuntime();
+  const navigate = useNavigate();
+  const search = useSearch({ strict: false }) as ModalSearch;
+  const updateSearch = useCallback(
+    (change: Record<string, unknown>, push: boolean) =>
+      void navigate({
+        to: '.',
+        replace: !push,
+        resetScroll: false,
+        hash: (previous) => previous ?? '',
+        search: (previous: Record<string, unknown>) => {
+          const next: Record<string, unknown> = { ...previous, ...change };
+          for (const key of Object.keys(next)) if (next[key] === undefined) delete next[key];
+          return next;
+        },
+      }),
+    [navigate],
+  );
+  const openLogin = useCallback(() => updateSearch({ auth_tab: 'login' }, true), [updateSearch]);
+  const openLoginRef = useRef(openLogin);
+  openLoginRef.current = openLogin;
+  const machine = useMemo(
+    () =>
+      paymentMachine.provide({
+        actors: createPaymentActors(runtime.api),
+        actions: { requestLogin: () => openLoginRef.current() },
+      }),
+    [runtime.api],
+  );
+  const [state, send] = useMachine(machine, { input: { sessionId } });
+  useEffect(() => {
+    const subscription = runtime.session.subscribe((session) => {
+      if (session.matches('loggedIn')) send({ type: 'session.changed', loggedIn: true });
+    });
+    return () => subscription.unsubscribe();
+  }, [runtime.session, send]);
+
+  const close = () => {
+    send({ type: 'result.close' });
+    updateSearch({ stripe_session_id: undefined, booking_date: undefined }, false);
+  };
+  const hidden = Boolean(search.auth_tab || search.reset_token || search.verify_email);
+  const status = state.context.status;
+
+  let title = t`A verificar o pagamento`;
+  let body = (
+    <Group justify="center">
+      <Loader aria-label={t`A verificar o pagamento`} />
+    </Group>
+  );
+  if (state.matches('result') && status === 'complete') {
+    title = t`Pagamento concluído`;
+    body = <Text>{t`O seu pagamento foi efetuado com sucesso.`}</Text>;
+  } else if (state.matches('result') && status === 'expired') {
+    title = t`Sessão de pagamento expirada`;
+    body = <Text>{t`A sua sessão de pagamento expirou. Tente novamente.`}</Text>;
+  } else if (state.matches('result') && status === 'open') {
+    title = t`Pagamento pendente`;
+    body = <Text>{t`O seu pagamento ainda está pendente. Conclua o processo.`}</Text>;
+  } else if (state.matches('awaitingLogin')) {
+    title = t`Inicie sessão`;
+    body = <Text>{t`Inicie sessão para ver o estado do seu pagamento.`}</Text>;
+  } else if (state.matches('failed')) {
+    title = t`Não foi possível verificar o pagamento`;
+    body = <Text>{t`Ocorreu um erro inesperado. Tente novamente.`}</Text>;
+  } else if (state.matches('checkout') || state.matches('checkoutFailed')) {
+    title = t`Pagamento`;
+    body = state.context.clientSecret ? (
+      <Checkout
+        clientSecret={state.context.clientSecret}
+        failed={state.matches('checkoutFailed')}
+        onFailed={() => send({ type: 'payment.failed' })}
+      />
+    ) : (
+      body
+    );
+  }
+  const showButtons = !state.matches('checking') && !state.matches('checkout');
+
+  return (
+    <MantineLayer>
+      <Modal
+        opened={!hidden && !state.matches('closed')}
+        onClose={close}
+        closeButtonProps={{ 'aria-label': t`Fechar` }}
+        title={<span className="booking-title">{title}</span>}
+        size={state.matches('checkout') ? 'lg' : 'md'}
+        zIndex={300}
+        centered
+      >
+        <Stack>
+          {body}
+          {showButtons && (
+            <Group justify="flex-end">
+              {state.matches('awaitingLogin') && (
+                <Button variant="default" onClick={openLogin}>
+                  <Trans>Iniciar sessão</Trans>
+                </Button>
+              )}
+              {state.can({ type: 'payment.retry' }) && (
+                <Button onClick={() => send({ type: 'payment.retry' })}>
+                  <Trans>Tentar novamente</Trans>
+                </Button>
+              )}
+              <Button variant={state.can({ type: 'payment.retry' }) ? 'default' : 'filled'} onClick={close}>
+                <Trans>Fechar</Trans>
+              </Button>
+            </Group>
+          )}
+        </Stack>
+      </Modal>
+    </MantineLayer>
+  );
+}

@@ -1,0 +1,98 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Anchor, Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
+import type { SnapshotFrom } from 'xstate';
+import type { bookingMachine } from '../../machines/booking.machine.ts';
+import { discountOf, type BookingEvent, type SummaryError } from '../../machines/booking.machine.ts';
+import { groupByDate, slotRange, totalEuros } from '../../machines/booking.pricing.ts';
+import { formatEuros } from '../i18n/format.ts';
+import type { Locale } from '../i18n/locales.ts';
+import { Price } from './BookSessions.tsx';
+import { formatDay } from './dates.ts';
+
+export function useSummaryErrorText() {
+  const { t } = useLingui();
+  return (error: SummaryError | null): string | null => {
+    if (!error) return null;
+    if (error.kind === 'server') return error.detail;
+    if (error.kind === 'providerFailed') return t`O fornecedor de pagamentos não conseguiu iniciar.`;
+    return t`Não foi possível confirmar a reserva. Tente novamente mais tarde.`;
+  };
+}
+
+export function SummaryDialog({
+  state,
+  send,
+  locale,
+}: {
+  state: SnapshotFrom<typeof bookingMachine>;
+  send: (event: BookingEvent) => void;
+  locale: Locale;
+}) {
+  const { t } = useLingui();
+  const errorText = useSummaryErrorText();
+  const opened = state.matches('summary');
+  const creating = state.matches({ summary: 'creating' });
+  const { selected, termsAccepted, summaryError } = state.context;
+  const discount = discountOf(state.context);
+  const error = errorText(summaryError);
+  return (
+    <Modal
+      opened={opened}
+      onClose={() => send({ type: 'summary.close' })}
+      closeButtonProps={{ 'aria-label': t`Fechar` }}
+      title={<span className="booking-title">{t`Resumo da reserva`}</span>}
+      zIndex={300}
+      size="md"
+      centered
+    >
+      <Stack gap="md">
+        {groupByDate(selected).map((group) => (
+          <section key={group.date} aria-label={formatDay(group.date, locale)}>
+            <Text className="summary-date">{formatDay(group.date, locale)}</Text>
+            <Stack gap={4} mt={4}>
+              {group.slots.map((slot) => (
+                <Group key={slot.id} justify="space-between">
+                  <Text>{slotRange(slot)}</Text>
+                  <Price slot={slot} discount={discount} locale={locale} />
+                </Group>
+              ))}
+            </Stack>
+          </section>
+        ))}
+        <Group justify="space-between">
+          <Text fw={800}>
+            <Trans>Total</Trans>
+          </Text>
+          <Text fw={800}>{formatEuros(totalEuros(selected, discount), locale)}</Text>
+        </Group>
+        <Text c="red.4" role="alert" mih="1.5em">
+          {error ?? ''}
+        </Text>
+        <Checkbox
+          checked={termsAccepted}
+          onChange={() => send({ type: 'terms.toggle' })}
+          label={
+            <Trans>
+              Concordo com as{' '}
+              <Anchor href={`/${locale}/rights`} target="_blank" rel="noopener">
+                regras, termos e condições
+              </Anchor>
+            </Trans>
+          }
+        />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={() => send({ type: 'summary.close' })} disabled={creating}>
+            <Trans>Cancelar</Trans>
+          </Button>
+          <Button
+            disabled={!termsAccepted}
+            loading={creating}
+            onClick={() => send({ type: 'booking.confirm' })}
+          >
+            <Trans>Confirmar</Trans>
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

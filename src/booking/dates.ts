@@ -1,0 +1,38 @@
+import { intlTag } from '../i18n/format.ts';
+import type { Locale } from '../i18n/locales.ts';
+
+// Calendar dates (yyyy-MM-dd) are the branch's; formatting them at UTC noon keeps them that day anywhere.
+function utcNoon(date: string): Date {
+  return new Date(`${date}T12:00:00Z`);
+}
+
+export function formatMonth(month: string, locale: Locale): string {
+  return new Intl.DateTimeFormat(intlTag(locale), { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+    utcNoon(`${month}-01`),
+  );
+}
+
+export function formatDay(date: string, locale: Locale): string {
+  return new Intl.DateTimeFormat(intlTag(locale), {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(utcNoon(date));
+}
+
+/** Monday to Sunday, short names (2026-06-01 is a Monday). */
+export function weekdayNames(locale: Locale): { short: string; long: string }[] {
+  return Array.from({ length: 7 }, (_, index) => {
+    const day = utcNoon(`2026-06-0${index + 1}`);
+    return {
+      short: new Intl.DateTimeFormat(intlTag(locale), { weekday: 'short', timeZone: 'UTC' }).format(day),
+      long: new Intl.DateTimeFormat(intlTag(locale), { weekday: 'long', timeZone: 'UTC' }).format(day),
+    };
+  });
+}
+
+export function deviceTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}

@@ -1,0 +1,24 @@
+// Mantine's per-component CSS for the booking modal and the payment dialogs (never the whole styles.css).
+import '@mantine/core/styles/ModalBase.css';
+import '@mantine/core/styles/Modal.css';
+import '@mantine/core/styles/Overlay.css';
+import '@mantine/core/styles/CloseButton.css';
+import '@mantine/core/styles/UnstyledButton.css';
+import '@mantine/core/styles/Text.css';
+import '@mantine/core/styles/Paper.css';
+import '@mantine/core/styles/Input.css';
+import '@mantine/core/styles/ActionIcon.css';
+import '@mantine/core/styles/InlineInput.css';
+import '@mantine/core/styles/Checkbox.css';
+import '@mantine/core/styles/CheckboxIndicator.css';
+import '@mantine/core/styles/Button.css';
+import '@mantine/core/styles/Loader.css';
+import '@mantine/core/styles/Alert.css';
+import '@mantine/core/styles/Anchor.css';
+import '@mantine/core/styles/Title.css';
+import '@mantine/core/styles/Stack.css';
+import '@mantine/core/styles/Group.css';
+import '@mantine/core/styles/Tabs.css';
+import '@mantine/core/styles/SimpleGrid.css';
+import '@mantine/core/styles/Divider.css';
+import './booking.css';

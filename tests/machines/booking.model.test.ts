@@ -1,0 +1,108 @@
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { EventFrom } from 'xstate';
+import { ApiError } from '../../machines/api.ts';
+import { bookingMachine } from '../../machines/booking.machine.ts';
+import type { TimeSlot } from '../../machines/booking.pricing.ts';
+import { coverageOf, generatePaths, replayPath } from './model/harness.ts';
+
+const free: TimeSlot = {
+  id: 1,
+  start_time: '2026-11-23T09:00:00+00:00',
+  end_time: '2026-11-23T10:00:00+00:00',
+  basic_price_eur: 20,
+  is_bookeable: true,
+};
+const taken: TimeSlot = { ...free, is_bookeable: false };
+
+type Event = EventFrom<typeof bookingMachine>;
+// Each call's answers (success and the failures the UI tells apart) and the user's and the session's events.
+const EVENTS = [
+  { type: 'xstate.done.actor.loadLocalTime', output: '2026-11-23T08:00:00+00:00' },
+  { type: 'xstate.error.actor.loadLocalTime', error: new ApiError(0, null) },
+  { type: 'xstate.done.actor.loadSlots', output: [free] },
+  { type: 'xstate.done.actor.loadSlots', output: [taken] },
+  { type: 'xstate.error.actor.loadSlots', error: new ApiError(500, null) },
+  { type: 'xstate.done.actor.checkCoupon', output: { id: 7, discount: 0.05 } },
+  { type: 'xstate.error.actor.checkCoupon', error: new ApiError(404, 'Invalid coupon code.') },
+  { type: 'xstate.error.actor.checkCoupon', error: new ApiError(0, null) },
+  { type: 'xstate.done.actor.createBooking', output: 'cs_1_secret_x' },
+  { type: 'xstate.done.actor.createBooking', output: null },
+  { type: 'xstate.error.actor.createBooking', error: new ApiError(409, 'Slot taken', 'slot_unavailable') },
+  {
+    type: 'xstate.error.actor.createBooking',
+    error: new ApiError(503, null, 'payment_provider_unavailable'),
+  },
+  { type: 'date.select', date: '2026-11-24' },
+  { type: 'date.select', date: '2026-11-01' },
+  { type: 'month.next' },
+  { type: 'month.previous' },
+  { type: 'slot.toggle', slot: free },
+  { type: 'selection.clear' },
+  { type: 'coupon.input', value: 'WELCOME5' },
+  { type: 'coupon.apply' },
+  { type: 'coupon.remove' },
+  { type: 'summary.open' },
+  { type: 'terms.toggle' },
+  { type: 'summary.close' },
+  { type: 'booking.confirm' },
+  { type: 'payment.failed' },
+  { type: 'payment.close' },
+  { type: 'session.changed', loggedIn: true },
+  { type: 'session.changed', loggedIn: false },
+] as unknown as Event[];
+
+const coverage = coverageOf(bookingMachine);
+afterAll(() => coverage.save());
+
+const input = { branchId: 1, loggedIn: false, fallbackToday: '2026-11-23' };
+
+describe('booking machine, model-based', () => {
+  const paths = generatePaths(bookingMachine, {
+    events: EVENTS,
+    input,
+    maxStatesForSimplePaths: 0,
+    // Few context facts, so the graph stays small: the state, the login, whether anything is selected, a coupon,
+    // the terms and a slot waiting for the login.
+    serializeState: (state) =>
+      [
+        JSON.stringify(state.value),
+        `in:${state.context.loggedIn}`,
+        `sel:${state.context.selected.length > 0}`,
+        `coupon:${state.context.coupon !== null}`,
+        `input:${state.context.couponInput !== ''}`,
+        `terms:${state.context.termsAccepted}`,
+        `pending:${state.context.pendingSlot !== null}`,
+      ].join(' '),
+  });
+
+  for (const path of paths) {
+    it(`follows ${path.description} to ${JSON.stringify(path.state.value)}`, async () => {
+      const requestLogin = vi.fn();
+      await replayPath(bookingMachine, path, {
+        scripted: ['loadLocalTime', 'loadSlots', 'checkCoupon', 'createBooking'],
+        input,
+        coverage,
+        provide: { actions: { requestLogin } },
+        check: (snapshot) => {
+          const { context } = snapshot;
+          // Nothing before the branch's today is ever the selected date.
+          expect(context.date >= context.today).toBe(true);
+          // Only a logged-in user has a selection; a logged-out pick waits as the pending slot.
+          if (!context.loggedIn) expect(context.selected).toEqual([]);
+          // The summary opens with a selection; the payment dialog with a client secret.
+          if (snapshot.matches('summary')) expect(context.selected.length).toBeGreaterThan(0);
+          if (snapshot.matches('payment')) expect(context.clientSecret).not.toBeNull();
+          // The terms checkbox is ticked only inside the summary.
+          if (!snapshot.matches('summary')) expect(context.termsAccepted).toBe(false);
+          if (context.pendingSlot) expect(requestLogin).toHaveBeenCalled();
+        },
+      });
+    });
+  }
+});
+
+describe('booking machine, generated paths', () => {
+  it('cover every state and at least 95% of the transitions', () => {
+    coverage.assertComplete();
+  });
+});

@@ -1,0 +1,344 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, waitFor } from 'xstate';
+import { ApiError } from '../../machines/api.ts';
+import { bookingMachine, type CreateBookingInput } from '../../machines/booking.machine.ts';
+import {
+  calendarCells,
+  discountedCents,
+  groupByDate,
+  slotRange,
+  totalEuros,
+  type Coupon,
+  type TimeSlot,
+} from '../../machines/booking.pricing.ts';
+
+function slot(id: number, start: string, price = 20, bookable = true): TimeSlot {
+  const [date, time] = start.split('T') as [string, string];
+  const hour = Number(time.slice(0, 2));
+  return {
+    id,
+    start_time: `${date}T${time}:00+00:00`,
+    end_time: `${date}T${String(hour + 1).padStart(2, '0')}:00:00+00:00`,
+    basic_price_eur: price,
+    is_bookeable: bookable,
+  };
+}
+
+const day1 = [
+  slot(1, '2026-11-23T09:00'),
+  slot(2, '2026-11-23T10:00', 22.5),
+  slot(3, '2026-11-23T11:00', 20, false),
+];
+const day2 = [slot(11, '2026-11-25T18:00', 25), slot(12, '2026-11-25T19:00', 25)];
+
+type Script = {
+  slots?: (input: { date: string }) => TimeSlot[] | Promise<TimeSlot[]>;
+  coupon?: (code: string) => Coupon | Promise<Coupon>;
+  create?: (input: CreateBookingInput) => string | null | Promise<string | null>;
+  localTime?: () => string | Promise<string>;
+};
+
+function start(script: Script = {}, loggedIn = true) {
+  const created: CreateBookingInput[] = [];
+  const slotCalls: string[] = [];
+  const requestLogin = vi.fn();
+  const machine = bookingMachine.provide({
+    actors: {
+      loadLocalTime: fromPromise(async () =>
+        script.localTime ? script.localTime() : '2026-11-23T08:15:00.000+00:00',
+      ),
+      loadSlots: fromPromise(async ({ input }) => {
+        slotCalls.push(input.date);
+        if (script.slots) return script.slots(input);
+        return input.date === '2026-11-25' ? day2 : day1;
+      }),
+      checkCoupon: fromPromise(async ({ input }) =>
+        script.coupon ? script.coupon(input.code) : { id: 7, discount: 0.05 },
+      ),
+      createBooking: fromPromise(async ({ input }) => {
+        created.push(input);
+        return script.create ? script.create(input) : 'cs_local_abc_secret_def';
+      }),
+    },
+    actions: { requestLogin },
+  });
+  const actor = createActor(machine, {
+    input: { branchId: 1, loggedIn, fallbackToday: '2026-11-20' },
+  }).start();
+  return { actor, created, slotCalls, requestLogin };
+}
+
+const slotsReady = (actor: ReturnType<typeof start>['actor']) =>
+  waitFor(actor, (state) => state.matches({ browsing: { slots: 'ready' } }));
+
+describe('the booking flow', () => {
+  it('starts on the branch’s local date and loads its slots', async () => {
+    const { actor, slotCalls } = start();
+    const state = await slotsReady(actor);
+    expect(state.context.today).toBe('2026-11-23');
+    expect(state.context.date).toBe('2026-11-23');
+    expect(state.context.month).toBe('2026-11');
+    expect(state.context.slots).toEqual(day1);
+    expect(slotCalls).toEqual(['2026-11-23']);
+  });
+
+  it('falls back to the device’s idea of the branch date when the local time cannot be read', async () => {
+    const { actor } = start({ localTime: () => Promise.reject(new ApiError(0, null)) });
+    const state = await slotsReady(actor);
+    expect(state.context.date).toBe('2026-11-20');
+  });
+
+  it('refuses dates before the branch’s today and moves between months', async () => {
+    const { actor, slotCalls } = start();
+    await slotsReady(actor);
+    actor.send({ type: 'date.select', date: '2026-11-22' });
+    expect(actor.getSnapshot().context.date).toBe('2026-11-23');
+    actor.send({ type: 'month.next' });
+    actor.send({ type: 'month.next' });
+    expect(actor.getSnapshot().context.month).toBe('2027-01');
+    actor.send({ type: 'month.previous' });
+    expect(actor.getSnapshot().context.month).toBe('2026-12');
+    actor.send({ type: 'date.select', date: '2026-11-25' });
+    const state = await slotsReady(actor);
+    expect(state.context.slots).toEqual(day2);
+    expect(state.context.month).toBe('2026-11');
+    expect(slotCalls).toEqual(['2026-11-23', '2026-11-25']);
+  });
+
+  it('selects and deselects bookable slots only, across dates, and clears them all', async () => {
+    const { actor } = start();
+    await slotsReady(actor);
+    actor.send({ type: 'slot.toggle', slot: day1[0]! });
+    actor.send({ type: 'slot.toggle', slot: day1[2]! });
+    expect(actor.getSnapshot().context.selected.map((s) => s.id)).toEqual([1]);
+    actor.send({ type: 'date.select', date: '2026-11-25' });
+    await slotsReady(actor);
+    actor.send({ type: 'slot.toggle', slot: day2[1]! });
+    expect(actor.getSnapshot().context.selected.map((s) => s.id)).toEqual([1, 12]);
+    actor.send({ type: 'slot.toggle', slot: day2[1]! });
+    expect(actor.getSnapshot().context.selected.map((s) => s.id)).toEqual([1]);
+    actor.send({ type: 'selection.clear' });
+    expect(actor.getSnapshot().context.selected).toEqual([]);
+    expect(actor.getSnapshot().can({ type: 'summary.open' })).toBe(false);
+  });
+
+  it('asks for a login when a slot is picked logged out, and selects it once logged in', async () => {
+    const { actor, requestLogin } = start({}, false);
+    await slotsReady(actor);
+    actor.send({ type: 'slot.toggle', slot: day1[1]! });
+    expect(requestLogin).toHaveBeenCalledTimes(1);
+    expect(actor.getSnapshot().context.selected).toEqual([]);
+    actor.send({ type: 'session.changed', loggedIn: true });
+    expect(actor.getSnapshot().context.selected.map((s) => s.id)).toEqual([2]);
+    expect(actor.getSnapshot().context.loggedIn).toBe(true);
+  });
+
+  it('does not ask for a login for a slot that cannot be booked', async () => {
+    const { actor, requestLogin } = start({}, false);
+    await slotsReady(actor);
+    actor.send({ type: 'slot.toggle', slot: day1[2]! });
+    expect(requestLogin).not.toHaveBeenCalled();
+  });
+
+  it('shows can-not-fetch-slots as a state when the slots cannot be loaded', async () => {
+    const { actor } = start({ slots: () => Promise.reject(new ApiError(500, null)) });
+    const state = await waitFor(actor, (s) => s.matches({ browsing: { slots: 'failed' } }));
+    expect(state.context.slots).toEqual([]);
+    expect(state.can({ type: 'summary.open' })).toBe(false);
+  });
+
+  describe('coupons', () => {
+    it('cannot be applied while the input is empty', async () => {
+      const { actor } = start();
+      await slotsReady(actor);
+      expect(actor.getSnapshot().can({ type: 'coupon.apply' })).toBe(false);
+      actor.send({ type: 'coupon.input', value: '   ' });
+      expect(actor.getSnapshot().can({ type: 'coupon.apply' })).toBe(false);
+    });
+
+    it('applies a valid coupon and removes it', async () => {
+      const { actor } = start();
+      await slotsReady(actor);
+      actor.send({ type: 'coupon.input', value: 'WELCOME5' });
+      actor.send({ type: 'coupon.apply' });
+      const state = await waitFor(actor, (s) => s.context.coupon !== null);
+      expect(state.context.coupon).toEqual({ id: 7, discount: 0.05, code: 'WELCOME5' });
+      actor.send({ type: 'coupon.remove' });
+      expect(actor.getSnapshot().context.coupon).toBeNull();
+      expect(actor.getSnapshot().context.couponInput).toBe('');
+    });
+
+    it('shows the server’s message for an invalid coupon', async () => {
+      const { actor } = start({ coupon: () => Promise.reject(new ApiError(404, 'Invalid coupon code.')) });
+      await slotsReady(actor);
+      actor.send({ type: 'coupon.input', value: 'NOPE' });
+      actor.send({ type: 'coupon.apply' });
+      const state = await waitFor(actor, (s) => s.context.couponError !== null);
+      expect(state.context.couponError).toEqual({ kind: 'invalid', detail: 'Invalid coupon code.' });
+      expect(state.context.coupon).toBeNull();
+      actor.send({ type: 'coupon.input', value: 'NOPE2' });
+      expect(actor.getSnapshot().context.couponError).toBeNull();
+    });
+
+    it('says can-not-verify-coupon when the check fails otherwise', async () => {
+      const { actor } = start({ coupon: () => Promise.reject(new ApiError(0, null)) });
+      await slotsReady(actor);
+      actor.send({ type: 'coupon.input', value: 'WELCOME5' });
+      actor.send({ type: 'coupon.apply' });
+      const state = await waitFor(actor, (s) => s.context.couponError !== null);
+      expect(state.context.couponError).toEqual({ kind: 'unreachable' });
+    });
+  });
+
+  async function inSummary(script: Script = {}) {
+    const started = start(script);
+    const { actor } = started;
+    await slotsReady(actor);
+    actor.send({ type: 'slot.toggle', slot: day1[0]! });
+    actor.send({ type: 'slot.toggle', slot: day1[1]! });
+    actor.send({ type: 'coupon.input', value: 'WELCOME5' });
+    actor.send({ type: 'coupon.apply' });
+    await waitFor(actor, (s) => s.context.coupon !== null);
+    actor.send({ type: 'summary.open' });
+    expect(actor.getSnapshot().matches('summary')).toBe(true);
+    return started;
+  }
+
+  it('needs the terms accepted, then creates the booking with the discounted total and opens the payment', async () => {
+    const { actor, created, slotCalls } = await inSummary();
+    actor.send({ type: 'booking.confirm' });
+    expect(actor.getSnapshot().matches({ summary: 'reviewing' })).toBe(true);
+    actor.send({ type: 'terms.toggle' });
+    actor.send({ type: 'booking.confirm' });
+    const state = await waitFor(actor, (s) => s.matches('payment'));
+    expect(created).toEqual([
+      {
+        time_slot_id: [1, 2],
+        max_bookings_per_slot: 1,
+        coupon_code: 7,
+        expected_total_final_price_eur: 40.38,
+      },
+    ]);
+    expect(state.context.clientSecret).toBe('cs_local_abc_secret_def');
+    expect(state.context.selected).toEqual([]);
+    expect(state.context.termsAccepted).toBe(false);
+    await waitFor(actor, () => slotCalls.length === 2);
+    actor.send({ type: 'payment.failed' });
+    expect(actor.getSnapshot().matches({ payment: 'failed' })).toBe(true);
+    actor.send({ type: 'payment.close' });
+    await slotsReady(actor);
+    expect(slotCalls).toEqual(['2026-11-23', '2026-11-23', '2026-11-23']);
+  });
+
+  it('confirms a free booking without a checkout', async () => {
+    const { actor } = await inSummary({ create: () => null });
+    actor.send({ type: 'terms.toggle' });
+    actor.send({ type: 'booking.confirm' });
+    await waitFor(actor, (s) => s.matches('confirmed'));
+    actor.send({ type: 'payment.close' });
+    expect(actor.getSnapshot().matches('browsing')).toBe(true);
+  });
+
+  it.each([
+    [
+      'a changed price',
+      new ApiError(409, 'The price has changed: the total is now €41.50.', 'price_changed'),
+      {
+        kind: 'server',
+        detail: 'The price has changed: the total is now €41.50.',
+      },
+    ],
+    [
+      'a slot taken meanwhile',
+      new ApiError(409, 'This time slot is no longer available.', 'slot_unavailable'),
+      {
+        kind: 'server',
+        detail: 'This time slot is no longer available.',
+      },
+    ],
+    [
+      'a payment provider failure',
+      new ApiError(503, null, 'payment_provider_unavailable'),
+      { kind: 'providerFailed' },
+    ],
+    ['an unexpected failure', new ApiError(500, null), { kind: 'cannotConfirm' }],
+  ])('keeps the summary open with the error line for %s', async (_, error, expected) => {
+    const { actor } = await inSummary({ create: () => Promise.reject(error) });
+    actor.send({ type: 'terms.toggle' });
+    actor.send({ type: 'booking.confirm' });
+    const state = await waitFor(actor, (s) => s.context.summaryError !== null);
+    expect(state.matches({ summary: 'reviewing' })).toBe(true);
+    expect(state.context.summaryError).toEqual(expected);
+    expect(state.context.selected.map((s) => s.id)).toEqual([1, 2]);
+  });
+
+  it('closing the summary resets the terms and error, reloads the slots and drops selections no longer bookable', async () => {
+    let taken = false;
+    const { actor, slotCalls } = await inSummary({
+      create: () => Promise.reject(new ApiError(409, 'This time slot is no longer available.')),
+      slots: ({ date }) =>
+        date === '2026-11-25'
+          ? day2
+          : taken
+            ? [day1[0]!, { ...day1[1]!, is_bookeable: false }, day1[2]!]
+            : day1,
+    });
+    actor.send({ type: 'terms.toggle' });
+    actor.send({ type: 'booking.confirm' });
+    await waitFor(actor, (s) => s.context.summaryError !== null);
+    taken = true;
+    actor.send({ type: 'summary.close' });
+    expect(actor.getSnapshot().context.termsAccepted).toBe(false);
+    expect(actor.getSnapshot().context.summaryError).toBeNull();
+    const state = await slotsReady(actor);
+    expect(slotCalls).toEqual(['2026-11-23', '2026-11-23']);
+    expect(state.context.selected.map((s) => s.id)).toEqual([1]);
+    expect(state.context.coupon?.code).toBe('WELCOME5');
+  });
+
+  it('forgets the selection and the coupon on logout', async () => {
+    const { actor } = await inSummary();
+    actor.send({ type: 'summary.close' });
+    await slotsReady(actor);
+    actor.send({ type: 'session.changed', loggedIn: false });
+    expect(actor.getSnapshot().context.selected).toEqual([]);
+    expect(actor.getSnapshot().context.coupon).toBeNull();
+  });
+});
+
+describe('booking arithmetic', () => {
+  it('rounds discounted prices half up in cents and sums the rounded prices', () => {
+    expect(discountedCents(22.5, 0.05)).toBe(2138);
+    expect(discountedCents(20, 0.05)).toBe(1900);
+    expect(discountedCents(0.1, 0.05)).toBe(10);
+    expect(totalEuros([day1[0]!, day1[1]!], 0.05)).toBe(40.38);
+    expect(totalEuros([day1[0]!, day1[1]!], null)).toBe(42.5);
+  });
+
+  it('reads slot times on the branch’s wall clock whatever the device zone', () => {
+    expect(
+      slotRange({
+        ...day1[0]!,
+        start_time: '2026-07-01T09:00:00+01:00',
+        end_time: '2026-07-01T10:00:00+01:00',
+      }),
+    ).toBe('09:00 - 10:00');
+  });
+
+  it('groups selected slots by sorted date', () => {
+    expect(
+      groupByDate([day2[0]!, day1[1]!, day1[0]!]).map((group) => [group.date, group.slots.map((s) => s.id)]),
+    ).toEqual([
+      ['2026-11-23', [1, 2]],
+      ['2026-11-25', [11]],
+    ]);
+  });
+
+  it('lays a month out in 42 cells starting on a Monday', () => {
+    const cells = calendarCells('2026-11');
+    expect(cells).toHaveLength(42);
+    expect(cells[0]).toBe('2026-10-26');
+    expect(cells[6]).toBe('2026-11-01');
+    expect(cells[41]).toBe('2026-12-06');
+  });
+});

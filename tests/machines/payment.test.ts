@@ -1,0 +1,84 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, waitFor } from 'xstate';
+import { ApiError } from '../../machines/api.ts';
+import { paymentMachine, type SessionStatus } from '../../machines/payment.machine.ts';
+
+function start(answers: (() => SessionStatus | Promise<SessionStatus>)[]) {
+  const calls: string[] = [];
+  const requestLogin = vi.fn();
+  const machine = paymentMachine.provide({
+    actors: {
+      checkStatus: fromPromise(async ({ input }) => {
+        calls.push(input.sessionId);
+        const answer = answers[calls.length - 1];
+        if (!answer) throw new Error('unexpected call');
+        return answer();
+      }),
+    },
+    actions: { requestLogin },
+  });
+  const actor = createActor(machine, { input: { sessionId: 'cs_local_1' } }).start();
+  return { actor, calls, requestLogin };
+}
+
+describe('the payment result', () => {
+  it('shows success for a complete session, without Try again', async () => {
+    const { actor } = start([() => ({ status: 'complete', clientSecret: null })]);
+    const state = await waitFor(actor, (s) => s.matches('result'));
+    expect(state.context.status).toBe('complete');
+    expect(state.can({ type: 'payment.retry' })).toBe(false);
+    actor.send({ type: 'result.close' });
+    expect(actor.getSnapshot().status).toBe('done');
+  });
+
+  it('shows expired for an expired session, without Try again', async () => {
+    const { actor } = start([() => ({ status: 'expired', clientSecret: null })]);
+    const state = await waitFor(actor, (s) => s.matches('result'));
+    expect(state.context.status).toBe('expired');
+    expect(state.can({ type: 'payment.retry' })).toBe(false);
+  });
+
+  it('offers Try again for an open session and re-opens the checkout with its client secret', async () => {
+    const { actor } = start([() => ({ status: 'open', clientSecret: 'cs_local_1_secret_x' })]);
+    await waitFor(actor, (s) => s.matches('result'));
+    expect(actor.getSnapshot().can({ type: 'payment.retry' })).toBe(true);
+    actor.send({ type: 'payment.retry' });
+    expect(actor.getSnapshot().matches('checkout')).toBe(true);
+    expect(actor.getSnapshot().context.clientSecret).toBe('cs_local_1_secret_x');
+    actor.send({ type: 'payment.failed' });
+    expect(actor.getSnapshot().matches('checkoutFailed')).toBe(true);
+    actor.send({ type: 'result.close' });
+    expect(actor.getSnapshot().status).toBe('done');
+  });
+
+  it('asks for a login on a 4xx and checks again once logged in', async () => {
+    const { actor, calls, requestLogin } = start([
+      () => Promise.reject(new ApiError(401, 'Not authenticated')),
+      () => ({ status: 'complete', clientSecret: null }),
+    ]);
+    await waitFor(actor, (s) => s.matches('awaitingLogin'));
+    expect(requestLogin).toHaveBeenCalledTimes(1);
+    actor.send({ type: 'session.changed', loggedIn: false });
+    expect(actor.getSnapshot().matches('awaitingLogin')).toBe(true);
+    actor.send({ type: 'session.changed', loggedIn: true });
+    const state = await waitFor(actor, (s) => s.matches('result'));
+    expect(state.context.status).toBe('complete');
+    expect(calls).toEqual(['cs_local_1', 'cs_local_1']);
+  });
+
+  it('treats another user’s session (404) like a missing login', async () => {
+    const { actor, requestLogin } = start([() => Promise.reject(new ApiError(404, 'Not found'))]);
+    await waitFor(actor, (s) => s.matches('awaitingLogin'));
+    expect(requestLogin).toHaveBeenCalledTimes(1);
+    actor.send({ type: 'result.close' });
+    expect(actor.getSnapshot().status).toBe('done');
+  });
+
+  it('reports a failed check without asking for a login on 5xx or network failure', async () => {
+    const { actor, requestLogin } = start([() => Promise.reject(new ApiError(0, null))]);
+    await waitFor(actor, (s) => s.matches('failed'));
+    expect(requestLogin).not.toHaveBeenCalled();
+    actor.send({ type: 'result.close' });
+    expect(actor.getSnapshot().status).toBe('done');
+  });
+});
