@@ -55,6 +55,7 @@ export default tseslint.config(
     ignores: [
       'node_modules/',
       'dist/',
+      'dist-*/',
       'data/',
       'coverage/',
       'openapi/schema.gen.ts',

@@ -1,6 +1,14 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { ApiError } from './api.ts';
-import { branchDate, slotDate, totalEuros, type Coupon, type TimeSlot } from './booking.pricing.ts';
+import {
+  branchDate,
+  discountsBySlot,
+  slotDate,
+  totalEuros,
+  type Coupon,
+  type CouponTerms,
+  type TimeSlot,
+} from './booking.pricing.ts';
 
 /**
  * The booking flow of spec 4 (date -> slots -> selection -> coupon -> summary -> creating -> payment) for one
@@ -325,7 +333,7 @@ export const bookingMachine = setup({
               time_slot_id: context.selected.map((slot) => slot.id),
               max_bookings_per_slot: 1 as const,
               coupon_code: context.coupon?.id ?? null,
-              expected_total_final_price_eur: totalEuros(context.selected, context.coupon?.discount ?? null),
+              expected_total_final_price_eur: totalEuros(context.selected, couponTerms(context)),
             }),
             onDone: [
               {
@@ -379,6 +387,28 @@ function shiftMonthText(month: string, months: number): string {
 }
 
 /** Selectors the UI reads. */
+/** The applied coupon's pricing terms (discount and slots it may still discount), or null. */
+export function couponTerms(context: BookingContext): CouponTerms {
+  return context.coupon
+    ? { discount: context.coupon.discount, remainingUses: context.coupon.remaining_uses ?? null }
+    : null;
+}
+
+/**
+ * The discount shown on a slot: a selected slot's is the one the booking will get; an unselected slot
+ * shows the coupon's while it still has uses left beyond the slots already selected.
+ */
+export function slotDiscount(context: BookingContext, slot: TimeSlot): number | null {
+  const terms = couponTerms(context);
+  if (!terms) return null;
+  if (context.selected.some((selected) => selected.id === slot.id)) {
+    return discountsBySlot(context.selected, terms).get(slot.id) ?? null;
+  }
+  return terms.remainingUses === null || context.selected.length < terms.remainingUses
+    ? terms.discount
+    : null;
+}
+
 export function discountOf(context: BookingContext): number | null {
   return context.coupon?.discount ?? null;
 }

@@ -20,9 +20,32 @@ export function discountedCents(priceEuros: number, discount: number | null): nu
   return Math.floor((cents * (10_000 - basisPoints) + 5_000) / 10_000);
 }
 
+/** The part of a coupon that prices a booking: its discount and how many slots it may still discount. */
+export type CouponTerms = { discount: number; remainingUses: number | null } | null;
+
+/**
+ * The discount each slot gets, by the server's rule (docs/decisions.md): the coupon's, for the earliest
+ * `remainingUses` slots by start time (all of them when it has no cap); null for the others.
+ */
+export function discountsBySlot(slots: readonly TimeSlot[], coupon: CouponTerms): Map<number, number | null> {
+  const byStart = [...slots].sort((a, b) => a.start_time.localeCompare(b.start_time) || a.id - b.id);
+  return new Map(
+    byStart.map((slot, index) => [
+      slot.id,
+      coupon && (coupon.remainingUses === null || index < coupon.remainingUses) ? coupon.discount : null,
+    ]),
+  );
+}
+
 /** expected_total_final_price_eur: the sum of the discounted slot prices, in euros. */
-export function totalEuros(slots: readonly TimeSlot[], discount: number | null): number {
-  return slots.reduce((sum, slot) => sum + discountedCents(slot.basic_price_eur, discount), 0) / 100;
+export function totalEuros(slots: readonly TimeSlot[], coupon: CouponTerms): number {
+  const discounts = discountsBySlot(slots, coupon);
+  return (
+    slots.reduce(
+      (sum, slot) => sum + discountedCents(slot.basic_price_eur, discounts.get(slot.id) ?? null),
+      0,
+    ) / 100
+  );
 }
 
 /** The branch-local calendar date of a slot (its ISO string carries the branch's offset). */

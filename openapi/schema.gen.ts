@@ -609,6 +609,11 @@ export interface components {
        * @example 0.1
        */
       discount: number;
+      /**
+       * @description How many more slots this user may discount with the coupon (e.g. the early-bird coupon's first 3 bookings), or null when no cap limits it. In a booking of more slots, the discount goes to the earliest slots by start time and the others keep their basic price.
+       * @example 3
+       */
+      remaining_uses: number | null;
     };
     /** @description One booked slot of the current user. */
     Booking: {

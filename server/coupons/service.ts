@@ -4,10 +4,13 @@ import type { Db } from '../db/database.ts';
 import { AppError } from '../errors.ts';
 import * as repository from './repository.ts';
 
-export type CouponView = { id: number; discount: number };
+export type CouponView = { id: number; discount: number; remaining_uses: number | null };
 
 /** A coupon this user may use now; `remainingUses` null means no cap limits it. */
-export type UsableCoupon = CouponView & { code: string; remainingUses: number | null };
+export type UsableCoupon = Omit<CouponView, 'remaining_uses'> & {
+  code: string;
+  remainingUses: number | null;
+};
 
 /** Codes are compared case-insensitively: they are stored upper-cased. */
 export function normaliseCouponCode(code: string): string {
@@ -83,7 +86,7 @@ export function createCouponService({ db, clock }: { db: Db; clock: Clock }) {
       const coupon = normalised === '' ? undefined : await repository.findCouponByCode(db, normalised);
       const usable = coupon ? await evaluateCoupon(db, coupon, userId, clock.now()) : null;
       if (!usable) throw new AppError('invalid_coupon');
-      return { id: usable.id, discount: usable.discount };
+      return { id: usable.id, discount: usable.discount, remaining_uses: usable.remainingUses };
     },
   };
 }

@@ -1,9 +1,9 @@
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { ActionIcon, Alert, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import type { SnapshotFrom } from 'xstate';
 import type { Branch } from '../../machines/branches.ts';
 import type { bookingMachine } from '../../machines/booking.machine.ts';
-import { discountOf, type BookingEvent } from '../../machines/booking.machine.ts';
+import { slotDiscount, type BookingEvent } from '../../machines/booking.machine.ts';
 import {
   calendarCells,
   deviceOffsetDiffers,
@@ -115,7 +115,14 @@ function Coupon({ state, send }: { state: Snapshot; send: Send }) {
         <Text>
           <Trans>
             Cupão {code} aplicado: {percent}% de desconto
-          </Trans>
+          </Trans>{' '}
+          {coupon.remaining_uses !== null && (
+            <Plural
+              value={coupon.remaining_uses}
+              one="Vale para o próximo horário que reservar."
+              other="Vale para os próximos # horários que reservar."
+            />
+          )}
         </Text>
         <Button variant="subtle" onClick={() => send({ type: 'coupon.remove' })}>
           <Trans>Remover cupão</Trans>
@@ -149,7 +156,6 @@ function Coupon({ state, send }: { state: Snapshot; send: Send }) {
 function Slots({ state, send, locale }: { state: Snapshot; send: Send; locale: Locale }) {
   const { t } = useLingui();
   const { slots, selected } = state.context;
-  const discount = discountOf(state.context);
   if (state.matches({ browsing: { slots: 'loading' } })) {
     return (
       <Text c="dimmed" role="status">
@@ -185,7 +191,7 @@ function Slots({ state, send, locale }: { state: Snapshot; send: Send; locale: L
             onClick={() => send({ type: 'slot.toggle', slot })}
           >
             <span className="slot__time">{slotRange(slot)}</span>
-            <Price slot={slot} discount={discount} locale={locale} />
+            <Price slot={slot} discount={slotDiscount(state.context, slot)} locale={locale} />
           </button>
         );
       })}

@@ -2,7 +2,12 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
 import type { SnapshotFrom } from 'xstate';
 import type { bookingMachine } from '../../machines/booking.machine.ts';
-import { discountOf, type BookingEvent, type SummaryError } from '../../machines/booking.machine.ts';
+import {
+  couponTerms,
+  slotDiscount,
+  type BookingEvent,
+  type SummaryError,
+} from '../../machines/booking.machine.ts';
 import { groupByDate, slotRange, totalEuros } from '../../machines/booking.pricing.ts';
 import { formatEuros } from '../i18n/format.ts';
 import type { Locale } from '../i18n/locales.ts';
@@ -33,7 +38,6 @@ export function SummaryDialog({
   const opened = state.matches('summary');
   const creating = state.matches({ summary: 'creating' });
   const { selected, termsAccepted, summaryError } = state.context;
-  const discount = discountOf(state.context);
   const error = errorText(summaryError);
   return (
     <Modal
@@ -53,7 +57,7 @@ export function SummaryDialog({
               {group.slots.map((slot) => (
                 <Group key={slot.id} justify="space-between">
                   <Text>{slotRange(slot)}</Text>
-                  <Price slot={slot} discount={discount} locale={locale} />
+                  <Price slot={slot} discount={slotDiscount(state.context, slot)} locale={locale} />
                 </Group>
               ))}
             </Stack>
@@ -63,7 +67,7 @@ export function SummaryDialog({
           <Text fw={800}>
             <Trans>Total</Trans>
           </Text>
-          <Text fw={800}>{formatEuros(totalEuros(selected, discount), locale)}</Text>
+          <Text fw={800}>{formatEuros(totalEuros(selected, couponTerms(state.context)), locale)}</Text>
         </Group>
         <Text c="red.4" role="alert" mih="1.5em">
           {error ?? ''}

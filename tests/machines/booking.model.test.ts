@@ -22,7 +22,7 @@ const EVENTS = [
   { type: 'xstate.done.actor.loadSlots', output: [free] },
   { type: 'xstate.done.actor.loadSlots', output: [taken] },
   { type: 'xstate.error.actor.loadSlots', error: new ApiError(500, null) },
-  { type: 'xstate.done.actor.checkCoupon', output: { id: 7, discount: 0.05 } },
+  { type: 'xstate.done.actor.checkCoupon', output: { id: 7, discount: 0.05, remaining_uses: null } },
   { type: 'xstate.error.actor.checkCoupon', error: new ApiError(404, 'Invalid coupon code.') },
   { type: 'xstate.error.actor.checkCoupon', error: new ApiError(0, null) },
   { type: 'xstate.done.actor.createBooking', output: 'cs_1_secret_x' },

@@ -5,6 +5,7 @@ import { bookingMachine, type CreateBookingInput } from '../../machines/booking.
 import {
   calendarCells,
   discountedCents,
+  discountsBySlot,
   groupByDate,
   slotRange,
   totalEuros,
@@ -53,7 +54,7 @@ function start(script: Script = {}, loggedIn = true) {
         return input.date === '2026-11-25' ? day2 : day1;
       }),
       checkCoupon: fromPromise(async ({ input }) =>
-        script.coupon ? script.coupon(input.code) : { id: 7, discount: 0.05 },
+        script.coupon ? script.coupon(input.code) : { id: 7, discount: 0.05, remaining_uses: null },
       ),
       createBooking: fromPromise(async ({ input }) => {
         created.push(input);
@@ -162,7 +163,7 @@ describe('the booking flow', () => {
       actor.send({ type: 'coupon.input', value: 'WELCOME5' });
       actor.send({ type: 'coupon.apply' });
       const state = await waitFor(actor, (s) => s.context.coupon !== null);
-      expect(state.context.coupon).toEqual({ id: 7, discount: 0.05, code: 'WELCOME5' });
+      expect(state.context.coupon).toEqual({ id: 7, discount: 0.05, remaining_uses: null, code: 'WELCOME5' });
       actor.send({ type: 'coupon.remove' });
       expect(actor.getSnapshot().context.coupon).toBeNull();
       expect(actor.getSnapshot().context.couponInput).toBe('');
@@ -311,8 +312,31 @@ describe('booking arithmetic', () => {
     expect(discountedCents(22.5, 0.05)).toBe(2138);
     expect(discountedCents(20, 0.05)).toBe(1900);
     expect(discountedCents(0.1, 0.05)).toBe(10);
-    expect(totalEuros([day1[0]!, day1[1]!], 0.05)).toBe(40.38);
+    expect(totalEuros([day1[0]!, day1[1]!], { discount: 0.05, remainingUses: null })).toBe(40.38);
     expect(totalEuros([day1[0]!, day1[1]!], null)).toBe(42.5);
+  });
+
+  it('discounts only the earliest slots when the coupon has fewer uses left than slots (early bird)', () => {
+    const [first, second] = [day1[0]!, day1[1]!];
+    const later = {
+      ...second,
+      id: 999,
+      start_time: '2026-11-30T10:00:00+00:00',
+      end_time: '2026-11-30T11:00:00+00:00',
+    };
+    const terms = { discount: 0.1, remainingUses: 2 };
+    const discounts = discountsBySlot([later, second, first], terms);
+    expect([discounts.get(first.id), discounts.get(second.id), discounts.get(later.id)]).toEqual([
+      0.1,
+      0.1,
+      null,
+    ]);
+    expect(totalEuros([later, second, first], terms)).toBe(
+      (discountedCents(first.basic_price_eur, 0.1) +
+        discountedCents(second.basic_price_eur, 0.1) +
+        Math.round(later.basic_price_eur * 100)) /
+        100,
+    );
   });
 
   it('reads slot times on the branch’s wall clock whatever the device zone', () => {

@@ -93,7 +93,7 @@ describe.each(DATABASE_TARGETS)('the booking calls on %s', (target) => {
     const { caller, token } = await client();
     const found = await caller.get('/api/bookings/coupon-code/welcome5', token);
     expect(found.statusCode).toBe(200);
-    expect(found.json()).toEqual({ id: couponId, discount: 0.05 });
+    expect(found.json()).toEqual({ id: couponId, discount: 0.05, remaining_uses: null });
     const unknown = await caller.get('/api/bookings/coupon-code/NOPE', token, { locale: 'en' });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toEqual({ detail: 'Invalid coupon code.', code: 'invalid_coupon' });

@@ -83,7 +83,11 @@ describeEachDatabase('coupon lookup', (getDb) => {
   it('finds a code whatever its case and surrounding spaces', async () => {
     const id = await createCoupon({ code: 'WELCOME5', discount: 0.05 });
     const user = await createUser(getDb());
-    expect(await coupons().findUsableCoupon(user, ' welcome5 ')).toEqual({ id, discount: 0.05 });
+    expect(await coupons().findUsableCoupon(user, ' welcome5 ')).toEqual({
+      id,
+      discount: 0.05,
+      remaining_uses: null,
+    });
   });
 
   it('answers invalid_coupon (404) for an unknown code', async () => {
@@ -127,17 +131,30 @@ describeEachDatabase('coupon lookup', (getDb) => {
     await redeem(id, user, 'canceled');
     await redeem(id, user, 'expired');
     await redeem(id, user, 'pending', new Date('2026-03-20T10:00:00Z'));
-    await expect(coupons().findUsableCoupon(user, 'EARLYBIRD')).resolves.toEqual({ id, discount: 0.1 });
+    // Two live uses of three: the answer says one slot is left, so the client prices like the server.
+    await expect(coupons().findUsableCoupon(user, 'EARLYBIRD')).resolves.toEqual({
+      id,
+      discount: 0.1,
+      remaining_uses: 1,
+    });
     await redeem(id, user, 'confirmed');
     expect(await refusal(coupons().findUsableCoupon(user, 'EARLYBIRD'))).toBe('invalid_coupon');
-    await expect(coupons().findUsableCoupon(other, 'EARLYBIRD')).resolves.toEqual({ id, discount: 0.1 });
+    await expect(coupons().findUsableCoupon(other, 'EARLYBIRD')).resolves.toEqual({
+      id,
+      discount: 0.1,
+      remaining_uses: 3,
+    });
   });
 
   it('stops at the total cap, whoever redeemed it', async () => {
     const id = await createCoupon({ code: 'FIRST2', maxRedemptions: 2 });
     const [a, b, c] = [await createUser(getDb()), await createUser(getDb()), await createUser(getDb())];
     await redeem(id, a, 'confirmed');
-    await expect(coupons().findUsableCoupon(c, 'FIRST2')).resolves.toEqual({ id, discount: 0.1 });
+    await expect(coupons().findUsableCoupon(c, 'FIRST2')).resolves.toEqual({
+      id,
+      discount: 0.1,
+      remaining_uses: 1,
+    });
     await redeem(id, b, 'confirmed');
     expect(await refusal(coupons().findUsableCoupon(c, 'FIRST2'))).toBe('invalid_coupon');
   });
