@@ -68,6 +68,10 @@ export async function openDatabase(
     // A connection dropped while idle (a database restart, a failover) is replaced on the next query;
     // unheard, the pool's 'error' event would end the process.
     pool.on('error', onIdleConnectionError);
+    // A connection that dies while checked out (mid-transaction) emits 'error' on its client, where the pool
+    // does not listen, and an unheard 'error' ends the process. The query in flight fails with the same error
+    // and its request reports it (503), and the pool drops the broken client, so nothing more is needed here.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = createKysely(pool);
     return { db, kind: 'postgres', pool, close: () => db.destroy() };
   }

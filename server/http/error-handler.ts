@@ -14,9 +14,23 @@ const fastifyCodeToError: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_TYPE: 'unsupported_media_type',
 };
 
+/**
+ * The database went away under the request (a failover, a restart, a dropped connection): a retry may well
+ * succeed, so the caller hears 503 rather than 500. SQLSTATE class 08 is a connection exception; 57P01-57P03
+ * are an administrator's or a crash's shutdown of the backend.
+ */
+function isDatabaseUnavailable(error: Error): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (/^08/.test(code) || /^57P0[123]$/.test(code) || code === 'ECONNREFUSED')) {
+    return true;
+  }
+  return /^Connection terminated/.test(error.message);
+}
+
 /** Maps anything thrown while handling a request to the catalogue, so every error body is `{detail, code}`. */
 export function toAppError(error: FastifyError | AppError | Error): AppError {
   if (error instanceof AppError) return error;
+  if (isDatabaseUnavailable(error)) return new AppError('service_unavailable');
   const fastifyError = error as FastifyError;
   if (fastifyError.code && fastifyError.code in fastifyCodeToError) {
     return new AppError(fastifyCodeToError[fastifyError.code] as ErrorCode);

@@ -8,7 +8,12 @@ type Directives = Record<string, string[]>;
 
 const STRIPE = {
   scriptSrc: ['https://js.stripe.com', 'https://*.js.stripe.com'],
-  frameSrc: ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://checkout.stripe.com', 'https://hooks.stripe.com'],
+  frameSrc: [
+    'https://js.stripe.com',
+    'https://*.js.stripe.com',
+    'https://checkout.stripe.com',
+    'https://hooks.stripe.com',
+  ],
   connectSrc: ['https://api.stripe.com', 'https://checkout.stripe.com'],
 };
 
@@ -33,7 +38,10 @@ export function contentSecurityDirectives({ stripe }: { stripe: boolean }): Dire
 /** The header value of the directives, as helmet writes it (camelCase names to kebab-case, `;`-separated). */
 export function contentSecurityHeader(directives: Directives): string {
   return Object.entries(directives)
-    .map(([name, sources]) => `${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)} ${sources.join(' ')}`)
+    .map(
+      ([name, sources]) =>
+        `${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)} ${sources.join(' ')}`,
+    )
     .concat('upgrade-insecure-requests')
     .join(';');
 }

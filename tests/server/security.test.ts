@@ -67,10 +67,14 @@ describe('session tokens (pglite)', () => {
     server = await startAccountApp('pglite');
     client = newClient(server.app);
     token = (await verifiedAccount(client, server.app)).token;
-    const user = await server.app.db.selectFrom('users').select(['id', 'token_version']).executeTakeFirstOrThrow();
+    const user = await server.app.db
+      .selectFrom('users')
+      .select(['id', 'token_version'])
+      .executeTakeFirstOrThrow();
     userId = user.id;
     version = user.token_version;
-    key = (await loadAuthKeys(server.app.db, accountTestConfig({ kind: 'pglite', dataDir: null }))).sessionToken;
+    key = (await loadAuthKeys(server.app.db, accountTestConfig({ kind: 'pglite', dataDir: null })))
+      .sessionToken;
   });
   afterAll(async () => server?.close());
 
@@ -80,12 +84,16 @@ describe('session tokens (pglite)', () => {
       .setIssuer('private-gym')
       .setAudience('private-gym-api')
       .setIssuedAt(Math.floor(server.clock.now().epochMilliseconds / 1000))
-      .setExpirationTime(Math.floor(server.clock.now().epochMilliseconds / 1000) + (expiresIn === '1h' ? 3600 : -60))
+      .setExpirationTime(
+        Math.floor(server.clock.now().epochMilliseconds / 1000) + (expiresIn === '1h' ? 3600 : -60),
+      )
       .sign(signingKey);
 
   it('accept the genuine token, as a control', async () => {
     expect((await client.get('/api/auth/me', token)).statusCode).toBe(200);
-    expect((await client.get('/api/auth/me', await sign({ sub: userId, ver: version }, key))).statusCode).toBe(200);
+    expect(
+      (await client.get('/api/auth/me', await sign({ sub: userId, ver: version }, key))).statusCode,
+    ).toBe(200);
   });
 
   it('refuse a token with alg none, another key, an expired one, or a payload changed after signing (401)', async () => {
@@ -167,7 +175,10 @@ describe.each(DATABASE_TARGETS)("other people's bookings (%s)", (target) => {
     expect(cancel.statusCode).toBe(404);
     expect(Object.keys(cancel.json()).sort()).toEqual(['code', 'detail']);
     for (const sessionId of [paid.sessionId, pendingSession]) {
-      const status = await intruder.get(`/api/checkout/session-status?stripe_session_id=${sessionId}`, intruderToken);
+      const status = await intruder.get(
+        `/api/checkout/session-status?stripe_session_id=${sessionId}`,
+        intruderToken,
+      );
       expect(status.statusCode).toBe(404);
       expect(status.body).not.toContain('_secret_');
     }
@@ -177,11 +188,13 @@ describe.each(DATABASE_TARGETS)("other people's bookings (%s)", (target) => {
   });
 
   it('refuse fields only the server sets (price, status, user_id, paid) with 422, changing nothing', async () => {
-    const intruderId = (await server.app.db
-      .selectFrom('users')
-      .select('id')
-      .orderBy('created_at', 'desc')
-      .executeTakeFirstOrThrow()).id;
+    const intruderId = (
+      await server.app.db
+        .selectFrom('users')
+        .select('id')
+        .orderBy('created_at', 'desc')
+        .executeTakeFirstOrThrow()
+    ).id;
     const before = await rowCounts(server.app.db);
     for (const extra of [
       { price: 0 },
@@ -191,7 +204,12 @@ describe.each(DATABASE_TARGETS)("other people's bookings (%s)", (target) => {
       { user_id: intruderId },
       { paid: true },
     ]) {
-      const response = await intruder.json('POST', '/api/bookings/', { ...booking(freeSlot, 15), ...extra }, intruderToken);
+      const response = await intruder.json(
+        'POST',
+        '/api/bookings/',
+        { ...booking(freeSlot, 15), ...extra },
+        intruderToken,
+      );
       expect(response.statusCode).toBe(422);
       expect(response.json().code).toBe('validation_failed');
       expect(response.json().detail).toContain(Object.keys(extra)[0]);
@@ -206,7 +224,7 @@ describe.each(DATABASE_TARGETS)("other people's bookings (%s)", (target) => {
     const profile = await owner.json(
       'PUT',
       '/api/auth/me',
-      { ...(await owner.get('/api/auth/me', ownerToken)).json(), email_verified: false },
+      { ...((await owner.get('/api/auth/me', ownerToken)).json() as object), email_verified: false },
       ownerToken,
     );
     expect(profile.statusCode).toBe(422);
@@ -260,19 +278,28 @@ describe('login timing', () => {
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     const [knownMedian, unknownMedian] = [median(known), median(unknown)];
     const difference = Math.abs(knownMedian - unknownMedian) / Math.min(knownMedian, unknownMedian);
-    expect(difference, `known ${knownMedian.toFixed(1)} ms, unknown ${unknownMedian.toFixed(1)} ms`).toBeLessThan(0.2);
+    expect(
+      difference,
+      `known ${knownMedian.toFixed(1)} ms, unknown ${unknownMedian.toFixed(1)} ms`,
+    ).toBeLessThan(0.2);
   }, 120_000);
 });
 
 describe('security headers', () => {
-  const apps: { app: FastifyInstance; close: () => Promise<void> }[] = [];
-  const start = async (env: Record<string, string>) => {
-    const server = await startAccountApp('pglite', { CLIENT_DIST_DIR: path.join(root, 'dist'), ...env });
-    apps.push(server);
-    return server.app;
-  };
+  let local: AccountApp;
+  let stripe: AccountApp;
+  beforeAll(async () => {
+    const dist = path.join(root, 'dist');
+    local = await startAccountApp('pglite', { CLIENT_DIST_DIR: dist });
+    stripe = await startAccountApp('pglite', {
+      CLIENT_DIST_DIR: dist,
+      STRIPE_SECRET_KEY: 'sk_test_security',
+      STRIPE_WEBHOOK_SECRET: 'whsec_security',
+    });
+  }, 120_000);
   afterAll(async () => {
-    for (const server of apps) await server.close();
+    await local?.close();
+    await stripe?.close();
   });
 
   const common = (headers: Record<string, unknown>) => {
@@ -287,7 +314,7 @@ describe('security headers', () => {
   };
 
   it('are on API answers and pages, and allow Stripe nowhere with the local checkout', async () => {
-    const app = await start({});
+    const { app } = local;
     for (const url of ['/api/health', '/api/bookings/branches', '/api/nothing-here', '/pt', '/en/rights']) {
       const response = await app.inject({ url });
       expect(response.statusCode, url).toBeLessThan(500);
@@ -298,7 +325,7 @@ describe('security headers', () => {
   });
 
   it('allow Stripe script and frames on the HTML pages only, when Stripe takes the payments', async () => {
-    const app = await start({ STRIPE_SECRET_KEY: 'sk_test_security', STRIPE_WEBHOOK_SECRET: 'whsec_security' });
+    const { app } = stripe;
     for (const url of ['/pt', '/en/rights', '/de/some/client/route']) {
       const csp = common((await app.inject({ url })).headers);
       expect(csp, url).toMatch(/script-src 'self' https:\/\/js\.stripe\.com/);
@@ -329,7 +356,11 @@ describe('door codes in logs and URLs (pglite)', () => {
       const urls: string[] = [];
       const { returnUrl, bookingId, sessionId } = await bookAndPayOverHttp(client, token, slot);
       urls.push(returnUrl);
-      urls.push(JSON.stringify((await client.get(`/api/checkout/session-status?stripe_session_id=${sessionId}`, token)).json()));
+      urls.push(
+        JSON.stringify(
+          (await client.get(`/api/checkout/session-status?stripe_session_id=${sessionId}`, token)).json(),
+        ),
+      );
 
       // 25 minutes before the start the code is readable and its message is due.
       clock.set('2026-03-25T09:35:00Z');
@@ -357,7 +388,9 @@ describe('door codes in logs and URLs (pglite)', () => {
       const outbox = await app.db.selectFrom('outbox').selectAll().execute();
       expect(outbox.some((message) => message.text_body.includes(mine[0]!.lock_code!))).toBe(true);
       for (const message of outbox) {
-        urls.push(...`${message.text_body}\n${message.html_body ?? ''}`.match(/https?:\/\/[^\s"'<>]+/g) ?? []);
+        urls.push(
+          ...(`${message.text_body}\n${message.html_body ?? ''}`.match(/https?:\/\/[^\s"'<>]+/g) ?? []),
+        );
       }
       expect(lines.length).toBeGreaterThan(20);
       for (const code of codes) {

@@ -1,0 +1,469 @@
+// `npm run bench`: the server under load on a real PostgreSQL (BENCH_POSTGRES_URL, default
+// postgres://postgres@127.0.0.1:5432/postgres; a database of its own is created and dropped).
+//   1. slot listing throughput and p99 at 50 and 200 connections (autocannon), beside a bare Fastify route and a
+//      `SELECT 1` route of a bench-only server (bench/bench-server.ts) measured in the same run;
+//   2. booking contention over two server processes: 50 racing creates per slot x 40 rounds, then overlapping and
+//      adjacent multi-slot requests, checked by an invariant query;
+//   3. a storm of duplicate, out-of-order and failing-then-retried payment events (local checkout);
+//   4. a cancel storm: 10 concurrent cancellations of one booking.
+// Prints a table and writes bench/results.md. Not part of `npm test`.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { sql } from 'kysely';
+import pg from 'pg';
+import * as prettier from 'prettier';
+import { createPasswordHasher } from '../server/auth/passwords.ts';
+import { insertBranchDefinition } from '../server/branches/service.ts';
+import { openDatabase } from '../server/db/database.ts';
+import { migrateToLatest } from '../server/db/migrate.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const BRANCHES = 20;
+const HORIZON_DAYS = 120;
+const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const PASSWORD = 'bench password, long enough';
+
+type Child = { process: ChildProcess; url: string; output: string[] };
+
+async function waitForHealth(child: ChildProcess, url: string, output: string[]): Promise<void> {
+  for (let attempt = 0; attempt < 600; attempt += 1) {
+    if (child.exitCode !== null) throw new Error(`process exited early:\n${output.join('')}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`process did not start:\n${output.join('')}`);
+}
+
+async function start(
+  script: string,
+  port: number,
+  env: Record<string, string>,
+  health: string,
+): Promise<Child> {
+  const child = spawn(process.execPath, [script], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHealth(child, `${url}${health}`, output);
+  return { process: child, url, output };
+}
+
+async function stop(child: Child | undefined): Promise<void> {
+  if (!child || child.process.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.process.once('exit', resolve));
+  child.process.kill('SIGTERM');
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  if (child.process.exitCode === null) child.process.kill('SIGKILL');
+}
+
+async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+type Load = { rps: number; p50: number; p99: number; errors: number; non2xx: number };
+
+async function load(urls: string[], connections: number): Promise<Load> {
+  let next = 0;
+  const base = new URL(urls[0]!);
+  const result = await autocannon({
+    url: base.origin,
+    connections,
+    duration: DURATION_SECONDS,
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (request) => {
+          const target = new URL(urls[next % urls.length]!);
+          next += 1;
+          return { ...request, path: target.pathname };
+        },
+      },
+    ],
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+async function json(url: string, init: { method?: string; body?: unknown; token?: string } = {}) {
+  const response = await fetch(url, {
+    method: init.method ?? 'GET',
+    headers: {
+      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+    },
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+  });
+  const text = await response.text();
+  let body: unknown = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = text;
+  }
+  return { status: response.status, body: body as Record<string, unknown> & unknown[] };
+}
+
+async function main(): Promise<void> {
+  const name = `gym_bench_${randomBytes(5).toString('hex')}`;
+  await admin((client) => client.query(`create database ${name}`));
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  const databaseUrl = url.toString();
+  const children: Child[] = [];
+  const lines: string[] = [];
+  const say = (line: string) => {
+    lines.push(line);
+    console.log(line);
+  };
+  try {
+    // Data set: 20 branches, each with slots for 120 days (generated by the first server process at start).
+    const opened = await openDatabase({ kind: 'postgres', url: databaseUrl });
+    await migrateToLatest(opened.db);
+    const branchIds: number[] = [];
+    for (let index = 1; index <= BRANCHES; index += 1) {
+      branchIds.push(
+        await insertBranchDefinition(opened.db, {
+          slug: `bench-${index}`,
+          name: `Bench ${index}`,
+          order: index,
+          location: `Rua do Banco ${index}, Lisboa`,
+          latitude: 38.7,
+          longitude: -9.1,
+          mapUrl: null,
+          timeZone: index % 2 ? 'Europe/Lisbon' : 'Europe/Berlin',
+          slotMinutes: 60,
+          openingHours: null,
+          activeWithSmartLock: true,
+          images: ['/images/branches/bench.svg'],
+          descriptions: {
+            pt: '<p>pt</p>',
+            en: '<p>en</p>',
+            fr: '<p>fr</p>',
+            de: '<p>de</p>',
+            sk: '<p>sk</p>',
+          },
+          defaultPriceCents: 2000,
+          priceRules: [],
+        }),
+      );
+    }
+    const hasher = await createPasswordHasher({ memoryCost: 19_456, timeCost: 2, parallelism: 1 });
+    await opened.db
+      .insertInto('users')
+      .values({
+        email: 'bench@example.com',
+        phone_number: '+351910000000',
+        first_name: 'Bench',
+        last_name: 'User',
+        password_hash: await hasher.hash(PASSWORD),
+        email_verified_at: new Date(),
+        phone_verified_at: new Date(),
+      })
+      .execute();
+
+    const productEnv = {
+      NODE_ENV: 'production',
+      DATABASE_URL: databaseUrl,
+      JWT_SECRET: randomBytes(48).toString('base64url'),
+      LOG_LEVEL: 'warn',
+      SLOT_HORIZON_DAYS: String(HORIZON_DAYS),
+      CLIENT_DIST_DIR: '/nonexistent-client-dist',
+      RATE_LIMITS: 'login.ip=10000/1h,login.account=10000/1h',
+    };
+    const first = await start('server/main.ts', 3401, productEnv, '/api/health');
+    children.push(first);
+    const second = await start('server/main.ts', 3402, productEnv, '/api/health');
+    children.push(second);
+    const reference = await start('bench/bench-server.ts', 3403, { DATABASE_URL: databaseUrl }, '/bare');
+    children.push(reference);
+    const { rows: sizes } = await sql<{ slots: number; days: number }>`
+      select count(*)::int as slots, count(distinct local_date)::int as days from slots`.execute(opened.db);
+    say(`# Benchmarks\n`);
+    say(
+      `Run ${new Date().toISOString()} on ${os.cpus().length} CPU cores (${os.cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ` +
+        `PostgreSQL at ${url.host}. Data set: ${BRANCHES} branches, ${sizes[0]!.slots} slots over ${sizes[0]!.days} local days. ` +
+        `Each load phase runs ${DURATION_SECONDS} s; autocannon runs in the same machine as the servers.\n`,
+    );
+
+    // 1. Throughput.
+    const days = Array.from({ length: 30 }, (_, index) =>
+      new Date(Date.now() + (index + 1) * 86_400_000).toISOString().slice(0, 10),
+    );
+    const slotUrls = days.flatMap((day, index) => [
+      `${first.url}/api/bookings/slots/${branchIds[index % BRANCHES]}/${day}`,
+    ]);
+    const probe = await json(slotUrls[0]!);
+    if (probe.status !== 200 || (probe.body as unknown[]).length < 20) {
+      throw new Error(`slot listing does not answer as expected: ${probe.status}`);
+    }
+    await load(slotUrls, 10); // warm-up
+    say('## Slot listing\n');
+    say('| connections | route | req/s | p50 ms | p99 ms | errors | non-2xx |');
+    say('| ---: | --- | ---: | ---: | ---: | ---: | ---: |');
+    const ratios: string[] = [];
+    for (const connections of [50, 200]) {
+      const slots = await load(slotUrls, connections);
+      const bare = await load([`${reference.url}/bare`], connections);
+      const select1 = await load([`${reference.url}/select1`], connections);
+      for (const [route, result] of [
+        ['GET /api/bookings/slots/{branch}/{date}', slots],
+        ['bare Fastify JSON', bare],
+        ['SELECT 1', select1],
+      ] as const) {
+        say(
+          `| ${connections} | ${route} | ${result.rps.toFixed(0)} | ${result.p50} | ${result.p99} | ${result.errors} | ${result.non2xx} |`,
+        );
+      }
+      ratios.push(
+        `| ${connections} | ${(slots.rps / bare.rps).toFixed(3)} | ${(slots.rps / select1.rps).toFixed(3)} | ${slots.p99} |`,
+      );
+    }
+    say(
+      '\n| connections | slots/bare | slots/select1 (target >= 0.25) | slots p99 ms (target <= 20 at 50) |',
+    );
+    say('| ---: | ---: | ---: | ---: |');
+    for (const line of ratios) say(line);
+
+    // A token for the storms.
+    const login = await fetch(`${first.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ username: 'bench@example.com', password: PASSWORD }),
+    });
+    const { access_token: token } = (await login.json()) as { access_token: string };
+    const servers = [first.url, second.url];
+    let serverErrors = 0;
+    const create = async (index: number, slotIds: number[], total: number) => {
+      const response = await json(`${servers[index % 2]}/api/bookings/`, {
+        method: 'POST',
+        token,
+        body: {
+          time_slot_id: slotIds,
+          max_bookings_per_slot: 1,
+          coupon_code: null,
+          expected_total_final_price_eur: total,
+        },
+      });
+      if (response.status >= 500) serverErrors += 1;
+      return response;
+    };
+    type Slot = { id: number; basic_price_eur: number; is_bookeable: boolean };
+    const bookableSlots = async (branchId: number, day: string): Promise<Slot[]> =>
+      ((await json(`${first.url}/api/bookings/slots/${branchId}/${day}`)).body as unknown as Slot[]).filter(
+        (slot) => slot.is_bookeable,
+      );
+
+    // 2. Contention.
+    const raceSlots = [
+      ...(await bookableSlots(branchIds[0]!, days[2]!)),
+      ...(await bookableSlots(branchIds[0]!, days[3]!)),
+    ].slice(0, 40);
+    let singleWinnerRounds = 0;
+    const contentionStarted = performance.now();
+    for (const slot of raceSlots) {
+      const round = await Promise.all(
+        Array.from({ length: 50 }, (_, index) => create(index, [slot.id], slot.basic_price_eur)),
+      );
+      if (round.filter((response) => response.status === 201).length === 1) singleWinnerRounds += 1;
+    }
+    const contentionSeconds = (performance.now() - contentionStarted) / 1000;
+    // Overlapping requests ([A,B] against [B,C], [A] and [C]) and adjacent ones ([A] against [B]).
+    const runs = await bookableSlots(branchIds[1]!, days[4]!);
+    let overlapRounds = 0;
+    let overlapGood = 0;
+    for (let start = 0; start + 2 < runs.length && overlapRounds < 7; start += 3) {
+      const [a, b, c] = [runs[start]!, runs[start + 1]!, runs[start + 2]!];
+      const price = (slots: Slot[]) =>
+        Math.round(slots.reduce((sum, slot) => sum + slot.basic_price_eur * 100, 0)) / 100;
+      const shapes = [[a, b], [b, c], [a], [c]];
+      const responses = await Promise.all(
+        Array.from({ length: 48 }, (_, index) => {
+          const shape = shapes[index % shapes.length]!;
+          return create(
+            index,
+            shape.map((slot) => slot.id),
+            price(shape),
+          ).then((response) => ({ shape, response }));
+        }),
+      );
+      const won = responses
+        .filter(({ response }) => response.status === 201)
+        .map(({ shape }) => shape.map((slot) => slot.id));
+      const covered = won.flat();
+      if (won.length >= 1 && new Set(covered).size === covered.length) overlapGood += 1;
+      overlapRounds += 1;
+    }
+    const adjacent = await bookableSlots(branchIds[2]!, days[5]!);
+    let adjacentRounds = 0;
+    let adjacentGood = 0;
+    for (let start = 0; start + 1 < adjacent.length && adjacentRounds < 10; start += 2) {
+      const pair = [adjacent[start]!, adjacent[start + 1]!];
+      const responses = await Promise.all(
+        Array.from({ length: 50 }, (_, index) =>
+          create(index, [pair[index % 2]!.id], pair[index % 2]!.basic_price_eur),
+        ),
+      );
+      if (responses.filter((response) => response.status === 201).length === 2) adjacentGood += 1;
+      adjacentRounds += 1;
+    }
+    const { rows: overlaps } = await sql<{ count: number }>`
+      select count(*)::int as count from bookings a join bookings b
+        on a.branch_id = b.branch_id and a.id < b.id
+       and tstzrange(a.start_time, a.end_time, '[)') && tstzrange(b.start_time, b.end_time, '[)')
+      where a.status in ('pending', 'confirmed') and b.status in ('pending', 'confirmed')`.execute(opened.db);
+    say('\n## Booking contention (two server processes)\n');
+    say('| scenario | rounds | as expected | 5xx |');
+    say('| --- | ---: | ---: | ---: |');
+    say(
+      `| 50 creates for one slot (exactly one 201) | ${raceSlots.length} | ${singleWinnerRounds} | ${serverErrors} |`,
+    );
+    say(
+      `| 48 overlapping creates ([A,B], [B,C], [A], [C]): no slot won twice | ${overlapRounds} | ${overlapGood} | ${serverErrors} |`,
+    );
+    say(
+      `| 50 creates for two adjacent slots (exactly two 201) | ${adjacentRounds} | ${adjacentGood} | ${serverErrors} |`,
+    );
+    say(
+      `\nInvariant (live bookings of a branch whose time ranges overlap): **${overlaps[0]!.count}**. ` +
+        `2000 racing creates took ${contentionSeconds.toFixed(1)} s (${(2000 / contentionSeconds).toFixed(0)} requests/s).`,
+    );
+
+    // 3. Payment-event storm on the local checkout: declined cards, duplicates on both processes, and the status
+    // reconciliation racing them; then one expiry sweep. Each session must be fulfilled exactly once.
+    const stormSlots = (await bookableSlots(branchIds[3]!, days[6]!)).slice(0, 20);
+    const sessions: string[] = [];
+    for (const [index, slot] of stormSlots.entries()) {
+      const created = await create(index, [slot.id], slot.basic_price_eur);
+      const secret = (created.body as unknown as { checkout_session: { clientSecret: string } })
+        .checkout_session.clientSecret;
+      sessions.push(secret.split('_secret_')[0]!);
+    }
+    const outcomes: Record<string, number> = {};
+    await Promise.all(
+      sessions.flatMap((sessionId) =>
+        Array.from({ length: 16 }, async (_, index) => {
+          let response;
+          if (index % 4 === 0) {
+            response = await json(
+              `${servers[index % 2]}/api/checkout/session-status?stripe_session_id=${sessionId}`,
+              { token },
+            );
+          } else {
+            const card = index < 4 ? '4000 0000 0000 0002' : '4242 4242 4242 4242';
+            response = await json(`${servers[index % 2]}/api/checkout/local/${sessionId}/complete`, {
+              method: 'POST',
+              body: { card_number: card },
+            });
+          }
+          if (response.status >= 500) serverErrors += 1;
+          const key = `${response.status} ${(response.body as { outcome?: string; status?: string }).outcome ?? (response.body as { status?: string; code?: string }).code ?? (response.body as { status?: string }).status}`;
+          outcomes[key] = (outcomes[key] ?? 0) + 1;
+        }),
+      ),
+    );
+    const { rows: fulfilment } = await sql<{ session: string; confirmed: number; messages: number }>`
+      select s.id as session,
+             (select count(*)::int from bookings b where b.checkout_session_id = s.id and b.status = 'confirmed') as confirmed,
+             (select count(*)::int from outbox o where o.dedupe_key = 'booking_confirmed:' || (
+                select string_agg(b.id::text, ',' order by b.id) from bookings b where b.checkout_session_id = s.id)) as messages
+      from checkout_sessions s where s.id = any(${sessions})`.execute(opened.db);
+    const exactlyOnce = fulfilment.filter((row) => row.confirmed === 1 && row.messages === 1).length;
+    say('\n## Payment-event storm (local checkout, two processes)\n');
+    say(
+      `${sessions.length} sessions x 16 concurrent calls (3 declined cards, 9 paying duplicates, 4 status reconciliations), ` +
+        `spread over both processes. Answers: ${Object.entries(outcomes)
+          .sort()
+          .map(([key, count]) => `${key}: ${count}`)
+          .join(', ')}.\n`,
+    );
+    say(
+      `Sessions fulfilled exactly once (one confirmed booking, one confirmation e-mail): **${exactlyOnce} / ${sessions.length}**. 5xx so far: ${serverErrors}.`,
+    );
+
+    // 4. Cancel storm: 10 concurrent cancellations of each of 5 paid bookings (well ahead: a full refund).
+    const cancelSlots = (await bookableSlots(branchIds[4]!, days[10]!)).slice(0, 5);
+    let singleRefunds = 0;
+    const cancelStatuses: Record<number, number> = {};
+    for (const [index, slot] of cancelSlots.entries()) {
+      const created = await create(index, [slot.id], slot.basic_price_eur);
+      const secret = (created.body as unknown as { checkout_session: { clientSecret: string } })
+        .checkout_session.clientSecret;
+      await json(`${first.url}/api/checkout/local/${secret.split('_secret_')[0]}/complete`, {
+        method: 'POST',
+        body: { card_number: '4242 4242 4242 4242' },
+      });
+      const { rows } = await sql<{
+        id: number;
+      }>`select id from bookings where slot_id = ${slot.id} and status = 'confirmed'`.execute(opened.db);
+      const bookingId = rows[0]!.id;
+      const responses = await Promise.all(
+        Array.from({ length: 10 }, (_, call) =>
+          json(`${servers[call % 2]}/api/bookings/cancel-bookings`, {
+            method: 'POST',
+            token,
+            body: { booking: [{ booking_id: bookingId, expected_refund_eur: slot.basic_price_eur }] },
+          }),
+        ),
+      );
+      for (const response of responses) {
+        cancelStatuses[response.status] = (cancelStatuses[response.status] ?? 0) + 1;
+        if (response.status >= 500) serverErrors += 1;
+      }
+      const { rows: refunds } = await sql<{
+        count: number;
+      }>`select count(*)::int as count from refunds where booking_id = ${bookingId}`.execute(opened.db);
+      if (refunds[0]!.count === 1) singleRefunds += 1;
+    }
+    say('\n## Cancel storm\n');
+    say(
+      `${cancelSlots.length} paid bookings x 10 concurrent cancellations over both processes: answers ${Object.entries(
+        cancelStatuses,
+      )
+        .map(([status, count]) => `${status}: ${count}`)
+        .join(', ')}; bookings refunded exactly once: **${singleRefunds} / ${cancelSlots.length}**.`,
+    );
+    say(`\nTotal 5xx over all storms: **${serverErrors}**.`);
+    await opened.close();
+    // Formatted like every other file of the repository, so `npm run lint` stays green after a run.
+    const resultsFile = path.join(root, 'bench/results.md');
+    const options = (await prettier.resolveConfig(resultsFile)) ?? {};
+    writeFileSync(
+      resultsFile,
+      await prettier.format(`${lines.join('\n')}\n`, { ...options, filepath: resultsFile }),
+    );
+    console.log('\nwritten to bench/results.md');
+  } finally {
+    for (const child of children.reverse()) await stop(child);
+    await admin(async (client) => {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await client.query(`drop database if exists ${name} with (force)`);
+    });
+  }
+}
+
+await main();
