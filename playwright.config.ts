@@ -15,9 +15,14 @@ export default defineConfig({
   workers: process.env.CI ? 2 : 3,
   retries: 0,
   forbidOnly: !!process.env.CI,
+  // The JSON report feeds the closing line of .ci/run (passed and failed totals).
   reporter: process.env.CI
-    ? [['list'], ['html', { open: 'never', outputFolder: 'test-results/html' }]]
-    : 'list',
+    ? [
+        ['list'],
+        ['html', { open: 'never', outputFolder: 'test-results/html' }],
+        ['json', { outputFile: 'test-results/playwright.json' }],
+      ]
+    : [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
   outputDir: 'test-results/artifacts',
   use: {
     baseURL: `http://127.0.0.1:${port}`,
