@@ -130,6 +130,8 @@ export default defineConfig(({ mode }) => {
     build: {
       outDir: 'dist',
       sourcemap: true,
+      // dist/.vite/manifest.json: the chunk graph the bundle budgets are measured on (tests/ui/bundle-budgets).
+      manifest: true,
     },
   };
 });

@@ -6,6 +6,7 @@ export default defineConfig({
     environment: 'node',
     // Clears and then prints the model-based coverage of the machines (tests/machines/*.model.test.ts).
     globalSetup: ['tests/machines/model/report.ts'],
+    setupFiles: ['tests/setup-temporal.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Server tests each create their own PostgreSQL database; two workers match this machine's two cores.

@@ -1,4 +1,4 @@
-import { Temporal } from 'temporal-polyfill';
+import { temporal } from './temporal.ts';
 import type { components } from '../openapi/schema.gen.ts';
 
 export type TimeSlot = components['schemas']['TimeSlot'];
@@ -80,18 +80,18 @@ export function branchDate(iso: string): string {
 
 /** Spec 2.7: 42 day cells, weeks starting on Monday, for the month of `month` (yyyy-MM). */
 export function calendarCells(month: string): string[] {
-  const first = Temporal.PlainYearMonth.from(month).toPlainDate({ day: 1 });
+  const first = temporal().PlainYearMonth.from(month).toPlainDate({ day: 1 });
   const start = first.subtract({ days: first.dayOfWeek - 1 });
   return Array.from({ length: 42 }, (_, index) => start.add({ days: index }).toString());
 }
 
 export function shiftMonth(month: string, months: number): string {
-  return Temporal.PlainYearMonth.from(month).add({ months }).toString();
+  return temporal().PlainYearMonth.from(month).add({ months }).toString();
 }
 
 /** True when the device's current UTC offset differs from the branch's (spec 2.7's warning). */
 export function deviceOffsetDiffers(branchTimeZone: string, deviceTimeZone: string): boolean {
-  const now = Temporal.Now.instant();
+  const now = temporal().Now.instant();
   return (
     now.toZonedDateTimeISO(branchTimeZone).offsetNanoseconds !==
     now.toZonedDateTimeISO(deviceTimeZone).offsetNanoseconds

@@ -2,10 +2,15 @@ import { useSelector } from '@xstate/react';
 import { lazy, Suspense, useEffect } from 'react';
 import { useRuntime } from '../app/context.tsx';
 import { useModalSearch, useUpdateModalSearch } from '../auth/useModalSearch.ts';
+import { loadTemporal } from '../../machines/temporal.ts';
 import { loadFeatureMessages } from '../i18n/i18n.ts';
 
 const AccountModal = lazy(async () => {
-  const [module] = await Promise.all([import('./AccountModal.tsx'), loadFeatureMessages('account')]);
+  const [module] = await Promise.all([
+    import('./AccountModal.tsx'),
+    loadFeatureMessages('account'),
+    loadTemporal(),
+  ]);
   return module;
 });
 

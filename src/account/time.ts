@@ -1,10 +1,10 @@
-import { Temporal } from 'temporal-polyfill';
+import { temporal, type Temporal } from '../../machines/temporal.ts';
 import { intlTag, usesTwelveHourClock } from '../i18n/format.ts';
 import type { Locale } from '../i18n/locales.ts';
 
 /** A time of a branch, in the branch's IANA zone (the API's offset is kept when the zone is unknown). */
 function zoned(iso: string, timeZone: string): Temporal.ZonedDateTime {
-  const instant = Temporal.Instant.from(iso);
+  const instant = temporal().Instant.from(iso);
   try {
     return instant.toZonedDateTimeISO(timeZone);
   } catch {

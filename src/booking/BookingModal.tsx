@@ -3,8 +3,8 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Modal, Stack, Tabs, Text } from '@mantine/core';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useMachine } from '@xstate/react';
-import { useCallback, useEffect, useMemo, useRef } from 'react';
-import { Temporal } from 'temporal-polyfill';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef } from 'react';
+import { temporal } from '../../machines/temporal.ts';
 import { createBookingActors } from '../../machines/booking.actors.ts';
 import { bookingMachine } from '../../machines/booking.machine.ts';
 import type { Branch } from '../../machines/branches.ts';
@@ -13,9 +13,13 @@ import { useBranches, useRuntime } from '../app/context.tsx';
 import { useLocale } from '../shell/navigation.ts';
 import { MantineLayer } from '../ui/MantineLayer.tsx';
 import { BookSessions } from './BookSessions.tsx';
-import { BranchInformation } from './BranchInformation.tsx';
 import { Checkout } from './Checkout.tsx';
 import { SummaryDialog } from './SummaryDialog.tsx';
+
+// The information tab (with the HTML sanitiser) loads when it is first shown: booking is the default tab.
+const BranchInformation = lazy(async () => ({
+  default: (await import('./BranchInformation.tsx')).BranchInformation,
+}));
 
 type SearchUpdate = (update: (previous: ModalSearch) => ModalSearch, push?: boolean) => void;
 
@@ -61,7 +65,7 @@ function BookingFlow({ branch, tab, hidden }: { branch: Branch; tab: BookingTab;
     input: {
       branchId: branch.id,
       loggedIn: runtime.session.getSnapshot().matches('loggedIn'),
-      fallbackToday: Temporal.Now.plainDateISO(branch.time_zone).toString(),
+      fallbackToday: temporal().Now.plainDateISO(branch.time_zone).toString(),
     },
   });
   useEffect(() => {
@@ -102,7 +106,9 @@ function BookingFlow({ branch, tab, hidden }: { branch: Branch; tab: BookingTab;
             <BookSessions branch={branch} state={state} send={send} locale={locale} onLogin={openLogin} />
           </Tabs.Panel>
           <Tabs.Panel value="branchInformation">
-            <BranchInformation branch={branch} locale={locale} />
+            <Suspense fallback={null}>
+              <BranchInformation branch={branch} locale={locale} />
+            </Suspense>
           </Tabs.Panel>
         </Tabs>
       </Modal>

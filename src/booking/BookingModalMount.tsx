@@ -1,15 +1,24 @@
 import { useSearch } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
 import type { ModalSearch } from '../../machines/modal-search.ts';
+import { loadTemporal } from '../../machines/temporal.ts';
 import { loadFeatureMessages } from '../i18n/i18n.ts';
 
 const BookingModal = lazy(async () => {
-  const [module] = await Promise.all([import('./BookingModal.tsx'), loadFeatureMessages('booking')]);
+  const [module] = await Promise.all([
+    import('./BookingModal.tsx'),
+    loadFeatureMessages('booking'),
+    loadTemporal(),
+  ]);
   return module;
 });
 
 const PaymentResult = lazy(async () => {
-  const [module] = await Promise.all([import('./PaymentResult.tsx'), loadFeatureMessages('booking')]);
+  const [module] = await Promise.all([
+    import('./PaymentResult.tsx'),
+    loadFeatureMessages('booking'),
+    loadTemporal(),
+  ]);
   return module;
 });
 
