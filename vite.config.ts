@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import babel from '@rolldown/plugin-babel';
 import { lingui, linguiTransformerBabelPreset } from '@lingui/vite-plugin';
 import react from '@vitejs/plugin-react';
@@ -112,6 +113,36 @@ function pageMetadata(siteName: string, env: Record<string, string>): Plugin {
   };
 }
 
+/**
+ * Writes a Brotli and a gzip copy of every script, stylesheet and SVG in dist/assets, which the server sends
+ * to browsers that accept them (@fastify/static `preCompressed`): 3 to 5 times fewer bytes on the wire.
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  let isServerBuild = false;
+  return {
+    name: 'precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+      isServerBuild = Boolean(config.build.ssr);
+    },
+    closeBundle() {
+      if (isServerBuild) return;
+      const assets = path.join(outDir, 'assets');
+      for (const file of readdirSync(assets)) {
+        if (!/\.(js|css|svg)$/.test(file)) continue;
+        const source = readFileSync(path.join(assets, file));
+        writeFileSync(path.join(assets, `${file}.gz`), gzipSync(source, { level: 9 }));
+        writeFileSync(
+          path.join(assets, `${file}.br`),
+          brotliCompressSync(source, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }),
+        );
+      }
+    },
+  };
+}
+
 // With Vite 8 the React plugin no longer runs Babel, so Lingui's macros go through @rolldown/plugin-babel.
 export default defineConfig(({ mode }) => {
   const env = loadEnv(mode, process.cwd(), 'VITE_');
@@ -122,6 +153,7 @@ export default defineConfig(({ mode }) => {
       babel({ presets: [linguiTransformerBabelPreset()] }),
       lingui(),
       pageMetadata(clientConfig.companyName, env),
+      precompress(),
     ],
     server: {
       port: 5173,

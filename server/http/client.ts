@@ -170,6 +170,8 @@ export async function registerClient(app: FastifyInstance, config: Config): Prom
       prefix: '/',
       wildcard: false,
       index: false,
+      // The build writes .br and .gz copies of the assets; each browser gets the smallest it accepts.
+      preCompressed: true,
       setHeaders(reply, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         reply.header('cache-control', immutable ? ONE_YEAR : 'public, max-age=3600');
