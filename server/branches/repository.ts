@@ -118,6 +118,9 @@ export type SlotAvailabilityRow = {
   end_time: Date;
   price_cents: number;
   taken: boolean;
+  /** The branch's, on every row, so one round trip serves the listing. */
+  time_zone: string;
+  active_with_smart_lock: boolean;
 };
 
 /**
@@ -132,7 +135,15 @@ export async function listSlotsOnDate(
 ): Promise<SlotAvailabilityRow[]> {
   return db
     .selectFrom('slots as slot')
-    .select(['slot.id', 'slot.start_time', 'slot.end_time', 'slot.price_cents'])
+    .innerJoin('branches as branch', 'branch.id', 'slot.branch_id')
+    .select([
+      'slot.id',
+      'slot.start_time',
+      'slot.end_time',
+      'slot.price_cents',
+      'branch.time_zone',
+      'branch.active_with_smart_lock',
+    ])
     .select((eb) =>
       eb
         .exists(

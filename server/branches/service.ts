@@ -297,23 +297,27 @@ export function createBranchService({ db, clock, horizonDays }: BranchServiceDep
      */
     async listSlots(branchId: number, date: string): Promise<SlotView[]> {
       const localDate = parseCalendarDate(date);
-      const branch = await requireBranch(branchId);
       const now = clock.now();
+      // One round trip in the common case: the rows carry their branch's zone and activation.
       const slots = await repository.listSlotsOnDate(
         db,
-        branch.id,
+        branchId,
         localDate.toString(),
         dateFromInstant(now),
       );
+      if (slots.length === 0) {
+        await requireBranch(branchId);
+        return [];
+      }
       return slots.map((slot) => {
         const start = instantFromDate(slot.start_time);
         return {
           id: slot.id,
-          start_time: formatSlotTime(start, branch.time_zone),
-          end_time: formatSlotTime(instantFromDate(slot.end_time), branch.time_zone),
+          start_time: formatSlotTime(start, slot.time_zone),
+          end_time: formatSlotTime(instantFromDate(slot.end_time), slot.time_zone),
           basic_price_eur: centsToEuros(slot.price_cents),
           is_bookeable:
-            branch.active_with_smart_lock && Temporal.Instant.compare(start, now) > 0 && !slot.taken,
+            slot.active_with_smart_lock && Temporal.Instant.compare(start, now) > 0 && !slot.taken,
         };
       });
     },
