@@ -129,23 +129,21 @@ test.describe('booking and paying', () => {
     await expect(page.getByRole('dialog', { name: 'Pagamento concluído' })).toBeVisible({ timeout: 15_000 });
   });
 
-  test('an expired session shows the expired result without Try again', async ({
+  test('an expired session shows the expired result without Try again, and its slot is free again', async ({
     page,
     request,
     baseURL,
   }) => {
-    // The server has no way to age a session by 30 minutes from outside, so its status answer is replaced.
-    await storeToken(page, await apiLogin(request, DEMO_ACCOUNT));
-    await page.route('**/api/checkout/session-status**', (route) =>
-      route.fulfill({
-        status: 200,
-        contentType: 'application/json',
-        body: JSON.stringify({ status: 'expired', clientSecret: null }),
-      }),
-    );
-    await page.goto(
-      onPublicOrigin(baseURL, '/pt?stripe_session_id=cs_local_expired&booking_date=2026-12-01'),
-    );
+    const branch = await firstActiveBranch(request);
+    const token = await apiLogin(request, DEMO_ACCOUNT);
+    await storeToken(page, token);
+    const day = await slotsOn(request, branch, 9);
+    const slot = day.slots[7]!;
+    const sessionId = (await holdByApi(request, token, [slot])).split('_secret_')[0]!;
+    // The development call ends the session as its 30 minutes running out would (the hold-expiry job's path).
+    const expire = await request.post(`/api/dev/checkout/${sessionId}/expire`);
+    expect(await expire.json()).toEqual({ status: 'expired', clientSecret: null });
+    await page.goto(onPublicOrigin(baseURL, `/pt?stripe_session_id=${sessionId}&booking_date=${day.date}`));
     const expired = page.getByRole('dialog', { name: 'Sessão de pagamento expirada' });
     await expect(expired).toBeVisible();
     await expect(expired.getByText('A sua sessão de pagamento expirou. Tente novamente.')).toBeVisible();
@@ -153,6 +151,11 @@ test.describe('booking and paying', () => {
     await expectNoSeriousViolations(page, 'expired result');
     await expired.getByRole('button', { name: 'Fechar', exact: true }).last().click();
     await expect(page).not.toHaveURL(/stripe_session_id/);
+    const after = (await (await request.get(`/api/bookings/slots/${branch.id}/${day.date}`)).json()) as {
+      id: number;
+      is_bookeable: boolean;
+    }[];
+    expect(after.find((candidate) => candidate.id === slot.id)?.is_bookeable).toBe(true);
   });
 
   test('checking the status logged out opens login, then shows the result', async ({

@@ -508,6 +508,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/dev/checkout/{session_id}/expire': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * End a local test checkout now
+     * @description Available outside production only (404 in production), and only for the local test checkout: ends an open session at once, as if its 30 minutes had run out, through the same `checkout.session.expired` handling as the hold-expiry job (the holds are released, the bookings show as expired). Lets developers and end-to-end tests see an expired payment without waiting. A session that is no longer open is left as it is.
+     */
+    post: operations['expireDevCheckoutSession'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1748,6 +1768,36 @@ export interface operations {
         };
       };
       /** @description The server runs in production, where this route does not exist. */
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  expireDevCheckoutSession: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description The checkout session id (the part of the client secret before `_secret_`). */
+        session_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The session's status afterwards. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CheckoutSessionStatus'];
+        };
+      };
+      /** @description No local checkout session has this id, or the server runs in production. */
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];

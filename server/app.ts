@@ -226,7 +226,7 @@ export async function buildApp(
         ...healthHandlers(database.db),
         ...authHandlers(auth),
         ...notificationHandlers(database.db, config),
-        ...checkoutPublicHandlers(checkout),
+        ...checkoutPublicHandlers(checkout, { devRoutes: config.devRoutes }),
         ...bookingHandlers({ bookings, coupons, checkout }),
       },
       security: { bearerAuth: bearerAuth(auth) },

@@ -39,8 +39,16 @@ export const keepWebhookRawBody: preParsingHookHandler = async (request, _reply,
 };
 
 /** The checkout operations that take no bearer token: the provider's webhook and the local test checkout. */
-export function checkoutPublicHandlers(checkout: CheckoutService) {
+export function checkoutPublicHandlers(checkout: CheckoutService, options: { devRoutes: boolean }) {
   return {
+    // Outside production only: shows an expired payment without waiting 30 minutes.
+    expireDevCheckoutSession: async (
+      request: FastifyRequest<{ Params: Path<'expireDevCheckoutSession'> }>,
+    ) => {
+      if (!options.devRoutes) throw new AppError('not_found');
+      return checkout.expireLocalSessionNow(request.params.session_id);
+    },
+
     stripeWebhook: async (request: FastifyRequest) => {
       const signature = request.headers['stripe-signature'];
       return checkout.receiveWebhook(

@@ -213,6 +213,22 @@ export function createCheckoutService(deps: CheckoutServiceDependencies) {
     },
 
     /**
+     * Development only (`POST /dev/checkout/{id}/expire`): ends an open local session now, by the same event the
+     * hold-expiry job feeds when its time is up. A session that is no longer open is left as it is.
+     */
+    async expireLocalSessionNow(sessionId: string): Promise<SessionStatusView> {
+      const session = await requireLocalSession(sessionId);
+      if (session.status === 'open') {
+        await handleEvent(localEvent(session, 'checkout.session.expired', { status: 'expired' }));
+      }
+      const current = (await repository.findSession(db, sessionId))!;
+      return {
+        status: current.status,
+        clientSecret: current.status === 'open' ? current.client_secret : null,
+      };
+    },
+
+    /**
      * For the hold-expiry job: expires overdue local sessions (Stripe expires its own and tells the webhook) and
      * releases every hold whose time is up. Answers how many sessions it expired.
      */

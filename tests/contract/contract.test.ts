@@ -65,6 +65,7 @@ const expectedOperations = [
   ['completeLocalCheckout', 'post', '/checkout/local/{session_id}/complete', 'public'],
   ['getHealth', 'get', '/health', 'public'],
   ['listDevOutbox', 'get', '/dev/outbox', 'public'],
+  ['expireDevCheckoutSession', 'post', '/dev/checkout/{session_id}/expire', 'public'],
 ] as const;
 
 const httpMethods = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
@@ -184,7 +185,7 @@ describe('the OpenAPI document', () => {
 });
 
 describe('the operations', () => {
-  it('are exactly the 26 the client and the server agree on, each at its method and path', () => {
+  it('are exactly the 27 the client and the server agree on, each at its method and path', () => {
     const actual = operations
       .map(({ operation, method, path }) => [operation.operationId, method, path])
       .sort();

@@ -294,6 +294,9 @@ describe('the API in production', () => {
     });
     try {
       expect((await app.inject('/api/dev/outbox')).statusCode).toBe(404);
+      expect(
+        (await app.inject({ method: 'POST', url: '/api/dev/checkout/cs_local_x/expire' })).statusCode,
+      ).toBe(404);
       expect((await app.inject('/api/bookings/branches')).json()).toEqual([]);
     } finally {
       await app.close();

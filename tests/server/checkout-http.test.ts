@@ -69,6 +69,24 @@ describe.each(DATABASE_TARGETS)('the checkout routes on %s', (target) => {
       sessionId = checkout_session.clientSecret!.split('_secret_')[0]!;
     });
 
+    it('ends an open local session on request (development only), releasing its holds like the expiry job', async () => {
+      const expired = await app.inject({ method: 'POST', url: `/api/dev/checkout/${sessionId}/expire` });
+      expect(expired.statusCode).toBe(200);
+      expect(expired.json()).toEqual({ status: 'expired', clientSecret: null });
+      expect((await bookingsOf(app.db, user)).map((booking) => booking.status)).toEqual(['expired']);
+      // Paying it afterwards is refused, and asking again changes nothing.
+      const late = await app.inject({
+        method: 'POST',
+        url: `/api/checkout/local/${sessionId}/complete`,
+        payload: { card_number: '4242 4242 4242 4242' },
+      });
+      expect(late.statusCode).toBeGreaterThanOrEqual(400);
+      const again = await app.inject({ method: 'POST', url: `/api/dev/checkout/${sessionId}/expire` });
+      expect(again.json()).toEqual({ status: 'expired', clientSecret: null });
+      const unknown = await app.inject({ method: 'POST', url: '/api/dev/checkout/cs_local_nope/expire' });
+      expect(unknown.statusCode).toBe(404);
+    });
+
     it('serves the test card page in the request’s language, with a CSP of its own', async () => {
       const response = await app.inject({
         url: `/api/checkout/local/${sessionId}`,
