@@ -38,6 +38,7 @@ export const accountDeletionMachine = setup({
     },
     deleting: {
       invoke: {
+        id: 'deleteAccount',
         src: 'deleteAccount',
         onDone: { target: 'closed', actions: ['reset', 'accountDeleted'] },
         onError: {

@@ -197,6 +197,7 @@ export const authModalMachine = setup({
     // Spec 2.6: opened with none of the link parameters, the modal validates the current token first.
     checkingSession: {
       invoke: {
+        id: 'validateSession',
         src: 'validateSession',
         onDone: [
           {
@@ -232,6 +233,7 @@ export const authModalMachine = setup({
         },
         submitting: {
           invoke: {
+            id: 'login',
             src: 'login',
             input: ({ context }) => ({
               email: context.fields.email.trim(),
@@ -300,6 +302,7 @@ export const authModalMachine = setup({
         },
         submitting: {
           invoke: {
+            id: 'register',
             src: 'register',
             input: ({ context }) => ({
               email: context.fields.email.trim(),
@@ -351,6 +354,7 @@ export const authModalMachine = setup({
         },
         requesting: {
           invoke: {
+            id: 'forgotPassword',
             src: 'forgotPassword',
             input: ({ context }) => ({ email: context.fields.email.trim() }),
             onDone: {
@@ -392,6 +396,7 @@ export const authModalMachine = setup({
         },
         resetting: {
           invoke: {
+            id: 'resetPassword',
             src: 'resetPassword',
             input: ({ context }) => ({
               token: context.resetToken ?? '',
@@ -436,6 +441,7 @@ export const authModalMachine = setup({
         },
         verifyingEmail: {
           invoke: {
+            id: 'confirmEmail',
             src: 'confirmEmail',
             input: ({ context }) => ({ code: context.fields.emailCode.trim() }),
             onDone: [
@@ -473,6 +479,7 @@ export const authModalMachine = setup({
         },
         verifyingPhone: {
           invoke: {
+            id: 'confirmPhone',
             src: 'confirmPhone',
             input: ({ context }) => ({ code: context.fields.phoneCode.trim() }),
             onDone: [
@@ -509,6 +516,7 @@ export const authModalMachine = setup({
         },
         resendingEmail: {
           invoke: {
+            id: 'resendEmail',
             src: 'resendEmail',
             input: ({ context }) => ({ email: (context.verifyEmail || context.fields.email).trim() }),
             onDone: {
@@ -531,6 +539,7 @@ export const authModalMachine = setup({
         },
         resendingPhone: {
           invoke: {
+            id: 'resendPhone',
             src: 'resendPhone',
             input: ({ context }) => ({ email: (context.verifyEmail || context.fields.email).trim() }),
             onDone: {

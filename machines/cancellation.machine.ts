@@ -77,6 +77,7 @@ export const cancellationMachine = setup({
   states: {
     loading: {
       invoke: {
+        id: 'loadBookings',
         src: 'loadBookings',
         onDone: {
           target: 'ready',
@@ -119,6 +120,7 @@ export const cancellationMachine = setup({
         },
         cancelling: {
           invoke: {
+            id: 'cancelBookings',
             src: 'cancelBookings',
             input: ({ context }) => ({
               booking: selectedBookings(context).map((booking) => ({
@@ -147,6 +149,7 @@ export const cancellationMachine = setup({
         // The refund figures changed: show the new ones and let the user confirm again.
         refreshing: {
           invoke: {
+            id: 'loadBookings',
             src: 'loadBookings',
             onDone: {
               target: 'idle',

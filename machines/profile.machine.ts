@@ -104,6 +104,7 @@ export const profileMachine = setup({
   states: {
     loading: {
       invoke: {
+        id: 'loadProfile',
         src: 'loadProfile',
         onDone: {
           target: 'editing',
@@ -138,6 +139,7 @@ export const profileMachine = setup({
     },
     saving: {
       invoke: {
+        id: 'updateProfile',
         src: 'updateProfile',
         input: ({ context }) => ({
           first_name: context.fields.firstName.trim(),

@@ -1,0 +1,56 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { EventFrom } from 'xstate';
+import { ApiError } from '../../machines/api.ts';
+import { accountDeletionMachine } from '../../machines/accountDeletion.machine.ts';
+import { coverageOf, generatePaths, replayPath } from './model/harness.ts';
+
+type Event = EventFrom<typeof accountDeletionMachine>;
+// What the user does in the settings tab and the deletion call's answers (done, refused, server down).
+const EVENTS = [
+  { type: 'deletion.open' },
+  { type: 'deletion.cancel' },
+  { type: 'deletion.confirm' },
+  { type: 'xstate.done.actor.deleteAccount' },
+  { type: 'xstate.error.actor.deleteAccount', error: new ApiError(401, 'Your session has ended.') },
+  { type: 'xstate.error.actor.deleteAccount', error: new ApiError(503, null) },
+] as unknown as Event[];
+
+const coverage = coverageOf(accountDeletionMachine);
+afterAll(() => coverage.save());
+
+describe('account deletion machine, model-based', () => {
+  const paths = generatePaths(accountDeletionMachine, {
+    events: EVENTS,
+    serializeState: (state) => `${JSON.stringify(state.value)} error:${state.context.error !== null}`,
+  });
+
+  for (const path of paths) {
+    it.concurrent(`follows ${path.description} to ${JSON.stringify(path.state.value)}`, async () => {
+      const loggedOut: number[] = [];
+      let deletions = 0;
+      await replayPath(accountDeletionMachine, path, {
+        scripted: ['deleteAccount'],
+        coverage,
+        provide: { actions: { accountDeleted: () => loggedOut.push(1) } },
+        check: (snapshot, step) => {
+          const type = step.event.type as string;
+          if (type === 'xstate.done.actor.deleteAccount') deletions += 1;
+          // The user is logged out once per deleted account, never for a refused or cancelled deletion.
+          expect(loggedOut.length).toBe(deletions);
+          // A closed modal shows no error, so opening it again starts clean.
+          if (!snapshot.matches('confirming')) expect(snapshot.context.error).toBeNull();
+          // Only a confirmation reaches the server: no call runs while the modal is closed or asking.
+          const calls = Object.keys(snapshot.children).length;
+          expect(calls).toBe(snapshot.matches('deleting') ? 1 : 0);
+          if (type === 'deletion.cancel') expect(snapshot.matches('deleting')).toBe(false);
+        },
+      });
+    });
+  }
+});
+
+describe('account deletion machine, generated paths', () => {
+  it('cover every state and at least 95% of the transitions', () => {
+    coverage.assertComplete();
+  });
+});

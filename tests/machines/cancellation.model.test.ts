@@ -1,0 +1,112 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { EventFrom, SnapshotFrom } from 'xstate';
+import { ApiError } from '../../machines/api.ts';
+import { cancellationMachine, type CancelRequest } from '../../machines/cancellation.machine.ts';
+import type { Booking } from '../../machines/myBookings.ts';
+import { booking } from './bookings-fixtures.ts';
+
+import { coverageOf, generatePaths, replayPath } from './model/harness.ts';
+
+type Event = EventFrom<typeof cancellationMachine>;
+type Snapshot = SnapshotFrom<typeof cancellationMachine>;
+
+// Three lists the server can return: the first load (booking 3 not cancelable), the figures after a 409
+// (booking 1 no longer cancelable, booking 2 cheaper), and an empty list.
+const FIRST = [booking(1, { refundable_eur: 10 }), booking(2), booking(3, { is_cancelable: false })];
+const CHANGED = [booking(1, { is_cancelable: false }), booking(2, { refundable_eur: 5 })];
+const LISTS: Booking[][] = [FIRST, CHANGED, []];
+
+const EVENTS = [
+  ...LISTS.map((output) => ({ type: 'xstate.done.actor.loadBookings', output })),
+  { type: 'xstate.error.actor.loadBookings', error: new ApiError(500, null) },
+  { type: 'xstate.done.actor.cancelBookings' },
+  { type: 'xstate.error.actor.cancelBookings', error: new ApiError(409, 'The refund is now €5.') },
+  { type: 'xstate.error.actor.cancelBookings', error: new ApiError(503, null) },
+  { type: 'booking.toggle', id: 1 },
+  { type: 'booking.toggle', id: 2 },
+  { type: 'booking.toggle', id: 3 },
+  { type: 'selection.clear' },
+  { type: 'dialog.open' },
+  { type: 'dialog.cancel' },
+  { type: 'cancellation.confirm' },
+  { type: 'bookings.reload' },
+] as unknown as Event[];
+
+const coverage = coverageOf(cancellationMachine);
+afterAll(() => coverage.save());
+
+const listName = (bookings: Booking[]) =>
+  bookings === FIRST ? 'first' : bookings === CHANGED ? 'changed' : `${bookings.length}`;
+
+describe('cancellation machine, model-based', () => {
+  const paths = generatePaths(cancellationMachine, {
+    events: EVENTS,
+    serializeState: (state) =>
+      [
+        JSON.stringify(state.value),
+        `list:${listName(state.context.bookings)}`,
+        `selected:${[...state.context.selected].sort().join(',')}`,
+        `error:${state.context.error !== null}`,
+      ].join(' '),
+    maxStatesForSimplePaths: 0,
+  });
+
+  for (const path of paths) {
+    it.concurrent(`follows ${path.description} to ${JSON.stringify(path.state.value)}`, async () => {
+      const sent: CancelRequest[] = [];
+      let logged = 0;
+      let loadFailures = 0;
+      let previous: Snapshot | null = null;
+      await replayPath(cancellationMachine, path, {
+        scripted: ['loadBookings', 'cancelBookings'],
+        coverage,
+        provide: { actions: { logLoadFailure: () => (logged += 1) } },
+        onCall: (id, input) => {
+          if (id === 'cancelBookings') sent.push(input as CancelRequest);
+        },
+        check: (snapshot, step) => {
+          const type = step.event.type as string;
+          const { bookings, selected, error } = snapshot.context;
+          // Only bookings on the list and cancelable can be selected, each once.
+          const cancelable = new Set(bookings.filter((item) => item.is_cancelable).map((item) => item.id));
+          expect(selected.every((id) => cancelable.has(id))).toBe(true);
+          expect(new Set(selected).size).toBe(selected.length);
+          // A failed load is logged, once per failure, and is never shown to the user (spec 8).
+          if (type === 'xstate.error.actor.loadBookings') loadFailures += 1;
+          expect(logged).toBe(loadFailures);
+          // An error is only ever shown inside the dialog.
+          if (!snapshot.matches('dialog')) expect(error).toBeNull();
+          // At most one call at a time.
+          expect(Object.keys(snapshot.children).length).toBeLessThanOrEqual(1);
+          // Confirming sends exactly the selected cancelable bookings, in list order, with their refundable
+          // amount as the expected refund; nothing else ever reaches the cancel call.
+          if (type === 'cancellation.confirm' && snapshot.matches({ dialog: 'cancelling' }) && previous) {
+            const before = previous.context;
+            expect(sent.at(-1)).toEqual({
+              booking: before.bookings
+                .filter((item) => item.is_cancelable && before.selected.includes(item.id))
+                .map((item) => ({ booking_id: item.id, expected_refund_eur: item.refundable_eur })),
+            });
+            expect(sent.at(-1)?.booking.length).toBeGreaterThan(0);
+          }
+          const confirms = path.steps
+            .slice(0, path.steps.indexOf(step) + 1)
+            .filter((item) => (item.event.type as string) === 'cancellation.confirm').length;
+          expect(sent.length).toBeLessThanOrEqual(confirms);
+          // A successful cancellation clears the selection and reloads the list.
+          if (type === 'xstate.done.actor.cancelBookings') {
+            expect(selected).toEqual([]);
+            expect(snapshot.matches('loading')).toBe(true);
+          }
+          previous = snapshot;
+        },
+      });
+    });
+  }
+});
+
+describe('cancellation machine, generated paths', () => {
+  it('cover every state and at least 95% of the transitions', () => {
+    coverage.assertComplete();
+  });
+});
