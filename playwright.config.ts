@@ -62,6 +62,17 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       // E2E_DIST_DIR lets two runs at once (different E2E_PORT) build and serve their own client.
       CLIENT_DIST_DIR: process.env.E2E_DIST_DIR ?? 'dist',
+      // Every test browser reaches the server from 127.0.0.1, so the per-IP abuse limits would count the whole
+      // suite (some hundred registrations and logins) as one client. Only those are raised; the per-account and
+      // per-contact limits keep their production values. The limits themselves are tested in tests/server.
+      RATE_LIMITS: [
+        'login.ip=5000/15m',
+        'register.ip=5000/1h',
+        'resend.ip=5000/1h',
+        'forgot.ip=5000/1h',
+        'confirm.ip=5000/15m',
+        'reset.ip=5000/15m',
+      ].join(','),
     },
   },
 });

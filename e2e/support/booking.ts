@@ -7,7 +7,13 @@ export type ApiSlot = {
   basic_price_eur: number;
   is_bookeable: boolean;
 };
-export type ApiBranch = { id: number; name: string; active_with_smart_lock: boolean; time_zone: string };
+export type ApiBranch = {
+  id: number;
+  name: string;
+  location: string;
+  active_with_smart_lock: boolean;
+  time_zone: string;
+};
 
 export async function firstActiveBranch(request: APIRequestContext): Promise<ApiBranch> {
   const branches = (await (await request.get('/api/bookings/branches')).json()) as ApiBranch[];
@@ -95,8 +101,8 @@ export function onPublicOrigin(baseURL: string | undefined, path: string): strin
 }
 
 /** Pays in the local test checkout inside the payment dialog. */
-export async function payInLocalCheckout(page: Page, card: string): Promise<void> {
-  const frame = page.frameLocator('iframe[title="Pagamento"]');
+export async function payInLocalCheckout(page: Page, card: string, title = 'Pagamento'): Promise<void> {
+  const frame = page.frameLocator(`iframe[title="${title}"]`);
   await frame.locator('input[name="card_number"]').fill(card);
   await frame.getByRole('button').click();
 }

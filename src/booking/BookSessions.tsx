@@ -156,7 +156,8 @@ function Coupon({ state, send }: { state: Snapshot; send: Send }) {
 function Slots({ state, send, locale }: { state: Snapshot; send: Send; locale: Locale }) {
   const { t } = useLingui();
   const { slots, selected } = state.context;
-  if (state.matches({ browsing: { slots: 'loading' } })) {
+  // While the branch's date is still loading there is no list yet either, not an empty day.
+  if (state.matches('loadingToday') || state.matches({ browsing: { slots: 'loading' } })) {
     return (
       <Text c="dimmed" role="status">
         <Trans>A carregar os horários…</Trans>

@@ -1,0 +1,454 @@
+import { expect, test, type Page, type Request } from '@playwright/test';
+import type { EventFrom, SnapshotFrom } from 'xstate';
+import { ApiError } from '../machines/api.ts';
+import { authModalMachine, type AuthFields } from '../machines/authModal.machine.ts';
+import type { Feedback, FeedbackKey } from '../machines/feedback.ts';
+import { generatePaths } from '../tests/machines/model/paths.ts';
+import {
+  DEMO_ACCOUNT,
+  field,
+  newPerson,
+  registerByApi,
+  smsCode,
+  waitForMessage,
+  type Person,
+} from './support/accounts.ts';
+import { open } from './support/fixtures.ts';
+import {
+  covering,
+  reportCoverage,
+  runPath,
+  titleOf,
+  withoutPrefixes,
+  type ModelDriver,
+} from './support/model.ts';
+
+type Event = EventFrom<typeof authModalMachine>;
+type Snapshot = SnapshotFrom<typeof authModalMachine>;
+
+// The model types placeholders; the driver types the real values of the path's world:
+// - VERIFIED is the demo account; UNVERIFIED an account registered through the API for the path (it logs in
+//   only after both codes); NEW an address nobody has, registered in the UI by the path.
+// - RIGHT is the account's password, WRONG another; the codes are the newest ones the server sent the account.
+// Left to the vitest model (the real server cannot be made to give them on demand): a session check that fails
+// or finds a valid token (the modal would never show), every 5xx or network failure, a wrong e-mail code and
+// refused resends (kept out: the server allows 10 registrations and 10 wrong codes per address and window, and
+// each path here spends some), a refused reset request, and the reset-password view (it needs a reset link as the
+// modal's input). The wrong phone code is 000000: that a live code has that value is a one-in-a-million draw.
+const VERIFIED = 'verified@model.test';
+const UNVERIFIED = 'unverified@model.test';
+const NEW = 'new@model.test';
+const RIGHT = '@right-password';
+const WRONG = '@wrong-password';
+const WRONG_PASSWORD = 'Nao-e-esta-2026!';
+const PHONE = '+351900000000';
+const CODE = '@code';
+const WRONG_CODE = '000000';
+
+const set = (field: keyof AuthFields, value: string) => ({ type: 'field.change', field, value }) as Event;
+
+/** Whether the server would take the login: both contacts verified, before or along the path. */
+function isVerified(state: Snapshot, email: string): boolean {
+  return email === VERIFIED || (!state.context.emailPending && !state.context.phonePending);
+}
+
+const REGISTRATION: [keyof AuthFields, string[]][] = [
+  ['email', [NEW, VERIFIED]],
+  ['firstName', ['Rita']],
+  ['lastName', ['Lopes']],
+  ['phone', [PHONE]],
+  ['password', [RIGHT]],
+  ['confirmPassword', [RIGHT, WRONG]],
+];
+
+// What the user can do in each state, in the order a person fills a form (so the graph stays small), and the
+// answer the arranged server gives to each call.
+function events(state: Snapshot): Event[] {
+  const { fields, emailPending, phonePending, success } = state.context;
+  if (state.matches('checkingSession'))
+    return [{ type: 'xstate.done.actor.validateSession', output: false }] as unknown as Event[];
+  if (state.matches({ login: 'idle' })) {
+    if (fields.email === '')
+      return [
+        set('email', VERIFIED),
+        set('email', UNVERIFIED),
+        { type: 'view.register' },
+        { type: 'view.forgotPassword' },
+        { type: 'close' },
+      ];
+    if (fields.password === '') return [set('password', RIGHT), set('password', WRONG)];
+    return [{ type: 'login.submit' }];
+  }
+  if (state.matches({ login: 'submitting' })) {
+    if (fields.password !== RIGHT)
+      return [
+        { type: 'xstate.error.actor.login', error: new ApiError(401, 'E-mail ou palavra-passe incorretos.') },
+      ] as unknown as Event[];
+    if (isVerified(state, fields.email))
+      return [{ type: 'xstate.done.actor.login', output: 'token' }] as unknown as Event[];
+    return [
+      {
+        type: 'xstate.error.actor.login',
+        error: new ApiError(403, 'Conta por verificar.::confirm-email,confirm-phone'),
+      },
+    ] as unknown as Event[];
+  }
+  if (state.matches({ register: 'idle' })) {
+    const next = REGISTRATION.find(([name]) => fields[name] === '');
+    if (next) {
+      const offered = next[1].map((value) => set(next[0], value));
+      return fields.email === '' ? [...offered, { type: 'view.login' }, { type: 'close' }] : offered;
+    }
+    return fields.confirmPassword === RIGHT
+      ? [{ type: 'register.submit' }]
+      : [{ type: 'register.submit' }, set('confirmPassword', RIGHT)];
+  }
+  if (state.matches({ register: 'submitting' }))
+    return [
+      fields.email === NEW
+        ? { type: 'xstate.done.actor.register', output: 'Conta criada.' }
+        : {
+            type: 'xstate.error.actor.register',
+            error: new ApiError(409, 'Já existe uma conta com este e-mail.'),
+          },
+    ] as unknown as Event[];
+  if (state.matches({ verify: 'verifyingPhone' }))
+    return [
+      fields.phoneCode === CODE
+        ? { type: 'xstate.done.actor.confirmPhone' }
+        : { type: 'xstate.error.actor.confirmPhone', error: new ApiError(400, 'Este código é inválido.') },
+    ] as unknown as Event[];
+  if (state.matches({ forgotPassword: 'idle' }))
+    return fields.email === '' ? [set('email', VERIFIED), { type: 'cancel' }] : [{ type: 'forgot.submit' }];
+  if (state.matches({ forgotPassword: 'requesting' }))
+    return [{ type: 'xstate.done.actor.forgotPassword' }] as unknown as Event[];
+  if (state.matches({ verify: 'idle' })) {
+    const entry = emailPending && phonePending && success === null && fields.phoneCode === '';
+    const offered: Event[] = entry
+      ? [{ type: 'email.resend' }, { type: 'phone.resend' }, { type: 'cancel' }]
+      : [];
+    if (phonePending)
+      offered.push(
+        ...(fields.phoneCode === ''
+          ? [set('phoneCode', CODE), set('phoneCode', WRONG_CODE)]
+          : [{ type: 'phone.verify' } as Event]),
+      );
+    else if (emailPending)
+      offered.push(fields.emailCode === '' ? set('emailCode', CODE) : { type: 'email.verify' });
+    return offered;
+  }
+  for (const actor of ['confirmEmail', 'confirmPhone', 'resendEmail', 'resendPhone'] as const)
+    if (state.children[actor]) return [{ type: `xstate.done.actor.${actor}` }] as unknown as Event[];
+  return [];
+}
+
+const allPaths = withoutPrefixes(
+  generatePaths(authModalMachine, {
+    events,
+    input: { tab: 'login' },
+    maxStatesForSimplePaths: 0,
+    serializeState: (state) =>
+      JSON.stringify([
+        state.value,
+        state.context.fields,
+        state.context.emailPending,
+        state.context.phonePending,
+        state.context.verifyEmail,
+        state.context.error,
+        state.context.success,
+      ]),
+  }),
+);
+const SCRIPTED = [
+  'validateSession',
+  'login',
+  'register',
+  'forgotPassword',
+  'confirmEmail',
+  'confirmPhone',
+  'resendEmail',
+  'resendPhone',
+];
+const paths = await covering(authModalMachine, allPaths, { scripted: SCRIPTED, input: { tab: 'login' } });
+
+type Data = {
+  unverified: Person | null;
+  fresh: Person;
+  /** The codes typed so far, by placeholder field. */
+  typed: Partial<Record<keyof AuthFields, string>>;
+};
+
+function accountOf(data: Data, email: string): { email: string; password: string; phone?: string } {
+  if (email === VERIFIED) return DEMO_ACCOUNT;
+  if (email === UNVERIFIED && data.unverified) return data.unverified;
+  return data.fresh;
+}
+
+/** The text the user sees for a field holding a placeholder. */
+function real(data: Data, state: Snapshot, name: keyof AuthFields): string {
+  const value = state.context.fields[name];
+  if (value === '') return '';
+  if (name === 'email') return accountOf(data, value).email;
+  if (name === 'phone') return data.fresh.phone;
+  if (value === RIGHT) return accountOf(data, state.context.fields.email).password;
+  if (value === WRONG) return WRONG_PASSWORD;
+  if (value === CODE) return data.typed[name] ?? '';
+  return value;
+}
+
+const FEEDBACK: Partial<Record<FeedbackKey, string>> = {
+  'passwords-do-not-match': 'As palavras-passe não coincidem',
+  'if-account-exists-reset-link-will-be-sent':
+    'Se existir uma conta com este e-mail, será enviada uma ligação de redefinição.',
+  'email-verified-successfully': 'E-mail verificado com sucesso. Inicie sessão.',
+  'phone-verified-successfully': 'Telefone verificado com sucesso. Inicie sessão.',
+  'email-verification-success-now-phone':
+    'E-mail verificado com sucesso. Verifique agora o seu número de telefone.',
+  'phone-verification-success-now-email': 'Telefone verificado com sucesso. Verifique agora o seu e-mail.',
+  'email-verification-reset-successfully': 'Enviámos um novo código de verificação do e-mail.',
+  'phone-verification-reset-successfully': 'Enviámos um novo código de verificação do telefone.',
+};
+
+async function expectFeedback(
+  dialog: ReturnType<Page['getByRole']>,
+  role: 'alert' | 'status',
+  feedback: Feedback | null,
+) {
+  const box = dialog.getByRole(role);
+  if (feedback === null) return expect(box).toHaveCount(0);
+  if ('key' in feedback) {
+    const text = FEEDBACK[feedback.key];
+    if (!text) throw new Error(`no Portuguese text for the feedback ${feedback.key}`);
+    return expect(box).toHaveText(text);
+  }
+  // The server's own sentence: shown, without the login's '::' codes.
+  await expect(box).toHaveText(/\S/);
+  await expect(box).not.toContainText('::');
+}
+
+function modal(page: Page, title: string) {
+  return page.getByRole('dialog', { name: title });
+}
+
+async function expectView(
+  page: Page,
+  title: string,
+  state: Snapshot,
+  data: Data,
+  fields: [keyof AuthFields, string][],
+) {
+  const dialog = modal(page, title);
+  await expect(dialog).toBeVisible();
+  for (const [name, label] of fields) await expect(field(dialog, label)).toHaveValue(real(data, state, name));
+  await expectFeedback(dialog, 'alert', state.context.error);
+  await expectFeedback(dialog, 'status', state.context.success);
+  return dialog;
+}
+
+async function expectBusy(page: Page, title: string, button: string) {
+  await expect(modal(page, title).getByRole('button', { name: button, exact: true })).toHaveAttribute(
+    'data-loading',
+    'true',
+  );
+}
+
+const LABELS: Record<string, string> = {
+  email: 'E-mail',
+  password: 'Palavra-passe',
+  confirmPassword: 'Confirmar a palavra-passe',
+  firstName: 'Nome próprio',
+  lastName: 'Apelido',
+  phone: 'Número de telefone',
+  emailCode: 'Código de verificação do e-mail',
+  phoneCode: 'Código de verificação do telefone',
+};
+
+const pathOf = (request: Request) => new URL(request.url()).pathname;
+
+const driver: ModelDriver<typeof authModalMachine, Data> = {
+  machine: authModalMachine,
+  input: { tab: 'login' },
+  calls: {
+    login: (request) => pathOf(request) === '/api/auth/login',
+    register: (request) => pathOf(request) === '/api/auth/register',
+    forgotPassword: (request) => pathOf(request) === '/api/auth/forgot-password',
+    confirmEmail: (request) => pathOf(request).startsWith('/api/auth/confirm-email/'),
+    confirmPhone: (request) => pathOf(request).startsWith('/api/auth/confirm-phone-number/'),
+    resendEmail: (request) => pathOf(request) === '/api/auth/resend-email-verification',
+    resendPhone: (request) => pathOf(request) === '/api/auth/resend-phone-verification',
+  },
+  async setup({ page, request }, path) {
+    const usesUnverified = path.steps.some((step) => (step.event as { value?: string }).value === UNVERIFIED);
+    const unverified = usesUnverified ? newPerson('modelo-por-verificar') : null;
+    if (unverified) await registerByApi(request, unverified);
+    await open(page, '/pt?auth_tab=login');
+    return { unverified, fresh: newPerson('modelo-novo'), typed: {} };
+  },
+  act: {
+    async 'field.change'({ page, request, data, before }, event) {
+      const change = event as Extract<Event, { type: 'field.change' }>;
+      let value = change.value;
+      if (change.value === CODE) {
+        // The newest code the account was sent (a resend retires the one before).
+        const verifying = data.unverified ?? data.fresh;
+        value =
+          change.field === 'phoneCode'
+            ? await smsCode(request, verifying.phone)
+            : ((await waitForMessage(request, verifying.email, /verify_email_code=(\d+)/))[1] ?? '');
+        data.typed[change.field] = value;
+      } else if (change.field === 'email') value = accountOf(data, change.value).email;
+      else if (change.field === 'phone') value = data.fresh.phone;
+      else if (change.value === RIGHT) value = accountOf(data, before.context.fields.email).password;
+      else if (change.value === WRONG) value = WRONG_PASSWORD;
+      await field(page.getByRole('dialog'), LABELS[change.field]!).fill(value);
+    },
+    'login.submit': ({ page }) =>
+      modal(page, 'Iniciar sessão').getByRole('button', { name: 'Entrar', exact: true }).click(),
+    'register.submit': ({ page }) =>
+      modal(page, 'Criar uma conta').getByRole('button', { name: 'Registar' }).click(),
+    'forgot.submit': ({ page }) =>
+      modal(page, 'Recuperar a palavra-passe').getByRole('button', { name: 'Pedir a redefinição' }).click(),
+    'email.verify': ({ page }) =>
+      modal(page, 'Verificar a conta').getByRole('button', { name: 'Verificar e-mail' }).click(),
+    'phone.verify': ({ page }) =>
+      modal(page, 'Verificar a conta').getByRole('button', { name: 'Verificar telefone' }).click(),
+    'email.resend': ({ page }) =>
+      modal(page, 'Verificar a conta').getByRole('button', { name: 'Reenviar o código do e-mail' }).click(),
+    'phone.resend': ({ page }) =>
+      modal(page, 'Verificar a conta').getByRole('button', { name: 'Reenviar o código do telefone' }).click(),
+    'view.register': ({ page }) =>
+      modal(page, 'Iniciar sessão').getByRole('button', { name: 'Criar conta' }).click(),
+    'view.login': ({ page }) =>
+      modal(page, 'Criar uma conta').getByRole('button', { name: 'Já tem conta?' }).click(),
+    'view.forgotPassword': ({ page }) =>
+      modal(page, 'Iniciar sessão').getByRole('button', { name: 'Esqueceu-se da palavra-passe?' }).click(),
+    cancel: ({ page }) =>
+      page.getByRole('dialog').getByRole('button', { name: 'Cancelar', exact: true }).click(),
+    close: ({ page }) => page.keyboard.press('Escape'),
+  },
+  states: [
+    {
+      name: 'the app has started; the modal checks the session before it opens',
+      matches: (state) => state.matches('checkingSession'),
+      expect: ({ page }) => expect(page.locator('html[data-app-ready="true"]')).toHaveCount(1),
+    },
+    {
+      name: 'the Login view with what was typed and its feedback',
+      matches: (state) => state.matches({ login: 'idle' }),
+      async expect({ page, data }, state) {
+        const dialog = await expectView(page, 'Iniciar sessão', state, data, [
+          ['email', 'E-mail'],
+          ['password', 'Palavra-passe'],
+        ]);
+        await expect(dialog.getByRole('button', { name: 'Entrar', exact: true })).not.toHaveAttribute(
+          'data-loading',
+        );
+        await expect(page).toHaveURL(/auth_tab=login/);
+      },
+    },
+    {
+      name: 'Login is busy',
+      matches: (state) => state.matches({ login: 'submitting' }),
+      expect: ({ page }) => expectBusy(page, 'Iniciar sessão', 'Entrar'),
+    },
+    {
+      name: 'the Register view with what was typed and its feedback',
+      matches: (state) => state.matches({ register: 'idle' }),
+      async expect({ page, data }, state) {
+        await expectView(page, 'Criar uma conta', state, data, [
+          ['email', 'E-mail'],
+          ['firstName', 'Nome próprio'],
+          ['lastName', 'Apelido'],
+          ['phone', 'Número de telefone'],
+          ['password', 'Palavra-passe'],
+          ['confirmPassword', 'Confirmar a palavra-passe'],
+        ]);
+        await expect(page).toHaveURL(/auth_tab=register/);
+      },
+    },
+    {
+      name: 'Register is busy',
+      matches: (state) => state.matches({ register: 'submitting' }),
+      expect: ({ page }) => expectBusy(page, 'Criar uma conta', 'Registar'),
+    },
+    {
+      name: 'the Forgot password view',
+      matches: (state) => state.matches({ forgotPassword: 'idle' }),
+      async expect({ page, data }, state) {
+        await expectView(page, 'Recuperar a palavra-passe', state, data, [['email', 'E-mail']]);
+        await expect(page).toHaveURL(/auth_tab=forgotPassword/);
+      },
+    },
+    {
+      name: 'Forgot password is busy',
+      matches: (state) => state.matches({ forgotPassword: 'requesting' }),
+      expect: ({ page }) => expectBusy(page, 'Recuperar a palavra-passe', 'Pedir a redefinição'),
+    },
+    {
+      name: 'the Verify view with the codes still pending',
+      matches: (state) => state.matches({ verify: 'idle' }),
+      async expect({ page, data }, state) {
+        const pending: [keyof AuthFields, string][] = [];
+        if (state.context.emailPending) pending.push(['emailCode', LABELS.emailCode!]);
+        if (state.context.phonePending) pending.push(['phoneCode', LABELS.phoneCode!]);
+        const dialog = await expectView(page, 'Verificar a conta', state, data, pending);
+        if (!state.context.emailPending) await expect(field(dialog, LABELS.emailCode!)).toHaveCount(0);
+        if (!state.context.phonePending) await expect(field(dialog, LABELS.phoneCode!)).toHaveCount(0);
+        await expect(page).toHaveURL(/auth_tab=verify/);
+      },
+    },
+    {
+      name: 'Verify is busy checking the e-mail code',
+      matches: (state) => state.matches({ verify: 'verifyingEmail' }),
+      expect: ({ page }) => expectBusy(page, 'Verificar a conta', 'Verificar e-mail'),
+    },
+    {
+      name: 'Verify is busy checking the phone code',
+      matches: (state) => state.matches({ verify: 'verifyingPhone' }),
+      expect: ({ page }) => expectBusy(page, 'Verificar a conta', 'Verificar telefone'),
+    },
+    {
+      name: 'Verify is busy sending a new code: no code can be checked meanwhile',
+      matches: (state) =>
+        state.matches({ verify: 'resendingEmail' }) || state.matches({ verify: 'resendingPhone' }),
+      async expect({ page }) {
+        const dialog = modal(page, 'Verificar a conta');
+        await expect(dialog.getByRole('button', { name: 'Verificar e-mail' })).toBeDisabled();
+        await expect(dialog.getByRole('button', { name: 'Verificar telefone' })).toBeDisabled();
+      },
+    },
+    {
+      name: 'logged in: the modal is gone and the account menu is there',
+      matches: (state) => state.matches('authenticated'),
+      async expect({ page }) {
+        await expect(page.getByRole('dialog')).toHaveCount(0);
+        await expect(page.getByRole('button', { name: 'Menu da conta' })).toBeVisible();
+        await expect(page).not.toHaveURL(/auth_tab/);
+      },
+    },
+    {
+      name: 'closed: the modal is gone, still logged out',
+      matches: (state) => state.matches('closed'),
+      async expect({ page }) {
+        await expect(page.getByRole('dialog')).toHaveCount(0);
+        await expect(page.getByRole('button', { name: 'Entrar ou registar' })).toBeVisible();
+        await expect(page).not.toHaveURL(/auth_tab/);
+      },
+    },
+  ],
+};
+
+test.describe('the auth modal, driven by the model', () => {
+  for (const path of paths) {
+    test(`follows ${titleOf(path)}`, async ({ page, request, baseURL }) => {
+      await runPath(driver, path, { page, request, baseURL });
+    });
+  }
+
+  test('the paths reach only states the user can see, and cover the machine', async () => {
+    console.log(
+      `[model e2e] authModal: ${allPaths.length} generated paths, ${paths.length} kept to cover them`,
+    );
+    await reportCoverage(driver, paths, SCRIPTED);
+  });
+});
