@@ -380,11 +380,11 @@ export const errorCatalogue = {
   price_changed: {
     status: 409,
     detail: {
-      pt: 'O preço mudou: o total é agora {total} €. Reveja a sua reserva.',
-      en: 'The price has changed: the total is now €{total}. Please review your booking.',
-      fr: 'Le prix a changé : le total est désormais de {total} €. Veuillez vérifier votre réservation.',
-      de: 'Der Preis hat sich geändert: Die Summe beträgt jetzt {total} €. Bitte prüfen Sie Ihre Buchung.',
-      sk: 'Cena sa zmenila: celková suma je teraz {total} €. Skontrolujte si rezerváciu.',
+      pt: 'O preço mudou: o total é agora {total}. Reveja a sua reserva.',
+      en: 'The price has changed: the total is now {total}. Please review your booking.',
+      fr: 'Le prix a changé : le total est désormais de {total}. Veuillez vérifier votre réservation.',
+      de: 'Der Preis hat sich geändert: Die Summe beträgt jetzt {total}. Bitte prüfen Sie Ihre Buchung.',
+      sk: 'Cena sa zmenila: celková suma je teraz {total}. Skontrolujte si rezerváciu.',
     },
   },
   payment_provider_unavailable: {
@@ -462,16 +462,24 @@ export const errorCatalogue = {
 export type ErrorCode = keyof typeof errorCatalogue;
 
 /** A failure the caller is meant to see. Anything else thrown becomes `internal_error`. */
+/** Values filled into a detail; a function formats its value in the reader's language (amounts, dates). */
+export type ErrorParams = Record<string, string | number | ((locale: Locale) => string)>;
+
+function resolveParams(params: ErrorParams, locale: Locale): Record<string, string | number> {
+  return Object.fromEntries(
+    Object.entries(params).map(([name, value]) => [
+      name,
+      typeof value === 'function' ? value(locale) : value,
+    ]),
+  );
+}
+
 export class AppError extends Error {
   readonly code: ErrorCode;
-  readonly params: Record<string, string | number>;
+  readonly params: ErrorParams;
   readonly suffix: string;
 
-  constructor(
-    code: ErrorCode,
-    params: Record<string, string | number> = {},
-    options: { suffix?: string } = {},
-  ) {
+  constructor(code: ErrorCode, params: ErrorParams = {}, options: { suffix?: string } = {}) {
     super(code);
     this.name = 'AppError';
     this.code = code;
@@ -486,7 +494,8 @@ export class AppError extends Error {
 
   body(locale: Locale): { detail: string; code: ErrorCode } {
     return {
-      detail: format(errorCatalogue[this.code].detail[locale], this.params) + this.suffix,
+      detail:
+        format(errorCatalogue[this.code].detail[locale], resolveParams(this.params, locale)) + this.suffix,
       code: this.code,
     };
   }

@@ -1,6 +1,7 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { OutboxAttachment } from '../db/schema.ts';
 import { format, type Locale } from '../i18n.ts';
+import { formatMoney } from './money.ts';
 import { describeSlotTime } from './time-format.ts';
 
 // The e-mail that confirms a paid (or free) booking: every time in the branch's zone with the zone named, and
@@ -82,20 +83,6 @@ const TEXTS = {
     event: 'Súkromná posilňovňa: {branch}',
   },
 } as const satisfies Record<Locale, Record<string, string>>;
-
-const NUMBER_LOCALES: Record<Locale, string> = {
-  pt: 'pt-PT',
-  en: 'en-GB',
-  fr: 'fr-FR',
-  de: 'de-DE',
-  sk: 'sk-SK',
-};
-
-export function formatMoney(locale: Locale, cents: number): string {
-  return new Intl.NumberFormat(NUMBER_LOCALES[locale], { style: 'currency', currency: 'EUR' }).format(
-    cents / 100,
-  );
-}
 
 export function escapeHtml(text: string): string {
   return text

@@ -1,3 +1,5 @@
+import type { Locale } from '../i18n.ts';
+
 // Money is integer cents everywhere on the server; euros appear only at the edges (JSON in and out).
 
 /** Coupon discounts are stored as numeric(5, 4): a whole number of basis points of a hundredth of a percent. */
@@ -39,7 +41,17 @@ export function sameAmount(clientEuros: number, serverCents: number): boolean {
   return eurosToCents(clientEuros) === serverCents;
 }
 
-/** '12.50' style text for messages: always two decimals, a dot separator. */
-export function formatEuros(cents: number): string {
-  return (cents / 100).toFixed(2);
+const NUMBER_LOCALES: Record<Locale, string> = {
+  pt: 'pt-PT',
+  en: 'en-GB',
+  fr: 'fr-FR',
+  de: 'de-DE',
+  sk: 'sk-SK',
+};
+
+/** An amount as a reader of that language writes it: '12,50 €' in Portuguese, '€12.50' in English. */
+export function formatMoney(locale: Locale, cents: number): string {
+  return new Intl.NumberFormat(NUMBER_LOCALES[locale], { style: 'currency', currency: 'EUR' }).format(
+    cents / 100,
+  );
 }

@@ -14,7 +14,7 @@ import { releaseLockCodes } from '../locks/service.ts';
 import { rescheduleRecodedAccessCodes } from './access-codes.ts';
 import { readRefundRatios } from '../settings/refund-ratios.ts';
 import { isConflict, sqlState, SQLSTATE } from './database-errors.ts';
-import { centsToEuros, formatEuros, sameAmount } from './money.ts';
+import { centsToEuros, formatMoney, sameAmount } from './money.ts';
 import { priceSlots } from './pricing.ts';
 import { refundableCents } from './refunds.ts';
 import * as repository from './repository.ts';
@@ -258,7 +258,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
           coupon,
         );
         if (!sameAmount(input.expectedTotalEur, priced.totalCents)) {
-          throw new AppError('price_changed', { total: formatEuros(priced.totalCents) });
+          throw new AppError('price_changed', { total: (locale) => formatMoney(locale, priced.totalCents) });
         }
 
         const refundRatios = JSON.stringify(await readRefundRatios(trx));

@@ -1,4 +1,5 @@
-import { escapeHtml, formatMoney } from '../bookings/confirmation-message.ts';
+import { escapeHtml } from '../bookings/confirmation-message.ts';
+import { formatMoney } from '../bookings/money.ts';
 import type { Locale } from '../i18n.ts';
 
 // The local provider's embedded checkout: a test card form, in the request's language, shown in an iframe

@@ -77,6 +77,11 @@ describeEachDatabase('creating a booking', (getDb) => {
       code: 'price_changed',
       detail: 'The price has changed: the total is now €15.00. Please review your booking.',
     });
+    // Each language writes the amount its own way (the space before € is a no-break space).
+    expect((error as AppError).body('pt').detail).toBe(
+      'O preço mudou: o total é agora 15,00\u00a0€. Reveja a sua reserva.',
+    );
+    expect((error as AppError).body('de').detail).toContain('Die Summe beträgt jetzt 15,00\u00a0€.');
     expect(await bookingsOf(getDb())).toEqual([]);
     expect(await getDb().selectFrom('checkout_sessions').selectAll().execute()).toEqual([]);
   });
