@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { authHandlers, bearerAuth } from './auth/handlers.ts';
 import { createPasswordHasher } from './auth/passwords.ts';
@@ -25,7 +24,7 @@ import { AppError } from './errors.ts';
 import { healthHandlers } from './health/handlers.ts';
 import { registerApi } from './http/api.ts';
 import { registerClient } from './http/client.ts';
-import { contentSecurityDirectives } from './http/security-headers.ts';
+import { securityHeadersHook } from './http/security-headers.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { loggerOptions } from './http/logging.ts';
 import { describeValidationProblems, validatorCompiler } from './http/validation.ts';
@@ -212,12 +211,8 @@ export async function buildApp(
     app.setErrorHandler(errorHandler);
     app.addHook('onError', retryAfterHook);
     app.addHook('preValidation', requireDeclaredBody);
-    await app.register(helmet, {
-      // Stripe's sources only on the HTML pages, and only with Stripe (server/http/client.ts).
-      contentSecurityPolicy: { directives: contentSecurityDirectives({ stripe: false }) },
-      // The embedded map and the payment page are cross-origin frames.
-      crossOriginEmbedderPolicy: false,
-    });
+    // Stripe's sources only on the HTML pages, and only with Stripe (server/http/client.ts).
+    app.addHook('onRequest', securityHeadersHook());
 
     await registerApi(app, {
       config,

@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { CompiledQuery, sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { BranchesTable, PriceRulesTable, SlotsTable } from '../db/schema.ts';
 
@@ -114,8 +114,9 @@ export async function advanceSlotsGeneratedUntil(db: Db, branchId: number, date:
 
 export type SlotAvailabilityRow = {
   id: number;
-  start_time: Date;
-  end_time: Date;
+  /** Start and end as epoch milliseconds: the listing needs no Date, and parsing ~50 per request showed. */
+  start_ms: number;
+  end_ms: number;
   price_cents: number;
   taken: boolean;
   /** The branch's, on every row, so one round trip serves the listing. */
@@ -123,51 +124,35 @@ export type SlotAvailabilityRow = {
   active_with_smart_lock: boolean;
 };
 
-/**
- * The slots starting on a branch-local date, each marked `taken` when a live booking of the branch
- * overlaps it: a confirmed one, or a pending one whose hold has not expired at `now`.
- */
+// The busiest read of the product (every calendar day a client opens), so its SQL is written once rather than
+// built by the query builder on every request (npm run bench showed the building). `taken`: a live booking of
+// the branch overlaps the slot, with the same predicate as the no-overlap constraint's, so its GiST index
+// serves the lookup; live is confirmed, or pending with a hold that has not expired at $3.
+const LIST_SLOTS_ON_DATE = `
+select slot.id, slot.price_cents, branch.time_zone, branch.active_with_smart_lock,
+  (extract(epoch from slot.start_time) * 1000)::float8 as start_ms,
+  (extract(epoch from slot.end_time) * 1000)::float8 as end_ms,
+  exists (
+    select 1 from bookings as booking
+    where booking.branch_id = slot.branch_id
+      and booking.status in ('pending', 'confirmed')
+      and tstzrange(booking.start_time, booking.end_time, '[)') && tstzrange(slot.start_time, slot.end_time, '[)')
+      and (booking.status = 'confirmed' or booking.hold_expires_at > $3)
+  ) as taken
+from slots as slot
+inner join branches as branch on branch.id = slot.branch_id
+where slot.branch_id = $1 and slot.local_date = $2
+order by slot.start_time`;
+
+/** The slots starting on a branch-local date, each marked `taken` as above. */
 export async function listSlotsOnDate(
   db: Db,
   branchId: number,
   localDate: string,
   now: Date,
 ): Promise<SlotAvailabilityRow[]> {
-  return db
-    .selectFrom('slots as slot')
-    .innerJoin('branches as branch', 'branch.id', 'slot.branch_id')
-    .select([
-      'slot.id',
-      'slot.start_time',
-      'slot.end_time',
-      'slot.price_cents',
-      'branch.time_zone',
-      'branch.active_with_smart_lock',
-    ])
-    .select((eb) =>
-      eb
-        .exists(
-          eb
-            .selectFrom('bookings as booking')
-            .select(sql.lit(1).as('one'))
-            .whereRef('booking.branch_id', '=', 'slot.branch_id')
-            // The same predicate as the no-overlap constraint's, so its GiST index serves this lookup.
-            .where('booking.status', 'in', ['pending', 'confirmed'])
-            .where(
-              sql<boolean>`tstzrange(booking.start_time, booking.end_time, '[)') && tstzrange(slot.start_time, slot.end_time, '[)')`,
-            )
-            .where((inner) =>
-              inner.or([
-                inner('booking.status', '=', 'confirmed'),
-                inner('booking.hold_expires_at', '>', now),
-              ]),
-            ),
-        )
-        .$castTo<boolean>()
-        .as('taken'),
-    )
-    .where('slot.branch_id', '=', branchId)
-    .where('slot.local_date', '=', localDate)
-    .orderBy('slot.start_time')
-    .execute();
+  const { rows } = await db.executeQuery<SlotAvailabilityRow>(
+    CompiledQuery.raw(LIST_SLOTS_ON_DATE, [branchId, localDate, now]),
+  );
+  return rows;
 }

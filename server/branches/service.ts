@@ -1,6 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
-import { dateFromInstant, instantFromDate, type Clock } from '../clock.ts';
+import { dateFromInstant, type Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import type { Descriptions, RefundRatios } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
@@ -61,25 +61,42 @@ export function formatLocalTime(
 }
 
 // A zone conversion costs ~40 µs with the Temporal polyfill, and a day's slot listing makes ~50 of them for
-// the same few instants on every request (npm run bench). Slot times repeat, so their texts are kept; the
-// cache is emptied when it grows past the size of a busy horizon, so it never grows without bound.
+// the same few instants on every request (npm run bench). Slot times repeat, so their texts are kept, keyed by
+// zone and epoch milliseconds (no Temporal object is made on a hit); the cache is emptied when it grows past
+// the size of a busy horizon, so it never grows without bound.
 const SLOT_TIME_CACHE_LIMIT = 200_000;
-const slotTimeTexts = new Map<string, string>();
+const slotTimeTexts = new Map<string, Map<number, string>>();
+let slotTimeTextCount = 0;
 
 /** formatLocalTime to the second, remembered: for slot boundaries, which are read far more than they change. */
-export function formatSlotTime(instant: Temporal.Instant, timeZone: string): string {
-  const key = `${instant.epochMilliseconds}|${timeZone}`;
-  let text = slotTimeTexts.get(key);
+export function formatSlotTime(epochMilliseconds: number, timeZone: string): string {
+  let texts = slotTimeTexts.get(timeZone);
+  if (texts === undefined) {
+    texts = new Map();
+    slotTimeTexts.set(timeZone, texts);
+  }
+  let text = texts.get(epochMilliseconds);
   if (text === undefined) {
-    if (slotTimeTexts.size >= SLOT_TIME_CACHE_LIMIT) slotTimeTexts.clear();
-    text = formatLocalTime(instant, timeZone);
-    slotTimeTexts.set(key, text);
+    if (slotTimeTextCount >= SLOT_TIME_CACHE_LIMIT) {
+      for (const zoneTexts of slotTimeTexts.values()) zoneTexts.clear();
+      slotTimeTextCount = 0;
+    }
+    text = formatLocalTime(Temporal.Instant.fromEpochMilliseconds(epochMilliseconds), timeZone);
+    texts.set(epochMilliseconds, text);
+    slotTimeTextCount += 1;
   }
   return text;
 }
 
+// Parsing a date with the polyfill costs more than the rest of a slot listing's own work; the dates clients ask
+// for are few (the horizon's), so the valid ones are remembered. Bounded like the slot texts.
+const parsedDates = new Map<string, Temporal.PlainDate>();
+const PARSED_DATES_LIMIT = 10_000;
+
 /** 'YYYY-MM-DD' naming a real calendar date (2026-02-30 is refused), else `invalid_date`. */
 export function parseCalendarDate(text: string): Temporal.PlainDate {
+  const known = parsedDates.get(text);
+  if (known) return known;
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) throw new AppError('invalid_date');
   let date: Temporal.PlainDate;
   try {
@@ -89,6 +106,8 @@ export function parseCalendarDate(text: string): Temporal.PlainDate {
   }
   // PostgreSQL has no year 0; Temporal does.
   if (date.year < 1) throw new AppError('invalid_date');
+  if (parsedDates.size >= PARSED_DATES_LIMIT) parsedDates.clear();
+  parsedDates.set(text, date);
   return date;
 }
 
@@ -309,17 +328,14 @@ export function createBranchService({ db, clock, horizonDays }: BranchServiceDep
         await requireBranch(branchId);
         return [];
       }
-      return slots.map((slot) => {
-        const start = instantFromDate(slot.start_time);
-        return {
-          id: slot.id,
-          start_time: formatSlotTime(start, slot.time_zone),
-          end_time: formatSlotTime(instantFromDate(slot.end_time), slot.time_zone),
-          basic_price_eur: centsToEuros(slot.price_cents),
-          is_bookeable:
-            slot.active_with_smart_lock && Temporal.Instant.compare(start, now) > 0 && !slot.taken,
-        };
-      });
+      const nowMs = now.epochMilliseconds;
+      return slots.map((slot) => ({
+        id: slot.id,
+        start_time: formatSlotTime(slot.start_ms, slot.time_zone),
+        end_time: formatSlotTime(slot.end_ms, slot.time_zone),
+        basic_price_eur: centsToEuros(slot.price_cents),
+        is_bookeable: slot.active_with_smart_lock && slot.start_ms > nowMs && !slot.taken,
+      }));
     },
 
     async getRefundRatios(): Promise<RefundRatios> {
