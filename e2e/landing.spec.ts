@@ -18,6 +18,19 @@ test.describe('landing page', () => {
     await expect(page.locator('#ai-trainer')).toContainText('Brevemente');
   });
 
+  test('loads both pages with nothing refused by the Content-Security-Policy and no error in the console', async ({
+    page,
+  }) => {
+    const errors: string[] = [];
+    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+    for (const path of ['/de/rights', '/pt']) {
+      await open(page, path);
+      expect(await page.locator('script:not([src])').count(), `inline scripts on ${path}`).toBe(0);
+    }
+    await waitForBranches(page);
+    expect(errors).toEqual([]);
+  });
+
   test('shows bookable branches with a button and the coming-soon branch greyed out without one', async ({
     page,
   }) => {

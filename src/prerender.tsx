@@ -42,7 +42,7 @@ export async function prerender(
   path: string,
   env: Record<string, string | boolean | undefined>,
 ): Promise<string> {
-  const router = createAppRouter(createMemoryHistory({ initialEntries: [path] }));
+  const router = createAppRouter(createMemoryHistory({ initialEntries: [path] }), { prerendering: true });
   await router.load();
   return renderToString(
     <I18nProvider i18n={i18n}>

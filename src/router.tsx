@@ -75,12 +75,16 @@ export const rightsRoute = createRoute({
 
 const routeTree = rootRoute.addChildren([indexRoute, langRoute.addChildren([mainRoute, rightsRoute])]);
 
-export function createAppRouter(history?: RouterHistory) {
+/**
+ * The app's router. `prerendering`: no scroll restoration, whose server render is an inline script, which the
+ * page's Content-Security-Policy blocks (an error in the console of every page load) and the app replaces anyway.
+ */
+export function createAppRouter(history?: RouterHistory, { prerendering = false } = {}) {
   return createRouter({
     routeTree,
     ...(history ? { history } : {}),
     defaultPreload: 'intent',
-    scrollRestoration: true,
+    scrollRestoration: !prerendering,
   });
 }
 
