@@ -3,12 +3,13 @@ import type { EventFrom, SnapshotFrom } from 'xstate';
 import { ApiError } from '../machines/api.ts';
 import { authModalMachine, type AuthFields } from '../machines/authModal.machine.ts';
 import type { Feedback, FeedbackKey } from '../machines/feedback.ts';
-import { generatePaths } from '../tests/machines/model/paths.ts';
+import { coverageOfPaths, generatePaths } from '../tests/machines/model/paths.ts';
 import {
   DEMO_ACCOUNT,
   field,
   newPerson,
   registerByApi,
+  resetLink,
   smsCode,
   waitForMessage,
   type Person,
@@ -33,8 +34,9 @@ type Snapshot = SnapshotFrom<typeof authModalMachine>;
 // Left to the vitest model (the real server cannot be made to give them on demand): a session check that fails
 // or finds a valid token (the modal would never show), every 5xx or network failure, a wrong e-mail code and
 // refused resends (kept out: the server allows 10 registrations and 10 wrong codes per address and window, and
-// each path here spends some), a refused reset request, and the reset-password view (it needs a reset link as the
-// modal's input). The wrong phone code is 000000: that a live code has that value is a one-in-a-million draw.
+// each path here spends some) and a refused reset request. The reset-password view runs from a second input, a
+// real reset link (below). The wrong phone code is 000000: that a live code has that value is a one-in-a-million
+// draw.
 const VERIFIED = 'verified@model.test';
 const UNVERIFIED = 'unverified@model.test';
 const NEW = 'new@model.test';
@@ -43,6 +45,12 @@ const WRONG = '@wrong-password';
 const WRONG_PASSWORD = 'Nao-e-esta-2026!';
 const PHONE = '+351900000000';
 const CODE = '@code';
+// The reset view's passwords: one the server takes, one it refuses as too common (it has 8 characters, so only
+// the server's policy refuses it).
+const STRONG = '@strong-password';
+const COMMON = '@common-password';
+const STRONG_PASSWORD = 'Nova-senha-forte-2026';
+const COMMON_PASSWORD = 'password';
 const WRONG_CODE = '000000';
 
 const set = (field: keyof AuthFields, value: string) => ({ type: 'field.change', field, value }) as Event;
@@ -190,6 +198,8 @@ function real(data: Data, state: Snapshot, name: keyof AuthFields): string {
   if (value === '') return '';
   if (name === 'email') return accountOf(data, value).email;
   if (name === 'phone') return data.fresh.phone;
+  if (value === STRONG) return STRONG_PASSWORD;
+  if (value === COMMON) return COMMON_PASSWORD;
   if (value === RIGHT) return accountOf(data, state.context.fields.email).password;
   if (value === WRONG) return WRONG_PASSWORD;
   if (value === CODE) return data.typed[name] ?? '';
@@ -207,6 +217,7 @@ const FEEDBACK: Partial<Record<FeedbackKey, string>> = {
   'phone-verification-success-now-email': 'Telefone verificado com sucesso. Verifique agora o seu e-mail.',
   'email-verification-reset-successfully': 'Enviámos um novo código de verificação do e-mail.',
   'phone-verification-reset-successfully': 'Enviámos um novo código de verificação do telefone.',
+  'password-has-been-reset-successfully': 'A palavra-passe foi redefinida. Inicie sessão.',
 };
 
 async function expectFeedback(
@@ -253,6 +264,8 @@ async function expectBusy(page: Page, title: string, button: string) {
 }
 
 const LABELS: Record<string, string> = {
+  newPassword: 'Nova palavra-passe',
+  confirmNewPassword: 'Confirmar a nova palavra-passe',
   email: 'E-mail',
   password: 'Palavra-passe',
   confirmPassword: 'Confirmar a palavra-passe',
@@ -298,6 +311,8 @@ const driver: ModelDriver<typeof authModalMachine, Data> = {
         data.typed[change.field] = value;
       } else if (change.field === 'email') value = accountOf(data, change.value).email;
       else if (change.field === 'phone') value = data.fresh.phone;
+      else if (change.value === STRONG) value = STRONG_PASSWORD;
+      else if (change.value === COMMON) value = COMMON_PASSWORD;
       else if (change.value === RIGHT) value = accountOf(data, before.context.fields.email).password;
       else if (change.value === WRONG) value = WRONG_PASSWORD;
       await field(page.getByRole('dialog'), LABELS[change.field]!).fill(value);
@@ -306,6 +321,10 @@ const driver: ModelDriver<typeof authModalMachine, Data> = {
       modal(page, 'Iniciar sessão').getByRole('button', { name: 'Entrar', exact: true }).click(),
     'register.submit': ({ page }) =>
       modal(page, 'Criar uma conta').getByRole('button', { name: 'Registar' }).click(),
+    'reset.submit': ({ page }) =>
+      modal(page, 'Redefinir a palavra-passe')
+        .getByRole('button', { name: 'Guardar a nova palavra-passe' })
+        .click(),
     'forgot.submit': ({ page }) =>
       modal(page, 'Recuperar a palavra-passe').getByRole('button', { name: 'Pedir a redefinição' }).click(),
     'email.verify': ({ page }) =>
@@ -385,6 +404,22 @@ const driver: ModelDriver<typeof authModalMachine, Data> = {
       expect: ({ page }) => expectBusy(page, 'Recuperar a palavra-passe', 'Pedir a redefinição'),
     },
     {
+      name: 'the Reset password view with what was typed and its feedback',
+      matches: (state) => state.matches({ resetPassword: 'idle' }),
+      async expect({ page, data }, state) {
+        await expectView(page, 'Redefinir a palavra-passe', state, data, [
+          ['newPassword', 'Nova palavra-passe'],
+          ['confirmNewPassword', 'Confirmar a nova palavra-passe'],
+        ]);
+        await expect(page).toHaveURL(/reset_token=/);
+      },
+    },
+    {
+      name: 'Reset password is busy',
+      matches: (state) => state.matches({ resetPassword: 'resetting' }),
+      expect: ({ page }) => expectBusy(page, 'Redefinir a palavra-passe', 'Guardar a nova palavra-passe'),
+    },
+    {
       name: 'the Verify view with the codes still pending',
       matches: (state) => state.matches({ verify: 'idle' }),
       async expect({ page, data }, state) {
@@ -438,10 +473,74 @@ const driver: ModelDriver<typeof authModalMachine, Data> = {
   ],
 };
 
+// Opened by a real reset link: the account and its link are made by the path's setup; the model's token is a
+// placeholder. The path ends where the Login view shows the outcome (the login paths above go on from there).
+const RESET_INPUT = { tab: 'resetPassword', resetToken: '@reset-token' } as const;
+
+function resetEvents(state: Snapshot): Event[] {
+  const { newPassword, confirmNewPassword } = state.context.fields;
+  if (state.matches({ resetPassword: 'idle' })) {
+    if (newPassword === '')
+      return [set('newPassword', STRONG), set('newPassword', COMMON), { type: 'cancel' }];
+    if (confirmNewPassword === '')
+      return [set('confirmNewPassword', newPassword), set('confirmNewPassword', WRONG)];
+    if (confirmNewPassword !== newPassword)
+      return [{ type: 'reset.submit' }, set('confirmNewPassword', newPassword)];
+    // The server refused the common password: the user picks another.
+    const { error } = state.context;
+    if (newPassword === COMMON && error && !('key' in error)) return [set('newPassword', STRONG)];
+    return [{ type: 'reset.submit' }];
+  }
+  if (state.matches({ resetPassword: 'resetting' }))
+    return [
+      newPassword === COMMON
+        ? {
+            type: 'xstate.error.actor.resetPassword',
+            error: new ApiError(400, 'Esta palavra-passe é demasiado comum e fácil de adivinhar.'),
+          }
+        : { type: 'xstate.done.actor.resetPassword' },
+    ] as unknown as Event[];
+  return [];
+}
+
+const allResetPaths = withoutPrefixes(
+  generatePaths(authModalMachine, {
+    events: resetEvents,
+    input: RESET_INPUT,
+    maxStatesForSimplePaths: 0,
+    serializeState: (state) =>
+      JSON.stringify([state.value, state.context.fields, state.context.error, state.context.success]),
+  }),
+);
+const resetPaths = await covering(authModalMachine, allResetPaths, {
+  scripted: ['resetPassword'],
+  input: RESET_INPUT,
+});
+
+const resetDriver: ModelDriver<typeof authModalMachine, Data> = {
+  ...driver,
+  input: RESET_INPUT,
+  calls: { resetPassword: (request) => pathOf(request).startsWith('/api/auth/reset-password/') },
+  async setup({ page, request }) {
+    const person = newPerson('modelo-redefinir');
+    await registerByApi(request, person);
+    const asked = await request.post(`/api/auth/forgot-password?email=${encodeURIComponent(person.email)}`);
+    expect(asked.ok(), await asked.text()).toBe(true);
+    await open(page, await resetLink(request, person.email));
+    return { unverified: person, fresh: person, typed: {} };
+  },
+};
+
 test.describe('the auth modal, driven by the model', () => {
   for (const path of paths) {
     test(`follows ${titleOf(path)}`, async ({ page, request, baseURL }) => {
       await runPath(driver, path, { page, request, baseURL });
+    });
+  }
+
+  for (const path of resetPaths) {
+    test(`opened by a reset link, follows ${titleOf(path)}`, async ({ page, request, baseURL }) => {
+      await runPath(resetDriver, path, { page, request, baseURL });
     });
   }
 
@@ -450,5 +549,20 @@ test.describe('the auth modal, driven by the model', () => {
       `[model e2e] authModal: ${allPaths.length} generated paths, ${paths.length} kept to cover them`,
     );
     await reportCoverage(driver, paths, SCRIPTED);
+    console.log(
+      `[model e2e] authModal from a reset link: ${allResetPaths.length} generated paths, ${resetPaths.length} kept to cover them`,
+    );
+    await reportCoverage(resetDriver, resetPaths, ['resetPassword']);
+    // Both starts together: what the UI runs of the machine.
+    const [fromLogin, fromReset] = await Promise.all([
+      coverageOfPaths(authModalMachine, paths, { scripted: SCRIPTED, input: { tab: 'login' } }),
+      coverageOfPaths(authModalMachine, resetPaths, { scripted: ['resetPassword'], input: RESET_INPUT }),
+    ]);
+    const states = new Set([...fromLogin.states.covered, ...fromReset.states.covered]);
+    const transitions = new Set([...fromLogin.transitions.covered, ...fromReset.transitions.covered]);
+    console.log(
+      `[model e2e] authModal, both starts: ${paths.length + resetPaths.length} paths, states ${states.size}/${fromLogin.states.total.length}, transitions ${transitions.size}/${fromLogin.transitions.total.length}`,
+    );
+    expect(states.size).toBe(fromLogin.states.total.length);
   });
 });
