@@ -461,7 +461,6 @@ export const errorCatalogue = {
 
 export type ErrorCode = keyof typeof errorCatalogue;
 
-/** A failure the caller is meant to see. Anything else thrown becomes `internal_error`. */
 /** Values filled into a detail; a function formats its value in the reader's language (amounts, dates). */
 export type ErrorParams = Record<string, string | number | ((locale: Locale) => string)>;
 
@@ -474,6 +473,7 @@ function resolveParams(params: ErrorParams, locale: Locale): Record<string, stri
   );
 }
 
+/** A failure the caller is meant to see. Anything else thrown becomes `internal_error`. */
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly params: ErrorParams;
