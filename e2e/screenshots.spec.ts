@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { apiLogin, bookableSlots, bookAndPay, storeToken, verifiedPerson } from './support/accounts.ts';
+import { dayLabel } from './support/booking.ts';
 
 // Run with `npm run screenshots` (its own Playwright project): writes docs/screenshots/*.png.
 const VIEWPORTS = {
@@ -131,14 +132,7 @@ for (const [index, [device, viewport]] of Object.entries(VIEWPORTS).entries()) {
     await shot('branch-information');
 
     await dialog.getByRole('tab', { name: 'Book sessions' }).click();
-    const label = new Intl.DateTimeFormat('en-GB', {
-      weekday: 'long',
-      day: 'numeric',
-      month: 'long',
-      year: 'numeric',
-      timeZone: 'UTC',
-    }).format(new Date(`${date}T12:00:00Z`));
-    const day = dialog.getByRole('button', { name: label, exact: true });
+    const day = dialog.getByRole('button', { name: dayLabel(date, 'en-GB'), exact: true });
     if ((await day.count()) === 0) await dialog.getByRole('button', { name: 'Next month' }).click();
     await day.click();
     const pick = slots.filter((slot) => /T(0[7-9]|1\d):00/.test(slot.start_time)).slice(0, 2);

@@ -1,4 +1,5 @@
 import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { firstActiveBranch, holdByApi, slotsOn, type ApiSlot } from './booking.ts';
 
 // Accounts and bookings for the auth and account journeys, made through the real API.
 
@@ -123,46 +124,16 @@ export async function storeToken(page: Page, token: string): Promise<void> {
   await page.addInitScript((value) => window.localStorage.setItem('token', value), token);
 }
 
-type Slot = {
-  id: number;
-  start_time: string;
-  end_time: string;
-  basic_price_eur: number;
-  is_bookeable: boolean;
-};
-type Branch = { id: number; name: string; location: string; active_with_smart_lock: boolean };
-
 /** The first bookable branch and its bookable slots on the day `daysAhead` after the branch's today. */
 export async function bookableSlots(request: APIRequestContext, daysAhead: number) {
-  const branches = (await (await request.get('/api/bookings/branches')).json()) as Branch[];
-  const branch = branches.find((candidate) => candidate.active_with_smart_lock);
-  if (!branch) throw new Error('no bookable branch');
-  const now = (await (await request.get(`/api/bookings/local-time/branch/${branch.id}`)).json()) as string;
-  const day = new Date(`${now.slice(0, 10)}T12:00:00Z`);
-  day.setUTCDate(day.getUTCDate() + daysAhead);
-  const date = day.toISOString().slice(0, 10);
-  const slots = (await (await request.get(`/api/bookings/slots/${branch.id}/${date}`)).json()) as Slot[];
-  return { branch, date, slots: slots.filter((slot) => slot.is_bookeable) };
+  const branch = await firstActiveBranch(request);
+  const { date, slots } = await slotsOn(request, branch, daysAhead);
+  return { branch, date, slots };
 }
 
 /** Books slots through the API and pays on the local checkout with the test card. */
-export async function bookAndPay(request: APIRequestContext, token: string, slots: Slot[]): Promise<void> {
-  const total = slots.reduce((sum, slot) => sum + Math.round(slot.basic_price_eur * 100), 0) / 100;
-  const response = await request.post('/api/bookings/', {
-    headers: { Authorization: `Bearer ${token}` },
-    data: {
-      time_slot_id: slots.map((slot) => slot.id),
-      max_bookings_per_slot: 1,
-      coupon_code: null,
-      expected_total_final_price_eur: total,
-    },
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  const { checkout_session } = (await response.json()) as {
-    checkout_session: { clientSecret: string | null };
-  };
-  if (!checkout_session.clientSecret) return;
-  const sessionId = checkout_session.clientSecret.split('_secret_')[0];
+export async function bookAndPay(request: APIRequestContext, token: string, slots: ApiSlot[]): Promise<void> {
+  const sessionId = (await holdByApi(request, token, slots)).split('_secret_')[0];
   const paid = await request.post(`/api/checkout/local/${sessionId}/complete`, {
     data: { card_number: '4242424242424242' },
   });

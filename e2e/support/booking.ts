@@ -37,9 +37,9 @@ export function range(slot: ApiSlot): string {
   return `${slot.start_time.slice(11, 16)} - ${slot.end_time.slice(11, 16)}`;
 }
 
-/** The Portuguese name of a calendar day, as the calendar's day buttons are labelled. */
-export function dayLabel(date: string): string {
-  return new Intl.DateTimeFormat('pt-PT', {
+/** The name of a calendar day (Portuguese unless told), as the calendar's day buttons are labelled. */
+export function dayLabel(date: string, languageTag = 'pt-PT'): string {
+  return new Intl.DateTimeFormat(languageTag, {
     weekday: 'long',
     day: 'numeric',
     month: 'long',

@@ -7,14 +7,17 @@ export function useModalSearch(): ModalSearch {
   return useSearch({ strict: false }) as ModalSearch;
 }
 
-/** Rewrites the modal parameters in place (replace: closing or switching a view is not a new page). */
+/**
+ * Rewrites the modal parameters, in place by default (closing or switching a view is not a new page); `push`
+ * makes a history entry (opening a modal over another, which the back button closes). Undefined values go.
+ */
 export function useUpdateModalSearch() {
   const navigate = useNavigate();
   return useCallback(
-    (update: (previous: ModalSearch) => ModalSearch) =>
+    (update: (previous: ModalSearch) => ModalSearch, push = false) =>
       navigate({
         to: '.',
-        replace: true,
+        replace: !push,
         resetScroll: false,
         hash: (previous) => previous ?? '',
         search: (previous: Record<string, unknown>) => {

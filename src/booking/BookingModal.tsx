@@ -1,15 +1,15 @@
 import './mantine-styles.ts';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Modal, Stack, Tabs, Text } from '@mantine/core';
-import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useMachine } from '@xstate/react';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef } from 'react';
 import { temporal } from '../../machines/temporal.ts';
 import { createBookingActors } from '../../machines/booking.actors.ts';
 import { bookingMachine } from '../../machines/booking.machine.ts';
 import type { Branch } from '../../machines/branches.ts';
-import type { BookingTab, ModalSearch } from '../../machines/modal-search.ts';
+import type { BookingTab } from '../../machines/modal-search.ts';
 import { useBranches, useRuntime } from '../app/context.tsx';
+import { useModalSearch, useUpdateModalSearch } from '../auth/useModalSearch.ts';
 import { useLocale } from '../shell/navigation.ts';
 import { MantineLayer } from '../ui/MantineLayer.tsx';
 import { BookSessions } from './BookSessions.tsx';
@@ -21,32 +21,11 @@ const BranchInformation = lazy(async () => ({
   default: (await import('./BranchInformation.tsx')).BranchInformation,
 }));
 
-type SearchUpdate = (update: (previous: ModalSearch) => ModalSearch, push?: boolean) => void;
-
-function useUpdateSearch(): SearchUpdate {
-  const navigate = useNavigate();
-  return useCallback(
-    (update, push = false) =>
-      void navigate({
-        to: '.',
-        replace: !push,
-        resetScroll: false,
-        hash: (previous) => previous ?? '',
-        search: (previous: Record<string, unknown>) => {
-          const next: Record<string, unknown> = { ...update(previous as ModalSearch) };
-          for (const key of Object.keys(next)) if (next[key] === undefined) delete next[key];
-          return next;
-        },
-      }),
-    [navigate],
-  );
-}
-
 function BookingFlow({ branch, tab, hidden }: { branch: Branch; tab: BookingTab; hidden: boolean }) {
   const { t } = useLingui();
   const runtime = useRuntime();
   const locale = useLocale();
-  const updateSearch = useUpdateSearch();
+  const updateSearch = useUpdateModalSearch();
   const openLogin = useCallback(
     () => updateSearch((previous) => ({ ...previous, auth_tab: 'login' }), true),
     [updateSearch],
@@ -154,9 +133,9 @@ function BookingFlow({ branch, tab, hidden }: { branch: Branch; tab: BookingTab;
 /** Spec 2.7: the branch/booking modal, opened by booking_tab and booking_branch_id. */
 export default function BookingModal() {
   const { t } = useLingui();
-  const search = useSearch({ strict: false }) as ModalSearch;
+  const search = useModalSearch();
   const { active, ready } = useBranches();
-  const updateSearch = useUpdateSearch();
+  const updateSearch = useUpdateModalSearch();
   if (!ready || !search.booking_tab) return null;
   // An unknown or inactive id falls back to the first active branch.
   const branch = active.find((candidate) => candidate.id === search.booking_branch_id) ?? active[0];

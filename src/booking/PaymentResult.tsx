@@ -1,13 +1,12 @@
 import './mantine-styles.ts';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, Loader, Modal, Stack, Text } from '@mantine/core';
-import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useMachine } from '@xstate/react';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { createPaymentActors } from '../../machines/payment.actors.ts';
 import { paymentMachine } from '../../machines/payment.machine.ts';
-import type { ModalSearch } from '../../machines/modal-search.ts';
 import { useRuntime } from '../app/context.tsx';
+import { useModalSearch, useUpdateModalSearch } from '../auth/useModalSearch.ts';
 import { MantineLayer } from '../ui/MantineLayer.tsx';
 import { Checkout } from './Checkout.tsx';
 
@@ -15,24 +14,12 @@ import { Checkout } from './Checkout.tsx';
 export default function PaymentResult({ sessionId }: { sessionId: string }) {
   const { t } = useLingui();
   const runtime = useRuntime();
-  const navigate = useNavigate();
-  const search = useSearch({ strict: false }) as ModalSearch;
-  const updateSearch = useCallback(
-    (change: Record<string, unknown>, push: boolean) =>
-      void navigate({
-        to: '.',
-        replace: !push,
-        resetScroll: false,
-        hash: (previous) => previous ?? '',
-        search: (previous: Record<string, unknown>) => {
-          const next: Record<string, unknown> = { ...previous, ...change };
-          for (const key of Object.keys(next)) if (next[key] === undefined) delete next[key];
-          return next;
-        },
-      }),
-    [navigate],
+  const search = useModalSearch();
+  const updateSearch = useUpdateModalSearch();
+  const openLogin = useCallback(
+    () => void updateSearch((previous) => ({ ...previous, auth_tab: 'login' }), true),
+    [updateSearch],
   );
-  const openLogin = useCallback(() => updateSearch({ auth_tab: 'login' }, true), [updateSearch]);
   const openLoginRef = useRef(openLogin);
   openLoginRef.current = openLogin;
   const machine = useMemo(
@@ -53,7 +40,7 @@ export default function PaymentResult({ sessionId }: { sessionId: string }) {
 
   const close = () => {
     send({ type: 'result.close' });
-    updateSearch({ stripe_session_id: undefined, booking_date: undefined }, false);
+    void updateSearch((previous) => ({ ...previous, stripe_session_id: undefined, booking_date: undefined }));
   };
   const hidden = Boolean(search.auth_tab || search.reset_token || search.verify_email);
   const status = state.context.status;
