@@ -9,7 +9,8 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'gym-e2e-'));
 // e2e runs in Debian's Chromium against the real server (`npm start`: built client + API on one port).
 export default defineConfig({
   testDir: 'e2e',
-  timeout: 30_000,
+  // Journeys with axe at every step take ~20 s on a quiet 2-core machine; twice that leaves room for a busy one.
+  timeout: 60_000,
   expect: { timeout: 7_000 },
   fullyParallel: true,
   workers: process.env.CI ? 2 : 3,
