@@ -221,10 +221,15 @@ export async function openJobQueue(deps: {
     lockSync: {
       async schedule(trx, lockCodeIds) {
         for (const lockCodeId of new Set(lockCodeIds)) {
+          // Due now by the app's clock (the queue's own under a test clock follows it, not the database's).
           await boss.send(
             JOB_QUEUES.lockSync,
             { lockCodeId },
-            { singletonKey: `code-${lockCodeId}`, db: fromKysely(trx) },
+            {
+              singletonKey: `code-${lockCodeId}`,
+              startAfter: dateFromInstant(deps.clock.now()),
+              db: fromKysely(trx),
+            },
           );
         }
       },

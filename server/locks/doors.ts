@@ -81,7 +81,7 @@ export function createDoorService(deps: {
       startsAt: code.valid_from,
       endsAt: code.valid_until,
     };
-    let state: LockDoorState = door.state;
+    const state: LockDoorState = door.state;
     if (state === 'pending') {
       const moved = await doors.compareAndSetDoor(
         db,

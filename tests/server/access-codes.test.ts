@@ -13,7 +13,7 @@ import { openDatabase } from '../../server/db/database.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
 import { JOB_QUEUES, openJobQueue } from '../../server/jobs/queue.ts';
 import { bookAndPay, bookingService, bookingsOf, lisbonSlot, verifiedUser } from './bookings-fixtures.ts';
-import { accountTestConfig, newClient, verifiedAccount } from './support/accounts.ts';
+import { accountTestConfig, bookAndPayOverHttp, newClient, verifiedAccount } from './support/accounts.ts';
 import {
   DATABASE_TARGETS,
   emptyAllTables,
@@ -144,23 +144,7 @@ describe.each(DATABASE_TARGETS)('scheduled work on the job queue (%s)', (target)
     const caller = newClient(app);
     const account = await verifiedAccount(caller, app, { locale: 'fr' });
     const slot = await lisbonSlot(app.db, branchId, '2026-03-30T10:00');
-    const created = await caller.json(
-      'POST',
-      '/api/bookings/',
-      {
-        time_slot_id: [slot],
-        max_bookings_per_slot: 1,
-        coupon_code: null,
-        expected_total_final_price_eur: 15,
-      },
-      account.token,
-    );
-    expect(created.statusCode).toBe(201);
-    const sessionId = (created.json().checkout_session.clientSecret as string).split('_secret_')[0]!;
-    const paid = await caller.json('POST', `/api/checkout/local/${sessionId}/complete`, {
-      card_number: '4242 4242 4242 4242',
-    });
-    expect(paid.json()).toMatchObject({ outcome: 'paid' });
+    await bookAndPayOverHttp(caller, account.token, slot);
 
     clock.set('2026-03-30T08:30:00Z');
     expect(await runDue()).toBe(1);
