@@ -1,6 +1,6 @@
 import type { Temporal } from 'temporal-polyfill';
 import { format, type Locale } from '../i18n.ts';
-import { escapeHtml } from './confirmation-message.ts';
+import { escapeHtml } from '../html.ts';
 import { describeSlotTime, formatLocalClock, formatLocalDay } from './time-format.ts';
 
 // The door-code message, sent by e-mail and SMS 30 minutes before a booking starts: the code, when it opens

@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import type { BookingsTable, CheckoutSessionsTable, LocaleCode } from '../db/schema.ts';
+import type { BookingStatus, BookingsTable, CheckoutSessionsTable, LocaleCode } from '../db/schema.ts';
 
 // SQL for bookings. `db` is a transaction wherever the caller needs one.
 
@@ -320,4 +320,45 @@ export async function expirePendingBookings(db: Db, bookingIds: readonly number[
     .where('id', 'in', [...bookingIds])
     .where('status', '=', 'pending')
     .execute();
+}
+
+export type BookingFilter = {
+  branchId?: number;
+  status?: BookingStatus;
+  from?: Date;
+  until?: Date;
+  email?: string;
+  limit: number;
+};
+
+/** Bookings by start, newest first, with their branch, client and coupon: the operator's view. */
+export async function listBookingRecords(db: Db, filter: BookingFilter) {
+  let query = db
+    .selectFrom('bookings as booking')
+    .innerJoin('branches as branch', 'branch.id', 'booking.branch_id')
+    .leftJoin('users as user', 'user.id', 'booking.user_id')
+    .leftJoin('coupons as coupon', 'coupon.id', 'booking.coupon_id')
+    .select([
+      'booking.id',
+      'booking.status',
+      'booking.start_time',
+      'booking.end_time',
+      'booking.final_price_cents',
+      'booking.paid_at',
+      'booking.canceled_at',
+      'booking.checkout_session_id',
+      'branch.name as branch_name',
+      'branch.time_zone',
+      'user.email',
+      'coupon.code as coupon_code',
+    ])
+    .orderBy('booking.start_time', 'desc')
+    .orderBy('booking.id', 'desc')
+    .limit(filter.limit);
+  if (filter.branchId !== undefined) query = query.where('booking.branch_id', '=', filter.branchId);
+  if (filter.status !== undefined) query = query.where('booking.status', '=', filter.status);
+  if (filter.from !== undefined) query = query.where('booking.start_time', '>=', filter.from);
+  if (filter.until !== undefined) query = query.where('booking.start_time', '<', filter.until);
+  if (filter.email !== undefined) query = query.where('user.email', '=', filter.email.toLowerCase());
+  return query.execute();
 }

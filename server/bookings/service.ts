@@ -105,6 +105,11 @@ export function providerUnavailable(cause: unknown): AppError {
   return error;
 }
 
+/** The operator's list of bookings (`npm run admin -- bookings list`). */
+export async function listBookingRecords(db: Db, filter: repository.BookingFilter) {
+  return repository.listBookingRecords(db, filter);
+}
+
 export function createBookingService(deps: BookingServiceDependencies) {
   const { db, clock } = deps;
 
