@@ -1,4 +1,4 @@
-import { escapeHtml } from '../bookings/confirmation-message.ts';
+import { escapeHtml } from '../html.ts';
 import type { Locale } from '../i18n.ts';
 
 // The development keypad of a branch's virtual door: type a code (and, to try another moment, an instant), and

@@ -430,3 +430,55 @@ export async function findBookingForDoors(db: Db, bookingId: number) {
     .where('booking.id', '=', bookingId)
     .executeTakeFirst();
 }
+
+/** Codes of the branch that still open the door or will. */
+export async function listLiveCodesOfBranch(db: Db, branchId: number, now: Date): Promise<number[]> {
+  const rows = await db
+    .selectFrom('lock_codes')
+    .select('id')
+    .where('branch_id', '=', branchId)
+    .where('revoked_at', 'is', null)
+    .where('valid_until', '>', now)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** Doors taken off the branch: the codes they hold are deleted from them (never-programmed rows are done). */
+export async function retireDoors(
+  db: Db,
+  lockCodeIds: readonly number[],
+  keptDeviceIds: readonly string[],
+  now: Date,
+): Promise<void> {
+  if (lockCodeIds.length === 0) return;
+  let query = db
+    .updateTable('lock_code_doors')
+    .set({ state: 'revoked', updated_at: now })
+    .where('lock_code_id', 'in', [...lockCodeIds])
+    .where('state', 'in', ['pending', 'failed'])
+    .where('provider_code_id', 'is', null);
+  if (keptDeviceIds.length > 0) query = query.where('device_id', 'not in', [...keptDeviceIds]);
+  await query.execute();
+  let revoking = db
+    .updateTable('lock_code_doors')
+    .set({ state: 'revoking', updated_at: now })
+    .where('lock_code_id', 'in', [...lockCodeIds])
+    .where('state', 'not in', ['revoked', 'revoking']);
+  if (keptDeviceIds.length > 0) revoking = revoking.where('device_id', 'not in', [...keptDeviceIds]);
+  await revoking.execute();
+}
+
+/** The states of each booking's code on its doors. */
+export async function listDoorStatesOfBookings(
+  db: Db,
+  bookingIds: readonly number[],
+): Promise<{ booking_id: number; code: string; state: LockDoorState | null }[]> {
+  if (bookingIds.length === 0) return [];
+  return db
+    .selectFrom('bookings as booking')
+    .innerJoin('lock_codes as code', 'code.id', 'booking.lock_code_id')
+    .leftJoin('lock_code_doors as door', 'door.lock_code_id', 'code.id')
+    .select(['booking.id as booking_id', 'code.code', 'door.state'])
+    .where('booking.id', 'in', [...bookingIds])
+    .execute();
+}
