@@ -13,6 +13,10 @@ const TEXTS = {
     opened: 'Porta aberta.',
     refused: 'Código recusado.',
     outbox: 'Caixa de saída',
+    held: 'Códigos que esta porta aceita (desenvolvimento)',
+    column: 'Código',
+    from: 'De',
+    until: 'Até',
   },
   en: {
     title: 'Virtual door',
@@ -22,6 +26,10 @@ const TEXTS = {
     opened: 'The door opened.',
     refused: 'Code refused.',
     outbox: 'Outbox',
+    held: 'Codes this door accepts (development)',
+    column: 'Code',
+    from: 'From',
+    until: 'Until',
   },
   fr: {
     title: 'Porte virtuelle',
@@ -31,6 +39,10 @@ const TEXTS = {
     opened: 'La porte s’est ouverte.',
     refused: 'Code refusé.',
     outbox: 'Boîte d’envoi',
+    held: 'Codes acceptés par cette porte (développement)',
+    column: 'Code',
+    from: 'De',
+    until: 'Jusqu’à',
   },
   de: {
     title: 'Virtuelle Tür',
@@ -40,6 +52,10 @@ const TEXTS = {
     opened: 'Die Tür ist offen.',
     refused: 'Code abgelehnt.',
     outbox: 'Postausgang',
+    held: 'Codes, die diese Tür annimmt (Entwicklung)',
+    column: 'Code',
+    from: 'Von',
+    until: 'Bis',
   },
   sk: {
     title: 'Virtuálne dvere',
@@ -49,6 +65,10 @@ const TEXTS = {
     opened: 'Dvere sa otvorili.',
     refused: 'Kód bol odmietnutý.',
     outbox: 'Odoslané správy',
+    held: 'Kódy, ktoré tieto dvere prijímajú (vývoj)',
+    column: 'Kód',
+    from: 'Od',
+    until: 'Do',
   },
 } as const satisfies Record<Locale, Record<string, string>>;
 
@@ -68,6 +88,7 @@ export function renderDoorPage(page: {
   branchId: number;
   branchName: string;
   nonce: string;
+  held: readonly { code: string; starts_at: Date; ends_at: Date }[];
 }): string {
   const texts = TEXTS[page.locale];
   const enterUrl = `/api/dev/doors/${page.branchId}/enter`;
@@ -97,6 +118,13 @@ button{font-size:1.25rem;margin-top:1rem;width:100%;padding:.6rem}
 <button type="submit">${escapeHtml(texts.enter)}</button>
 </form>
 <p id="result" role="status" aria-live="polite"></p>
+<h2>${escapeHtml(texts.held)}</h2>
+<table>
+<thead><tr><th>${escapeHtml(texts.column)}</th><th>${escapeHtml(texts.from)}</th><th>${escapeHtml(texts.until)}</th></tr></thead>
+<tbody>
+${page.held.map((row) => `<tr><td>${escapeHtml(row.code)}</td><td>${row.starts_at.toISOString()}</td><td>${row.ends_at.toISOString()}</td></tr>`).join('\n')}
+</tbody>
+</table>
 <p><a href="/api/dev/outbox">${escapeHtml(texts.outbox)}</a></p>
 <script nonce="${page.nonce}">
 const texts = ${JSON.stringify({ opened: texts.opened, refused: texts.refused })};

@@ -15,7 +15,7 @@ import { readSetting, writeSetting } from '../settings/repository.ts';
 import type { OperatorAlerts } from './alerts.ts';
 import * as doors from './doors-repository.ts';
 import * as codes from './repository.ts';
-import { findVirtualCodeByDigits } from './virtual-door-repository.ts';
+import { findVirtualCodeByDigits, listVirtualCodes } from './virtual-door-repository.ts';
 
 // The life of a code on each door: pending → programming → set → revoking → revoked, or failed with the
 // provider's error. The confirming or cancelling transaction only writes the wish (a `pending` or `revoking`
@@ -523,6 +523,11 @@ export function createDoorService(deps: {
      * The development keypad of a virtual door: opens only for a code the door holds whose window contains `at`,
      * and reports the opening as the door event Seam would send.
      */
+    /** The development keypad's view of the door's memory: the codes it accepts now or later. */
+    async virtualDoorCodes(branchId: number) {
+      if (provider.name !== 'local') return [];
+      return listVirtualCodes(db, virtualDoorOf(branchId), now());
+    },
     async enterVirtualDoor(branchId: number, code: string, at: Date): Promise<boolean> {
       if (provider.name !== 'local') return false;
       const deviceId = virtualDoorOf(branchId);

@@ -58,6 +58,7 @@ export function lockHandlers(deps: {
             branchId: branch.id,
             branchName: branch.name,
             nonce,
+            held: await doors.virtualDoorCodes(branch.id),
           }),
         );
     },

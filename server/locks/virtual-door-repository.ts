@@ -52,3 +52,14 @@ export async function findVirtualCodeByDigits(db: Db, deviceId: string, code: st
 export async function deleteVirtualCode(db: Db, providerCodeId: string): Promise<void> {
   await db.deleteFrom('virtual_door_codes').where('provider_code_id', '=', providerCodeId).execute();
 }
+
+/** What a virtual door holds whose window has not ended, by start. */
+export async function listVirtualCodes(db: Db, deviceId: string, now: Date) {
+  return db
+    .selectFrom('virtual_door_codes')
+    .select(['code', 'starts_at', 'ends_at'])
+    .where('device_id', '=', deviceId)
+    .where('ends_at', '>', now)
+    .orderBy('starts_at')
+    .execute();
+}
