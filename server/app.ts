@@ -79,7 +79,7 @@ export async function buildApp(
   config: Config,
   { clock = systemClock, logStream }: AppOptions = {},
 ): Promise<FastifyInstance> {
-  const database = await openDatabase(config.database);
+  const database = await openDatabase(config.database, { timeouts: config.databaseTimeouts });
   const app = Fastify({
     logger: logStream
       ? { ...(loggerOptions(config) as object), level: config.logLevel, stream: logStream }

@@ -14,6 +14,10 @@ const environmentSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// or postgresql:// URL')
     .optional(),
+  // Bounds on waiting for PostgreSQL, so an unreachable database makes requests fail fast (503) instead of hang.
+  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   PUBLIC_URL: z.url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z
@@ -128,6 +132,8 @@ export type Config = {
   port: number;
   host: string;
   database: { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string | null };
+  /** PostgreSQL only: how long to wait for a connection, a statement, and a transaction left idle. */
+  databaseTimeouts: DatabaseTimeouts;
   publicUrl: string;
   logLevel: string;
   trustProxy: boolean;
@@ -157,6 +163,8 @@ export type Config = {
   mail: { smtpUrl: string | null; from: string };
   sms: { provider: 'log' } | { provider: 'twilio'; accountSid: string; authToken: string; from: string };
 };
+
+export type DatabaseTimeouts = { connectMs: number; statementMs: number; idleInTransactionMs: number };
 
 export class ConfigError extends Error {}
 
@@ -196,6 +204,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     database: values.DATABASE_URL
       ? { kind: 'postgres', url: values.DATABASE_URL }
       : { kind: 'pglite', dataDir: path.resolve(values.DATA_DIR) },
+    databaseTimeouts: {
+      connectMs: values.DB_CONNECT_TIMEOUT_MS,
+      statementMs: values.DB_STATEMENT_TIMEOUT_MS,
+      idleInTransactionMs: values.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
     publicUrl: (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, ''),
     logLevel: values.LOG_LEVEL,
     trustProxy: values.TRUST_PROXY,

@@ -250,6 +250,11 @@ export function createAuthService(deps: {
 
     view,
 
+    /** Ends every session of the account issued until now (the token version rises), this one included. */
+    async logout(current: UserRow): Promise<void> {
+      await repository.bumpTokenVersion(db, current.id, now());
+    },
+
     async updateProfile(current: UserRow, input: ProfileInput): Promise<UserView> {
       const email = normaliseEmail(input.email);
       const phoneNumber = sanitisePhoneNumber(input.phone_number);
