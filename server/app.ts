@@ -74,6 +74,17 @@ async function requireDeclaredBody(request: FastifyRequest): Promise<void> {
   if (!Object.hasOwn(content, mediaType)) throw new AppError('unsupported_media_type');
 }
 
+/**
+ * Fastify 5 fails closed on a bare hop count (it trusts nothing), so the count becomes the function Express's
+ * proxy-addr would build: the socket's peer and the next `hops - 1` forwarded entries are proxies, the entry
+ * after them is the client. Unlike a list of addresses it cannot check the peer, so it is only sound where
+ * nothing but the proxies can reach the server (docs/operations.md).
+ */
+function trustProxyOption(trustProxy: Config['trustProxy']) {
+  if (typeof trustProxy !== 'number') return trustProxy;
+  return (_address: string, hop: number) => hop < trustProxy;
+}
+
 /** Opens storage, brings its schema up to date, and wires every route. The caller decides when to listen. */
 export async function buildApp(
   config: Config,
@@ -84,7 +95,7 @@ export async function buildApp(
     logger: logStream
       ? { ...(loggerOptions(config) as object), level: config.logLevel, stream: logStream }
       : loggerOptions(config),
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 64 * 1024,
     genReqId: () => randomUUID(),
     forceCloseConnections: 'idle',
