@@ -63,6 +63,7 @@ const environmentSchema = z.object({
 export const RATE_LIMIT_RULES = [
   'login.ip',
   'login.account',
+  'login.pair',
   'register.ip',
   'register.contact',
   'resend.ip',
@@ -83,7 +84,10 @@ const HOUR = 60 * MINUTE;
 // Generous for a person, tight for a script. `confirm.*` and `reset.ip` count only wrong codes and tokens.
 const DEFAULT_RATE_LIMITS: RateLimits = {
   'login.ip': { limit: 30, windowSeconds: 15 * MINUTE },
-  'login.account': { limit: 10, windowSeconds: 15 * MINUTE },
+  // Wrong passwords: ten per (account, address), so someone else's guesses never lock the owner out; the
+  // account as a whole only has a ceiling far above that, against guessing spread over many addresses.
+  'login.pair': { limit: 10, windowSeconds: 15 * MINUTE },
+  'login.account': { limit: 100, windowSeconds: 15 * MINUTE },
   'register.ip': { limit: 10, windowSeconds: HOUR },
   'register.contact': { limit: 5, windowSeconds: HOUR },
   'resend.ip': { limit: 20, windowSeconds: HOUR },

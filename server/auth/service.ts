@@ -222,11 +222,16 @@ export function createAuthService(deps: {
     async login(username: string, password: string, context: CallContext): Promise<string> {
       const email = normaliseEmail(username);
       await limiter.consume('login.ip', context.ip);
-      // Only failures count against the account, so its owner logging in now and then is never limited.
+      // Only failures count, so an owner logging in now and then is never limited; they are counted per
+      // (account, address), so a guesser elsewhere cannot lock the owner out, and per account only against a
+      // much higher ceiling.
+      const pair = `${email}|${context.ip}`;
+      await limiter.check('login.pair', pair);
       await limiter.check('login.account', email);
       const user = await repository.findLiveUserByEmail(db, email);
       // Unknown e-mail or wrong password: one answer, and the same argon2 work for both.
       if (!(await hasher.verify(user?.password_hash, password)) || !user) {
+        await limiter.record('login.pair', pair);
         await limiter.record('login.account', email);
         throw new AppError('invalid_credentials');
       }
