@@ -35,6 +35,7 @@ import { notificationHandlers } from './notifications/handlers.ts';
 import { createOutboxWorker, type OutboxWorker } from './notifications/worker.ts';
 import { createAccessCodeNotifier } from './bookings/access-codes.ts';
 import { openJobQueue, type JobQueue } from './jobs/queue.ts';
+import { createAfterAnswer, type AfterAnswer } from './jobs/after-answer.ts';
 
 export type AppOptions = {
   clock?: Clock;
@@ -49,6 +50,8 @@ declare module 'fastify' {
     outboxWorker: OutboxWorker;
     /** The durable job queue (pg-boss); under an injected test clock, tests call `runDue()` on it. */
     jobs: JobQueue;
+    /** Work requests leave for after their answer; tests wait for `idle()` before reading its results. */
+    afterAnswer: AfterAnswer;
     /** Starts the periodic work (outbox delivery, housekeeping); main.ts calls it once listening. */
     startBackgroundWork(): void;
   }
@@ -147,6 +150,9 @@ export async function buildApp(
     // First to stop: its jobs write to the outbox and the database.
     stopBeforeClosing.push(jobs.stop);
     app.decorate('jobs', jobs);
+    const afterAnswer = createAfterAnswer(app.log.child({ component: 'after-answer' }));
+    stopBeforeClosing.push(afterAnswer.stop);
+    app.decorate('afterAnswer', afterAnswer);
 
     const fulfilment = {
       accessCodes: jobs.accessCodes,
@@ -177,6 +183,7 @@ export async function buildApp(
         limits: config.auth.rateLimits,
         hashSubject: (subject) => keys.keyedHash('rate-limit', subject),
       }),
+      afterAnswer: afterAnswer.run,
       // Upcoming bookings are cancelled and refunded in the deletion's own transaction (all or nothing).
       beforeErasure: [
         async (trx, user) => {

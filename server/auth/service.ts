@@ -76,6 +76,8 @@ export function createAuthService(deps: {
   tokens: SessionTokens;
   keys: AuthKeys;
   limiter: RateLimiter;
+  /** Runs work after the caller has its answer (the recovery calls, whose timing must not reveal accounts). */
+  afterAnswer: (name: string, work: () => Promise<unknown>) => void;
   beforeErasure?: AccountErasureStep[];
 }) {
   const { db, clock, config, hasher, tokens, keys, limiter } = deps;
@@ -375,13 +377,16 @@ export function createAuthService(deps: {
       await limiter.consume('resend.ip', context.ip);
       await limiter.consume('resend.account', `${channel}:${email}`);
       const at = now();
-      await db.transaction().execute(async (trx) => {
-        const found = await repository.findLiveUserByEmail(trx, email);
-        const user = found && (await repository.findLiveUserById(trx, found.id, { forUpdate: true }));
-        if (!user) return;
-        if (channel === 'email' && !user.email_verified_at) await sendEmailCode(trx, user, at);
-        if (channel === 'phone' && !user.phone_verified_at) await sendPhoneCode(trx, user, at);
-      });
+      // Looked up after the answer, so its time is the same whether or not the account exists.
+      deps.afterAnswer(`resend-${channel}-code`, () =>
+        db.transaction().execute(async (trx) => {
+          const found = await repository.findLiveUserByEmail(trx, email);
+          const user = found && (await repository.findLiveUserById(trx, found.id, { forUpdate: true }));
+          if (!user) return;
+          if (channel === 'email' && !user.email_verified_at) await sendEmailCode(trx, user, at);
+          if (channel === 'phone' && !user.phone_verified_at) await sendPhoneCode(trx, user, at);
+        }),
+      );
       return accountMessage(channel === 'email' ? 'emailCodeResent' : 'phoneCodeResent', context.locale);
     },
 
@@ -389,10 +394,12 @@ export function createAuthService(deps: {
       const email = normaliseEmail(rawEmail);
       await limiter.consume('forgot.ip', context.ip);
       await limiter.consume('forgot.account', email);
-      const user = await repository.findLiveUserByEmail(db, email);
-      if (user) {
+      const at = now();
+      // Looked up after the answer, so its time is the same whether or not the account exists.
+      deps.afterAnswer('reset-link', async () => {
+        const user = await repository.findLiveUserByEmail(db, email);
+        if (!user) return;
         const token = randomToken();
-        const at = now();
         const link = new URL(`${config.publicUrl}/${user.locale}`);
         link.search = new URLSearchParams({ reset_token: token }).toString();
         await db.transaction().execute(async (trx) => {
@@ -416,7 +423,7 @@ export function createAuthService(deps: {
             now: at,
           });
         });
-      }
+      });
       // The same words whether or not the account exists.
       return accountMessage('resetLinkSent', context.locale);
     },
