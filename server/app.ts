@@ -230,7 +230,7 @@ export async function buildApp(
     app.addHook('onError', retryAfterHook);
     app.addHook('preValidation', requireDeclaredBody);
     // Stripe's sources only on the HTML pages, and only with Stripe (server/http/client.ts).
-    app.addHook('onRequest', securityHeadersHook());
+    app.addHook('onRequest', securityHeadersHook(config));
 
     await registerApi(app, {
       config,
