@@ -1,3 +1,4 @@
+import { createLockProvider } from '../adapters/locks/index.ts';
 import { systemClock } from '../clock.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
@@ -22,6 +23,7 @@ async function main(): Promise<number> {
       clock: systemClock,
       horizonDays: config.slotHorizonDays,
       io,
+      lockProvider: createLockProvider(config, database.db),
     });
   } finally {
     await database.close();
