@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import { ApiError } from './api.ts';
+import { hasErrorCode } from './api.ts';
 import { failureFeedback, type Feedback } from './feedback.ts';
 import type { Booking } from './myBookings.ts';
 
@@ -63,7 +63,7 @@ export function selectedBookings(context: CancellationContext): Booking[] {
 /**
  * My bookings and their cancellation (spec 2.8, 4 Cancellation): load the list, select cancelable bookings,
  * open the dialog, confirm. Confirming sends each booking's refundable amount as the expected refund; success
- * reloads the list and clears the selection; a 409 (a figure changed) shows the server's message and reloads
+ * reloads the list and clears the selection; `refund_changed` or `booking_not_cancelable` (a figure changed) shows the server's message and reloads
  * the figures with the dialog still open. A failed load is only logged (spec 8).
  */
 export const cancellationMachine = setup({
@@ -84,7 +84,7 @@ export const cancellationMachine = setup({
     hasVisibleCode: ({ context }, params: { id: number }) =>
       context.bookings.some((booking) => booking.id === params.id && booking.lock_code !== null),
     isConflict: (_, params: { error: unknown }) =>
-      params.error instanceof ApiError && params.error.status === 409,
+      hasErrorCode(params.error, 'refund_changed', 'booking_not_cancelable'),
   },
   actions: {
     keepBookings: assign(({ context }, params: { bookings: Booking[] }) => ({

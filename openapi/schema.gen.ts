@@ -208,6 +208,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/auth/logout': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Log out
+     * @description Ends the session on the server: the account's token version rises, so this token and every other token issued to the account before now stop working (401), on every device. The client calls it when the user logs out, then forgets its token. Takes no body.
+     */
+    post: operations['logout'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/auth/delete-account': {
     parameters: {
       query?: never;
@@ -614,14 +634,67 @@ export interface components {
   schemas: {
     /** @description The body of every error response. */
     Error: {
-      /** @description A sentence for people, localised by the `locale` header. A refused login may append `::confirm-email,confirm-phone` style codes. */
+      /** @description A sentence for people, localised by the `locale` header. Programs read `code`. */
       detail: string;
-      /**
-       * @description A stable identifier for programs, e.g. `validation_failed`, `branch_not_found`.
-       * @example validation_failed
-       */
-      code: string;
+      code: components['schemas']['ErrorCode'];
+      /** @description Only on `account_not_verified` (a refused login): the verifications the account still owes, so the client can open the Verify view on exactly those. */
+      pending?: components['schemas']['PendingVerification'][];
     };
+    /**
+     * @description A stable identifier for programs: clients branch on it, never on the status or the text. The same set as the server's error catalogue (server/errors.ts; a contract test keeps them equal).
+     * @enum {string}
+     */
+    ErrorCode:
+      | 'validation_failed'
+      | 'malformed_body'
+      | 'unsupported_media_type'
+      | 'payload_too_large'
+      | 'not_found'
+      | 'branch_not_found'
+      | 'invalid_date'
+      | 'unauthorized'
+      | 'rate_limited'
+      | 'not_implemented'
+      | 'service_unavailable'
+      | 'internal_error'
+      | 'invalid_credentials'
+      | 'account_not_verified'
+      | 'passwords_do_not_match'
+      | 'password_too_short'
+      | 'password_too_long'
+      | 'password_too_common'
+      | 'invalid_phone_number'
+      | 'invalid_name'
+      | 'email_in_use'
+      | 'phone_in_use'
+      | 'contact_blocked'
+      | 'invalid_verification_code'
+      | 'verification_code_expired'
+      | 'url_too_long'
+      | 'bad_url'
+      | 'invalid_reset_token'
+      | 'invalid_coupon'
+      | 'booking_requires_verification'
+      | 'booking_client_blocked'
+      | 'booking_account_closed'
+      | 'slot_not_found'
+      | 'slot_unavailable'
+      | 'slot_started'
+      | 'branch_not_bookable'
+      | 'slots_of_several_branches'
+      | 'price_changed'
+      | 'payment_provider_unavailable'
+      | 'booking_not_found'
+      | 'booking_not_cancelable'
+      | 'refund_changed'
+      | 'checkout_session_not_found'
+      | 'checkout_session_closed'
+      | 'invalid_webhook_signature';
+    /**
+     * @description A verification an account still owes before it may log in.
+     * @enum {string}
+     */
+    PendingVerification: 'email' | 'phone';
     /** @description A localised confirmation for people. */
     Message: {
       message: string;
@@ -1386,6 +1459,31 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+    };
+  };
+  logout: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Logged out; the token is no longer valid. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   deleteAccount: {

@@ -35,6 +35,7 @@ import { notificationHandlers } from './notifications/handlers.ts';
 import { createOutboxWorker, type OutboxWorker } from './notifications/worker.ts';
 import { createAccessCodeNotifier } from './bookings/access-codes.ts';
 import { openJobQueue, type JobQueue } from './jobs/queue.ts';
+import { createAfterAnswer, type AfterAnswer } from './jobs/after-answer.ts';
 import { createOperatorAlerts } from './locks/alerts.ts';
 import { createDoorService, type DoorService } from './locks/doors.ts';
 import { lockHandlers } from './locks/handlers.ts';
@@ -52,6 +53,8 @@ declare module 'fastify' {
     outboxWorker: OutboxWorker;
     /** The durable job queue (pg-boss); under an injected test clock, tests call `runDue()` on it. */
     jobs: JobQueue;
+    /** Work requests leave for after their answer; tests wait for `idle()` before reading its results. */
+    afterAnswer: AfterAnswer;
     /** The doors: code lifecycle, door events, the virtual doors' keypad. */
     doors: DoorService;
     /** Starts the periodic work (outbox delivery, housekeeping); main.ts calls it once listening. */
@@ -79,17 +82,28 @@ async function requireDeclaredBody(request: FastifyRequest): Promise<void> {
   if (!Object.hasOwn(content, mediaType)) throw new AppError('unsupported_media_type');
 }
 
+/**
+ * Fastify 5 fails closed on a bare hop count (it trusts nothing), so the count becomes the function Express's
+ * proxy-addr would build: the socket's peer and the next `hops - 1` forwarded entries are proxies, the entry
+ * after them is the client. Unlike a list of addresses it cannot check the peer, so it is only sound where
+ * nothing but the proxies can reach the server (docs/operations.md).
+ */
+function trustProxyOption(trustProxy: Config['trustProxy']) {
+  if (typeof trustProxy !== 'number') return trustProxy;
+  return (_address: string, hop: number) => hop < trustProxy;
+}
+
 /** Opens storage, brings its schema up to date, and wires every route. The caller decides when to listen. */
 export async function buildApp(
   config: Config,
   { clock = systemClock, logStream }: AppOptions = {},
 ): Promise<FastifyInstance> {
-  const database = await openDatabase(config.database);
+  const database = await openDatabase(config.database, { timeouts: config.databaseTimeouts });
   const app = Fastify({
     logger: logStream
       ? { ...(loggerOptions(config) as object), level: config.logLevel, stream: logStream }
       : loggerOptions(config),
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 64 * 1024,
     genReqId: () => randomUUID(),
     forceCloseConnections: 'idle',
@@ -161,6 +175,9 @@ export async function buildApp(
     // First to stop: its jobs write to the outbox and the database.
     stopBeforeClosing.push(jobs.stop);
     app.decorate('jobs', jobs);
+    const afterAnswer = createAfterAnswer(app.log.child({ component: 'after-answer' }));
+    stopBeforeClosing.push(afterAnswer.stop);
+    app.decorate('afterAnswer', afterAnswer);
     jobQueue = jobs;
 
     const fulfilment = {
@@ -194,6 +211,7 @@ export async function buildApp(
       tokens: createSessionTokens(keys.sessionToken, clock, config.auth.sessionHours),
       keys,
       limiter,
+      afterAnswer: afterAnswer.run,
       // Upcoming bookings are cancelled and refunded in the deletion's own transaction (all or nothing).
       beforeErasure: [
         async (trx, user) => {
@@ -240,7 +258,7 @@ export async function buildApp(
     app.addHook('onError', retryAfterHook);
     app.addHook('preValidation', requireDeclaredBody);
     // Stripe's sources only on the HTML pages, and only with Stripe (server/http/client.ts).
-    app.addHook('onRequest', securityHeadersHook());
+    app.addHook('onRequest', securityHeadersHook(config));
 
     await registerApi(app, {
       config,

@@ -15,7 +15,7 @@ async function main(): Promise<number> {
     return runAdmin(argv, { db: undefined as never, clock: systemClock, horizonDays: 0, io });
   }
   const config = loadConfig();
-  const database = await openDatabase(config.database);
+  const database = await openDatabase(config.database, { timeouts: config.databaseTimeouts });
   try {
     await migrateToLatest(database.db);
     return await runAdmin(argv, {

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify';
 import type { operations } from '../../openapi/schema.gen.ts';
 import { AppError } from '../errors.ts';
+import { assertDevelopmentCaller } from '../http/dev-routes.ts';
 import { isLocale, resolveLocale } from '../i18n.ts';
 import type { CheckoutService } from './service.ts';
 
@@ -48,7 +49,7 @@ export function checkoutPublicHandlers(checkout: CheckoutService, options: { dev
     expireDevCheckoutSession: async (
       request: FastifyRequest<{ Params: Path<'expireDevCheckoutSession'> }>,
     ) => {
-      if (!options.devRoutes) throw new AppError('not_found');
+      assertDevelopmentCaller(request, options);
       return checkout.expireLocalSessionNow(request.params.session_id);
     },
 

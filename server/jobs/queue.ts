@@ -113,7 +113,17 @@ export async function openJobQueue(deps: {
   const queueClock = deps.manual ? new QueueTestClock(deps.clock.now().epochMilliseconds) : null;
   const connection: ConstructorOptions =
     deps.config.database.kind === 'postgres'
-      ? { connectionString: deps.config.database.url, max: 4, application_name: 'gym-jobs' }
+      ? {
+          connectionString: deps.config.database.url,
+          max: 4,
+          application_name: 'gym-jobs',
+          // The same bounds as the app's own pool, so an unreachable database cannot hang the queue (or a stop).
+          connectionTimeoutMillis: deps.config.databaseTimeouts.connectMs,
+          statement_timeout: deps.config.databaseTimeouts.statementMs,
+          idle_in_transaction_session_timeout: deps.config.databaseTimeouts.idleInTransactionMs,
+          query_timeout: deps.config.databaseTimeouts.statementMs + 2000,
+          keepAlive: true,
+        }
       : { db: sharedPoolAdapter(database.pool), backend: 'pglite' };
   const boss = new PgBoss({
     ...connection,

@@ -28,10 +28,13 @@ const LISTS: Booking[][] = [FIRST, CHANGED, []];
 
 const EVENTS = [
   ...LISTS.map((output) => ({ type: 'xstate.done.actor.loadBookings', output })),
-  { type: 'xstate.error.actor.loadBookings', error: new ApiError(500, null) },
+  { type: 'xstate.error.actor.loadBookings', error: new ApiError('internal_error') },
   { type: 'xstate.done.actor.cancelBookings' },
-  { type: 'xstate.error.actor.cancelBookings', error: new ApiError(409, 'The refund is now €5.') },
-  { type: 'xstate.error.actor.cancelBookings', error: new ApiError(503, null) },
+  {
+    type: 'xstate.error.actor.cancelBookings',
+    error: new ApiError('refund_changed', 'The refund is now €5.'),
+  },
+  { type: 'xstate.error.actor.cancelBookings', error: new ApiError('service_unavailable') },
   { type: 'booking.toggle', id: 1 },
   { type: 'booking.toggle', id: 2 },
   { type: 'booking.toggle', id: 3 },

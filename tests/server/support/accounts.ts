@@ -127,6 +127,8 @@ export type OutboxMessage = {
 };
 
 export async function outboxTo(app: FastifyInstance, to: string): Promise<OutboxMessage[]> {
+  // Some calls write their messages just after answering (forgot-password, resend).
+  await app.afterAnswer.idle();
   return (await app.inject({ url: `/api/dev/outbox?to=${encodeURIComponent(to)}` })).json();
 }
 
