@@ -111,7 +111,8 @@ export async function openJobQueue(deps: {
 }): Promise<JobQueue> {
   const { database, log, handlers } = deps;
   const queueClock = deps.manual ? new QueueTestClock(deps.clock.now().epochMilliseconds) : null;
-  const connection: ConstructorOptions =
+  // pg-boss hands these to its pg pool, which knows the session timeouts its own type does not list.
+  const postgresOptions =
     deps.config.database.kind === 'postgres'
       ? {
           connectionString: deps.config.database.url,
@@ -124,7 +125,11 @@ export async function openJobQueue(deps: {
           query_timeout: deps.config.databaseTimeouts.statementMs + 2000,
           keepAlive: true,
         }
-      : { db: sharedPoolAdapter(database.pool), backend: 'pglite' };
+      : null;
+  const connection: ConstructorOptions = postgresOptions ?? {
+    db: sharedPoolAdapter(database.pool),
+    backend: 'pglite',
+  };
   const boss = new PgBoss({
     ...connection,
     schema: QUEUE_SCHEMA,
