@@ -282,7 +282,7 @@ show(
     lock_code_valid_from,
     lock_code_valid_until,
     checked_in_at,
-  }))(mine.find((booking) => booking.id === mine[0].id)),
+  }))(mine.find((booking) => booking.time_slot_data.start_time.includes('T10:00'))),
 );
 
 say();
