@@ -39,12 +39,14 @@ type Document = {
 const contractPath = new URL('../../openapi/openapi.yaml', import.meta.url);
 const document = parse(readFileSync(contractPath, 'utf8')) as Document;
 
-// The calls of spec section 7, the webhook, the local checkout, health and the development outbox.
+// The calls of spec section 7, the webhooks (Stripe, Seam), the local checkout, health, the development outbox
+// and virtual doors, and "send my code again".
 const expectedOperations = [
   ['validateToken', 'get', '/auth/token/validate', 'bearer'],
   ['getMe', 'get', '/auth/me', 'bearer'],
   ['updateMe', 'put', '/auth/me', 'bearer'],
   ['login', 'post', '/auth/login', 'public'],
+  ['logout', 'post', '/auth/logout', 'bearer'],
   ['register', 'post', '/auth/register', 'public'],
   ['forgotPassword', 'post', '/auth/forgot-password', 'public'],
   ['resetPassword', 'post', '/auth/reset-password/{reset_token}', 'public'],
@@ -68,6 +70,10 @@ const expectedOperations = [
   ['getHealth', 'get', '/health', 'public'],
   ['listDevOutbox', 'get', '/dev/outbox', 'public'],
   ['expireDevCheckoutSession', 'post', '/dev/checkout/{session_id}/expire', 'public'],
+  ['resendAccessCode', 'post', '/bookings/resend-code', 'bearer'],
+  ['seamWebhook', 'post', '/locks/webhook', 'public'],
+  ['getDevDoorPage', 'get', '/dev/doors/{branch_id}', 'public'],
+  ['enterDevDoor', 'post', '/dev/doors/{branch_id}/enter', 'public'],
 ] as const;
 
 const httpMethods = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
@@ -187,7 +193,7 @@ describe('the OpenAPI document', () => {
 });
 
 describe('the operations', () => {
-  it('are exactly the 27 the client and the server agree on, each at its method and path', () => {
+  it('are exactly the 32 the client and the server agree on, each at its method and path', () => {
     const actual = operations
       .map(({ operation, method, path }) => [operation.operationId, method, path])
       .sort();
@@ -451,8 +457,8 @@ describe('the schemas as the server validates them', () => {
         const resolved = resolve(parameter);
         return [`${operation.operationId} ${resolved.in} ${resolved.name}`, resolved.schema];
       });
-      // The webhook body is Stripe's event: any object, authenticated by its signature rather than its shape.
-      if (operation.requestBody && operation.operationId !== 'stripeWebhook') {
+      // A webhook body is the provider's event: any object, authenticated by its signature rather than its shape.
+      if (operation.requestBody && !['stripeWebhook', 'seamWebhook'].includes(operation.operationId!)) {
         for (const [media, { schema }] of Object.entries(operation.requestBody.content)) {
           inputs.push([`${operation.operationId} body ${media}`, schema]);
         }
