@@ -1677,12 +1677,14 @@ export interface operations {
           'application/json': components['schemas']['WebhookReceived'];
         };
       };
-      /** @description The signature does not match the body, or the body could not be read. A missing signature header is a 422. */
+      /** @description The signature does not match the body, or the body could not be read (`invalid_webhook_signature`, `malformed_body`); or a well-signed checkout event lacks its session's id or expiry (`invalid_webhook_event`: recorded, never acted on). A missing signature header is a 422. */
       400: components['responses']['BadRequest'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      /** @description The event needs the payment provider (a refund) or the database, and one of them is unreachable: nothing was recorded, so the provider's retry is processed in full. */
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getLocalCheckoutPage: {

@@ -33,6 +33,10 @@ const environmentSchema = z.object({
     .string()
     .regex(/^whsec_/, 'STRIPE_WEBHOOK_SECRET must start with whsec_')
     .optional(),
+  // Where Stripe's API is (tests and stripe-mock); Stripe's own address when unset.
+  STRIPE_API_URL: z.url().optional(),
+  // One call to the payment provider, each try; with one retry a booking hears 503 well within 10 s.
+  PAYMENT_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(4000),
   // Stripe accepts 30 minutes to 24 hours; the hold on the slots lasts exactly as long.
   CHECKOUT_EXPIRY_MINUTES: z.coerce.number().int().min(30).max(1440).default(30),
   // --- Accounts and notifications ---
@@ -149,7 +153,15 @@ export type Config = {
   /** How many days ahead, in each branch's own calendar, bookable slots exist. */
   slotHorizonDays: number;
   /** `local` (a simulated checkout served by this server) unless Stripe keys are configured. */
-  payments: { provider: 'local' } | { provider: 'stripe'; secretKey: string; webhookSecret: string };
+  payments:
+    | { provider: 'local' }
+    | {
+        provider: 'stripe';
+        secretKey: string;
+        webhookSecret: string;
+        apiUrl: string | null;
+        timeoutMs: number;
+      };
   /** How long a checkout session stays open, and so how long its pending bookings hold their slots. */
   checkoutExpiryMinutes: number;
   /** The sender's name in e-mails and SMS. */
@@ -262,6 +274,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             provider: 'stripe',
             secretKey: values.STRIPE_SECRET_KEY,
             webhookSecret: values.STRIPE_WEBHOOK_SECRET,
+            apiUrl: values.STRIPE_API_URL ?? null,
+            timeoutMs: values.PAYMENT_PROVIDER_TIMEOUT_MS,
           }
         : { provider: 'local' },
     checkoutExpiryMinutes: values.CHECKOUT_EXPIRY_MINUTES,

@@ -457,6 +457,16 @@ export const errorCatalogue = {
       sk: 'Neplatný podpis webhooku.',
     },
   },
+  invalid_webhook_event: {
+    status: 400,
+    detail: {
+      pt: 'O evento do webhook não pode ser lido: falta-lhe a identificação ou a validade da sessão de pagamento.',
+      en: 'The webhook event cannot be read: its checkout session lacks an id or an expiry.',
+      fr: 'L’événement du webhook est illisible : sa session de paiement n’a pas d’identifiant ou d’échéance.',
+      de: 'Das Webhook-Ereignis ist nicht lesbar: Seiner Bezahlsitzung fehlen die Kennung oder der Ablauf.',
+      sk: 'Udalosť webhooku sa nedá prečítať: jej platobnej relácii chýba identifikátor alebo platnosť.',
+    },
+  },
 } as const satisfies Record<string, { status: number; detail: Localised }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;
