@@ -921,6 +921,26 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
+    /** @description A path parameter is longer than the server reads (`url_too_long`). */
+    UrlTooLong: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description The path exists, but not with this method (`method_not_allowed`); the `Allow` header lists its methods. Answered for any path of this contract called with a method it does not declare. */
+    MethodNotAllowed: {
+      headers: {
+        /** @description The methods the path answers, comma-separated. */
+        Allow?: string;
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
     /** @description An unexpected error; the details are only in the server's log. */
     InternalError: {
       headers: {
@@ -930,9 +950,11 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
-    /** @description A service the server depends on is temporarily unavailable. */
+    /** @description A service the server depends on (the database, the payment provider) is temporarily unavailable; nothing was changed. Try again after `Retry-After` seconds (`service_unavailable`, `payment_provider_unavailable`). */
     ServiceUnavailable: {
       headers: {
+        /** @description Seconds to wait before trying again. */
+        'Retry-After'?: number;
         [name: string]: unknown;
       };
       content: {
@@ -978,6 +1000,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getMe: {
@@ -1004,6 +1027,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   updateMe: {
@@ -1034,12 +1058,15 @@ export interface operations {
       /** @description The body could not be read, or the new password does not meet the password policy. */
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
+      /** @description The new e-mail address or phone number is blocked (`contact_blocked`, in words of its own); the profile keeps its old contact details. */
+      403: components['responses']['Forbidden'];
       /** @description The e-mail address or phone number is already used by another account. */
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   login: {
@@ -1077,6 +1104,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   register: {
@@ -1115,6 +1143,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   forgotPassword: {
@@ -1144,6 +1173,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   resetPassword: {
@@ -1177,10 +1207,12 @@ export interface operations {
       /** @description The reset token is invalid, expired or already used, the new password does not meet the policy, or the body could not be read. */
       400: components['responses']['BadRequest'];
       413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   confirmEmail: {
@@ -1209,9 +1241,11 @@ export interface operations {
       };
       /** @description The code is invalid, expired or already used. */
       400: components['responses']['BadRequest'];
+      414: components['responses']['UrlTooLong'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   confirmPhoneNumber: {
@@ -1240,9 +1274,11 @@ export interface operations {
       };
       /** @description The code is invalid, expired or already used. */
       400: components['responses']['BadRequest'];
+      414: components['responses']['UrlTooLong'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   resendEmailVerification: {
@@ -1276,6 +1312,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   resendPhoneVerification: {
@@ -1309,6 +1346,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   logout: {
@@ -1387,6 +1425,7 @@ export interface operations {
       };
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getBranchLocalTime: {
@@ -1415,8 +1454,10 @@ export interface operations {
       };
       /** @description No branch has this id. */
       404: components['responses']['NotFound'];
+      414: components['responses']['UrlTooLong'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listSlots: {
@@ -1449,8 +1490,10 @@ export interface operations {
       400: components['responses']['BadRequest'];
       /** @description No branch has this id. */
       404: components['responses']['NotFound'];
+      414: components['responses']['UrlTooLong'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getCoupon: {
@@ -1480,8 +1523,10 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       /** @description 'Invalid coupon code.': no usable coupon has this code. */
       404: components['responses']['NotFound'];
+      414: components['responses']['UrlTooLong'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   createBooking: {
@@ -1581,6 +1626,7 @@ export interface operations {
       };
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listMyBookings: {
@@ -1607,6 +1653,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   cancelBookings: {
@@ -1713,8 +1760,10 @@ export interface operations {
       };
       /** @description No local checkout session has this id (or the local provider is not in use). */
       404: components['responses']['NotFound'];
+      414: components['responses']['UrlTooLong'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   completeLocalCheckout: {
@@ -1751,9 +1800,11 @@ export interface operations {
       /** @description The session is not open any more (already paid, or expired). */
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getHealth: {
@@ -1818,6 +1869,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   expireDevCheckoutSession: {
@@ -1846,8 +1898,10 @@ export interface operations {
       };
       /** @description No local checkout session has this id, or the server runs in production. */
       404: components['responses']['NotFound'];
+      414: components['responses']['UrlTooLong'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
 }

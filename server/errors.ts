@@ -236,6 +236,16 @@ export const errorCatalogue = {
       sk: 'S touto e-mailovou adresou alebo telefónnym číslom nie je možné vytvoriť účet. Pre viac informácií nás kontaktujte.',
     },
   },
+  method_not_allowed: {
+    status: 405,
+    detail: {
+      pt: 'Este endereço não aceita este método. Veja o cabeçalho Allow.',
+      en: 'This address does not take this method. See the Allow header.',
+      fr: 'Cette adresse n’accepte pas cette méthode. Voir l’en-tête Allow.',
+      de: 'Diese Adresse akzeptiert diese Methode nicht. Siehe den Allow-Header.',
+      sk: 'Táto adresa neprijíma túto metódu. Pozrite hlavičku Allow.',
+    },
+  },
   invalid_verification_code: {
     status: 400,
     detail: {
@@ -471,6 +481,15 @@ export const errorCatalogue = {
 
 export type ErrorCode = keyof typeof errorCatalogue;
 
+/** `contact_blocked` on a profile update: the account exists, so the registration's words would not fit. */
+export const CONTACT_BLOCKED_ON_PROFILE: Localised = {
+  pt: 'Este e-mail ou número de telefone não pode ser usado na sua conta. Os seus dados de contacto não foram alterados; contacte-nos para mais informações.',
+  en: 'This e-mail address or phone number cannot be used on your account. Your contact details were not changed; please contact us for more information.',
+  fr: 'Cette adresse e-mail ou ce numéro de téléphone ne peut pas être utilisé sur votre compte. Vos coordonnées n’ont pas été modifiées ; contactez-nous pour plus d’informations.',
+  de: 'Diese E-Mail-Adresse oder Telefonnummer kann für Ihr Konto nicht verwendet werden. Ihre Kontaktdaten wurden nicht geändert; bitte kontaktieren Sie uns für weitere Informationen.',
+  sk: 'Túto e-mailovú adresu alebo telefónne číslo nie je možné použiť vo vašom účte. Vaše kontaktné údaje sa nezmenili; pre viac informácií nás kontaktujte.',
+};
+
 /** Values filled into a detail; a function formats its value in the reader's language (amounts, dates). */
 export type ErrorParams = Record<string, string | number | ((locale: Locale) => string)>;
 
@@ -488,14 +507,21 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly params: ErrorParams;
   readonly suffix: string;
+  /** Words of its own for one use of a code (the catalogue's otherwise). */
+  readonly detail: Localised | null;
 
-  constructor(code: ErrorCode, params: ErrorParams = {}, options: { suffix?: string } = {}) {
+  constructor(
+    code: ErrorCode,
+    params: ErrorParams = {},
+    options: { suffix?: string; detail?: Localised } = {},
+  ) {
     super(code);
     this.name = 'AppError';
     this.code = code;
     this.params = params;
     // Machine-readable tail some details carry for the client (e.g. `::confirm-email` after a refused login).
     this.suffix = options.suffix ?? '';
+    this.detail = options.detail ?? null;
   }
 
   get status(): number {
@@ -505,7 +531,10 @@ export class AppError extends Error {
   body(locale: Locale): { detail: string; code: ErrorCode } {
     return {
       detail:
-        format(errorCatalogue[this.code].detail[locale], resolveParams(this.params, locale)) + this.suffix,
+        format(
+          (this.detail ?? errorCatalogue[this.code].detail)[locale],
+          resolveParams(this.params, locale),
+        ) + this.suffix,
       code: this.code,
     };
   }
