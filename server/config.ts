@@ -23,6 +23,9 @@ const environmentSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z.string().default('false'),
   SEED_DEMO_DATA: z.enum(['true', 'false']).optional(),
+  // Every answer checked against the contract, status included (an undeclared one is a 500): on under test,
+  // and for the end-to-end server.
+  VALIDATE_RESPONSES: z.enum(['true', 'false']).optional(),
   CLIENT_DIST_DIR: z.string().min(1).default('./dist'),
   SLOT_HORIZON_DAYS: z.coerce.number().int().min(1).max(730).default(120),
   STRIPE_SECRET_KEY: z
@@ -265,7 +268,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: parseTrustProxy(values.TRUST_PROXY),
     seedDemoData,
     devRoutes: !isProduction,
-    validateResponses: values.NODE_ENV === 'test',
+    validateResponses: values.VALIDATE_RESPONSES
+      ? values.VALIDATE_RESPONSES === 'true'
+      : values.NODE_ENV === 'test',
     clientDistDir: path.resolve(values.CLIENT_DIST_DIR),
     slotHorizonDays: values.SLOT_HORIZON_DAYS,
     payments:

@@ -58,7 +58,11 @@ export async function registerApi(
     async (api) => {
       await api.register(formBody, { bodyLimit: 16 * 1024 });
       if (options.config.validateResponses) {
-        await api.register(responseValidation, { ajv: createAjv() as never });
+        // An answer with a status the operation does not declare fails too, not only a wrong body.
+        await api.register(responseValidation, {
+          ajv: createAjv() as never,
+          responseStatusCodeValidation: true,
+        });
       }
       await api.register(swagger, {
         mode: 'static',

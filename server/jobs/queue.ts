@@ -100,7 +100,7 @@ export async function openJobQueue(deps: {
   const queueClock = deps.manual ? new QueueTestClock(deps.clock.now().epochMilliseconds) : null;
   const connection: ConstructorOptions =
     deps.config.database.kind === 'postgres'
-      ? {
+      ? ({
           connectionString: deps.config.database.url,
           max: 4,
           application_name: 'gym-jobs',
@@ -110,7 +110,8 @@ export async function openJobQueue(deps: {
           idle_in_transaction_session_timeout: deps.config.databaseTimeouts.idleInTransactionMs,
           query_timeout: deps.config.databaseTimeouts.statementMs + 2000,
           keepAlive: true,
-        }
+          // pg-boss hands these on to its pg.Pool, whose options its type does not list.
+        } as ConstructorOptions)
       : { db: sharedPoolAdapter(database.pool), backend: 'pglite' };
   const boss = new PgBoss({
     ...connection,
