@@ -1,5 +1,5 @@
 import { fromPromise } from 'xstate';
-import { ApiError, expectData, type ApiClient } from './api.ts';
+import { ApiError, apiErrorFromResponse, expectData, type ApiClient } from './api.ts';
 import type { User } from './session.machine.ts';
 
 /** The session machine's actors over the typed API client; the token under test goes in its own header. */
@@ -8,13 +8,13 @@ export function createSessionActors(api: ApiClient) {
   return {
     // A refusal (4xx) is an answer; a 5xx or no answer at all is not, and throws so the session is kept.
     validateToken: fromPromise<boolean, { token: string }>(async ({ input }) => {
-      const { response } = await api.GET('/auth/token/validate', { headers: bearer(input.token) });
-      if (response.status >= 500) throw new ApiError(response.status, null);
+      const { response, error } = await api.GET('/auth/token/validate', { headers: bearer(input.token) });
+      if (response.status >= 500) throw apiErrorFromResponse(response.status, error);
       return response.ok;
     }),
     fetchUser: fromPromise<User, { token: string }>(async ({ input }) => {
       const user = await expectData(api.GET('/auth/me', { headers: bearer(input.token) }));
-      if (!user) throw new ApiError(0, null);
+      if (!user) throw new ApiError(null);
       return user;
     }),
   };

@@ -64,6 +64,19 @@ const environmentSchema = z.object({
     .optional(),
   TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
   TWILIO_FROM: z.string().min(1).optional(),
+  // --- Doors ---
+  SEAM_API_KEY: z
+    .string()
+    .regex(/^seam_/, 'SEAM_API_KEY must start with seam_')
+    .optional(),
+  SEAM_ENDPOINT: z.url().optional(),
+  SEAM_WEBHOOK_SECRET: z.string().min(8).optional(),
+  OPERATOR_EMAIL: z.email().optional(),
+  OPERATOR_LOCALE: z.enum(['pt', 'en', 'fr', 'de', 'sk']).default('pt'),
+  SUPPORT_PHONE: z
+    .string()
+    .regex(/^\+?[0-9 ()-]{6,20}$/, 'SUPPORT_PHONE must be a phone number, e.g. +351 210 000 000')
+    .optional(),
 });
 
 /** Every rate-limited action and whom it is counted against. */
@@ -80,6 +93,7 @@ export const RATE_LIMIT_RULES = [
   'confirm.ip',
   'confirm.global',
   'reset.ip',
+  'code.resend',
 ] as const;
 export type RateLimitRule = (typeof RATE_LIMIT_RULES)[number];
 export type RateLimit = { limit: number; windowSeconds: number };
@@ -104,6 +118,7 @@ const DEFAULT_RATE_LIMITS: RateLimits = {
   'confirm.ip': { limit: 10, windowSeconds: 15 * MINUTE },
   'confirm.global': { limit: 500, windowSeconds: 15 * MINUTE },
   'reset.ip': { limit: 10, windowSeconds: 15 * MINUTE },
+  'code.resend': { limit: 3, windowSeconds: HOUR },
 };
 
 const UNIT_SECONDS = { s: 1, m: MINUTE, h: HOUR } as const;
@@ -179,6 +194,14 @@ export type Config = {
   /** E-mail goes over SMTP when `smtpUrl` is set; otherwise it is printed to the log and kept in the outbox. */
   mail: { smtpUrl: string | null; from: string };
   sms: { provider: 'log' } | { provider: 'twilio'; accountSid: string; authToken: string; from: string };
+  /** Seam when `SEAM_API_KEY` is set; otherwise each branch has a virtual door (the local provider). */
+  locks:
+    | { provider: 'local' }
+    | { provider: 'seam'; apiKey: string; endpoint: string | null; webhookSecret: string | null };
+  /** Where alerts about doors go (besides the log), and in which language. */
+  operator: { email: string | null; locale: 'pt' | 'en' | 'fr' | 'de' | 'sk' };
+  /** The help line given to a member whose code a door has not confirmed. */
+  supportPhone: string | null;
 };
 
 /**
@@ -304,5 +327,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             from: values.TWILIO_FROM as string,
           }
         : { provider: 'log' },
+    locks: values.SEAM_API_KEY
+      ? {
+          provider: 'seam',
+          apiKey: values.SEAM_API_KEY,
+          endpoint: values.SEAM_ENDPOINT ?? null,
+          webhookSecret: values.SEAM_WEBHOOK_SECRET ?? null,
+        }
+      : { provider: 'local' },
+    operator: { email: values.OPERATOR_EMAIL ?? null, locale: values.OPERATOR_LOCALE },
+    supportPhone: values.SUPPORT_PHONE ?? null,
   };
 }

@@ -2,7 +2,7 @@ import { dateFromInstant, type Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { LocaleCode } from '../db/schema.ts';
-import { AppError, CONTACT_BLOCKED_ON_PROFILE } from '../errors.ts';
+import { AppError, CONTACT_BLOCKED_ON_PROFILE, type PendingVerification } from '../errors.ts';
 import type { Locale } from '../i18n.ts';
 import { queueEmail, queueSms } from '../notifications/outbox.ts';
 import { deleteMessagesTo } from '../notifications/repository.ts';
@@ -237,13 +237,11 @@ export function createAuthService(deps: {
         await limiter.record('login.account', email);
         throw new AppError('invalid_credentials');
       }
-      const pending = [
-        ...(user.email_verified_at ? [] : ['confirm-email']),
-        ...(user.phone_verified_at ? [] : ['confirm-phone']),
+      const pending: PendingVerification[] = [
+        ...(user.email_verified_at ? [] : (['email'] as const)),
+        ...(user.phone_verified_at ? [] : (['phone'] as const)),
       ];
-      if (pending.length > 0) {
-        throw new AppError('account_not_verified', {}, { suffix: `::${pending.join(',')}` });
-      }
+      if (pending.length > 0) throw new AppError('account_not_verified', {}, { pending });
       return tokens.issue({ userId: user.id, tokenVersion: user.token_version });
     },
 
@@ -278,7 +276,7 @@ export function createAuthService(deps: {
           ...(phoneChanged ? { phoneNumber } : {}),
         }))
       ) {
-        throw new AppError('contact_blocked', {}, { detail: CONTACT_BLOCKED_ON_PROFILE });
+        throw new AppError('contact_blocked', {}, {}, { detail: CONTACT_BLOCKED_ON_PROFILE });
       }
       if (emailChanged || phoneChanged) await assertContactsFree({ email, phoneNumber }, current.id);
       const passwordHash = newPassword === null ? null : await hasher.hash(newPassword);

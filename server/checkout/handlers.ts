@@ -16,6 +16,8 @@ declare module 'fastify' {
 type Path<Operation extends keyof operations> = operations[Operation]['parameters']['path'];
 
 export const WEBHOOK_ROUTE = '/api/checkout/webhook';
+/** Seam's webhook is verified against its raw body too. */
+export const LOCK_WEBHOOK_ROUTE = '/api/locks/webhook';
 const RAW_BODY_LIMIT = 64 * 1024;
 
 /**
@@ -23,7 +25,8 @@ const RAW_BODY_LIMIT = 64 * 1024;
  * on to the ordinary JSON parser. Every other route is left alone.
  */
 export const keepWebhookRawBody: preParsingHookHandler = async (request, _reply, payload) => {
-  if (request.routeOptions.url !== WEBHOOK_ROUTE) return payload;
+  if (request.routeOptions.url !== WEBHOOK_ROUTE && request.routeOptions.url !== LOCK_WEBHOOK_ROUTE)
+    return payload;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of payload) {

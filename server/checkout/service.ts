@@ -44,6 +44,11 @@ function outcomeOfEvent(event: PaymentEvent): SessionOutcome | null {
   }
 }
 
+/** The operator's list of payments (`npm run admin -- payments list`), with what was refunded. */
+export async function listPayments(db: Db, filter: repository.PaymentFilter) {
+  return repository.listPayments(db, filter);
+}
+
 export function createCheckoutService(deps: CheckoutServiceDependencies) {
   const { db, clock } = deps;
 

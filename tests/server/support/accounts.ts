@@ -166,3 +166,23 @@ export async function verifiedAccount(
   if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
   return { ...account, token: login.json().access_token };
 }
+
+/** Books one slot for the account over HTTP and pays it with the local test card; answers the session id. */
+export async function bookAndPayOverHttp(caller: Client, token: string, slotId: number): Promise<string> {
+  const created = await caller.json(
+    'POST',
+    '/api/bookings/',
+    {
+      time_slot_id: [slotId],
+      max_bookings_per_slot: 1,
+      coupon_code: null,
+      expected_total_final_price_eur: 15,
+    },
+    token,
+  );
+  const sessionId = (created.json().checkout_session.clientSecret as string).split('_secret_')[0]!;
+  await caller.json('POST', `/api/checkout/local/${sessionId}/complete`, {
+    card_number: '4242 4242 4242 4242',
+  });
+  return sessionId;
+}
