@@ -689,7 +689,10 @@ export interface components {
       | 'refund_changed'
       | 'checkout_session_not_found'
       | 'checkout_session_closed'
-      | 'invalid_webhook_signature';
+      | 'invalid_webhook_signature'
+      | 'invalid_webhook_event'
+      | 'method_not_allowed'
+      | 'code_not_available';
     /**
      * @description A verification an account still owes before it may log in.
      * @enum {string}
@@ -1841,6 +1844,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   cancelBookings: {
@@ -1956,6 +1960,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getLocalCheckoutPage: {
@@ -2121,8 +2126,10 @@ export interface operations {
         };
       };
       404: components['responses']['NotFound'];
+      414: components['responses']['UrlTooLong'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   enterDevDoor: {
@@ -2163,8 +2170,10 @@ export interface operations {
         };
       };
       404: components['responses']['NotFound'];
+      414: components['responses']['UrlTooLong'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   expireDevCheckoutSession: {
