@@ -61,6 +61,8 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
+      // The journeys see no answer the contract does not declare: a wrong body or status is a 500 and fails them.
+      VALIDATE_RESPONSES: 'true',
       // E2E_DIST_DIR lets two runs at once (different E2E_PORT) build and serve their own client.
       CLIENT_DIST_DIR: process.env.E2E_DIST_DIR ?? 'dist',
       // Every test browser reaches the server from 127.0.0.1, so the per-IP abuse limits would count the whole

@@ -1,18 +1,16 @@
 import { fromPromise } from 'xstate';
-import { ApiError, expectData, type ApiClient } from './api.ts';
+import { ApiError, apiErrorFromResponse, expectData, type ApiClient } from './api.ts';
 import type { User } from './session.machine.ts';
 
 /** The session machine's actors over the typed API client; the token under test goes in its own header. */
 export function createSessionActors(api: ApiClient) {
   const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
   return {
+    // A refusal (4xx) is an answer; a 5xx or no answer at all is not, and throws so the session is kept.
     validateToken: fromPromise<boolean, { token: string }>(async ({ input }) => {
-      try {
-        const { response } = await api.GET('/auth/token/validate', { headers: bearer(input.token) });
-        return response.ok;
-      } catch {
-        return false;
-      }
+      const { response, error } = await api.GET('/auth/token/validate', { headers: bearer(input.token) });
+      if (response.status >= 500) throw apiErrorFromResponse(response.status, error);
+      return response.ok;
     }),
     fetchUser: fromPromise<User, { token: string }>(async ({ input }) => {
       const user = await expectData(api.GET('/auth/me', { headers: bearer(input.token) }));
@@ -20,4 +18,10 @@ export function createSessionActors(api: ApiClient) {
       return user;
     }),
   };
+}
+
+/** Ends the session on the server too (POST /auth/logout); the client forgets its token either way. */
+export function endServerSession(api: ApiClient, token: string | null): void {
+  if (!token) return;
+  api.POST('/auth/logout', { headers: { Authorization: `Bearer ${token}` } }).catch(() => {});
 }

@@ -16,6 +16,8 @@ export type SessionContext = {
   tokenStore: TokenStore;
   token: string | null;
   user: User | null;
+  /** The last check could not reach the server (5xx, network): the session is kept, the view says so. */
+  unavailable: boolean;
 };
 
 export type SessionEvent =
@@ -27,8 +29,10 @@ function notProvided(name: string): never {
 
 /**
  * The session (spec 4, Authentication): no token means logged out; setting a token stores it and
- * validates it; a valid token means logged in; a failed validation logs out, which clears the token.
- * A language change or a profile update sends `token.validate`.
+ * validates it; a valid token means logged in; a refused token logs out, which clears the token. A check the
+ * server could not answer (5xx, no network: `validateToken` throws) keeps the session and marks it
+ * `unavailable`, so an outage never logs anyone out. A language change or a profile update sends
+ * `token.validate`. Logging out also ends the session on the server (`endServerSession`).
  */
 export const sessionMachine = setup({
   types: {
@@ -37,6 +41,7 @@ export const sessionMachine = setup({
     input: {} as SessionInput,
   },
   actors: {
+    /** true: valid; false: refused (the token is dropped); throws when the server could not say. */
     validateToken: fromPromise<boolean, { token: string }>(async () => notProvided('validateToken')),
     fetchUser: fromPromise<User, { token: string }>(async () => notProvided('fetchUser')),
   },
@@ -51,8 +56,12 @@ export const sessionMachine = setup({
     }),
     forgetToken: assign(({ context }) => {
       context.tokenStore.clear();
-      return { token: null, user: null };
+      return { token: null, user: null, unavailable: false };
     }),
+    markUnavailable: assign({ unavailable: true }),
+    markAvailable: assign({ unavailable: false }),
+    // Calls POST /auth/logout with the token being dropped (provided with `.provide()`; fire and forget).
+    endServerSession: (_, _params: { token: string | null }) => {},
     keepUser: assign((_, params: { user: User }) => ({ user: params.user })),
     // The app identifies the user to analytics and resets it on logout (provided with `.provide()`).
     identifyUser: (_, _params: { user: User }) => {},
@@ -60,7 +69,12 @@ export const sessionMachine = setup({
   },
 }).createMachine({
   id: 'session',
-  context: ({ input }) => ({ tokenStore: input.tokenStore, token: input.tokenStore.read(), user: null }),
+  context: ({ input }) => ({
+    tokenStore: input.tokenStore,
+    token: input.tokenStore.read(),
+    user: null,
+    unavailable: false,
+  }),
   initial: 'checking',
   on: {
     'token.set': {
@@ -68,7 +82,14 @@ export const sessionMachine = setup({
       reenter: true,
       actions: { type: 'storeToken', params: ({ event }) => ({ token: event.token }) },
     },
-    logout: { target: '.loggedOut', actions: ['forgetToken', 'forgetIdentity'] },
+    logout: {
+      target: '.loggedOut',
+      actions: [
+        { type: 'endServerSession', params: ({ context }) => ({ token: context.token }) },
+        'forgetToken',
+        'forgetIdentity',
+      ],
+    },
   },
   states: {
     checking: {
@@ -83,10 +104,12 @@ export const sessionMachine = setup({
           {
             guard: { type: 'isValid', params: ({ event }) => ({ valid: event.output }) },
             target: 'loggedIn',
+            actions: 'markAvailable',
           },
           { target: 'loggedOut', actions: ['forgetToken', 'forgetIdentity'] },
         ],
-        onError: { target: 'loggedOut', actions: ['forgetToken', 'forgetIdentity'] },
+        // The server could not say (an outage): the token is kept; only a refusal logs out.
+        onError: { target: 'loggedIn', actions: 'markUnavailable' },
       },
     },
     loggedIn: {

@@ -690,6 +690,8 @@ export interface components {
       | 'checkout_session_not_found'
       | 'checkout_session_closed'
       | 'invalid_webhook_signature'
+      | 'invalid_webhook_event'
+      | 'method_not_allowed'
       | 'code_not_available';
     /**
      * @description A verification an account still owes before it may log in.
@@ -1070,6 +1072,26 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
+    /** @description A path parameter is longer than the server reads (`url_too_long`). */
+    UrlTooLong: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description The path exists, but not with this method (`method_not_allowed`); the `Allow` header lists its methods. Answered for any path of this contract called with a method it does not declare. */
+    MethodNotAllowed: {
+      headers: {
+        /** @description The methods the path answers, comma-separated. */
+        Allow?: string;
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
     /** @description An unexpected error; the details are only in the server's log. */
     InternalError: {
       headers: {
@@ -1079,9 +1101,11 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
-    /** @description A service the server depends on is temporarily unavailable. */
+    /** @description A service the server depends on (the database, the payment provider) is temporarily unavailable; nothing was changed. Try again after `Retry-After` seconds (`service_unavailable`, `payment_provider_unavailable`). */
     ServiceUnavailable: {
       headers: {
+        /** @description Seconds to wait before trying again. */
+        'Retry-After'?: number;
         [name: string]: unknown;
       };
       content: {
@@ -1129,6 +1153,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getMe: {
@@ -1155,6 +1180,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   updateMe: {
@@ -1185,12 +1211,15 @@ export interface operations {
       /** @description The body could not be read, or the new password does not meet the password policy. */
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
+      /** @description The new e-mail address or phone number is blocked (`contact_blocked`, in words of its own); the profile keeps its old contact details. */
+      403: components['responses']['Forbidden'];
       /** @description The e-mail address or phone number is already used by another account. */
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   login: {
@@ -1228,6 +1257,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   register: {
@@ -1266,6 +1296,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   forgotPassword: {
@@ -1295,6 +1326,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   resetPassword: {
@@ -1328,10 +1360,12 @@ export interface operations {
       /** @description The reset token is invalid, expired or already used, the new password does not meet the policy, or the body could not be read. */
       400: components['responses']['BadRequest'];
       413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   confirmEmail: {
@@ -1360,9 +1394,11 @@ export interface operations {
       };
       /** @description The code is invalid, expired or already used. */
       400: components['responses']['BadRequest'];
+      414: components['responses']['UrlTooLong'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   confirmPhoneNumber: {
@@ -1391,9 +1427,11 @@ export interface operations {
       };
       /** @description The code is invalid, expired or already used. */
       400: components['responses']['BadRequest'];
+      414: components['responses']['UrlTooLong'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   resendEmailVerification: {
@@ -1427,6 +1465,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   resendPhoneVerification: {
@@ -1460,6 +1499,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   logout: {
@@ -1538,6 +1578,7 @@ export interface operations {
       };
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getBranchLocalTime: {
@@ -1566,8 +1607,10 @@ export interface operations {
       };
       /** @description No branch has this id. */
       404: components['responses']['NotFound'];
+      414: components['responses']['UrlTooLong'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listSlots: {
@@ -1600,8 +1643,10 @@ export interface operations {
       400: components['responses']['BadRequest'];
       /** @description No branch has this id. */
       404: components['responses']['NotFound'];
+      414: components['responses']['UrlTooLong'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getCoupon: {
@@ -1631,8 +1676,10 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       /** @description 'Invalid coupon code.': no usable coupon has this code. */
       404: components['responses']['NotFound'];
+      414: components['responses']['UrlTooLong'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   createBooking: {
@@ -1732,6 +1779,7 @@ export interface operations {
       };
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listMyBookings: {
@@ -1758,6 +1806,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   resendAccessCode: {
@@ -1795,6 +1844,7 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   cancelBookings: {
@@ -1865,12 +1915,14 @@ export interface operations {
           'application/json': components['schemas']['WebhookReceived'];
         };
       };
-      /** @description The signature does not match the body, or the body could not be read. A missing signature header is a 422. */
+      /** @description The signature does not match the body, or the body could not be read (`invalid_webhook_signature`, `malformed_body`); or a well-signed checkout event lacks its session's id or expiry (`invalid_webhook_event`: recorded, never acted on). A missing signature header is a 422. */
       400: components['responses']['BadRequest'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      /** @description The event needs the payment provider (a refund) or the database, and one of them is unreachable: nothing was recorded, so the provider's retry is processed in full. */
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   seamWebhook: {
@@ -1908,6 +1960,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getLocalCheckoutPage: {
@@ -1936,8 +1989,10 @@ export interface operations {
       };
       /** @description No local checkout session has this id (or the local provider is not in use). */
       404: components['responses']['NotFound'];
+      414: components['responses']['UrlTooLong'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   completeLocalCheckout: {
@@ -1974,9 +2029,11 @@ export interface operations {
       /** @description The session is not open any more (already paid, or expired). */
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getHealth: {
@@ -2041,6 +2098,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getDevDoorPage: {
@@ -2068,8 +2126,10 @@ export interface operations {
         };
       };
       404: components['responses']['NotFound'];
+      414: components['responses']['UrlTooLong'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   enterDevDoor: {
@@ -2110,8 +2170,10 @@ export interface operations {
         };
       };
       404: components['responses']['NotFound'];
+      414: components['responses']['UrlTooLong'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   expireDevCheckoutSession: {
@@ -2140,8 +2202,10 @@ export interface operations {
       };
       /** @description No local checkout session has this id, or the server runs in production. */
       404: components['responses']['NotFound'];
+      414: components['responses']['UrlTooLong'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
 }

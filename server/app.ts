@@ -25,6 +25,7 @@ import { healthHandlers } from './health/handlers.ts';
 import { registerApi } from './http/api.ts';
 import { registerClient } from './http/client.ts';
 import { securityHeadersHook } from './http/security-headers.ts';
+import { drainOnClose } from './http/drain.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { loggerOptions } from './http/logging.ts';
 import { describeValidationProblems, validatorCompiler } from './http/validation.ts';
@@ -107,6 +108,8 @@ export async function buildApp(
     bodyLimit: 64 * 1024,
     genReqId: () => randomUUID(),
     forceCloseConnections: 'idle',
+    // A stopping process drains (server/http/drain.ts): a request on an open connection is answered, not 503.
+    return503OnClosing: false,
     // Room for the contract's longest path parameter (a 512-character reset token), so its own limit answers.
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 600 },
     // The router's own refusals (an overlong or undecodable path) get the catalogue's {detail, code} too.
@@ -118,6 +121,7 @@ export async function buildApp(
     },
   });
   app.decorate('db', database.db);
+  drainOnClose(app);
   // Background work stops before the database closes, so no round is cut off mid-transaction.
   const stopBeforeClosing: (() => Promise<void>)[] = [];
   app.addHook('onClose', async () => {

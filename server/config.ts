@@ -23,6 +23,9 @@ const environmentSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z.string().default('false'),
   SEED_DEMO_DATA: z.enum(['true', 'false']).optional(),
+  // Every answer checked against the contract, status included (an undeclared one is a 500): on under test,
+  // and for the end-to-end server.
+  VALIDATE_RESPONSES: z.enum(['true', 'false']).optional(),
   CLIENT_DIST_DIR: z.string().min(1).default('./dist'),
   SLOT_HORIZON_DAYS: z.coerce.number().int().min(1).max(730).default(120),
   STRIPE_SECRET_KEY: z
@@ -33,6 +36,10 @@ const environmentSchema = z.object({
     .string()
     .regex(/^whsec_/, 'STRIPE_WEBHOOK_SECRET must start with whsec_')
     .optional(),
+  // Where Stripe's API is (tests and stripe-mock); Stripe's own address when unset.
+  STRIPE_API_URL: z.url().optional(),
+  // One call to the payment provider, each try; with one retry a booking hears 503 well within 10 s.
+  PAYMENT_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(4000),
   // Stripe accepts 30 minutes to 24 hours; the hold on the slots lasts exactly as long.
   CHECKOUT_EXPIRY_MINUTES: z.coerce.number().int().min(30).max(1440).default(30),
   // --- Accounts and notifications ---
@@ -164,7 +171,15 @@ export type Config = {
   /** How many days ahead, in each branch's own calendar, bookable slots exist. */
   slotHorizonDays: number;
   /** `local` (a simulated checkout served by this server) unless Stripe keys are configured. */
-  payments: { provider: 'local' } | { provider: 'stripe'; secretKey: string; webhookSecret: string };
+  payments:
+    | { provider: 'local' }
+    | {
+        provider: 'stripe';
+        secretKey: string;
+        webhookSecret: string;
+        apiUrl: string | null;
+        timeoutMs: number;
+      };
   /** How long a checkout session stays open, and so how long its pending bookings hold their slots. */
   checkoutExpiryMinutes: number;
   /** The sender's name in e-mails and SMS. */
@@ -276,7 +291,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: parseTrustProxy(values.TRUST_PROXY),
     seedDemoData,
     devRoutes: !isProduction,
-    validateResponses: values.NODE_ENV === 'test',
+    validateResponses: values.VALIDATE_RESPONSES
+      ? values.VALIDATE_RESPONSES === 'true'
+      : values.NODE_ENV === 'test',
     clientDistDir: path.resolve(values.CLIENT_DIST_DIR),
     slotHorizonDays: values.SLOT_HORIZON_DAYS,
     payments:
@@ -285,6 +302,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             provider: 'stripe',
             secretKey: values.STRIPE_SECRET_KEY,
             webhookSecret: values.STRIPE_WEBHOOK_SECRET,
+            apiUrl: values.STRIPE_API_URL ?? null,
+            timeoutMs: values.PAYMENT_PROVIDER_TIMEOUT_MS,
           }
         : { provider: 'local' },
     checkoutExpiryMinutes: values.CHECKOUT_EXPIRY_MINUTES,

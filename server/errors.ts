@@ -236,6 +236,16 @@ export const errorCatalogue = {
       sk: 'S touto e-mailovou adresou alebo telefónnym číslom nie je možné vytvoriť účet. Pre viac informácií nás kontaktujte.',
     },
   },
+  method_not_allowed: {
+    status: 405,
+    detail: {
+      pt: 'Este endereço não aceita este método. Veja o cabeçalho Allow.',
+      en: 'This address does not take this method. See the Allow header.',
+      fr: 'Cette adresse n’accepte pas cette méthode. Voir l’en-tête Allow.',
+      de: 'Diese Adresse akzeptiert diese Methode nicht. Siehe den Allow-Header.',
+      sk: 'Táto adresa neprijíma túto metódu. Pozrite hlavičku Allow.',
+    },
+  },
   invalid_verification_code: {
     status: 400,
     detail: {
@@ -457,6 +467,16 @@ export const errorCatalogue = {
       sk: 'Neplatný podpis webhooku.',
     },
   },
+  invalid_webhook_event: {
+    status: 400,
+    detail: {
+      pt: 'O evento do webhook não pode ser lido: falta-lhe a identificação ou a validade da sessão de pagamento.',
+      en: 'The webhook event cannot be read: its checkout session lacks an id or an expiry.',
+      fr: 'L’événement du webhook est illisible : sa session de paiement n’a pas d’identifiant ou d’échéance.',
+      de: 'Das Webhook-Ereignis ist nicht lesbar: Seiner Bezahlsitzung fehlen die Kennung oder der Ablauf.',
+      sk: 'Udalosť webhooku sa nedá prečítať: jej platobnej relácii chýba identifikátor alebo platnosť.',
+    },
+  },
   code_not_available: {
     status: 409,
     detail: {
@@ -470,6 +490,15 @@ export const errorCatalogue = {
 } as const satisfies Record<string, { status: number; detail: Localised }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;
+
+/** `contact_blocked` on a profile update: the account exists, so the registration's words would not fit. */
+export const CONTACT_BLOCKED_ON_PROFILE: Localised = {
+  pt: 'Este e-mail ou número de telefone não pode ser usado na sua conta. Os seus dados de contacto não foram alterados; contacte-nos para mais informações.',
+  en: 'This e-mail address or phone number cannot be used on your account. Your contact details were not changed; please contact us for more information.',
+  fr: 'Cette adresse e-mail ou ce numéro de téléphone ne peut pas être utilisé sur votre compte. Vos coordonnées n’ont pas été modifiées ; contactez-nous pour plus d’informations.',
+  de: 'Diese E-Mail-Adresse oder Telefonnummer kann für Ihr Konto nicht verwendet werden. Ihre Kontaktdaten wurden nicht geändert; bitte kontaktieren Sie uns für weitere Informationen.',
+  sk: 'Túto e-mailovú adresu alebo telefónne číslo nie je možné použiť vo vašom účte. Vaše kontaktné údaje sa nezmenili; pre viac informácií nás kontaktujte.',
+};
 
 /** Values filled into a detail; a function formats its value in the reader's language (amounts, dates). */
 export type ErrorParams = Record<string, string | number | ((locale: Locale) => string)>;
@@ -496,13 +525,21 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly params: ErrorParams;
   readonly fields: ErrorFields;
+  /** Words of its own for one use of a code (the catalogue's otherwise). */
+  readonly detail: Localised | null;
 
-  constructor(code: ErrorCode, params: ErrorParams = {}, fields: ErrorFields = {}) {
+  constructor(
+    code: ErrorCode,
+    params: ErrorParams = {},
+    fields: ErrorFields = {},
+    options: { detail?: Localised } = {},
+  ) {
     super(code);
     this.name = 'AppError';
     this.code = code;
     this.params = params;
     this.fields = fields;
+    this.detail = options.detail ?? null;
   }
 
   get status(): number {
@@ -511,7 +548,10 @@ export class AppError extends Error {
 
   body(locale: Locale): ErrorBody {
     return {
-      detail: format(errorCatalogue[this.code].detail[locale], resolveParams(this.params, locale)),
+      detail: format(
+        (this.detail ?? errorCatalogue[this.code].detail)[locale],
+        resolveParams(this.params, locale),
+      ),
       code: this.code,
       ...this.fields,
     };

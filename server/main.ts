@@ -2,7 +2,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 
 // The process entry point: configuration, the app, listening, and a clean stop on SIGINT/SIGTERM
-// (in-flight requests finish, the database closes, then the process exits).
+// (no new connections, in-flight requests finish, open connections end, the database closes, the process exits).
 async function main(): Promise<void> {
   const config = loadConfig();
   const app = await buildApp(config);
@@ -11,10 +11,11 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
+    // Draining takes up to the keep-alive timeout (6 s), then the jobs in progress get up to 8 s.
     const forceExit = setTimeout(() => {
-      app.log.error('shutdown took longer than 10 s; exiting');
+      app.log.error('shutdown took longer than 20 s; exiting');
       process.exit(1);
-    }, 10_000);
+    }, 20_000);
     forceExit.unref();
     try {
       await app.close();

@@ -2,7 +2,7 @@ import { dateFromInstant, type Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { LocaleCode } from '../db/schema.ts';
-import { AppError, type PendingVerification } from '../errors.ts';
+import { AppError, CONTACT_BLOCKED_ON_PROFILE, type PendingVerification } from '../errors.ts';
 import type { Locale } from '../i18n.ts';
 import { queueEmail, queueSms } from '../notifications/outbox.ts';
 import { deleteMessagesTo } from '../notifications/repository.ts';
@@ -276,7 +276,7 @@ export function createAuthService(deps: {
           ...(phoneChanged ? { phoneNumber } : {}),
         }))
       ) {
-        throw new AppError('contact_blocked');
+        throw new AppError('contact_blocked', {}, {}, { detail: CONTACT_BLOCKED_ON_PROFILE });
       }
       if (emailChanged || phoneChanged) await assertContactsFree({ email, phoneNumber }, current.id);
       const passwordHash = newPassword === null ? null : await hasher.hash(newPassword);

@@ -1,4 +1,9 @@
-import type { PaymentProvider, ProviderSession } from '../adapters/payments/provider.ts';
+import {
+  PaymentProviderError,
+  type PaymentProvider,
+  type ProviderSession,
+} from '../adapters/payments/provider.ts';
+import { AppError } from '../errors.ts';
 import type { AccessCodeScheduler } from '../bookings/access-codes.ts';
 import { bookingConfirmationMessage } from '../bookings/confirmation-message.ts';
 import { instantFromDate } from '../clock.ts';
@@ -96,6 +101,27 @@ export async function confirmBookings(
   return confirmed.map((booking) => booking.id);
 }
 
+/**
+ * A refund the provider must make now. When it cannot be reached the caller hears 503 and the transaction rolls
+ * back, so the event is not recorded and the provider's retry does it all again (the idempotency key makes a
+ * refund that did go through happen once).
+ */
+export async function refundOrUnavailable(
+  deps: Pick<FulfilmentDependencies, 'payments'>,
+  input: Parameters<PaymentProvider['refund']>[0],
+): ReturnType<PaymentProvider['refund']> {
+  try {
+    return await deps.payments.refund(input);
+  } catch (error) {
+    if (error instanceof PaymentProviderError) {
+      const unavailable = new AppError('payment_provider_unavailable');
+      unavailable.cause = error;
+      throw unavailable;
+    }
+    throw error;
+  }
+}
+
 /** Pays back bookings whose payment arrived after their holds were released (the slot may be someone else's). */
 async function refundLatePayments(
   trx: Db,
@@ -114,7 +140,7 @@ async function refundLatePayments(
       idempotencyKey: key,
     });
     if (refundId === undefined) continue;
-    const result = await deps.payments.refund({
+    const result = await refundOrUnavailable(deps, {
       sessionId: session.id,
       paymentIntentId: session.paymentIntentId,
       amountCents: booking.final_price_cents,

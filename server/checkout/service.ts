@@ -9,6 +9,7 @@ import { AppError } from '../errors.ts';
 import type { Locale } from '../i18n.ts';
 import {
   applySessionOutcome,
+  refundOrUnavailable,
   outcomeOfSession,
   type FulfilmentDependencies,
   type SessionOutcome,
@@ -54,7 +55,7 @@ export function createCheckoutService(deps: CheckoutServiceDependencies) {
   /** A payment for a session this database does not know (its booking transaction failed after the provider call). */
   async function refundOrphanPayment(session: ProviderSession): Promise<void> {
     if (!session.paymentIntentId || session.amountCents <= 0) return;
-    await deps.payments.refund({
+    await refundOrUnavailable(deps, {
       sessionId: session.id,
       paymentIntentId: session.paymentIntentId,
       amountCents: session.amountCents,
@@ -127,6 +128,22 @@ export function createCheckoutService(deps: CheckoutServiceDependencies) {
       signature: string | undefined,
     ): Promise<{ received: true }> {
       const event = deps.payments.verifyWebhook(rawBody, signature);
+      if (event.malformed) {
+        // Kept for the record (what the provider sent, when), never acted on; the same event again changes nothing.
+        await db.transaction().execute(async (trx) => {
+          if (
+            await repository.recordPaymentEvent(trx, {
+              id: event.id,
+              provider: deps.payments.name,
+              type: event.type,
+              payload: event.payload,
+            })
+          ) {
+            await repository.markPaymentEventProcessed(trx, event.id, dateFromInstant(clock.now()));
+          }
+        });
+        throw new AppError('invalid_webhook_event');
+      }
       await handleEvent(event);
       return { received: true };
     },

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import formBody from '@fastify/formbody';
@@ -6,6 +7,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteHandlerMethod } from 'fastify';
 import openapiGlue from 'fastify-openapi-glue';
+import { parse } from 'yaml';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import { resolveLocale } from '../i18n.ts';
@@ -20,6 +22,25 @@ export type SecurityHandlers = Record<
   string,
   (request: never, reply: never, scopes: string[]) => Promise<void>
 >;
+
+/** For a request path, the methods the contract declares on the path it matches (`GET, PUT`), or null. */
+function methodsByPath(file: string): (path: string) => string | null {
+  const document = parse(readFileSync(file, 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+  const methods = ['get', 'put', 'post', 'delete', 'patch'];
+  const routes = Object.entries(document.paths).map(([template, item]) => ({
+    pattern: new RegExp(
+      `^${template
+        .split(/\{[^}]+\}/)
+        .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+        .join('[^/]+')}$`,
+    ),
+    allow: methods
+      .filter((method) => method in item)
+      .map((method) => method.toUpperCase())
+      .join(', '),
+  }));
+  return (path) => routes.find((route) => route.pattern.test(path))?.allow ?? null;
+}
 
 const notImplemented: RouteHandlerMethod = async () => {
   throw new AppError('not_implemented');
@@ -37,7 +58,11 @@ export async function registerApi(
     async (api) => {
       await api.register(formBody, { bodyLimit: 16 * 1024 });
       if (options.config.validateResponses) {
-        await api.register(responseValidation, { ajv: createAjv() as never });
+        // An answer with a status the operation does not declare fails too, not only a wrong body.
+        await api.register(responseValidation, {
+          ajv: createAjv() as never,
+          responseStatusCodeValidation: true,
+        });
       }
       await api.register(swagger, {
         mode: 'static',
@@ -49,9 +74,19 @@ export async function registerApi(
         operationResolver: (operationId: string) => options.handlers[operationId] ?? notImplemented,
         securityHandlers: options.security,
       });
-      api.setNotFoundHandler((request, reply) =>
-        reply.status(404).send(new AppError('not_found').body(resolveLocale(request.headers.locale))),
-      );
+      const allowedMethods = methodsByPath(contractPath);
+      api.setNotFoundHandler((request, reply) => {
+        const locale = resolveLocale(request.headers.locale);
+        // A path of the contract called with a method it does not declare: 405 and the methods it does take.
+        const allow = allowedMethods(request.url.slice('/api'.length).split('?')[0] ?? '');
+        if (allow) {
+          return reply
+            .status(405)
+            .header('allow', allow)
+            .send(new AppError('method_not_allowed').body(locale));
+        }
+        return reply.status(404).send(new AppError('not_found').body(locale));
+      });
     },
     { prefix: '/api' },
   );

@@ -114,7 +114,7 @@ export async function openJobQueue(deps: {
   // pg-boss hands these to its pg pool, which knows the session timeouts its own type does not list.
   const postgresOptions =
     deps.config.database.kind === 'postgres'
-      ? {
+      ? ({
           connectionString: deps.config.database.url,
           max: 4,
           application_name: 'gym-jobs',
@@ -124,12 +124,9 @@ export async function openJobQueue(deps: {
           idle_in_transaction_session_timeout: deps.config.databaseTimeouts.idleInTransactionMs,
           query_timeout: deps.config.databaseTimeouts.statementMs + 2000,
           keepAlive: true,
-        }
-      : null;
-  const connection: ConstructorOptions = postgresOptions ?? {
-    db: sharedPoolAdapter(database.pool),
-    backend: 'pglite',
-  };
+          // pg-boss hands these on to its pg.Pool, whose options its type does not list.
+        } as ConstructorOptions)
+      : { db: sharedPoolAdapter(database.pool), backend: 'pglite' };
   const boss = new PgBoss({
     ...connection,
     schema: QUEUE_SCHEMA,

@@ -5,7 +5,7 @@ import { createLoaderStore, type LoaderStore } from '../api/loader.ts';
 import type { ClientConfig } from '../config.ts';
 import { requestLocale } from '../i18n/i18n.ts';
 import { modalSearchSchema } from '../../machines/modal-search.ts';
-import { createSessionActors } from '../../machines/session.actors.ts';
+import { createSessionActors, endServerSession } from '../../machines/session.actors.ts';
 import { sessionMachine, type TokenStore } from '../../machines/session.machine.ts';
 import { createStartupActors } from '../../machines/startup.actors.ts';
 import { startupMachine } from '../../machines/startup.machine.ts';
@@ -75,6 +75,7 @@ export function createRuntime(config: ClientConfig, ports: RuntimePorts): Runtim
       actions: {
         identifyUser: (_, params) => analytics.identify(params.user.distinct_id),
         forgetIdentity: () => analytics.reset(),
+        endServerSession: (_, params) => endServerSession(api, params.token),
       },
     }),
     { input: { tokenStore: localTokenStore } },

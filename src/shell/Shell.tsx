@@ -8,6 +8,7 @@ import { isNative } from '../platform/native.ts';
 import { BottomBar } from './BottomBar.tsx';
 import { Footer } from './Footer.tsx';
 import { GlobalLoader } from './GlobalLoader.tsx';
+import { SessionNotice } from './SessionNotice.tsx';
 import { useLocale } from './navigation.ts';
 import { TopBar } from './TopBar.tsx';
 
@@ -39,6 +40,7 @@ export function Shell() {
     <div className={isNative ? 'app app--native' : 'app'}>
       {!isNative && <TopBar />}
       <main id="content" className="app__content">
+        <SessionNotice />
         <Outlet />
       </main>
       {!isNative && <Footer />}

@@ -74,12 +74,34 @@ describe('session machine', () => {
     expect(forgetIdentity).toHaveBeenCalled();
   });
 
-  it('treats a validation call that throws (server not reachable, 501) as logged out', async () => {
+  it('keeps the session when the check cannot be answered (5xx, no network), and says so', async () => {
+    let failing = true;
     const { actor, tokenStore } = startSession({
       token: 'abc',
-      valid: () => Promise.reject(new Error('501')),
+      valid: () => (failing ? Promise.reject(new Error('503')) : true),
     });
-    await waitFor(actor, (state) => state.matches('loggedOut'));
+    await waitFor(actor, (state) => state.matches('loggedIn'));
+    expect(tokenStore.value).toBe('abc');
+    expect(actor.getSnapshot().context).toMatchObject({ token: 'abc', unavailable: true });
+    failing = false;
+    actor.send({ type: 'token.validate' });
+    await waitFor(actor, (state) => state.matches('loggedIn') && !state.context.unavailable);
+    expect(tokenStore.value).toBe('abc');
+  });
+
+  it('ends the session on the server with the token it drops when logging out', async () => {
+    const endServerSession = vi.fn();
+    const tokenStore = memoryStore('abc');
+    const actor = createActor(
+      sessionMachine.provide({
+        actors: { validateToken: fromPromise(async () => true), fetchUser: fromPromise(async () => user) },
+        actions: { endServerSession: (_, params) => endServerSession(params.token) },
+      }),
+      { input: { tokenStore } },
+    ).start();
+    await waitFor(actor, (state) => state.matches('loggedIn'));
+    actor.send({ type: 'logout' });
+    expect(endServerSession).toHaveBeenCalledWith('abc');
     expect(tokenStore.value).toBeNull();
   });
 

@@ -14,6 +14,8 @@ export function createPaymentProvider(
     ? createStripePaymentProvider({
         secretKey: config.payments.secretKey,
         webhookSecret: config.payments.webhookSecret,
+        apiUrl: config.payments.apiUrl,
+        timeoutMs: config.payments.timeoutMs,
       })
     : createLocalPaymentProvider({ db, clock });
 }

@@ -55,6 +55,8 @@ export type PaymentEvent = {
   /** The session the event is about; null for events this product does not act on. */
   session: ProviderSession | null;
   payload: unknown;
+  /** Well signed, but a checkout session in it lacks its id or expiry: recorded, refused (400), never acted on. */
+  malformed?: boolean;
 };
 
 export type PaymentProvider = {

@@ -24,7 +24,31 @@ export type StripeProviderOptions = {
   webhookSecret: string;
   /** Tests pass a client with a fake HTTP layer; production builds one. */
   client?: Stripe;
+  /** Another address for Stripe's API (stripe-mock, tests); Stripe's own when null. */
+  apiUrl?: string | null;
+  /** Each try of a call; one retry follows a network failure. */
+  timeoutMs?: number;
 };
+
+function stripeClient(options: StripeProviderOptions): Stripe {
+  const api = options.apiUrl ? new URL(options.apiUrl) : null;
+  return new Stripe(options.secretKey, {
+    maxNetworkRetries: 1,
+    timeout: options.timeoutMs ?? 4000,
+    ...(api
+      ? {
+          host: api.hostname,
+          port: Number(api.port || (api.protocol === 'http:' ? 80 : 443)),
+          protocol: api.protocol === 'http:' ? 'http' : 'https',
+        }
+      : {}),
+  });
+}
+
+/** A checkout session in an event that lacks what every session has: it can never be acted on. */
+function isReadableSession(object: { id?: unknown; expires_at?: unknown }): boolean {
+  return typeof object.id === 'string' && object.id !== '' && Number.isFinite(object.expires_at);
+}
 
 function idOf(value: string | { id: string } | null | undefined): string | null {
   if (!value) return null;
@@ -68,7 +92,7 @@ async function call<T>(what: string, work: () => Promise<T>): Promise<T> {
 }
 
 export function createStripePaymentProvider(options: StripeProviderOptions): PaymentProvider {
-  const stripe = options.client ?? new Stripe(options.secretKey, { maxNetworkRetries: 2, timeout: 20_000 });
+  const stripe = options.client ?? stripeClient(options);
 
   return {
     name: 'stripe',
@@ -138,11 +162,12 @@ export function createStripePaymentProvider(options: StripeProviderOptions): Pay
       } catch {
         throw new AppError('invalid_webhook_signature');
       }
-      const object = event.data.object as { object?: string };
-      const session =
-        event.type.startsWith('checkout.session.') && object.object === 'checkout.session'
-          ? sessionFromStripe(object as Stripe.Checkout.Session)
-          : null;
+      const object = (event.data?.object ?? {}) as { object?: string; id?: unknown; expires_at?: unknown };
+      const isSession = event.type.startsWith('checkout.session.') && object.object === 'checkout.session';
+      if (isSession && !isReadableSession(object)) {
+        return { id: event.id, type: event.type, session: null, payload: event, malformed: true };
+      }
+      const session = isSession ? sessionFromStripe(object as Stripe.Checkout.Session) : null;
       return { id: event.id, type: event.type, session, payload: event };
     },
   };
