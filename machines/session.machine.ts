@@ -1,4 +1,5 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { placeholder } from './placeholder.ts';
 import type { components } from '../openapi/schema.gen.ts';
 
 export type User = components['schemas']['User'];
@@ -21,12 +22,8 @@ export type SessionContext = {
 export type SessionEvent =
   { type: 'token.set'; token: string } | { type: 'token.validate' } | { type: 'logout' };
 
-function notProvided(name: string): never {
-  throw new Error(`the session machine's ${name} actor must be provided`);
-}
-
 /**
- * The session (spec 4, Authentication): no token means logged out; setting a token stores it and
+ * The session (docs/decisions.md, 'Accounts'): no token means logged out; setting a token stores it and
  * validates it; a valid token means logged in; a failed validation logs out, which clears the token.
  * A language change or a profile update sends `token.validate`.
  */
@@ -37,8 +34,8 @@ export const sessionMachine = setup({
     input: {} as SessionInput,
   },
   actors: {
-    validateToken: fromPromise<boolean, { token: string }>(async () => notProvided('validateToken')),
-    fetchUser: fromPromise<User, { token: string }>(async () => notProvided('fetchUser')),
+    validateToken: placeholder<boolean, { token: string }>('validateToken'),
+    fetchUser: placeholder<User, { token: string }>('fetchUser'),
   },
   guards: {
     hasToken: ({ context }) => context.token !== null,
