@@ -192,7 +192,7 @@ function GroupItem({
   );
 }
 
-/** My bookings (spec 2.8): per branch, Active (open, selectable), Past and Canceled (closed). */
+/** My bookings (docs/decisions.md, 'Client'): per branch, Active (open, selectable), Past and Canceled (closed). */
 export function MyBookings() {
   const { t } = useLingui();
   const runtime = useRuntime();

@@ -39,7 +39,7 @@ type Document = {
 const contractPath = new URL('../../openapi/openapi.yaml', import.meta.url);
 const document = parse(readFileSync(contractPath, 'utf8')) as Document;
 
-// The calls of spec section 7, the webhook, the local checkout, health and the development outbox.
+// The client's calls (docs/decisions.md, 'Contract and API'), the webhook, the local checkout, health and the development outbox.
 const expectedOperations = [
   ['validateToken', 'get', '/auth/token/validate', 'bearer'],
   ['getMe', 'get', '/auth/me', 'bearer'],
