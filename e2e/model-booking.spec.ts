@@ -158,10 +158,13 @@ async function expectBrowsing(page: Page, data: Data, state: Snapshot) {
   await expect(
     dialog.getByRole('heading', { name: dayLabel(realDate(data, state.context.date)) }),
   ).toBeVisible();
-  const selected = state.context.selected.length > 0;
-  for (const name of ['Desmarcar tudo', 'Confirmar reserva']) {
+  // The buttons follow the machine: enabled exactly when it takes their event (a selection, the slots loaded).
+  for (const [name, type] of [
+    ['Desmarcar tudo', 'selection.clear'],
+    ['Confirmar reserva', 'summary.open'],
+  ] as const) {
     const button = dialog.getByRole('button', { name });
-    if (selected) await expect(button).toBeEnabled();
+    if (state.can({ type })) await expect(button).toBeEnabled();
     else await expect(button).toBeDisabled();
   }
   // The coupon: applied, or the field with its error; Apply only with a code typed.
