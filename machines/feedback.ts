@@ -16,6 +16,8 @@ export type FeedbackKey =
   | 'failed-to-reset-phone-verification'
   | 'can-not-update-profile'
   | 'can-not-cancel-bookings'
+  | 'can-not-resend-code'
+  | 'code-sent-again'
   | 'failed-to-delete-account'
   | 'passwords-do-not-match'
   | 'invalid-phone-number'

@@ -457,6 +457,16 @@ export const errorCatalogue = {
       sk: 'Neplatný podpis webhooku.',
     },
   },
+  code_not_available: {
+    status: 409,
+    detail: {
+      pt: 'O código da porta só pode ser reenviado desde 30 minutos antes do início até ao fim da sua validade.',
+      en: 'The door code can be sent again from 30 minutes before the start until it stops opening the door.',
+      fr: 'Le code de la porte peut être renvoyé de 30 minutes avant le début jusqu’à la fin de sa validité.',
+      de: 'Der Türcode kann ab 30 Minuten vor Beginn erneut gesendet werden, bis er die Tür nicht mehr öffnet.',
+      sk: 'Kód od dverí možno znova poslať od 30 minút pred začiatkom až do konca jeho platnosti.',
+    },
+  },
 } as const satisfies Record<string, { status: number; detail: Localised }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

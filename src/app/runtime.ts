@@ -3,7 +3,7 @@ import { createAnalytics, type Analytics } from '../api/analytics.ts';
 import { createApiClient, type ApiClient } from '../api/client.ts';
 import { createLoaderStore, type LoaderStore } from '../api/loader.ts';
 import type { ClientConfig } from '../config.ts';
-import { i18n } from '../i18n/i18n.ts';
+import { requestLocale } from '../i18n/i18n.ts';
 import { modalSearchSchema } from '../../machines/modal-search.ts';
 import { createSessionActors } from '../../machines/session.actors.ts';
 import { sessionMachine, type TokenStore } from '../../machines/session.machine.ts';
@@ -63,7 +63,7 @@ export function createRuntime(config: ClientConfig, ports: RuntimePorts): Runtim
   const analytics = createAnalytics(config.mixpanelToken);
   const api = createApiClient({
     baseUrl: config.apiBaseUrl,
-    getLocale: () => i18n.locale || 'pt',
+    getLocale: requestLocale,
     getToken: () => localTokenStore.read(),
     loader,
     analytics,

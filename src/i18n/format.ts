@@ -12,6 +12,16 @@ export function usesTwelveHourClock(locale: Locale): boolean {
   return locale === 'en';
 }
 
+/**
+ * The clock of a language: '9:00 pm' in English, '09:00' elsewhere. Spelled out because Intl engines disagree on
+ * a two-digit hour with a 12-hour clock ('09:00 pm' in Node, '9:00 pm' in Chromium); the server's messages use
+ * the same options (server/bookings/time-format.ts).
+ */
+export function clockOptions(locale: Locale): Intl.DateTimeFormatOptions {
+  const twelveHour = usesTwelveHourClock(locale);
+  return { hour: twelveHour ? 'numeric' : '2-digit', minute: '2-digit', hour12: twelveHour };
+}
+
 /** A euro amount: whole euros without decimals, anything else with two. */
 export function formatEuros(amount: number, locale: Locale): string {
   const whole = Number.isInteger(amount);
