@@ -1,22 +1,19 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { placeholder } from './placeholder.ts';
 import { failureFeedback, type Feedback } from './feedback.ts';
 
 export type AccountDeletionContext = { error: Feedback | null };
 export type AccountDeletionEvent =
   { type: 'deletion.open' } | { type: 'deletion.cancel' } | { type: 'deletion.confirm' };
 
-function notProvided(name: string): never {
-  throw new Error(`the account deletion machine's ${name} actor must be provided`);
-}
-
 /**
- * Deleting the account (spec 2.8 Settings, 4 Account deletion): a confirmation modal; on success the user
+ * Deleting the account (docs/decisions.md, 'Client'): a confirmation modal; on success the user
  * is logged out (`accountDeleted`, provided by the app) and the modal closes and resets.
  */
 export const accountDeletionMachine = setup({
   types: { context: {} as AccountDeletionContext, events: {} as AccountDeletionEvent },
   actors: {
-    deleteAccount: fromPromise<void>(async () => notProvided('deleteAccount')),
+    deleteAccount: placeholder<void>('deleteAccount'),
   },
   actions: {
     accountDeleted: () => {},

@@ -5,7 +5,7 @@ import type { components } from '../openapi/schema.gen.ts';
 
 type LocaleCode = components['schemas']['LocaleCode'];
 
-/** The auth modal's calls over the typed client (spec 7); `getLocale` names the language of e-mails and SMS. */
+/** The auth modal's calls over the typed client (docs/decisions.md, 'Contract and API'); `getLocale` names the language of e-mails and SMS. */
 export function createAuthModalActors(api: ApiClient, getLocale: () => LocaleCode) {
   return {
     login: fromPromise<string, { email: string; password: string }>(async ({ input }) => {

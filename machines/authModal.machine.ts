@@ -1,4 +1,5 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { placeholder } from './placeholder.ts';
 import { ApiError, hasErrorCode } from './api.ts';
 import { failureFeedback, sanitisePhone, type Feedback } from './feedback.ts';
 import type { AuthTab } from './modal-search.ts';
@@ -30,7 +31,7 @@ export type AuthModalContext = {
   fields: AuthFields;
   agreeNewsletter: boolean;
   showPassword: boolean;
-  /** From the reset link; dropped once used or abandoned (spec 4: success clears reset_token). */
+  /** From the reset link; dropped once used or abandoned (docs/decisions.md, 'Accounts'). */
   resetToken: string | null;
   /** The verification link's parameters, kept in the URL while its Verify view is open. */
   verifyLink: { email: string; code: string } | null;
@@ -70,10 +71,6 @@ export type RegisterInput = {
   agree_newsletter: boolean;
 };
 
-function notProvided(name: string): never {
-  throw new Error(`the auth modal machine's ${name} actor must be provided`);
-}
-
 const blankFields: AuthFields = {
   email: '',
   password: '',
@@ -90,7 +87,7 @@ const blankFields: AuthFields = {
 const filled = (value: string) => value.trim() !== '';
 
 /**
- * The auth modal (spec 2.6, 4 Authentication and Verification, 5, 8): Login, Register, Forgot password,
+ * The auth modal (docs/decisions.md, 'Client'): Login, Register, Forgot password,
  * Reset password and Verify, one view at a time. Client-side checks fail without a call. A successful login
  * hands the token to the session (`logIn`) and ends in `authenticated`; dismissing ends in `closed`.
  */
@@ -101,17 +98,15 @@ export const authModalMachine = setup({
     input: {} as AuthModalInput,
   },
   actors: {
-    validateSession: fromPromise<boolean>(async () => notProvided('validateSession')),
-    login: fromPromise<string, { email: string; password: string }>(async () => notProvided('login')),
-    register: fromPromise<string, RegisterInput>(async () => notProvided('register')),
-    forgotPassword: fromPromise<void, { email: string }>(async () => notProvided('forgotPassword')),
-    resetPassword: fromPromise<void, { token: string; password: string }>(async () =>
-      notProvided('resetPassword'),
-    ),
-    confirmEmail: fromPromise<void, { code: string }>(async () => notProvided('confirmEmail')),
-    confirmPhone: fromPromise<void, { code: string }>(async () => notProvided('confirmPhone')),
-    resendEmail: fromPromise<void, { email: string }>(async () => notProvided('resendEmail')),
-    resendPhone: fromPromise<void, { email: string }>(async () => notProvided('resendPhone')),
+    validateSession: placeholder<boolean>('validateSession'),
+    login: placeholder<string, { email: string; password: string }>('login'),
+    register: placeholder<string, RegisterInput>('register'),
+    forgotPassword: placeholder<void, { email: string }>('forgotPassword'),
+    resetPassword: placeholder<void, { token: string; password: string }>('resetPassword'),
+    confirmEmail: placeholder<void, { code: string }>('confirmEmail'),
+    confirmPhone: placeholder<void, { code: string }>('confirmPhone'),
+    resendEmail: placeholder<void, { email: string }>('resendEmail'),
+    resendPhone: placeholder<void, { email: string }>('resendPhone'),
   },
   guards: {
     hasLinkParameters: ({ context }) => context.resetToken !== null || context.verifyLink !== null,
@@ -141,7 +136,7 @@ export const authModalMachine = setup({
     emailStillPending: ({ context }) => context.emailPending,
   },
   actions: {
-    // Provided by the app: the session stores the token and validates it (spec 4, login success).
+    // Provided by the app: the session stores the token and validates it (docs/decisions.md, 'Accounts').
     logIn: (_, _params: { token: string }) => {},
     clearFeedback: assign({ error: null, success: null }),
     fail: assign((_, params: { feedback: Feedback }) => ({ error: params.feedback, success: null })),
@@ -183,7 +178,7 @@ export const authModalMachine = setup({
     starting: {
       always: [{ guard: 'hasLinkParameters', target: 'opening' }, { target: 'checkingSession' }],
     },
-    // Spec 2.6: opened with none of the link parameters, the modal validates the current token first.
+    // docs/decisions.md, 'Client': opened with none of the link parameters, the modal validates the current token first.
     checkingSession: {
       invoke: {
         id: 'validateSession',
@@ -297,7 +292,7 @@ export const authModalMachine = setup({
               email: context.fields.email.trim(),
               first_name: context.fields.firstName.trim(),
               last_name: context.fields.lastName.trim(),
-              // The sanitised number is the one sent (spec 5).
+              // The sanitised number is the one sent (docs/decisions.md, 'Accounts').
               phone_number: sanitisePhone(context.fields.phone) ?? '',
               password: context.fields.password,
               confirm_password: context.fields.confirmPassword,

@@ -3,7 +3,7 @@ import { expectData, type ApiClient } from './api.ts';
 import type { Coupon, TimeSlot } from './booking.pricing.ts';
 import type { CreateBookingInput, SlotsInput } from './booking.machine.ts';
 
-/** The booking flow's calls over the typed client (spec 7). */
+/** The booking flow's calls over the typed client (docs/decisions.md, 'Contract and API'). */
 export function createBookingActors(api: ApiClient) {
   return {
     loadLocalTime: fromPromise<string, { branchId: number }>(({ input }) =>

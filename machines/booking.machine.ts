@@ -1,23 +1,24 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { and, assign, setup } from 'xstate';
+import { placeholder } from './placeholder.ts';
 import { ApiError, hasErrorCode } from './api.ts';
 import {
   branchDate,
-  discountsBySlot,
+  shiftMonth,
   slotDate,
   totalEuros,
   type Coupon,
-  type CouponTerms,
   type TimeSlot,
 } from './booking.pricing.ts';
+import { couponTerms } from './booking.selectors.ts';
 
 /**
- * The booking flow of spec 4 (date -> slots -> selection -> coupon -> summary -> creating -> payment) for one
- * branch. The slot grid and the coupon are parallel regions of `browsing`; the summary and the payment dialog
+ * The booking flow (docs/decisions.md, 'Bookings and payments'): date -> slots -> selection -> coupon ->
+ * summary -> creating -> payment, for one branch. The slot grid and the coupon are parallel regions of `browsing`; the summary and the payment dialog
  * are states of their own, so the UI shows exactly one of them.
  */
 
 export type CouponError = { kind: 'invalid'; detail: string } | { kind: 'unreachable' };
-/** The summary's error line: the server's message, or a fallback the UI words (spec 8). */
+/** The summary's error line: the server's message, or a fallback the UI words (docs/decisions.md, 'Client'). */
 export type SummaryError =
   { kind: 'server'; detail: string } | { kind: 'cannotConfirm' } | { kind: 'providerFailed' };
 export type AppliedCoupon = Coupon & { code: string };
@@ -38,7 +39,7 @@ export type BookingContext = {
   termsAccepted: boolean;
   summaryError: SummaryError | null;
   clientSecret: string | null;
-  /** A slot picked while logged out: selected once the session is logged in (spec 2.7). */
+  /** A slot picked while logged out: selected once the session is logged in (docs/decisions.md, 'Client'). */
   pendingSlot: TimeSlot | null;
 };
 
@@ -89,12 +90,10 @@ export const bookingMachine = setup({
   },
   actors: {
     // Provided by machines/booking.actors.ts (tests provide scripted ones).
-    loadLocalTime: fromPromise<string, { branchId: number }>(() => Promise.reject(new Error('not provided'))),
-    loadSlots: fromPromise<TimeSlot[], SlotsInput>(() => Promise.reject(new Error('not provided'))),
-    checkCoupon: fromPromise<Coupon, { code: string }>(() => Promise.reject(new Error('not provided'))),
-    createBooking: fromPromise<string | null, CreateBookingInput>(() =>
-      Promise.reject(new Error('not provided')),
-    ),
+    loadLocalTime: placeholder<string, { branchId: number }>('loadLocalTime'),
+    loadSlots: placeholder<TimeSlot[], SlotsInput>('loadSlots'),
+    checkCoupon: placeholder<Coupon, { code: string }>('checkCoupon'),
+    createBooking: placeholder<string | null, CreateBookingInput>('createBooking'),
   },
   actions: {
     // Provided by the app: opens the auth modal on its login view.
@@ -183,10 +182,10 @@ export const bookingMachine = setup({
           actions: assign(({ event }) => ({ date: event.date, month: event.date.slice(0, 7) })),
         },
         'month.previous': {
-          actions: assign(({ context }) => ({ month: shiftMonthText(context.month, -1) })),
+          actions: assign(({ context }) => ({ month: shiftMonth(context.month, -1) })),
         },
         'month.next': {
-          actions: assign(({ context }) => ({ month: shiftMonthText(context.month, 1) })),
+          actions: assign(({ context }) => ({ month: shiftMonth(context.month, 1) })),
         },
       },
       states: {
@@ -200,7 +199,7 @@ export const bookingMachine = setup({
                 input: ({ context }) => ({ branchId: context.branchId, date: context.date }),
                 onDone: {
                   target: 'ready',
-                  // Selected slots of this date that are no longer bookable are dropped (spec 4).
+                  // Selected slots of this date that are no longer bookable are dropped (docs/decisions.md, 'Bookings and payments').
                   actions: assign(({ context, event }) => {
                     const bookable = new Set(
                       event.output.filter((slot) => slot.is_bookeable).map((slot) => slot.id),
@@ -220,10 +219,9 @@ export const bookingMachine = setup({
               on: {
                 'slot.toggle': [
                   {
-                    guard: 'isLoggedIn',
+                    guard: and(['isLoggedIn', 'isSelectable']),
                     actions: assign(({ context, event }) => {
                       const chosen = context.selected.some((slot) => slot.id === event.slot.id);
-                      if (!chosen && !event.slot.is_bookeable) return {};
                       return {
                         selected: chosen
                           ? context.selected.filter((slot) => slot.id !== event.slot.id)
@@ -236,7 +234,7 @@ export const bookingMachine = setup({
                     actions: [assign(({ event }) => ({ pendingSlot: event.slot })), 'requestLogin'],
                   },
                 ],
-                'selection.clear': { actions: assign({ selected: [] }) },
+                'selection.clear': { guard: 'hasSelection', actions: assign({ selected: [] }) },
                 'summary.open': {
                   guard: 'hasSelection',
                   target: '#booking.summary',
@@ -379,36 +377,3 @@ export const bookingMachine = setup({
     },
   },
 });
-
-function shiftMonthText(month: string, months: number): string {
-  const [year, monthNumber] = month.split('-').map(Number) as [number, number];
-  const index = year * 12 + (monthNumber - 1) + months;
-  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
-}
-
-/** Selectors the UI reads. */
-/** The applied coupon's pricing terms (discount and slots it may still discount), or null. */
-export function couponTerms(context: BookingContext): CouponTerms {
-  return context.coupon
-    ? { discount: context.coupon.discount, remainingUses: context.coupon.remaining_uses ?? null }
-    : null;
-}
-
-/**
- * The discount shown on a slot: a selected slot's is the one the booking will get; an unselected slot
- * shows the coupon's while it still has uses left beyond the slots already selected.
- */
-export function slotDiscount(context: BookingContext, slot: TimeSlot): number | null {
-  const terms = couponTerms(context);
-  if (!terms) return null;
-  if (context.selected.some((selected) => selected.id === slot.id)) {
-    return discountsBySlot(context.selected, terms).get(slot.id) ?? null;
-  }
-  return terms.remainingUses === null || context.selected.length < terms.remainingUses
-    ? terms.discount
-    : null;
-}
-
-export function discountOf(context: BookingContext): number | null {
-  return context.coupon?.discount ?? null;
-}

@@ -58,7 +58,7 @@ export function wallClock(iso: string): string {
   return iso.slice(11, 16);
 }
 
-/** 'HH:mm - HH:mm' (spec 9). */
+/** 'HH:mm - HH:mm' (docs/decisions.md, 'Bookings and payments'). */
 export function slotRange(slot: TimeSlot): string {
   return `${wallClock(slot.start_time)} - ${wallClock(slot.end_time)}`;
 }
@@ -78,7 +78,7 @@ export function branchDate(iso: string): string {
   return iso.slice(0, 10);
 }
 
-/** Spec 2.7: 42 day cells, weeks starting on Monday, for the month of `month` (yyyy-MM). */
+/** docs/decisions.md, 'Client': 42 day cells, weeks starting on Monday, for the month of `month` (yyyy-MM). */
 export function calendarCells(month: string): string[] {
   const first = temporal().PlainYearMonth.from(month).toPlainDate({ day: 1 });
   const start = first.subtract({ days: first.dayOfWeek - 1 });
@@ -89,7 +89,7 @@ export function shiftMonth(month: string, months: number): string {
   return temporal().PlainYearMonth.from(month).add({ months }).toString();
 }
 
-/** True when the device's current UTC offset differs from the branch's (spec 2.7's warning). */
+/** True when the device's current UTC offset differs from the branch's (docs/decisions.md, 'Client'). */
 export function deviceOffsetDiffers(branchTimeZone: string, deviceTimeZone: string): boolean {
   const now = temporal().Now.instant();
   return (

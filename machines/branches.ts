@@ -2,7 +2,7 @@ import type { components } from '../openapi/schema.gen.ts';
 
 export type Branch = components['schemas']['Branch'];
 
-/** Branches sorted by `order`, ascending (spec 7); ties keep the server's order. */
+/** Branches sorted by `order`, ascending (docs/decisions.md, 'Contract and API'); ties keep the server's order. */
 export function sortBranches(branches: readonly Branch[]): Branch[] {
   return [...branches].sort((a, b) => a.order - b.order);
 }
@@ -13,7 +13,7 @@ export function activeBranches(branches: readonly Branch[]): Branch[] {
 }
 
 /**
- * Spec 2.2's pricing range over active branches only: the minimum of the branches' minimum prices
+ * The pricing range over active branches only (docs/decisions.md, 'Client'): the minimum of the branches' minimum prices
  * and the minimum of their maximum prices. Null when no active branch has prices.
  */
 export function priceRange(branches: readonly Branch[]): { min: number; max: number } | null {

@@ -1,11 +1,12 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { placeholder } from './placeholder.ts';
 import { hasErrorCode } from './api.ts';
 import { failureFeedback, type Feedback } from './feedback.ts';
 import type { Booking } from './myBookings.ts';
 
 export type CancellationContext = {
   bookings: Booking[];
-  /** Ids of the selected bookings; only cancelable ones can be selected (spec 5). */
+  /** Ids of the selected bookings; only cancelable ones can be selected (docs/decisions.md, 'Bookings and payments'). */
   selected: number[];
   error: Feedback | null;
   /** The answer to "Send my code again", shown beside that booking's code. */
@@ -22,10 +23,6 @@ export type CancellationEvent =
   | { type: 'code.resend'; id: number };
 
 export type CancelRequest = { booking: { booking_id: number; expected_refund_eur: number }[] };
-
-function notProvided(name: string): never {
-  throw new Error(`the cancellation machine's ${name} actor must be provided`);
-}
 
 function keepCancelable(selected: number[], bookings: Booking[]): number[] {
   const cancelable = new Set(
@@ -61,10 +58,10 @@ export function selectedBookings(context: CancellationContext): Booking[] {
 }
 
 /**
- * My bookings and their cancellation (spec 2.8, 4 Cancellation): load the list, select cancelable bookings,
+ * My bookings and their cancellation (docs/decisions.md, 'Client'): load the list, select cancelable bookings,
  * open the dialog, confirm. Confirming sends each booking's refundable amount as the expected refund; success
  * reloads the list and clears the selection; `refund_changed` or `booking_not_cancelable` (a figure changed) shows the server's message and reloads
- * the figures with the dialog still open. A failed load is only logged (spec 8).
+ * the figures with the dialog still open. A failed load is only logged (docs/decisions.md, 'Client').
  */
 export const cancellationMachine = setup({
   types: {
@@ -72,9 +69,9 @@ export const cancellationMachine = setup({
     events: {} as CancellationEvent,
   },
   actors: {
-    loadBookings: fromPromise<Booking[]>(async () => notProvided('loadBookings')),
-    cancelBookings: fromPromise<void, CancelRequest>(async () => notProvided('cancelBookings')),
-    resendCode: fromPromise<void, { booking_id: number }>(async () => notProvided('resendCode')),
+    loadBookings: placeholder<Booking[]>('loadBookings'),
+    cancelBookings: placeholder<void, CancelRequest>('cancelBookings'),
+    resendCode: placeholder<void, { booking_id: number }>('resendCode'),
   },
   guards: {
     isSelectable: ({ context }, params: { id: number }) =>
@@ -92,7 +89,7 @@ export const cancellationMachine = setup({
       selected: keepCancelable(context.selected, params.bookings),
     })),
     clearSelection: assign({ selected: [], error: null }),
-    // Provided by the app (spec 8: a failure to fetch my bookings is only logged).
+    // Provided by the app (docs/decisions.md, 'Client').
     logLoadFailure: (_, params: { error: unknown }) => {
       console.error('Could not load my bookings', params.error);
     },
@@ -172,7 +169,7 @@ export const cancellationMachine = setup({
               target: 'cancelling',
               actions: assign({ error: null }),
             },
-            // Spec 4: Cancel clears the selection and the error.
+            // docs/decisions.md, 'Bookings and payments': Cancel clears the selection and the error.
             'dialog.cancel': { target: '#cancellation.ready', actions: 'clearSelection' },
           },
         },

@@ -2,7 +2,7 @@ import { ApiError } from './api.ts';
 
 /**
  * What a flow tells the user, as data: either the server's own sentence (already localised by the `locale`
- * header) or a key the view turns into text (spec 8). Machines never hold translated strings.
+ * header) or a key the view turns into text (docs/decisions.md, 'Client'). Machines never hold translated strings.
  */
 export type FeedbackKey =
   | 'generic'
@@ -46,7 +46,7 @@ export function failureFeedback(error: unknown, fallback: FeedbackKey): Feedback
   return { key: fallback };
 }
 
-/** Spec 5: trim, remove every whitespace, then '+', 1-3 digits of country code and 7-14 digits. */
+/** docs/decisions.md, 'Accounts': trim, remove every whitespace, then '+', 1-3 digits of country code and 7-14 digits. */
 export function sanitisePhone(raw: string): string | null {
   const phone = raw.trim().replace(/\s+/g, '');
   return /^\+\d{1,3}\d{7,14}$/.test(phone) ? phone : null;

@@ -4,13 +4,13 @@ export type Booking = components['schemas']['Booking'];
 export type BookingList = 'active' | 'past' | 'canceled';
 export type BookingStatusLabel = 'active' | 'past' | 'canceled' | 'expired';
 
-/** Spec 4, list grouping: active and in the past -> Past; active -> Active; otherwise Canceled. */
+/** docs/decisions.md, 'Bookings and payments', list grouping: active and in the past -> Past; active -> Active; otherwise Canceled. */
 export function listOf(booking: Booking): BookingList {
   if (booking.active) return booking.is_in_past ? 'past' : 'active';
   return 'canceled';
 }
 
-/** Spec 4, display status: canceled; otherwise past; otherwise active (an expired checkout says so). */
+/** docs/decisions.md, 'Bookings and payments', display status: canceled; otherwise past; otherwise active (an expired checkout says so). */
 export function statusLabel(booking: Booking): BookingStatusLabel {
   if (booking.canceled) return 'canceled';
   if (booking.status === 'expired') return 'expired';
@@ -70,7 +70,7 @@ export function groupBookings(bookings: Booking[]): BranchBookings[] {
   }));
 }
 
-/** Spec 9: refundable / final x 100, or 100 when the final price is 0. */
+/** docs/decisions.md, 'Bookings and payments': refundable / final x 100, or 100 when the final price is 0. */
 export function refundPercent(booking: Pick<Booking, 'refundable_eur' | 'final_price_eur'>): number {
   if (booking.final_price_eur === 0) return 100;
   return (booking.refundable_eur / booking.final_price_eur) * 100;

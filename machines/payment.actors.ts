@@ -2,7 +2,7 @@ import { fromPromise } from 'xstate';
 import { expectData, type ApiClient } from './api.ts';
 import type { SessionStatus } from './payment.machine.ts';
 
-/** The payment-return call over the typed client (spec 7). */
+/** The payment-return call over the typed client (docs/decisions.md, 'Contract and API'). */
 export function createPaymentActors(api: ApiClient) {
   return {
     checkStatus: fromPromise<SessionStatus, { sessionId: string }>(({ input }) =>

@@ -1,9 +1,10 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { placeholder } from './placeholder.ts';
 import { hasErrorCode } from './api.ts';
 import type { components } from '../openapi/schema.gen.ts';
 
 /**
- * The return from the checkout (spec 4, 'Payment session'): the status of `stripe_session_id` is checked and
+ * The return from the checkout (docs/decisions.md, 'Bookings and payments'): the status of `stripe_session_id` is checked and
  * shown; 'Try again' re-opens the checkout while the session is open; a check refused for this caller asks for a login
  * and checks again once logged in.
  */
@@ -38,9 +39,7 @@ export const paymentMachine = setup({
     input: {} as PaymentInput,
   },
   actors: {
-    checkStatus: fromPromise<SessionStatus, { sessionId: string }>(() =>
-      Promise.reject(new Error('not provided')),
-    ),
+    checkStatus: placeholder<SessionStatus, { sessionId: string }>('checkStatus'),
   },
   actions: {
     // Provided by the app: opens the auth modal on its login view.

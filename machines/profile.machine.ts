@@ -1,4 +1,5 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { placeholder } from './placeholder.ts';
 import { failureFeedback, sanitisePhone, type Feedback } from './feedback.ts';
 import type { User } from './session.machine.ts';
 
@@ -24,7 +25,7 @@ export type ProfileEvent =
   | { type: 'profile.submit' }
   | { type: 'profile.reload' };
 
-/** `PUT /auth/me` without `locale`, which the actor adds. An empty new password is null (spec 5). */
+/** `PUT /auth/me` without `locale`, which the actor adds. An empty new password is null (docs/decisions.md, 'Accounts'). */
 export type ProfileUpdate = {
   first_name: string;
   last_name: string;
@@ -33,10 +34,6 @@ export type ProfileUpdate = {
   password: string | null;
   agree_newsletter: boolean;
 };
-
-function notProvided(name: string): never {
-  throw new Error(`the profile machine's ${name} actor must be provided`);
-}
 
 const filled = (value: string) => value.trim() !== '';
 
@@ -51,13 +48,13 @@ function fieldsOf(user: User): ProfileFields {
   };
 }
 
-/** True when the 'confirm new password' field is shown: only once a new password is typed (spec 2.8). */
+/** True when the 'confirm new password' field is shown: only once a new password is typed (docs/decisions.md, 'Client'). */
 export function asksPasswordConfirmation(context: ProfileContext): boolean {
   return context.fields.newPassword !== '';
 }
 
 /**
- * The profile tab (spec 2.8, 5): read the user, edit, submit. Invalid input (different passwords, a phone
+ * The profile tab (docs/decisions.md, 'Client'): read the user, edit, submit. Invalid input (different passwords, a phone
  * number that does not sanitise) makes no call. After a successful update the session re-validates its
  * token (`revalidateSession`); a changed e-mail or password ends it and the app opens the auth modal.
  */
@@ -67,8 +64,8 @@ export const profileMachine = setup({
     events: {} as ProfileEvent,
   },
   actors: {
-    loadProfile: fromPromise<User>(async () => notProvided('loadProfile')),
-    updateProfile: fromPromise<User, ProfileUpdate>(async () => notProvided('updateProfile')),
+    loadProfile: placeholder<User>('loadProfile'),
+    updateProfile: placeholder<User, ProfileUpdate>('updateProfile'),
   },
   guards: {
     passwordsDiffer: ({ context }) =>
@@ -80,7 +77,7 @@ export const profileMachine = setup({
     },
   },
   actions: {
-    // Provided by the app: the session re-validates its token (spec 4, after a profile update).
+    // Provided by the app: the session re-validates its token (docs/decisions.md, 'Accounts').
     revalidateSession: () => {},
     fail: assign((_, params: { feedback: Feedback }) => ({ error: params.feedback, success: null })),
   },

@@ -1,7 +1,7 @@
 /** One tier of the refund policy: cancelling more than `hours` ahead refunds `percent` of the price. */
 export type RefundTier = { hours: number; percent: number };
 
-/** The refund ratios (hour threshold as a string -> fraction), sorted by threshold, descending (spec 9). */
+/** The refund ratios (hour threshold as a string -> fraction), sorted by threshold, descending (docs/decisions.md, 'Bookings and payments'). */
 export function refundTiers(ratios: Record<string, number>): RefundTier[] {
   return Object.entries(ratios)
     .map(([hours, ratio]) => ({ hours: Number(hours), percent: Math.round(ratio * 10000) / 100 }))

@@ -1,4 +1,5 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { placeholder } from './placeholder.ts';
 import type { components } from '../openapi/schema.gen.ts';
 
 export type User = components['schemas']['User'];
@@ -23,12 +24,8 @@ export type SessionContext = {
 export type SessionEvent =
   { type: 'token.set'; token: string } | { type: 'token.validate' } | { type: 'logout' };
 
-function notProvided(name: string): never {
-  throw new Error(`the session machine's ${name} actor must be provided`);
-}
-
 /**
- * The session (spec 4, Authentication): no token means logged out; setting a token stores it and
+ * The session (docs/decisions.md, 'Accounts'): no token means logged out; setting a token stores it and
  * validates it; a valid token means logged in; a refused token logs out, which clears the token. A check the
  * server could not answer (5xx, no network: `validateToken` throws) keeps the session and marks it
  * `unavailable`, so an outage never logs anyone out. A language change or a profile update sends
@@ -42,8 +39,8 @@ export const sessionMachine = setup({
   },
   actors: {
     /** true: valid; false: refused (the token is dropped); throws when the server could not say. */
-    validateToken: fromPromise<boolean, { token: string }>(async () => notProvided('validateToken')),
-    fetchUser: fromPromise<User, { token: string }>(async () => notProvided('fetchUser')),
+    validateToken: placeholder<boolean, { token: string }>('validateToken'),
+    fetchUser: placeholder<User, { token: string }>('fetchUser'),
   },
   guards: {
     hasToken: ({ context }) => context.token !== null,

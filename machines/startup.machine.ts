@@ -1,4 +1,5 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { placeholder } from './placeholder.ts';
 import { sortBranches, type Branch } from './branches.ts';
 import type { ModalSearch } from './modal-search.ts';
 
@@ -40,7 +41,7 @@ export function needsLogin(search: ModalSearch, tokenValid: boolean): boolean {
 export type StartupContext = {
   /** The modal parameters of the current URL (`search.changed` follows the router). */
   search: ModalSearch;
-  /** Kept, sorted by `order`; refetched only when forced or when the kept list is empty (spec 7). */
+  /** Kept, sorted by `order`; refetched only when forced or when the kept list is empty (docs/decisions.md, 'Contract and API'). */
   branches: Branch[];
   branchesFailed: boolean;
   tokenValid: boolean;
@@ -50,10 +51,6 @@ export type StartupEvent =
   | { type: 'branches.load'; force?: boolean }
   | { type: 'session.changed'; valid: boolean }
   | { type: 'search.changed'; search: ModalSearch };
-
-function notProvided(name: string): never {
-  throw new Error(`the startup machine's ${name} actor must be provided`);
-}
 
 /**
  * Startup (docs/decisions.md, 'Client'): fetch the branches and validate the session token (both at once),
@@ -67,8 +64,8 @@ export const startupMachine = setup({
     input: {} as StartupInput,
   },
   actors: {
-    fetchBranches: fromPromise<Branch[]>(async () => notProvided('fetchBranches')),
-    validateSession: fromPromise<boolean>(async () => notProvided('validateSession')),
+    fetchBranches: placeholder<Branch[]>('fetchBranches'),
+    validateSession: placeholder<boolean>('validateSession'),
   },
   guards: {
     needsLogin: (_, params: { search: ModalSearch; tokenValid: boolean }) =>
@@ -118,7 +115,7 @@ export const startupMachine = setup({
                   target: 'done',
                   actions: { type: 'keepBranches', params: ({ event }) => ({ branches: event.output }) },
                 },
-                // The page still opens without branches (spec 2.2: black background, no branch sections).
+                // The page still opens without branches (docs/decisions.md, 'Client').
                 onError: { target: 'done', actions: 'markBranchesFailed' },
               },
             },

@@ -24,7 +24,7 @@ function keepSearchAndHash(location: ParsedLocation): string {
 
 const rootRoute = createRootRoute({ component: Outlet, notFoundComponent: NotFound });
 
-/** `/` redirects to `/{lang}` by the detection order (DECISIONS.md: every page URL carries its locale). */
+/** `/` redirects to `/{lang}` by the detection order (docs/decisions.md: every page URL carries its locale). */
 const indexRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/',

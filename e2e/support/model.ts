@@ -179,11 +179,15 @@ export async function runPath<M extends AnyStateMachine, TData>(
   }
 }
 
-/** Prints, once per spec, how many paths run and what of the machine they cover; fails on a missing check. */
+/**
+ * Prints, once per spec, how many paths the UI runs and what of the machine they cover, and fails when that
+ * falls below `floor` (states and transitions covered) or a state the paths reach has no check in the UI.
+ */
 export async function reportCoverage<M extends AnyStateMachine, TData>(
   driver: ModelDriver<M, TData>,
   paths: ModelPath<M>[],
   scripted: string[],
+  floor: { states: number; transitions: number },
 ): Promise<void> {
   for (const path of paths) for (const step of path.steps) checkFor(driver, step.state);
   const coverage = await coverageOfPaths(driver.machine, paths, {
@@ -196,4 +200,10 @@ export async function reportCoverage<M extends AnyStateMachine, TData>(
     `[model e2e] ${driver.machine.id}: ${coverage.paths} paths, states ${coverage.states.covered.length}/${coverage.states.total.length} (${percent(coverage.states.covered.length, coverage.states.total.length)}), transitions ${coverage.transitions.covered.length}/${coverage.transitions.total.length} (${percent(coverage.transitions.covered.length, coverage.transitions.total.length)})${missed.length ? `; states left to the vitest model: ${missed.join(', ')}` : ''}`,
   );
   expect(coverage.paths).toBeGreaterThan(0);
+  expect(coverage.states.covered.length, 'states covered through the UI').toBeGreaterThanOrEqual(
+    floor.states,
+  );
+  expect(coverage.transitions.covered.length, 'transitions covered through the UI').toBeGreaterThanOrEqual(
+    floor.transitions,
+  );
 }

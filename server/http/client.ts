@@ -105,7 +105,7 @@ function acceptedLanguages(header: string | undefined): string[] {
     .map((entry) => entry.tag);
 }
 
-/** The detection order of spec 2.1 without a path: the `locale` cookie, the browser's languages, pt. */
+/** The locale detection order (docs/decisions.md, 'Client') without a path: the `locale` cookie, the browser's languages, pt. */
 export function detectRequestLocale(
   cookieHeader: string | undefined,
   acceptLanguage: string | undefined,

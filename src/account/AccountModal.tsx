@@ -9,7 +9,7 @@ import { MyBookings } from './MyBookings.tsx';
 import { Profile } from './Profile.tsx';
 import { Settings } from './Settings.tsx';
 
-/** The account modal (spec 2.8): My bookings (default), Profile and Settings, each reachable by URL. */
+/** The account modal (docs/decisions.md, 'Client'): My bookings (default), Profile and Settings, each reachable by URL. */
 export default function AccountModal({ hidden }: { hidden: boolean }) {
   const { t } = useLingui();
   const search = useModalSearch();
@@ -38,7 +38,7 @@ export default function AccountModal({ hidden }: { hidden: boolean }) {
           onChange={(value) => {
             const next = accountTab.safeParse(value);
             if (!next.success) return;
-            // Each tab is its own URL (spec 2.8: a tab can be opened directly), a history entry of its own.
+            // Each tab is its own URL (docs/decisions.md, 'Client'), a history entry of its own.
             void updateSearch((previous) => ({ ...previous, account_tab: next.data }), true);
           }}
         >

@@ -261,7 +261,7 @@ function DoorCodes({ state, send, locale }: { state: MachineState; send: Send; l
   );
 }
 
-/** My bookings (spec 2.8): per branch, Active (open, selectable), Past and Canceled (closed). */
+/** My bookings (docs/decisions.md, 'Client'): per branch, Active (open, selectable), Past and Canceled (closed). */
 export function MyBookings() {
   const { t } = useLingui();
   const runtime = useRuntime();

@@ -13,7 +13,7 @@ import { FeedbackBoxes } from '../auth/feedback.tsx';
 import { i18n } from '../i18n/i18n.ts';
 import { isLocale } from '../i18n/locales.ts';
 
-/** The profile tab (spec 2.8): the user's details, an optional new password and the newsletter choice. */
+/** The profile tab (docs/decisions.md, 'Client'): the user's details, an optional new password and the newsletter choice. */
 export function Profile() {
   const { t } = useLingui();
   const runtime = useRuntime();

@@ -8,7 +8,7 @@ import { useRuntime } from '../app/context.tsx';
 import { useFeedbackText } from '../auth/feedback.tsx';
 import { LanguageSelector } from '../shell/LanguageSelector.tsx';
 
-/** The settings tab (spec 2.8): language, Logout and Delete Account (with its confirmation modal). */
+/** The settings tab (docs/decisions.md, 'Client'): language, Logout and Delete Account (with its confirmation modal). */
 export function Settings({ onClose }: { onClose: () => Promise<void> }) {
   const { t } = useLingui();
   const runtime = useRuntime();

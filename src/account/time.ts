@@ -13,7 +13,7 @@ function zoned(iso: string, timeZone: string): Temporal.ZonedDateTime {
   }
 }
 
-/** Spec 9 'long': short weekday, day, long month, year, hour:minute. */
+/** docs/decisions.md, 'Client': short weekday, day, long month, year, hour:minute. */
 export function longDateTime(iso: string, timeZone: string, locale: Locale): string {
   return zoned(iso, timeZone).toLocaleString(intlTag(locale), {
     weekday: 'short',

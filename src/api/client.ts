@@ -16,7 +16,7 @@ export type ApiClientOptions = {
   fetch?: typeof fetch;
 };
 
-/** Spec 7's common headers: Accept, the interface locale, and the bearer token when there is one. */
+/** The common headers (docs/decisions.md, 'Contract and API'): Accept, the interface locale, and the bearer token when there is one. */
 export function headersMiddleware(getLocale: () => string, getToken: () => string | null): Middleware {
   return {
     onRequest({ request }) {

@@ -1,6 +1,6 @@
 import type { LoaderStore } from './loader.ts';
 
-/** Spec 7 marks these reads 'shared': identical concurrent calls are merged into one request. */
+/** These reads are 'shared' (docs/decisions.md, 'Contract and API'): identical concurrent calls are merged into one request. */
 export const SHARED_PATHS: readonly string[] = ['/bookings/branches', '/checkout/refund-ratios'];
 
 function requestKey(request: Request): string {

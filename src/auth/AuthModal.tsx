@@ -28,7 +28,7 @@ function createMachine(runtime: Runtime) {
   return authModalMachine.provide({
     actors: {
       ...createAuthModalActors(runtime.api, () => (isLocale(i18n.locale) ? i18n.locale : 'pt')),
-      // Spec 2.6: opened without link parameters, the modal checks the current token first.
+      // docs/decisions.md, 'Client': opened without link parameters, the modal checks the current token first.
       validateSession: fromPromise(async () => {
         if (!session.getSnapshot().context.token) return false;
         session.send({ type: 'token.validate' });

@@ -2,7 +2,7 @@ import { useLingui } from '@lingui/react/macro';
 import { Alert } from '@mantine/core';
 import type { Feedback, FeedbackKey } from '../../machines/feedback.ts';
 
-/** Spec 8's texts for the feedback keys of the auth and account flows. */
+/** The texts for the feedback keys of the auth and account flows (docs/decisions.md, 'Client'). */
 export function useFeedbackText(): (feedback: Feedback) => string {
   const { t } = useLingui();
   const texts: Record<FeedbackKey, string> = {
@@ -35,7 +35,7 @@ export function useFeedbackText(): (feedback: Feedback) => string {
   return (feedback) => ('text' in feedback ? feedback.text : texts[feedback.key]);
 }
 
-/** The red error box and the green success box (spec 2.6). */
+/** The red error box and the green success box (docs/decisions.md, 'Client'). */
 export function FeedbackBoxes({ error, success }: { error: Feedback | null; success: Feedback | null }) {
   const text = useFeedbackText();
   return (

@@ -3,7 +3,8 @@ import { ActionIcon, Alert, Button, Group, Stack, Text, TextInput, Title } from 
 import type { SnapshotFrom } from 'xstate';
 import type { Branch } from '../../machines/branches.ts';
 import type { bookingMachine } from '../../machines/booking.machine.ts';
-import { slotDiscount, type BookingEvent } from '../../machines/booking.machine.ts';
+import type { BookingEvent } from '../../machines/booking.machine.ts';
+import { slotDiscount } from '../../machines/booking.selectors.ts';
 import {
   calendarCells,
   deviceOffsetDiffers,
@@ -145,7 +146,7 @@ function Coupon({ state, send }: { state: Snapshot; send: Send }) {
           error={error}
           autoComplete="off"
         />
-        <Button type="submit" mt={25} disabled={couponInput.trim() === ''} loading={checking}>
+        <Button type="submit" mt={25} disabled={!state.can({ type: 'coupon.apply' })} loading={checking}>
           <Trans>Aplicar</Trans>
         </Button>
       </Group>
@@ -188,7 +189,7 @@ function Slots({ state, send, locale }: { state: Snapshot; send: Send; locale: L
             type="button"
             className="slot"
             aria-pressed={chosen}
-            disabled={!slot.is_bookeable && !chosen}
+            disabled={!state.can({ type: 'slot.toggle', slot })}
             onClick={() => send({ type: 'slot.toggle', slot })}
           >
             <span className="slot__time">{slotRange(slot)}</span>
@@ -214,7 +215,7 @@ export function BookSessions({
   onLogin: () => void;
 }) {
   const branchName = branch.name;
-  const { loggedIn, selected, date } = state.context;
+  const { loggedIn, date } = state.context;
   const slotsFailed = state.matches({ browsing: { slots: 'failed' } });
   const showWarning = deviceOffsetDiffers(branch.time_zone, deviceTimeZone());
   return (
@@ -240,12 +241,15 @@ export function BookSessions({
               <Group gap="sm">
                 <Button
                   variant="default"
-                  disabled={selected.length === 0}
+                  disabled={!state.can({ type: 'selection.clear' })}
                   onClick={() => send({ type: 'selection.clear' })}
                 >
                   <Trans>Desmarcar tudo</Trans>
                 </Button>
-                <Button disabled={selected.length === 0} onClick={() => send({ type: 'summary.open' })}>
+                <Button
+                  disabled={!state.can({ type: 'summary.open' })}
+                  onClick={() => send({ type: 'summary.open' })}
+                >
                   <Trans>Confirmar reserva</Trans>
                 </Button>
               </Group>

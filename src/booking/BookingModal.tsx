@@ -132,7 +132,7 @@ function BookingFlow({ branch, tab, hidden }: { branch: Branch; tab: BookingTab;
 }
 
 /**
- * Spec 2.7: the branch/booking modal, opened by booking_tab and booking_branch_id. `hidden`: the auth modal
+ * docs/decisions.md, 'Client': the branch/booking modal, opened by booking_tab and booking_branch_id. `hidden`: the auth modal
  * is open over it (its flow keeps its state).
  */
 export default function BookingModal({ hidden }: { hidden: boolean }) {

@@ -10,7 +10,7 @@ import { useUpdateModalSearch } from '../auth/useModalSearch.ts';
 import { MantineLayer } from '../ui/MantineLayer.tsx';
 import { Checkout } from './Checkout.tsx';
 
-/** The result of a return from the checkout (spec 4 'Payment session', spec 8 'Payment results'). */
+/** The result of a return from the checkout (docs/decisions.md, 'Bookings and payments'). */
 export default function PaymentResult({ sessionId, hidden }: { sessionId: string; hidden: boolean }) {
   const { t } = useLingui();
   const runtime = useRuntime();

@@ -2,12 +2,8 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
 import type { SnapshotFrom } from 'xstate';
 import type { bookingMachine } from '../../machines/booking.machine.ts';
-import {
-  couponTerms,
-  slotDiscount,
-  type BookingEvent,
-  type SummaryError,
-} from '../../machines/booking.machine.ts';
+import type { BookingEvent, SummaryError } from '../../machines/booking.machine.ts';
+import { couponTerms, slotDiscount } from '../../machines/booking.selectors.ts';
 import { groupByDate, slotRange, totalEuros } from '../../machines/booking.pricing.ts';
 import { formatEuros } from '../i18n/format.ts';
 import type { Locale } from '../i18n/locales.ts';

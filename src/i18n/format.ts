@@ -1,6 +1,7 @@
 import type { Locale } from './locales.ts';
 
-// Intl tags per interface language: European Portuguese, and a 12-hour clock in English only.
+// The client's one map from interface language to Intl tag: European Portuguese, and a 12-hour clock in
+// English only.
 const INTL_TAGS: Record<Locale, string> = { pt: 'pt-PT', en: 'en-GB', fr: 'fr-FR', de: 'de-DE', sk: 'sk-SK' };
 
 export function intlTag(locale: Locale): string {
@@ -21,26 +22,6 @@ export function clockOptions(locale: Locale): Intl.DateTimeFormatOptions {
   return { hour: twelveHour ? 'numeric' : '2-digit', minute: '2-digit', hour12: twelveHour };
 }
 
-/** 'long': short weekday, day, long month, year, hour:minute. */
-export function formatLongDateTime(value: Date, locale: Locale, timeZone?: string): string {
-  return new Intl.DateTimeFormat(intlTag(locale), {
-    weekday: 'short',
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    ...clockOptions(locale),
-    ...(timeZone ? { timeZone } : {}),
-  }).format(value);
-}
-
-/** 'timeOnly': hour and minute. */
-export function formatTime(value: Date, locale: Locale, timeZone?: string): string {
-  return new Intl.DateTimeFormat(intlTag(locale), {
-    ...clockOptions(locale),
-    ...(timeZone ? { timeZone } : {}),
-  }).format(value);
-}
-
 /** A euro amount: whole euros without decimals, anything else with two. */
 export function formatEuros(amount: number, locale: Locale): string {
   const whole = Number.isInteger(amount);
@@ -50,10 +31,4 @@ export function formatEuros(amount: number, locale: Locale): string {
     minimumFractionDigits: whole ? 0 : 2,
     maximumFractionDigits: 2,
   }).format(amount);
-}
-
-export function formatPercent(fraction: number, locale: Locale): string {
-  return new Intl.NumberFormat(intlTag(locale), { style: 'percent', maximumFractionDigits: 0 }).format(
-    fraction,
-  );
 }

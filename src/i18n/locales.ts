@@ -47,7 +47,7 @@ export type DetectionSources = {
   languages: readonly string[];
 };
 
-/** Spec 2.1's detection order: the URL path segment, the `locale` cookie, the browser's languages, pt. */
+/** The locale detection order (docs/decisions.md, 'Client'): the URL path segment, the `locale` cookie, the browser's languages, pt. */
 export function detectLocale({ pathname, cookie, languages }: DetectionSources): Locale {
   const fromPath = localeSegment(pathname);
   if (isLocale(fromPath)) return fromPath;

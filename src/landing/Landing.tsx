@@ -22,7 +22,7 @@ function useInitialHashScroll(ready: boolean) {
   }, [ready, hash]);
 }
 
-/** Spec 2.2: the landing sections in order, each under its anchor id and condition. */
+/** docs/decisions.md, 'Client': the landing sections in order, each under its anchor id and condition. */
 export function Landing() {
   const { branches, active, ready } = useBranches();
   useInitialHashScroll(ready);

@@ -1,5 +1,5 @@
 /**
- * Native-app rules (spec 9): a second touch within 300 ms is blocked (no double-tap zoom), pinch and
+ * Native-app rules (docs/decisions.md, 'Client'): a second touch within 300 ms is blocked (no double-tap zoom), pinch and
  * ctrl/meta-wheel zoom are blocked, and the focused field is scrolled into view 100 ms after the
  * keyboard opens. Returns a function that removes every listener.
  */

@@ -8,7 +8,7 @@ import { parseLegalText } from './legal-text.ts';
 import { useLegalTexts, type LegalSectionId } from './legal/texts.ts';
 import './rights.css';
 
-/** Spec 2.3: the button bar scrolls each section to 80 px below the top of the window. */
+/** docs/decisions.md, 'Client': the button bar scrolls each section to 80 px below the top of the window. */
 export const RIGHTS_SCROLL_OFFSET = 80;
 
 function LegalBody({ text }: { text: string }) {

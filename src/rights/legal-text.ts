@@ -4,7 +4,7 @@ export type LegalBlock =
   | { kind: 'list'; items: string[] }
   | { kind: 'paragraph'; text: string };
 
-/** The catalogs store '@' as %40 (spec 2.3); it is decoded for display. */
+/** The catalogs store '@' as %40 (docs/decisions.md, 'Client'); it is decoded for display. */
 export function decodeLegalText(text: string): string {
   return text.replaceAll('%40', '@');
 }

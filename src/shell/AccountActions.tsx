@@ -6,7 +6,7 @@ import { DropdownMenu, MenuItem } from '../ui/DropdownMenu.tsx';
 import { SECTION_IDS, useGoToSection, useOpenModal } from './navigation.ts';
 
 /**
- * 'Book now' opens the booking modal directly with one or no active branch (DECISIONS.md; with none, the modal
+ * 'Book now' opens the booking modal directly with one or no active branch (docs/decisions.md; with none, the modal
  * says 'No active branch found'), else scrolls to the branches.
  */
 export function useBookNow() {

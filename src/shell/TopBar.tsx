@@ -13,7 +13,7 @@ import { useTopBarFit } from './useTopBarFit.ts';
 
 type SectionLink = { section: SectionId; label: ReactNode };
 
-/** Spec 2.4: branches before FAQ only with at least one branch; pricing last only with an active branch. */
+/** docs/decisions.md, 'Client': branches before FAQ only with at least one branch; pricing last only with an active branch. */
 function useSectionLinks(): SectionLink[] {
   const { branches, active } = useBranches();
   const links: SectionLink[] = [

@@ -39,7 +39,7 @@ export function useLocale(): Locale {
   return isLocale(lang) ? lang : DEFAULT_LOCALE;
 }
 
-/** Navigates to the current locale's landing page plus #section, then scrolls to that section (spec 2.4). */
+/** Navigates to the current locale's landing page plus #section, then scrolls to that section (docs/decisions.md, 'Client'). */
 export function useGoToSection() {
   const navigate = useNavigate();
   const locale = useLocale();
@@ -61,7 +61,7 @@ export type ModalRequest =
   | { modal: 'booking'; tab: BookingTab; branchId?: number }
   | { modal: 'account'; tab: AccountTab };
 
-/** Modals are driven by query parameters; opening one pushes them into history (spec 2.7). */
+/** Modals are driven by query parameters; opening one pushes them into history (docs/decisions.md, 'Client'). */
 export function useOpenModal() {
   const navigate = useNavigate();
   return useCallback(

@@ -6,7 +6,7 @@ import { refundPolicyText } from '../../machines/refund.ts';
 import { useRuntime } from '../app/context.tsx';
 
 /**
- * refundRatiosText (spec 9): the policy from GET /checkout/refund-ratios (a 'shared' call), one
+ * refundRatiosText (docs/decisions.md, 'Bookings and payments'): the policy from GET /checkout/refund-ratios (a 'shared' call), one
  * 'Above N hour(s), P% is refunded.' sentence per tier, highest threshold first. Null until loaded
  * or when the call fails.
  */

@@ -39,8 +39,8 @@ type Document = {
 const contractPath = new URL('../../openapi/openapi.yaml', import.meta.url);
 const document = parse(readFileSync(contractPath, 'utf8')) as Document;
 
-// The calls of spec section 7, the webhooks (Stripe, Seam), the local checkout, health, the development outbox
-// and virtual doors, and "send my code again".
+// The client's calls (docs/decisions.md, 'Contract and API'), the webhooks (Stripe, Seam), the local checkout,
+// health, the development outbox and virtual doors, and "send my code again".
 const expectedOperations = [
   ['validateToken', 'get', '/auth/token/validate', 'bearer'],
   ['getMe', 'get', '/auth/me', 'bearer'],

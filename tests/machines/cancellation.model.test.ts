@@ -91,7 +91,7 @@ describe('cancellation machine, model-based', () => {
           const cancelable = new Set(bookings.filter((item) => item.is_cancelable).map((item) => item.id));
           expect(selected.every((id) => cancelable.has(id))).toBe(true);
           expect(new Set(selected).size).toBe(selected.length);
-          // A failed load is logged, once per failure, and is never shown to the user (spec 8).
+          // A failed load is logged, once per failure, and is never shown to the user (docs/decisions.md, 'Client').
           if (type === 'xstate.error.actor.loadBookings') loadFailures += 1;
           expect(logged).toBe(loadFailures);
           // An error is only ever shown inside the dialog.

@@ -147,15 +147,22 @@ describe('session machine', () => {
   });
 
   it('lets the newest token win when one is set while another is being validated', async () => {
-    const { actor } = startSession({
-      token: 'old',
-      valid: (token) =>
-        new Promise((resolve) => setTimeout(() => resolve(token === 'new'), token === 'old' ? 30 : 5)),
-    });
-    actor.send({ type: 'token.set', token: 'new' });
-    await waitFor(actor, (state) => state.matches('loggedIn'));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(actor.getSnapshot().value).toBe('loggedIn');
-    expect(actor.getSnapshot().context.token).toBe('new');
+    vi.useFakeTimers();
+    try {
+      // The old token's answer (invalid) comes last: after the new token's (valid).
+      const { actor } = startSession({
+        token: 'old',
+        valid: (token) =>
+          new Promise((resolve) => setTimeout(() => resolve(token === 'new'), token === 'old' ? 30 : 5)),
+      });
+      actor.send({ type: 'token.set', token: 'new' });
+      await vi.advanceTimersByTimeAsync(5);
+      expect(actor.getSnapshot().value).toBe('loggedIn');
+      await vi.advanceTimersByTimeAsync(25);
+      expect(actor.getSnapshot().value).toBe('loggedIn');
+      expect(actor.getSnapshot().context.token).toBe('new');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -47,7 +47,7 @@ const EVENTS = [
 const coverage = coverageOf(startupMachine);
 afterAll(() => coverage.save());
 
-// One pending flag of each kind, and none: the modal chosen must follow spec 2.5's priority every time.
+// One pending flag of each kind, and none: the modals arranged must follow their precedence every time.
 const SEARCHES: [string, ModalSearch][] = [
   ['no pending modal', {}],
   ['a reset token and a booking tab', { reset_token: 'abc', booking_tab: 'bookSessions' }],
@@ -83,7 +83,7 @@ describe.each(SEARCHES)('startup machine, model-based, with %s', (_label, search
         check: (snapshot, step) => {
           const { context } = snapshot;
           const orders = context.branches.map((item) => item.order);
-          // The kept list is always sorted by `order` (spec 7).
+          // The kept list is always sorted by `order` (docs/decisions.md, 'Contract and API').
           expect(orders).toEqual([...orders].sort((a, b) => a - b));
           const type = step.event.type as string;
           const arranged =

@@ -143,7 +143,9 @@ describe.each(DATABASE_TARGETS)('abuse limits on %s', (target) => {
     }
     const limited = await client.get(`/api/auth/confirm-email/${code}`);
     expect(limited.statusCode).toBe(429);
-    expect(limited.headers['retry-after']).toBeDefined();
+    // Whole seconds until the attempt window (at most 15 minutes) ends.
+    expect(String(limited.headers['retry-after'])).toMatch(/^[1-9]\d*$/);
+    expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
     // Another caller is not affected, and the code is still good.
     expect((await newClient(server.app).get(`/api/auth/confirm-email/${code}`)).statusCode).toBe(200);
   });

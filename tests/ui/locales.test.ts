@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { detectLocale, localeCookie, switchLocaleInPath } from '../../src/i18n/locales.ts';
-import { formatLongDateTime, formatTime } from '../../src/i18n/format.ts';
+import { longDateTime, timeOnly } from '../../src/account/time.ts';
 
 describe('locale detection order', () => {
   it('takes the locale of the URL path first', () => {
@@ -44,16 +44,16 @@ describe('locale cookie', () => {
 });
 
 describe('date formats', () => {
-  const instant = new Date('2026-11-22T15:05:00Z');
+  const instant = '2026-11-22T15:05:00Z';
 
   it('uses a 12-hour clock in English only', () => {
-    expect(formatTime(instant, 'en', 'Europe/Lisbon').toLowerCase()).toMatch(/^3:05\s?pm$/);
-    expect(formatTime(instant, 'pt', 'Europe/Lisbon')).toBe('15:05');
-    expect(formatTime(instant, 'de', 'Europe/Lisbon')).toBe('15:05');
+    expect(timeOnly(instant, 'Europe/Lisbon', 'en').toLowerCase()).toMatch(/^3:05\s?pm$/);
+    expect(timeOnly(instant, 'Europe/Lisbon', 'pt')).toBe('15:05');
+    expect(timeOnly(instant, 'Europe/Lisbon', 'de')).toBe('15:05');
   });
 
   it('writes the long format with weekday, day, month name, year and time', () => {
-    const text = formatLongDateTime(instant, 'pt', 'Europe/Lisbon');
+    const text = longDateTime(instant, 'Europe/Lisbon', 'pt');
     expect(text).toContain('novembro');
     expect(text).toContain('2026');
     expect(text).toContain('15:05');
