@@ -16,31 +16,9 @@ import {
   priceRange,
   type BranchSchedule,
 } from './schedule.ts';
+import type { components } from '../../openapi/schema.gen.ts';
 
-export type BranchView = {
-  id: number;
-  name: string;
-  order: number;
-  image: string;
-  images_urls: string[];
-  location: string;
-  active_with_smart_lock: boolean;
-  descriptions_data: Descriptions;
-  min_and_max_price_eur_long_cached: [number, number];
-  time_zone: string;
-  slot_minutes: number;
-  latitude: number;
-  longitude: number;
-  map_url: string | null;
-};
-
-export type SlotView = {
-  id: number;
-  start_time: string;
-  end_time: string;
-  basic_price_eur: number;
-  is_bookeable: boolean;
-};
+type Schemas = components['schemas'];
 
 export type SlotHorizonReport = { branchId: number; from: string; until: string; slotsAdded: number }[];
 
@@ -338,7 +316,7 @@ export function createBranchService({ db, clock, horizonDays }: BranchServiceDep
   }
 
   return {
-    async listBranches(): Promise<BranchView[]> {
+    async listBranches(): Promise<Schemas['Branch'][]> {
       const [branches, images] = await Promise.all([
         repository.listBranches(db),
         repository.listBranchImages(db),
@@ -380,7 +358,7 @@ export function createBranchService({ db, clock, horizonDays }: BranchServiceDep
      * The slots starting on a branch-local date. Bookable: the branch takes bookings, the slot starts after
      * now, and no confirmed booking or unexpired hold covers it. Dates outside the horizon have none.
      */
-    async listSlots(branchId: number, date: string): Promise<SlotView[]> {
+    async listSlots(branchId: number, date: string): Promise<Schemas['TimeSlot'][]> {
       const localDate = parseCalendarDate(date);
       const now = clock.now();
       // One round trip in the common case: the rows carry their branch's zone and activation.

@@ -1,13 +1,14 @@
+import type { components } from '../../openapi/schema.gen.ts';
 import type { Temporal } from 'temporal-polyfill';
 import { dateFromInstant, type Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { AppError } from '../errors.ts';
 import * as repository from './repository.ts';
 
-export type CouponView = { id: number; discount: number; remaining_uses: number | null };
+type Coupon = components['schemas']['Coupon'];
 
 /** A coupon this user may use now; `remainingUses` null means no cap limits it. */
-export type UsableCoupon = Omit<CouponView, 'remaining_uses'> & {
+export type UsableCoupon = Omit<Coupon, 'remaining_uses'> & {
   code: string;
   remainingUses: number | null;
 };
@@ -152,7 +153,7 @@ export function createCouponService({ db, clock }: { db: Db; clock: Clock }) {
     },
 
     /** `GET /bookings/coupon-code/{code}`: the coupon the user may apply now, else 404 `invalid_coupon`. */
-    async findUsableCoupon(userId: string, code: string): Promise<CouponView> {
+    async findUsableCoupon(userId: string, code: string): Promise<Coupon> {
       const normalised = normaliseCouponCode(code);
       const coupon = normalised === '' ? undefined : await repository.findCouponByCode(db, normalised);
       const usable = coupon ? await evaluateCoupon(db, coupon, userId, clock.now()) : null;

@@ -7,23 +7,18 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteHandlerMethod } from 'fastify';
 import openapiGlue from 'fastify-openapi-glue';
 import type { Config } from '../config.ts';
+import type { OperationHandlers } from './operations.ts';
 import { AppError } from '../errors.ts';
 import { resolveLocale } from '../i18n.ts';
 import { createAjv } from './validation.ts';
 
 export const contractPath = fileURLToPath(new URL('../../openapi/openapi.yaml', import.meta.url));
 
-// Handlers narrow their request types from the contract; the router only needs them callable.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type OperationHandlers = Record<string, (request: any, reply: any) => unknown>;
+export type { OperationHandlers } from './operations.ts';
 export type SecurityHandlers = Record<
   string,
   (request: never, reply: never, scopes: string[]) => Promise<void>
 >;
-
-const notImplemented: RouteHandlerMethod = async () => {
-  throw new AppError('not_implemented');
-};
 
 /**
  * Everything under /api: every route comes from the contract, so fastify validates each request
@@ -46,7 +41,13 @@ export async function registerApi(
       await api.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
       await api.register(openapiGlue, {
         specification: contractPath,
-        operationResolver: (operationId: string) => options.handlers[operationId] ?? notImplemented,
+        operationResolver: (operationId: string) => {
+          const handler = (options.handlers as Partial<Record<string, unknown>>)[operationId];
+          if (typeof handler !== 'function') {
+            throw new Error(`the contract's operation ${operationId} has no handler`);
+          }
+          return handler as RouteHandlerMethod;
+        },
         securityHandlers: options.security,
       });
       api.setNotFoundHandler((request, reply) =>
