@@ -4,6 +4,7 @@ import { dateFromInstant, instantFromDate, type Clock } from '../clock.ts';
 import { insertOutboxMessage } from '../checkout/repository.ts';
 import type { Db } from '../db/database.ts';
 import { findLockCode } from '../locks/repository.ts';
+import { findMessageContext } from '../notifications/repository.ts';
 import { accessCodeMessage } from './access-code-message.ts';
 import * as repository from './access-code-repository.ts';
 
@@ -100,7 +101,7 @@ export function createAccessCodeNotifier(deps: {
         const context =
           booking.user_id === null
             ? undefined
-            : await repository.findNoticeContext(trx, booking.user_id, booking.branch_id);
+            : await findMessageContext(trx, booking.user_id, booking.branch_id);
         if (!context || (!context.email && !context.phone_number)) return 'no_recipient';
 
         const message = accessCodeMessage(

@@ -47,15 +47,15 @@ export type CancelBookingsInput = {
 export type CancelBookingsResult = { canceledBookingIds: number[]; refundedCents: number };
 
 /** The lock code is readable from this long before the start until the end. */
-export const LOCK_CODE_READABLE_BEFORE = Temporal.Duration.from({ minutes: 30 });
+const LOCK_CODE_READABLE_BEFORE = Temporal.Duration.from({ minutes: 30 });
 
 /** The refund of a cancelled booking: one per booking, ever, whoever asks and however often. */
-export function cancellationRefundKey(bookingId: number): string {
+function cancellationRefundKey(bookingId: number): string {
   return `cancel-refund-${bookingId}`;
 }
 
 /** The same bookings always give the same key; new bookings (new ids) always a new one. */
-export function checkoutIdempotencyKey(bookingIds: readonly number[]): string {
+function checkoutIdempotencyKey(bookingIds: readonly number[]): string {
   const digest = createHash('sha256')
     .update([...bookingIds].sort((a, b) => a - b).join(','))
     .digest('hex');

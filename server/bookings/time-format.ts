@@ -1,19 +1,11 @@
 import type { Temporal } from 'temporal-polyfill';
-import type { Locale } from '../i18n.ts';
+import { INTL_LOCALES, type Locale } from '../i18n.ts';
 
 // How messages state a booking's time: in the branch's own zone, with the zone named.
 
-const DATE_LOCALES: Record<Locale, string> = {
-  pt: 'pt-PT',
-  en: 'en-GB',
-  fr: 'fr-FR',
-  de: 'de-DE',
-  sk: 'sk-SK',
-};
-
 function formatter(locale: Locale, timeZone: string, options: Intl.DateTimeFormatOptions) {
   // English is the one 12-hour locale of the product (docs/decisions.md: Dates).
-  return new Intl.DateTimeFormat(DATE_LOCALES[locale], { ...options, timeZone, hour12: locale === 'en' });
+  return new Intl.DateTimeFormat(INTL_LOCALES[locale], { ...options, timeZone, hour12: locale === 'en' });
 }
 
 /** 'sexta, 27 de março de 2026' style: the branch-local day of an instant. */

@@ -8,13 +8,13 @@ import * as repository from './repository.ts';
 type Coupon = components['schemas']['Coupon'];
 
 /** A coupon this user may use now; `remainingUses` null means no cap limits it. */
-export type UsableCoupon = Omit<Coupon, 'remaining_uses'> & {
+type UsableCoupon = Omit<Coupon, 'remaining_uses'> & {
   code: string;
   remainingUses: number | null;
 };
 
 /** Codes are compared case-insensitively: they are stored upper-cased. */
-export function normaliseCouponCode(code: string): string {
+function normaliseCouponCode(code: string): string {
   return code.trim().toUpperCase();
 }
 
@@ -33,7 +33,7 @@ function smaller(a: number | null, b: number | null): number | null {
  * window [valid_from, valid_until), the account made before `registered_before`, and both caps not reached.
  * Caps count the live redemptions (see countLiveRedemptions), one per booked slot.
  */
-export async function evaluateCoupon(
+async function evaluateCoupon(
   db: Db,
   coupon: repository.CouponRow,
   userId: string,
@@ -80,7 +80,7 @@ export async function lockUsableCoupon(
 }
 
 /** What an operator sets on a coupon; caps and dates null mean no limit. */
-export type CouponSettings = {
+type CouponSettings = {
   discount: number;
   valid_from: Date;
   valid_until: Date | null;

@@ -28,7 +28,7 @@ function isDatabaseUnavailable(error: Error): boolean {
 }
 
 /** Maps anything thrown while handling a request to the catalogue, so every error body is `{detail, code}`. */
-export function toAppError(error: FastifyError | AppError | Error): AppError {
+function toAppError(error: FastifyError | AppError | Error): AppError {
   if (error instanceof AppError) return error;
   if (isDatabaseUnavailable(error)) return new AppError('service_unavailable');
   const fastifyError = error as FastifyError;

@@ -11,10 +11,10 @@ type Operation<Id extends OperationId> = operations[Id];
 
 type Content<Body> = Body extends { content: infer ByType } ? ByType[keyof ByType] : undefined;
 
-export type RequestBody<Id extends OperationId> =
+type RequestBody<Id extends OperationId> =
   Operation<Id> extends { requestBody: infer Body } ? Content<NonNullable<Body>> : undefined;
 
-export type OperationRequest<Id extends OperationId> = FastifyRequest<{
+type OperationRequest<Id extends OperationId> = FastifyRequest<{
   Params: NonNullable<Operation<Id>['parameters']['path']>;
   Querystring: NonNullable<Operation<Id>['parameters']['query']>;
   Body: RequestBody<Id>;
@@ -24,7 +24,7 @@ type SuccessStatus = 200 | 201 | 202 | 204;
 type Responses<Id extends OperationId> = Operation<Id>['responses'];
 
 /** What the operation answers on success, as the contract defines it. */
-export type OperationResult<Id extends OperationId> = {
+type OperationResult<Id extends OperationId> = {
   [Status in keyof Responses<Id> & SuccessStatus]: Content<Responses<Id>[Status]>;
 }[keyof Responses<Id> & SuccessStatus];
 

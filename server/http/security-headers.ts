@@ -20,7 +20,7 @@ const STRIPE = {
 };
 
 /** Helmet's directives; with `stripe`, the sources Stripe's Embedded Checkout needs are added. */
-export function contentSecurityDirectives({ stripe }: { stripe: boolean }): Directives {
+function contentSecurityDirectives({ stripe }: { stripe: boolean }): Directives {
   return {
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'", ...(stripe ? STRIPE.scriptSrc : [])],
@@ -38,7 +38,7 @@ export function contentSecurityDirectives({ stripe }: { stripe: boolean }): Dire
 }
 
 /** The header value of the directives, as helmet writes it (camelCase names to kebab-case, `;`-separated). */
-export function contentSecurityHeader(directives: Directives): string {
+function contentSecurityHeader(directives: Directives): string {
   return Object.entries(directives)
     .map(
       ([name, sources]) =>
