@@ -29,6 +29,24 @@ test.describe('locale routing', () => {
     });
   });
 
+  for (const locale of ['en', 'de', 'sk'] as const)
+    test(`the first requests on /${locale} already carry 'locale: ${locale}'`, async ({ page }) => {
+      // Issue 17, item 6: the token check and the branches went out as 'pt' before the catalog had loaded.
+      await page.addInitScript(() => window.localStorage.setItem('token', 'some-stored-token'));
+      const sent = new Map<string, string | undefined>();
+      page.on('request', (request) => {
+        const path = new URL(request.url()).pathname;
+        if (/\/api\/(auth\/token\/validate|bookings\/branches)$/.test(path) && !sent.has(path))
+          sent.set(path, request.headers()['locale']);
+      });
+      await open(page, `/${locale}`);
+      await expect.poll(() => sent.size).toBe(2);
+      expect(Object.fromEntries(sent)).toEqual({
+        '/api/auth/token/validate': locale,
+        '/api/bookings/branches': locale,
+      });
+    });
+
   test('switching language keeps the path and the hash, and saves the cookie for a year', async ({
     page,
     context,

@@ -7,6 +7,7 @@ import { blockCommands } from './commands/block.ts';
 import { bookingCommands } from './commands/bookings.ts';
 import { branchCommands } from './commands/branch.ts';
 import { couponCommands } from './commands/coupon.ts';
+import { lockCommands } from './commands/locks.ts';
 import { paymentCommands } from './commands/payments.ts';
 import { priceRuleCommands } from './commands/price-rule.ts';
 import { refundRatioCommands } from './commands/refund-ratios.ts';
@@ -25,6 +26,7 @@ const COMMANDS: Record<string, AdminCommand> = {
   ...blockCommands,
   ...bookingCommands,
   ...paymentCommands,
+  ...lockCommands,
 };
 
 function helpText(): string {

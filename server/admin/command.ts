@@ -1,5 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
+import type { LockProvider } from '../adapters/locks/provider.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 
@@ -14,7 +15,14 @@ import type { Db } from '../db/database.ts';
 //   no business rule lives in a command, only reading arguments and writing output to `context.io`.
 
 export type AdminIo = { out(line: string): void; err(line: string): void };
-export type AdminContext = { db: Db; clock: Clock; horizonDays: number; io: AdminIo };
+export type AdminContext = {
+  db: Db;
+  clock: Clock;
+  horizonDays: number;
+  io: AdminIo;
+  /** The configured lock provider (Seam or the virtual doors); by default the virtual doors. */
+  lockProvider?: LockProvider;
+};
 
 /** Bad input: the message is for the operator, and the exit code is 2. */
 export class UsageError extends Error {}

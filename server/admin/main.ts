@@ -1,3 +1,4 @@
+import { createLockProvider } from '../adapters/locks/index.ts';
 import { systemClock } from '../clock.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
@@ -14,7 +15,7 @@ async function main(): Promise<number> {
     return runAdmin(argv, { db: undefined as never, clock: systemClock, horizonDays: 0, io });
   }
   const config = loadConfig();
-  const database = await openDatabase(config.database);
+  const database = await openDatabase(config.database, { timeouts: config.databaseTimeouts });
   try {
     await migrateToLatest(database.db);
     return await runAdmin(argv, {
@@ -22,6 +23,7 @@ async function main(): Promise<number> {
       clock: systemClock,
       horizonDays: config.slotHorizonDays,
       io,
+      lockProvider: createLockProvider(config, database.db),
     });
   } finally {
     await database.close();

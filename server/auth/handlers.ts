@@ -66,6 +66,10 @@ export function authHandlers(auth: AuthService) {
       auth.resendCode('email', request.body.email, context(request)),
     resendPhoneVerification: async (request) =>
       auth.resendCode('phone', request.body.email, context(request)),
+    logout: async (request, reply) => {
+      await auth.logout(currentUser(request));
+      return reply.status(204).send();
+    },
     deleteAccount: async (request) => auth.deleteAccount(currentUser(request), context(request)),
   });
 }

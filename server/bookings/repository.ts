@@ -181,6 +181,9 @@ export type MyBookingRow = {
   session_booking_date: string | null;
   lock_code: string | null;
   lock_code_revoked_at: Date | null;
+  lock_code_valid_from: Date | null;
+  lock_code_valid_until: Date | null;
+  checked_in_at: Date | null;
   refunded_cents: number | null;
 };
 
@@ -214,6 +217,9 @@ export async function listUserBookings(db: Db, userId: string): Promise<MyBookin
       'session.booking_date as session_booking_date',
       'code.code as lock_code',
       'code.revoked_at as lock_code_revoked_at',
+      'code.valid_from as lock_code_valid_from',
+      'code.valid_until as lock_code_valid_until',
+      'booking.checked_in_at',
       eb
         .selectFrom('refunds')
         .select((inner) => inner.fn.sum<number>('refunds.amount_cents').as('total'))
@@ -341,6 +347,9 @@ export async function listBookingRecords(db: Db, filter: BookingFilter) {
       'booking.paid_at',
       'booking.canceled_at',
       'booking.checkout_session_id',
+      'booking.checked_in_at',
+      'booking.no_show_at',
+      'booking.overstay_at',
       'branch.name as branch_name',
       'branch.time_zone',
       'user.email',

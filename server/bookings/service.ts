@@ -367,6 +367,17 @@ export function createBookingService(deps: BookingServiceDependencies) {
               )
             : 0,
           lock_code: codeReadable ? row.lock_code : null,
+          lock_code_valid_from:
+            codeReadable && row.lock_code_valid_from
+              ? formatLocalTime(instantFromDate(row.lock_code_valid_from), row.time_zone)
+              : null,
+          lock_code_valid_until:
+            codeReadable && row.lock_code_valid_until
+              ? formatLocalTime(instantFromDate(row.lock_code_valid_until), row.time_zone)
+              : null,
+          checked_in_at: row.checked_in_at
+            ? formatLocalTime(instantFromDate(row.checked_in_at), row.time_zone)
+            : null,
           coupon_code: row.coupon_code,
         };
       });

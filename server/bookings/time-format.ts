@@ -8,6 +8,11 @@ function formatter(locale: Locale, timeZone: string, options: Intl.DateTimeForma
   return new Intl.DateTimeFormat(INTL_LOCALES[locale], { ...options, timeZone, hour12: locale === 'en' });
 }
 
+/** '9:00 pm' in English, '09:00' elsewhere: the app's clock (src/i18n/format.ts clockOptions), spelled out. */
+function clockOptions(locale: Locale): Intl.DateTimeFormatOptions {
+  return { hour: locale === 'en' ? 'numeric' : '2-digit', minute: '2-digit' };
+}
+
 /** 'sexta, 27 de março de 2026' style: the branch-local day of an instant. */
 export function formatLocalDay(locale: Locale, timeZone: string, instant: Temporal.Instant): string {
   return formatter(locale, timeZone, {
@@ -19,9 +24,7 @@ export function formatLocalDay(locale: Locale, timeZone: string, instant: Tempor
 }
 
 export function formatLocalClock(locale: Locale, timeZone: string, instant: Temporal.Instant): string {
-  return formatter(locale, timeZone, { hour: '2-digit', minute: '2-digit' }).format(
-    instant.epochMilliseconds,
-  );
+  return formatter(locale, timeZone, clockOptions(locale)).format(instant.epochMilliseconds);
 }
 
 /** 'sexta, 27 de março de 2026, 10:00–11:00 (Europe/Lisbon)'. */

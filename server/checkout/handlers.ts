@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { preParsingHookHandler } from 'fastify';
 import { AppError } from '../errors.ts';
+import { assertDevelopmentCaller } from '../http/dev-routes.ts';
 import { defineHandlers } from '../http/operations.ts';
 import { isLocale, resolveLocale } from '../i18n.ts';
 import type { CheckoutService } from './service.ts';
@@ -13,6 +14,8 @@ declare module 'fastify' {
 }
 
 export const WEBHOOK_ROUTE = '/api/checkout/webhook';
+/** Seam's webhook is verified against its raw body too. */
+export const LOCK_WEBHOOK_ROUTE = '/api/locks/webhook';
 const RAW_BODY_LIMIT = 64 * 1024;
 
 /**
@@ -20,7 +23,8 @@ const RAW_BODY_LIMIT = 64 * 1024;
  * on to the ordinary JSON parser. Every other route is left alone.
  */
 export const keepWebhookRawBody: preParsingHookHandler = async (request, _reply, payload) => {
-  if (request.routeOptions.url !== WEBHOOK_ROUTE) return payload;
+  if (request.routeOptions.url !== WEBHOOK_ROUTE && request.routeOptions.url !== LOCK_WEBHOOK_ROUTE)
+    return payload;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of payload) {
@@ -41,7 +45,7 @@ export function checkoutPublicHandlers(checkout: CheckoutService, options: { dev
   return defineHandlers({
     // Outside production only: shows an expired payment without waiting 30 minutes.
     expireDevCheckoutSession: async (request) => {
-      if (!options.devRoutes) throw new AppError('not_found');
+      assertDevelopmentCaller(request, options);
       return checkout.expireLocalSessionNow(request.params.session_id);
     },
 

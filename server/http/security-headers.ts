@@ -37,20 +37,30 @@ function contentSecurityDirectives({ stripe }: { stripe: boolean }): Directives 
   };
 }
 
+/**
+ * `upgrade-insecure-requests` only where the site is served over https: at a plain-http address (a phone on the
+ * LAN, a staging host without TLS) it would make the browser fetch every asset over https, and nothing loads.
+ */
+function upgradesInsecureRequests(config: Config): boolean {
+  return new URL(config.publicUrl).protocol === 'https:';
+}
+
 /** The header value of the directives, as helmet writes it (camelCase names to kebab-case, `;`-separated). */
-function contentSecurityHeader(directives: Directives): string {
+export function contentSecurityHeader(directives: Directives, { upgrade }: { upgrade: boolean }): string {
   return Object.entries(directives)
     .map(
       ([name, sources]) =>
         `${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)} ${sources.join(' ')}`,
     )
-    .concat('upgrade-insecure-requests')
+    .concat(upgrade ? ['upgrade-insecure-requests'] : [])
     .join(';');
 }
 
 /** The CSP of the app's HTML pages: Stripe allowed exactly when Stripe is the payment provider. */
 export function pageContentSecurityPolicy(config: Config): string {
-  return contentSecurityHeader(contentSecurityDirectives({ stripe: config.payments.provider === 'stripe' }));
+  return contentSecurityHeader(contentSecurityDirectives({ stripe: config.payments.provider === 'stripe' }), {
+    upgrade: upgradesInsecureRequests(config),
+  });
 }
 
 /**
@@ -58,9 +68,15 @@ export function pageContentSecurityPolicy(config: Config): string {
  * on every request: a tenth of the slot listing's time in `npm run bench`.) The HTML pages replace the CSP with
  * pageContentSecurityPolicy.
  */
-export function securityHeadersHook() {
+export function securityHeadersHook(config: Config) {
   const setHeaders = helmet({
-    contentSecurityPolicy: { directives: contentSecurityDirectives({ stripe: false }) },
+    contentSecurityPolicy: {
+      directives: {
+        ...contentSecurityDirectives({ stripe: false }),
+        // helmet adds the directive by default; null leaves it out.
+        upgradeInsecureRequests: upgradesInsecureRequests(config) ? [] : null,
+      },
+    },
     // The embedded map and the payment page are cross-origin frames.
     crossOriginEmbedderPolicy: false,
   });

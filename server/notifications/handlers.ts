@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import { AppError } from '../errors.ts';
+import { assertDevelopmentCaller } from '../http/dev-routes.ts';
 import { defineHandlers } from '../http/operations.ts';
 import { listOutboxMessages } from './repository.ts';
 
@@ -8,7 +8,7 @@ export function notificationHandlers(db: Db, config: Config) {
   return defineHandlers({
     // Lets a developer (and the end-to-end tests) read the codes and links that would be e-mailed or texted.
     listDevOutbox: async (request) => {
-      if (!config.devRoutes) throw new AppError('not_found');
+      assertDevelopmentCaller(request, config);
       const rows = await listOutboxMessages(db, request.query.to, 200);
       return rows.map((row) => ({
         id: Number(row.id),

@@ -1,5 +1,5 @@
 import { temporal, type Temporal } from '../../machines/temporal.ts';
-import { intlTag, usesTwelveHourClock } from '../i18n/format.ts';
+import { clockOptions, intlTag } from '../i18n/format.ts';
 import type { Locale } from '../i18n/locales.ts';
 
 /** A time of a branch, in the branch's IANA zone (the API's offset is kept when the zone is unknown). */
@@ -20,17 +20,13 @@ export function longDateTime(iso: string, timeZone: string, locale: Locale): str
     day: 'numeric',
     month: 'long',
     year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hour12: usesTwelveHourClock(locale),
+    ...clockOptions(locale),
   });
 }
 
 export function timeOnly(iso: string, timeZone: string, locale: Locale): string {
   return zoned(iso, timeZone).toLocaleString(intlTag(locale), {
-    hour: '2-digit',
-    minute: '2-digit',
-    hour12: usesTwelveHourClock(locale),
+    ...clockOptions(locale),
   });
 }
 

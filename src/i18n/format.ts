@@ -11,6 +11,16 @@ export function usesTwelveHourClock(locale: Locale): boolean {
   return locale === 'en';
 }
 
+/**
+ * The clock of a language: '9:00 pm' in English, '09:00' elsewhere. Spelled out because Intl engines disagree on
+ * a two-digit hour with a 12-hour clock ('09:00 pm' in Node, '9:00 pm' in Chromium); the server's messages use
+ * the same options (server/bookings/time-format.ts).
+ */
+export function clockOptions(locale: Locale): Intl.DateTimeFormatOptions {
+  const twelveHour = usesTwelveHourClock(locale);
+  return { hour: twelveHour ? 'numeric' : '2-digit', minute: '2-digit', hour12: twelveHour };
+}
+
 /** 'long': short weekday, day, long month, year, hour:minute. */
 export function formatLongDateTime(value: Date, locale: Locale, timeZone?: string): string {
   return new Intl.DateTimeFormat(intlTag(locale), {
@@ -18,9 +28,7 @@ export function formatLongDateTime(value: Date, locale: Locale, timeZone?: strin
     day: 'numeric',
     month: 'long',
     year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hour12: usesTwelveHourClock(locale),
+    ...clockOptions(locale),
     ...(timeZone ? { timeZone } : {}),
   }).format(value);
 }
@@ -28,9 +36,7 @@ export function formatLongDateTime(value: Date, locale: Locale, timeZone?: strin
 /** 'timeOnly': hour and minute. */
 export function formatTime(value: Date, locale: Locale, timeZone?: string): string {
   return new Intl.DateTimeFormat(intlTag(locale), {
-    hour: '2-digit',
-    minute: '2-digit',
-    hour12: usesTwelveHourClock(locale),
+    ...clockOptions(locale),
     ...(timeZone ? { timeZone } : {}),
   }).format(value);
 }

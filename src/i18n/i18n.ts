@@ -18,8 +18,19 @@ async function load(catalogs: typeof mainCatalogs, locale: Locale, name: string)
   return (await importer()).messages;
 }
 
+let chosenLocale: Locale | null = null;
+
+/**
+ * The language the interface is showing, or about to show: the API's `locale` header. Requests made while the
+ * catalog still loads (the first token check and branches) already carry the URL's language.
+ */
+export function requestLocale(): Locale {
+  return chosenLocale ?? ((i18n.locale || 'pt') as Locale);
+}
+
 /** Loads the locale's catalog and makes it the active one; the page's `lang` follows. */
 export async function activateLocale(locale: Locale): Promise<void> {
+  chosenLocale = locale;
   if (i18n.locale === locale) return;
   // Features already in use (an open modal) switch language together with the page.
   const [messages, ...features] = await Promise.all([

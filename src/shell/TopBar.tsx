@@ -9,6 +9,7 @@ import { AccountActions, useBookNow } from './AccountActions.tsx';
 import { LanguageSelector } from './LanguageSelector.tsx';
 import { SECTION_IDS, useGoToSection, useLocale, useOpenModal, type SectionId } from './navigation.ts';
 import { SocialLink } from './SocialLink.tsx';
+import { useTopBarFit } from './useTopBarFit.ts';
 
 type SectionLink = { section: SectionId; label: ReactNode };
 
@@ -73,13 +74,23 @@ export function TopBar() {
   const { session } = useRuntime();
   const userName = useSelector(session, (state) => state.context.user?.first_name ?? null);
 
+  const { branches, active } = useBranches();
+  const header = useTopBarFit<HTMLElement>([
+    locale,
+    loggedIn,
+    userName,
+    available,
+    branches.length > 0,
+    active.length > 0,
+  ]);
+
   const act = (action: () => void) => () => {
     menu.close();
     action();
   };
 
   return (
-    <header className="top-bar">
+    <header className="top-bar" ref={header}>
       <div className="top-bar__inner" ref={panel}>
         <a
           className="brand"

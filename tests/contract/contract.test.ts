@@ -5,6 +5,8 @@ import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
 import { parse } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { serverFaults } from '../../machines/api.ts';
+import { errorCatalogue } from '../../server/errors.ts';
 
 type Schema = Record<string, unknown>;
 type Reference = { $ref: string };
@@ -288,14 +290,38 @@ describe('the shared components', () => {
     });
   });
 
-  it('define the error body as exactly {detail, code}', () => {
+  it('define the error body as {detail, code} and the pending verifications a refused login names', () => {
     expect(document.components.schemas.Error).toMatchObject({
       type: 'object',
       required: ['detail', 'code'],
       additionalProperties: false,
-      properties: { detail: { type: 'string' }, code: { type: 'string' } },
+      properties: {
+        detail: { type: 'string' },
+        code: { $ref: '#/components/schemas/ErrorCode' },
+        pending: { type: 'array', items: { $ref: '#/components/schemas/PendingVerification' } },
+      },
     });
-    expect(Object.keys(document.components.schemas.Error!.properties as Schema)).toEqual(['detail', 'code']);
+    expect(Object.keys(document.components.schemas.Error!.properties as Schema)).toEqual([
+      'detail',
+      'code',
+      'pending',
+    ]);
+    expect(document.components.schemas.PendingVerification).toEqual(
+      expect.objectContaining({ type: 'string', enum: ['email', 'phone'] }),
+    );
+  });
+
+  it("list as error codes exactly the codes of the server's error catalogue", () => {
+    const codes = document.components.schemas.ErrorCode!.enum as string[];
+    expect(new Set(codes).size).toBe(codes.length);
+    expect([...codes].sort()).toEqual(Object.keys(errorCatalogue).sort());
+  });
+
+  it('let the client hide the detail of exactly the codes the server answers with a 5xx', () => {
+    const fiveHundreds = Object.entries(errorCatalogue)
+      .filter(([, entry]) => entry.status >= 500)
+      .map(([code]) => code);
+    expect([...serverFaults].sort()).toEqual(fiveHundreds.sort());
   });
 
   it('define every schema the product needs', () => {
@@ -323,6 +349,8 @@ describe('the shared components', () => {
         'LocalCheckoutCompleteResponse',
         'Message',
         'Error',
+        'ErrorCode',
+        'PendingVerification',
       ]),
     );
   });

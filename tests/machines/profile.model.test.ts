@@ -38,10 +38,13 @@ const EDITS = [
 ] as unknown as Event[];
 const ANSWERS = [
   { type: 'xstate.done.actor.loadProfile', output: user },
-  { type: 'xstate.error.actor.loadProfile', error: new ApiError(0, null) },
+  { type: 'xstate.error.actor.loadProfile', error: new ApiError(null) },
   { type: 'xstate.done.actor.updateProfile', output: { ...user, last_name: 'Costa' } },
-  { type: 'xstate.error.actor.updateProfile', error: new ApiError(409, 'This phone is already in use.') },
-  { type: 'xstate.error.actor.updateProfile', error: new ApiError(500, null) },
+  {
+    type: 'xstate.error.actor.updateProfile',
+    error: new ApiError('phone_in_use', 'This phone is already in use.'),
+  },
+  { type: 'xstate.error.actor.updateProfile', error: new ApiError('internal_error') },
 ] as unknown as Event[];
 
 const coverage = coverageOf(profileMachine);

@@ -47,7 +47,7 @@ describe('date formats', () => {
   const instant = new Date('2026-11-22T15:05:00Z');
 
   it('uses a 12-hour clock in English only', () => {
-    expect(formatTime(instant, 'en', 'Europe/Lisbon').toLowerCase()).toMatch(/^03:05\s?pm$/);
+    expect(formatTime(instant, 'en', 'Europe/Lisbon').toLowerCase()).toMatch(/^3:05\s?pm$/);
     expect(formatTime(instant, 'pt', 'Europe/Lisbon')).toBe('15:05');
     expect(formatTime(instant, 'de', 'Europe/Lisbon')).toBe('15:05');
   });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { formatLocalTime } from '../../branches/service.ts';
 import { listBookingRecords } from '../../bookings/service.ts';
 import { instantFromDate } from '../../clock.ts';
+import { doorStatesOfBookings } from '../../locks/status.ts';
 import { defineCommand, money, oneOf, periodOptions, table, text, wholeNumber } from '../command.ts';
 
 export const bookingCommands = {
@@ -24,6 +25,12 @@ export const bookingCommands = {
         email: input.email,
         limit: input.limit,
       });
+      const doors = await doorStatesOfBookings(
+        db,
+        rows.map((row) => row.id),
+      );
+      const when = (at: Date | null, zone: string) =>
+        at ? formatLocalTime(instantFromDate(at), zone) : null;
       table(
         io,
         rows.map((row) => ({
@@ -37,6 +44,11 @@ export const bookingCommands = {
           coupon: row.coupon_code,
           client: row.email,
           session: row.checkout_session_id,
+          lock_code: doors.get(row.id)?.code ?? null,
+          lock_code_state: doors.get(row.id)?.state ?? null,
+          checked_in_at: when(row.checked_in_at, row.time_zone),
+          no_show_at: when(row.no_show_at, row.time_zone),
+          overstay_at: when(row.overstay_at, row.time_zone),
         })),
         input.json,
       );

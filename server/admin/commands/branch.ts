@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { createBranchService } from '../../branches/service.ts';
+import { mapBranchDoors } from '../../locks/status.ts';
 import { LOCALES, isLocale, type Locale } from '../../i18n.ts';
 import {
   activation,
@@ -52,6 +53,25 @@ const openingHours = () =>
     }
   });
 
+/** `--lock-device <seam device id>`, repeatable: the branch's doors, replacing the list; `none` clears it. */
+function lockDevices() {
+  return z.array(text()).transform((items, context) => {
+    if (items.includes('none')) {
+      if (items.length > 1) {
+        context.addIssue({ code: 'custom', message: '--lock-device none clears the doors and stands alone' });
+        return z.NEVER;
+      }
+      return [];
+    }
+    const bad = items.find((item) => !/^[\w.:-]{1,200}$/.test(item));
+    if (bad !== undefined) {
+      context.addIssue({ code: 'custom', message: `--lock-device must be a lock's device id, not '${bad}'` });
+      return z.NEVER;
+    }
+    return items;
+  });
+}
+
 const branchOptions = {
   slug: text().optional(),
   name: text().optional(),
@@ -66,6 +86,7 @@ const branchOptions = {
   order: wholeNumber().optional(),
   image: z.array(text()).optional(),
   description: descriptions().optional(),
+  'lock-device': lockDevices().optional(),
   ...activationOptions,
 };
 
@@ -118,8 +139,8 @@ export const branchCommands = {
 
   'branch create': defineCommand({
     usage:
-      'branch create --slug <slug> --name <name> --location <address> --latitude <deg> --longitude <deg> --time-zone <IANA zone> --price <eur> --image <url> [--image <url> ...] --description <locale>=<html> (all five) [--slot-minutes 60] [--opening-hours 24/7|<json>] [--order <n>] [--map-url <url>] [--active|--inactive]',
-    summary: 'Adds a branch and generates its slots.',
+      'branch create --slug <slug> --name <name> --location <address> --latitude <deg> --longitude <deg> --time-zone <IANA zone> --price <eur> --image <url> [--image <url> ...] --description <locale>=<html> (all five) [--slot-minutes 60] [--opening-hours 24/7|<json>] [--order <n>] [--map-url <url>] [--lock-device <device id> ...] [--active|--inactive]',
+    summary: 'Adds a branch and generates its slots; --lock-device maps its doors (Seam device ids).',
     schema: z
       .object({
         ...branchOptions,
@@ -155,6 +176,8 @@ export const branchCommands = {
         defaultPriceCents: input.price,
         priceRules: [],
       });
+      if (input['lock-device'])
+        await mapBranchDoors(context.db, context.clock, branchId, input['lock-device']);
       await branches.ensureSlotHorizon();
       context.io.out(`created branch ${branchId} (${input.slug})`);
     },
@@ -162,7 +185,7 @@ export const branchCommands = {
 
   'branch update': defineCommand({
     usage:
-      'branch update <branch-id> [--name ...] [--slug ...] [--location ...] [--latitude ...] [--longitude ...] [--map-url ...] [--time-zone ...] [--slot-minutes ...] [--opening-hours ...] [--price <eur>] [--order <n>] [--image <url> ... (replaces the gallery)] [--description <locale>=<html> ...] [--active|--inactive]',
+      'branch update <branch-id> [--name ...] [--slug ...] [--location ...] [--latitude ...] [--longitude ...] [--map-url ...] [--time-zone ...] [--slot-minutes ...] [--opening-hours ...] [--price <eur>] [--order <n>] [--image <url> ... (replaces the gallery)] [--description <locale>=<html> ...] [--lock-device <device id>|none ... (replaces the doors)] [--active|--inactive]',
     summary:
       'Changes a branch. Zone, slot length, hours and prices apply to days whose slots are not generated yet.',
     schema: z
@@ -174,6 +197,14 @@ export const branchCommands = {
       if (!(await branches.findBranch(branchId))) throw new UsageError(`there is no branch ${branchId}`);
       const changes = branchChanges(input);
       const { slotsGeneratedUntil } = await branches.updateBranch(branchId, changes);
+      if (input['lock-device']) {
+        await mapBranchDoors(context.db, context.clock, branchId, input['lock-device']);
+        context.io.out(
+          input['lock-device'].length === 0
+            ? `branch ${branchId} has no mapped doors now`
+            : `branch ${branchId} doors: ${input['lock-device'].join(', ')}`,
+        );
+      }
       context.io.out(`updated branch ${branchId}`);
       const schedule = [
         changes.timeZone,
