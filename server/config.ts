@@ -124,7 +124,7 @@ const DEFAULT_RATE_LIMITS: RateLimits = {
 const UNIT_SECONDS = { s: 1, m: MINUTE, h: HOUR } as const;
 
 /** `login.ip=30/15m,register.ip=10/1h`: overrides of the defaults, each `rule=hits/window` (s, m or h). */
-export function parseRateLimits(text: string | undefined): RateLimits {
+function parseRateLimits(text: string | undefined): RateLimits {
   const limits = { ...DEFAULT_RATE_LIMITS };
   for (const item of (text ?? '')
     .split(',')

@@ -5,6 +5,15 @@ export const DEFAULT_LOCALE: Locale = 'pt';
 
 export type Localised = Record<Locale, string>;
 
+/** The region each language is written for, as Intl formats numbers and dates (Portugal for Portuguese). */
+export const INTL_LOCALES: Record<Locale, string> = {
+  pt: 'pt-PT',
+  en: 'en-GB',
+  fr: 'fr-FR',
+  de: 'de-DE',
+  sk: 'sk-SK',
+};
+
 export function isLocale(value: unknown): value is Locale {
   return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
 }

@@ -18,7 +18,7 @@ import { refundRatioCommands } from './commands/refund-ratios.ts';
 
 export type { AdminContext, AdminIo } from './command.ts';
 
-export const COMMANDS: Record<string, AdminCommand> = {
+const COMMANDS: Record<string, AdminCommand> = {
   ...branchCommands,
   ...priceRuleCommands,
   ...couponCommands,
@@ -29,7 +29,7 @@ export const COMMANDS: Record<string, AdminCommand> = {
   ...lockCommands,
 };
 
-export function helpText(): string {
+function helpText(): string {
   const lines = [
     'Back office of the private gym. Uses the server’s configuration (DATABASE_URL, or the PGlite DATA_DIR).',
     '',

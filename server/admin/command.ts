@@ -27,7 +27,7 @@ export type AdminContext = {
 /** Bad input: the message is for the operator, and the exit code is 2. */
 export class UsageError extends Error {}
 
-export type CommandSchema = z.ZodObject<{ args?: z.ZodTuple } & z.ZodRawShape>;
+type CommandSchema = z.ZodObject<{ args?: z.ZodTuple } & z.ZodRawShape>;
 
 export type AdminCommand<Schema extends CommandSchema = CommandSchema> = {
   usage: string;

@@ -1,12 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { components, operations } from '../../openapi/schema.gen.ts';
 import { AppError } from '../errors.ts';
+import { defineHandlers } from '../http/operations.ts';
 import { resolveLocale } from '../i18n.ts';
 import type { UserRow } from './repository.ts';
 import type { AuthService, CallContext } from './service.ts';
-
-type Schemas = components['schemas'];
-type Path<Operation extends keyof operations> = NonNullable<operations[Operation]['parameters']['path']>;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -40,44 +37,39 @@ function private_(reply: FastifyReply): void {
 }
 
 export function authHandlers(auth: AuthService) {
-  return {
-    validateToken: async (_request: FastifyRequest, reply: FastifyReply) => {
+  return defineHandlers({
+    validateToken: async (_request, reply) => {
       private_(reply);
-      return { valid: true };
+      return { valid: true as const };
     },
-    getMe: async (request: FastifyRequest, reply: FastifyReply) => {
+    getMe: async (request, reply) => {
       private_(reply);
       return auth.view(currentUser(request));
     },
-    updateMe: async (request: FastifyRequest<{ Body: Schemas['ProfileUpdate'] }>, reply: FastifyReply) => {
+    updateMe: async (request, reply) => {
       private_(reply);
       return auth.updateProfile(currentUser(request), request.body);
     },
-    login: async (request: FastifyRequest<{ Body: Schemas['LoginForm'] }>, reply: FastifyReply) => {
+    login: async (request, reply) => {
       private_(reply);
       const token = await auth.login(request.body.username, request.body.password, context(request));
       return { access_token: token, token_type: 'bearer' };
     },
-    register: async (request: FastifyRequest<{ Body: Schemas['RegisterRequest'] }>, reply: FastifyReply) =>
+    register: async (request, reply) =>
       reply.status(201).send(await auth.register(request.body, context(request))),
-    forgotPassword: async (request: FastifyRequest<{ Querystring: { email: string } }>) =>
-      auth.forgotPassword(request.query.email, context(request)),
-    resetPassword: async (
-      request: FastifyRequest<{ Params: Path<'resetPassword'>; Body: Schemas['ResetPasswordRequest'] }>,
-    ) => auth.resetPassword(request.params.reset_token, request.body.new_password, context(request)),
-    confirmEmail: async (request: FastifyRequest<{ Params: Path<'confirmEmail'> }>) =>
-      auth.confirm('email', request.params.code, context(request)),
-    confirmPhoneNumber: async (request: FastifyRequest<{ Params: Path<'confirmPhoneNumber'> }>) =>
-      auth.confirm('phone', request.params.code, context(request)),
-    resendEmailVerification: async (request: FastifyRequest<{ Body: Schemas['EmailRequest'] }>) =>
+    forgotPassword: async (request) => auth.forgotPassword(request.query.email, context(request)),
+    resetPassword: async (request) =>
+      auth.resetPassword(request.params.reset_token, request.body.new_password, context(request)),
+    confirmEmail: async (request) => auth.confirm('email', request.params.code, context(request)),
+    confirmPhoneNumber: async (request) => auth.confirm('phone', request.params.code, context(request)),
+    resendEmailVerification: async (request) =>
       auth.resendCode('email', request.body.email, context(request)),
-    resendPhoneVerification: async (request: FastifyRequest<{ Body: Schemas['EmailRequest'] }>) =>
+    resendPhoneVerification: async (request) =>
       auth.resendCode('phone', request.body.email, context(request)),
-    logout: async (request: FastifyRequest, reply: FastifyReply) => {
+    logout: async (request, reply) => {
       await auth.logout(currentUser(request));
       return reply.status(204).send();
     },
-    deleteAccount: async (request: FastifyRequest) =>
-      auth.deleteAccount(currentUser(request), context(request)),
-  };
+    deleteAccount: async (request) => auth.deleteAccount(currentUser(request), context(request)),
+  });
 }

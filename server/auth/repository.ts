@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { UsersTable, VerificationCodesTable } from '../db/schema.ts';
 
@@ -240,14 +240,6 @@ export async function deleteExpiredSecrets(db: Db, before: Date): Promise<number
     .where('expires_at', '<', before)
     .executeTakeFirst();
   return Number(codes.numDeletedRows) + Number(tokens.numDeletedRows);
-}
-
-export async function countRows(db: Db, table: 'users' | 'verification_codes' | 'password_reset_tokens') {
-  const { count } = await db
-    .selectFrom(table)
-    .select(sql<number>`count(*)::int`.as('count'))
-    .executeTakeFirstOrThrow();
-  return count;
 }
 
 export type BlockedContact = { kind: 'email' | 'phone'; value: string };

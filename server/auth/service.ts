@@ -20,24 +20,15 @@ import * as repository from './repository.ts';
 import type { CodeChannel, UserRow } from './repository.ts';
 import { randomSixDigitCode, randomToken, sha256, type AuthKeys } from './secrets.ts';
 import type { SessionTokens } from './session-tokens.ts';
+import type { components } from '../../openapi/schema.gen.ts';
+
+type Schemas = components['schemas'];
 
 export const CODE_LIFETIME_MINUTES = 15;
 export const RESET_LINK_LIFETIME_MINUTES = 60;
 
 /** Who is calling: the address the rate limits count against and the language of the answer. */
 export type CallContext = { ip: string; locale: Locale };
-
-export type UserView = {
-  email: string;
-  phone_number: string;
-  first_name: string;
-  last_name: string;
-  agree_newsletter: boolean;
-  distinct_id: string;
-  email_verified: boolean;
-  phone_verified: boolean;
-  locale: LocaleCode;
-};
 
 export type RegisterInput = {
   email: string;
@@ -167,7 +158,7 @@ export function createAuthService(deps: {
     if (owners.some((row) => row.phone_number === contacts.phoneNumber)) throw new AppError('phone_in_use');
   }
 
-  function view(user: UserRow): UserView {
+  function view(user: UserRow): Schemas['User'] {
     return {
       email: user.email ?? '',
       phone_number: user.phone_number ?? '',
@@ -260,7 +251,7 @@ export function createAuthService(deps: {
       await repository.bumpTokenVersion(db, current.id, now());
     },
 
-    async updateProfile(current: UserRow, input: ProfileInput): Promise<UserView> {
+    async updateProfile(current: UserRow, input: ProfileInput): Promise<Schemas['User']> {
       const email = normaliseEmail(input.email);
       const phoneNumber = sanitisePhoneNumber(input.phone_number);
       const firstName = cleanName(input.first_name);

@@ -46,38 +46,6 @@ export async function lockConfirmedBookingsOfCode(db: Db, lockCodeId: number): P
     .execute();
 }
 
-export type NoticeContextRow = {
-  email: string | null;
-  phone_number: string | null;
-  first_name: string;
-  locale: 'pt' | 'en' | 'fr' | 'de' | 'sk';
-  branch_name: string;
-  location: string;
-  time_zone: string;
-};
-
-export async function findNoticeContext(
-  db: Db,
-  userId: string,
-  branchId: number,
-): Promise<NoticeContextRow | undefined> {
-  return db
-    .selectFrom('users as user')
-    .innerJoin('branches as branch', (join) => join.on('branch.id', '=', branchId))
-    .select([
-      'user.email',
-      'user.phone_number',
-      'user.first_name',
-      'user.locale',
-      'branch.name as branch_name',
-      'branch.location',
-      'branch.time_zone',
-    ])
-    .where('user.id', '=', userId)
-    .where('user.deleted_at', 'is', null)
-    .executeTakeFirst();
-}
-
 /**
  * Confirmed bookings that were told one of these codes and now open the door with another (a cancellation
  * split their run and gave the later part a code of its own).

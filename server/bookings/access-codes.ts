@@ -4,6 +4,7 @@ import { dateFromInstant, instantFromDate, type Clock } from '../clock.ts';
 import { insertOutboxMessage } from '../checkout/repository.ts';
 import type { Db } from '../db/database.ts';
 import { findLockCode } from '../locks/repository.ts';
+import { findMessageContext, type MessageContextRow } from '../notifications/repository.ts';
 import { accessCodeMessage } from './access-code-message.ts';
 import * as repository from './access-code-repository.ts';
 import type { MessageReadiness } from '../locks/doors.ts';
@@ -93,7 +94,7 @@ export function createAccessCodeNotifier(deps: {
   }
 
   function compose(
-    context: repository.NoticeContextRow,
+    context: MessageContextRow,
     code: { code: string; valid_from: Date; valid_until: Date },
     digits: string,
     unconfirmed: boolean,
@@ -139,7 +140,7 @@ export function createAccessCodeNotifier(deps: {
         readiness = { code: null, unconfirmed: true };
       }
       return deps.db.transaction().execute(async (trx) => {
-        const context = await repository.findNoticeContext(trx, userId, booking.branch_id);
+        const context = await findMessageContext(trx, userId, booking.branch_id);
         if (!context || (!context.email && !context.phone_number)) return 'no_recipient';
         const run = runOf(await repository.lockConfirmedBookingsOfCode(trx, code.id), booking.id);
         const message = compose(context, code, readiness.code ?? code.code, readiness.unconfirmed, run);
@@ -193,7 +194,7 @@ export function createAccessCodeNotifier(deps: {
         const context =
           booking.user_id === null
             ? undefined
-            : await repository.findNoticeContext(trx, booking.user_id, booking.branch_id);
+            : await findMessageContext(trx, booking.user_id, booking.branch_id);
         if (!context || (!context.email && !context.phone_number)) return 'no_recipient';
 
         const message = compose(context, code, readiness.code ?? code.code, readiness.unconfirmed, covered);

@@ -1,15 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { components, operations } from '../../openapi/schema.gen.ts';
 import type { CheckoutService } from '../checkout/service.ts';
 import type { CouponService } from '../coupons/service.ts';
 import { AppError } from '../errors.ts';
+import { defineHandlers } from '../http/operations.ts';
 import { resolveLocale } from '../i18n.ts';
 import { bookingMessage } from './messages.ts';
 import type { BookingService } from './service.ts';
-
-type Schemas = components['schemas'];
-type Path<Operation extends keyof operations> = NonNullable<operations[Operation]['parameters']['path']>;
-type Query<Operation extends keyof operations> = NonNullable<operations[Operation]['parameters']['query']>;
 
 function userId(request: FastifyRequest): string {
   if (!request.user) throw new AppError('unauthorized');
@@ -28,16 +24,13 @@ export function bookingHandlers(services: {
   checkout: CheckoutService;
 }) {
   const { bookings, coupons, checkout } = services;
-  return {
-    getCoupon: async (request: FastifyRequest<{ Params: Path<'getCoupon'> }>, reply: FastifyReply) => {
+  return defineHandlers({
+    getCoupon: async (request, reply) => {
       private_(reply);
       return coupons.findUsableCoupon(userId(request), request.params.code);
     },
 
-    createBooking: async (
-      request: FastifyRequest<{ Body: Schemas['CreateBookingRequest'] }>,
-      reply: FastifyReply,
-    ) => {
+    createBooking: async (request, reply) => {
       private_(reply);
       const result = await bookings.createBooking({
         userId: userId(request),
@@ -49,10 +42,7 @@ export function bookingHandlers(services: {
       return reply.code(201).send(result);
     },
 
-    getCheckoutSessionStatus: async (
-      request: FastifyRequest<{ Querystring: Query<'getCheckoutSessionStatus'> }>,
-      reply: FastifyReply,
-    ) => {
+    getCheckoutSessionStatus: async (request, reply) => {
       private_(reply);
       return checkout.reconcileSession({
         sessionId: request.query.stripe_session_id,
@@ -60,15 +50,12 @@ export function bookingHandlers(services: {
       });
     },
 
-    listMyBookings: async (request: FastifyRequest, reply: FastifyReply) => {
+    listMyBookings: async (request, reply) => {
       private_(reply);
       return bookings.listMyBookings(userId(request));
     },
 
-    cancelBookings: async (
-      request: FastifyRequest<{ Body: Schemas['CancelBookingsRequest'] }>,
-      reply: FastifyReply,
-    ) => {
+    cancelBookings: async (request, reply) => {
       private_(reply);
       await bookings.cancelBookings({
         userId: userId(request),
@@ -79,5 +66,5 @@ export function bookingHandlers(services: {
       });
       return bookingMessage('bookingsCanceled', resolveLocale(request.headers.locale));
     },
-  };
+  });
 }

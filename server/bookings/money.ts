@@ -1,4 +1,4 @@
-import type { Locale } from '../i18n.ts';
+import { INTL_LOCALES, type Locale } from '../i18n.ts';
 
 // Money is integer cents everywhere on the server; euros appear only at the edges (JSON in and out).
 
@@ -41,17 +41,9 @@ export function sameAmount(clientEuros: number, serverCents: number): boolean {
   return eurosToCents(clientEuros) === serverCents;
 }
 
-const NUMBER_LOCALES: Record<Locale, string> = {
-  pt: 'pt-PT',
-  en: 'en-GB',
-  fr: 'fr-FR',
-  de: 'de-DE',
-  sk: 'sk-SK',
-};
-
 /** An amount as a reader of that language writes it: '12,50 €' in Portuguese, '€12.50' in English. */
 export function formatMoney(locale: Locale, cents: number): string {
-  return new Intl.NumberFormat(NUMBER_LOCALES[locale], { style: 'currency', currency: 'EUR' }).format(
+  return new Intl.NumberFormat(INTL_LOCALES[locale], { style: 'currency', currency: 'EUR' }).format(
     cents / 100,
   );
 }

@@ -8,12 +8,12 @@ import { portionCents } from './money.ts';
 
 const MILLISECONDS_PER_HOUR = 3_600_000;
 
-export function hoursUntil(start: Temporal.Instant, now: Temporal.Instant): number {
+function hoursUntil(start: Temporal.Instant, now: Temporal.Instant): number {
   return (start.epochMilliseconds - now.epochMilliseconds) / MILLISECONDS_PER_HOUR;
 }
 
 /** The ratio in force with `hoursLeft` hours to go; 0 when no threshold is reached. */
-export function refundRatioAt(ratios: RefundRatios, hoursLeft: number): number {
+function refundRatioAt(ratios: RefundRatios, hoursLeft: number): number {
   let best: { threshold: number; ratio: number } | null = null;
   for (const [threshold, ratio] of Object.entries(ratios)) {
     const hours = Number(threshold);

@@ -19,6 +19,7 @@ import { priceSlots } from './pricing.ts';
 import { refundableCents } from './refunds.ts';
 import * as repository from './repository.ts';
 import { describeSlotTime } from './time-format.ts';
+import type { components } from '../../openapi/schema.gen.ts';
 
 export type BookingServiceDependencies = FulfilmentDependencies & {
   db: Db;
@@ -36,33 +37,7 @@ export type CreateBookingInput = {
   locale: Locale;
 };
 
-export type CreateBookingResult = { checkout_session: { clientSecret: string | null } };
-
-/** spec section 3's Booking, as `GET /bookings/my-bookings` answers it. */
-export type BookingView = {
-  id: number;
-  time_slot_data: {
-    start_time: string;
-    end_time: string;
-    branch_data: { id: number; name: string; location: string; time_zone: string };
-  };
-  created_at: string;
-  status: 'pending' | 'confirmed' | 'canceled' | 'expired';
-  canceled: boolean;
-  active: boolean;
-  is_in_past: boolean;
-  is_cancelable: boolean;
-  final_price_eur: number;
-  paid: boolean;
-  pay_again_url: string | null;
-  refunded_eur: number | null;
-  refundable_eur: number;
-  lock_code: string | null;
-  lock_code_valid_from: string | null;
-  lock_code_valid_until: string | null;
-  checked_in_at: string | null;
-  coupon_code: string | null;
-};
+type Schemas = components['schemas'];
 
 export type CancelBookingsInput = {
   userId: string;
@@ -72,15 +47,15 @@ export type CancelBookingsInput = {
 export type CancelBookingsResult = { canceledBookingIds: number[]; refundedCents: number };
 
 /** The lock code is readable from this long before the start until the end. */
-export const LOCK_CODE_READABLE_BEFORE = Temporal.Duration.from({ minutes: 30 });
+const LOCK_CODE_READABLE_BEFORE = Temporal.Duration.from({ minutes: 30 });
 
 /** The refund of a cancelled booking: one per booking, ever, whoever asks and however often. */
-export function cancellationRefundKey(bookingId: number): string {
+function cancellationRefundKey(bookingId: number): string {
   return `cancel-refund-${bookingId}`;
 }
 
 /** The same bookings always give the same key; new bookings (new ids) always a new one. */
-export function checkoutIdempotencyKey(bookingIds: readonly number[]): string {
+function checkoutIdempotencyKey(bookingIds: readonly number[]): string {
   const digest = createHash('sha256')
     .update([...bookingIds].sort((a, b) => a - b).join(','))
     .digest('hex');
@@ -248,7 +223,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
      * coupon, and opens a checkout session. A failed provider call rolls everything back, so no hold is left.
      * A total of 0 confirms at once, without a checkout.
      */
-    async createBooking(input: CreateBookingInput): Promise<CreateBookingResult> {
+    async createBooking(input: CreateBookingInput): Promise<Schemas['CreateBookingResponse']> {
       const slotIds = [...new Set(input.slotIds)];
       if (slotIds.length === 0) throw new AppError('slot_not_found');
       const now = clock.now();
@@ -329,7 +304,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
     },
 
     /** `GET /bookings/my-bookings`: every booking of the user, by start time, as spec section 3 describes it. */
-    async listMyBookings(userId: string): Promise<BookingView[]> {
+    async listMyBookings(userId: string): Promise<Schemas['Booking'][]> {
       const now = clock.now();
       const rows = await repository.listUserBookings(db, userId);
       return rows.map((row) => {

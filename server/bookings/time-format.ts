@@ -1,19 +1,11 @@
 import type { Temporal } from 'temporal-polyfill';
-import type { Locale } from '../i18n.ts';
+import { INTL_LOCALES, type Locale } from '../i18n.ts';
 
 // How messages state a booking's time: in the branch's own zone, with the zone named.
 
-const DATE_LOCALES: Record<Locale, string> = {
-  pt: 'pt-PT',
-  en: 'en-GB',
-  fr: 'fr-FR',
-  de: 'de-DE',
-  sk: 'sk-SK',
-};
-
 function formatter(locale: Locale, timeZone: string, options: Intl.DateTimeFormatOptions) {
   // English is the one 12-hour locale of the product (docs/decisions.md: Dates).
-  return new Intl.DateTimeFormat(DATE_LOCALES[locale], { ...options, timeZone, hour12: locale === 'en' });
+  return new Intl.DateTimeFormat(INTL_LOCALES[locale], { ...options, timeZone, hour12: locale === 'en' });
 }
 
 /** '9:00 pm' in English, '09:00' elsewhere: the app's clock (src/i18n/format.ts clockOptions), spelled out. */

@@ -35,21 +35,14 @@ export type GeneratedSlot = {
 const AROUND_THE_CLOCK: readonly [number, number][] = [[0, MINUTES_PER_DAY]];
 
 /** The [openMinute, closeMinute) ranges of a local weekday, in order. */
-export function openingRangesOn(
-  openingHours: OpeningHours | null,
-  isoWeekday: number,
-): readonly [number, number][] {
+function openingRangesOn(openingHours: OpeningHours | null, isoWeekday: number): readonly [number, number][] {
   if (openingHours === null) return AROUND_THE_CLOCK;
   const ranges = openingHours[String(isoWeekday) as keyof OpeningHours] ?? [];
   return [...ranges].sort((a, b) => a[0] - b[0]);
 }
 
 /** The instant a wall-clock minute of a local date names; 1440 is the next day's midnight. */
-export function wallClockInstant(
-  date: Temporal.PlainDate,
-  minuteOfDay: number,
-  timeZone: string,
-): Temporal.Instant {
+function wallClockInstant(date: Temporal.PlainDate, minuteOfDay: number, timeZone: string): Temporal.Instant {
   const day = date.add({ days: Math.floor(minuteOfDay / MINUTES_PER_DAY) });
   const minute = minuteOfDay % MINUTES_PER_DAY;
   // 'compatible': a time skipped by a spring change moves forward; a repeated autumn time takes its first

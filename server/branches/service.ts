@@ -4,6 +4,7 @@ import { dateFromInstant, type Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import type { Updateable } from 'kysely';
 import type { BranchesTable, Descriptions, RefundRatios } from '../db/schema.ts';
+import { centsToEuros } from '../bookings/money.ts';
 import { AppError } from '../errors.ts';
 import { LOCALES } from '../i18n.ts';
 import { sanitizeDescription } from './descriptions.ts';
@@ -16,37 +17,11 @@ import {
   priceRange,
   type BranchSchedule,
 } from './schedule.ts';
+import type { components } from '../../openapi/schema.gen.ts';
 
-export type BranchView = {
-  id: number;
-  name: string;
-  order: number;
-  image: string;
-  images_urls: string[];
-  location: string;
-  active_with_smart_lock: boolean;
-  descriptions_data: Descriptions;
-  min_and_max_price_eur_long_cached: [number, number];
-  time_zone: string;
-  slot_minutes: number;
-  latitude: number;
-  longitude: number;
-  map_url: string | null;
-};
+type Schemas = components['schemas'];
 
-export type SlotView = {
-  id: number;
-  start_time: string;
-  end_time: string;
-  basic_price_eur: number;
-  is_bookeable: boolean;
-};
-
-export type SlotHorizonReport = { branchId: number; from: string; until: string; slotsAdded: number }[];
-
-export function centsToEuros(cents: number): number {
-  return Math.round(cents) / 100;
-}
+type SlotHorizonReport = { branchId: number; from: string; until: string; slotsAdded: number }[];
 
 /**
  * ISO 8601 with the branch's offset and no zone annotation: 2026-03-29T03:00:00+01:00 to the second, or
@@ -72,7 +47,7 @@ const slotTimeTexts = new Map<string, Map<number, string>>();
 let slotTimeTextCount = 0;
 
 /** formatLocalTime to the second, remembered: for slot boundaries, which are read far more than they change. */
-export function formatSlotTime(epochMilliseconds: number, timeZone: string): string {
+function formatSlotTime(epochMilliseconds: number, timeZone: string): string {
   let texts = slotTimeTexts.get(timeZone);
   if (texts === undefined) {
     texts = new Map();
@@ -97,7 +72,7 @@ const parsedDates = new Map<string, Temporal.PlainDate>();
 const PARSED_DATES_LIMIT = 10_000;
 
 /** 'YYYY-MM-DD' naming a real calendar date (2026-02-30 is refused), else `invalid_date`. */
-export function parseCalendarDate(text: string): Temporal.PlainDate {
+function parseCalendarDate(text: string): Temporal.PlainDate {
   const known = parsedDates.get(text);
   if (known) return known;
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) throw new AppError('invalid_date');
@@ -169,7 +144,7 @@ const priceRuleSchema = z
   })
   .refine((rule) => rule.endsAtMinute > rule.startsAtMinute, 'a price band ends after it starts');
 
-export const branchDefinitionSchema = z.object({
+const branchDefinitionSchema = z.object({
   slug: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/),
   name: z.string().trim().min(1),
   order: z.number().int(),
@@ -203,10 +178,10 @@ export const branchDefinitionSchema = z.object({
 export type BranchDefinition = z.input<typeof branchDefinitionSchema>;
 
 /** What an operator may change of a branch: any field of its definition but its price rules. */
-export type BranchChanges = Partial<Omit<BranchDefinition, 'priceRules'>>;
+type BranchChanges = Partial<Omit<BranchDefinition, 'priceRules'>>;
 
 /** A price band set on several weekdays at once (1 = Monday ... 7 = Sunday). */
-export type PriceBand = {
+type PriceBand = {
   weekdays: readonly number[];
   startsAtMinute: number;
   endsAtMinute: number;
@@ -338,7 +313,7 @@ export function createBranchService({ db, clock, horizonDays }: BranchServiceDep
   }
 
   return {
-    async listBranches(): Promise<BranchView[]> {
+    async listBranches(): Promise<Schemas['Branch'][]> {
       const [branches, images] = await Promise.all([
         repository.listBranches(db),
         repository.listBranchImages(db),
@@ -380,7 +355,7 @@ export function createBranchService({ db, clock, horizonDays }: BranchServiceDep
      * The slots starting on a branch-local date. Bookable: the branch takes bookings, the slot starts after
      * now, and no confirmed booking or unexpired hold covers it. Dates outside the horizon have none.
      */
-    async listSlots(branchId: number, date: string): Promise<SlotView[]> {
+    async listSlots(branchId: number, date: string): Promise<Schemas['TimeSlot'][]> {
       const localDate = parseCalendarDate(date);
       const now = clock.now();
       // One round trip in the common case: the rows carry their branch's zone and activation.

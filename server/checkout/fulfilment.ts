@@ -9,6 +9,7 @@ import { bookingConfirmationMessage } from '../bookings/confirmation-message.ts'
 import { instantFromDate } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { issueLockCodes, type LockDependencies } from '../locks/service.ts';
+import { findMessageContext } from '../notifications/repository.ts';
 import * as repository from './repository.ts';
 
 // What a paid, expired or failed checkout does to its bookings. Every function runs in the caller's
@@ -37,7 +38,7 @@ async function writeConfirmationEmail(
 ): Promise<void> {
   const first = bookings[0];
   if (!first?.user_id) return;
-  const context = await repository.findConfirmationContext(trx, first.user_id, first.branch_id);
+  const context = await findMessageContext(trx, first.user_id, first.branch_id);
   if (!context?.email) return;
   const message = bookingConfirmationMessage({
     locale: context.locale,

@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
-import type { FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify';
-import type { operations } from '../../openapi/schema.gen.ts';
+import type { preParsingHookHandler } from 'fastify';
 import { AppError } from '../errors.ts';
 import { assertDevelopmentCaller } from '../http/dev-routes.ts';
+import { defineHandlers } from '../http/operations.ts';
 import { isLocale, resolveLocale } from '../i18n.ts';
 import type { CheckoutService } from './service.ts';
 
@@ -12,8 +12,6 @@ declare module 'fastify' {
     rawBody?: Buffer;
   }
 }
-
-type Path<Operation extends keyof operations> = operations[Operation]['parameters']['path'];
 
 export const WEBHOOK_ROUTE = '/api/checkout/webhook';
 /** Seam's webhook is verified against its raw body too. */
@@ -44,16 +42,14 @@ export const keepWebhookRawBody: preParsingHookHandler = async (request, _reply,
 
 /** The checkout operations that take no bearer token: the provider's webhook and the local test checkout. */
 export function checkoutPublicHandlers(checkout: CheckoutService, options: { devRoutes: boolean }) {
-  return {
+  return defineHandlers({
     // Outside production only: shows an expired payment without waiting 30 minutes.
-    expireDevCheckoutSession: async (
-      request: FastifyRequest<{ Params: Path<'expireDevCheckoutSession'> }>,
-    ) => {
+    expireDevCheckoutSession: async (request) => {
       assertDevelopmentCaller(request, options);
       return checkout.expireLocalSessionNow(request.params.session_id);
     },
 
-    stripeWebhook: async (request: FastifyRequest) => {
+    stripeWebhook: async (request) => {
       const signature = request.headers['stripe-signature'];
       return checkout.receiveWebhook(
         request.rawBody ?? '',
@@ -61,10 +57,7 @@ export function checkoutPublicHandlers(checkout: CheckoutService, options: { dev
       );
     },
 
-    getLocalCheckoutPage: async (
-      request: FastifyRequest<{ Params: Path<'getLocalCheckoutPage'> }>,
-      reply: FastifyReply,
-    ) => {
+    getLocalCheckoutPage: async (request, reply) => {
       // An iframe sends no `locale` header: then the language the booking was made in.
       const header = request.headers.locale;
       const locale =
@@ -80,15 +73,10 @@ export function checkoutPublicHandlers(checkout: CheckoutService, options: { dev
         .send(page.html);
     },
 
-    completeLocalCheckout: async (
-      request: FastifyRequest<{
-        Params: Path<'completeLocalCheckout'>;
-        Body: operations['completeLocalCheckout']['requestBody']['content']['application/json'];
-      }>,
-    ) =>
+    completeLocalCheckout: async (request) =>
       checkout.completeLocalCheckout({
         sessionId: request.params.session_id,
         cardNumber: request.body.card_number,
       }),
-  };
+  });
 }

@@ -157,36 +157,6 @@ export async function settleRefund(
     .execute();
 }
 
-export type ConfirmationContextRow = {
-  email: string | null;
-  first_name: string;
-  locale: 'pt' | 'en' | 'fr' | 'de' | 'sk';
-  branch_name: string;
-  location: string;
-  time_zone: string;
-};
-
-export async function findConfirmationContext(
-  db: Db,
-  userId: string,
-  branchId: number,
-): Promise<ConfirmationContextRow | undefined> {
-  return db
-    .selectFrom('users as user')
-    .innerJoin('branches as branch', (join) => join.on('branch.id', '=', branchId))
-    .select([
-      'user.email',
-      'user.first_name',
-      'user.locale',
-      'branch.name as branch_name',
-      'branch.location',
-      'branch.time_zone',
-    ])
-    .where('user.id', '=', userId)
-    .where('user.deleted_at', 'is', null)
-    .executeTakeFirst();
-}
-
 /** A plain outbox insert in the caller's transaction; a repeated dedupe key is ignored. */
 export async function insertOutboxMessage(db: Db, message: Insertable<OutboxTable>): Promise<void> {
   await db

@@ -16,16 +16,11 @@ import {
 } from './fulfilment.ts';
 import { localCheckoutPolicy, renderLocalCheckoutPage } from './local-page.ts';
 import * as repository from './repository.ts';
+import type { components } from '../../openapi/schema.gen.ts';
+
+type Schemas = components['schemas'];
 
 export type CheckoutServiceDependencies = FulfilmentDependencies & { db: Db; clock: Clock };
-
-export type SessionStatusView = { status: 'open' | 'complete' | 'expired'; clientSecret: string | null };
-
-export type LocalCompletion = {
-  status: 'complete' | 'open';
-  outcome: 'paid' | 'declined';
-  return_url: string;
-};
 
 /** What each checkout event means; any other event is recorded and otherwise ignored. */
 function outcomeOfEvent(event: PaymentEvent): SessionOutcome | null {
@@ -159,7 +154,7 @@ export function createCheckoutService(deps: CheckoutServiceDependencies) {
     }: {
       sessionId: string;
       userId?: string;
-    }): Promise<SessionStatusView> {
+    }): Promise<Schemas['CheckoutSessionStatus']> {
       const stored = await repository.findSession(db, sessionId);
       if (!stored || (userId !== undefined && stored.user_id !== userId)) {
         throw new AppError('checkout_session_not_found');
@@ -213,7 +208,7 @@ export function createCheckoutService(deps: CheckoutServiceDependencies) {
     }: {
       sessionId: string;
       cardNumber: string;
-    }): Promise<LocalCompletion> {
+    }): Promise<Schemas['LocalCheckoutCompleteResponse']> {
       const session = await requireLocalSession(sessionId);
       const returnUrl = checkoutReturnUrl(deps.publicUrl, session.locale, session.id, session.booking_date);
       if (session.status === 'open' && session.expires_at <= dateFromInstant(clock.now())) {
@@ -254,7 +249,7 @@ export function createCheckoutService(deps: CheckoutServiceDependencies) {
      * Development only (`POST /dev/checkout/{id}/expire`): ends an open local session now, by the same event the
      * hold-expiry job feeds when its time is up. A session that is no longer open is left as it is.
      */
-    async expireLocalSessionNow(sessionId: string): Promise<SessionStatusView> {
+    async expireLocalSessionNow(sessionId: string): Promise<Schemas['CheckoutSessionStatus']> {
       const session = await requireLocalSession(sessionId);
       if (session.status === 'open') {
         await handleEvent(localEvent(session, 'checkout.session.expired', { status: 'expired' }));

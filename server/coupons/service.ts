@@ -1,19 +1,20 @@
+import type { components } from '../../openapi/schema.gen.ts';
 import type { Temporal } from 'temporal-polyfill';
 import { dateFromInstant, type Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { AppError } from '../errors.ts';
 import * as repository from './repository.ts';
 
-export type CouponView = { id: number; discount: number; remaining_uses: number | null };
+type Coupon = components['schemas']['Coupon'];
 
 /** A coupon this user may use now; `remainingUses` null means no cap limits it. */
-export type UsableCoupon = Omit<CouponView, 'remaining_uses'> & {
+type UsableCoupon = Omit<Coupon, 'remaining_uses'> & {
   code: string;
   remainingUses: number | null;
 };
 
 /** Codes are compared case-insensitively: they are stored upper-cased. */
-export function normaliseCouponCode(code: string): string {
+function normaliseCouponCode(code: string): string {
   return code.trim().toUpperCase();
 }
 
@@ -32,7 +33,7 @@ function smaller(a: number | null, b: number | null): number | null {
  * window [valid_from, valid_until), the account made before `registered_before`, and both caps not reached.
  * Caps count the live redemptions (see countLiveRedemptions), one per booked slot.
  */
-export async function evaluateCoupon(
+async function evaluateCoupon(
   db: Db,
   coupon: repository.CouponRow,
   userId: string,
@@ -79,7 +80,7 @@ export async function lockUsableCoupon(
 }
 
 /** What an operator sets on a coupon; caps and dates null mean no limit. */
-export type CouponSettings = {
+type CouponSettings = {
   discount: number;
   valid_from: Date;
   valid_until: Date | null;
@@ -152,7 +153,7 @@ export function createCouponService({ db, clock }: { db: Db; clock: Clock }) {
     },
 
     /** `GET /bookings/coupon-code/{code}`: the coupon the user may apply now, else 404 `invalid_coupon`. */
-    async findUsableCoupon(userId: string, code: string): Promise<CouponView> {
+    async findUsableCoupon(userId: string, code: string): Promise<Coupon> {
       const normalised = normaliseCouponCode(code);
       const coupon = normalised === '' ? undefined : await repository.findCouponByCode(db, normalised);
       const usable = coupon ? await evaluateCoupon(db, coupon, userId, clock.now()) : null;

@@ -56,7 +56,7 @@ function demoPrices(cents: { night: number; morning: number; peak: number; weeke
 }
 
 /** An embeddable OpenStreetMap view of about 1 km around a point, with a marker on it. */
-export function openStreetMapEmbedUrl(latitude: number, longitude: number): string {
+function openStreetMapEmbedUrl(latitude: number, longitude: number): string {
   const box = [longitude - 0.006, latitude - 0.003, longitude + 0.006, latitude + 0.003].map((value) =>
     value.toFixed(4),
   );

@@ -1,11 +1,11 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { defineHandlers } from '../http/operations.ts';
 
 export function healthHandlers(db: Db) {
-  return {
+  return defineHandlers({
     // A load balancer takes a process out of rotation when its database is unreachable.
-    getHealth: async (request: FastifyRequest, reply: FastifyReply) => {
+    getHealth: async (request, reply) => {
       try {
         await sql`select 1`.execute(db);
         return { status: 'ok', database: 'ok' };
@@ -14,5 +14,5 @@ export function healthHandlers(db: Db) {
         return reply.status(503).send({ status: 'unavailable', database: 'unreachable' });
       }
     },
-  };
+  });
 }

@@ -9,15 +9,14 @@ import type { FastifyInstance, RouteHandlerMethod } from 'fastify';
 import openapiGlue from 'fastify-openapi-glue';
 import { parse } from 'yaml';
 import type { Config } from '../config.ts';
+import type { OperationHandlers } from './operations.ts';
 import { AppError } from '../errors.ts';
 import { resolveLocale } from '../i18n.ts';
 import { createAjv } from './validation.ts';
 
 export const contractPath = fileURLToPath(new URL('../../openapi/openapi.yaml', import.meta.url));
 
-// Handlers narrow their request types from the contract; the router only needs them callable.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type OperationHandlers = Record<string, (request: any, reply: any) => unknown>;
+export type { OperationHandlers } from './operations.ts';
 export type SecurityHandlers = Record<
   string,
   (request: never, reply: never, scopes: string[]) => Promise<void>
@@ -41,10 +40,6 @@ function methodsByPath(file: string): (path: string) => string | null {
   }));
   return (path) => routes.find((route) => route.pattern.test(path))?.allow ?? null;
 }
-
-const notImplemented: RouteHandlerMethod = async () => {
-  throw new AppError('not_implemented');
-};
 
 /**
  * Everything under /api: every route comes from the contract, so fastify validates each request
@@ -71,7 +66,13 @@ export async function registerApi(
       await api.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
       await api.register(openapiGlue, {
         specification: contractPath,
-        operationResolver: (operationId: string) => options.handlers[operationId] ?? notImplemented,
+        operationResolver: (operationId: string) => {
+          const handler = (options.handlers as Partial<Record<string, unknown>>)[operationId];
+          if (typeof handler !== 'function') {
+            throw new Error(`the contract's operation ${operationId} has no handler`);
+          }
+          return handler as RouteHandlerMethod;
+        },
         securityHandlers: options.security,
       });
       const allowedMethods = methodsByPath(contractPath);

@@ -44,7 +44,7 @@ export function isDatabaseUnavailable(error: Error): boolean {
 export const SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /** Maps anything thrown while handling a request to the catalogue, so every error body is `{detail, code}`. */
-export function toAppError(error: FastifyError | AppError | Error): AppError {
+function toAppError(error: FastifyError | AppError | Error): AppError {
   if (error instanceof AppError) return error;
   if (isDatabaseUnavailable(error)) return new AppError('service_unavailable');
   // The contract's security check wraps what its handler threw into a 401. A token that failed the check is a

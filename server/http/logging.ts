@@ -6,7 +6,7 @@ import type { Config } from '../config.ts';
 const secretPathSegments = /(\/(?:reset-password|confirm-email|confirm-phone-number)\/)[^/?#]+/g;
 const secretQueryValues = /([?&](?:email|reset_token|verify_email|verify_email_code|to)=)[^&#]*/gi;
 
-export function maskUrl(url: string): string {
+function maskUrl(url: string): string {
   return url.replace(secretPathSegments, '$1[redacted]').replace(secretQueryValues, '$1[redacted]');
 }
 

@@ -20,7 +20,7 @@ const STRIPE = {
 };
 
 /** Helmet's directives; with `stripe`, the sources Stripe's Embedded Checkout needs are added. */
-export function contentSecurityDirectives({ stripe }: { stripe: boolean }): Directives {
+function contentSecurityDirectives({ stripe }: { stripe: boolean }): Directives {
   return {
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'", ...(stripe ? STRIPE.scriptSrc : [])],

@@ -1,16 +1,13 @@
-import type { FastifyRequest } from 'fastify';
-import type { operations } from '../../openapi/schema.gen.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { assertDevelopmentCaller } from '../http/dev-routes.ts';
+import { defineHandlers } from '../http/operations.ts';
 import { listOutboxMessages } from './repository.ts';
 
-type OutboxQuery = NonNullable<operations['listDevOutbox']['parameters']['query']>;
-
 export function notificationHandlers(db: Db, config: Config) {
-  return {
+  return defineHandlers({
     // Lets a developer (and the end-to-end tests) read the codes and links that would be e-mailed or texted.
-    listDevOutbox: async (request: FastifyRequest<{ Querystring: OutboxQuery }>) => {
+    listDevOutbox: async (request) => {
       assertDevelopmentCaller(request, config);
       const rows = await listOutboxMessages(db, request.query.to, 200);
       return rows.map((row) => ({
@@ -24,5 +21,5 @@ export function notificationHandlers(db: Db, config: Config) {
         created_at: new Date(row.created_at).toISOString(),
       }));
     },
-  };
+  });
 }

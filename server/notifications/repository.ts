@@ -1,6 +1,6 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import type { OutboxStatus, OutboxTable } from '../db/schema.ts';
+import type { LocaleCode, OutboxStatus, OutboxTable } from '../db/schema.ts';
 
 // SQL of the notifications outbox. `db` may be a transaction: a message is written in the transaction of
 // the change that causes it, so both happen or neither does.
@@ -98,10 +98,35 @@ export async function deleteMessagesTo(db: Db, recipients: string[]): Promise<vo
   await db.deleteFrom('outbox').where('recipient', 'in', recipients).execute();
 }
 
-export async function countOutbox(db: Db): Promise<number> {
-  const { count } = await db
-    .selectFrom('outbox')
-    .select(sql<number>`count(*)::int`.as('count'))
-    .executeTakeFirstOrThrow();
-  return count;
+/** Whom a booking message goes to and the branch it speaks of; none when the account is closed. */
+export type MessageContextRow = {
+  email: string | null;
+  phone_number: string | null;
+  first_name: string;
+  locale: LocaleCode;
+  branch_name: string;
+  location: string;
+  time_zone: string;
+};
+
+export async function findMessageContext(
+  db: Db,
+  userId: string,
+  branchId: number,
+): Promise<MessageContextRow | undefined> {
+  return db
+    .selectFrom('users as user')
+    .innerJoin('branches as branch', (join) => join.on('branch.id', '=', branchId))
+    .select([
+      'user.email',
+      'user.phone_number',
+      'user.first_name',
+      'user.locale',
+      'branch.name as branch_name',
+      'branch.location',
+      'branch.time_zone',
+    ])
+    .where('user.id', '=', userId)
+    .where('user.deleted_at', 'is', null)
+    .executeTakeFirst();
 }

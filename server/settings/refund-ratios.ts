@@ -3,12 +3,12 @@ import type { Db } from '../db/database.ts';
 import type { RefundRatios } from '../db/schema.ts';
 import { readSetting, writeSetting } from './repository.ts';
 
-export const REFUND_RATIOS_KEY = 'refund_ratios';
+const REFUND_RATIOS_KEY = 'refund_ratios';
 
 /** The policy in force until an operator sets one: full refund from 48 h before start, half from 24 h. */
-export const DEFAULT_REFUND_RATIOS: RefundRatios = { '48': 1, '24': 0.5, '0': 0 };
+const DEFAULT_REFUND_RATIOS: RefundRatios = { '48': 1, '24': 0.5, '0': 0 };
 
-export const refundRatiosSchema = z
+const refundRatiosSchema = z
   .record(z.string().regex(/^\d+$/, 'an hour threshold is a whole number of hours'), z.number().min(0).max(1))
   .refine((ratios) => Object.keys(ratios).length > 0, 'at least one threshold is needed');
 

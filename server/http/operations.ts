@@ -1,0 +1,44 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { operations } from '../../openapi/schema.gen.ts';
+
+// Handlers are typed from the contract's operations: each domain's `handlers.ts` returns
+// `defineHandlers({ <operationId>: async (request, reply) => ... })`, and the request (path, query, body) and
+// the answer come from openapi/schema.gen.ts. `OperationHandlers` names every operation, so the app does
+// not compile while one lacks its handler (and registerApi refuses to start without it).
+
+export type OperationId = keyof operations;
+type Operation<Id extends OperationId> = operations[Id];
+
+type Content<Body> = Body extends { content: infer ByType } ? ByType[keyof ByType] : undefined;
+
+type RequestBody<Id extends OperationId> =
+  Operation<Id> extends { requestBody: infer Body } ? Content<NonNullable<Body>> : undefined;
+
+type OperationRequest<Id extends OperationId> = FastifyRequest<{
+  Params: NonNullable<Operation<Id>['parameters']['path']>;
+  Querystring: NonNullable<Operation<Id>['parameters']['query']>;
+  Body: RequestBody<Id>;
+}>;
+
+type SuccessStatus = 200 | 201 | 202 | 204;
+type Responses<Id extends OperationId> = Operation<Id>['responses'];
+
+/** What the operation answers on success, as the contract defines it. */
+type OperationResult<Id extends OperationId> = {
+  [Status in keyof Responses<Id> & SuccessStatus]: Content<Responses<Id>[Status]>;
+}[keyof Responses<Id> & SuccessStatus];
+
+/** A handler answers the contract's success body, or sends its own reply (another status, headers, HTML). */
+export type OperationHandler<Id extends OperationId> = (
+  request: OperationRequest<Id>,
+  reply: FastifyReply,
+) => Promise<OperationResult<Id> | FastifyReply>;
+
+export type OperationHandlers = { [Id in OperationId]: OperationHandler<Id> };
+
+/** Some operations' handlers, each typed by its operation. */
+export function defineHandlers<Ids extends OperationId>(handlers: {
+  [Id in Ids]: OperationHandler<Id>;
+}): { [Id in Ids]: OperationHandler<Id> } {
+  return handlers;
+}

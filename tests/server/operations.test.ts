@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { loadConfig } from '../../server/config.ts';
+import { contractPath, registerApi, type OperationHandlers } from '../../server/http/api.ts';
+
+// Every operation of the contract has a handler: one the router cannot resolve stops the server at startup,
+// naming it, instead of answering 501 to whoever calls it first.
+
+const contract = parse(readFileSync(contractPath, 'utf8')) as {
+  paths: Record<string, Record<string, { operationId?: string }>>;
+};
+const operationIds = Object.values(contract.paths).flatMap((path) =>
+  Object.values(path).flatMap((operation) => (operation.operationId ? [operation.operationId] : [])),
+);
+
+function handlersFor(ids: readonly string[]): OperationHandlers {
+  return Object.fromEntries(ids.map((id) => [id, async () => ({ id })])) as unknown as OperationHandlers;
+}
+
+async function startWith(handlers: OperationHandlers) {
+  const app = Fastify();
+  try {
+    await registerApi(app, {
+      config: loadConfig({ NODE_ENV: 'test' }),
+      handlers,
+      security: { bearerAuth: async () => undefined },
+    });
+    await app.ready();
+  } finally {
+    await app.close();
+  }
+}
+
+describe('the contract’s operations', () => {
+  it('are all routed when each has a handler', async () => {
+    expect(operationIds.length).toBeGreaterThan(20);
+    await expect(startWith(handlersFor(operationIds))).resolves.toBeUndefined();
+  });
+
+  it('stop the server at startup when one has no handler, naming it', async () => {
+    await expect(startWith(handlersFor(operationIds.filter((id) => id !== 'createBooking')))).rejects.toThrow(
+      /createBooking/,
+    );
+  });
+});
