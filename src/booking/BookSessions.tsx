@@ -114,7 +114,7 @@ function Coupon({ state, send }: { state: Snapshot; send: Send }) {
       <Group gap="sm" align="center">
         <Text>
           <Trans>
-            Cupão {code} aplicado: {percent}% de desconto
+            Cupão {code} aplicado: {percent}% de desconto.
           </Trans>{' '}
           {coupon.remaining_uses !== null && (
             <Plural
