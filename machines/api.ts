@@ -1,5 +1,6 @@
 import type { Client } from 'openapi-fetch';
 import type { paths } from '../openapi/schema.gen.ts';
+import type { FieldProblem } from './field-limits.ts';
 
 /** The typed API client the machines' actors are built over (src/api creates it with its middleware). */
 export type ApiClient = Client<paths>;
@@ -12,13 +13,22 @@ export class ApiError extends Error {
   readonly status: number;
   readonly detail: string | null;
   readonly code: string | null;
+  /** On `validation_failed`: the refused fields, for the form to word beside each. */
+  readonly fields: readonly FieldProblem[];
 
-  constructor(status: number, detail: string | null, code: string | null = null, message?: string) {
+  constructor(
+    status: number,
+    detail: string | null,
+    code: string | null = null,
+    message?: string,
+    fields: readonly FieldProblem[] = [],
+  ) {
     super(message ?? detail ?? `request failed with status ${status}`);
     this.name = 'ApiError';
     this.status = status;
     this.detail = detail;
     this.code = code;
+    this.fields = fields;
   }
 }
 
@@ -28,8 +38,25 @@ function field(body: unknown, name: string): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
+function fieldProblems(body: unknown): FieldProblem[] {
+  const fields =
+    typeof body === 'object' && body !== null ? (body as { fields?: unknown }).fields : undefined;
+  return Array.isArray(fields)
+    ? fields.filter(
+        (item): item is FieldProblem =>
+          typeof item === 'object' && item !== null && typeof (item as FieldProblem).field === 'string',
+      )
+    : [];
+}
+
 export function apiErrorFromResponse(status: number, body: unknown): ApiError {
-  return new ApiError(status, status >= 500 ? null : field(body, 'detail'), field(body, 'code'));
+  return new ApiError(
+    status,
+    status >= 500 ? null : field(body, 'detail'),
+    field(body, 'code'),
+    undefined,
+    fieldProblems(body),
+  );
 }
 
 type Result<T> = { data?: T; error?: unknown; response: Response };

@@ -541,6 +541,16 @@ export interface components {
        * @example validation_failed
        */
       code: string;
+      /** @description Only on `validation_failed`: each refused field, so a client can word the problem itself beside the field. */
+      fields?: components['schemas']['FieldProblem'][];
+    };
+    FieldProblem: {
+      /** @description The field as a client developer writes it, e.g. `first_name` or `booking[0].booking_id`. */
+      field: string;
+      /** @enum {string} */
+      problem: 'required' | 'not_allowed' | 'too_long' | 'too_short' | 'format' | 'invalid';
+      /** @description The largest (`too_long`) or smallest (`too_short`) length, count or value allowed. */
+      limit?: number;
     };
     /** @description A localised confirmation for people. */
     Message: {
@@ -881,7 +891,7 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
-    /** @description A parameter or the body does not match this contract; `detail` names the fields (e.g. `booking[0].booking_id`). */
+    /** @description A parameter or the body does not match this contract; `detail` names the fields (e.g. `booking[0].booking_id`) and `fields` lists them for programs. */
     ValidationFailed: {
       headers: {
         [name: string]: unknown;

@@ -474,29 +474,43 @@ function resolveParams(params: ErrorParams, locale: Locale): Record<string, stri
 }
 
 /** A failure the caller is meant to see. Anything else thrown becomes `internal_error`. */
+/** One refused field of a `validation_failed` answer (the contract's `FieldProblem`). */
+export type FieldProblem = {
+  field: string;
+  problem: 'required' | 'not_allowed' | 'too_long' | 'too_short' | 'format' | 'invalid';
+  limit?: number;
+};
+
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly params: ErrorParams;
   readonly suffix: string;
+  readonly fields: FieldProblem[] | undefined;
 
-  constructor(code: ErrorCode, params: ErrorParams = {}, options: { suffix?: string } = {}) {
+  constructor(
+    code: ErrorCode,
+    params: ErrorParams = {},
+    options: { suffix?: string; fields?: FieldProblem[] } = {},
+  ) {
     super(code);
     this.name = 'AppError';
     this.code = code;
     this.params = params;
     // Machine-readable tail some details carry for the client (e.g. `::confirm-email` after a refused login).
     this.suffix = options.suffix ?? '';
+    this.fields = options.fields;
   }
 
   get status(): number {
     return errorCatalogue[this.code].status;
   }
 
-  body(locale: Locale): { detail: string; code: ErrorCode } {
+  body(locale: Locale): { detail: string; code: ErrorCode; fields?: FieldProblem[] } {
     return {
       detail:
         format(errorCatalogue[this.code].detail[locale], resolveParams(this.params, locale)) + this.suffix,
       code: this.code,
+      ...(this.fields ? { fields: this.fields } : {}),
     };
   }
 }
