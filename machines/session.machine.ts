@@ -18,8 +18,13 @@ export type SessionContext = {
   user: User | null;
 };
 
+export type LocaleCode = components['schemas']['LocaleCode'];
+
 export type SessionEvent =
-  { type: 'token.set'; token: string } | { type: 'token.validate' } | { type: 'logout' };
+  | { type: 'token.set'; token: string }
+  | { type: 'token.validate' }
+  | { type: 'logout' }
+  | { type: 'locale.change'; locale: LocaleCode };
 
 function notProvided(name: string): never {
   throw new Error(`the session machine's ${name} actor must be provided`);
@@ -28,7 +33,8 @@ function notProvided(name: string): never {
 /**
  * The session (spec 4, Authentication): no token means logged out; setting a token stores it and
  * validates it; a valid token means logged in; a failed validation logs out, which clears the token.
- * A language change or a profile update sends `token.validate`.
+ * A language change or a profile update sends `token.validate`. A logged-in member's language change
+ * (`locale.change`) is first saved on the account, so the e-mails and SMS that follow use it.
  */
 export const sessionMachine = setup({
   types: {
@@ -39,9 +45,14 @@ export const sessionMachine = setup({
   actors: {
     validateToken: fromPromise<boolean, { token: string }>(async () => notProvided('validateToken')),
     fetchUser: fromPromise<User, { token: string }>(async () => notProvided('fetchUser')),
+    updateLocale: fromPromise<User, { token: string; user: User; locale: LocaleCode }>(async () =>
+      notProvided('updateLocale'),
+    ),
   },
   guards: {
     hasToken: ({ context }) => context.token !== null,
+    isNewLocale: ({ context }, params: { locale: LocaleCode }) =>
+      context.user !== null && context.user.locale !== params.locale,
     isValid: (_, params: { valid: boolean }) => params.valid,
   },
   actions: {
@@ -90,7 +101,13 @@ export const sessionMachine = setup({
       },
     },
     loggedIn: {
-      on: { 'token.validate': { target: 'validating' } },
+      on: {
+        'token.validate': { target: 'validating' },
+        'locale.change': {
+          guard: { type: 'isNewLocale', params: ({ event }) => ({ locale: event.locale }) },
+          target: 'savingLocale',
+        },
+      },
       invoke: {
         id: 'fetchUser',
         src: 'fetchUser',
@@ -103,6 +120,24 @@ export const sessionMachine = setup({
         },
         // The user's details are a convenience (menu, analytics); without them the session still holds.
         onError: {},
+      },
+    },
+    // The account's language: saved, then the token re-validated (the switch's token.validate waits for it).
+    savingLocale: {
+      invoke: {
+        id: 'updateLocale',
+        src: 'updateLocale',
+        input: ({ context, event }) => ({
+          token: context.token ?? '',
+          user: context.user as User,
+          locale: (event as Extract<SessionEvent, { type: 'locale.change' }>).locale,
+        }),
+        onDone: {
+          target: 'validating',
+          actions: { type: 'keepUser', params: ({ event }) => ({ user: event.output }) },
+        },
+        // The interface switches anyway; the messages keep the old language until the next profile save.
+        onError: { target: 'validating' },
       },
     },
     // Logged out holds no token, so there is nothing to re-validate: token.validate is ignored here.
