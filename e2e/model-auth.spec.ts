@@ -90,14 +90,17 @@ function events(state: Snapshot): Event[] {
   if (state.matches({ login: 'submitting' })) {
     if (fields.password !== RIGHT)
       return [
-        { type: 'xstate.error.actor.login', error: new ApiError(401, 'E-mail ou palavra-passe incorretos.') },
+        {
+          type: 'xstate.error.actor.login',
+          error: new ApiError('invalid_credentials', 'E-mail ou palavra-passe incorretos.'),
+        },
       ] as unknown as Event[];
     if (isVerified(state, fields.email))
       return [{ type: 'xstate.done.actor.login', output: 'token' }] as unknown as Event[];
     return [
       {
         type: 'xstate.error.actor.login',
-        error: new ApiError(403, 'Conta por verificar.::confirm-email,confirm-phone'),
+        error: new ApiError('account_not_verified', 'Conta por verificar.', { pending: ['email', 'phone'] }),
       },
     ] as unknown as Event[];
   }
@@ -117,14 +120,17 @@ function events(state: Snapshot): Event[] {
         ? { type: 'xstate.done.actor.register', output: 'Conta criada.' }
         : {
             type: 'xstate.error.actor.register',
-            error: new ApiError(409, 'Já existe uma conta com este e-mail.'),
+            error: new ApiError('email_in_use', 'Já existe uma conta com este e-mail.'),
           },
     ] as unknown as Event[];
   if (state.matches({ verify: 'verifyingPhone' }))
     return [
       fields.phoneCode === CODE
         ? { type: 'xstate.done.actor.confirmPhone' }
-        : { type: 'xstate.error.actor.confirmPhone', error: new ApiError(400, 'Este código é inválido.') },
+        : {
+            type: 'xstate.error.actor.confirmPhone',
+            error: new ApiError('invalid_verification_code', 'Este código é inválido.'),
+          },
     ] as unknown as Event[];
   if (state.matches({ forgotPassword: 'idle' }))
     return fields.email === '' ? [set('email', VERIFIED), { type: 'cancel' }] : [{ type: 'forgot.submit' }];
@@ -496,7 +502,10 @@ function resetEvents(state: Snapshot): Event[] {
       newPassword === COMMON
         ? {
             type: 'xstate.error.actor.resetPassword',
-            error: new ApiError(400, 'Esta palavra-passe é demasiado comum e fácil de adivinhar.'),
+            error: new ApiError(
+              'password_too_common',
+              'Esta palavra-passe é demasiado comum e fácil de adivinhar.',
+            ),
           }
         : { type: 'xstate.done.actor.resetPassword' },
     ] as unknown as Event[];

@@ -72,7 +72,7 @@ function events(state: Snapshot): Event[] {
     return [
       answer('xstate.done.actor.createBooking', { output: 'cs_local_1_secret_x' }),
       answer('xstate.error.actor.createBooking', {
-        error: new ApiError(409, 'Este horário já não está disponível.', 'slot_unavailable'),
+        error: new ApiError('slot_unavailable', 'Este horário já não está disponível.'),
       }),
     ];
   if (!state.matches('browsing')) return [];
@@ -85,7 +85,9 @@ function events(state: Snapshot): Event[] {
     return [
       context.couponInput === WELCOME
         ? answer('xstate.done.actor.checkCoupon', { output: { id: 1, discount: 0.05, remaining_uses: null } })
-        : answer('xstate.error.actor.checkCoupon', { error: new ApiError(404, 'Código de cupão inválido.') }),
+        : answer('xstate.error.actor.checkCoupon', {
+            error: new ApiError('invalid_coupon', 'Código de cupão inválido.'),
+          }),
     ];
   // Nothing is loading: the user can act (while a call is out, the app's loader covers the page).
   const offered: Event[] = [];

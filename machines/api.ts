@@ -1,61 +1,91 @@
 import type { Client } from 'openapi-fetch';
-import type { paths } from '../openapi/schema.gen.ts';
+import type { components, paths } from '../openapi/schema.gen.ts';
 import type { FieldProblem } from './field-limits.ts';
 
 /** The typed API client the machines' actors are built over (src/api creates it with its middleware). */
 export type ApiClient = Client<paths>;
 
+export type ErrorCode = components['schemas']['ErrorCode'];
+export type PendingVerification = components['schemas']['PendingVerification'];
+
 /**
- * A failed API call. `status` is 0 when no answer arrived (network failure). `detail` is the server's
- * localised message; 5xx details are never shown (the UI maps the error to text, spec 8).
+ * The catalogue's codes answered with a 5xx: their detail is never shown, the UI says its generic sentence
+ * (docs/decisions.md, 'Client': errors).
+ */
+export const serverFaults: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'internal_error',
+  'service_unavailable',
+  'not_implemented',
+  'payment_provider_unavailable',
+]);
+
+/**
+ * A failed API call, as the contract's `Error` body says it: machines branch on `code`, never on the status
+ * or the text. `code` is null when no answer arrived (a network failure); `detail` is the server's localised
+ * sentence, null for server faults; `pending` names the verifications a refused login still needs.
  */
 export class ApiError extends Error {
-  readonly status: number;
+  readonly code: ErrorCode | null;
   readonly detail: string | null;
-  readonly code: string | null;
+  readonly pending: readonly PendingVerification[];
   /** On `validation_failed`: the refused fields, for the form to word beside each. */
   readonly fields: readonly FieldProblem[];
 
   constructor(
-    status: number,
-    detail: string | null,
-    code: string | null = null,
-    message?: string,
-    fields: readonly FieldProblem[] = [],
+    code: ErrorCode | null,
+    detail: string | null = null,
+    extra: {
+      pending?: readonly PendingVerification[];
+      fields?: readonly FieldProblem[];
+      message?: string;
+    } = {},
   ) {
-    super(message ?? detail ?? `request failed with status ${status}`);
+    super(extra.message ?? detail ?? code ?? 'no answer');
     this.name = 'ApiError';
-    this.status = status;
-    this.detail = detail;
     this.code = code;
-    this.fields = fields;
+    this.detail = code !== null && serverFaults.has(code) ? null : detail;
+    this.pending = extra.pending ?? [];
+    this.fields = extra.fields ?? [];
+  }
+
+  /** The server (or the gateway in front of it) failed: show the generic sentence. */
+  get isServerFault(): boolean {
+    return this.code !== null && serverFaults.has(this.code);
   }
 }
 
-function field(body: unknown, name: string): string | null {
-  if (typeof body !== 'object' || body === null || !(name in body)) return null;
-  const value = (body as Record<string, unknown>)[name];
-  return typeof value === 'string' && value !== '' ? value : null;
+/** Is `error` an API failure with one of these codes? */
+export function hasErrorCode(error: unknown, ...codes: ErrorCode[]): error is ApiError {
+  return error instanceof ApiError && error.code !== null && codes.includes(error.code);
 }
 
-function fieldProblems(body: unknown): FieldProblem[] {
-  const fields =
-    typeof body === 'object' && body !== null ? (body as { fields?: unknown }).fields : undefined;
-  return Array.isArray(fields)
-    ? fields.filter(
-        (item): item is FieldProblem =>
-          typeof item === 'object' && item !== null && typeof (item as FieldProblem).field === 'string',
-      )
-    : [];
+function field(body: unknown, name: string): unknown {
+  return typeof body === 'object' && body !== null && name in body
+    ? (body as Record<string, unknown>)[name]
+    : undefined;
 }
 
+/**
+ * The one place that reads an error answer. A body without a code (a gateway's 502 page, a proxy's 404) is
+ * named by its status class: a 5xx is `service_unavailable`, anything else has no code.
+ */
 export function apiErrorFromResponse(status: number, body: unknown): ApiError {
+  const code = field(body, 'code');
+  const detail = field(body, 'detail');
+  const pending = field(body, 'pending');
+  const fields = field(body, 'fields');
   return new ApiError(
-    status,
-    status >= 500 ? null : field(body, 'detail'),
-    field(body, 'code'),
-    undefined,
-    fieldProblems(body),
+    typeof code === 'string' ? (code as ErrorCode) : status >= 500 ? 'service_unavailable' : null,
+    typeof detail === 'string' && detail !== '' ? detail : null,
+    {
+      pending: Array.isArray(pending) ? (pending as PendingVerification[]) : [],
+      fields: Array.isArray(fields)
+        ? fields.filter(
+            (item): item is FieldProblem =>
+              typeof item === 'object' && item !== null && typeof (item as FieldProblem).field === 'string',
+          )
+        : [],
+    },
   );
 }
 
@@ -65,7 +95,7 @@ async function settle<T>(pending: Promise<Result<T>>): Promise<Result<T>> {
   try {
     return await pending;
   } catch (error) {
-    throw new ApiError(0, null, null, error instanceof Error ? error.message : String(error));
+    throw new ApiError(null, null, { message: error instanceof Error ? error.message : String(error) });
   }
 }
 

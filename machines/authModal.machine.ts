@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import { ApiError } from './api.ts';
+import { ApiError, hasErrorCode } from './api.ts';
 import { failureFeedback, sanitisePhone, type Feedback } from './feedback.ts';
 import type { AuthTab } from './modal-search.ts';
 
@@ -74,19 +74,6 @@ function notProvided(name: string): never {
   throw new Error(`the auth modal machine's ${name} actor must be provided`);
 }
 
-const LOGIN_CODES_SEPARATOR = '::';
-
-/** The login refusal `<message>::confirm-email,confirm-phone` (DECISIONS.md): the codes after the separator. */
-function loginCodes(error: unknown): string {
-  if (!(error instanceof ApiError) || !error.detail) return '';
-  const index = error.detail.indexOf(LOGIN_CODES_SEPARATOR);
-  return index === -1 ? error.detail : error.detail.slice(index + LOGIN_CODES_SEPARATOR.length);
-}
-
-function loginMessage(detail: string): string {
-  return detail.split(LOGIN_CODES_SEPARATOR)[0] ?? '';
-}
-
 const blankFields: AuthFields = {
   email: '',
   password: '',
@@ -147,7 +134,9 @@ export const authModalMachine = setup({
     hasEmailCode: ({ context }) => filled(context.fields.emailCode),
     hasPhoneCode: ({ context }) => filled(context.fields.phoneCode),
     hasResendEmail: ({ context }) => filled(context.verifyEmail || context.fields.email),
-    needsConfirmation: (_, params: { error: unknown }) => loginCodes(params.error).includes('confirm-'),
+    // A refused login names the verifications still pending (docs/decisions.md, 'Accounts': login).
+    needsConfirmation: (_, params: { error: unknown }) =>
+      hasErrorCode(params.error, 'account_not_verified') && params.error.pending.length > 0,
     phoneStillPending: ({ context }) => context.phonePending,
     emailStillPending: ({ context }) => context.emailPending,
   },
@@ -249,10 +238,10 @@ export const authModalMachine = setup({
                 target: '#authModal.verify',
                 actions: [
                   assign(({ context, event }) => {
-                    const codes = loginCodes(event.error);
+                    const pending = event.error instanceof ApiError ? event.error.pending : [];
                     return {
-                      emailPending: codes.includes('confirm-email'),
-                      phonePending: codes.includes('confirm-phone'),
+                      emailPending: pending.includes('email'),
+                      phonePending: pending.includes('phone'),
                       verifyEmail: context.fields.email.trim(),
                       fields: { ...context.fields, password: '', emailCode: '', phoneCode: '' },
                     };
@@ -260,7 +249,7 @@ export const authModalMachine = setup({
                   {
                     type: 'fail',
                     params: ({ event }) => ({
-                      feedback: failureFeedback(event.error, 'error-during-login', loginMessage),
+                      feedback: failureFeedback(event.error, 'error-during-login'),
                     }),
                   },
                 ],
@@ -270,7 +259,7 @@ export const authModalMachine = setup({
                 actions: {
                   type: 'fail',
                   params: ({ event }) => ({
-                    feedback: failureFeedback(event.error, 'error-during-login', loginMessage),
+                    feedback: failureFeedback(event.error, 'error-during-login'),
                   }),
                 },
               },

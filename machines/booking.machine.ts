@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import { ApiError } from './api.ts';
+import { ApiError, hasErrorCode } from './api.ts';
 import {
   branchDate,
   discountsBySlot,
@@ -67,16 +67,16 @@ export type CreateBookingInput = {
   expected_total_final_price_eur: number;
 };
 
-/** A 404 with the server's message ('Invalid coupon code.'); anything else is 'can-not-verify-coupon'. */
+/** `invalid_coupon` with the server's message ('Invalid coupon code.'); anything else is 'can-not-verify-coupon'. */
 function isCouponNotFound(error: unknown): error is ApiError {
-  return error instanceof ApiError && error.status === 404 && error.detail !== null;
+  return hasErrorCode(error, 'invalid_coupon') && error.detail !== null;
 }
 
 export function summaryErrorOf(error: unknown): SummaryError {
   if (error instanceof ApiError) {
     if (error.code === 'payment_provider_unavailable') return { kind: 'providerFailed' };
-    if (error.status >= 400 && error.status < 500 && error.detail)
-      return { kind: 'server', detail: error.detail };
+    // A refusal the user can act on says why in the server's words (server faults carry no detail).
+    if (error.detail) return { kind: 'server', detail: error.detail };
   }
   return { kind: 'cannotConfirm' };
 }

@@ -9,5 +9,8 @@ export function createCancellationActors(api: ApiClient) {
     cancelBookings: fromPromise<void, CancelRequest>(({ input }) =>
       expectOk(api.POST('/bookings/cancel-bookings', { body: input })),
     ),
+    resendCode: fromPromise<void, { booking_id: number }>(({ input }) =>
+      expectOk(api.POST('/bookings/resend-code', { body: input })),
+    ),
   };
 }

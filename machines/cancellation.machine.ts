@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import { ApiError } from './api.ts';
+import { hasErrorCode } from './api.ts';
 import { failureFeedback, type Feedback } from './feedback.ts';
 import type { Booking } from './myBookings.ts';
 
@@ -8,6 +8,8 @@ export type CancellationContext = {
   /** Ids of the selected bookings; only cancelable ones can be selected (spec 5). */
   selected: number[];
   error: Feedback | null;
+  /** The answer to "Send my code again", shown beside that booking's code. */
+  codeNotice: { bookingId: number; feedback: Feedback; sent: boolean } | null;
 };
 
 export type CancellationEvent =
@@ -16,7 +18,8 @@ export type CancellationEvent =
   | { type: 'dialog.open' }
   | { type: 'dialog.cancel' }
   | { type: 'cancellation.confirm' }
-  | { type: 'bookings.reload' };
+  | { type: 'bookings.reload' }
+  | { type: 'code.resend'; id: number };
 
 export type CancelRequest = { booking: { booking_id: number; expected_refund_eur: number }[] };
 
@@ -31,6 +34,26 @@ function keepCancelable(selected: number[], bookings: Booking[]): number[] {
   return selected.filter((id) => cancelable.has(id));
 }
 
+/**
+ * The door codes to show first (never inside a collapsed group): one per code, from the bookings whose code is
+ * readable (30 minutes before the start to the end), with the window it opens the door in.
+ */
+export function visibleDoorCodes(
+  bookings: readonly Booking[],
+): { bookingId: number; code: string; validFrom: string; validUntil: string; booking: Booking }[] {
+  const seen = new Set<string>();
+  const codes = [];
+  for (const booking of bookings) {
+    const { lock_code: code, lock_code_valid_from: validFrom, lock_code_valid_until: validUntil } = booking;
+    if (!code || !validFrom || !validUntil || booking.status !== 'confirmed') continue;
+    const key = `${booking.time_slot_data.branch_data.id}:${code}:${validFrom}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    codes.push({ bookingId: booking.id, code, validFrom, validUntil, booking });
+  }
+  return codes;
+}
+
 /** The selected bookings, in list order. */
 export function selectedBookings(context: CancellationContext): Booking[] {
   const ids = new Set(context.selected);
@@ -40,7 +63,7 @@ export function selectedBookings(context: CancellationContext): Booking[] {
 /**
  * My bookings and their cancellation (spec 2.8, 4 Cancellation): load the list, select cancelable bookings,
  * open the dialog, confirm. Confirming sends each booking's refundable amount as the expected refund; success
- * reloads the list and clears the selection; a 409 (a figure changed) shows the server's message and reloads
+ * reloads the list and clears the selection; `refund_changed` or `booking_not_cancelable` (a figure changed) shows the server's message and reloads
  * the figures with the dialog still open. A failed load is only logged (spec 8).
  */
 export const cancellationMachine = setup({
@@ -51,13 +74,17 @@ export const cancellationMachine = setup({
   actors: {
     loadBookings: fromPromise<Booking[]>(async () => notProvided('loadBookings')),
     cancelBookings: fromPromise<void, CancelRequest>(async () => notProvided('cancelBookings')),
+    resendCode: fromPromise<void, { booking_id: number }>(async () => notProvided('resendCode')),
   },
   guards: {
     isSelectable: ({ context }, params: { id: number }) =>
       context.bookings.some((booking) => booking.id === params.id && booking.is_cancelable),
     hasSelection: ({ context }) => context.selected.length > 0,
+    /** The server says when (T-30 to the end of the window); the button shows only with a readable code. */
+    hasVisibleCode: ({ context }, params: { id: number }) =>
+      context.bookings.some((booking) => booking.id === params.id && booking.lock_code !== null),
     isConflict: (_, params: { error: unknown }) =>
-      params.error instanceof ApiError && params.error.status === 409,
+      hasErrorCode(params.error, 'refund_changed', 'booking_not_cancelable'),
   },
   actions: {
     keepBookings: assign(({ context }, params: { bookings: Booking[] }) => ({
@@ -72,7 +99,7 @@ export const cancellationMachine = setup({
   },
 }).createMachine({
   id: 'cancellation',
-  context: { bookings: [], selected: [], error: null },
+  context: { bookings: [], selected: [], error: null, codeNotice: null },
   initial: 'loading',
   states: {
     loading: {
@@ -102,6 +129,37 @@ export const cancellationMachine = setup({
         'selection.clear': { actions: 'clearSelection' },
         'dialog.open': { guard: 'hasSelection', target: 'dialog', actions: assign({ error: null }) },
         'bookings.reload': { target: 'loading' },
+        'code.resend': {
+          guard: { type: 'hasVisibleCode', params: ({ event }) => ({ id: event.id }) },
+          target: 'resendingCode',
+          actions: assign(({ event }) => ({
+            codeNotice: { bookingId: event.id, feedback: { key: 'code-sent-again' as const }, sent: false },
+          })),
+        },
+      },
+    },
+    // "Send my code again": the message goes out by e-mail and SMS; a refusal (too early, too late, too often)
+    // shows the server's sentence.
+    resendingCode: {
+      invoke: {
+        id: 'resendCode',
+        src: 'resendCode',
+        input: ({ context }) => ({ booking_id: context.codeNotice?.bookingId ?? 0 }),
+        onDone: {
+          target: 'ready',
+          actions: assign(({ context }) => ({
+            codeNotice: context.codeNotice && { ...context.codeNotice, sent: true },
+          })),
+        },
+        onError: {
+          target: 'ready',
+          actions: assign(({ context, event }) => ({
+            codeNotice: context.codeNotice && {
+              ...context.codeNotice,
+              feedback: failureFeedback(event.error, 'can-not-resend-code'),
+            },
+          })),
+        },
       },
     },
     dialog: {

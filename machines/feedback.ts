@@ -16,6 +16,8 @@ export type FeedbackKey =
   | 'failed-to-reset-phone-verification'
   | 'can-not-update-profile'
   | 'can-not-cancel-bookings'
+  | 'can-not-resend-code'
+  | 'code-sent-again'
   | 'failed-to-delete-account'
   | 'passwords-do-not-match'
   | 'invalid-phone-number'
@@ -32,20 +34,14 @@ export type FeedbackKey =
 export type Feedback = { key: FeedbackKey } | { text: string };
 
 /**
- * Spec 8's rule: 500 and above give the generic message; otherwise the server's `detail` when there is one
- * (optionally reshaped, e.g. the login's `message::codes`), else the fallback key.
+ * What a failure says: a server fault gives the generic message; otherwise the server's `detail` when there
+ * is one, else the fallback key (docs/decisions.md, 'Client').
  */
-export function failureFeedback(
-  error: unknown,
-  fallback: FeedbackKey,
-  reshape: (detail: string) => string = (detail) => detail,
-): Feedback {
+export function failureFeedback(error: unknown, fallback: FeedbackKey): Feedback {
   if (error instanceof ApiError) {
-    if (error.status >= 500) return { key: 'generic' };
-    if (error.detail) {
-      const text = reshape(error.detail).trim();
-      if (text) return { text };
-    }
+    if (error.isServerFault) return { key: 'generic' };
+    const text = error.detail?.trim();
+    if (text) return { text };
   }
   return { key: fallback };
 }

@@ -1,10 +1,10 @@
 import { assign, fromPromise, setup } from 'xstate';
-import { ApiError } from './api.ts';
+import { hasErrorCode } from './api.ts';
 import type { components } from '../openapi/schema.gen.ts';
 
 /**
  * The return from the checkout (spec 4, 'Payment session'): the status of `stripe_session_id` is checked and
- * shown; 'Try again' re-opens the checkout while the session is open; a 4xx on the check asks for a login
+ * shown; 'Try again' re-opens the checkout while the session is open; a check refused for this caller asks for a login
  * and checks again once logged in.
  */
 
@@ -23,8 +23,12 @@ export type PaymentEvent =
   | { type: 'payment.failed' }
   | { type: 'session.changed'; loggedIn: boolean };
 
-function isClientError(error: unknown): boolean {
-  return error instanceof ApiError && error.status >= 400 && error.status < 500;
+/**
+ * The check was refused (not logged in, no session of this account, a malformed id: the call's 4xx answers
+ * in the contract): the flow asks for a login and checks again. Server faults and network failures fail.
+ */
+function isRefusal(error: unknown): boolean {
+  return hasErrorCode(error, 'unauthorized', 'checkout_session_not_found', 'validation_failed');
 }
 
 export const paymentMachine = setup({
@@ -43,7 +47,7 @@ export const paymentMachine = setup({
     requestLogin: () => {},
   },
   guards: {
-    isClientError: ({ event }) => isClientError((event as { error?: unknown }).error),
+    isRefusal: ({ event }) => isRefusal((event as { error?: unknown }).error),
     isOpen: ({ context }) => context.status === 'open' && context.clientSecret !== null,
     isLoggedIn: ({ event }) => event.type === 'session.changed' && event.loggedIn,
   },
@@ -64,7 +68,7 @@ export const paymentMachine = setup({
             clientSecret: event.output.clientSecret,
           })),
         },
-        onError: [{ guard: 'isClientError', target: 'awaitingLogin' }, { target: 'failed' }],
+        onError: [{ guard: 'isRefusal', target: 'awaitingLogin' }, { target: 'failed' }],
       },
     },
     awaitingLogin: {

@@ -8,7 +8,7 @@ export function createProfileActors(api: ApiClient, getLocale: () => components[
   return {
     loadProfile: fromPromise<User>(async () => {
       const user = await expectData(api.GET('/auth/me'));
-      if (!user) throw new ApiError(0, null);
+      if (!user) throw new ApiError(null);
       return user;
     }),
     updateProfile: fromPromise<User, ProfileUpdate>(({ input }) =>

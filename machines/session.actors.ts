@@ -16,7 +16,7 @@ export function createSessionActors(api: ApiClient) {
     }),
     fetchUser: fromPromise<User, { token: string }>(async ({ input }) => {
       const user = await expectData(api.GET('/auth/me', { headers: bearer(input.token) }));
-      if (!user) throw new ApiError(0, null);
+      if (!user) throw new ApiError(null);
       return user;
     }),
     // PUT /auth/me takes the whole profile: the user's own details, no new password, the new language.

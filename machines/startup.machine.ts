@@ -1,30 +1,64 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { sortBranches, type Branch } from './branches.ts';
-import { chooseStartupModal, type ModalSearch, type StartupModal } from './modal-search.ts';
+import type { ModalSearch } from './modal-search.ts';
 
 export type StartupInput = { search: ModalSearch };
 
+/** A modal that can stay open behind the auth modal, so its flow resumes after a login. */
+export type BaseModal = 'payment' | 'booking' | 'account';
+export type StartupModal = 'auth' | BaseModal | null;
+
+/** What is on screen: the modal in front, and the one kept (hidden, with its state) behind the auth modal. */
+export type ModalArrangement = { modal: StartupModal; behind: BaseModal | null };
+
+export function opensAuth(search: ModalSearch): boolean {
+  return Boolean(search.reset_token || search.verify_email || search.auth_tab);
+}
+
+/**
+ * The modal precedence (docs/decisions.md, 'Client': modals), the one place it is written: a reset token, a
+ * verification link or an auth tab opens the auth modal in front; otherwise a payment result, then a booking
+ * tab, then (with a valid session) an account tab. At most one modal is in front; the one the auth modal
+ * covers stays behind it, hidden, so a login asked for by the booking or payment flow resumes it.
+ */
+export function arrangeModals(search: ModalSearch, tokenValid: boolean): ModalArrangement {
+  const base: BaseModal | null = search.stripe_session_id
+    ? 'payment'
+    : search.booking_tab
+      ? 'booking'
+      : search.account_tab && tokenValid
+        ? 'account'
+        : null;
+  return opensAuth(search) ? { modal: 'auth', behind: base } : { modal: base, behind: null };
+}
+
+/** The account needs a login: a logged-out visitor asking for it gets the login (the tab stays). */
+export function needsLogin(search: ModalSearch, tokenValid: boolean): boolean {
+  return search.account_tab !== undefined && !tokenValid && !opensAuth(search);
+}
+
 export type StartupContext = {
+  /** The modal parameters of the current URL (`search.changed` follows the router). */
   search: ModalSearch;
   /** Kept, sorted by `order`; refetched only when forced or when the kept list is empty (spec 7). */
   branches: Branch[];
   branchesFailed: boolean;
   tokenValid: boolean;
-  modal: StartupModal;
-};
+} & ModalArrangement;
 
 export type StartupEvent =
   | { type: 'branches.load'; force?: boolean }
   | { type: 'session.changed'; valid: boolean }
-  | { type: 'modal.closed' };
+  | { type: 'search.changed'; search: ModalSearch };
 
 function notProvided(name: string): never {
   throw new Error(`the startup machine's ${name} actor must be provided`);
 }
 
 /**
- * Spec 2.5: fetch the branches and validate the session token (both at once), then open at most one
- * modal by the stated priority. Afterwards it keeps the branch list for the rest of the app.
+ * Startup (docs/decisions.md, 'Client'): fetch the branches and validate the session token (both at once),
+ * then arrange the modals by their precedence, and keep arranging them as the URL and the session change: the
+ * app renders what `modal` and `behind` say. It also keeps the branch list for the rest of the app.
  */
 export const startupMachine = setup({
   types: {
@@ -37,6 +71,8 @@ export const startupMachine = setup({
     validateSession: fromPromise<boolean>(async () => notProvided('validateSession')),
   },
   guards: {
+    needsLogin: (_, params: { search: ModalSearch; tokenValid: boolean }) =>
+      needsLogin(params.search, params.tokenValid),
     shouldFetchBranches: ({ context, event }) =>
       event.type === 'branches.load' && (event.force === true || context.branches.length === 0),
   },
@@ -46,7 +82,11 @@ export const startupMachine = setup({
       branchesFailed: false,
     })),
     markBranchesFailed: assign({ branchesFailed: true }),
-    chooseModal: assign(({ context }) => ({ modal: chooseStartupModal(context.search, context.tokenValid) })),
+    arrange: assign(({ context }) => arrangeModals(context.search, context.tokenValid)),
+    keepSearch: assign((_, params: { search: ModalSearch }) => ({ search: params.search })),
+    keepSession: assign((_, params: { valid: boolean }) => ({ tokenValid: params.valid })),
+    // Provided by the app: adds the login to the URL.
+    requestLogin: () => {},
   },
 }).createMachine({
   id: 'startup',
@@ -56,8 +96,13 @@ export const startupMachine = setup({
     branchesFailed: false,
     tokenValid: false,
     modal: null,
+    behind: null,
   }),
   initial: 'starting',
+  on: {
+    // Before startup is done nothing is arranged yet: the URL is only kept.
+    'search.changed': { actions: { type: 'keepSearch', params: ({ event }) => ({ search: event.search }) } },
+  },
   states: {
     starting: {
       type: 'parallel',
@@ -95,28 +140,63 @@ export const startupMachine = setup({
           },
         },
       },
-      onDone: { target: 'ready', actions: 'chooseModal' },
-    },
-    ready: {
-      on: {
-        'branches.load': { guard: 'shouldFetchBranches', target: 'refreshingBranches' },
-        'session.changed': { actions: assign({ tokenValid: ({ event }) => event.valid }) },
-        'modal.closed': { actions: assign({ modal: null }) },
-      },
-    },
-    refreshingBranches: {
-      invoke: {
-        id: 'fetchBranches',
-        src: 'fetchBranches',
-        onDone: {
+      onDone: [
+        {
+          guard: { type: 'needsLogin', params: ({ context }) => context },
           target: 'ready',
-          actions: { type: 'keepBranches', params: ({ event }) => ({ branches: event.output }) },
+          actions: ['arrange', 'requestLogin'],
         },
-        onError: { target: 'ready', actions: 'markBranchesFailed' },
-      },
+        { target: 'ready', actions: 'arrange' },
+      ],
+    },
+    // Once started, a new URL or session re-arranges the modals, and asks for the login the account needs.
+    ready: {
+      initial: 'idle',
       on: {
-        'session.changed': { actions: assign({ tokenValid: ({ event }) => event.valid }) },
-        'modal.closed': { actions: assign({ modal: null }) },
+        'search.changed': [
+          {
+            guard: {
+              type: 'needsLogin',
+              params: ({ context, event }) => ({ search: event.search, tokenValid: context.tokenValid }),
+            },
+            actions: [
+              { type: 'keepSearch', params: ({ event }) => ({ search: event.search }) },
+              'arrange',
+              'requestLogin',
+            ],
+          },
+          { actions: [{ type: 'keepSearch', params: ({ event }) => ({ search: event.search }) }, 'arrange'] },
+        ],
+        'session.changed': [
+          {
+            guard: {
+              type: 'needsLogin',
+              params: ({ context, event }) => ({ search: context.search, tokenValid: event.valid }),
+            },
+            actions: [
+              { type: 'keepSession', params: ({ event }) => ({ valid: event.valid }) },
+              'arrange',
+              'requestLogin',
+            ],
+          },
+          { actions: [{ type: 'keepSession', params: ({ event }) => ({ valid: event.valid }) }, 'arrange'] },
+        ],
+      },
+      states: {
+        idle: {
+          on: { 'branches.load': { guard: 'shouldFetchBranches', target: 'refreshingBranches' } },
+        },
+        refreshingBranches: {
+          invoke: {
+            id: 'fetchBranches',
+            src: 'fetchBranches',
+            onDone: {
+              target: 'idle',
+              actions: { type: 'keepBranches', params: ({ event }) => ({ branches: event.output }) },
+            },
+            onError: { target: 'idle', actions: 'markBranchesFailed' },
+          },
+        },
       },
     },
   },

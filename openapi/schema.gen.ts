@@ -208,6 +208,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/auth/logout': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Log out
+     * @description Ends the session on the server: the account's token version rises, so this token and every other token issued to the account before now stop working (401), on every device. The client calls it when the user logs out, then forgets its token. Takes no body.
+     */
+    post: operations['logout'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/auth/delete-account': {
     parameters: {
       query?: never;
@@ -388,6 +408,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/bookings/resend-code': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send my door code again
+     * @description Sends the booking's door-code message (e-mail and SMS) again to its owner, from 30 minutes before the start until the end of the code's window. Rate-limited per account (429 with Retry-After). 409 `code_not_available` before that time, after it, or when the booking has no live code.
+     */
+    post: operations['resendAccessCode'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/bookings/cancel-bookings': {
     parameters: {
       query?: never;
@@ -422,6 +462,26 @@ export interface paths {
      * @description The endpoint Stripe posts events to (`checkout.session.completed`, `checkout.session.expired`, `checkout.session.async_payment_succeeded`, `checkout.session.async_payment_failed`, refund events). The server verifies the `stripe-signature` header against the raw body with the webhook secret; no bearer token. Events are recorded by id, so a redelivered event changes nothing. A payment that arrives after its hold was released is refunded automatically.
      */
     post: operations['stripeWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/locks/webhook': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Receive Seam events
+     * @description The endpoint Seam posts events to (`access_code.set`, `access_code.failed_to_set_on_device`, `access_code.removed_from_device`, `lock.unlocked`, `device.disconnected`, `device.connected`, `device.low_battery`, `device.tampered`, ...). Signed the Svix way (`svix-id`, `svix-timestamp`, `svix-signature` headers) and verified with `SEAM_WEBHOOK_SECRET` against the raw body; no bearer token. Events are recorded by id, so a redelivered one changes nothing, and an event older than the last one applied to a code on a door is ignored. A forged or unsigned event is refused with 400 and changes nothing.
+     */
+    post: operations['seamWebhook'];
     delete?: never;
     options?: never;
     head?: never;
@@ -508,6 +568,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/dev/doors/{branch_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show a virtual door's keypad
+     * @description Available outside production only, with the local lock provider (404 otherwise): a keypad page for the branch's virtual door. Typing a code posts it to `/api/dev/doors/{branch_id}/enter`.
+     */
+    get: operations['getDevDoorPage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/dev/doors/{branch_id}/enter': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Type a code on a virtual door
+     * @description Available outside production only, with the local lock provider (404 otherwise). The door opens only for a code it holds (`set`) whose window contains `at` (default now); an opening is recorded as the same `lock.unlocked` event Seam sends, so the booking gets its `checked_in_at`.
+     */
+    post: operations['enterDevDoor'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/dev/checkout/{session_id}/expire': {
     parameters: {
       query?: never;
@@ -534,16 +634,69 @@ export interface components {
   schemas: {
     /** @description The body of every error response. */
     Error: {
-      /** @description A sentence for people, localised by the `locale` header. A refused login may append `::confirm-email,confirm-phone` style codes. */
+      /** @description A sentence for people, localised by the `locale` header. Programs read `code`. */
       detail: string;
-      /**
-       * @description A stable identifier for programs, e.g. `validation_failed`, `branch_not_found`.
-       * @example validation_failed
-       */
-      code: string;
+      code: components['schemas']['ErrorCode'];
+      /** @description Only on `account_not_verified` (a refused login): the verifications the account still owes, so the client can open the Verify view on exactly those. */
+      pending?: components['schemas']['PendingVerification'][];
       /** @description Only on `validation_failed`: each refused field, so a client can word the problem itself beside the field. */
       fields?: components['schemas']['FieldProblem'][];
     };
+    /**
+     * @description A stable identifier for programs: clients branch on it, never on the status or the text. The same set as the server's error catalogue (server/errors.ts; a contract test keeps them equal).
+     * @enum {string}
+     */
+    ErrorCode:
+      | 'validation_failed'
+      | 'malformed_body'
+      | 'unsupported_media_type'
+      | 'payload_too_large'
+      | 'not_found'
+      | 'branch_not_found'
+      | 'invalid_date'
+      | 'unauthorized'
+      | 'rate_limited'
+      | 'not_implemented'
+      | 'service_unavailable'
+      | 'internal_error'
+      | 'invalid_credentials'
+      | 'account_not_verified'
+      | 'passwords_do_not_match'
+      | 'password_too_short'
+      | 'password_too_long'
+      | 'password_too_common'
+      | 'invalid_phone_number'
+      | 'invalid_name'
+      | 'email_in_use'
+      | 'phone_in_use'
+      | 'contact_blocked'
+      | 'invalid_verification_code'
+      | 'verification_code_expired'
+      | 'url_too_long'
+      | 'bad_url'
+      | 'invalid_reset_token'
+      | 'invalid_coupon'
+      | 'booking_requires_verification'
+      | 'booking_client_blocked'
+      | 'booking_account_closed'
+      | 'slot_not_found'
+      | 'slot_unavailable'
+      | 'slot_started'
+      | 'branch_not_bookable'
+      | 'slots_of_several_branches'
+      | 'price_changed'
+      | 'payment_provider_unavailable'
+      | 'booking_not_found'
+      | 'booking_not_cancelable'
+      | 'refund_changed'
+      | 'checkout_session_not_found'
+      | 'checkout_session_closed'
+      | 'invalid_webhook_signature';
+    /**
+     * @description A verification an account still owes before it may log in.
+     * @enum {string}
+     */
+    PendingVerification: 'email' | 'phone';
     FieldProblem: {
       /** @description The field as a client developer writes it, e.g. `first_name` or `booking[0].booking_id`. */
       field: string;
@@ -684,6 +837,21 @@ export interface components {
       refundable_eur: components['schemas']['Money'];
       /** @description The door code; null until 30 minutes before the start, and for bookings that are not confirmed. */
       lock_code: string | null;
+      /**
+       * Format: date-time
+       * @description When the door code starts opening the door (15 minutes before the first booking it covers); null with the code.
+       */
+      lock_code_valid_from: string | null;
+      /**
+       * Format: date-time
+       * @description When the door code stops opening the door (15 minutes after the last booking it covers); null with the code.
+       */
+      lock_code_valid_until: string | null;
+      /**
+       * Format: date-time
+       * @description The first time the door opened for this booking, or null.
+       */
+      checked_in_at: string | null;
       /** @description The code of the coupon applied, or null. */
       coupon_code: string | null;
     };
@@ -935,6 +1103,8 @@ export interface components {
     Locale: string;
     /** @description The verification code received by e-mail or SMS. */
     VerificationCode: string;
+    /** @description The branch whose virtual door this is. */
+    DoorBranchId: components['schemas']['Id'];
     /** @description The id of a local checkout session. */
     LocalSessionId: string;
   };
@@ -1301,6 +1471,31 @@ export interface operations {
       500: components['responses']['InternalError'];
     };
   };
+  logout: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Logged out; the token is no longer valid. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   deleteAccount: {
     parameters: {
       query?: never;
@@ -1574,6 +1769,43 @@ export interface operations {
       500: components['responses']['InternalError'];
     };
   };
+  resendAccessCode: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          booking_id: components['schemas']['Id'];
+        };
+      };
+    };
+    responses: {
+      /** @description The message is on its way. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Message'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      /** @description The current user has no such booking. */
+      404: components['responses']['NotFound'];
+      /** @description The code cannot be sent now (code_not_available). */
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
   cancelBookings: {
     parameters: {
       query?: never;
@@ -1644,6 +1876,43 @@ export interface operations {
       };
       /** @description The signature does not match the body, or the body could not be read. A missing signature header is a 422. */
       400: components['responses']['BadRequest'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  seamWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The event was accepted (or was already processed, or is of a kind not used here). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookReceived'];
+        };
+      };
+      /** @description The signature is missing or does not match the body (invalid_webhook_signature). */
+      400: components['responses']['BadRequest'];
+      /** @description Seam is not the configured lock provider, or no webhook secret is configured. */
+      404: components['responses']['NotFound'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
@@ -1778,6 +2047,77 @@ export interface operations {
         };
       };
       /** @description The server runs in production, where this route does not exist. */
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getDevDoorPage: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description The branch whose virtual door this is. */
+        branch_id: components['parameters']['DoorBranchId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The keypad page. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  enterDevDoor: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description The branch whose virtual door this is. */
+        branch_id: components['parameters']['DoorBranchId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          code: string;
+          /**
+           * Format: date-time
+           * @description The instant the code is typed; default now.
+           */
+          at?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Whether the door opened. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            opened: boolean;
+          };
+        };
+      };
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];

@@ -6,7 +6,7 @@ import { createRateLimiter, retryAfterHook } from './auth/rate-limiter.ts';
 import { loadAuthKeys } from './auth/secrets.ts';
 import { createAuthService } from './auth/service.ts';
 import { createSessionTokens } from './auth/session-tokens.ts';
-import { createStoreOnlyLockProvider } from './adapters/locks/provider.ts';
+import { createLockProvider } from './adapters/locks/index.ts';
 import { createPaymentProvider } from './adapters/payments/index.ts';
 import { branchHandlers } from './branches/handlers.ts';
 import { createBranchService } from './branches/service.ts';
@@ -35,6 +35,10 @@ import { notificationHandlers } from './notifications/handlers.ts';
 import { createOutboxWorker, type OutboxWorker } from './notifications/worker.ts';
 import { createAccessCodeNotifier } from './bookings/access-codes.ts';
 import { openJobQueue, type JobQueue } from './jobs/queue.ts';
+import { createAfterAnswer, type AfterAnswer } from './jobs/after-answer.ts';
+import { createOperatorAlerts } from './locks/alerts.ts';
+import { createDoorService, type DoorService } from './locks/doors.ts';
+import { lockHandlers } from './locks/handlers.ts';
 
 export type AppOptions = {
   clock?: Clock;
@@ -49,6 +53,10 @@ declare module 'fastify' {
     outboxWorker: OutboxWorker;
     /** The durable job queue (pg-boss); under an injected test clock, tests call `runDue()` on it. */
     jobs: JobQueue;
+    /** Work requests leave for after their answer; tests wait for `idle()` before reading its results. */
+    afterAnswer: AfterAnswer;
+    /** The doors: code lifecycle, door events, the virtual doors' keypad. */
+    doors: DoorService;
     /** Starts the periodic work (outbox delivery, housekeeping); main.ts calls it once listening. */
     startBackgroundWork(): void;
   }
@@ -73,17 +81,28 @@ async function requireDeclaredBody(request: FastifyRequest): Promise<void> {
   if (!Object.hasOwn(content, mediaType)) throw new AppError('unsupported_media_type');
 }
 
+/**
+ * Fastify 5 fails closed on a bare hop count (it trusts nothing), so the count becomes the function Express's
+ * proxy-addr would build: the socket's peer and the next `hops - 1` forwarded entries are proxies, the entry
+ * after them is the client. Unlike a list of addresses it cannot check the peer, so it is only sound where
+ * nothing but the proxies can reach the server (docs/operations.md).
+ */
+function trustProxyOption(trustProxy: Config['trustProxy']) {
+  if (typeof trustProxy !== 'number') return trustProxy;
+  return (_address: string, hop: number) => hop < trustProxy;
+}
+
 /** Opens storage, brings its schema up to date, and wires every route. The caller decides when to listen. */
 export async function buildApp(
   config: Config,
   { clock = systemClock, logStream }: AppOptions = {},
 ): Promise<FastifyInstance> {
-  const database = await openDatabase(config.database);
+  const database = await openDatabase(config.database, { timeouts: config.databaseTimeouts });
   const app = Fastify({
     logger: logStream
       ? { ...(loggerOptions(config) as object), level: config.logLevel, stream: logStream }
       : loggerOptions(config),
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 64 * 1024,
     genReqId: () => randomUUID(),
     forceCloseConnections: 'idle',
@@ -113,11 +132,28 @@ export async function buildApp(
     const branches = createBranchService({ db: database.db, clock, horizonDays: config.slotHorizonDays });
     await branches.ensureSlotHorizon();
 
+    const lockProvider = createLockProvider(config, database.db);
+    let jobQueue: JobQueue | null = null;
+    const doors = createDoorService({
+      db: database.db,
+      clock,
+      provider: lockProvider,
+      alerts: createOperatorAlerts({
+        operatorEmail: config.operator.email,
+        locale: config.operator.locale,
+        log: app.log.child({ component: 'doors' }),
+      }),
+      log: app.log.child({ component: 'doors' }),
+      sync: () => jobQueue?.lockSync ?? null,
+    });
+    app.decorate('doors', doors);
     const accessCodeNotifier = createAccessCodeNotifier({
       db: database.db,
       clock,
       publicUrl: config.publicUrl,
       companyName: config.companyName,
+      doors,
+      supportPhone: config.supportPhone,
     });
     // An injected clock means a test: the queue then runs its jobs only when the test says so (runDue).
     const jobs = await openJobQueue({
@@ -128,6 +164,9 @@ export async function buildApp(
       log: app.log.child({ component: 'jobs' }),
       handlers: {
         accessCode: ({ bookingId }) => accessCodeNotifier.send(bookingId),
+        lockSync: ({ lockCodeId }) => doors.syncCode(lockCodeId),
+        lockCheck: ({ bookingId }) => doors.prepareForMessage(bookingId),
+        doorSweep: () => doors.sweep(),
         holdExpiry: () => checkout.expireOverdueSessions(),
         slotHorizon: () => branches.ensureSlotHorizon(),
       },
@@ -135,13 +174,18 @@ export async function buildApp(
     // First to stop: its jobs write to the outbox and the database.
     stopBeforeClosing.push(jobs.stop);
     app.decorate('jobs', jobs);
+    const afterAnswer = createAfterAnswer(app.log.child({ component: 'after-answer' }));
+    stopBeforeClosing.push(afterAnswer.stop);
+    app.decorate('afterAnswer', afterAnswer);
+    jobQueue = jobs;
 
     const fulfilment = {
       accessCodes: jobs.accessCodes,
       db: database.db,
       clock,
       payments: createPaymentProvider(config, { db: database.db, clock }),
-      lockProvider: createStoreOnlyLockProvider(),
+      lockProvider,
+      lockSync: jobs.lockSync,
       publicUrl: config.publicUrl,
     };
     const checkout = createCheckoutService(fulfilment);
@@ -152,6 +196,12 @@ export async function buildApp(
     const coupons = createCouponService({ db: database.db, clock });
 
     const keys = await loadAuthKeys(database.db, config);
+    const limiter = createRateLimiter({
+      db: database.db,
+      clock,
+      limits: config.auth.rateLimits,
+      hashSubject: (subject) => keys.keyedHash('rate-limit', subject),
+    });
     const auth = createAuthService({
       db: database.db,
       clock,
@@ -159,12 +209,8 @@ export async function buildApp(
       hasher: await createPasswordHasher(config.auth.passwordHashing),
       tokens: createSessionTokens(keys.sessionToken, clock, config.auth.sessionHours),
       keys,
-      limiter: createRateLimiter({
-        db: database.db,
-        clock,
-        limits: config.auth.rateLimits,
-        hashSubject: (subject) => keys.keyedHash('rate-limit', subject),
-      }),
+      limiter,
+      afterAnswer: afterAnswer.run,
       // Upcoming bookings are cancelled and refunded in the deletion's own transaction (all or nothing).
       beforeErasure: [
         async (trx, user) => {
@@ -222,6 +268,7 @@ export async function buildApp(
         ...notificationHandlers(database.db, config),
         ...checkoutPublicHandlers(checkout, { devRoutes: config.devRoutes }),
         ...bookingHandlers({ bookings, coupons, checkout }),
+        ...lockHandlers({ doors, config, resend: accessCodeNotifier, limiter }),
       },
       security: { bearerAuth: bearerAuth(auth) },
     });

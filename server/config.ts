@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -8,18 +9,19 @@ import { z } from 'zod';
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  HOST: z.string().min(1).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// or postgresql:// URL')
     .optional(),
+  // Bounds on waiting for PostgreSQL, so an unreachable database makes requests fail fast (503) instead of hang.
+  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   PUBLIC_URL: z.url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((value) => value === 'true'),
+  TRUST_PROXY: z.string().default('false'),
   SEED_DEMO_DATA: z.enum(['true', 'false']).optional(),
   CLIENT_DIST_DIR: z.string().min(1).default('./dist'),
   SLOT_HORIZON_DAYS: z.coerce.number().int().min(1).max(730).default(120),
@@ -55,12 +57,26 @@ const environmentSchema = z.object({
     .optional(),
   TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
   TWILIO_FROM: z.string().min(1).optional(),
+  // --- Doors ---
+  SEAM_API_KEY: z
+    .string()
+    .regex(/^seam_/, 'SEAM_API_KEY must start with seam_')
+    .optional(),
+  SEAM_ENDPOINT: z.url().optional(),
+  SEAM_WEBHOOK_SECRET: z.string().min(8).optional(),
+  OPERATOR_EMAIL: z.email().optional(),
+  OPERATOR_LOCALE: z.enum(['pt', 'en', 'fr', 'de', 'sk']).default('pt'),
+  SUPPORT_PHONE: z
+    .string()
+    .regex(/^\+?[0-9 ()-]{6,20}$/, 'SUPPORT_PHONE must be a phone number, e.g. +351 210 000 000')
+    .optional(),
 });
 
 /** Every rate-limited action and whom it is counted against. */
 export const RATE_LIMIT_RULES = [
   'login.ip',
   'login.account',
+  'login.pair',
   'register.ip',
   'register.contact',
   'resend.ip',
@@ -70,6 +86,7 @@ export const RATE_LIMIT_RULES = [
   'confirm.ip',
   'confirm.global',
   'reset.ip',
+  'code.resend',
 ] as const;
 export type RateLimitRule = (typeof RATE_LIMIT_RULES)[number];
 export type RateLimit = { limit: number; windowSeconds: number };
@@ -81,7 +98,10 @@ const HOUR = 60 * MINUTE;
 // Generous for a person, tight for a script. `confirm.*` and `reset.ip` count only wrong codes and tokens.
 const DEFAULT_RATE_LIMITS: RateLimits = {
   'login.ip': { limit: 30, windowSeconds: 15 * MINUTE },
-  'login.account': { limit: 10, windowSeconds: 15 * MINUTE },
+  // Wrong passwords: ten per (account, address), so someone else's guesses never lock the owner out; the
+  // account as a whole only has a ceiling far above that, against guessing spread over many addresses.
+  'login.pair': { limit: 10, windowSeconds: 15 * MINUTE },
+  'login.account': { limit: 100, windowSeconds: 15 * MINUTE },
   'register.ip': { limit: 10, windowSeconds: HOUR },
   'register.contact': { limit: 5, windowSeconds: HOUR },
   'resend.ip': { limit: 20, windowSeconds: HOUR },
@@ -91,6 +111,7 @@ const DEFAULT_RATE_LIMITS: RateLimits = {
   'confirm.ip': { limit: 10, windowSeconds: 15 * MINUTE },
   'confirm.global': { limit: 500, windowSeconds: 15 * MINUTE },
   'reset.ip': { limit: 10, windowSeconds: 15 * MINUTE },
+  'code.resend': { limit: 3, windowSeconds: HOUR },
 };
 
 const UNIT_SECONDS = { s: 1, m: MINUTE, h: HOUR } as const;
@@ -128,9 +149,11 @@ export type Config = {
   port: number;
   host: string;
   database: { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string | null };
+  /** PostgreSQL only: how long to wait for a connection, a statement, and a transaction left idle. */
+  databaseTimeouts: DatabaseTimeouts;
   publicUrl: string;
   logLevel: string;
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
   /** Demo branches, coupons and prices go into an empty database; never in production. */
   seedDemoData: boolean;
   /** Development-only routes under /api/dev (the outbox viewer). */
@@ -156,7 +179,53 @@ export type Config = {
   /** E-mail goes over SMTP when `smtpUrl` is set; otherwise it is printed to the log and kept in the outbox. */
   mail: { smtpUrl: string | null; from: string };
   sms: { provider: 'log' } | { provider: 'twilio'; accountSid: string; authToken: string; from: string };
+  /** Seam when `SEAM_API_KEY` is set; otherwise each branch has a virtual door (the local provider). */
+  locks:
+    | { provider: 'local' }
+    | { provider: 'seam'; apiKey: string; endpoint: string | null; webhookSecret: string | null };
+  /** Where alerts about doors go (besides the log), and in which language. */
+  operator: { email: string | null; locale: 'pt' | 'en' | 'fr' | 'de' | 'sk' };
+  /** The help line given to a member whose code a door has not confirmed. */
+  supportPhone: string | null;
 };
+
+/**
+ * `false`, the number of proxies in front of the server, or their addresses and CIDR ranges. Never `true`:
+ * that would take the left-most X-Forwarded-For entry, which the client writes, as its address.
+ */
+export type TrustProxy = false | number | string[];
+
+function isAddressOrRange(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+export function parseTrustProxy(text: string): TrustProxy {
+  const value = text.trim();
+  if (value === '' || value === 'false' || value === '0') return false;
+  if (value === 'true') {
+    throw new ConfigError(
+      'Invalid configuration: TRUST_PROXY=true would take the client-written left-most X-Forwarded-For entry as its address and bypass every per-address limit. Set the number of proxies in front of the server (behind one load balancer: TRUST_PROXY=1) or their addresses/CIDR ranges (e.g. TRUST_PROXY=10.0.0.0/8)',
+    );
+  }
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const wrong = entries.filter((entry) => !isAddressOrRange(entry));
+  if (entries.length === 0 || wrong.length > 0) {
+    throw new ConfigError(
+      `Invalid configuration: TRUST_PROXY must be false, a number of proxies (e.g. 1) or comma-separated addresses/CIDR ranges (e.g. 10.0.0.0/8); not ${wrong.join(', ') || value}`,
+    );
+  }
+  return entries;
+}
+
+export type DatabaseTimeouts = { connectMs: number; statementMs: number; idleInTransactionMs: number };
 
 export class ConfigError extends Error {}
 
@@ -192,13 +261,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     env: values.NODE_ENV,
     isProduction,
     port: values.PORT,
-    host: values.HOST,
+    // A development server is for the developer's own machine (its /api/dev routes hand out codes and links).
+    host: values.HOST ?? (isProduction ? '0.0.0.0' : '127.0.0.1'),
     database: values.DATABASE_URL
       ? { kind: 'postgres', url: values.DATABASE_URL }
       : { kind: 'pglite', dataDir: path.resolve(values.DATA_DIR) },
+    databaseTimeouts: {
+      connectMs: values.DB_CONNECT_TIMEOUT_MS,
+      statementMs: values.DB_STATEMENT_TIMEOUT_MS,
+      idleInTransactionMs: values.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
     publicUrl: (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, ''),
     logLevel: values.LOG_LEVEL,
-    trustProxy: values.TRUST_PROXY,
+    trustProxy: parseTrustProxy(values.TRUST_PROXY),
     seedDemoData,
     devRoutes: !isProduction,
     validateResponses: values.NODE_ENV === 'test',
@@ -233,5 +308,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             from: values.TWILIO_FROM as string,
           }
         : { provider: 'log' },
+    locks: values.SEAM_API_KEY
+      ? {
+          provider: 'seam',
+          apiKey: values.SEAM_API_KEY,
+          endpoint: values.SEAM_ENDPOINT ?? null,
+          webhookSecret: values.SEAM_WEBHOOK_SECRET ?? null,
+        }
+      : { provider: 'local' },
+    operator: { email: values.OPERATOR_EMAIL ?? null, locale: values.OPERATOR_LOCALE },
+    supportPhone: values.SUPPORT_PHONE ?? null,
   };
 }

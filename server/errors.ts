@@ -457,6 +457,16 @@ export const errorCatalogue = {
       sk: 'Neplatný podpis webhooku.',
     },
   },
+  code_not_available: {
+    status: 409,
+    detail: {
+      pt: 'O código da porta só pode ser reenviado desde 30 minutos antes do início até ao fim da sua validade.',
+      en: 'The door code can be sent again from 30 minutes before the start until it stops opening the door.',
+      fr: 'Le code de la porte peut être renvoyé de 30 minutes avant le début jusqu’à la fin de sa validité.',
+      de: 'Der Türcode kann ab 30 Minuten vor Beginn erneut gesendet werden, bis er die Tür nicht mehr öffnet.',
+      sk: 'Kód od dverí možno znova poslať od 30 minút pred začiatkom až do konca jeho platnosti.',
+    },
+  },
 } as const satisfies Record<string, { status: number; detail: Localised }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;
@@ -473,7 +483,9 @@ function resolveParams(params: ErrorParams, locale: Locale): Record<string, stri
   );
 }
 
-/** A failure the caller is meant to see. Anything else thrown becomes `internal_error`. */
+/** A verification an account still owes before it may log in (carried by `account_not_verified`). */
+export type PendingVerification = 'email' | 'phone';
+
 /** One refused field of a `validation_failed` answer (the contract's `FieldProblem`). */
 export type FieldProblem = {
   field: string;
@@ -481,36 +493,35 @@ export type FieldProblem = {
   limit?: number;
 };
 
+/** Structured fields some errors carry next to `detail` and `code` (the contract's `Error` schema). */
+export type ErrorFields = { pending?: PendingVerification[]; fields?: FieldProblem[] };
+
+export type ErrorBody = { detail: string; code: ErrorCode } & ErrorFields;
+
+/** A failure the caller is meant to see. Anything else thrown becomes `internal_error`. */
+
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly params: ErrorParams;
-  readonly suffix: string;
-  readonly fields: FieldProblem[] | undefined;
+  readonly fields: ErrorFields;
 
-  constructor(
-    code: ErrorCode,
-    params: ErrorParams = {},
-    options: { suffix?: string; fields?: FieldProblem[] } = {},
-  ) {
+  constructor(code: ErrorCode, params: ErrorParams = {}, fields: ErrorFields = {}) {
     super(code);
     this.name = 'AppError';
     this.code = code;
     this.params = params;
-    // Machine-readable tail some details carry for the client (e.g. `::confirm-email` after a refused login).
-    this.suffix = options.suffix ?? '';
-    this.fields = options.fields;
+    this.fields = fields;
   }
 
   get status(): number {
     return errorCatalogue[this.code].status;
   }
 
-  body(locale: Locale): { detail: string; code: ErrorCode; fields?: FieldProblem[] } {
+  body(locale: Locale): ErrorBody {
     return {
-      detail:
-        format(errorCatalogue[this.code].detail[locale], resolveParams(this.params, locale)) + this.suffix,
+      detail: format(errorCatalogue[this.code].detail[locale], resolveParams(this.params, locale)),
       code: this.code,
-      ...(this.fields ? { fields: this.fields } : {}),
+      ...this.fields,
     };
   }
 }

@@ -1,6 +1,9 @@
+// zod's tree-shakable build: the configuration is in the landing page's bundle.
+import { z } from 'zod/mini';
+
 /**
- * The client's configuration, read once from Vite's build-time environment (`VITE_*`), validated, and
- * passed around from here. Nothing else reads `import.meta.env`.
+ * The client's configuration, read once from Vite's build-time environment (`VITE_*`), validated by one zod
+ * schema, and passed around from here. Nothing else reads `import.meta.env`.
  */
 export type ClientConfig = {
   companyName: string;
@@ -25,61 +28,89 @@ export class ConfigError extends Error {}
 
 type Env = Record<string, string | boolean | undefined>;
 
-function text(env: Env, key: string, fallback: string): string {
-  const value = env[key];
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : fallback;
-}
+/** A trimmed value; blank counts as absent. */
+const present = z.pipe(
+  z.optional(z.union([z.string(), z.boolean()])),
+  z.transform((value) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined)),
+);
 
-function optionalText(env: Env, key: string): string | null {
-  const value = env[key];
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
-}
+const text = (fallback: string) =>
+  z.pipe(
+    present,
+    z.transform((value) => value ?? fallback),
+  );
 
-function url(env: Env, key: string, fallback: string): string {
-  const value = text(env, key, fallback);
-  let parsed: URL;
-  try {
-    parsed = new URL(value);
-  } catch {
-    throw new ConfigError(`${key} must be an absolute URL, got "${value}"`);
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-    throw new ConfigError(`${key} must be an http(s) URL, got "${value}"`);
-  }
-  return value.replace(/\/+$/, '');
-}
+/** A check whose message names what was expected and what came (the variable's name is added). */
+const expectThat = (test: (value: string) => boolean, expected: string) =>
+  z.refine<string>(test, {
+    error: (issue) => `must be ${expected}, got "${String(issue.input)}"`,
+    abort: true,
+  });
 
-function flag(env: Env, key: string, fallback: boolean): boolean {
-  const value = env[key];
-  if (value === undefined || value === '') return fallback;
-  if (value === true || value === 'true') return true;
-  if (value === false || value === 'false') return false;
-  throw new ConfigError(`${key} must be true or false, got "${String(value)}"`);
+const httpUrl = () =>
+  z.pipe(
+    z.string().check(
+      expectThat((value) => URL.canParse(value), 'an absolute URL'),
+      expectThat((value) => ['http:', 'https:'].includes(new URL(value).protocol), 'an http(s) URL'),
+    ),
+    z.transform((value) => value.replace(/\/+$/, '')),
+  );
+
+const flag = (fallback: boolean) =>
+  z.pipe(
+    z.optional(
+      z.union([z.boolean(), z.enum(['true', 'false', ''])], {
+        error: (issue) => `must be true or false, got "${String(issue.input)}"`,
+      }),
+    ),
+    z.transform((value) =>
+      value === undefined || value === '' ? fallback : value === true || value === 'true',
+    ),
+  );
+
+function envSchema(origin: string) {
+  return z.object({
+    VITE_COMPANY_NAME: text('Private Gym'),
+    VITE_COMPANY_NIF: z.pipe(
+      text('500000000'),
+      z.string().check(expectThat((value) => /^\d{9}$/.test(value), 'a 9-digit Portuguese tax number')),
+    ),
+    VITE_WEB_MAIN_URL: z.pipe(text(origin), httpUrl()),
+    VITE_API_BASE_URL: z.pipe(
+      text('/api'),
+      z.transform((value) => value.replace(/\/+$/, '')),
+    ),
+    VITE_CONTACT_EMAIL: z.pipe(
+      text('info@privategym.pt'),
+      z.string().check(expectThat((value) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value), 'an e-mail address')),
+    ),
+    VITE_SOCIAL_URL: z.pipe(text('https://www.instagram.com/privategym.pt'), httpUrl()),
+    VITE_STRIPE_PUBLISHABLE_KEY: present,
+    VITE_MIXPANEL_TOKEN: present,
+    VITE_EARLY_BIRD: flag(true),
+    VITE_POWERED_BY_NAME: text('Private Gym Tech'),
+    VITE_POWERED_BY_URL: z.pipe(text('https://github.com/private-gym'), httpUrl()),
+  });
 }
 
 export function parseConfig(env: Env, origin: string): ClientConfig {
-  const contactEmail = text(env, 'VITE_CONTACT_EMAIL', 'info@privategym.pt');
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(contactEmail)) {
-    throw new ConfigError(`VITE_CONTACT_EMAIL must be an e-mail address, got "${contactEmail}"`);
+  const parsed = envSchema(origin).safeParse(env);
+  if (!parsed.success) {
+    const [issue] = parsed.error.issues;
+    throw new ConfigError(`${String(issue?.path[0])} ${issue?.message}`);
   }
-  const companyNIF = text(env, 'VITE_COMPANY_NIF', '500000000');
-  if (!/^\d{9}$/.test(companyNIF)) {
-    throw new ConfigError(`VITE_COMPANY_NIF must be a 9-digit Portuguese tax number, got "${companyNIF}"`);
-  }
+  const value = parsed.data;
   return {
-    companyName: text(env, 'VITE_COMPANY_NAME', 'Private Gym'),
-    companyNIF,
-    webMainUrl: url(env, 'VITE_WEB_MAIN_URL', origin),
-    apiBaseUrl: text(env, 'VITE_API_BASE_URL', '/api').replace(/\/+$/, ''),
-    contactEmail,
-    socialUrl: url(env, 'VITE_SOCIAL_URL', 'https://www.instagram.com/privategym.pt'),
-    stripePublishableKey: optionalText(env, 'VITE_STRIPE_PUBLISHABLE_KEY'),
-    mixpanelToken: optionalText(env, 'VITE_MIXPANEL_TOKEN'),
-    earlyBirdEnabled: flag(env, 'VITE_EARLY_BIRD', true),
-    poweredBy: {
-      name: text(env, 'VITE_POWERED_BY_NAME', 'Private Gym Tech'),
-      url: url(env, 'VITE_POWERED_BY_URL', 'https://github.com/private-gym'),
-    },
+    companyName: value.VITE_COMPANY_NAME,
+    companyNIF: value.VITE_COMPANY_NIF,
+    webMainUrl: value.VITE_WEB_MAIN_URL,
+    apiBaseUrl: value.VITE_API_BASE_URL,
+    contactEmail: value.VITE_CONTACT_EMAIL,
+    socialUrl: value.VITE_SOCIAL_URL,
+    stripePublishableKey: value.VITE_STRIPE_PUBLISHABLE_KEY ?? null,
+    mixpanelToken: value.VITE_MIXPANEL_TOKEN ?? null,
+    earlyBirdEnabled: value.VITE_EARLY_BIRD,
+    poweredBy: { name: value.VITE_POWERED_BY_NAME, url: value.VITE_POWERED_BY_URL },
   };
 }
 

@@ -9,7 +9,7 @@ import {
   type ParsedLocation,
   type RouterHistory,
 } from '@tanstack/react-router';
-import { parseModalSearch, usesSearchAlias, type ModalSearch } from '../machines/modal-search.ts';
+import { modalSearchSchema, usesSearchAlias } from '../machines/modal-search.ts';
 import { activateLocale, loadLegalMessages, rememberLocale } from './i18n/i18n.ts';
 import { DEFAULT_LOCALE, detectLocale, isLocale, localeSegment, switchLocaleInPath } from './i18n/locales.ts';
 import { Landing } from './landing/Landing.tsx';
@@ -41,7 +41,7 @@ const indexRoute = createRoute({
 export const langRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '$lang',
-  validateSearch: (raw: Record<string, unknown>): ModalSearch => parseModalSearch(raw),
+  validateSearch: modalSearchSchema,
   beforeLoad: async ({ params, location }) => {
     if (!isLocale(params.lang)) {
       // An unsupported locale falls back to pt (a path without any locale gets one detected).
@@ -55,7 +55,7 @@ export const langRoute = createRoute({
     if (usesSearchAlias(location.search as Record<string, unknown>)) {
       throw redirect({
         to: location.pathname,
-        search: parseModalSearch(location.search),
+        search: modalSearchSchema.parse(location.search),
         hash: location.hash,
         replace: true,
       });

@@ -1,8 +1,9 @@
+import { createLockProvider } from '../adapters/locks/index.ts';
 import { systemClock } from '../clock.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { runAdmin } from './commands.ts';
+import { runAdmin } from './cli.ts';
 
 // `npm run admin -- <command>`: the back office on the server's own configuration and database. With the
 // embedded PGlite, stop the server first (one process owns its data directory); PostgreSQL has no such limit.
@@ -14,7 +15,7 @@ async function main(): Promise<number> {
     return runAdmin(argv, { db: undefined as never, clock: systemClock, horizonDays: 0, io });
   }
   const config = loadConfig();
-  const database = await openDatabase(config.database);
+  const database = await openDatabase(config.database, { timeouts: config.databaseTimeouts });
   try {
     await migrateToLatest(database.db);
     return await runAdmin(argv, {
@@ -22,6 +23,7 @@ async function main(): Promise<number> {
       clock: systemClock,
       horizonDays: config.slotHorizonDays,
       io,
+      lockProvider: createLockProvider(config, database.db),
     });
   } finally {
     await database.close();

@@ -73,6 +73,10 @@ export function authHandlers(auth: AuthService) {
       auth.resendCode('email', request.body.email, context(request)),
     resendPhoneVerification: async (request: FastifyRequest<{ Body: Schemas['EmailRequest'] }>) =>
       auth.resendCode('phone', request.body.email, context(request)),
+    logout: async (request: FastifyRequest, reply: FastifyReply) => {
+      await auth.logout(currentUser(request));
+      return reply.status(204).send();
+    },
     deleteAccount: async (request: FastifyRequest) =>
       auth.deleteAccount(currentUser(request), context(request)),
   };

@@ -249,3 +249,38 @@ export async function countRows(db: Db, table: 'users' | 'verification_codes' | 
     .executeTakeFirstOrThrow();
   return count;
 }
+
+export type BlockedContact = { kind: 'email' | 'phone'; value: string };
+
+/** Answers false when the contact was blocked already. */
+export async function insertBlockedContact(
+  db: Db,
+  contact: BlockedContact & { reason: string | null },
+): Promise<boolean> {
+  const inserted = await db
+    .insertInto('blocked_contacts')
+    .values(contact)
+    .onConflict((conflict) => conflict.columns(['kind', 'value']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/** Answers false when the contact was not blocked. */
+export async function deleteBlockedContact(db: Db, contact: BlockedContact): Promise<boolean> {
+  const result = await db
+    .deleteFrom('blocked_contacts')
+    .where('kind', '=', contact.kind)
+    .where('value', '=', contact.value)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function listBlockedContacts(db: Db) {
+  return db
+    .selectFrom('blocked_contacts')
+    .select(['kind', 'value', 'reason', 'created_at'])
+    .orderBy('kind')
+    .orderBy('value')
+    .execute();
+}

@@ -2,7 +2,7 @@ import { dateFromInstant, type Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { LocaleCode } from '../db/schema.ts';
-import { AppError } from '../errors.ts';
+import { AppError, type PendingVerification } from '../errors.ts';
 import type { Locale } from '../i18n.ts';
 import { queueEmail, queueSms } from '../notifications/outbox.ts';
 import { deleteMessagesTo } from '../notifications/repository.ts';
@@ -76,6 +76,8 @@ export function createAuthService(deps: {
   tokens: SessionTokens;
   keys: AuthKeys;
   limiter: RateLimiter;
+  /** Runs work after the caller has its answer (the recovery calls, whose timing must not reveal accounts). */
+  afterAnswer: (name: string, work: () => Promise<unknown>) => void;
   beforeErasure?: AccountErasureStep[];
 }) {
   const { db, clock, config, hasher, tokens, keys, limiter } = deps;
@@ -222,21 +224,24 @@ export function createAuthService(deps: {
     async login(username: string, password: string, context: CallContext): Promise<string> {
       const email = normaliseEmail(username);
       await limiter.consume('login.ip', context.ip);
-      // Only failures count against the account, so its owner logging in now and then is never limited.
+      // Only failures count, so an owner logging in now and then is never limited; they are counted per
+      // (account, address), so a guesser elsewhere cannot lock the owner out, and per account only against a
+      // much higher ceiling.
+      const pair = `${email}|${context.ip}`;
+      await limiter.check('login.pair', pair);
       await limiter.check('login.account', email);
       const user = await repository.findLiveUserByEmail(db, email);
       // Unknown e-mail or wrong password: one answer, and the same argon2 work for both.
       if (!(await hasher.verify(user?.password_hash, password)) || !user) {
+        await limiter.record('login.pair', pair);
         await limiter.record('login.account', email);
         throw new AppError('invalid_credentials');
       }
-      const pending = [
-        ...(user.email_verified_at ? [] : ['confirm-email']),
-        ...(user.phone_verified_at ? [] : ['confirm-phone']),
+      const pending: PendingVerification[] = [
+        ...(user.email_verified_at ? [] : (['email'] as const)),
+        ...(user.phone_verified_at ? [] : (['phone'] as const)),
       ];
-      if (pending.length > 0) {
-        throw new AppError('account_not_verified', {}, { suffix: `::${pending.join(',')}` });
-      }
+      if (pending.length > 0) throw new AppError('account_not_verified', {}, { pending });
       return tokens.issue({ userId: user.id, tokenVersion: user.token_version });
     },
 
@@ -249,6 +254,11 @@ export function createAuthService(deps: {
     },
 
     view,
+
+    /** Ends every session of the account issued until now (the token version rises), this one included. */
+    async logout(current: UserRow): Promise<void> {
+      await repository.bumpTokenVersion(db, current.id, now());
+    },
 
     async updateProfile(current: UserRow, input: ProfileInput): Promise<UserView> {
       const email = normaliseEmail(input.email);
@@ -365,13 +375,16 @@ export function createAuthService(deps: {
       await limiter.consume('resend.ip', context.ip);
       await limiter.consume('resend.account', `${channel}:${email}`);
       const at = now();
-      await db.transaction().execute(async (trx) => {
-        const found = await repository.findLiveUserByEmail(trx, email);
-        const user = found && (await repository.findLiveUserById(trx, found.id, { forUpdate: true }));
-        if (!user) return;
-        if (channel === 'email' && !user.email_verified_at) await sendEmailCode(trx, user, at);
-        if (channel === 'phone' && !user.phone_verified_at) await sendPhoneCode(trx, user, at);
-      });
+      // Looked up after the answer, so its time is the same whether or not the account exists.
+      deps.afterAnswer(`resend-${channel}-code`, () =>
+        db.transaction().execute(async (trx) => {
+          const found = await repository.findLiveUserByEmail(trx, email);
+          const user = found && (await repository.findLiveUserById(trx, found.id, { forUpdate: true }));
+          if (!user) return;
+          if (channel === 'email' && !user.email_verified_at) await sendEmailCode(trx, user, at);
+          if (channel === 'phone' && !user.phone_verified_at) await sendPhoneCode(trx, user, at);
+        }),
+      );
       return accountMessage(channel === 'email' ? 'emailCodeResent' : 'phoneCodeResent', context.locale);
     },
 
@@ -379,10 +392,12 @@ export function createAuthService(deps: {
       const email = normaliseEmail(rawEmail);
       await limiter.consume('forgot.ip', context.ip);
       await limiter.consume('forgot.account', email);
-      const user = await repository.findLiveUserByEmail(db, email);
-      if (user) {
+      const at = now();
+      // Looked up after the answer, so its time is the same whether or not the account exists.
+      deps.afterAnswer('reset-link', async () => {
+        const user = await repository.findLiveUserByEmail(db, email);
+        if (!user) return;
         const token = randomToken();
-        const at = now();
         const link = new URL(`${config.publicUrl}/${user.locale}`);
         link.search = new URLSearchParams({ reset_token: token }).toString();
         await db.transaction().execute(async (trx) => {
@@ -406,7 +421,7 @@ export function createAuthService(deps: {
             now: at,
           });
         });
-      }
+      });
       // The same words whether or not the account exists.
       return accountMessage('resetLinkSent', context.locale);
     },

@@ -1,6 +1,6 @@
 import type { Temporal } from 'temporal-polyfill';
 import { format, type Locale } from '../i18n.ts';
-import { escapeHtml } from './confirmation-message.ts';
+import { escapeHtml } from '../html.ts';
 import { describeSlotTime, formatLocalClock, formatLocalDay } from './time-format.ts';
 
 // The door-code message, sent by e-mail and SMS 30 minutes before a booking starts: the code, when it opens
@@ -17,6 +17,8 @@ export type AccessCodeInput = {
   validUntil: Temporal.Instant;
   slots: readonly { start: Temporal.Instant; end: Temporal.Instant }[];
   publicUrl: string;
+  /** The doors did not confirm the code in time: the message says whom to call (the operator was alerted). */
+  help?: { phone: string | null } | null;
 };
 
 export type AccessCodeMessage = { subject: string; text: string; html: string; sms: string };
@@ -31,6 +33,9 @@ const TEXTS = {
     zone: 'Horas na hora local da filial ({zone}).',
     keep: 'Não partilhe este código. Bom treino!',
     manage: 'As suas reservas: {url}',
+    help: 'Se a porta não abrir com este código, ligue para {phone}.',
+    helpNoPhone: 'Se a porta não abrir com este código, responda a esta mensagem: já fomos avisados.',
+    helpSms: 'Se a porta não abrir, ligue {phone}.',
     sms: '{brand}: código da porta {code} para {branch}, válido de {from} a {until} ({zone}).',
   },
   en: {
@@ -42,6 +47,9 @@ const TEXTS = {
     zone: "Times are the branch's local time ({zone}).",
     keep: 'Please do not share this code. Have a good workout!',
     manage: 'Your bookings: {url}',
+    help: 'If the door does not open with this code, call {phone}.',
+    helpNoPhone: 'If the door does not open with this code, reply to this message: we have been alerted.',
+    helpSms: 'If the door does not open, call {phone}.',
     sms: '{brand}: door code {code} for {branch}, valid {from} to {until} ({zone}).',
   },
   fr: {
@@ -53,6 +61,9 @@ const TEXTS = {
     zone: 'Heures locales de la salle ({zone}).',
     keep: 'Ne partagez pas ce code. Bonne séance !',
     manage: 'Vos réservations : {url}',
+    help: 'Si la porte ne s’ouvre pas avec ce code, appelez le {phone}.',
+    helpNoPhone: 'Si la porte ne s’ouvre pas avec ce code, répondez à ce message : nous avons été prévenus.',
+    helpSms: 'Si la porte ne s’ouvre pas, appelez le {phone}.',
     sms: '{brand} : code de la porte {code} pour {branch}, valable de {from} à {until} ({zone}).',
   },
   de: {
@@ -64,6 +75,10 @@ const TEXTS = {
     zone: 'Zeiten in der Ortszeit des Standorts ({zone}).',
     keep: 'Bitte geben Sie diesen Code nicht weiter. Gutes Training!',
     manage: 'Ihre Buchungen: {url}',
+    help: 'Falls sich die Tür mit diesem Code nicht öffnet, rufen Sie {phone} an.',
+    helpNoPhone:
+      'Falls sich die Tür mit diesem Code nicht öffnet, antworten Sie auf diese Nachricht: Wir sind bereits informiert.',
+    helpSms: 'Falls die Tür nicht öffnet: {phone}.',
     sms: '{brand}: Türcode {code} für {branch}, gültig von {from} bis {until} ({zone}).',
   },
   sk: {
@@ -75,6 +90,9 @@ const TEXTS = {
     zone: 'Časy sú v miestnom čase pobočky ({zone}).',
     keep: 'Tento kód s nikým nezdieľajte. Príjemný tréning!',
     manage: 'Vaše rezervácie: {url}',
+    help: 'Ak sa dvere s týmto kódom neotvoria, zavolajte na {phone}.',
+    helpNoPhone: 'Ak sa dvere s týmto kódom neotvoria, odpovedzte na túto správu: už o tom vieme.',
+    helpSms: 'Ak sa dvere neotvoria, volajte {phone}.',
     sms: '{brand}: kód od dverí {code} pre {branch}, platí od {from} do {until} ({zone}).',
   },
 } as const satisfies Record<Locale, Record<string, string>>;
@@ -113,6 +131,11 @@ export function accessCodeMessage(input: AccessCodeInput, brand: string): Access
   const valid = format(texts.valid, params);
   const zone = format(texts.zone, params);
   const manage = format(texts.manage, { url: accountUrl });
+  const help = input.help
+    ? input.help.phone
+      ? format(texts.help, { phone: input.help.phone })
+      : texts.helpNoPhone
+    : null;
   const text = [
     greeting,
     '',
@@ -121,6 +144,7 @@ export function accessCodeMessage(input: AccessCodeInput, brand: string): Access
     input.code,
     '',
     valid,
+    ...(help ? [help] : []),
     texts.bookings,
     ...slots.map((slot) => `- ${slot}`),
     zone,
@@ -134,6 +158,7 @@ export function accessCodeMessage(input: AccessCodeInput, brand: string): Access
     `<p>${escapeHtml(intro)}</p>`,
     `<p style="font-size:28px;font-weight:700;letter-spacing:6px">${escapeHtml(input.code)}</p>`,
     `<p>${escapeHtml(valid)}</p>`,
+    ...(help ? [`<p><strong>${escapeHtml(help)}</strong></p>`] : []),
     `<p>${escapeHtml(texts.bookings)}</p>`,
     `<ul>${slots.map((slot) => `<li>${escapeHtml(slot)}</li>`).join('')}</ul>`,
     `<p>${escapeHtml(zone)}</p>`,
@@ -144,6 +169,9 @@ export function accessCodeMessage(input: AccessCodeInput, brand: string): Access
     subject: format(texts.subject, params),
     text,
     html,
-    sms: format(texts.sms, params),
+    sms: [
+      format(texts.sms, params),
+      ...(input.help?.phone ? [format(texts.helpSms, { phone: input.help.phone })] : []),
+    ].join(' '),
   };
 }

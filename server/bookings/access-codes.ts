@@ -6,6 +6,7 @@ import type { Db } from '../db/database.ts';
 import { findLockCode } from '../locks/repository.ts';
 import { accessCodeMessage } from './access-code-message.ts';
 import * as repository from './access-code-repository.ts';
+import type { MessageReadiness } from '../locks/doors.ts';
 
 // The door-code message: 30 minutes before each confirmed booking starts, its client gets the code by e-mail
 // and SMS. The confirming transaction schedules one job per booking on the durable queue; the job writes the
@@ -72,19 +73,111 @@ function runOf(
   return runs.find((run) => run.some((booking) => booking.id === bookingId)) ?? [];
 }
 
+export type ResendOutcome = 'sent' | 'not_yet' | 'ended' | 'no_code' | 'not_found' | 'no_recipient';
+
 export function createAccessCodeNotifier(deps: {
   db: Db;
   clock: Clock;
   publicUrl: string;
   companyName: string;
+  /** The doors' readiness: the message carries a confirmed code, a backup code, or the code with the help line. */
+  doors?: { prepareForMessage(bookingId: number): Promise<MessageReadiness> } | null;
+  supportPhone?: string | null;
 }) {
+  /** Which digits the message gives, and whether it adds the help line (the doors did not confirm the code). */
+  async function readinessOf(bookingId: number): Promise<{ code: string | null; unconfirmed: boolean }> {
+    if (!deps.doors) return { code: null, unconfirmed: false };
+    const readiness = await deps.doors.prepareForMessage(bookingId);
+    if (readiness.kind === 'none') return { code: null, unconfirmed: false };
+    return { code: readiness.code, unconfirmed: readiness.kind === 'unconfirmed' };
+  }
+
+  function compose(
+    context: repository.NoticeContextRow,
+    code: { code: string; valid_from: Date; valid_until: Date },
+    digits: string,
+    unconfirmed: boolean,
+    slots: readonly { start_time: Date; end_time: Date }[],
+  ) {
+    return accessCodeMessage(
+      {
+        locale: context.locale,
+        firstName: context.first_name,
+        branch: { name: context.branch_name, location: context.location, timeZone: context.time_zone },
+        code: digits,
+        validFrom: instantFromDate(code.valid_from),
+        validUntil: instantFromDate(code.valid_until),
+        slots: slots.map((row) => ({
+          start: instantFromDate(row.start_time),
+          end: instantFromDate(row.end_time),
+        })),
+        publicUrl: deps.publicUrl,
+        help: unconfirmed ? { phone: deps.supportPhone ?? null } : null,
+      },
+      deps.companyName,
+    );
+  }
+
   return {
+    /**
+     * "Send my code again", from 30 minutes before the start to the end of the code's window: the same message
+     * to the booking's owner, again (the caller rate-limits it).
+     */
+    async resend(bookingId: number, userId: string): Promise<ResendOutcome> {
+      const now = dateFromInstant(deps.clock.now());
+      const booking = await repository.lockBookingForNotice(deps.db, bookingId);
+      if (!booking || booking.user_id !== userId) return 'not_found';
+      if (booking.status !== 'confirmed' || booking.lock_code_id === null) return 'no_code';
+      const code = await findLockCode(deps.db, booking.lock_code_id);
+      if (!code || code.revoked_at !== null) return 'no_code';
+      if (now < accessCodeDueAt(booking.start_time)) return 'not_yet';
+      if (now >= code.valid_until) return 'ended';
+      let readiness: { code: string | null; unconfirmed: boolean };
+      try {
+        readiness = await readinessOf(bookingId);
+      } catch {
+        readiness = { code: null, unconfirmed: true };
+      }
+      return deps.db.transaction().execute(async (trx) => {
+        const context = await repository.findNoticeContext(trx, userId, booking.branch_id);
+        if (!context || (!context.email && !context.phone_number)) return 'no_recipient';
+        const run = runOf(await repository.lockConfirmedBookingsOfCode(trx, code.id), booking.id);
+        const message = compose(context, code, readiness.code ?? code.code, readiness.unconfirmed, run);
+        const common = { locale: context.locale, kind: 'access_code', created_at: now, next_attempt_at: now };
+        const stamp = `${booking.id}:${code.id}:${now.getTime()}`;
+        if (context.email) {
+          await insertOutboxMessage(trx, {
+            ...common,
+            channel: 'email',
+            recipient: context.email,
+            subject: message.subject,
+            text_body: message.text,
+            html_body: message.html,
+            dedupe_key: `access_code_again:email:${stamp}`,
+          });
+        }
+        if (context.phone_number) {
+          await insertOutboxMessage(trx, {
+            ...common,
+            channel: 'sms',
+            recipient: context.phone_number,
+            subject: null,
+            text_body: message.sms,
+            html_body: null,
+            dedupe_key: `access_code_again:sms:${stamp}`,
+          });
+        }
+        return 'sent';
+      });
+    },
     /**
      * Writes the door-code message of the booking (and of the back-to-back bookings sharing its code that were
      * not told yet) to the outbox, once. Does nothing for a booking that was cancelled, has ended or was already
      * covered by an earlier message naming the same code. The bookings are locked, so two runs at once send one.
      */
     async send(bookingId: number): Promise<AccessCodeOutcome> {
+      // Outside the transaction: it may call the lock provider (a backup code) and write an operator alert.
+      const readiness = await readinessOf(bookingId);
       const now = dateFromInstant(deps.clock.now());
       return deps.db.transaction().execute(async (trx) => {
         const booking = await repository.lockBookingForNotice(trx, bookingId);
@@ -103,22 +196,7 @@ export function createAccessCodeNotifier(deps: {
             : await repository.findNoticeContext(trx, booking.user_id, booking.branch_id);
         if (!context || (!context.email && !context.phone_number)) return 'no_recipient';
 
-        const message = accessCodeMessage(
-          {
-            locale: context.locale,
-            firstName: context.first_name,
-            branch: { name: context.branch_name, location: context.location, timeZone: context.time_zone },
-            code: code.code,
-            validFrom: instantFromDate(code.valid_from),
-            validUntil: instantFromDate(code.valid_until),
-            slots: covered.map((row) => ({
-              start: instantFromDate(row.start_time),
-              end: instantFromDate(row.end_time),
-            })),
-            publicUrl: deps.publicUrl,
-          },
-          deps.companyName,
-        );
+        const message = compose(context, code, readiness.code ?? code.code, readiness.unconfirmed, covered);
         const common = {
           locale: context.locale,
           kind: 'access_code',

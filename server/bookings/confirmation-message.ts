@@ -3,6 +3,7 @@ import type { OutboxAttachment } from '../db/schema.ts';
 import { format, type Locale } from '../i18n.ts';
 import { formatMoney } from './money.ts';
 import { describeSlotTime } from './time-format.ts';
+import { escapeHtml } from '../html.ts';
 
 // The e-mail that confirms a paid (or free) booking: every time in the branch's zone with the zone named, and
 // a calendar file whose events are instants (UTC), so no calendar can place them in the wrong zone. The door
@@ -83,15 +84,6 @@ const TEXTS = {
     event: 'Súkromná posilňovňa: {branch}',
   },
 } as const satisfies Record<Locale, Record<string, string>>;
-
-export function escapeHtml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
 
 // --- iCalendar (RFC 5545) -----------------------------------------------------------------------------------
 

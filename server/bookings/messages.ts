@@ -9,6 +9,13 @@ export const bookingMessages = {
     de: 'Ihre Buchungen wurden storniert. Eine etwaige Erstattung geht an die Karte, mit der Sie bezahlt haben.',
     sk: 'Vaše rezervácie boli zrušené. Prípadná refundácia sa vráti na kartu, ktorou ste platili.',
   },
+  codeSent: {
+    pt: 'Enviámos novamente o código da porta por e-mail e SMS.',
+    en: 'We have sent your door code again by e-mail and SMS.',
+    fr: 'Nous vous avons renvoyé le code de la porte par e-mail et SMS.',
+    de: 'Wir haben Ihnen den Türcode erneut per E-Mail und SMS geschickt.',
+    sk: 'Kód od dverí sme vám znova poslali e-mailom a SMS.',
+  },
 } satisfies Record<string, Localised>;
 
 export function bookingMessage(key: keyof typeof bookingMessages, locale: Locale): { message: string } {

@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import type { BookingsTable, CheckoutSessionsTable, LocaleCode } from '../db/schema.ts';
+import type { BookingStatus, BookingsTable, CheckoutSessionsTable, LocaleCode } from '../db/schema.ts';
 
 // SQL for bookings. `db` is a transaction wherever the caller needs one.
 
@@ -181,6 +181,9 @@ export type MyBookingRow = {
   session_booking_date: string | null;
   lock_code: string | null;
   lock_code_revoked_at: Date | null;
+  lock_code_valid_from: Date | null;
+  lock_code_valid_until: Date | null;
+  checked_in_at: Date | null;
   refunded_cents: number | null;
 };
 
@@ -214,6 +217,9 @@ export async function listUserBookings(db: Db, userId: string): Promise<MyBookin
       'session.booking_date as session_booking_date',
       'code.code as lock_code',
       'code.revoked_at as lock_code_revoked_at',
+      'code.valid_from as lock_code_valid_from',
+      'code.valid_until as lock_code_valid_until',
+      'booking.checked_in_at',
       eb
         .selectFrom('refunds')
         .select((inner) => inner.fn.sum<number>('refunds.amount_cents').as('total'))
@@ -314,4 +320,48 @@ export async function expirePendingBookings(db: Db, bookingIds: readonly number[
     .where('id', 'in', [...bookingIds])
     .where('status', '=', 'pending')
     .execute();
+}
+
+export type BookingFilter = {
+  branchId?: number;
+  status?: BookingStatus;
+  from?: Date;
+  until?: Date;
+  email?: string;
+  limit: number;
+};
+
+/** Bookings by start, newest first, with their branch, client and coupon: the operator's view. */
+export async function listBookingRecords(db: Db, filter: BookingFilter) {
+  let query = db
+    .selectFrom('bookings as booking')
+    .innerJoin('branches as branch', 'branch.id', 'booking.branch_id')
+    .leftJoin('users as user', 'user.id', 'booking.user_id')
+    .leftJoin('coupons as coupon', 'coupon.id', 'booking.coupon_id')
+    .select([
+      'booking.id',
+      'booking.status',
+      'booking.start_time',
+      'booking.end_time',
+      'booking.final_price_cents',
+      'booking.paid_at',
+      'booking.canceled_at',
+      'booking.checkout_session_id',
+      'booking.checked_in_at',
+      'booking.no_show_at',
+      'booking.overstay_at',
+      'branch.name as branch_name',
+      'branch.time_zone',
+      'user.email',
+      'coupon.code as coupon_code',
+    ])
+    .orderBy('booking.start_time', 'desc')
+    .orderBy('booking.id', 'desc')
+    .limit(filter.limit);
+  if (filter.branchId !== undefined) query = query.where('booking.branch_id', '=', filter.branchId);
+  if (filter.status !== undefined) query = query.where('booking.status', '=', filter.status);
+  if (filter.from !== undefined) query = query.where('booking.start_time', '>=', filter.from);
+  if (filter.until !== undefined) query = query.where('booking.start_time', '<', filter.until);
+  if (filter.email !== undefined) query = query.where('user.email', '=', filter.email.toLowerCase());
+  return query.execute();
 }

@@ -58,6 +58,9 @@ export type BookingView = {
   refunded_eur: number | null;
   refundable_eur: number;
   lock_code: string | null;
+  lock_code_valid_from: string | null;
+  lock_code_valid_until: string | null;
+  checked_in_at: string | null;
   coupon_code: string | null;
 };
 
@@ -100,6 +103,11 @@ export function providerUnavailable(cause: unknown): AppError {
   const error = new AppError('payment_provider_unavailable');
   error.cause = cause;
   return error;
+}
+
+/** The operator's list of bookings (`npm run admin -- bookings list`). */
+export async function listBookingRecords(db: Db, filter: repository.BookingFilter) {
+  return repository.listBookingRecords(db, filter);
 }
 
 export function createBookingService(deps: BookingServiceDependencies) {
@@ -384,6 +392,17 @@ export function createBookingService(deps: BookingServiceDependencies) {
               )
             : 0,
           lock_code: codeReadable ? row.lock_code : null,
+          lock_code_valid_from:
+            codeReadable && row.lock_code_valid_from
+              ? formatLocalTime(instantFromDate(row.lock_code_valid_from), row.time_zone)
+              : null,
+          lock_code_valid_until:
+            codeReadable && row.lock_code_valid_until
+              ? formatLocalTime(instantFromDate(row.lock_code_valid_until), row.time_zone)
+              : null,
+          checked_in_at: row.checked_in_at
+            ? formatLocalTime(instantFromDate(row.checked_in_at), row.time_zone)
+            : null,
           coupon_code: row.coupon_code,
         };
       });

@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type Insertable, type Selectable } from 'kysely';
+import { CompiledQuery, sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { BranchesTable, PriceRulesTable, SlotsTable } from '../db/schema.ts';
 
@@ -62,12 +62,42 @@ export async function insertBranchImages(db: Db, branchId: number, urls: readonl
     .execute();
 }
 
-export async function insertPriceRules(db: Db, rules: readonly Omit<PriceRuleRow, 'id'>[]): Promise<void> {
-  if (rules.length === 0) return;
-  await db
+export async function updateBranch(
+  db: Db,
+  branchId: number,
+  patch: Updateable<BranchesTable>,
+): Promise<void> {
+  if (Object.keys(patch).length === 0) return;
+  await db.updateTable('branches').set(patch).where('id', '=', branchId).execute();
+}
+
+export async function replaceBranchImages(db: Db, branchId: number, urls: readonly string[]): Promise<void> {
+  await db.deleteFrom('branch_images').where('branch_id', '=', branchId).execute();
+  await insertBranchImages(db, branchId, urls);
+}
+
+/** Answers the new rules' ids, in the order given. */
+export async function insertPriceRules(
+  db: Db,
+  rules: readonly Omit<PriceRuleRow, 'id'>[],
+): Promise<number[]> {
+  if (rules.length === 0) return [];
+  const rows = await db
     .insertInto('price_rules')
     .values([...rules])
+    .returning('id')
     .execute();
+  return rows.map((row) => row.id);
+}
+
+/** Deletes a price rule; answers its branch, or undefined when there was none. */
+export async function deletePriceRule(db: Db, ruleId: number): Promise<number | undefined> {
+  const row = await db
+    .deleteFrom('price_rules')
+    .where('id', '=', ruleId)
+    .returning('branch_id')
+    .executeTakeFirst();
+  return row?.branch_id;
 }
 
 export async function updateCachedPrices(

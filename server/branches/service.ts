@@ -2,8 +2,11 @@ import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
 import { dateFromInstant, type Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
-import type { Descriptions, RefundRatios } from '../db/schema.ts';
+import type { Updateable } from 'kysely';
+import type { BranchesTable, Descriptions, RefundRatios } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
+import { LOCALES } from '../i18n.ts';
+import { sanitizeDescription } from './descriptions.ts';
 import { readRefundRatios } from '../settings/refund-ratios.ts';
 import * as repository from './repository.ts';
 import {
@@ -181,12 +184,67 @@ export const branchDefinitionSchema = z.object({
   /** The first is the main image. */
   images: z.array(z.string().min(1)).min(1),
   /** Sanitised HTML per interface language. */
-  descriptions: z.object({ pt: z.string(), en: z.string(), fr: z.string(), de: z.string(), sk: z.string() }),
+  descriptions: z
+    .partialRecord(z.enum(LOCALES), z.string())
+    .superRefine((descriptions, context) => {
+      const missing = LOCALES.filter((locale) => descriptions[locale] === undefined);
+      if (missing.length > 0) {
+        context.addIssue({
+          code: 'custom',
+          message: `a description is needed in every language; missing: ${missing.join(', ')}`,
+        });
+      }
+    })
+    .transform((descriptions) => descriptions as Descriptions),
   defaultPriceCents: z.number().int().min(0),
   priceRules: z.array(priceRuleSchema),
 });
 
 export type BranchDefinition = z.input<typeof branchDefinitionSchema>;
+
+/** What an operator may change of a branch: any field of its definition but its price rules. */
+export type BranchChanges = Partial<Omit<BranchDefinition, 'priceRules'>>;
+
+/** A price band set on several weekdays at once (1 = Monday ... 7 = Sunday). */
+export type PriceBand = {
+  weekdays: readonly number[];
+  startsAtMinute: number;
+  endsAtMinute: number;
+  priceCents: number;
+};
+
+function sanitizeDescriptions<T extends BranchChanges>(definition: T): T {
+  if (definition.descriptions === undefined) return definition;
+  return {
+    ...definition,
+    descriptions: Object.fromEntries(
+      Object.entries(definition.descriptions).map(([locale, html]) => [locale, sanitizeDescription(html)]),
+    ),
+  };
+}
+
+function branchColumns(
+  patch: z.output<ReturnType<typeof branchDefinitionSchema.partial>>,
+): Updateable<BranchesTable> {
+  return {
+    ...(patch.slug !== undefined && { slug: patch.slug }),
+    ...(patch.name !== undefined && { name: patch.name }),
+    ...(patch.order !== undefined && { order: patch.order }),
+    ...(patch.location !== undefined && { location: patch.location }),
+    ...(patch.latitude !== undefined && { latitude: patch.latitude }),
+    ...(patch.longitude !== undefined && { longitude: patch.longitude }),
+    ...(patch.mapUrl !== undefined && { map_url: patch.mapUrl }),
+    ...(patch.timeZone !== undefined && { time_zone: patch.timeZone }),
+    ...(patch.slotMinutes !== undefined && { slot_minutes: patch.slotMinutes }),
+    ...(patch.openingHours !== undefined && {
+      opening_hours: patch.openingHours === null ? null : JSON.stringify(patch.openingHours),
+    }),
+    ...(patch.activeWithSmartLock !== undefined && { active_with_smart_lock: patch.activeWithSmartLock }),
+    ...(patch.images !== undefined && { image: patch.images[0]! }),
+    ...(patch.descriptions !== undefined && { descriptions: JSON.stringify(patch.descriptions) }),
+    ...(patch.defaultPriceCents !== undefined && { default_price_cents: patch.defaultPriceCents }),
+  };
+}
 
 /**
  * Stores a new branch with its gallery and price rules, cached price range included. Runs on the given
@@ -241,6 +299,14 @@ export function createBranchService({ db, clock, horizonDays }: BranchServiceDep
     const branch = await repository.findBranch(db, branchId);
     if (!branch) throw new AppError('branch_not_found');
     return branch;
+  }
+
+  /** Re-derives the branch's cached [min, max] price after its rules or hours change. */
+  async function recomputeCachedPrices(branchId: number): Promise<{ minCents: number; maxCents: number }> {
+    const branch = await requireBranch(branchId);
+    const range = priceRange(scheduleOf(branch, await repository.listPriceRules(db, branchId)));
+    await repository.updateCachedPrices(db, branchId, range);
+    return range;
   }
 
   async function generateSlotsFor(branch: repository.BranchRow, rules: readonly repository.PriceRuleRow[]) {
@@ -362,17 +428,80 @@ export function createBranchService({ db, clock, horizonDays }: BranchServiceDep
       return report;
     },
 
-    /** Re-derives the branch's cached [min, max] price after its rules or hours change. */
-    async recomputeCachedPrices(branchId: number): Promise<{ minCents: number; maxCents: number }> {
-      const branch = await requireBranch(branchId);
-      const range = priceRange(scheduleOf(branch, await repository.listPriceRules(db, branchId)));
-      await repository.updateCachedPrices(db, branchId, range);
-      return range;
+    recomputeCachedPrices,
+
+    /** Adds a branch atomically (gallery, price rules and cached prices with it); descriptions sanitised. */
+    async createBranch(definition: BranchDefinition): Promise<number> {
+      const safe = sanitizeDescriptions(definition);
+      return db.transaction().execute((trx) => insertBranchDefinition(trx, safe));
     },
 
-    /** Adds a branch atomically (gallery, price rules and cached prices with it). */
-    async createBranch(definition: BranchDefinition): Promise<number> {
-      return db.transaction().execute((trx) => insertBranchDefinition(trx, definition));
+    /** The stored branch, or undefined. */
+    async findBranch(branchId: number): Promise<repository.BranchRow | undefined> {
+      return repository.findBranch(db, branchId);
+    },
+
+    /** The stored branches as operators see them (slug, prices in cents, slot horizon). */
+    async listBranchRecords(): Promise<repository.BranchRow[]> {
+      return repository.listBranches(db);
+    },
+
+    /**
+     * Changes a branch atomically: its fields, its gallery (replaced when `images` is given), descriptions
+     * merged into the stored ones per language; then its cached prices. Slots already generated keep their
+     * times and prices. Answers how far slots were generated before the change.
+     */
+    async updateBranch(
+      branchId: number,
+      changes: BranchChanges,
+    ): Promise<{ slotsGeneratedUntil: string | null }> {
+      const branch = await requireBranch(branchId);
+      const patch = branchDefinitionSchema.partial().parse(
+        sanitizeDescriptions({
+          ...changes,
+          ...(changes.descriptions && { descriptions: { ...branch.descriptions, ...changes.descriptions } }),
+        }),
+      );
+      await db.transaction().execute(async (trx) => {
+        await repository.updateBranch(trx, branchId, branchColumns(patch));
+        if (patch.images !== undefined) await repository.replaceBranchImages(trx, branchId, patch.images);
+      });
+      await recomputeCachedPrices(branchId);
+      return { slotsGeneratedUntil: branch.slots_generated_until };
+    },
+
+    async listPriceRules(branchId: number): Promise<repository.PriceRuleRow[]> {
+      return repository.listPriceRules(db, branchId);
+    },
+
+    /** Adds a price band on each of its weekdays, atomically; answers the new rules' ids. */
+    async addPriceBand(branchId: number, band: PriceBand): Promise<number[]> {
+      await requireBranch(branchId);
+      const rules = [...new Set(band.weekdays)].map((isoWeekday) =>
+        priceRuleSchema.parse({ isoWeekday, ...band }),
+      );
+      const ids = await db.transaction().execute((trx) =>
+        repository.insertPriceRules(
+          trx,
+          rules.map((rule) => ({
+            branch_id: branchId,
+            iso_weekday: rule.isoWeekday,
+            starts_at_minute: rule.startsAtMinute,
+            ends_at_minute: rule.endsAtMinute,
+            price_cents: rule.priceCents,
+          })),
+        ),
+      );
+      await recomputeCachedPrices(branchId);
+      return ids;
+    },
+
+    /** Removes a price rule; answers false when there was none. */
+    async removePriceRule(ruleId: number): Promise<boolean> {
+      const branchId = await repository.deletePriceRule(db, ruleId);
+      if (branchId === undefined) return false;
+      await recomputeCachedPrices(branchId);
+      return true;
     },
   };
 }

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify';
 import type { operations } from '../../openapi/schema.gen.ts';
 import { AppError } from '../errors.ts';
+import { assertDevelopmentCaller } from '../http/dev-routes.ts';
 import { isLocale, resolveLocale } from '../i18n.ts';
 import type { CheckoutService } from './service.ts';
 
@@ -15,6 +16,8 @@ declare module 'fastify' {
 type Path<Operation extends keyof operations> = operations[Operation]['parameters']['path'];
 
 export const WEBHOOK_ROUTE = '/api/checkout/webhook';
+/** Seam's webhook is verified against its raw body too. */
+export const LOCK_WEBHOOK_ROUTE = '/api/locks/webhook';
 const RAW_BODY_LIMIT = 64 * 1024;
 
 /**
@@ -22,7 +25,8 @@ const RAW_BODY_LIMIT = 64 * 1024;
  * on to the ordinary JSON parser. Every other route is left alone.
  */
 export const keepWebhookRawBody: preParsingHookHandler = async (request, _reply, payload) => {
-  if (request.routeOptions.url !== WEBHOOK_ROUTE) return payload;
+  if (request.routeOptions.url !== WEBHOOK_ROUTE && request.routeOptions.url !== LOCK_WEBHOOK_ROUTE)
+    return payload;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of payload) {
@@ -45,7 +49,7 @@ export function checkoutPublicHandlers(checkout: CheckoutService, options: { dev
     expireDevCheckoutSession: async (
       request: FastifyRequest<{ Params: Path<'expireDevCheckoutSession'> }>,
     ) => {
-      if (!options.devRoutes) throw new AppError('not_found');
+      assertDevelopmentCaller(request, options);
       return checkout.expireLocalSessionNow(request.params.session_id);
     },
 

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../bookings/confirmation-message.ts';
+import { escapeHtml } from '../html.ts';
 import { formatMoney } from '../bookings/money.ts';
 import type { Locale } from '../i18n.ts';
 

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { CheckoutSessionsTable, OutboxTable, PaymentProvider } from '../db/schema.ts';
 
@@ -194,4 +194,43 @@ export async function insertOutboxMessage(db: Db, message: Insertable<OutboxTabl
     .values(message)
     .onConflict((conflict) => conflict.column('dedupe_key').doNothing())
     .execute();
+}
+
+export type PaymentFilter = {
+  paymentStatus?: 'paid' | 'unpaid' | 'no_payment_required';
+  from?: Date;
+  until?: Date;
+  limit: number;
+};
+
+/** Checkout sessions, newest first, with what was refunded of their bookings. */
+export async function listPayments(db: Db, filter: PaymentFilter) {
+  let query = db
+    .selectFrom('checkout_sessions as session')
+    .leftJoin('users as user', 'user.id', 'session.user_id')
+    .select((eb) => [
+      'session.id',
+      'session.provider',
+      'session.status',
+      'session.payment_status',
+      'session.amount_cents',
+      'session.payment_intent_id',
+      'session.created_at',
+      'session.completed_at',
+      'user.email',
+      eb
+        .selectFrom('refunds')
+        .innerJoin('bookings', 'bookings.id', 'refunds.booking_id')
+        .whereRef('bookings.checkout_session_id', '=', 'session.id')
+        .select(sql<number>`coalesce(sum(refunds.amount_cents), 0)::int`.as('refunded'))
+        .as('refunded_cents'),
+    ])
+    .orderBy('session.created_at', 'desc')
+    .orderBy('session.id')
+    .limit(filter.limit);
+  if (filter.paymentStatus !== undefined)
+    query = query.where('session.payment_status', '=', filter.paymentStatus);
+  if (filter.from !== undefined) query = query.where('session.created_at', '>=', filter.from);
+  if (filter.until !== undefined) query = query.where('session.created_at', '<', filter.until);
+  return query.execute();
 }

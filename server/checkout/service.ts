@@ -43,6 +43,11 @@ function outcomeOfEvent(event: PaymentEvent): SessionOutcome | null {
   }
 }
 
+/** The operator's list of payments (`npm run admin -- payments list`), with what was refunded. */
+export async function listPayments(db: Db, filter: repository.PaymentFilter) {
+  return repository.listPayments(db, filter);
+}
+
 export function createCheckoutService(deps: CheckoutServiceDependencies) {
   const { db, clock } = deps;
 
@@ -202,13 +207,29 @@ export function createCheckoutService(deps: CheckoutServiceDependencies) {
       if (cardNumber.replace(/[\s-]/g, '') !== LOCAL_TEST_CARDS.success) {
         return { status: 'open', outcome: 'declined', return_url: returnUrl };
       }
-      await handleEvent(
-        localEvent(session, 'checkout.session.completed', {
+      // The card is charged only while the session is still open, decided with its row locked: the expiry
+      // sweep and any other completion (another tab, another process) wait for the same lock, so one payment
+      // wins and the others, like a payment after the hold ended, are refused before anything is charged.
+      const now = dateFromInstant(clock.now());
+      await db.transaction().execute(async (trx) => {
+        const locked = await repository.lockSession(trx, session.id);
+        if (!locked || locked.status !== 'open' || locked.expires_at <= now) {
+          throw new AppError('checkout_session_closed');
+        }
+        const event = localEvent(locked, 'checkout.session.completed', {
           status: 'complete',
           paymentStatus: 'paid',
           paymentIntentId: newLocalId('pi_local'),
-        }),
-      );
+        });
+        await repository.recordPaymentEvent(trx, {
+          id: event.id,
+          provider: deps.payments.name,
+          type: event.type,
+          payload: event.payload,
+        });
+        await applySessionOutcome(trx, deps, event.session!, 'paid', now);
+        await repository.markPaymentEventProcessed(trx, event.id, now);
+      });
       return { status: 'complete', outcome: 'paid', return_url: returnUrl };
     },
 

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { CouponsTable } from '../db/schema.ts';
 
@@ -63,4 +63,18 @@ export async function insertRedemptions(
     .insertInto('coupon_redemptions')
     .values(redemptions.map((r) => ({ coupon_id: r.couponId, user_id: r.userId, booking_id: r.bookingId })))
     .execute();
+}
+
+export async function listCoupons(db: Db): Promise<CouponRow[]> {
+  return db.selectFrom('coupons').selectAll().orderBy('code').execute();
+}
+
+export async function insertCoupon(db: Db, coupon: Insertable<CouponsTable>): Promise<number> {
+  const { id } = await db.insertInto('coupons').values(coupon).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function updateCoupon(db: Db, couponId: number, patch: Updateable<CouponsTable>): Promise<void> {
+  if (Object.keys(patch).length === 0) return;
+  await db.updateTable('coupons').set(patch).where('id', '=', couponId).execute();
 }

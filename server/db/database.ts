@@ -4,7 +4,7 @@ import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import type { Config } from '../config.ts';
+import type { Config, DatabaseTimeouts } from '../config.ts';
 import type { Database } from './schema.ts';
 
 export type { Database } from './schema.ts';
@@ -44,7 +44,56 @@ const rowTypes = {
 
 export type OpenDatabaseOptions = {
   onIdleConnectionError?: (error: Error) => void;
+  /** PostgreSQL only; the configuration's defaults when not given. */
+  timeouts?: DatabaseTimeouts;
 };
+
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = {
+  connectMs: 5000,
+  statementMs: 5000,
+  idleInTransactionMs: 10_000,
+};
+
+/** How much longer than `statement_timeout` the driver waits for any answer before it gives the connection up. */
+const READ_TIMEOUT_MARGIN_MS = 2000;
+
+/**
+ * Kysely's view of the pool, with one difference: a connection whose query got no answer in time (a silent
+ * network, a black-holed route) is broken for good, since its protocol state is lost. It refuses further
+ * queries at once (so a rollback does not wait as long again) and is destroyed on release instead of going
+ * back to the pool, where it would stall the next request too.
+ */
+function discardingSilentConnections(pool: pg.Pool) {
+  type Wrapped = { query(text: string, values?: unknown[]): Promise<unknown>; release(): void };
+  // One wrapper per connection: Kysely keeps its own state per client object it is handed.
+  const wrappers = new WeakMap<pg.PoolClient, Wrapped>();
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let wrapped = wrappers.get(client);
+      if (!wrapped) {
+        let broken: Error | null = null;
+        wrapped = {
+          async query(text, values) {
+            if (broken) throw broken;
+            try {
+              return await client.query(text, values);
+            } catch (error) {
+              if ((error as Error).message === 'Query read timeout') broken = error as Error;
+              throw error;
+            }
+          },
+          release() {
+            client.release(broken ?? undefined);
+          },
+        };
+        wrappers.set(client, wrapped);
+      }
+      return wrapped;
+    },
+    end: () => pool.end(),
+  };
+}
 
 function reportIdleConnectionError(error: Error): void {
   console.error('database: an idle connection failed and was discarded:', error.message);
@@ -56,7 +105,10 @@ function reportIdleConnectionError(error: Error): void {
  */
 export async function openDatabase(
   database: Config['database'],
-  { onIdleConnectionError = reportIdleConnectionError }: OpenDatabaseOptions = {},
+  {
+    onIdleConnectionError = reportIdleConnectionError,
+    timeouts = DEFAULT_DATABASE_TIMEOUTS,
+  }: OpenDatabaseOptions = {},
 ): Promise<OpenedDatabase> {
   if (database.kind === 'postgres') {
     const pool = new pg.Pool({
@@ -64,6 +116,18 @@ export async function openDatabase(
       types: rowTypes,
       max: 10,
       idleTimeoutMillis: 30_000,
+      // Waiting for a connection (opening one, or a free one from a full pool) is bounded...
+      connectionTimeoutMillis: timeouts.connectMs,
+      // ...so is a statement on the server, a transaction left idle (it would hold its locks)...
+      statement_timeout: timeouts.statementMs,
+      idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+      // ...and waiting for any answer at all, which the server cannot enforce when the network is silent.
+      query_timeout: timeouts.statementMs + READ_TIMEOUT_MARGIN_MS,
+      // A dead peer is noticed by the kernel too, not only when a query times out.
+      keepAlive: true,
+      // Set at connection start-up rather than by a first query, which could fail after the pool handed the
+      // connection out and leave it checked out for good.
+      options: '-c TimeZone=UTC',
     });
     // A connection dropped while idle (a database restart, a failover) is replaced on the next query;
     // unheard, the pool's 'error' event would end the process.
@@ -72,7 +136,7 @@ export async function openDatabase(
     // does not listen, and an unheard 'error' ends the process. The query in flight fails with the same error
     // and its request reports it (503), and the pool drops the broken client, so nothing more is needed here.
     pool.on('connect', (client) => client.on('error', () => {}));
-    const db = createKysely(pool);
+    const db = createKysely(discardingSilentConnections(pool) as unknown as pg.Pool, { setTimeZone: false });
     return { db, kind: 'postgres', pool, close: () => db.destroy() };
   }
 
@@ -104,14 +168,18 @@ export async function openDatabase(
   };
 }
 
-function createKysely(pool: pg.Pool): Db {
+// The same session settings on both targets: SQL date arithmetic never depends on the host's zone.
+function createKysely(pool: pg.Pool, { setTimeZone = true } = {}): Db {
   return new Kysely<Database>({
     dialect: new PostgresDialect({
       pool,
-      // The same session settings on both targets: SQL date arithmetic never depends on the host's zone.
-      onCreateConnection: async (connection) => {
-        await connection.executeQuery(CompiledQuery.raw("set time zone 'UTC'"));
-      },
+      ...(setTimeZone
+        ? {
+            onCreateConnection: async (connection) => {
+              await connection.executeQuery(CompiledQuery.raw("set time zone 'UTC'"));
+            },
+          }
+        : {}),
     }),
   });
 }

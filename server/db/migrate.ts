@@ -3,6 +3,7 @@ import type { Db } from './database.ts';
 import * as initial from './migrations/0001_initial.ts';
 import * as accounts from './migrations/0002_accounts.ts';
 import * as accessCodeNotices from './migrations/0003_access_code_notices.ts';
+import * as doors from './migrations/0004_doors.ts';
 
 // Migrations live in code (no directory scan), named so their order is their name's order.
 // Append new ones; never edit one that has shipped.
@@ -10,6 +11,7 @@ export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_accounts': accounts,
   '0003_access_code_notices': accessCodeNotices,
+  '0004_doors': doors,
 };
 
 /**

@@ -86,6 +86,8 @@ export type BranchesTable = {
   descriptions: Json<Descriptions>;
   default_price_cents: number;
   min_price_cents: number;
+  /** The branch's doors (Seam device ids), in order. */
+  lock_device_ids: ColumnType<string[], string[] | undefined, string[]>;
   max_price_cents: number;
   slots_generated_until: CalendarDate | null;
   created_at: CreatedAt;
@@ -178,6 +180,12 @@ export type BookingsTable = {
   access_code_sent_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** The lock code that message named. */
   access_code_sent_for: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The first time the door opened with this booking's code. */
+  checked_in_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Marked when a confirmed booking had no entry by its start + 20 minutes. */
+  no_show_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Marked when the door opened for this booking after its end + 15 minutes. */
+  overstay_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: CreatedAt;
 };
 
@@ -211,6 +219,50 @@ export type LockCodesTable = {
   programmed_at: Timestamp | null;
   revoked_at: Timestamp | null;
   created_at: CreatedAt;
+};
+
+export type LockDoorState = 'pending' | 'programming' | 'set' | 'revoking' | 'revoked' | 'failed';
+
+export type LockCodeDoorsTable = {
+  lock_code_id: number;
+  device_id: string;
+  state: ColumnType<LockDoorState, LockDoorState | undefined, LockDoorState>;
+  provider_code_id: string | null;
+  programmed_from: Timestamp | null;
+  programmed_until: Timestamp | null;
+  error: string | null;
+  backup_code: string | null;
+  backup_provider_code_id: string | null;
+  last_event_at: Timestamp | null;
+  updated_at: DefaultedTimestamp;
+};
+
+export type LockEventsTable = {
+  id: GeneratedAlways<number>;
+  provider_event_id: string;
+  event_type: string;
+  device_id: string | null;
+  provider_code_id: string | null;
+  lock_code_id: number | null;
+  booking_id: number | null;
+  occurred_at: Timestamp;
+  created_at: CreatedAt;
+};
+
+export type LockDevicesTable = {
+  device_id: string;
+  online: boolean | null;
+  battery_level: number | null;
+  last_event_type: string | null;
+  updated_at: DefaultedTimestamp;
+};
+
+export type VirtualDoorCodesTable = {
+  provider_code_id: string;
+  device_id: string;
+  code: string;
+  starts_at: Timestamp;
+  ends_at: Timestamp;
 };
 
 /** `logged`: no provider was configured, so the message was printed to the log and not delivered. */
@@ -263,6 +315,10 @@ export type Database = {
   payment_events: PaymentEventsTable;
   refunds: RefundsTable;
   lock_codes: LockCodesTable;
+  lock_code_doors: LockCodeDoorsTable;
+  lock_events: LockEventsTable;
+  lock_devices: LockDevicesTable;
+  virtual_door_codes: VirtualDoorCodesTable;
   outbox: OutboxTable;
   settings: SettingsTable;
   rate_limit_counters: RateLimitCountersTable;

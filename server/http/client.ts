@@ -6,6 +6,7 @@ import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import { pageContentSecurityPolicy } from './security-headers.ts';
 import { DEFAULT_LOCALE, isLocale, LOCALES, resolveLocale, type Locale } from '../i18n.ts';
+import { escapeHtml } from '../html.ts';
 
 type PageName = 'main' | 'rights';
 type PageTexts = { title: string; description: string; keywords: string };
@@ -32,10 +33,6 @@ const OG_LOCALES: Record<Locale, string> = {
   de: 'de_DE',
   sk: 'sk_SK',
 };
-
-function escapeHtml(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
 
 function pagePath(locale: Locale, page: PageName): string {
   return page === 'rights' ? `/${locale}/rights` : `/${locale}`;

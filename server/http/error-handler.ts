@@ -19,18 +19,44 @@ const fastifyCodeToError: Record<string, ErrorCode> = {
  * succeed, so the caller hears 503 rather than 500. SQLSTATE class 08 is a connection exception; 57P01-57P03
  * are an administrator's or a crash's shutdown of the backend.
  */
-function isDatabaseUnavailable(error: Error): boolean {
+// 57014 is a statement cut off by `statement_timeout`, 25P03 a transaction left idle too long; the rest are the
+// driver's own words for a connection that could not be made, timed out or broke.
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|57014|25P03|53300)$/;
+const UNAVAILABLE_SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+]);
+const UNAVAILABLE_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|timeout expired|Client has encountered a connection error|the database connection timed out)/;
+
+export function isDatabaseUnavailable(error: Error): boolean {
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (/^08/.test(code) || /^57P0[123]$/.test(code) || code === 'ECONNREFUSED')) {
+  if (typeof code === 'string' && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_SOCKET_CODES.has(code))) {
     return true;
   }
-  return /^Connection terminated/.test(error.message);
+  return UNAVAILABLE_MESSAGES.test(error.message ?? '');
 }
+
+/** How long a caller told 503 should wait before trying again. */
+export const SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /** Maps anything thrown while handling a request to the catalogue, so every error body is `{detail, code}`. */
 export function toAppError(error: FastifyError | AppError | Error): AppError {
   if (error instanceof AppError) return error;
   if (isDatabaseUnavailable(error)) return new AppError('service_unavailable');
+  // The contract's security check wraps what its handler threw into a 401. A token that failed the check is a
+  // 401 indeed; a database that could not be asked is not the caller's fault, and must not log them out.
+  const wrapped = (error as { errors?: unknown }).errors;
+  if (error.name === 'Unauthorized' && Array.isArray(wrapped)) {
+    const failure = wrapped.find(
+      (inner): inner is Error =>
+        inner instanceof Error && !(inner instanceof AppError && inner.code === 'unauthorized'),
+    );
+    if (failure) return toAppError(failure);
+  }
   const fastifyError = error as FastifyError;
   if (fastifyError.code && fastifyError.code in fastifyCodeToError) {
     return new AppError(fastifyCodeToError[fastifyError.code] as ErrorCode);
@@ -67,5 +93,8 @@ export function errorHandler(
     request.log.info({ code: appError.code, reason: error.message }, 'request refused');
   }
   if (appError.code === 'rate_limited' && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
+  if (appError.status === 503 && !reply.hasHeader('retry-after')) {
+    reply.header('retry-after', String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS));
+  }
   return reply.status(appError.status).send(appError.body(locale));
 }

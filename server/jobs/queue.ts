@@ -14,7 +14,8 @@ import {
   type AccessCodeJobData,
   type AccessCodeScheduler,
 } from '../bookings/access-codes.ts';
-import type { Clock } from '../clock.ts';
+import { dateFromInstant, instantFromDate, type Clock } from '../clock.ts';
+import { DoorsNotSettledError, type LockSyncScheduler } from '../locks/doors.ts';
 import type { Config } from '../config.ts';
 import type { OpenedDatabase } from '../db/database.ts';
 
@@ -24,8 +25,13 @@ import type { OpenedDatabase } from '../db/database.ts';
 
 export const QUEUE_SCHEMA = 'pgboss';
 
+// In this order under a manual clock (runDue): codes reach their doors before the doors are checked, and the
+// check comes before the message.
 export const JOB_QUEUES = {
+  lockSync: 'lock-sync',
+  lockCheck: 'lock-check',
   accessCode: 'access-code',
+  doorSweep: 'door-sweep',
   holdExpiry: 'hold-expiry',
   slotHorizon: 'slot-horizon',
 } as const;
@@ -34,11 +40,15 @@ export type JobQueueName = (typeof JOB_QUEUES)[keyof typeof JOB_QUEUES];
 /** Recurring work, as cron expressions in UTC: holds every minute, the slot horizon once a day. */
 export const RECURRING_JOBS = {
   [JOB_QUEUES.holdExpiry]: '* * * * *',
+  [JOB_QUEUES.doorSweep]: '* * * * *',
   [JOB_QUEUES.slotHorizon]: '15 3 * * *',
 } as const;
 
 export type JobHandlers = {
   accessCode(data: AccessCodeJobData): Promise<unknown>;
+  lockSync(data: { lockCodeId: number }): Promise<unknown>;
+  lockCheck(data: { bookingId: number }): Promise<unknown>;
+  doorSweep(): Promise<unknown>;
   holdExpiry(): Promise<unknown>;
   slotHorizon(): Promise<unknown>;
 };
@@ -46,15 +56,18 @@ export type JobHandlers = {
 export type JobQueue = {
   /** For the confirming transaction (checkout fulfilment and free bookings). */
   accessCodes: AccessCodeScheduler;
+  /** For the transactions that issue, move or revoke codes: programs them on their doors. */
+  lockSync: LockSyncScheduler;
   /** Registers this process's workers and the recurring schedules (idempotent across processes). */
   startWorkers(): Promise<void>;
   /** Stops workers and timers, letting a job in progress finish; call before the database closes. */
   stop(): Promise<void>;
   /**
    * Manual mode only (an injected test clock): moves the queue's clock to the app's and runs every job that is
-   * due, each through the same handler the workers use. Answers how many jobs ran (failures included).
+   * due (of `queues`, by default all), each through the same handler the workers use. Answers how many jobs ran
+   * (failures included).
    */
-  runDue(): Promise<number>;
+  runDue(queues?: readonly JobQueueName[]): Promise<number>;
   /** The pg-boss instance, for inspection in tests and operations. */
   boss: PgBoss;
 };
@@ -100,7 +113,17 @@ export async function openJobQueue(deps: {
   const queueClock = deps.manual ? new QueueTestClock(deps.clock.now().epochMilliseconds) : null;
   const connection: ConstructorOptions =
     deps.config.database.kind === 'postgres'
-      ? { connectionString: deps.config.database.url, max: 4, application_name: 'gym-jobs' }
+      ? {
+          connectionString: deps.config.database.url,
+          max: 4,
+          application_name: 'gym-jobs',
+          // The same bounds as the app's own pool, so an unreachable database cannot hang the queue (or a stop).
+          connectionTimeoutMillis: deps.config.databaseTimeouts.connectMs,
+          statement_timeout: deps.config.databaseTimeouts.statementMs,
+          idle_in_transaction_session_timeout: deps.config.databaseTimeouts.idleInTransactionMs,
+          query_timeout: deps.config.databaseTimeouts.statementMs + 2000,
+          keepAlive: true,
+        }
       : { db: sharedPoolAdapter(database.pool), backend: 'pglite' };
   const boss = new PgBoss({
     ...connection,
@@ -121,8 +144,25 @@ export async function openJobQueue(deps: {
       retryDelayMax: 300,
       expireInSeconds: 300,
     });
+    // A code on its doors: one sync queued and one running per code. Retried with backoff while a door is still
+    // programming or the provider is down; the door sweep queues it again if the retries run out.
+    await boss.createQueue(JOB_QUEUES.lockSync, {
+      policy: 'stately',
+      retryLimit: 30,
+      retryDelay: 10,
+      retryBackoff: true,
+      retryDelayMax: 300,
+      expireInSeconds: 120,
+    });
+    await boss.createQueue(JOB_QUEUES.lockCheck, {
+      policy: 'exclusive',
+      retryLimit: 5,
+      retryDelay: 20,
+      retryBackoff: true,
+      expireInSeconds: 120,
+    });
     // Sweeps: one queued and one running at most, however many processes the cron reaches.
-    for (const name of [JOB_QUEUES.holdExpiry, JOB_QUEUES.slotHorizon]) {
+    for (const name of [JOB_QUEUES.holdExpiry, JOB_QUEUES.slotHorizon, JOB_QUEUES.doorSweep]) {
       await boss.createQueue(name, {
         policy: 'stately',
         retryLimit: 3,
@@ -140,6 +180,9 @@ export async function openJobQueue(deps: {
 
   const run: Record<JobQueueName, (job: Job<unknown>) => Promise<unknown>> = {
     [JOB_QUEUES.accessCode]: (job) => handlers.accessCode(job.data as AccessCodeJobData),
+    [JOB_QUEUES.lockSync]: (job) => handlers.lockSync(job.data as { lockCodeId: number }),
+    [JOB_QUEUES.lockCheck]: (job) => handlers.lockCheck(job.data as { bookingId: number }),
+    [JOB_QUEUES.doorSweep]: () => handlers.doorSweep(),
     [JOB_QUEUES.holdExpiry]: () => handlers.holdExpiry(),
     [JOB_QUEUES.slotHorizon]: () => handlers.slotHorizon(),
   };
@@ -149,7 +192,9 @@ export async function openJobQueue(deps: {
     try {
       await run[name](job);
     } catch (error) {
-      log.error(
+      // A door still programming is the normal course of things, not a failure worth an error line.
+      const level = error instanceof DoorsNotSettledError ? 'info' : 'error';
+      log[level](
         { queue: name, jobId: job.id, retryCount: job.retryCount, reason: describe(error) },
         'scheduled job failed; the queue will retry it',
       );
@@ -172,6 +217,30 @@ export async function openJobQueue(deps: {
             startAfter: accessCodeDueAt(booking.start),
             db: fromKysely(trx),
           });
+          // The doors' check 15 minutes earlier: a backup code or the operator's alert in time for the message.
+          await boss.send(JOB_QUEUES.lockCheck, data, {
+            singletonKey: `booking-${booking.id}`,
+            startAfter: dateFromInstant(
+              instantFromDate(accessCodeDueAt(booking.start)).subtract({ minutes: 15 }),
+            ),
+            db: fromKysely(trx),
+          });
+        }
+      },
+    },
+    lockSync: {
+      async schedule(trx, lockCodeIds) {
+        for (const lockCodeId of new Set(lockCodeIds)) {
+          // Due now by the app's clock (the queue's own under a test clock follows it, not the database's).
+          await boss.send(
+            JOB_QUEUES.lockSync,
+            { lockCodeId },
+            {
+              singletonKey: `code-${lockCodeId}`,
+              startAfter: dateFromInstant(deps.clock.now()),
+              db: fromKysely(trx),
+            },
+          );
         }
       },
     },
@@ -192,11 +261,11 @@ export async function openJobQueue(deps: {
       stopped = true;
       await boss.stop({ graceful: true, timeout: 8000 });
     },
-    async runDue() {
+    async runDue(queues = Object.values(JOB_QUEUES)) {
       if (!queueClock) throw new Error('runDue() is for a queue on a manual clock');
       await queueClock.setTime(deps.clock.now().epochMilliseconds);
       let ran = 0;
-      for (const name of Object.values(JOB_QUEUES)) {
+      for (const name of queues) {
         for (;;) {
           const jobs = await boss.fetch<unknown>(name, { batchSize: 20 });
           if (jobs.length === 0) break;

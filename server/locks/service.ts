@@ -4,6 +4,8 @@ import type { LockProvider } from '../adapters/locks/provider.ts';
 import { dateFromInstant, instantFromDate } from '../clock.ts';
 import { attemptInSavepoint, REFUSED } from '../bookings/database-errors.ts';
 import type { Db } from '../db/database.ts';
+import type { LockSyncScheduler } from './doors.ts';
+import * as doorsRepository from './doors-repository.ts';
 import * as repository from './repository.ts';
 
 // Door codes. A code is valid from 15 minutes before its first booking to 15 minutes after its last, is unique
@@ -20,7 +22,10 @@ export function generateLockCode(digits: number = LOCK_CODE_DIGITS): string {
 }
 
 export type LockDependencies = {
+  /** Names the doors of each branch. */
   lockProvider: LockProvider;
+  /** Queues the programming of codes on their doors (null: nothing is queued, as in some unit tests). */
+  lockSync?: LockSyncScheduler | null;
   /** Tests swap it to force collisions. */
   generateCode?: () => string;
 };
@@ -34,20 +39,27 @@ function windowOf(start: Date, end: Date): { validFrom: Date; validUntil: Date }
   };
 }
 
+/**
+ * Asks every door of the code's branch to hold the code for its current window: a `pending` row per door (new
+ * doors, or doors that hold another window), programmed by the queued sync after this transaction commits.
+ */
 async function program(
   trx: Db,
   deps: LockDependencies,
   code: repository.LockCodeRow,
   now: Date,
 ): Promise<void> {
-  await deps.lockProvider.programCode({
-    lockCodeId: code.id,
-    branchId: code.branch_id,
-    code: code.code,
-    validFrom: instantFromDate(code.valid_from),
-    validUntil: instantFromDate(code.valid_until),
-  });
+  const branch = await doorsRepository.findBranchDoors(trx, code.branch_id);
+  const deviceIds = branch ? deps.lockProvider.doorsOf(branch) : [];
+  await doorsRepository.ensureDoorRows(trx, code.id, deviceIds);
+  await doorsRepository.requeueChangedWindows(
+    trx,
+    code.id,
+    { validFrom: code.valid_from, validUntil: code.valid_until },
+    now,
+  );
   await repository.markProgrammed(trx, code.id, now);
+  await deps.lockSync?.schedule(trx, [code.id]);
 }
 
 /** A new code for [validFrom, validUntil), retried with fresh digits while the branch has them in use. */
@@ -139,7 +151,9 @@ export async function releaseLockCodes(
     const remaining = await repository.listConfirmedBookingsOfCode(trx, lockCodeId);
     if (remaining.length === 0) {
       await repository.revokeLockCode(trx, lockCodeId, now);
-      await deps.lockProvider.revokeCode({ lockCodeId, branchId: code.branch_id, code: code.code });
+      // Deleted from every door by the queued sync, and confirmed `revoked` door by door.
+      await doorsRepository.markDoorsRevoking(trx, lockCodeId, now);
+      await deps.lockSync?.schedule(trx, [lockCodeId]);
       continue;
     }
     const [first, ...later] = contiguousRuns(remaining);

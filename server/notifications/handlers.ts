@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { operations } from '../../openapi/schema.gen.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import { AppError } from '../errors.ts';
+import { assertDevelopmentCaller } from '../http/dev-routes.ts';
 import { listOutboxMessages } from './repository.ts';
 
 type OutboxQuery = NonNullable<operations['listDevOutbox']['parameters']['query']>;
@@ -11,7 +11,7 @@ export function notificationHandlers(db: Db, config: Config) {
   return {
     // Lets a developer (and the end-to-end tests) read the codes and links that would be e-mailed or texted.
     listDevOutbox: async (request: FastifyRequest<{ Querystring: OutboxQuery }>) => {
-      if (!config.devRoutes) throw new AppError('not_found');
+      assertDevelopmentCaller(request, config);
       const rows = await listOutboxMessages(db, request.query.to, 200);
       return rows.map((row) => ({
         id: Number(row.id),

@@ -17,6 +17,15 @@ export async function readRefundRatios(db: Db): Promise<RefundRatios> {
   return stored === undefined ? DEFAULT_REFUND_RATIOS : refundRatiosSchema.parse(stored);
 }
 
-export async function writeRefundRatios(db: Db, ratios: RefundRatios): Promise<void> {
-  await writeSetting(db, REFUND_RATIOS_KEY, refundRatiosSchema.parse(ratios));
+/** A policy must say what is refunded just before the start: its "0" threshold. */
+const refundPolicySchema = refundRatiosSchema.refine(
+  (ratios) => '0' in ratios,
+  'the ratios need a "0" threshold (the refund just before the start)',
+);
+
+/** Sets the policy of bookings made from now on; answers it as stored. */
+export async function writeRefundRatios(db: Db, ratios: unknown): Promise<RefundRatios> {
+  const policy = refundPolicySchema.parse(ratios);
+  await writeSetting(db, REFUND_RATIOS_KEY, policy);
+  return policy;
 }

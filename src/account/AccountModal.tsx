@@ -2,24 +2,18 @@ import '../auth/mantine-styles.ts';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Modal, Tabs } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { useNavigate } from '@tanstack/react-router';
-import { ACCOUNT_TABS, type AccountTab } from '../../machines/modal-search.ts';
+import { accountTab } from '../../machines/modal-search.ts';
 import { useModalSearch, useUpdateModalSearch } from '../auth/useModalSearch.ts';
 import { MantineLayer } from '../ui/MantineLayer.tsx';
 import { MyBookings } from './MyBookings.tsx';
 import { Profile } from './Profile.tsx';
 import { Settings } from './Settings.tsx';
 
-function isAccountTab(value: string | null): value is AccountTab {
-  return value !== null && (ACCOUNT_TABS as readonly string[]).includes(value);
-}
-
 /** The account modal (spec 2.8): My bookings (default), Profile and Settings, each reachable by URL. */
-export default function AccountModal() {
+export default function AccountModal({ hidden }: { hidden: boolean }) {
   const { t } = useLingui();
   const search = useModalSearch();
   const updateSearch = useUpdateModalSearch();
-  const navigate = useNavigate();
   const tab = search.account_tab ?? 'myBookings';
   // On a phone the account is a screen of its own (long booking lists need the whole height).
   const phone = useMediaQuery('(max-width: 36em)') ?? false;
@@ -29,7 +23,7 @@ export default function AccountModal() {
   return (
     <MantineLayer>
       <Modal
-        opened
+        opened={!hidden}
         onClose={() => void close()}
         title={t`A minha conta`}
         size="xl"
@@ -42,14 +36,10 @@ export default function AccountModal() {
           value={tab}
           keepMounted={false}
           onChange={(value) => {
-            if (!isAccountTab(value)) return;
-            // Each tab is its own URL (spec 2.8: a tab can be opened directly).
-            void navigate({
-              to: '.',
-              hash: (previous) => previous ?? '',
-              resetScroll: false,
-              search: (previous: Record<string, unknown>) => ({ ...previous, account_tab: value }),
-            });
+            const next = accountTab.safeParse(value);
+            if (!next.success) return;
+            // Each tab is its own URL (spec 2.8: a tab can be opened directly), a history entry of its own.
+            void updateSearch((previous) => ({ ...previous, account_tab: next.data }), true);
           }}
         >
           <Tabs.List mb="md">

@@ -3,7 +3,11 @@ import { Anchor, Badge, Button, Checkbox, Group, Modal, Stack, Table, Text, Titl
 import { useMachine } from '@xstate/react';
 import { useState, type ReactNode } from 'react';
 import { createCancellationActors } from '../../machines/cancellation.actors.ts';
-import { cancellationMachine, selectedBookings } from '../../machines/cancellation.machine.ts';
+import {
+  cancellationMachine,
+  selectedBookings,
+  visibleDoorCodes,
+} from '../../machines/cancellation.machine.ts';
 import {
   groupBookings,
   refundPercent,
@@ -19,7 +23,7 @@ import { useFeedbackText } from '../auth/feedback.tsx';
 import { formatEuros } from '../i18n/format.ts';
 import type { Locale } from '../i18n/locales.ts';
 import { useLocale } from '../shell/navigation.ts';
-import { longDateTime, timeRange } from './time.ts';
+import { longDateTime, timeOnly, timeRange } from './time.ts';
 
 type Send = ReturnType<typeof useMachine<typeof cancellationMachine>>[1];
 
@@ -77,6 +81,14 @@ function BookingFacts({ booking, locale }: { booking: Booking; locale: Locale })
           <dt>{t`Código da porta`}</dt>
           <dd>
             <strong>{booking.lock_code}</strong>
+          </dd>
+        </>
+      )}
+      {booking.checked_in_at && (
+        <>
+          <dt>{t`Entrada`}</dt>
+          <dd>
+            <Trans>Entrou às {timeOnly(booking.checked_in_at, branch.time_zone, locale)}</Trans>
           </dd>
         </>
       )}
@@ -192,6 +204,63 @@ function GroupItem({
   );
 }
 
+type MachineState = ReturnType<typeof useMachine<typeof cancellationMachine>>[0];
+
+/**
+ * The door codes that open a door now or soon, first and large: never inside a collapsed group. Each with the
+ * window it opens the door in, in the branch's own zone, and "Send my code again".
+ */
+function DoorCodes({ state, send, locale }: { state: MachineState; send: Send; locale: Locale }) {
+  const { t } = useLingui();
+  const feedbackText = useFeedbackText();
+  const codes = visibleDoorCodes(state.context.bookings);
+  if (codes.length === 0) return null;
+  const notice = state.context.codeNotice;
+  return (
+    <section className="door-codes" aria-label={t`Códigos da porta`}>
+      {codes.map(({ bookingId, code, validFrom, validUntil, booking }) => {
+        const zone = booking.time_slot_data.branch_data.time_zone;
+        const sameDay = validFrom.slice(0, 10) === validUntil.slice(0, 10);
+        const from = sameDay ? timeOnly(validFrom, zone, locale) : longDateTime(validFrom, zone, locale);
+        const until = timeOnly(validUntil, zone, locale);
+        const branchName = booking.time_slot_data.branch_data.name;
+        const sending = state.matches('resendingCode') && notice?.bookingId === bookingId;
+        return (
+          <div key={`${bookingId}-${code}`} className="door-code" data-testid="door-code">
+            <Text size="sm" c="gray.4">
+              <Trans>Código da porta · {branchName}</Trans>
+            </Text>
+            <Text className="door-code__digits" aria-label={t`Código da porta ${code}`}>
+              {code}
+            </Text>
+            <Text size="sm">
+              <Trans>
+                válido {from}–{until}, {zone}
+              </Trans>
+            </Text>
+            <Group gap="sm" mt="xs">
+              <Button
+                size="xs"
+                variant="default"
+                loading={sending}
+                disabled={state.matches('resendingCode')}
+                onClick={() => send({ type: 'code.resend', id: bookingId })}
+              >
+                <Trans>Enviar o código novamente</Trans>
+              </Button>
+              {notice?.bookingId === bookingId && !sending && (
+                <Text size="sm" role="status" c={notice.sent ? 'lime.4' : 'red.4'}>
+                  {feedbackText(notice.feedback)}
+                </Text>
+              )}
+            </Group>
+          </div>
+        );
+      })}
+    </section>
+  );
+}
+
 /** My bookings (spec 2.8): per branch, Active (open, selectable), Past and Canceled (closed). */
 export function MyBookings() {
   const { t } = useLingui();
@@ -221,6 +290,7 @@ export function MyBookings() {
 
   return (
     <Stack gap="md">
+      <DoorCodes state={state} send={send} locale={locale} />
       <Group gap="sm">
         <Button disabled={!hasSelection} onClick={() => send({ type: 'dialog.open' })}>
           <Trans>Cancelar as reservas selecionadas</Trans>

@@ -1,16 +1,64 @@
-// The modals of spec 2.5 to 2.8 (auth, account, branch/booking, payment result). Each is a lazily loaded
-// chunk that mounts when its query parameters ask for it, so the landing page carries none of their code.
-import { AccountModalMount } from '../account/AccountModalMount.tsx';
-import { AuthModalMount } from '../auth/AuthModalMount.tsx';
-import { BookingModalMount, PaymentResultMount } from '../booking/BookingModalMount.tsx';
+// The modals (auth, account, branch/booking, payment result), rendered as the startup machine arranges them
+// (machines/startup.machine.ts: the one place their precedence is written). Each is a lazily loaded chunk, so
+// the landing page carries none of their code.
+import { useSelector } from '@xstate/react';
+import { lazy, Suspense, useEffect } from 'react';
+import { loadTemporal } from '../../machines/temporal.ts';
+import { useModalSearch } from '../auth/useModalSearch.ts';
+import { loadFeatureMessages } from '../i18n/i18n.ts';
+import { useRuntime } from './context.tsx';
+
+const AuthModal = lazy(async () => {
+  const [module] = await Promise.all([import('../auth/AuthModal.tsx'), loadFeatureMessages('account')]);
+  return module;
+});
+
+const AccountModal = lazy(async () => {
+  const [module] = await Promise.all([
+    import('../account/AccountModal.tsx'),
+    loadFeatureMessages('account'),
+    loadTemporal(),
+  ]);
+  return module;
+});
+
+const BookingModal = lazy(async () => {
+  const [module] = await Promise.all([
+    import('../booking/BookingModal.tsx'),
+    loadFeatureMessages('booking'),
+    loadTemporal(),
+  ]);
+  return module;
+});
+
+const PaymentResult = lazy(async () => {
+  const [module] = await Promise.all([
+    import('../booking/PaymentResult.tsx'),
+    loadFeatureMessages('booking'),
+    loadTemporal(),
+  ]);
+  return module;
+});
 
 export function Modals() {
+  const { startup } = useRuntime();
+  const search = useModalSearch();
+  useEffect(() => {
+    startup.send({ type: 'search.changed', search });
+  }, [startup, search]);
+  const modal = useSelector(startup, (state) => state.context.modal);
+  const behind = useSelector(startup, (state) => state.context.behind);
+  const base = modal === 'auth' ? behind : modal;
+  // The modal behind the auth modal steps aside while it is open (its flow keeps its state).
+  const hidden = modal === 'auth';
   return (
-    <>
-      <AccountModalMount />
-      <BookingModalMount />
-      <PaymentResultMount />
-      <AuthModalMount />
-    </>
+    <Suspense fallback={null}>
+      {base === 'account' && <AccountModal hidden={hidden} />}
+      {base === 'booking' && <BookingModal hidden={hidden} />}
+      {base === 'payment' && search.stripe_session_id && (
+        <PaymentResult key={search.stripe_session_id} sessionId={search.stripe_session_id} hidden={hidden} />
+      )}
+      {modal === 'auth' && <AuthModal />}
+    </Suspense>
   );
 }

@@ -4,7 +4,7 @@ import { createApiClient, type ApiClient } from '../api/client.ts';
 import { createLoaderStore, type LoaderStore } from '../api/loader.ts';
 import type { ClientConfig } from '../config.ts';
 import { requestLocale } from '../i18n/i18n.ts';
-import { parseModalSearch } from '../../machines/modal-search.ts';
+import { modalSearchSchema } from '../../machines/modal-search.ts';
 import { createSessionActors } from '../../machines/session.actors.ts';
 import { sessionMachine, type TokenStore } from '../../machines/session.machine.ts';
 import { createStartupActors } from '../../machines/startup.actors.ts';
@@ -51,8 +51,14 @@ function rawSearch(search: string): Record<string, string> {
   return Object.fromEntries(new URLSearchParams(search));
 }
 
+/** What the runtime's machines ask of the page around them. */
+export type RuntimePorts = {
+  /** Adds the login to the URL (the account modal asked for by a logged-out visitor). */
+  openLogin: () => void;
+};
+
 /** Creates the app's long-lived pieces once: API client, loader, analytics, and the session and startup actors. */
-export function createRuntime(config: ClientConfig): Runtime {
+export function createRuntime(config: ClientConfig, ports: RuntimePorts): Runtime {
   const loader = createLoaderStore();
   const analytics = createAnalytics(config.mixpanelToken);
   const api = createApiClient({
@@ -86,16 +92,21 @@ export function createRuntime(config: ClientConfig): Runtime {
           return settled.matches('loggedIn');
         }),
       },
+      actions: { requestLogin: () => ports.openLogin() },
     }),
-    { input: { search: parseModalSearch(rawSearch(window.location.search)) } },
+    { input: { search: modalSearchSchema.parse(rawSearch(window.location.search)) } },
   ).start();
 
-  // The branch list and the modal rules follow the session after startup (login, logout, expiry).
-  let wasLoggedIn = session.getSnapshot().matches('loggedIn');
+  // The branch list and the modal rules follow the session after startup (login, logout, expiry). Re-validating
+  // a known user (after a profile update or a language change) keeps the session in: the account stays open.
+  const isIn = (state: ReturnType<typeof session.getSnapshot>) =>
+    state.matches('loggedIn') || (state.matches('validating') && state.context.user !== null);
+  let wasIn = isIn(session.getSnapshot());
   session.subscribe((state) => {
-    const loggedIn = state.matches('loggedIn');
-    if (loggedIn !== wasLoggedIn) startup.send({ type: 'session.changed', valid: loggedIn });
-    wasLoggedIn = loggedIn;
+    if (!state.matches('loggedIn') && !state.matches('loggedOut') && !isIn(state)) return;
+    const loggedIn = isIn(state);
+    if (loggedIn !== wasIn) startup.send({ type: 'session.changed', valid: loggedIn });
+    wasIn = loggedIn;
   });
 
   return { config, api, loader, analytics, session, startup };

@@ -25,8 +25,18 @@ const firstLocale = activateLocale(
     languages: navigator.languages ?? [],
   }),
 );
-const runtime = createRuntime(config);
 const router = createAppRouter();
+const runtime = createRuntime(config, {
+  openLogin: () =>
+    void router.navigate({
+      from: '/$lang',
+      to: '.',
+      replace: true,
+      resetScroll: false,
+      hash: (previous) => previous ?? '',
+      search: (previous) => ({ ...previous, auth_tab: 'login' as const }),
+    }),
+});
 await firstLocale;
 
 const root = document.getElementById('root');

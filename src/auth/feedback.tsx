@@ -17,6 +17,8 @@ export function useFeedbackText(): (feedback: Feedback) => string {
     'failed-to-reset-phone-verification': t`Não foi possível reenviar a verificação do telefone. Tente novamente.`,
     'can-not-update-profile': t`Não é possível atualizar o perfil. Tente mais tarde.`,
     'can-not-cancel-bookings': t`Não é possível cancelar as reservas. Tente mais tarde.`,
+    'can-not-resend-code': t`Não foi possível reenviar o código. Tente mais tarde.`,
+    'code-sent-again': t`Enviámos novamente o código da porta por e-mail e SMS.`,
     'failed-to-delete-account': t`Não foi possível eliminar a conta`,
     'passwords-do-not-match': t`As palavras-passe não coincidem`,
     'invalid-phone-number': t`O número de telefone tem de incluir o indicativo do país e ser válido`,

@@ -2,9 +2,9 @@ import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useCallback } from 'react';
 import type { ModalSearch } from '../../machines/modal-search.ts';
 
-/** The validated modal parameters of the current page (spec 2.5-2.8). */
+/** The modal parameters of the current page, as the `/$lang` route's schema validated them. */
 export function useModalSearch(): ModalSearch {
-  return useSearch({ strict: false }) as ModalSearch;
+  return useSearch({ from: '/$lang' });
 }
 
 /**
@@ -12,7 +12,7 @@ export function useModalSearch(): ModalSearch {
  * makes a history entry (opening a modal over another, which the back button closes). Undefined values go.
  */
 export function useUpdateModalSearch() {
-  const navigate = useNavigate();
+  const navigate = useNavigate({ from: '/$lang' });
   return useCallback(
     (update: (previous: ModalSearch) => ModalSearch, push = false) =>
       navigate({
@@ -20,9 +20,11 @@ export function useUpdateModalSearch() {
         replace: !push,
         resetScroll: false,
         hash: (previous) => previous ?? '',
-        search: (previous: Record<string, unknown>) => {
-          const next: Record<string, unknown> = { ...update(previous as ModalSearch) };
-          for (const key of Object.keys(next)) if (next[key] === undefined) delete next[key];
+        search: (previous) => {
+          const next = { ...update(previous) };
+          for (const key of Object.keys(next) as (keyof ModalSearch)[]) {
+            if (next[key] === undefined) delete next[key];
+          }
           return next;
         },
       }),

@@ -7,7 +7,7 @@ import { temporal } from '../../machines/temporal.ts';
 import { createBookingActors } from '../../machines/booking.actors.ts';
 import { bookingMachine } from '../../machines/booking.machine.ts';
 import type { Branch } from '../../machines/branches.ts';
-import type { BookingTab } from '../../machines/modal-search.ts';
+import { bookingTab, type BookingTab } from '../../machines/modal-search.ts';
 import { useBranches, useRuntime } from '../app/context.tsx';
 import { useModalSearch, useUpdateModalSearch } from '../auth/useModalSearch.ts';
 import { useLocale } from '../shell/navigation.ts';
@@ -73,9 +73,10 @@ function BookingFlow({ branch, tab, hidden }: { branch: Branch; tab: BookingTab;
       >
         <Tabs
           value={tab}
-          onChange={(value) =>
-            value && updateSearch((previous) => ({ ...previous, booking_tab: value as BookingTab }))
-          }
+          onChange={(value) => {
+            const next = bookingTab.safeParse(value);
+            if (next.success) void updateSearch((previous) => ({ ...previous, booking_tab: next.data }));
+          }}
         >
           <Tabs.List mb="md">
             <Tabs.Tab value="bookSessions">{t`Reservar sessões`}</Tabs.Tab>
@@ -130,8 +131,11 @@ function BookingFlow({ branch, tab, hidden }: { branch: Branch; tab: BookingTab;
   );
 }
 
-/** Spec 2.7: the branch/booking modal, opened by booking_tab and booking_branch_id. */
-export default function BookingModal() {
+/**
+ * Spec 2.7: the branch/booking modal, opened by booking_tab and booking_branch_id. `hidden`: the auth modal
+ * is open over it (its flow keeps its state).
+ */
+export default function BookingModal({ hidden }: { hidden: boolean }) {
   const { t } = useLingui();
   const search = useModalSearch();
   const { active, ready } = useBranches();
@@ -139,8 +143,6 @@ export default function BookingModal() {
   if (!ready || !search.booking_tab) return null;
   // An unknown or inactive id falls back to the first active branch.
   const branch = active.find((candidate) => candidate.id === search.booking_branch_id) ?? active[0];
-  // While the auth modal is open over it, the booking modal steps aside (its flow keeps its state).
-  const hidden = Boolean(search.auth_tab || search.reset_token || search.verify_email);
   return (
     <MantineLayer>
       {branch ? (

@@ -6,15 +6,14 @@ import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { createPaymentActors } from '../../machines/payment.actors.ts';
 import { paymentMachine } from '../../machines/payment.machine.ts';
 import { useRuntime } from '../app/context.tsx';
-import { useModalSearch, useUpdateModalSearch } from '../auth/useModalSearch.ts';
+import { useUpdateModalSearch } from '../auth/useModalSearch.ts';
 import { MantineLayer } from '../ui/MantineLayer.tsx';
 import { Checkout } from './Checkout.tsx';
 
 /** The result of a return from the checkout (spec 4 'Payment session', spec 8 'Payment results'). */
-export default function PaymentResult({ sessionId }: { sessionId: string }) {
+export default function PaymentResult({ sessionId, hidden }: { sessionId: string; hidden: boolean }) {
   const { t } = useLingui();
   const runtime = useRuntime();
-  const search = useModalSearch();
   const updateSearch = useUpdateModalSearch();
   const openLogin = useCallback(
     () => void updateSearch((previous) => ({ ...previous, auth_tab: 'login' }), true),
@@ -42,7 +41,6 @@ export default function PaymentResult({ sessionId }: { sessionId: string }) {
     send({ type: 'result.close' });
     void updateSearch((previous) => ({ ...previous, stripe_session_id: undefined, booking_date: undefined }));
   };
-  const hidden = Boolean(search.auth_tab || search.reset_token || search.verify_email);
   const status = state.context.status;
 
   let title = t`A verificar o pagamento`;

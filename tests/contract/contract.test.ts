@@ -6,6 +6,8 @@ import addFormatsPlugin from 'ajv-formats';
 import { parse } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FIELD_LIMITS } from '../../machines/field-limits.ts';
+import { serverFaults } from '../../machines/api.ts';
+import { errorCatalogue } from '../../server/errors.ts';
 
 type Schema = Record<string, unknown>;
 type Reference = { $ref: string };
@@ -289,22 +291,40 @@ describe('the shared components', () => {
     });
   });
 
-  it('define the error body as {detail, code}, with the refused fields on a validation error', () => {
+  it('define the error body as {detail, code}, the pending verifications of a refused login and the refused fields of a validation error', () => {
     expect(document.components.schemas.Error).toMatchObject({
       type: 'object',
       required: ['detail', 'code'],
       additionalProperties: false,
       properties: {
         detail: { type: 'string' },
-        code: { type: 'string' },
+        code: { $ref: '#/components/schemas/ErrorCode' },
+        pending: { type: 'array', items: { $ref: '#/components/schemas/PendingVerification' } },
         fields: { type: 'array', items: { $ref: '#/components/schemas/FieldProblem' } },
       },
     });
     expect(Object.keys(document.components.schemas.Error!.properties as Schema)).toEqual([
       'detail',
       'code',
+      'pending',
       'fields',
     ]);
+    expect(document.components.schemas.PendingVerification).toEqual(
+      expect.objectContaining({ type: 'string', enum: ['email', 'phone'] }),
+    );
+  });
+
+  it("list as error codes exactly the codes of the server's error catalogue", () => {
+    const codes = document.components.schemas.ErrorCode!.enum as string[];
+    expect(new Set(codes).size).toBe(codes.length);
+    expect([...codes].sort()).toEqual(Object.keys(errorCatalogue).sort());
+  });
+
+  it('let the client hide the detail of exactly the codes the server answers with a 5xx', () => {
+    const fiveHundreds = Object.entries(errorCatalogue)
+      .filter(([, entry]) => entry.status >= 500)
+      .map(([code]) => code);
+    expect([...serverFaults].sort()).toEqual(fiveHundreds.sort());
   });
 
   it('define every schema the product needs', () => {
@@ -332,6 +352,8 @@ describe('the shared components', () => {
         'LocalCheckoutCompleteResponse',
         'Message',
         'Error',
+        'ErrorCode',
+        'PendingVerification',
       ]),
     );
   });

@@ -11,8 +11,11 @@ const EVENTS = [
   { type: 'deletion.cancel' },
   { type: 'deletion.confirm' },
   { type: 'xstate.done.actor.deleteAccount' },
-  { type: 'xstate.error.actor.deleteAccount', error: new ApiError(401, 'Your session has ended.') },
-  { type: 'xstate.error.actor.deleteAccount', error: new ApiError(503, null) },
+  {
+    type: 'xstate.error.actor.deleteAccount',
+    error: new ApiError('unauthorized', 'Your session has ended.'),
+  },
+  { type: 'xstate.error.actor.deleteAccount', error: new ApiError('service_unavailable') },
 ] as unknown as Event[];
 
 const coverage = coverageOf(accountDeletionMachine);

@@ -37,9 +37,9 @@ describe('the account deletion machine', () => {
 
   it('stays open with the error: the server’s, failed-to-delete-account, or the generic one', async () => {
     for (const [error, expected] of [
-      [new ApiError(401, 'Your session has ended.'), { text: 'Your session has ended.' }],
-      [new ApiError(0, null), { key: 'failed-to-delete-account' }],
-      [new ApiError(503, 'provider down'), { key: 'generic' }],
+      [new ApiError('unauthorized', 'Your session has ended.'), { text: 'Your session has ended.' }],
+      [new ApiError(null), { key: 'failed-to-delete-account' }],
+      [new ApiError('service_unavailable', 'provider down'), { key: 'generic' }],
     ] as const) {
       const { actor, deleted } = start(() => Promise.reject(error));
       actor.send({ type: 'deletion.open' });
@@ -51,7 +51,7 @@ describe('the account deletion machine', () => {
   });
 
   it('resets the error when closed and opened again', async () => {
-    const { actor } = start(() => Promise.reject(new ApiError(0, null)));
+    const { actor } = start(() => Promise.reject(new ApiError(null)));
     actor.send({ type: 'deletion.open' });
     actor.send({ type: 'deletion.confirm' });
     await waitFor(actor, (state) => state.matches('confirming'));

@@ -24,26 +24,47 @@ const send = (type: string) => ({ type }) as Event;
 const ANSWERS = [
   { type: 'xstate.done.actor.validateSession', output: true },
   { type: 'xstate.done.actor.validateSession', output: false },
-  { type: 'xstate.error.actor.validateSession', error: new ApiError(0, null) },
+  { type: 'xstate.error.actor.validateSession', error: new ApiError(null) },
   { type: 'xstate.done.actor.login', output: TOKEN },
-  { type: 'xstate.error.actor.login', error: new ApiError(401, 'Wrong e-mail or password.') },
-  { type: 'xstate.error.actor.login', error: new ApiError(403, 'Verify.::confirm-email,confirm-phone') },
-  { type: 'xstate.error.actor.login', error: new ApiError(403, 'Verify.::confirm-email') },
-  { type: 'xstate.error.actor.login', error: new ApiError(403, 'Verify.::confirm-phone') },
+  {
+    type: 'xstate.error.actor.login',
+    error: new ApiError('invalid_credentials', 'Wrong e-mail or password.'),
+  },
+  {
+    type: 'xstate.error.actor.login',
+    error: new ApiError('account_not_verified', 'Verify.', { pending: ['email', 'phone'] }),
+  },
+  {
+    type: 'xstate.error.actor.login',
+    error: new ApiError('account_not_verified', 'Verify.', { pending: ['email'] }),
+  },
+  {
+    type: 'xstate.error.actor.login',
+    error: new ApiError('account_not_verified', 'Verify.', { pending: ['phone'] }),
+  },
   { type: 'xstate.done.actor.register', output: 'Account created.' },
-  { type: 'xstate.error.actor.register', error: new ApiError(409, 'This e-mail is already in use.') },
+  {
+    type: 'xstate.error.actor.register',
+    error: new ApiError('email_in_use', 'This e-mail is already in use.'),
+  },
   { type: 'xstate.done.actor.forgotPassword' },
-  { type: 'xstate.error.actor.forgotPassword', error: new ApiError(429, null) },
+  { type: 'xstate.error.actor.forgotPassword', error: new ApiError('rate_limited') },
   { type: 'xstate.done.actor.resetPassword' },
-  { type: 'xstate.error.actor.resetPassword', error: new ApiError(400, 'The link has expired.') },
+  {
+    type: 'xstate.error.actor.resetPassword',
+    error: new ApiError('invalid_reset_token', 'The link has expired.'),
+  },
   { type: 'xstate.done.actor.confirmEmail' },
-  { type: 'xstate.error.actor.confirmEmail', error: new ApiError(400, 'The code is not valid.') },
+  {
+    type: 'xstate.error.actor.confirmEmail',
+    error: new ApiError('invalid_verification_code', 'The code is not valid.'),
+  },
   { type: 'xstate.done.actor.confirmPhone' },
-  { type: 'xstate.error.actor.confirmPhone', error: new ApiError(500, null) },
+  { type: 'xstate.error.actor.confirmPhone', error: new ApiError('internal_error') },
   { type: 'xstate.done.actor.resendEmail' },
-  { type: 'xstate.error.actor.resendEmail', error: new ApiError(429, null) },
+  { type: 'xstate.error.actor.resendEmail', error: new ApiError('rate_limited') },
   { type: 'xstate.done.actor.resendPhone' },
-  { type: 'xstate.error.actor.resendPhone', error: new ApiError(429, null) },
+  { type: 'xstate.error.actor.resendPhone', error: new ApiError('rate_limited') },
 ] as unknown as Event[];
 
 /** What the user can do on each view, with a few representative values per field (empty, valid, invalid). */
@@ -214,9 +235,9 @@ describe.each(INPUTS)('auth modal machine, model-based, %s', (_label, input, hom
           }
           // The e-mail part is shown only while pending: a refusal naming only the phone hides it.
           if (type === 'xstate.error.actor.login' && snapshot.matches('verify')) {
-            const detail = (step.event as unknown as { error: ApiError }).error.detail ?? '';
-            expect(context.emailPending).toBe(detail.includes('confirm-email'));
-            expect(context.phonePending).toBe(detail.includes('confirm-phone'));
+            const { pending } = (step.event as unknown as { error: ApiError }).error;
+            expect(context.emailPending).toBe(pending.includes('email'));
+            expect(context.phonePending).toBe(pending.includes('phone'));
           }
           // The reset token is forgotten as soon as the user is on another view.
           const view = currentView(snapshot);

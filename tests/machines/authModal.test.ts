@@ -157,7 +157,7 @@ describe('the auth modal machine: login', () => {
   it('shows the server’s reason for a refused login', async () => {
     const { actor, fill, settled } = start(
       { tab: 'login' },
-      { login: () => Promise.reject(new ApiError(401, 'Wrong e-mail or password.')) },
+      { login: () => Promise.reject(new ApiError('invalid_credentials', 'Wrong e-mail or password.')) },
     );
     await settled('login');
     fill({ email: 'rita@example.pt', password: 'wrong' });
@@ -168,9 +168,9 @@ describe('the auth modal machine: login', () => {
 
   it('falls back to error-during-login without a detail, and to the generic message on 5xx', async () => {
     for (const [error, expected] of [
-      [new ApiError(400, null), { key: 'error-during-login' }],
-      [new ApiError(0, null), { key: 'error-during-login' }],
-      [new ApiError(503, 'internal'), { key: 'generic' }],
+      [new ApiError('malformed_body'), { key: 'error-during-login' }],
+      [new ApiError(null), { key: 'error-during-login' }],
+      [new ApiError('service_unavailable', 'internal'), { key: 'generic' }],
     ] as const) {
       const { actor, fill, settled } = start({ tab: 'login' }, { login: () => Promise.reject(error) });
       await settled('login');
@@ -182,15 +182,18 @@ describe('the auth modal machine: login', () => {
   });
 
   it.each([
-    ['confirm-email,confirm-phone', true, true],
-    ['confirm-email', true, false],
-    ['confirm-phone', false, true],
+    [['email', 'phone'] as const, true, true],
+    [['email'] as const, true, false],
+    [['phone'] as const, false, true],
   ])(
-    'moves to Verify on "::%s", showing only the message before the separator',
-    async (codes, email, phone) => {
+    'moves to Verify when the refusal names %j as pending, showing its message',
+    async (pending, email, phone) => {
       const { actor, fill, settled } = start(
         { tab: 'login' },
-        { login: () => Promise.reject(new ApiError(403, `Please verify your account.::${codes}`)) },
+        {
+          login: () =>
+            Promise.reject(new ApiError('account_not_verified', 'Please verify your account.', { pending })),
+        },
       );
       await settled('login');
       fill({ email: 'rita@example.pt', password: 'secret' });
@@ -206,7 +209,7 @@ describe('the auth modal machine: login', () => {
   it('switches to Register and Forgot password, clearing the messages', async () => {
     const { actor, fill, settled } = start(
       { tab: 'login' },
-      { login: () => Promise.reject(new ApiError(401, 'No.')) },
+      { login: () => Promise.reject(new ApiError('invalid_credentials', 'No.')) },
     );
     await settled('login');
     fill({ email: 'a@b.pt', password: 'x' });
@@ -269,11 +272,11 @@ describe('the auth modal machine: register', () => {
   it('shows the server’s refusal, or registration-failed without a detail', async () => {
     for (const [error, expected] of [
       [
-        new ApiError(409, 'This e-mail address is already in use.'),
+        new ApiError('email_in_use', 'This e-mail address is already in use.'),
         { text: 'This e-mail address is already in use.' },
       ],
-      [new ApiError(422, null), { key: 'registration-failed' }],
-      [new ApiError(500, null), { key: 'generic' }],
+      [new ApiError('validation_failed'), { key: 'registration-failed' }],
+      [new ApiError('internal_error'), { key: 'generic' }],
     ] as const) {
       const { actor, fill, settled } = start({ tab: 'register' }, { register: () => Promise.reject(error) });
       await settled('register');
@@ -307,7 +310,7 @@ describe('the auth modal machine: forgot and reset password', () => {
   it('shows failed-to-request-password-reset when the request fails without a detail', async () => {
     const { actor, fill, settled } = start(
       { tab: 'forgotPassword' },
-      { forgotPassword: () => Promise.reject(new ApiError(429, null)) },
+      { forgotPassword: () => Promise.reject(new ApiError('rate_limited')) },
     );
     await settled('forgotPassword');
     fill({ email: 'rita@example.pt' });
@@ -344,7 +347,7 @@ describe('the auth modal machine: forgot and reset password', () => {
   it('keeps the view and the token when the reset fails', async () => {
     const { actor, fill, settled } = start(
       { resetToken: 'tok' },
-      { resetPassword: () => Promise.reject(new ApiError(400, 'The link has expired.')) },
+      { resetPassword: () => Promise.reject(new ApiError('invalid_reset_token', 'The link has expired.')) },
     );
     fill({ newPassword: 'a', confirmNewPassword: 'a' });
     actor.send({ type: 'reset.submit' });
@@ -356,7 +359,7 @@ describe('the auth modal machine: forgot and reset password', () => {
   it('falls back to failed-to-reset-password', async () => {
     const { actor, fill, settled } = start(
       { resetToken: 'tok' },
-      { resetPassword: () => Promise.reject(new ApiError(400, null)) },
+      { resetPassword: () => Promise.reject(new ApiError('invalid_reset_token')) },
     );
     fill({ newPassword: 'a', confirmNewPassword: 'a' });
     actor.send({ type: 'reset.submit' });
@@ -418,8 +421,8 @@ describe('the auth modal machine: verification', () => {
 
   it('shows the verification failures, with their fallbacks', async () => {
     const { actor, fill, settled } = start(link, {
-      confirmEmail: () => Promise.reject(new ApiError(400, 'The code is not valid.')),
-      confirmPhone: () => Promise.reject(new ApiError(400, null)),
+      confirmEmail: () => Promise.reject(new ApiError('invalid_verification_code', 'The code is not valid.')),
+      confirmPhone: () => Promise.reject(new ApiError('invalid_verification_code')),
     });
     actor.send({ type: 'email.verify' });
     await settled('verify');
@@ -431,7 +434,7 @@ describe('the auth modal machine: verification', () => {
   });
 
   it('falls back to email-verification-failed', async () => {
-    const { actor, settled } = start(link, { confirmEmail: () => Promise.reject(new ApiError(0, null)) });
+    const { actor, settled } = start(link, { confirmEmail: () => Promise.reject(new ApiError(null)) });
     actor.send({ type: 'email.verify' });
     await settled('verify');
     expect(actor.getSnapshot().context.error).toEqual({ key: 'email-verification-failed' });
@@ -449,8 +452,8 @@ describe('the auth modal machine: verification', () => {
     expect(actor.getSnapshot().context.success).toEqual({ key: 'phone-verification-reset-successfully' });
 
     const failing = start(link, {
-      resendEmail: () => Promise.reject(new ApiError(429, null)),
-      resendPhone: () => Promise.reject(new ApiError(429, null)),
+      resendEmail: () => Promise.reject(new ApiError('rate_limited')),
+      resendPhone: () => Promise.reject(new ApiError('rate_limited')),
     });
     failing.actor.send({ type: 'email.resend' });
     await failing.settled('verify');

@@ -84,7 +84,7 @@ describe('the booking flow', () => {
   });
 
   it('falls back to the device’s idea of the branch date when the local time cannot be read', async () => {
-    const { actor } = start({ localTime: () => Promise.reject(new ApiError(0, null)) });
+    const { actor } = start({ localTime: () => Promise.reject(new ApiError(null)) });
     const state = await slotsReady(actor);
     expect(state.context.date).toBe('2026-11-20');
   });
@@ -142,7 +142,7 @@ describe('the booking flow', () => {
   });
 
   it('shows can-not-fetch-slots as a state when the slots cannot be loaded', async () => {
-    const { actor } = start({ slots: () => Promise.reject(new ApiError(500, null)) });
+    const { actor } = start({ slots: () => Promise.reject(new ApiError('internal_error')) });
     const state = await waitFor(actor, (s) => s.matches({ browsing: { slots: 'failed' } }));
     expect(state.context.slots).toEqual([]);
     expect(state.can({ type: 'summary.open' })).toBe(false);
@@ -170,7 +170,9 @@ describe('the booking flow', () => {
     });
 
     it('shows the server’s message for an invalid coupon', async () => {
-      const { actor } = start({ coupon: () => Promise.reject(new ApiError(404, 'Invalid coupon code.')) });
+      const { actor } = start({
+        coupon: () => Promise.reject(new ApiError('invalid_coupon', 'Invalid coupon code.')),
+      });
       await slotsReady(actor);
       actor.send({ type: 'coupon.input', value: 'NOPE' });
       actor.send({ type: 'coupon.apply' });
@@ -182,7 +184,7 @@ describe('the booking flow', () => {
     });
 
     it('says can-not-verify-coupon when the check fails otherwise', async () => {
-      const { actor } = start({ coupon: () => Promise.reject(new ApiError(0, null)) });
+      const { actor } = start({ coupon: () => Promise.reject(new ApiError(null)) });
       await slotsReady(actor);
       actor.send({ type: 'coupon.input', value: 'WELCOME5' });
       actor.send({ type: 'coupon.apply' });
@@ -243,7 +245,7 @@ describe('the booking flow', () => {
   it.each([
     [
       'a changed price',
-      new ApiError(409, 'The price has changed: the total is now €41.50.', 'price_changed'),
+      new ApiError('price_changed', 'The price has changed: the total is now €41.50.'),
       {
         kind: 'server',
         detail: 'The price has changed: the total is now €41.50.',
@@ -251,18 +253,14 @@ describe('the booking flow', () => {
     ],
     [
       'a slot taken meanwhile',
-      new ApiError(409, 'This time slot is no longer available.', 'slot_unavailable'),
+      new ApiError('slot_unavailable', 'This time slot is no longer available.'),
       {
         kind: 'server',
         detail: 'This time slot is no longer available.',
       },
     ],
-    [
-      'a payment provider failure',
-      new ApiError(503, null, 'payment_provider_unavailable'),
-      { kind: 'providerFailed' },
-    ],
-    ['an unexpected failure', new ApiError(500, null), { kind: 'cannotConfirm' }],
+    ['a payment provider failure', new ApiError('payment_provider_unavailable'), { kind: 'providerFailed' }],
+    ['an unexpected failure', new ApiError('internal_error'), { kind: 'cannotConfirm' }],
   ])('keeps the summary open with the error line for %s', async (_, error, expected) => {
     const { actor } = await inSummary({ create: () => Promise.reject(error) });
     actor.send({ type: 'terms.toggle' });
@@ -276,7 +274,8 @@ describe('the booking flow', () => {
   it('closing the summary resets the terms and error, reloads the slots and drops selections no longer bookable', async () => {
     let taken = false;
     const { actor, slotCalls } = await inSummary({
-      create: () => Promise.reject(new ApiError(409, 'This time slot is no longer available.')),
+      create: () =>
+        Promise.reject(new ApiError('slot_unavailable', 'This time slot is no longer available.')),
       slots: ({ date }) =>
         date === '2026-11-25'
           ? day2

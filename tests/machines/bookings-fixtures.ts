@@ -21,6 +21,9 @@ export function booking(id: number, overrides: Partial<Booking> = {}): Booking {
     refunded_eur: null,
     refundable_eur: 20,
     lock_code: null,
+    lock_code_valid_from: null,
+    lock_code_valid_until: null,
+    checked_in_at: null,
     coupon_code: null,
     ...overrides,
   };

@@ -12,16 +12,29 @@ type Snapshot = SnapshotFrom<typeof cancellationMachine>;
 
 // Three lists the server can return: the first load (booking 3 not cancelable), the figures after a 409
 // (booking 1 no longer cancelable, booking 2 cheaper), and an empty list.
-const FIRST = [booking(1, { refundable_eur: 10 }), booking(2), booking(3, { is_cancelable: false })];
+// Booking 1's door code is readable (its start is less than 30 minutes away).
+const FIRST = [
+  booking(1, {
+    refundable_eur: 10,
+    lock_code: '123456',
+    lock_code_valid_from: '2026-12-01T09:45:00+00:00',
+    lock_code_valid_until: '2026-12-01T11:15:00+00:00',
+  }),
+  booking(2),
+  booking(3, { is_cancelable: false }),
+];
 const CHANGED = [booking(1, { is_cancelable: false }), booking(2, { refundable_eur: 5 })];
 const LISTS: Booking[][] = [FIRST, CHANGED, []];
 
 const EVENTS = [
   ...LISTS.map((output) => ({ type: 'xstate.done.actor.loadBookings', output })),
-  { type: 'xstate.error.actor.loadBookings', error: new ApiError(500, null) },
+  { type: 'xstate.error.actor.loadBookings', error: new ApiError('internal_error') },
   { type: 'xstate.done.actor.cancelBookings' },
-  { type: 'xstate.error.actor.cancelBookings', error: new ApiError(409, 'The refund is now €5.') },
-  { type: 'xstate.error.actor.cancelBookings', error: new ApiError(503, null) },
+  {
+    type: 'xstate.error.actor.cancelBookings',
+    error: new ApiError('refund_changed', 'The refund is now €5.'),
+  },
+  { type: 'xstate.error.actor.cancelBookings', error: new ApiError('service_unavailable') },
   { type: 'booking.toggle', id: 1 },
   { type: 'booking.toggle', id: 2 },
   { type: 'booking.toggle', id: 3 },
@@ -30,6 +43,10 @@ const EVENTS = [
   { type: 'dialog.cancel' },
   { type: 'cancellation.confirm' },
   { type: 'bookings.reload' },
+  { type: 'code.resend', id: 1 },
+  { type: 'code.resend', id: 2 },
+  { type: 'xstate.done.actor.resendCode' },
+  { type: 'xstate.error.actor.resendCode', error: new ApiError(429, 'Too many attempts.') },
 ] as unknown as Event[];
 
 const coverage = coverageOf(cancellationMachine);
@@ -47,6 +64,7 @@ describe('cancellation machine, model-based', () => {
         `list:${listName(state.context.bookings)}`,
         `selected:${[...state.context.selected].sort().join(',')}`,
         `error:${state.context.error !== null}`,
+        `code:${state.context.codeNotice ? `${state.context.codeNotice.bookingId}/${state.context.codeNotice.sent}` : '-'}`,
       ].join(' '),
     maxStatesForSimplePaths: 0,
   });
@@ -54,15 +72,17 @@ describe('cancellation machine, model-based', () => {
   for (const path of paths) {
     it.concurrent(`follows ${path.description} to ${JSON.stringify(path.state.value)}`, async () => {
       const sent: CancelRequest[] = [];
+      const resent: unknown[] = [];
       let logged = 0;
       let loadFailures = 0;
       let previous: Snapshot | null = null;
       await replayPath(cancellationMachine, path, {
-        scripted: ['loadBookings', 'cancelBookings'],
+        scripted: ['loadBookings', 'cancelBookings', 'resendCode'],
         coverage,
         provide: { actions: { logLoadFailure: () => (logged += 1) } },
         onCall: (id, input) => {
           if (id === 'cancelBookings') sent.push(input as CancelRequest);
+          if (id === 'resendCode') resent.push(input);
         },
         check: (snapshot, step) => {
           const type = step.event.type as string;
@@ -97,6 +117,21 @@ describe('cancellation machine, model-based', () => {
           if (type === 'xstate.done.actor.cancelBookings') {
             expect(selected).toEqual([]);
             expect(snapshot.matches('loading')).toBe(true);
+          }
+          // "Send my code again" only for a booking whose code is shown, and only that booking's.
+          if (type === 'code.resend' && snapshot.matches('resendingCode')) {
+            const shown = snapshot.context.bookings.find(
+              (item) => item.id === snapshot.context.codeNotice?.bookingId,
+            );
+            expect(shown?.lock_code).not.toBeNull();
+            expect(resent.at(-1)).toEqual({ booking_id: shown!.id });
+          }
+          if (type === 'xstate.done.actor.resendCode') expect(snapshot.context.codeNotice?.sent).toBe(true);
+          if (type === 'xstate.error.actor.resendCode') {
+            expect(snapshot.context.codeNotice).toMatchObject({
+              sent: false,
+              feedback: { text: 'Too many attempts.' },
+            });
           }
           previous = snapshot;
         },

@@ -41,7 +41,7 @@ describe('the cancellation machine', () => {
   });
 
   it('only logs a failed load and shows an empty list', async () => {
-    const { actor, logged, ready } = start({ loadError: new ApiError(500, null) });
+    const { actor, logged, ready } = start({ loadError: new ApiError('internal_error') });
     await ready();
     expect(logged).toHaveBeenCalled();
     expect(actor.getSnapshot().context.bookings).toEqual([]);
@@ -94,7 +94,7 @@ describe('the cancellation machine', () => {
   });
 
   it('Cancel closes the dialog, clears the selection and the error', async () => {
-    const { actor, ready } = start({ cancel: () => Promise.reject(new ApiError(503, null)) });
+    const { actor, ready } = start({ cancel: () => Promise.reject(new ApiError('service_unavailable')) });
     await ready();
     actor.send({ type: 'booking.toggle', id: 1 });
     actor.send({ type: 'dialog.open' });
@@ -110,7 +110,7 @@ describe('the cancellation machine', () => {
   it('on 409 shows the server’s message and reloads the figures with the dialog open', async () => {
     const { actor, load } = start({
       lists: [[booking(1, { refundable_eur: 20 })], [booking(1, { refundable_eur: 10 })]],
-      cancel: () => Promise.reject(new ApiError(409, 'The refund is now €10.')),
+      cancel: () => Promise.reject(new ApiError('refund_changed', 'The refund is now €10.')),
     });
     await waitFor(actor, (state) => state.matches('ready'));
     actor.send({ type: 'booking.toggle', id: 1 });
@@ -129,7 +129,7 @@ describe('the cancellation machine', () => {
         [booking(1), booking(2)],
         [booking(1, { is_cancelable: false }), booking(2)],
       ],
-      cancel: () => Promise.reject(new ApiError(409, 'Already started.')),
+      cancel: () => Promise.reject(new ApiError('booking_not_cancelable', 'Already started.')),
     });
     await waitFor(actor, (state) => state.matches('ready'));
     actor.send({ type: 'booking.toggle', id: 1 });
@@ -142,7 +142,7 @@ describe('the cancellation machine', () => {
   });
 
   it('falls back to can-not-cancel-bookings for other failures without a detail', async () => {
-    const { actor } = start({ cancel: () => Promise.reject(new ApiError(404, null)) });
+    const { actor } = start({ cancel: () => Promise.reject(new ApiError('booking_not_found')) });
     await waitFor(actor, (state) => state.matches('ready'));
     actor.send({ type: 'booking.toggle', id: 1 });
     actor.send({ type: 'dialog.open' });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { priceRange, truncateDescription, type Branch } from '../../machines/branches.ts';
-import { chooseStartupModal, parseModalSearch, usesSearchAlias } from '../../machines/modal-search.ts';
+import { modalSearchSchema, usesSearchAlias } from '../../machines/modal-search.ts';
+import { arrangeModals, needsLogin } from '../../machines/startup.machine.ts';
 import { refundPolicyText, refundTiers, type RefundSentence } from '../../machines/refund.ts';
 
 function branch(active: boolean, prices: number[]): Branch {
@@ -94,7 +95,7 @@ describe('refund policy text', () => {
 describe('modal query parameters', () => {
   it('keeps valid values and drops everything malformed', () => {
     expect(
-      parseModalSearch({
+      modalSearchSchema.parse({
         auth_tab: 'register',
         booking_tab: 'nope',
         booking_branch_id: '3',
@@ -105,29 +106,45 @@ describe('modal query parameters', () => {
   });
 
   it('reads tokens and codes that the router parsed as numbers as strings', () => {
-    expect(parseModalSearch({ reset_token: 123456, verify_email_code: 42 })).toEqual({
+    expect(modalSearchSchema.parse({ reset_token: 123456, verify_email_code: 42 })).toEqual({
       reset_token: '123456',
       verify_email_code: '42',
     });
   });
 
   it("accepts 'my-bookings' as an alias of the myBookings tab, to be rewritten", () => {
-    expect(parseModalSearch({ account_tab: 'my-bookings' })).toEqual({ account_tab: 'myBookings' });
+    expect(modalSearchSchema.parse({ account_tab: 'my-bookings' })).toEqual({ account_tab: 'myBookings' });
     expect(usesSearchAlias({ account_tab: 'my-bookings' })).toBe(true);
     expect(usesSearchAlias({ account_tab: 'myBookings' })).toBe(false);
   });
 
   it('rejects branch ids that are not positive integers', () => {
-    expect(parseModalSearch({ booking_branch_id: -1 })).toEqual({});
-    expect(parseModalSearch({ booking_branch_id: 1.5 })).toEqual({});
-    expect(parseModalSearch({ booking_branch_id: 7 })).toEqual({ booking_branch_id: 7 });
+    expect(modalSearchSchema.parse({ booking_branch_id: -1 })).toEqual({});
+    expect(modalSearchSchema.parse({ booking_branch_id: 1.5 })).toEqual({});
+    expect(modalSearchSchema.parse({ booking_branch_id: 7 })).toEqual({ booking_branch_id: 7 });
   });
 
-  it('chooses at most one startup modal: auth before booking before account', () => {
-    expect(chooseStartupModal({ auth_tab: 'login', booking_tab: 'bookSessions' }, true)).toBe('auth');
-    expect(chooseStartupModal({ booking_tab: 'bookSessions', account_tab: 'profile' }, true)).toBe('booking');
-    expect(chooseStartupModal({ account_tab: 'profile' }, true)).toBe('account');
-    expect(chooseStartupModal({ account_tab: 'profile' }, false)).toBeNull();
-    expect(chooseStartupModal({}, true)).toBeNull();
+  it('puts at most one modal in front: auth before payment before booking before account', () => {
+    expect(arrangeModals({ auth_tab: 'login', booking_tab: 'bookSessions' }, true)).toEqual({
+      modal: 'auth',
+      behind: 'booking',
+    });
+    expect(arrangeModals({ stripe_session_id: 'cs_1', booking_tab: 'bookSessions' }, true)).toEqual({
+      modal: 'payment',
+      behind: null,
+    });
+    expect(arrangeModals({ booking_tab: 'bookSessions', account_tab: 'profile' }, true).modal).toBe(
+      'booking',
+    );
+    expect(arrangeModals({ account_tab: 'profile' }, true).modal).toBe('account');
+    expect(arrangeModals({ account_tab: 'profile' }, false).modal).toBeNull();
+    expect(arrangeModals({}, true)).toEqual({ modal: null, behind: null });
+  });
+
+  it('asks a logged-out visitor who wants the account to log in, unless the auth modal is already open', () => {
+    expect(needsLogin({ account_tab: 'profile' }, false)).toBe(true);
+    expect(needsLogin({ account_tab: 'profile', auth_tab: 'register' }, false)).toBe(false);
+    expect(needsLogin({ account_tab: 'profile' }, true)).toBe(false);
+    expect(needsLogin({}, false)).toBe(false);
   });
 });

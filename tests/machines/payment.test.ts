@@ -53,7 +53,7 @@ describe('the payment result', () => {
 
   it('asks for a login on a 4xx and checks again once logged in', async () => {
     const { actor, calls, requestLogin } = start([
-      () => Promise.reject(new ApiError(401, 'Not authenticated')),
+      () => Promise.reject(new ApiError('unauthorized', 'Not authenticated')),
       () => ({ status: 'complete', clientSecret: null }),
     ]);
     await waitFor(actor, (s) => s.matches('awaitingLogin'));
@@ -67,7 +67,9 @@ describe('the payment result', () => {
   });
 
   it('treats another user’s session (404) like a missing login', async () => {
-    const { actor, requestLogin } = start([() => Promise.reject(new ApiError(404, 'Not found'))]);
+    const { actor, requestLogin } = start([
+      () => Promise.reject(new ApiError('checkout_session_not_found', 'Not found')),
+    ]);
     await waitFor(actor, (s) => s.matches('awaitingLogin'));
     expect(requestLogin).toHaveBeenCalledTimes(1);
     actor.send({ type: 'result.close' });
@@ -75,7 +77,7 @@ describe('the payment result', () => {
   });
 
   it('reports a failed check without asking for a login on 5xx or network failure', async () => {
-    const { actor, requestLogin } = start([() => Promise.reject(new ApiError(0, null))]);
+    const { actor, requestLogin } = start([() => Promise.reject(new ApiError(null))]);
     await waitFor(actor, (s) => s.matches('failed'));
     expect(requestLogin).not.toHaveBeenCalled();
     actor.send({ type: 'result.close' });

@@ -38,19 +38,18 @@ const EDITS = [
 ] as unknown as Event[];
 const ANSWERS = [
   { type: 'xstate.done.actor.loadProfile', output: user },
-  { type: 'xstate.error.actor.loadProfile', error: new ApiError(0, null) },
+  { type: 'xstate.error.actor.loadProfile', error: new ApiError(null) },
   { type: 'xstate.done.actor.updateProfile', output: { ...user, last_name: 'Costa' } },
-  { type: 'xstate.error.actor.updateProfile', error: new ApiError(409, 'This phone is already in use.') },
-  { type: 'xstate.error.actor.updateProfile', error: new ApiError(500, null) },
   {
     type: 'xstate.error.actor.updateProfile',
-    error: new ApiError(
-      422,
-      "Invalid request: 'last_name' is too long or too large",
-      'validation_failed',
-      undefined,
-      [{ field: 'last_name', problem: 'too_long', limit: 100 }],
-    ),
+    error: new ApiError('phone_in_use', 'This phone is already in use.'),
+  },
+  { type: 'xstate.error.actor.updateProfile', error: new ApiError('internal_error') },
+  {
+    type: 'xstate.error.actor.updateProfile',
+    error: new ApiError('validation_failed', "Invalid request: 'last_name' is too long or too large", {
+      fields: [{ field: 'last_name', problem: 'too_long', limit: 100 }],
+    }),
   },
 ] as unknown as Event[];
 

@@ -120,11 +120,11 @@ describe('the profile machine', () => {
   it('shows the server’s refusal, can-not-update-profile without a detail, the generic message on 5xx', async () => {
     for (const [error, expected] of [
       [
-        new ApiError(409, 'This phone number is already in use.'),
+        new ApiError('phone_in_use', 'This phone number is already in use.'),
         { text: 'This phone number is already in use.' },
       ],
-      [new ApiError(400, null), { key: 'can-not-update-profile' }],
-      [new ApiError(500, 'boom'), { key: 'generic' }],
+      [new ApiError('validation_failed'), { key: 'can-not-update-profile' }],
+      [new ApiError('internal_error', 'boom'), { key: 'generic' }],
     ] as const) {
       const { actor, revalidate, editing } = start({ update: () => Promise.reject(error) });
       await editing();
@@ -139,7 +139,7 @@ describe('the profile machine', () => {
     let fail = true;
     const { actor, editing } = start({
       load: async () => {
-        if (fail) throw new ApiError(0, null);
+        if (fail) throw new ApiError(null);
         return user;
       },
     });

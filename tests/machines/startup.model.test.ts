@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EventFrom } from 'xstate';
 import type { Branch } from '../../machines/branches.ts';
-import { chooseStartupModal, type ModalSearch } from '../../machines/modal-search.ts';
-import { startupMachine } from '../../machines/startup.machine.ts';
+import type { ModalSearch } from '../../machines/modal-search.ts';
+import { arrangeModals, needsLogin, startupMachine } from '../../machines/startup.machine.ts';
 import { coverageOf, generatePaths, replayPath } from './model/harness.ts';
 
 function branch(id: number, order: number): Branch {
@@ -37,7 +37,11 @@ const EVENTS = [
   { type: 'branches.load', force: true },
   { type: 'session.changed', valid: true },
   { type: 'session.changed', valid: false },
-  { type: 'modal.closed' },
+  // The router telling of a new URL: a modal closed, the login added, a payment result.
+  { type: 'search.changed', search: {} },
+  { type: 'search.changed', search: { account_tab: 'profile' } },
+  { type: 'search.changed', search: { account_tab: 'profile', auth_tab: 'login' } },
+  { type: 'search.changed', search: { stripe_session_id: 'cs_1', booking_tab: 'bookSessions' } },
 ] as unknown as Event[];
 
 const coverage = coverageOf(startupMachine);
@@ -62,26 +66,41 @@ describe.each(SEARCHES)('startup machine, model-based, with %s', (_label, search
         `failed:${state.context.branchesFailed}`,
         `token:${state.context.tokenValid}`,
         `modal:${state.context.modal}`,
+        `behind:${state.context.behind}`,
+        `search:${JSON.stringify(state.context.search)}`,
       ].join(' '),
   });
 
   for (const path of paths) {
     it(`follows ${path.description} to ${JSON.stringify(path.state.value)}`, async () => {
-      let tokenValidWhenReady: boolean | null = null;
+      let logins = 0;
+      let wasReady = false;
       await replayPath(startupMachine, path, {
         scripted: ['fetchBranches', 'validateSession'],
         input: { search },
         coverage,
+        provide: { actions: { requestLogin: () => void (logins += 1) } },
         check: (snapshot, step) => {
-          const branches = snapshot.context.branches;
+          const { context } = snapshot;
+          const orders = context.branches.map((item) => item.order);
           // The kept list is always sorted by `order` (spec 7).
-          expect(branches.map((item) => item.order)).toEqual([...branches.map((item) => item.order)].sort());
-          if (snapshot.matches('ready') && tokenValidWhenReady === null) {
-            tokenValidWhenReady = snapshot.context.tokenValid;
-            // Startup opens at most one modal, by the priority of spec 2.5.
-            expect(snapshot.context.modal).toBe(chooseStartupModal(search, snapshot.context.tokenValid));
+          expect(orders).toEqual([...orders].sort((a, b) => a - b));
+          const type = step.event.type as string;
+          const arranged =
+            snapshot.matches('ready') &&
+            (!wasReady || type === 'search.changed' || type === 'session.changed');
+          if (snapshot.matches('ready')) {
+            // Once started, the modals on screen are always those the precedence gives for the URL and session.
+            expect({ modal: context.modal, behind: context.behind }).toEqual(
+              arrangeModals(context.search, context.tokenValid),
+            );
+          } else {
+            expect(context.modal).toBeNull();
           }
-          if ((step.event.type as string) === 'modal.closed') expect(snapshot.context.modal).toBeNull();
+          // The login is asked for exactly when the arrangement finds a logged-out visitor wanting the account.
+          expect(logins).toBe(arranged && needsLogin(context.search, context.tokenValid) ? 1 : 0);
+          logins = 0;
+          wasReady = snapshot.matches('ready');
         },
       });
     });

@@ -30,15 +30,17 @@ function startStartup(options: {
 }) {
   const fetchBranches = vi.fn(options.branches ?? (async () => [branch(2, 2), branch(1, 1)]));
   const validateSession = vi.fn(async () => options.tokenValid ?? false);
+  const requestLogin = vi.fn();
   const machine = startupMachine.provide({
     actors: { fetchBranches: fromPromise(fetchBranches), validateSession: fromPromise(validateSession) },
+    actions: { requestLogin },
   });
   const actor = createActor(machine, { input: { search: options.search ?? {} } }).start();
-  return { actor, fetchBranches, validateSession };
+  return { actor, fetchBranches, validateSession, requestLogin };
 }
 
 const ready = (actor: ReturnType<typeof startStartup>['actor']) =>
-  waitFor(actor, (state) => state.matches('ready'));
+  waitFor(actor, (state) => state.matches({ ready: 'idle' }));
 
 describe('startup machine', () => {
   it('fetches the branches and validates the session at the same time', () => {
@@ -101,9 +103,9 @@ describe('startup machine', () => {
     const { actor, fetchBranches } = startStartup({});
     await ready(actor);
     actor.send({ type: 'branches.load' });
-    expect(actor.getSnapshot().matches('ready')).toBe(true);
+    expect(actor.getSnapshot().matches({ ready: 'idle' })).toBe(true);
     actor.send({ type: 'branches.load', force: true });
-    expect(actor.getSnapshot().matches('refreshingBranches')).toBe(true);
+    expect(actor.getSnapshot().matches({ ready: 'refreshingBranches' })).toBe(true);
     await ready(actor);
     expect(fetchBranches).toHaveBeenCalledTimes(2);
   });
@@ -119,10 +121,42 @@ describe('startup machine', () => {
     expect(fetchBranches).toHaveBeenCalledTimes(2);
   });
 
-  it('forgets the startup modal once it is closed', async () => {
-    const { actor } = startStartup({ search: { auth_tab: 'login' } });
+  it('follows the URL once started: closing the auth modal brings back the booking modal it covered', async () => {
+    const { actor } = startStartup({ search: { auth_tab: 'login', booking_tab: 'bookSessions' } });
     await ready(actor);
-    actor.send({ type: 'modal.closed' });
+    expect(actor.getSnapshot().context).toMatchObject({ modal: 'auth', behind: 'booking' });
+    actor.send({ type: 'search.changed', search: { booking_tab: 'bookSessions' } });
+    expect(actor.getSnapshot().context).toMatchObject({ modal: 'booking', behind: null });
+    actor.send({ type: 'search.changed', search: {} });
+    expect(actor.getSnapshot().context).toMatchObject({ modal: null, behind: null });
+  });
+
+  it('keeps the URL it is told of while starting, and arranges by it once ready', async () => {
+    const { actor } = startStartup({ search: {}, tokenValid: true });
+    actor.send({ type: 'search.changed', search: { account_tab: 'settings' } });
     expect(actor.getSnapshot().context.modal).toBeNull();
+    await ready(actor);
+    expect(actor.getSnapshot().context.modal).toBe('account');
+  });
+
+  it('asks a logged-out visitor for a login before the account, and opens the account once logged in', async () => {
+    const { actor, requestLogin } = startStartup({ search: { account_tab: 'profile' }, tokenValid: false });
+    await ready(actor);
+    expect(requestLogin).toHaveBeenCalledTimes(1);
+    actor.send({ type: 'search.changed', search: { account_tab: 'profile', auth_tab: 'login' } });
+    expect(actor.getSnapshot().context.modal).toBe('auth');
+    actor.send({ type: 'session.changed', valid: true });
+    actor.send({ type: 'search.changed', search: { account_tab: 'profile' } });
+    expect(actor.getSnapshot().context.modal).toBe('account');
+    expect(requestLogin).toHaveBeenCalledTimes(1);
+  });
+
+  it('asks for a login again when the session of an open account ends', async () => {
+    const { actor, requestLogin } = startStartup({ search: { account_tab: 'myBookings' }, tokenValid: true });
+    await ready(actor);
+    expect(actor.getSnapshot().context.modal).toBe('account');
+    actor.send({ type: 'session.changed', valid: false });
+    expect(actor.getSnapshot().context.modal).toBeNull();
+    expect(requestLogin).toHaveBeenCalledTimes(1);
   });
 });

@@ -13,7 +13,7 @@ import { openDatabase } from '../../server/db/database.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
 import { JOB_QUEUES, openJobQueue } from '../../server/jobs/queue.ts';
 import { bookAndPay, bookingService, bookingsOf, lisbonSlot, verifiedUser } from './bookings-fixtures.ts';
-import { accountTestConfig, newClient, verifiedAccount } from './support/accounts.ts';
+import { accountTestConfig, bookAndPayOverHttp, newClient, verifiedAccount } from './support/accounts.ts';
 import {
   DATABASE_TARGETS,
   emptyAllTables,
@@ -61,7 +61,16 @@ describe.each(DATABASE_TARGETS)('scheduled work on the job queue (%s)', (target)
     branchId = await createBranch(app.db, { name: 'Lisboa – Avenidas Novas' });
   });
 
-  const deps = () => ({ accessCodes: app.jobs.accessCodes });
+  const deps = () => ({ accessCodes: app.jobs.accessCodes, lockSync: app.jobs.lockSync });
+
+  /**
+   * Runs what is due and answers how many message, hold and horizon jobs ran: the doors' own jobs (programming,
+   * the T-45 check, the sweep) run first and are not counted here (tests/server/doors-*.test.ts covers them).
+   */
+  async function runDue(): Promise<number> {
+    await app.jobs.runDue([JOB_QUEUES.lockSync, JOB_QUEUES.lockCheck, JOB_QUEUES.doorSweep]);
+    return app.jobs.runDue([JOB_QUEUES.accessCode, JOB_QUEUES.holdExpiry, JOB_QUEUES.slotHorizon]);
+  }
 
   async function accessMessages(db = app.db) {
     return db
@@ -107,7 +116,7 @@ describe.each(DATABASE_TARGETS)('scheduled work on the job queue (%s)', (target)
     expect(await accessMessages()).toEqual([]);
 
     clock.set('2026-03-30T08:30:00Z');
-    expect(await app.jobs.runDue()).toBeGreaterThanOrEqual(1);
+    expect(await runDue()).toBeGreaterThanOrEqual(1);
     const code = await codeOf(booking!.id);
     const contact = await contactOf(user);
     const [email, sms] = await accessMessages();
@@ -135,26 +144,10 @@ describe.each(DATABASE_TARGETS)('scheduled work on the job queue (%s)', (target)
     const caller = newClient(app);
     const account = await verifiedAccount(caller, app, { locale: 'fr' });
     const slot = await lisbonSlot(app.db, branchId, '2026-03-30T10:00');
-    const created = await caller.json(
-      'POST',
-      '/api/bookings/',
-      {
-        time_slot_id: [slot],
-        max_bookings_per_slot: 1,
-        coupon_code: null,
-        expected_total_final_price_eur: 15,
-      },
-      account.token,
-    );
-    expect(created.statusCode).toBe(201);
-    const sessionId = (created.json().checkout_session.clientSecret as string).split('_secret_')[0]!;
-    const paid = await caller.json('POST', `/api/checkout/local/${sessionId}/complete`, {
-      card_number: '4242 4242 4242 4242',
-    });
-    expect(paid.json()).toMatchObject({ outcome: 'paid' });
+    await bookAndPayOverHttp(caller, account.token, slot);
 
     clock.set('2026-03-30T08:30:00Z');
-    expect(await app.jobs.runDue()).toBe(1);
+    expect(await runDue()).toBe(1);
     const [mine] = (await caller.get('/api/bookings/my-bookings', account.token)).json() as {
       lock_code: string | null;
     }[];
@@ -190,7 +183,7 @@ describe.each(DATABASE_TARGETS)('scheduled work on the job queue (%s)', (target)
       );
     }
     clock.set('2026-03-30T08:30:00Z');
-    expect(await app.jobs.runDue()).toBe(5);
+    expect(await runDue()).toBe(5);
     for (const [locale, [subject, when]] of Object.entries(expected)) {
       const message = await app.db
         .selectFrom('outbox')
@@ -246,7 +239,7 @@ describe.each(DATABASE_TARGETS)('scheduled work on the job queue (%s)', (target)
     });
     const own = await codeOf(last!.id);
     expect(own).not.toBe(shared);
-    expect(await app.jobs.runDue()).toBe(1);
+    expect(await runDue()).toBe(1);
     const emails = (await accessMessages()).filter((message) => message.channel === 'email');
     expect(emails).toHaveLength(2);
     expect(emails[0]!.text_body).toContain(shared);
@@ -265,7 +258,7 @@ describe.each(DATABASE_TARGETS)('scheduled work on the job queue (%s)', (target)
       items: [{ bookingId: booking!.id, expectedRefundEur: 15 }],
     });
     clock.set('2026-03-30T08:30:00Z');
-    expect(await app.jobs.runDue()).toBe(1);
+    expect(await runDue()).toBe(1);
     expect(await accessMessages()).toEqual([]);
   });
 
@@ -289,8 +282,8 @@ describe.each(DATABASE_TARGETS)('scheduled work on the job queue (%s)', (target)
       },
     );
     clock.set('2026-03-30T08:31:00Z');
-    expect(await app.jobs.runDue()).toBe(2);
-    expect(await app.jobs.runDue()).toBe(0);
+    expect(await runDue()).toBe(2);
+    expect(await runDue()).toBe(0);
     expect((await accessMessages()).map((message) => message.channel)).toEqual(['email', 'sms']);
   });
 
@@ -302,7 +295,7 @@ describe.each(DATABASE_TARGETS)('scheduled work on the job queue (%s)', (target)
     await app.db.schema.alterTable('outbox').renameTo('outbox_away').execute();
     clock.set('2026-03-30T08:30:00Z');
     try {
-      expect(await app.jobs.runDue()).toBe(1);
+      expect(await runDue()).toBe(1);
     } finally {
       await app.db.schema.alterTable('outbox_away').renameTo('outbox').execute();
     }
@@ -311,7 +304,7 @@ describe.each(DATABASE_TARGETS)('scheduled work on the job queue (%s)', (target)
     const [job] = await app.jobs.boss.findJobs(JOB_QUEUES.accessCode, { id: accessCodeJobId(booking!.id) });
     expect(job?.state).toBe('retry');
     clock.set('2026-03-30T08:40:00Z');
-    expect(await app.jobs.runDue()).toBe(1);
+    expect(await runDue()).toBe(1);
     expect((await accessMessages()).map((message) => message.channel)).toEqual(['email', 'sms']);
   });
 
@@ -323,7 +316,7 @@ describe.each(DATABASE_TARGETS)('scheduled work on the job queue (%s)', (target)
     await app.close();
     app = await buildApp(config, { clock });
     clock.set('2026-03-30T08:30:00Z');
-    expect(await app.jobs.runDue()).toBe(1);
+    expect(await runDue()).toBe(1);
     const messages = await accessMessages();
     expect(messages).toHaveLength(2);
     expect(messages[0]!.text_body).toContain(await codeOf(booking!.id));
@@ -342,12 +335,13 @@ describe.each(DATABASE_TARGETS)('scheduled work on the job queue (%s)', (target)
     await app.jobs.startWorkers();
     const schedules = await app.jobs.boss.getSchedules();
     expect(schedules.map((schedule) => [schedule.name, schedule.cron]).sort()).toEqual([
+      [JOB_QUEUES.doorSweep, '* * * * *'],
       [JOB_QUEUES.holdExpiry, '* * * * *'],
       [JOB_QUEUES.slotHorizon, '15 3 * * *'],
     ]);
     clock.advance({ minutes: 45 });
     await app.jobs.boss.send(JOB_QUEUES.holdExpiry, null, { startAfter: dateFromInstant(clock.now()) });
-    expect(await app.jobs.runDue()).toBe(1);
+    expect(await runDue()).toBe(1);
     expect((await bookingsOf(app.db, user)).map((booking) => booking.status)).toEqual(['expired']);
   });
 
@@ -365,7 +359,7 @@ describe.each(DATABASE_TARGETS)('scheduled work on the job queue (%s)', (target)
     const before = await lastDay();
     clock.advance({ hours: 48 });
     await app.jobs.boss.send(JOB_QUEUES.slotHorizon, null, { startAfter: dateFromInstant(clock.now()) });
-    expect(await app.jobs.runDue()).toBe(1);
+    expect(await runDue()).toBe(1);
     expect(before).not.toBeNull();
     expect(await lastDay()).not.toBe(before);
   });
@@ -395,6 +389,9 @@ describe.each(DATABASE_TARGETS)('a failing job (%s)', (target) => {
           },
           holdExpiry: async () => {},
           slotHorizon: async () => {},
+          lockSync: async () => {},
+          lockCheck: async () => {},
+          doorSweep: async () => {},
         },
       });
       try {

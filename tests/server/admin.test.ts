@@ -1,5 +1,5 @@
 import { beforeEach, expect, it } from 'vitest';
-import { runAdmin } from '../../server/admin/commands.ts';
+import { runAdmin } from '../../server/admin/cli.ts';
 import { createBranchService } from '../../server/branches/service.ts';
 import { fixedClock } from '../../server/clock.ts';
 import { createCouponService } from '../../server/coupons/service.ts';

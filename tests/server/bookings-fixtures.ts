@@ -1,5 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
-import { createStoreOnlyLockProvider, type LockProvider } from '../../server/adapters/locks/provider.ts';
+import { createLocalLockProvider } from '../../server/adapters/locks/local.ts';
+import type { LockSyncScheduler } from '../../server/locks/doors.ts';
 import { createLocalPaymentProvider } from '../../server/adapters/payments/local.ts';
 import type { PaymentProvider } from '../../server/adapters/payments/provider.ts';
 import { createBookingService, type BookingServiceDependencies } from '../../server/bookings/service.ts';
@@ -21,7 +22,7 @@ export function bookingDependencies(
     db,
     clock,
     payments: createLocalPaymentProvider({ db, clock }),
-    lockProvider: createStoreOnlyLockProvider(),
+    lockProvider: createLocalLockProvider(db),
     publicUrl: TEST_PUBLIC_URL,
     checkoutExpiryMinutes: 30,
     // These suites are about bookings, not the door-code queue (tests/server/access-codes.test.ts).
@@ -105,16 +106,13 @@ export function failingProvider(base: PaymentProvider, failing: 'create' | 'refu
 }
 
 /** A lock provider that remembers what it was asked to do (the code is kept only in memory). */
-export function recordingLockProvider(): LockProvider & { calls: string[] } {
-  const calls: string[] = [];
+/** A sync scheduler that only records which codes were queued, in order. */
+export function recordingLockSync(): LockSyncScheduler & { queued: number[] } {
+  const queued: number[] = [];
   return {
-    name: 'recording',
-    calls,
-    async programCode(code) {
-      calls.push(`program ${code.lockCodeId} ${code.validFrom.toString()}..${code.validUntil.toString()}`);
-    },
-    async revokeCode(code) {
-      calls.push(`revoke ${code.lockCodeId}`);
+    queued,
+    async schedule(_trx, lockCodeIds) {
+      queued.push(...lockCodeIds);
     },
   };
 }

@@ -1,13 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../server/clock.ts';
 import { generateLockCode } from '../../server/locks/service.ts';
-import {
-  bookAndPay,
-  bookingsOf,
-  lisbonSlot,
-  recordingLockProvider,
-  verifiedUser,
-} from './bookings-fixtures.ts';
+import { bookAndPay, bookingsOf, lisbonSlot, recordingLockSync, verifiedUser } from './bookings-fixtures.ts';
 import { describeEachDatabase, emptyAllTables } from './support/databases.ts';
 import { createBranch } from './support/fixtures.ts';
 
@@ -33,11 +27,11 @@ describeEachDatabase('door codes of confirmed bookings', (getDb) => {
   });
 
   it('shares one code between back-to-back bookings paid separately, stretching its window', async () => {
-    const locks = recordingLockProvider();
+    const sync = recordingLockSync();
     const first = await lisbonSlot(getDb(), branchId, '2026-03-25T10:00');
     const second = await lisbonSlot(getDb(), branchId, '2026-03-25T11:00');
-    await bookAndPay(getDb(), clock, user, [second], 15, { lockProvider: locks });
-    await bookAndPay(getDb(), clock, user, [first], 15, { lockProvider: locks });
+    await bookAndPay(getDb(), clock, user, [second], 15, { lockSync: sync });
+    await bookAndPay(getDb(), clock, user, [first], 15, { lockSync: sync });
     const bookings = await bookingsOf(getDb(), user);
     expect(bookings[0]!.lock_code_id).toBe(bookings[1]!.lock_code_id);
     const codes = await getDb().selectFrom('lock_codes').selectAll().execute();
@@ -47,10 +41,11 @@ describeEachDatabase('door codes of confirmed bookings', (getDb) => {
       '2026-03-25T12:15:00.000Z',
     ]);
     expect(codes[0]!.programmed_at).not.toBeNull();
-    // Programmed for its first window, then again for the stretched one; the digits never reach the log line.
-    expect(locks.calls).toEqual([
-      `program ${codes[0]!.id} 2026-03-25T10:45:00Z..2026-03-25T12:15:00Z`,
-      `program ${codes[0]!.id} 2026-03-25T09:45:00Z..2026-03-25T12:15:00Z`,
+    // Queued for its doors at each confirmation: the branch's virtual door waits to be programmed.
+    expect(sync.queued).toEqual([codes[0]!.id, codes[0]!.id]);
+    const doors = await getDb().selectFrom('lock_code_doors').selectAll().execute();
+    expect(doors).toMatchObject([
+      { lock_code_id: codes[0]!.id, device_id: `virtual-door-${branchId}`, state: 'pending' },
     ]);
   });
 

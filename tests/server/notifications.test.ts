@@ -16,6 +16,7 @@ import {
 import { backoffSeconds, createOutboxWorker } from '../../server/notifications/worker.ts';
 import { DATABASE_TARGETS } from './support/databases.ts';
 import {
+  bookAndPayOverHttp,
   latestCode,
   newClient,
   outboxTo,
@@ -84,21 +85,7 @@ describe.each(DATABASE_TARGETS)('notification delivery on %s', (target) => {
       const slot = await lisbonSlot(server.app.db, branchId, '2026-03-25T10:00');
       const client = newClient(server.app);
       const account = await verifiedAccount(client, server.app, { locale: 'en' });
-      const created = await client.json(
-        'POST',
-        '/api/bookings/',
-        {
-          time_slot_id: [slot],
-          max_bookings_per_slot: 1,
-          coupon_code: null,
-          expected_total_final_price_eur: 15,
-        },
-        account.token,
-      );
-      const sessionId = (created.json().checkout_session.clientSecret as string).split('_secret_')[0]!;
-      await client.json('POST', `/api/checkout/local/${sessionId}/complete`, {
-        card_number: '4242424242424242',
-      });
+      await bookAndPayOverHttp(client, account.token, slot);
       await server.app.outboxWorker.runOnce();
 
       const confirmation = smtp.received.find((mail) => mail.attachments.length > 0);

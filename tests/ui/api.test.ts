@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createApiClient } from '../../src/api/client.ts';
-import { errorMessage } from '../../src/api/errors.ts';
 import { createLoaderStore } from '../../src/api/loader.ts';
 import { ApiError, expectData } from '../../machines/api.ts';
+import { failureFeedback } from '../../machines/feedback.ts';
 
 function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -101,32 +101,59 @@ describe('API client', () => {
 });
 
 describe('API errors', () => {
-  it('carries the server detail and status of a 4xx answer', async () => {
+  it('carry the code and the detail of a 4xx answer', async () => {
     const { api } = setup(() => json({ detail: 'Filial não encontrada', code: 'branch_not_found' }, 404));
     const error = await expectData(
       api.GET('/bookings/local-time/branch/{branchId}', { params: { path: { branchId: 9 } } }),
     ).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).status).toBe(404);
+    expect((error as ApiError).code).toBe('branch_not_found');
     expect((error as ApiError).detail).toBe('Filial não encontrada');
-    expect(errorMessage(error, 'fallback', 'generic')).toBe('Filial não encontrada');
+    expect(failureFeedback(error, 'generic')).toEqual({ text: 'Filial não encontrada' });
   });
 
-  it('shows the generic message for 500 and above, never the server text', async () => {
-    const { api } = setup(() => json({ detail: 'stack trace' }, 503));
+  it('carry the verifications a refused login names as pending', async () => {
+    const { api } = setup(() =>
+      json({ detail: 'Confirme a sua conta.', code: 'account_not_verified', pending: ['phone'] }, 403),
+    );
+    const error = await expectData(
+      api.POST('/auth/login', {
+        body: { username: 'a@b.pt', password: 'x' },
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      }),
+    ).catch((caught: unknown) => caught);
+    expect((error as ApiError).code).toBe('account_not_verified');
+    expect((error as ApiError).pending).toEqual(['phone']);
+    expect((error as ApiError).detail).toBe('Confirme a sua conta.');
+  });
+
+  it('never keep the text of a server fault, so the generic message is shown', async () => {
+    const { api } = setup(() => json({ detail: 'stack trace', code: 'internal_error' }, 500));
     const error = await expectData(api.GET('/health')).catch((caught: unknown) => caught);
-    expect((error as ApiError).status).toBe(503);
-    expect(errorMessage(error, 'fallback', 'generic')).toBe('generic');
+    expect((error as ApiError).code).toBe('internal_error');
+    expect((error as ApiError).detail).toBeNull();
+    expect(failureFeedback(error, 'error-during-login')).toEqual({ key: 'generic' });
   });
 
-  it('falls back to the caller text when a failure has no detail', () => {
-    expect(errorMessage(new ApiError(400, null), 'fallback', 'generic')).toBe('fallback');
-    expect(errorMessage(new Error('boom'), 'fallback', 'generic')).toBe('fallback');
+  it('name a 5xx without a catalogue body (a gateway page) service_unavailable', async () => {
+    const { api } = setup(() => new Response('<html>Bad gateway</html>', { status: 502 }));
+    const error = await expectData(api.GET('/health')).catch((caught: unknown) => caught);
+    expect((error as ApiError).code).toBe('service_unavailable');
+    expect((error as ApiError).detail).toBeNull();
   });
 
-  it('turns a network failure into an error with status 0', async () => {
+  it('fall back to the caller text when a failure has no detail', () => {
+    expect(failureFeedback(new ApiError('validation_failed'), 'registration-failed')).toEqual({
+      key: 'registration-failed',
+    });
+    expect(failureFeedback(new Error('boom'), 'registration-failed')).toEqual({ key: 'registration-failed' });
+  });
+
+  it('turn a network failure into an error without a code', async () => {
     const { api } = setup(() => Promise.reject(new TypeError('Failed to fetch')));
     const error = await expectData(api.GET('/health')).catch((caught: unknown) => caught);
-    expect((error as ApiError).status).toBe(0);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).code).toBeNull();
+    expect(failureFeedback(error, 'error-during-login')).toEqual({ key: 'error-during-login' });
   });
 });

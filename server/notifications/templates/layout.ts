@@ -1,4 +1,5 @@
 import { format } from '../../i18n.ts';
+import { escapeHtml } from '../../html.ts';
 
 // One look for every e-mail: a plain-text body a person can read as is, and a simple HTML version with the
 // same words. Everything a user or a template supplies is escaped before it reaches the HTML.
@@ -17,15 +18,6 @@ export type EmailContent = {
 };
 
 export type RenderedEmail = { subject: string; text: string; html: string };
-
-export function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
 
 /** Fills placeholders of every string of a template with the same values. */
 export function fill<T extends Record<string, string | string[]>>(

@@ -127,6 +127,8 @@ export type OutboxMessage = {
 };
 
 export async function outboxTo(app: FastifyInstance, to: string): Promise<OutboxMessage[]> {
+  // Some calls write their messages just after answering (forgot-password, resend).
+  await app.afterAnswer.idle();
   return (await app.inject({ url: `/api/dev/outbox?to=${encodeURIComponent(to)}` })).json();
 }
 
@@ -163,4 +165,24 @@ export async function verifiedAccount(
   const login = await client.login(account.email, account.password);
   if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
   return { ...account, token: login.json().access_token };
+}
+
+/** Books one slot for the account over HTTP and pays it with the local test card; answers the session id. */
+export async function bookAndPayOverHttp(caller: Client, token: string, slotId: number): Promise<string> {
+  const created = await caller.json(
+    'POST',
+    '/api/bookings/',
+    {
+      time_slot_id: [slotId],
+      max_bookings_per_slot: 1,
+      coupon_code: null,
+      expected_total_final_price_eur: 15,
+    },
+    token,
+  );
+  const sessionId = (created.json().checkout_session.clientSecret as string).split('_secret_')[0]!;
+  await caller.json('POST', `/api/checkout/local/${sessionId}/complete`, {
+    card_number: '4242 4242 4242 4242',
+  });
+  return sessionId;
 }

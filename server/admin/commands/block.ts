@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { createBlockedContactService, normaliseContact } from '../../auth/blocked-contacts.ts';
+import { argument, defineCommand, jsonOption, table, text, UsageError } from '../command.ts';
+
+const contactArguments = z.tuple([
+  z.enum(['email', 'phone'], {
+    error: (issue) =>
+      issue.input === undefined
+        ? 'missing what to block: email or phone'
+        : `the first argument is email or phone, not '${String(issue.input)}'`,
+  }),
+  argument('the e-mail address or phone number'),
+]);
+
+export const blockCommands = {
+  'block add': defineCommand({
+    usage: 'block add email|phone <value> [--reason <text>]',
+    summary: 'Blocks an e-mail address or phone number from registering and booking.',
+    schema: z.object({ args: contactArguments, reason: text().optional() }),
+    async run({ args: [kind, raw], reason }, { db, io }) {
+      const contact = normaliseContact(kind, raw);
+      const added = await createBlockedContactService({ db }).block(contact, reason ?? null);
+      io.out(
+        added
+          ? `blocked ${contact.kind} ${contact.value}`
+          : `${contact.kind} ${contact.value} was blocked already`,
+      );
+    },
+  }),
+
+  'block remove': defineCommand({
+    usage: 'block remove email|phone <value>',
+    summary: 'Lifts a block.',
+    schema: z.object({ args: contactArguments }),
+    async run({ args: [kind, raw] }, { db, io }) {
+      const contact = normaliseContact(kind, raw);
+      if (!(await createBlockedContactService({ db }).unblock(contact))) {
+        throw new UsageError(`${contact.kind} ${contact.value} is not blocked`);
+      }
+      io.out(`unblocked ${contact.kind} ${contact.value}`);
+    },
+  }),
+
+  'block list': defineCommand({
+    usage: 'block list [--json]',
+    summary: 'Lists blocked e-mail addresses and phone numbers.',
+    schema: z.object(jsonOption),
+    async run({ json }, { db, io }) {
+      table(io, await createBlockedContactService({ db }).list(), json);
+    },
+  }),
+};

@@ -1,0 +1,220 @@
+import { z } from 'zod';
+import { createBranchService } from '../../branches/service.ts';
+import { mapBranchDoors } from '../../locks/status.ts';
+import { LOCALES, isLocale, type Locale } from '../../i18n.ts';
+import {
+  activation,
+  activationOptions,
+  BOTH_ACTIVATIONS,
+  decimal,
+  defineCommand,
+  euros,
+  idArgument,
+  jsonOption,
+  money,
+  refuseBothActivations,
+  table,
+  text,
+  UsageError,
+  wholeNumber,
+} from '../command.ts';
+
+/** `--description <locale>=<html>`, repeated: the HTML per language given. */
+const descriptions = () =>
+  z.array(z.string()).transform((items, context) => {
+    const result: Partial<Record<Locale, string>> = {};
+    for (const item of items) {
+      const at = item.indexOf('=');
+      const locale = item.slice(0, at);
+      if (at < 0 || !isLocale(locale)) {
+        context.addIssue({
+          code: 'custom',
+          message: `must be <locale>=<html> with a locale of ${LOCALES.join(', ')}, not '${item}'`,
+        });
+        return z.NEVER;
+      }
+      result[locale] = item.slice(at + 1);
+    }
+    return result;
+  });
+
+/** `24/7` (no hours: always open) or the JSON of opening hours, checked by the branch service. */
+const openingHours = () =>
+  z.string().transform((raw, context): unknown => {
+    if (raw === '24/7') return null;
+    try {
+      return JSON.parse(raw) as unknown;
+    } catch {
+      context.addIssue({
+        code: 'custom',
+        message: `must be 24/7 or JSON such as {"1":[[420,1320]]}, not '${raw}'`,
+      });
+      return z.NEVER;
+    }
+  });
+
+/** `--lock-device <seam device id>`, repeatable: the branch's doors, replacing the list; `none` clears it. */
+function lockDevices() {
+  return z.array(text()).transform((items, context) => {
+    if (items.includes('none')) {
+      if (items.length > 1) {
+        context.addIssue({ code: 'custom', message: '--lock-device none clears the doors and stands alone' });
+        return z.NEVER;
+      }
+      return [];
+    }
+    const bad = items.find((item) => !/^[\w.:-]{1,200}$/.test(item));
+    if (bad !== undefined) {
+      context.addIssue({ code: 'custom', message: `--lock-device must be a lock's device id, not '${bad}'` });
+      return z.NEVER;
+    }
+    return items;
+  });
+}
+
+const branchOptions = {
+  slug: text().optional(),
+  name: text().optional(),
+  location: text().optional(),
+  latitude: decimal().optional(),
+  longitude: decimal().optional(),
+  'map-url': text().optional(),
+  'time-zone': text().optional(),
+  'slot-minutes': wholeNumber().optional(),
+  'opening-hours': openingHours().optional(),
+  price: euros().optional(),
+  order: wholeNumber().optional(),
+  image: z.array(text()).optional(),
+  description: descriptions().optional(),
+  'lock-device': lockDevices().optional(),
+  ...activationOptions,
+};
+
+type BranchOptions = z.output<z.ZodObject<typeof branchOptions>>;
+
+/** The options given, as the branch service names them. */
+function branchChanges(options: BranchOptions) {
+  return {
+    slug: options.slug,
+    name: options.name,
+    order: options.order,
+    location: options.location,
+    latitude: options.latitude,
+    longitude: options.longitude,
+    mapUrl: options['map-url'],
+    timeZone: options['time-zone'],
+    slotMinutes: options['slot-minutes'],
+    openingHours: options['opening-hours'] as never,
+    activeWithSmartLock: activation(options),
+    images: options.image,
+    descriptions: options.description,
+    defaultPriceCents: options.price,
+  };
+}
+
+export const branchCommands = {
+  'branch list': defineCommand({
+    usage: 'branch list [--json]',
+    summary: 'Lists branches with their zone, slot length, prices and activation.',
+    schema: z.object(jsonOption),
+    async run({ json }, context) {
+      const branches = await createBranchService(context).listBranchRecords();
+      table(
+        context.io,
+        branches.map((branch) => ({
+          id: branch.id,
+          slug: branch.slug,
+          name: branch.name,
+          order: branch.order,
+          time_zone: branch.time_zone,
+          slot_minutes: branch.slot_minutes,
+          price_eur: money(branch.default_price_cents),
+          active_with_smart_lock: branch.active_with_smart_lock,
+          slots_until: branch.slots_generated_until,
+        })),
+        json,
+      );
+    },
+  }),
+
+  'branch create': defineCommand({
+    usage:
+      'branch create --slug <slug> --name <name> --location <address> --latitude <deg> --longitude <deg> --time-zone <IANA zone> --price <eur> --image <url> [--image <url> ...] --description <locale>=<html> (all five) [--slot-minutes 60] [--opening-hours 24/7|<json>] [--order <n>] [--map-url <url>] [--lock-device <device id> ...] [--active|--inactive]',
+    summary: 'Adds a branch and generates its slots; --lock-device maps its doors (Seam device ids).',
+    schema: z
+      .object({
+        ...branchOptions,
+        slug: text(),
+        name: text(),
+        location: text(),
+        latitude: decimal(),
+        longitude: decimal(),
+        'time-zone': text(),
+        price: euros(),
+        image: z.array(text()),
+        description: descriptions(),
+      })
+      .refine(refuseBothActivations, BOTH_ACTIVATIONS),
+    async run(input, context) {
+      const changes = branchChanges(input);
+      const branches = createBranchService(context);
+      const branchId = await branches.createBranch({
+        ...changes,
+        slug: input.slug,
+        name: input.name,
+        order: changes.order ?? 0,
+        location: input.location,
+        latitude: input.latitude,
+        longitude: input.longitude,
+        mapUrl: changes.mapUrl ?? null,
+        timeZone: input['time-zone'],
+        slotMinutes: changes.slotMinutes ?? 60,
+        openingHours: changes.openingHours ?? null,
+        activeWithSmartLock: changes.activeWithSmartLock ?? true,
+        images: input.image,
+        descriptions: input.description,
+        defaultPriceCents: input.price,
+        priceRules: [],
+      });
+      if (input['lock-device'])
+        await mapBranchDoors(context.db, context.clock, branchId, input['lock-device']);
+      await branches.ensureSlotHorizon();
+      context.io.out(`created branch ${branchId} (${input.slug})`);
+    },
+  }),
+
+  'branch update': defineCommand({
+    usage:
+      'branch update <branch-id> [--name ...] [--slug ...] [--location ...] [--latitude ...] [--longitude ...] [--map-url ...] [--time-zone ...] [--slot-minutes ...] [--opening-hours ...] [--price <eur>] [--order <n>] [--image <url> ... (replaces the gallery)] [--description <locale>=<html> ...] [--lock-device <device id>|none ... (replaces the doors)] [--active|--inactive]',
+    summary:
+      'Changes a branch. Zone, slot length, hours and prices apply to days whose slots are not generated yet.',
+    schema: z
+      .object({ args: z.tuple([idArgument('the branch id')]), ...branchOptions })
+      .refine(refuseBothActivations, BOTH_ACTIVATIONS),
+    async run(input, context) {
+      const [branchId] = input.args;
+      const branches = createBranchService(context);
+      if (!(await branches.findBranch(branchId))) throw new UsageError(`there is no branch ${branchId}`);
+      const changes = branchChanges(input);
+      const { slotsGeneratedUntil } = await branches.updateBranch(branchId, changes);
+      if (input['lock-device']) {
+        await mapBranchDoors(context.db, context.clock, branchId, input['lock-device']);
+        context.io.out(
+          input['lock-device'].length === 0
+            ? `branch ${branchId} has no mapped doors now`
+            : `branch ${branchId} doors: ${input['lock-device'].join(', ')}`,
+        );
+      }
+      context.io.out(`updated branch ${branchId}`);
+      const schedule = [
+        changes.timeZone,
+        changes.slotMinutes,
+        changes.openingHours,
+        changes.defaultPriceCents,
+      ];
+      if (slotsGeneratedUntil && schedule.some((value) => value !== undefined)) {
+        context.io.out(`slots already generated (until ${slotsGeneratedUntil}) keep their times and prices`);
+      }
+    },
+  }),
+};

@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { operations } from '../../openapi/schema.gen.ts';
+import { verifySeamWebhook } from '../adapters/locks/seam.ts';
+import type { RateLimiter } from '../auth/rate-limiter.ts';
+import type { AccessCodeNotifier } from '../bookings/access-codes.ts';
+import { bookingMessage } from '../bookings/messages.ts';
+import { dateFromInstant } from '../clock.ts';
+import type { Config } from '../config.ts';
+import { AppError } from '../errors.ts';
+import { resolveLocale } from '../i18n.ts';
+import { doorPagePolicy, renderDoorPage } from './door-page.ts';
+import type { DoorService } from './doors.ts';
+
+type Path<Operation extends keyof operations> = NonNullable<operations[Operation]['parameters']['path']>;
+type EnterBody = operations['enterDevDoor']['requestBody']['content']['application/json'];
+type ResendBody = operations['resendAccessCode']['requestBody']['content']['application/json'];
+
+/** Seam's webhook, the virtual doors' keypad (development), and "send my code again". */
+export function lockHandlers(deps: {
+  doors: DoorService;
+  config: Config;
+  resend: AccessCodeNotifier;
+  limiter: RateLimiter;
+}) {
+  const { doors, config } = deps;
+  const localDoors = () => {
+    if (!config.devRoutes || config.locks.provider !== 'local') throw new AppError('not_found');
+  };
+  return {
+    seamWebhook: async (request: FastifyRequest) => {
+      if (config.locks.provider !== 'seam' || !config.locks.webhookSecret) throw new AppError('not_found');
+      const event = verifySeamWebhook(
+        config.locks.webhookSecret,
+        request.rawBody?.toString('utf8') ?? '',
+        request.headers,
+      );
+      if (!event) throw new AppError('invalid_webhook_signature');
+      await doors.applyEvent(event);
+      return { received: true as const };
+    },
+
+    getDevDoorPage: async (
+      request: FastifyRequest<{ Params: Path<'getDevDoorPage'> }>,
+      reply: FastifyReply,
+    ) => {
+      localDoors();
+      const branch = await doors.branch(request.params.branch_id);
+      if (!branch) throw new AppError('branch_not_found');
+      const nonce = randomBytes(16).toString('base64');
+      return reply
+        .header('content-security-policy', doorPagePolicy(nonce))
+        .header('cache-control', 'no-store')
+        .type('text/html; charset=utf-8')
+        .send(
+          renderDoorPage({
+            locale: resolveLocale(request.headers.locale),
+            branchId: branch.id,
+            branchName: branch.name,
+            nonce,
+          }),
+        );
+    },
+
+    enterDevDoor: async (request: FastifyRequest<{ Params: Path<'enterDevDoor'>; Body: EnterBody }>) => {
+      localDoors();
+      const branch = await doors.branch(request.params.branch_id);
+      if (!branch) throw new AppError('branch_not_found');
+      const at = request.body.at ? new Date(request.body.at) : dateFromInstant(doors.now());
+      return { opened: await doors.enterVirtualDoor(branch.id, request.body.code, at) };
+    },
+
+    resendAccessCode: async (request: FastifyRequest<{ Body: ResendBody }>, reply: FastifyReply) => {
+      if (!request.user) throw new AppError('unauthorized');
+      reply.header('cache-control', 'no-store');
+      await deps.limiter.consume('code.resend', `user:${request.user.id}`);
+      const outcome = await deps.resend.resend(request.body.booking_id, request.user.id);
+      if (outcome === 'not_found') throw new AppError('booking_not_found');
+      if (outcome !== 'sent') throw new AppError('code_not_available');
+      return reply.status(202).send(bookingMessage('codeSent', resolveLocale(request.headers.locale)));
+    },
+  };
+}

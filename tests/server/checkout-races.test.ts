@@ -1,0 +1,184 @@
+import { sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lisbonSlot } from './bookings-fixtures.ts';
+import { DATABASE_TARGETS, freshDatabaseConfig, type FreshDatabase } from './support/databases.ts';
+import { newClient, startAccountApp, verifiedAccount, type AccountApp } from './support/accounts.ts';
+import { createBranch } from './support/fixtures.ts';
+import { startServerProcess, stopServerProcess, type ServerProcess } from './support/server-process.ts';
+
+// A local checkout paid many times at once, and a payment racing the end of its hold: exactly one payment per
+// session, and never a "paid" for bookings the member does not have.
+
+const CARD = { card_number: '4242 4242 4242 4242' };
+
+describe.each(DATABASE_TARGETS)('racing a local checkout (%s)', (target) => {
+  let server: AccountApp;
+  let slotTime = 0;
+  beforeAll(async () => {
+    server = await startAccountApp(target);
+  });
+  afterAll(async () => server?.close());
+
+  async function openCheckout() {
+    const { app } = server;
+    const branchId = await createBranch(app.db);
+    const hour = 8 + (slotTime++ % 12);
+    const slot = await lisbonSlot(app.db, branchId, `2026-03-26T${String(hour).padStart(2, '0')}:00`);
+    const client = newClient(app);
+    const { token } = await verifiedAccount(client, app);
+    const created = await client.json(
+      'POST',
+      '/api/bookings/',
+      {
+        time_slot_id: [slot],
+        max_bookings_per_slot: 1,
+        coupon_code: null,
+        expected_total_final_price_eur: 15,
+      },
+      token,
+    );
+    expect(created.statusCode).toBe(201);
+    const sessionId = (created.json().checkout_session.clientSecret as string).split('_secret_')[0]!;
+    return { client, token, sessionId };
+  }
+
+  it('takes exactly one payment when ten completions arrive at once; the others answer 409', async () => {
+    const { client, token, sessionId } = await openCheckout();
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        client.json('POST', `/api/checkout/local/${sessionId}/complete`, CARD),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.statusCode).sort();
+    expect(statuses).toEqual([200, ...Array(9).fill(409)]);
+    expect(answers.find((answer) => answer.statusCode === 200)!.json()).toMatchObject({ outcome: 'paid' });
+    for (const answer of answers.filter((candidate) => candidate.statusCode === 409)) {
+      expect(answer.json().code).toBe('checkout_session_closed');
+    }
+    const { rows } = await sql<{ events: number }>`
+      select count(*)::int as events from payment_events
+      where type = 'checkout.session.completed' and payload->'data'->'object'->>'id' = ${sessionId}`.execute(
+      server.app.db,
+    );
+    expect(rows[0]!.events).toBe(1);
+    const mine = (await client.get('/api/bookings/my-bookings', token)).json() as { status: string }[];
+    expect(mine.map((booking) => booking.status)).toEqual(['confirmed']);
+  });
+
+  it('never tells a payer "paid" for bookings whose hold ended first (15 races with the expiry)', async () => {
+    const outcomes: string[] = [];
+    for (let race = 0; race < 15; race += 1) {
+      const { client, token, sessionId } = await openCheckout();
+      const [paid, expired] = await Promise.all([
+        client.json('POST', `/api/checkout/local/${sessionId}/complete`, CARD),
+        server.app.inject({ method: 'POST', url: `/api/dev/checkout/${sessionId}/expire` }),
+      ]);
+      expect(expired.statusCode).toBe(200);
+      const status = (
+        await client.get(`/api/checkout/session-status?stripe_session_id=${sessionId}`, token)
+      ).json();
+      const mine = (await client.get('/api/bookings/my-bookings', token)).json() as {
+        status: string;
+        paid: boolean;
+      }[];
+      if (paid.statusCode === 200) {
+        outcomes.push('paid');
+        expect(paid.json().outcome).toBe('paid');
+        expect(status.status).toBe('complete');
+        expect(mine.map((booking) => [booking.status, booking.paid])).toEqual([['confirmed', true]]);
+      } else {
+        outcomes.push('expired');
+        expect(paid.statusCode).toBe(409);
+        expect(paid.json().code).toBe('checkout_session_closed');
+        expect(status.status).toBe('expired');
+        expect(mine.map((booking) => [booking.status, booking.paid])).toEqual([['expired', false]]);
+      }
+    }
+    expect(outcomes).toHaveLength(15);
+  }, 90_000);
+});
+
+describe('one local checkout paid ten times at once over two server processes (postgres)', () => {
+  let fresh: FreshDatabase;
+  const servers: ServerProcess[] = [];
+  beforeAll(async () => {
+    fresh = await freshDatabaseConfig('postgres');
+    if (fresh.config.kind !== 'postgres') throw new Error('needs PostgreSQL');
+    const env = {
+      DATABASE_URL: fresh.config.url,
+      JWT_SECRET: 'a-test-secret-shared-by-both-server-processes',
+    };
+    servers.push(await startServerProcess(env, 3351));
+    servers.push(await startServerProcess(env, 3352));
+  }, 120_000);
+  afterAll(async () => {
+    for (const server of servers) await stopServerProcess(server);
+    await fresh?.cleanup();
+  });
+
+  it('records exactly one payment; the other nine answer 409', async () => {
+    const [first, second] = servers as [ServerProcess, ServerProcess];
+    const login = await fetch(`${first.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ username: 'demo@example.com', password: 'Demo-gym-2026!' }),
+    });
+    const { access_token: token } = (await login.json()) as { access_token: string };
+    const branches = (await (await fetch(`${first.url}/api/bookings/branches`)).json()) as {
+      id: number;
+      active_with_smart_lock: boolean;
+    }[];
+    const branch = branches.find((candidate) => candidate.active_with_smart_lock)!;
+    const day = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    const slots = (await (await fetch(`${first.url}/api/bookings/slots/${branch.id}/${day}`)).json()) as {
+      id: number;
+      basic_price_eur: number;
+      is_bookeable: boolean;
+    }[];
+    const slot = slots.find((candidate) => candidate.is_bookeable)!;
+    const created = await fetch(`${first.url}/api/bookings/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        time_slot_id: [slot.id],
+        max_bookings_per_slot: 1,
+        coupon_code: null,
+        expected_total_final_price_eur: slot.basic_price_eur,
+      }),
+    });
+    expect(created.status).toBe(201);
+    const body = (await created.json()) as { checkout_session: { clientSecret: string } };
+    const sessionId = body.checkout_session.clientSecret.split('_secret_')[0]!;
+
+    const statuses = await Promise.all(
+      Array.from({ length: 10 }, async (_, index) => {
+        const response = await fetch(
+          `${[first, second][index % 2]!.url}/api/checkout/local/${sessionId}/complete`,
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(CARD),
+          },
+        );
+        await response.arrayBuffer();
+        return response.status;
+      }),
+    );
+    expect(statuses.sort()).toEqual([200, ...Array(9).fill(409)]);
+    const client = new pg.Client({
+      connectionString: fresh.config.kind === 'postgres' ? fresh.config.url : '',
+    });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ events: number }>(
+        `select count(*)::int as events from payment_events
+         where type = 'checkout.session.completed' and payload->'data'->'object'->>'id' = $1`,
+        [sessionId],
+      );
+      expect(rows[0]!.events).toBe(1);
+    } finally {
+      await client.end();
+    }
+  }, 120_000);
+});

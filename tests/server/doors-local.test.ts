@@ -1,0 +1,196 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app.ts';
+import { fixedClock } from '../../server/clock.ts';
+import { lisbonSlot } from './bookings-fixtures.ts';
+import {
+  accountTestConfig,
+  bookAndPayOverHttp,
+  newClient,
+  RELAXED_RATE_LIMITS,
+  verifiedAccount,
+} from './support/accounts.ts';
+import {
+  DATABASE_TARGETS,
+  emptyAllTables,
+  freshDatabaseConfig,
+  type FreshDatabase,
+} from './support/databases.ts';
+import { createBranch } from './support/fixtures.ts';
+
+// Without Seam each branch has a virtual door that goes through the same lifecycle; its development keypad
+// opens only for a code the door holds, inside its window, and the opening becomes the booking's entry.
+
+const START = '2026-03-20T10:00:00Z';
+
+type MyBooking = {
+  id: number;
+  lock_code: string | null;
+  lock_code_valid_from: string | null;
+  lock_code_valid_until: string | null;
+  checked_in_at: string | null;
+};
+
+describe.each(DATABASE_TARGETS)('the virtual door (%s)', (target) => {
+  const clock = fixedClock(START);
+  let database: FreshDatabase;
+  let app: FastifyInstance;
+  let branchId: number;
+
+  beforeAll(async () => {
+    database = await freshDatabaseConfig(target);
+    app = await buildApp(
+      accountTestConfig(database.config, {
+        SLOT_HORIZON_DAYS: '3',
+        RATE_LIMITS: `${RELAXED_RATE_LIMITS.replace(/code\.resend=[^,]+/, 'code.resend=3/1h')}`,
+      }),
+      { clock },
+    );
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.cleanup();
+  });
+
+  beforeEach(async () => {
+    clock.set(START);
+    await emptyAllTables(app.db);
+    await app.jobs.boss.deleteAllJobs();
+    await app.jobs.runDue();
+    branchId = await createBranch(app.db, { name: 'Lisboa – Avenidas Novas' });
+  });
+
+  /** A member books 30 March 2026, 10:00–11:00 in Lisbon (09:00–10:00 UTC) and pays, over HTTP. */
+  async function bookedAndPaid() {
+    const caller = newClient(app);
+    const account = await verifiedAccount(caller, app, { locale: 'en' });
+    const slot = await lisbonSlot(app.db, branchId, '2026-03-30T10:00');
+    await bookAndPayOverHttp(caller, account.token, slot);
+    await app.jobs.runDue();
+    const mine = async () =>
+      ((await caller.get('/api/bookings/my-bookings', account.token)).json() as MyBooking[])[0]!;
+    return { caller, account, mine };
+  }
+
+  const enter = (code: string, at?: string) =>
+    app.inject({
+      method: 'POST',
+      url: `/api/dev/doors/${branchId}/enter`,
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify(at ? { code, at } : { code }),
+    });
+
+  it('programs the code on the branch’s virtual door and confirms it set', async () => {
+    await bookedAndPaid();
+    const doors = await app.db.selectFrom('lock_code_doors').selectAll().execute();
+    expect(doors).toMatchObject([{ device_id: `virtual-door-${branchId}`, state: 'set' }]);
+    const held = await app.db.selectFrom('virtual_door_codes').selectAll().execute();
+    expect(held.map((row) => [row.starts_at.toISOString(), row.ends_at.toISOString()])).toEqual([
+      ['2026-03-30T08:45:00.000Z', '2026-03-30T10:15:00.000Z'],
+    ]);
+  });
+
+  it('opens for the code inside its window and shows the entry in My bookings', async () => {
+    const { mine } = await bookedAndPaid();
+    clock.set('2026-03-30T08:30:00Z');
+    await app.jobs.runDue();
+    const booking = await mine();
+    expect(booking.lock_code).toMatch(/^\d{6}$/);
+    expect([booking.lock_code_valid_from, booking.lock_code_valid_until]).toEqual([
+      '2026-03-30T09:45:00+01:00',
+      '2026-03-30T11:15:00+01:00',
+    ]);
+    expect(booking.checked_in_at).toBeNull();
+
+    const opened = await enter(booking.lock_code!, '2026-03-30T08:50:00Z');
+    expect(opened.statusCode).toBe(200);
+    expect(opened.json()).toEqual({ opened: true });
+    expect((await mine()).checked_in_at).toBe('2026-03-30T09:50:00+01:00');
+    // A second opening is not a new first entry.
+    expect((await enter(booking.lock_code!, '2026-03-30T09:30:00Z')).json()).toEqual({ opened: true });
+    expect((await mine()).checked_in_at).toBe('2026-03-30T09:50:00+01:00');
+  });
+
+  it('refuses a wrong code, a code too early and a code too late, and records no entry', async () => {
+    const { mine } = await bookedAndPaid();
+    const code = (await app.db.selectFrom('lock_codes').select('code').executeTakeFirstOrThrow()).code;
+    const wrong = code === '000000' ? '000001' : '000000';
+    expect((await enter(wrong, '2026-03-30T09:00:00Z')).json()).toEqual({ opened: false });
+    expect((await enter(code, '2026-03-30T08:44:59Z')).json()).toEqual({ opened: false });
+    expect((await enter(code, '2026-03-30T10:15:00Z')).json()).toEqual({ opened: false });
+    clock.set('2026-03-30T08:30:00Z');
+    expect((await mine()).checked_in_at).toBeNull();
+    expect(await app.db.selectFrom('lock_events').select('id').execute()).toEqual([]);
+  });
+
+  it('refuses the revoked code of a cancelled booking', async () => {
+    const { caller, account } = await bookedAndPaid();
+    const code = (await app.db.selectFrom('lock_codes').select('code').executeTakeFirstOrThrow()).code;
+    const [booking] = (await caller.get('/api/bookings/my-bookings', account.token)).json() as {
+      id: number;
+    }[];
+    const canceled = await caller.json(
+      'POST',
+      '/api/bookings/cancel-bookings',
+      { booking: [{ booking_id: booking!.id, expected_refund_eur: 15 }] },
+      account.token,
+    );
+    expect(canceled.statusCode).toBe(200);
+    await app.jobs.runDue();
+    expect(
+      (await app.db.selectFrom('lock_code_doors').select('state').execute()).map((row) => row.state),
+    ).toEqual(['revoked']);
+    expect((await enter(code, '2026-03-30T09:00:00Z')).json()).toEqual({ opened: false });
+  });
+
+  it('serves the keypad page, and a keypad for a branch that does not exist is a 404', async () => {
+    const page = await app.inject({
+      method: 'GET',
+      url: `/api/dev/doors/${branchId}`,
+      headers: { locale: 'en' },
+    });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toContain('Virtual door');
+    expect(page.body).toContain('Lisboa – Avenidas Novas');
+    const missing = await app.inject({ method: 'GET', url: '/api/dev/doors/999999' });
+    expect(missing.statusCode).toBe(404);
+    const bad = await enter('12a4');
+    expect(bad.statusCode).toBe(422);
+  });
+
+  it('sends the code again from T-30 to the end of its window, rate-limited', async () => {
+    const { caller, account, mine } = await bookedAndPaid();
+    const bookingId = (await mine()).id;
+    const again = () =>
+      caller.json('POST', '/api/bookings/resend-code', { booking_id: bookingId }, account.token);
+    const early = await again();
+    expect(early.statusCode).toBe(409);
+    expect(early.json()).toMatchObject({ code: 'code_not_available' });
+    clock.set('2026-03-30T08:30:00Z');
+    await app.jobs.runDue();
+    const before = await app.db.selectFrom('outbox').select('id').where('kind', '=', 'access_code').execute();
+    const sent = await again();
+    expect(sent.statusCode).toBe(202);
+    const after = await app.db.selectFrom('outbox').selectAll().where('kind', '=', 'access_code').execute();
+    expect(after.length).toBe(before.length + 2);
+    expect(after.at(-1)!.text_body).toContain((await mine()).lock_code!);
+    expect((await again()).statusCode).toBe(202);
+    expect((await again()).statusCode).toBe(202);
+    expect((await again()).statusCode).toBe(429);
+    clock.set('2026-03-30T10:15:00Z');
+    // A new hour for the limiter, but the window is over.
+    clock.advance({ hours: 1 });
+    expect((await again()).json()).toMatchObject({ code: 'code_not_available' });
+    const stranger = await newClient(app);
+    const other = await verifiedAccount(stranger, app, { locale: 'en' });
+    const foreign = await stranger.json(
+      'POST',
+      '/api/bookings/resend-code',
+      { booking_id: bookingId },
+      other.token,
+    );
+    expect(foreign.statusCode).toBe(404);
+  });
+});
