@@ -691,7 +691,8 @@ export interface components {
       | 'refund_changed'
       | 'checkout_session_not_found'
       | 'checkout_session_closed'
-      | 'invalid_webhook_signature';
+      | 'invalid_webhook_signature'
+      | 'code_not_available';
     /**
      * @description A verification an account still owes before it may log in.
      * @enum {string}

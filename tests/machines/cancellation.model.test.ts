@@ -46,7 +46,7 @@ const EVENTS = [
   { type: 'code.resend', id: 1 },
   { type: 'code.resend', id: 2 },
   { type: 'xstate.done.actor.resendCode' },
-  { type: 'xstate.error.actor.resendCode', error: new ApiError(429, 'Too many attempts.') },
+  { type: 'xstate.error.actor.resendCode', error: new ApiError('rate_limited', 'Too many attempts.') },
 ] as unknown as Event[];
 
 const coverage = coverageOf(cancellationMachine);
