@@ -127,7 +127,9 @@ JOURNEY_LOCALES.forEach((locale, index) => {
     await booking.getByLabel(t('Código de cupão')).fill('WELCOME5');
     await booking.getByRole('button', { name: t('Aplicar'), exact: true }).click();
     await expect(
-      booking.getByText(t('Cupão {code} aplicado: {percent}% de desconto', { code: 'WELCOME5', percent: 5 })),
+      booking.getByText(
+        t('Cupão {code} aplicado: {percent}% de desconto.', { code: 'WELCOME5', percent: 5 }),
+      ),
     ).toBeVisible();
     const priceA = discounted(first.basic_price_eur, 5);
     const priceB = discounted(second.basic_price_eur, 5);

@@ -54,7 +54,7 @@ test.describe('locale routing', () => {
     await open(page, '/pt/rights');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Regras, termos e privacidade');
     await page.getByRole('button', { name: /^Idioma/ }).click();
-    await page.getByRole('menuitem', { name: 'English' }).click();
+    await page.getByRole('menuitemradio', { name: 'English' }).click();
     await expect(page).toHaveURL(/\/en\/rights$/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Rules, terms and privacy');
     await expect(page).toHaveTitle('Rules, terms and privacy | Private Gym');

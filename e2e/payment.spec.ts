@@ -227,8 +227,12 @@ test.describe('booking and paying', () => {
     for (const slot of chosen) await slotButton(dialog, slot).click();
     await dialog.getByLabel('Código de cupão').fill('EARLYBIRD');
     await dialog.getByRole('button', { name: 'Aplicar' }).click();
-    await expect(dialog.getByText('Cupão EARLYBIRD aplicado: 10% de desconto')).toBeVisible();
-    await expect(dialog.getByText('Vale para os próximos 3 horários que reservar.')).toBeVisible();
+    // Two sentences, each with its full stop (issue 17: they ran together).
+    await expect(
+      dialog.getByText(
+        'Cupão EARLYBIRD aplicado: 10% de desconto. Vale para os próximos 3 horários que reservar.',
+      ),
+    ).toBeVisible();
     await dialog.getByRole('button', { name: 'Confirmar reserva' }).click();
     const summary = page.getByRole('dialog', { name: 'Resumo da reserva' });
     // 10% off the three earliest slots, rounded half up per slot; the last one at its basic price.

@@ -25,7 +25,7 @@ test.describe('rights page', () => {
   test('fills the refund policy from the server into the terms', async ({ page }) => {
     await open(page, '/en/rights');
     await expect(page.locator('#terms-and-conditions')).toContainText(
-      'Above 48 hours, 100% is refunded. Above 24 hours, 50% is refunded. Above 0 hours, 0% is refunded.',
+      'Above 48 hours, 100% is refunded. Above 24 hours, 50% is refunded. Less than 24 hours ahead, 0% is refunded.',
     );
   });
 

@@ -1,5 +1,6 @@
 import type { Client } from 'openapi-fetch';
 import type { components, paths } from '../openapi/schema.gen.ts';
+import type { FieldProblem } from './field-limits.ts';
 
 /** The typed API client the machines' actors are built over (src/api creates it with its middleware). */
 export type ApiClient = Client<paths>;
@@ -27,17 +28,24 @@ export class ApiError extends Error {
   readonly code: ErrorCode | null;
   readonly detail: string | null;
   readonly pending: readonly PendingVerification[];
+  /** On `validation_failed`: the refused fields, for the form to word beside each. */
+  readonly fields: readonly FieldProblem[];
 
   constructor(
     code: ErrorCode | null,
     detail: string | null = null,
-    extra: { pending?: readonly PendingVerification[]; message?: string } = {},
+    extra: {
+      pending?: readonly PendingVerification[];
+      fields?: readonly FieldProblem[];
+      message?: string;
+    } = {},
   ) {
     super(extra.message ?? detail ?? code ?? 'no answer');
     this.name = 'ApiError';
     this.code = code;
     this.detail = code !== null && serverFaults.has(code) ? null : detail;
     this.pending = extra.pending ?? [];
+    this.fields = extra.fields ?? [];
   }
 
   /** The server (or the gateway in front of it) failed: show the generic sentence. */
@@ -65,10 +73,19 @@ export function apiErrorFromResponse(status: number, body: unknown): ApiError {
   const code = field(body, 'code');
   const detail = field(body, 'detail');
   const pending = field(body, 'pending');
+  const fields = field(body, 'fields');
   return new ApiError(
     typeof code === 'string' ? (code as ErrorCode) : status >= 500 ? 'service_unavailable' : null,
     typeof detail === 'string' && detail !== '' ? detail : null,
-    { pending: Array.isArray(pending) ? (pending as PendingVerification[]) : [] },
+    {
+      pending: Array.isArray(pending) ? (pending as PendingVerification[]) : [],
+      fields: Array.isArray(fields)
+        ? fields.filter(
+            (item): item is FieldProblem =>
+              typeof item === 'object' && item !== null && typeof (item as FieldProblem).field === 'string',
+          )
+        : [],
+    },
   );
 }
 

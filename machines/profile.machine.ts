@@ -1,6 +1,8 @@
-import { assign, setup } from 'xstate';
+import { assign, fromPromise, setup } from 'xstate';
+import { ApiError } from './api.ts';
 import { placeholder } from './placeholder.ts';
 import { failureFeedback, sanitisePhone, type Feedback } from './feedback.ts';
+import type { FieldProblem } from './field-limits.ts';
 import type { User } from './session.machine.ts';
 
 export type ProfileFields = {
@@ -17,7 +19,29 @@ export type ProfileContext = {
   agreeNewsletter: boolean;
   error: Feedback | null;
   success: Feedback | null;
+  /** What the server refused, by form field: shown beside the field. */
+  fieldErrors: Partial<Record<keyof ProfileFields, FieldProblem>>;
 };
+
+/** The API's names of the profile's fields. */
+const API_FIELDS: Record<string, keyof ProfileFields> = {
+  first_name: 'firstName',
+  last_name: 'lastName',
+  email: 'email',
+  phone_number: 'phone',
+  password: 'newPassword',
+};
+
+/** The server's field problems that belong to a field of the form (others stay a message at the top). */
+export function profileFieldErrors(error: unknown): ProfileContext['fieldErrors'] {
+  const found: ProfileContext['fieldErrors'] = {};
+  if (!(error instanceof ApiError)) return found;
+  for (const problem of error.fields) {
+    const field = API_FIELDS[problem.field];
+    if (field && !found[field]) found[field] = problem;
+  }
+  return found;
+}
 
 export type ProfileEvent =
   | { type: 'field.change'; field: keyof ProfileFields; value: string }
@@ -88,12 +112,14 @@ export const profileMachine = setup({
     agreeNewsletter: false,
     error: null,
     success: null,
+    fieldErrors: {},
   },
   initial: 'loading',
   on: {
     'field.change': {
       actions: assign(({ context, event }) => ({
         fields: { ...context.fields, [event.field]: event.value },
+        fieldErrors: { ...context.fieldErrors, [event.field]: undefined },
       })),
     },
     'newsletter.change': { actions: assign({ agreeNewsletter: ({ event }) => event.checked }) },
@@ -130,7 +156,11 @@ export const profileMachine = setup({
             guard: 'phoneInvalid',
             actions: { type: 'fail', params: { feedback: { key: 'invalid-phone-number' } } },
           },
-          { guard: 'isFilled', target: 'saving', actions: assign({ error: null, success: null }) },
+          {
+            guard: 'isFilled',
+            target: 'saving',
+            actions: assign({ error: null, success: null, fieldErrors: {} }),
+          },
         ],
       },
     },
@@ -158,13 +188,21 @@ export const profileMachine = setup({
             'revalidateSession',
           ],
         },
-        onError: {
-          target: 'editing',
-          actions: {
-            type: 'fail',
-            params: ({ event }) => ({ feedback: failureFeedback(event.error, 'can-not-update-profile') }),
+        onError: [
+          {
+            // A refused field is told beside that field, in the interface's words, not as the server's sentence.
+            guard: ({ event }) => Object.keys(profileFieldErrors(event.error)).length > 0,
+            target: 'editing',
+            actions: assign(({ event }) => ({ fieldErrors: profileFieldErrors(event.error), success: null })),
           },
-        },
+          {
+            target: 'editing',
+            actions: {
+              type: 'fail',
+              params: ({ event }) => ({ feedback: failureFeedback(event.error, 'can-not-update-profile') }),
+            },
+          },
+        ],
       },
     },
   },

@@ -9,10 +9,29 @@ export function refundTiers(ratios: Record<string, number>): RefundTier[] {
     .sort((a, b) => b.hours - a.hours);
 }
 
+/**
+ * How a tier reads: 'more than N hours ahead' (`above`), 'less than N hours ahead' for the 0 threshold below a
+ * higher one (`below`: never 'more than 0 hours'), or 'at any time' when 0 is the only threshold (`always`).
+ */
+export type RefundSentence =
+  | { kind: 'above'; hours: number; percent: number }
+  | { kind: 'below'; hours: number; percent: number }
+  | { kind: 'always'; percent: number };
+
 /** refundRatiosText: each tier rendered by the locale's sentence, joined by spaces. */
 export function refundPolicyText(
   ratios: Record<string, number>,
-  sentence: (tier: RefundTier) => string,
+  sentence: (tier: RefundSentence) => string,
 ): string {
-  return refundTiers(ratios).map(sentence).join(' ');
+  const tiers = refundTiers(ratios);
+  return tiers
+    .map((tier, index): RefundSentence => {
+      if (tier.hours > 0) return { kind: 'above', hours: tier.hours, percent: tier.percent };
+      const next = tiers[index - 1];
+      return next
+        ? { kind: 'below', hours: next.hours, percent: tier.percent }
+        : { kind: 'always', percent: tier.percent };
+    })
+    .map(sentence)
+    .join(' ');
 }

@@ -1,6 +1,6 @@
 import { fromPromise } from 'xstate';
 import { ApiError, apiErrorFromResponse, expectData, type ApiClient } from './api.ts';
-import type { User } from './session.machine.ts';
+import type { LocaleCode, User } from './session.machine.ts';
 
 /** The session machine's actors over the typed API client; the token under test goes in its own header. */
 export function createSessionActors(api: ApiClient) {
@@ -17,6 +17,23 @@ export function createSessionActors(api: ApiClient) {
       if (!user) throw new ApiError(null);
       return user;
     }),
+    // PUT /auth/me takes the whole profile: the user's own details, no new password, the new language.
+    updateLocale: fromPromise<User, { token: string; user: User; locale: LocaleCode }>(({ input }) =>
+      expectData(
+        api.PUT('/auth/me', {
+          headers: bearer(input.token),
+          body: {
+            email: input.user.email,
+            phone_number: input.user.phone_number,
+            first_name: input.user.first_name,
+            last_name: input.user.last_name,
+            agree_newsletter: input.user.agree_newsletter,
+            password: null,
+            locale: input.locale,
+          },
+        }),
+      ),
+    ),
   };
 }
 

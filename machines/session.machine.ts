@@ -21,8 +21,13 @@ export type SessionContext = {
   unavailable: boolean;
 };
 
+export type LocaleCode = components['schemas']['LocaleCode'];
+
 export type SessionEvent =
-  { type: 'token.set'; token: string } | { type: 'token.validate' } | { type: 'logout' };
+  | { type: 'token.set'; token: string }
+  | { type: 'token.validate' }
+  | { type: 'logout' }
+  | { type: 'locale.change'; locale: LocaleCode };
 
 /**
  * The session (docs/decisions.md, 'Accounts'): no token means logged out; setting a token stores it and
@@ -30,6 +35,8 @@ export type SessionEvent =
  * server could not answer (5xx, no network: `validateToken` throws) keeps the session and marks it
  * `unavailable`, so an outage never logs anyone out. A language change or a profile update sends
  * `token.validate`. Logging out also ends the session on the server (`endServerSession`).
+ * A logged-in member's language change (`locale.change`) is first saved on the account, so the e-mails and
+ * SMS that follow use it.
  */
 export const sessionMachine = setup({
   types: {
@@ -41,9 +48,12 @@ export const sessionMachine = setup({
     /** true: valid; false: refused (the token is dropped); throws when the server could not say. */
     validateToken: placeholder<boolean, { token: string }>('validateToken'),
     fetchUser: placeholder<User, { token: string }>('fetchUser'),
+    updateLocale: placeholder<User, { token: string; user: User; locale: LocaleCode }>('updateLocale'),
   },
   guards: {
     hasToken: ({ context }) => context.token !== null,
+    isNewLocale: ({ context }, params: { locale: LocaleCode }) =>
+      context.user !== null && context.user.locale !== params.locale,
     isValid: (_, params: { valid: boolean }) => params.valid,
   },
   actions: {
@@ -110,7 +120,13 @@ export const sessionMachine = setup({
       },
     },
     loggedIn: {
-      on: { 'token.validate': { target: 'validating' } },
+      on: {
+        'token.validate': { target: 'validating' },
+        'locale.change': {
+          guard: { type: 'isNewLocale', params: ({ event }) => ({ locale: event.locale }) },
+          target: 'savingLocale',
+        },
+      },
       invoke: {
         id: 'fetchUser',
         src: 'fetchUser',
@@ -123,6 +139,24 @@ export const sessionMachine = setup({
         },
         // The user's details are a convenience (menu, analytics); without them the session still holds.
         onError: {},
+      },
+    },
+    // The account's language: saved, then the token re-validated (the switch's token.validate waits for it).
+    savingLocale: {
+      invoke: {
+        id: 'updateLocale',
+        src: 'updateLocale',
+        input: ({ context, event }) => ({
+          token: context.token ?? '',
+          user: context.user as User,
+          locale: (event as Extract<SessionEvent, { type: 'locale.change' }>).locale,
+        }),
+        onDone: {
+          target: 'validating',
+          actions: { type: 'keepUser', params: ({ event }) => ({ user: event.output }) },
+        },
+        // The interface switches anyway; the messages keep the old language until the next profile save.
+        onError: { target: 'validating' },
       },
     },
     // Logged out holds no token, so there is nothing to re-validate: token.validate is ignored here.

@@ -639,6 +639,8 @@ export interface components {
       code: components['schemas']['ErrorCode'];
       /** @description Only on `account_not_verified` (a refused login): the verifications the account still owes, so the client can open the Verify view on exactly those. */
       pending?: components['schemas']['PendingVerification'][];
+      /** @description Only on `validation_failed`: each refused field, so a client can word the problem itself beside the field. */
+      fields?: components['schemas']['FieldProblem'][];
     };
     /**
      * @description A stable identifier for programs: clients branch on it, never on the status or the text. The same set as the server's error catalogue (server/errors.ts; a contract test keeps them equal).
@@ -698,6 +700,14 @@ export interface components {
      * @enum {string}
      */
     PendingVerification: 'email' | 'phone';
+    FieldProblem: {
+      /** @description The field as a client developer writes it, e.g. `first_name` or `booking[0].booking_id`. */
+      field: string;
+      /** @enum {string} */
+      problem: 'required' | 'not_allowed' | 'too_long' | 'too_short' | 'format' | 'invalid';
+      /** @description The largest (`too_long`) or smallest (`too_short`) length, count or value allowed. */
+      limit?: number;
+    };
     /** @description A localised confirmation for people. */
     Message: {
       message: string;
@@ -1052,7 +1062,7 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
-    /** @description A parameter or the body does not match this contract; `detail` names the fields (e.g. `booking[0].booking_id`). */
+    /** @description A parameter or the body does not match this contract; `detail` names the fields (e.g. `booking[0].booking_id`) and `fields` lists them for programs. */
     ValidationFailed: {
       headers: {
         [name: string]: unknown;

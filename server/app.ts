@@ -28,7 +28,7 @@ import { securityHeadersHook } from './http/security-headers.ts';
 import { drainOnClose } from './http/drain.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { loggerOptions } from './http/logging.ts';
-import { describeValidationProblems, validatorCompiler } from './http/validation.ts';
+import { describeValidationProblems, fieldProblems, validatorCompiler } from './http/validation.ts';
 import { resolveLocale } from './i18n.ts';
 import { createHousekeeping } from './jobs/housekeeping.ts';
 import { createDeliveryAdapters } from './notifications/delivery.ts';
@@ -73,12 +73,11 @@ async function requireDeclaredBody(request: FastifyRequest): Promise<void> {
   if (!content) return;
   const mediaType = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
   if (!mediaType || request.body === undefined) {
-    const problems = describeValidationProblems(
-      [{ keyword: 'required', instancePath: '', schemaPath: '', params: { missingProperty: 'body' } }],
-      undefined,
-      resolveLocale(request.headers.locale),
-    );
-    throw new AppError('validation_failed', { problems });
+    const missing = [
+      { keyword: 'required', instancePath: '', schemaPath: '', params: { missingProperty: 'body' } },
+    ];
+    const problems = describeValidationProblems(missing, undefined, resolveLocale(request.headers.locale));
+    throw new AppError('validation_failed', { problems }, { fields: fieldProblems(missing, undefined) });
   }
   if (!Object.hasOwn(content, mediaType)) throw new AppError('unsupported_media_type');
 }

@@ -515,12 +515,20 @@ function resolveParams(params: ErrorParams, locale: Locale): Record<string, stri
 /** A verification an account still owes before it may log in (carried by `account_not_verified`). */
 export type PendingVerification = 'email' | 'phone';
 
+/** One refused field of a `validation_failed` answer (the contract's `FieldProblem`). */
+export type FieldProblem = {
+  field: string;
+  problem: 'required' | 'not_allowed' | 'too_long' | 'too_short' | 'format' | 'invalid';
+  limit?: number;
+};
+
 /** Structured fields some errors carry next to `detail` and `code` (the contract's `Error` schema). */
-export type ErrorFields = { pending?: PendingVerification[] };
+export type ErrorFields = { pending?: PendingVerification[]; fields?: FieldProblem[] };
 
 export type ErrorBody = { detail: string; code: ErrorCode } & ErrorFields;
 
 /** A failure the caller is meant to see. Anything else thrown becomes `internal_error`. */
+
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly params: ErrorParams;

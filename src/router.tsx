@@ -4,6 +4,8 @@ import {
   createRouter,
   Outlet,
   redirect,
+  parseSearchWith,
+  stringifySearchWith,
   type ParsedLocation,
   type RouterHistory,
 } from '@tanstack/react-router';
@@ -73,7 +75,13 @@ export const rightsRoute = createRoute({
   loader: ({ context }) => loadLegalMessages(context.locale),
 }).lazy(() => import('./rights/rights.lazy.tsx').then((module) => module.Route));
 
-const routeTree = rootRoute.addChildren([indexRoute, langRoute.addChildren([mainRoute, rightsRoute])]);
+/** Any other path under a language: the 404 page inside the shell (top bar and footer); the server answers 404. */
+const notFoundRoute = createRoute({ getParentRoute: () => langRoute, path: '$', component: NotFound });
+
+const routeTree = rootRoute.addChildren([
+  indexRoute,
+  langRoute.addChildren([mainRoute, rightsRoute, notFoundRoute]),
+]);
 
 /**
  * The app's router. `prerendering`: no scroll restoration, whose server render is an inline script, which the
@@ -84,6 +92,10 @@ export function createAppRouter(history?: RouterHistory, { prerendering = false 
     routeTree,
     ...(history ? { history } : {}),
     defaultPreload: 'intent',
+    // Plain query strings: the default JSON encoding quoted a code that looks like a number
+    // ('verify_email_code=%22614802%22'); parseModalSearch reads strings and numbers alike.
+    parseSearch: parseSearchWith((value) => value),
+    stringifySearch: stringifySearchWith(JSON.stringify),
     scrollRestoration: !prerendering,
   });
 }

@@ -8,7 +8,7 @@ import type { Locale } from '../i18n.ts';
 const TEXTS = {
   pt: {
     title: 'Pagamento de teste',
-    amount: 'Montante',
+    amount: 'Montante:',
     card: 'Número do cartão',
     pay: 'Pagar',
     hint: 'Modo de teste: o cartão 4242 4242 4242 4242 paga; 4000 0000 0000 0002 é recusado.',
@@ -19,7 +19,7 @@ const TEXTS = {
   },
   en: {
     title: 'Test checkout',
-    amount: 'Amount',
+    amount: 'Amount:',
     card: 'Card number',
     pay: 'Pay',
     hint: 'Test mode: card 4242 4242 4242 4242 pays; 4000 0000 0000 0002 is declined.',
@@ -30,7 +30,7 @@ const TEXTS = {
   },
   fr: {
     title: 'Paiement de test',
-    amount: 'Montant',
+    amount: 'Montant\u00a0:',
     card: 'Numéro de carte',
     pay: 'Payer',
     hint: 'Mode test : la carte 4242 4242 4242 4242 paie ; 4000 0000 0000 0002 est refusée.',
@@ -41,7 +41,7 @@ const TEXTS = {
   },
   de: {
     title: 'Testzahlung',
-    amount: 'Betrag',
+    amount: 'Betrag:',
     card: 'Kartennummer',
     pay: 'Bezahlen',
     hint: 'Testmodus: Karte 4242 4242 4242 4242 zahlt; 4000 0000 0000 0002 wird abgelehnt.',
@@ -52,7 +52,7 @@ const TEXTS = {
   },
   sk: {
     title: 'Testovacia platba',
-    amount: 'Suma',
+    amount: 'Suma:',
     card: 'Číslo karty',
     pay: 'Zaplatiť',
     hint: 'Testovací režim: karta 4242 4242 4242 4242 zaplatí; 4000 0000 0000 0002 je zamietnutá.',
@@ -112,7 +112,7 @@ export function renderLocalCheckoutPage(page: {
 <body>
 <main>
 <h1>${escapeHtml(t.title)}</h1>
-<p>${escapeHtml(t.amount)}: <strong>${escapeHtml(formatMoney(page.locale, page.amountCents))}</strong></p>
+<p>${escapeHtml(t.amount)} <strong>${escapeHtml(formatMoney(page.locale, page.amountCents))}</strong></p>
 <p class="hint">${escapeHtml(t.hint)}</p>
 ${form}
 <p id="status" role="status" aria-live="polite">${page.open ? '' : escapeHtml(t.closed)}</p>

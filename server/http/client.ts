@@ -25,6 +25,15 @@ type PageMetadata = {
 
 const ONE_YEAR = 'public, max-age=31536000, immutable';
 
+/** Open Graph wants a language_TERRITORY tag. */
+const OG_LOCALES: Record<Locale, string> = {
+  pt: 'pt_PT',
+  fr: 'fr_FR',
+  en: 'en_GB',
+  de: 'de_DE',
+  sk: 'sk_SK',
+};
+
 function pagePath(locale: Locale, page: PageName): string {
   return page === 'rights' ? `/${locale}/rights` : `/${locale}`;
 }
@@ -51,7 +60,7 @@ export function pageHead(metadata: PageMetadata, locale: Locale, page: PageName,
     meta('property', 'og:site_name', metadata.siteName),
     meta('property', 'og:url', url),
     meta('property', 'og:image', image),
-    meta('property', 'og:locale', locale),
+    meta('property', 'og:locale', OG_LOCALES[locale]),
     meta('name', 'twitter:card', 'summary_large_image'),
     meta('name', 'twitter:title', title),
     meta('name', 'twitter:description', texts.description),
@@ -130,7 +139,7 @@ function sendHtml(reply: FastifyReply, html: string, contentSecurityPolicy: stri
 
 /**
  * Serves the built single-page app from the same process as the API: hashed assets are cached for a
- * year, the HTML never, and any path that is not a file gets the app's index.html (client-side routes).
+ * year, the HTML never, and any other path that is not a file gets the app's index.html with status 404.
  * `/` redirects to `/{lang}`; `/{lang}` and `/{lang}/rights` come with their translated metadata.
  */
 export async function registerClient(app: FastifyInstance, config: Config): Promise<void> {
@@ -185,7 +194,8 @@ export async function registerClient(app: FastifyInstance, config: Config): Prom
       const error = new AppError('not_found');
       return reply.status(404).send(error.body(resolveLocale(request.headers.locale)));
     }
-    return sendHtml(reply, currentBuild().indexHtml, pagePolicy);
+    // No page lives here: the app shows its 404 page (inside the top bar and footer), and the status says so.
+    return sendHtml(reply.status(404), currentBuild().indexHtml, pagePolicy);
   };
 
   const localisedPage = (page: PageName) => (request: FastifyRequest, reply: FastifyReply) => {

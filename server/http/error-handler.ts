@@ -2,7 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorObject } from 'ajv';
 import { AppError, type ErrorCode } from '../errors.ts';
 import { resolveLocale } from '../i18n.ts';
-import { describeValidationProblems } from './validation.ts';
+import { describeValidationProblems, fieldProblems } from './validation.ts';
 
 const fastifyCodeToError: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
@@ -80,12 +80,10 @@ export function errorHandler(
 ): FastifyReply {
   const locale = resolveLocale(request.headers.locale);
   if (error.validation) {
-    const problems = describeValidationProblems(
-      error.validation as unknown as ErrorObject[],
-      error.validationContext,
-      locale,
-    );
-    return reply.status(422).send(new AppError('validation_failed', { problems }).body(locale));
+    const errors = error.validation as unknown as ErrorObject[];
+    const problems = describeValidationProblems(errors, error.validationContext, locale);
+    const fields = fieldProblems(errors, error.validationContext);
+    return reply.status(422).send(new AppError('validation_failed', { problems }, { fields }).body(locale));
   }
   const appError = toAppError(error);
   if (appError.status >= 500) {

@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import type { FieldProblem } from '../errors.ts';
 import { format, type Locale, type Localised } from '../i18n.ts';
 
 // ajv-formats ships CommonJS with a default export object; under Node's ESM loader the callable sits on `.default`.
@@ -153,6 +154,30 @@ function fieldName(error: ErrorObject, httpPart: string | undefined): string {
     '',
   );
   return path || httpPart || 'body';
+}
+
+const problemByTemplate: Record<keyof typeof problemTemplates, FieldProblem['problem']> = {
+  required: 'required',
+  additionalProperties: 'not_allowed',
+  type: 'invalid',
+  format: 'format',
+  tooLong: 'too_long',
+  tooShort: 'too_short',
+  notAllowedValue: 'not_allowed',
+  invalid: 'invalid',
+};
+
+/** The refused fields, each with its problem and, for a length or size, the limit: clients word it themselves. */
+export function fieldProblems(errors: readonly ErrorObject[], httpPart: string | undefined): FieldProblem[] {
+  return errors.map((error) => {
+    const problem = problemByTemplate[templateByKeyword[error.keyword] ?? 'invalid'];
+    const limit = (error.params as { limit?: unknown }).limit;
+    return {
+      field: fieldName(error, httpPart),
+      problem,
+      ...((problem === 'too_long' || problem === 'too_short') && typeof limit === 'number' ? { limit } : {}),
+    };
+  });
 }
 
 /** Turns schema-validation errors into one sentence in the caller's language. */

@@ -2,6 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Checkbox, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useMachine } from '@xstate/react';
 import { useState } from 'react';
+import { FIELD_LIMITS } from '../../machines/field-limits.ts';
 import { createProfileActors } from '../../machines/profile.actors.ts';
 import {
   asksPasswordConfirmation,
@@ -12,10 +13,12 @@ import { useRuntime } from '../app/context.tsx';
 import { FeedbackBoxes } from '../auth/feedback.tsx';
 import { i18n } from '../i18n/i18n.ts';
 import { isLocale } from '../i18n/locales.ts';
+import { useFieldProblemText } from '../ui/fieldProblemText.ts';
 
 /** The profile tab (docs/decisions.md, 'Client'): the user's details, an optional new password and the newsletter choice. */
 export function Profile() {
   const { t } = useLingui();
+  const problemText = useFieldProblemText();
   const runtime = useRuntime();
   const [machine] = useState(() =>
     profileMachine.provide({
@@ -54,6 +57,8 @@ export function Profile() {
             label={t`Nome próprio`}
             required
             autoComplete="given-name"
+            maxLength={FIELD_LIMITS.personName}
+            error={problemText(context.fieldErrors.firstName)}
             value={context.fields.firstName}
             onChange={change('firstName')}
           />
@@ -61,6 +66,8 @@ export function Profile() {
             label={t`Apelido`}
             required
             autoComplete="family-name"
+            maxLength={FIELD_LIMITS.personName}
+            error={problemText(context.fieldErrors.lastName)}
             value={context.fields.lastName}
             onChange={change('lastName')}
           />
@@ -70,6 +77,8 @@ export function Profile() {
           type="email"
           required
           autoComplete="email"
+          maxLength={FIELD_LIMITS.email}
+          error={problemText(context.fieldErrors.email)}
           value={context.fields.email}
           onChange={change('email')}
         />
@@ -79,12 +88,16 @@ export function Profile() {
           required
           autoComplete="tel"
           placeholder="+351 912 345 678"
+          maxLength={FIELD_LIMITS.phone}
+          error={problemText(context.fieldErrors.phone)}
           value={context.fields.phone}
           onChange={change('phone')}
         />
         <PasswordInput
           label={t`Nova palavra-passe (opcional)`}
           autoComplete="new-password"
+          maxLength={FIELD_LIMITS.password}
+          error={problemText(context.fieldErrors.newPassword)}
           value={context.fields.newPassword}
           onChange={change('newPassword')}
         />
@@ -93,6 +106,7 @@ export function Profile() {
             label={t`Confirmar a nova palavra-passe`}
             autoComplete="new-password"
             required
+            maxLength={FIELD_LIMITS.password}
             value={context.fields.confirmNewPassword}
             onChange={change('confirmNewPassword')}
           />

@@ -19,6 +19,7 @@ import { isLocale } from '../i18n/locales.ts';
 import { useLocale } from '../shell/navigation.ts';
 import { MantineLayer } from '../ui/MantineLayer.tsx';
 import { FeedbackBoxes } from './feedback.tsx';
+import { FIELD_LIMITS } from '../../machines/field-limits.ts';
 import { useModalSearch, useUpdateModalSearch } from './useModalSearch.ts';
 
 type Runtime = ReturnType<typeof useRuntime>;
@@ -47,6 +48,18 @@ function createMachine(runtime: Runtime) {
 
 type Send = (event: AuthModalEvent) => void;
 
+/** The contract's limits on what each field may hold. */
+const MAX_LENGTHS: Partial<Record<keyof AuthFields, number>> = {
+  email: FIELD_LIMITS.email,
+  firstName: FIELD_LIMITS.personName,
+  lastName: FIELD_LIMITS.personName,
+  phone: FIELD_LIMITS.phone,
+  password: FIELD_LIMITS.password,
+  confirmPassword: FIELD_LIMITS.password,
+  newPassword: FIELD_LIMITS.password,
+  confirmNewPassword: FIELD_LIMITS.password,
+};
+
 function Field({
   field,
   value,
@@ -66,6 +79,7 @@ function Field({
   return (
     <TextInput
       value={value}
+      maxLength={MAX_LENGTHS[field]}
       onChange={(event) => send({ type: 'field.change', field, value: event.currentTarget.value })}
       {...props}
     />
@@ -94,6 +108,7 @@ function PasswordField({
       required
       autoComplete={autoComplete}
       value={value}
+      maxLength={MAX_LENGTHS[field]}
       visible={visible}
       onVisibilityChange={() => send({ type: 'password.toggle' })}
       visibilityToggleFocusable

@@ -1,6 +1,7 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { ActionIcon, Alert, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import type { SnapshotFrom } from 'xstate';
+import { FIELD_LIMITS } from '../../machines/field-limits.ts';
 import type { Branch } from '../../machines/branches.ts';
 import type { bookingMachine } from '../../machines/booking.machine.ts';
 import type { BookingEvent } from '../../machines/booking.machine.ts';
@@ -115,7 +116,7 @@ function Coupon({ state, send }: { state: Snapshot; send: Send }) {
       <Group gap="sm" align="center">
         <Text>
           <Trans>
-            Cupão {code} aplicado: {percent}% de desconto
+            Cupão {code} aplicado: {percent}% de desconto.
           </Trans>{' '}
           {coupon.remaining_uses !== null && (
             <Plural
@@ -142,6 +143,7 @@ function Coupon({ state, send }: { state: Snapshot; send: Send }) {
         <TextInput
           label={t`Código de cupão`}
           value={couponInput}
+          maxLength={FIELD_LIMITS.couponCode}
           onChange={(event) => send({ type: 'coupon.input', value: event.currentTarget.value })}
           error={error}
           autoComplete="off"

@@ -1,6 +1,7 @@
 import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { LOCALES, type Locale } from './locales.ts';
+import { intlTag } from './format.ts';
 
 export type PageName = 'main' | 'rights';
 
@@ -74,7 +75,7 @@ export function applyPageMetadata(
     meta('property', 'og:site_name', siteName),
     meta('property', 'og:url', url),
     meta('property', 'og:image', image),
-    meta('property', 'og:locale', locale),
+    meta('property', 'og:locale', intlTag(locale).replace('-', '_')),
     meta('name', 'twitter:card', 'summary_large_image'),
     meta('name', 'twitter:title', title),
     meta('name', 'twitter:description', description),

@@ -7,7 +7,10 @@ import { rememberLocale } from '../i18n/i18n.ts';
 import { LOCALE_NAMES, LOCALES, switchLocaleInPath, type Locale } from '../i18n/locales.ts';
 import { useLocale } from './navigation.ts';
 
-/** Switching replaces the leading locale segment, keeps the rest, saves the cookie and re-validates the token. */
+/**
+ * Switching replaces the leading locale segment, keeps the rest, saves the cookie (and, logged in, the account's
+ * language) and re-validates the token.
+ */
 export function useSwitchLocale() {
   const navigate = useNavigate();
   const location = useLocation();
@@ -15,6 +18,8 @@ export function useSwitchLocale() {
   return useCallback(
     (locale: Locale) => {
       rememberLocale(locale);
+      // A logged-in member's account takes the language too, so the e-mails and SMS that follow use it.
+      session.send({ type: 'locale.change', locale });
       void navigate({
         href: `${switchLocaleInPath(location.pathname, locale)}${location.searchStr}${location.hash ? `#${location.hash}` : ''}`,
         resetScroll: false,

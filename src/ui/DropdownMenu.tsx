@@ -33,7 +33,8 @@ export function DropdownMenu({
     buttonRef.current?.focus();
   };
 
-  const items = () => Array.from(container.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
+  const items = () =>
+    Array.from(container.current?.querySelectorAll<HTMLElement>('[role^="menuitem"]') ?? []);
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Escape' && open) {
       event.preventDefault();
@@ -94,13 +95,15 @@ export function MenuItem({
   lang?: string;
   hint?: ReactNode;
 }) {
+  // An item that states a choice (the language menu) is a radio item: `current` is its checked state.
+  const choice = current !== undefined;
   return (
     <button
       type="button"
-      role="menuitem"
+      role={choice ? 'menuitemradio' : 'menuitem'}
       lang={lang}
       className="dropdown__item"
-      aria-current={current ? 'true' : undefined}
+      aria-checked={choice ? current : undefined}
       onClick={onSelect}
     >
       <span>{children}</span>

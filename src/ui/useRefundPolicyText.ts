@@ -1,4 +1,4 @@
-import { plural } from '@lingui/core/macro';
+import { plural, t } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { useEffect, useState } from 'react';
 import { expectData } from '../../machines/api.ts';
@@ -28,11 +28,19 @@ export function useRefundPolicyText(): string | null {
   if (!ratios) return null;
   // `i18n.locale` ties the text to the active catalog (the component re-renders on a language change).
   return i18n.locale
-    ? refundPolicyText(ratios, ({ hours, percent }) =>
-        plural(hours, {
-          one: `Com mais de # hora de antecedência, é reembolsado ${percent}%.`,
-          other: `Com mais de # horas de antecedência, é reembolsado ${percent}%.`,
-        }),
-      )
+    ? refundPolicyText(ratios, (tier) => {
+        const percent = tier.percent;
+        if (tier.kind === 'always') return t`Ao cancelar, é reembolsado ${percent}%.`;
+        const hours = tier.hours;
+        return tier.kind === 'above'
+          ? plural(hours, {
+              one: `Com mais de # hora de antecedência, é reembolsado ${percent}%.`,
+              other: `Com mais de # horas de antecedência, é reembolsado ${percent}%.`,
+            })
+          : plural(hours, {
+              one: `Com menos de # hora de antecedência, é reembolsado ${percent}%.`,
+              other: `Com menos de # horas de antecedência, é reembolsado ${percent}%.`,
+            });
+      })
     : null;
 }

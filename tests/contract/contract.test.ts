@@ -5,6 +5,7 @@ import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
 import { parse } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { FIELD_LIMITS } from '../../machines/field-limits.ts';
 import { serverFaults } from '../../machines/api.ts';
 import { errorCatalogue } from '../../server/errors.ts';
 
@@ -297,7 +298,7 @@ describe('the shared components', () => {
     });
   });
 
-  it('define the error body as {detail, code} and the pending verifications a refused login names', () => {
+  it('define the error body as {detail, code}, the pending verifications of a refused login and the refused fields of a validation error', () => {
     expect(document.components.schemas.Error).toMatchObject({
       type: 'object',
       required: ['detail', 'code'],
@@ -306,12 +307,14 @@ describe('the shared components', () => {
         detail: { type: 'string' },
         code: { $ref: '#/components/schemas/ErrorCode' },
         pending: { type: 'array', items: { $ref: '#/components/schemas/PendingVerification' } },
+        fields: { type: 'array', items: { $ref: '#/components/schemas/FieldProblem' } },
       },
     });
     expect(Object.keys(document.components.schemas.Error!.properties as Schema)).toEqual([
       'detail',
       'code',
       'pending',
+      'fields',
     ]);
     expect(document.components.schemas.PendingVerification).toEqual(
       expect.objectContaining({ type: 'string', enum: ['email', 'phone'] }),
@@ -612,5 +615,22 @@ describe('the schemas as the server validates them', () => {
     expect(validate([12, 30])).toBe(true);
     expect(validate([12])).toBe(false);
     expect(validate([12, 20, 30])).toBe(false);
+  });
+});
+
+describe('the client inputs', () => {
+  it("carry the contract's length limits (machines/field-limits.ts)", () => {
+    const schemas = document.components.schemas as Record<string, { maxLength?: number }>;
+    expect(FIELD_LIMITS.email).toBe(schemas.Email?.maxLength);
+    expect(FIELD_LIMITS.phone).toBe(schemas.PhoneNumber?.maxLength);
+    expect(FIELD_LIMITS.personName).toBe(schemas.PersonName?.maxLength);
+    expect(FIELD_LIMITS.password).toBe(schemas.Password?.maxLength);
+    const couponPath = (document.paths as Record<string, { get?: { parameters?: unknown[] } }>)[
+      '/bookings/coupon-code/{code}'
+    ];
+    const codeParameter = couponPath?.get?.parameters?.find(
+      (parameter) => (parameter as { name?: string }).name === 'code',
+    ) as { schema?: { maxLength?: number } } | undefined;
+    expect(FIELD_LIMITS.couponCode).toBe(codeParameter?.schema?.maxLength);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { priceRange, truncateDescription, type Branch } from '../../machines/branches.ts';
 import { modalSearchSchema, usesSearchAlias } from '../../machines/modal-search.ts';
 import { arrangeModals, needsLogin } from '../../machines/startup.machine.ts';
-import { refundPolicyText, refundTiers } from '../../machines/refund.ts';
+import { refundPolicyText, refundTiers, type RefundSentence } from '../../machines/refund.ts';
 
 function branch(active: boolean, prices: number[]): Branch {
   return {
@@ -56,8 +56,10 @@ describe('pricing range', () => {
 });
 
 describe('refund policy text', () => {
-  const english = ({ hours, percent }: { hours: number; percent: number }) =>
-    `Above ${hours} ${hours === 1 ? 'hour' : 'hours'}, ${percent}% is refunded.`;
+  const english = (tier: RefundSentence) =>
+    tier.kind === 'always'
+      ? `Always ${tier.percent}% is refunded.`
+      : `${tier.kind === 'above' ? 'Above' : 'Below'} ${tier.hours} ${tier.hours === 1 ? 'hour' : 'hours'}, ${tier.percent}% is refunded.`;
 
   it('sorts the tiers by hour threshold, descending, with the ratio as a percent', () => {
     expect(refundTiers({ '0': 0, '48': 1, '24': 0.5 })).toEqual([
@@ -69,9 +71,16 @@ describe('refund policy text', () => {
 
   it("renders 'Above N hour(s), P% is refunded.' for each tier, joined by spaces", () => {
     expect(refundPolicyText({ '48': 1, '24': 0.5, '0': 0 }, english)).toBe(
-      'Above 48 hours, 100% is refunded. Above 24 hours, 50% is refunded. Above 0 hours, 0% is refunded.',
+      'Above 48 hours, 100% is refunded. Above 24 hours, 50% is refunded. Below 24 hours, 0% is refunded.',
     );
     expect(refundPolicyText({ '1': 0.25 }, english)).toBe('Above 1 hour, 25% is refunded.');
+  });
+
+  it("reads the 0 threshold as 'less than' the next one up, never 'more than 0 hours'", () => {
+    expect(refundPolicyText({ '24': 1, '0': 0.5 }, english)).toBe(
+      'Above 24 hours, 100% is refunded. Below 24 hours, 50% is refunded.',
+    );
+    expect(refundPolicyText({ '0': 0.8 }, english)).toBe('Always 80% is refunded.');
   });
 
   it('sorts thresholds numerically, not as text', () => {

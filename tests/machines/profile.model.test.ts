@@ -45,6 +45,12 @@ const ANSWERS = [
     error: new ApiError('phone_in_use', 'This phone is already in use.'),
   },
   { type: 'xstate.error.actor.updateProfile', error: new ApiError('internal_error') },
+  {
+    type: 'xstate.error.actor.updateProfile',
+    error: new ApiError('validation_failed', "Invalid request: 'last_name' is too long or too large", {
+      fields: [{ field: 'last_name', problem: 'too_long', limit: 100 }],
+    }),
+  },
 ] as unknown as Event[];
 
 const coverage = coverageOf(profileMachine);
@@ -117,6 +123,19 @@ describe('profile machine, model-based', () => {
               expect(sent?.agree_newsletter).toBe(previous.context.agreeNewsletter);
             }
           }
+          // A refused field is told beside that field, never as the server's sentence at the top.
+          const raw = step.event as { error?: ApiError; field?: string };
+          if (type === 'xstate.error.actor.updateProfile' && raw.error?.fields.length) {
+            expect(snapshot.context.fieldErrors.lastName).toEqual({
+              field: 'last_name',
+              problem: 'too_long',
+              limit: 100,
+            });
+            expect(error).toBeNull();
+          }
+          // Editing a refused field clears its message.
+          if (type === 'field.change' && raw.field === 'lastName')
+            expect(snapshot.context.fieldErrors.lastName).toBeUndefined();
           // A saved profile keeps no password in the form.
           if (type === 'xstate.done.actor.updateProfile') {
             expect([fields.newPassword, fields.confirmNewPassword]).toEqual(['', '']);

@@ -26,6 +26,10 @@ const EVENTS = [
   { type: 'xstate.error.actor.validateToken', error: new Error('offline') },
   { type: 'xstate.done.actor.fetchUser', output: user },
   { type: 'xstate.error.actor.fetchUser', error: new Error('offline') },
+  { type: 'locale.change', locale: 'fr' },
+  { type: 'locale.change', locale: 'pt' },
+  { type: 'xstate.done.actor.updateLocale', output: { ...user, locale: 'fr' } },
+  { type: 'xstate.error.actor.updateLocale', error: new Error('offline') },
 ] as unknown as Event[];
 
 function memoryStore(initial: string | null): TokenStore & { stored: string | null } {
@@ -55,19 +59,19 @@ describe.each([
     // The traversal only reads the store (its actions are not meant to change the test's world).
     input: { tokenStore: { read: () => startToken, write() {}, clear() {} } },
     serializeState: (state) =>
-      `${JSON.stringify(state.value)} token:${state.context.token !== null} user:${state.context.user !== null}`,
+      `${JSON.stringify(state.value)} token:${state.context.token !== null} user:${state.context.user?.locale ?? null}`,
   });
 
   it('reaches every state of the session', () => {
     const reached = new Set(paths.map((path) => JSON.stringify(path.state.value)));
-    expect(reached).toEqual(new Set(['"validating"', '"loggedIn"', '"loggedOut"']));
+    expect(reached).toEqual(new Set(['"validating"', '"loggedIn"', '"loggedOut"', '"savingLocale"']));
   });
 
   for (const path of paths) {
     it(`follows ${path.description} to ${JSON.stringify(path.state.value)}`, async () => {
       const store = memoryStore(startToken);
       await replayPath(sessionMachine, path, {
-        scripted: ['validateToken', 'fetchUser'],
+        scripted: ['validateToken', 'fetchUser', 'updateLocale'],
         input: { tokenStore: store },
         coverage,
         check: (snapshot) => {
@@ -77,6 +81,11 @@ describe.each([
             expect(store.stored).toBeNull();
           }
           if (snapshot.matches('loggedIn')) expect(store.stored).toBe(snapshot.context.token);
+          // The language is saved only for a known user whose account has another one.
+          if (snapshot.matches('savingLocale')) {
+            expect(snapshot.context.user).not.toBeNull();
+            expect(snapshot.context.token).not.toBeNull();
+          }
         },
       });
     });

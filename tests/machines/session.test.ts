@@ -31,6 +31,7 @@ const user: User = {
 function startSession(options: {
   token?: string | null;
   valid?: (token: string) => boolean | Promise<boolean>;
+  updateLocale?: (input: { token: string; user: User; locale: string }) => Promise<User>;
 }) {
   const tokenStore = memoryStore(options.token ?? null);
   const validate = vi.fn(async ({ input }: { input: { token: string } }) =>
@@ -42,6 +43,10 @@ function startSession(options: {
     actors: {
       validateToken: fromPromise(validate),
       fetchUser: fromPromise(async () => user),
+      updateLocale: fromPromise(
+        async ({ input }: { input: { token: string; user: User; locale: User['locale'] } }) =>
+          (options.updateLocale ?? (async () => ({ ...input.user, locale: input.locale })))(input),
+      ),
     },
     actions: {
       identifyUser: (_, params) => identifyUser(params.user),
@@ -164,5 +169,45 @@ describe('session machine', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it("saves a logged-in member's language change on the account, then re-validates the token", async () => {
+    const saved: { locale: string; user: User }[] = [];
+    const { actor, validate } = startSession({
+      token: 'abc',
+      updateLocale: async (input) => {
+        saved.push({ locale: input.locale, user: input.user });
+        return { ...input.user, locale: input.locale as User['locale'] };
+      },
+    });
+    await waitFor(actor, (state) => state.matches('loggedIn') && state.context.user !== null);
+    actor.send({ type: 'locale.change', locale: 'de' });
+    expect(actor.getSnapshot().value).toBe('savingLocale');
+    await waitFor(actor, (state) => state.matches('loggedIn') && state.context.user?.locale === 'de');
+    expect(saved).toEqual([{ locale: 'de', user }]);
+    expect(validate).toHaveBeenCalledTimes(2);
+  });
+
+  it("does not call the server when the language is already the account's, or when logged out", async () => {
+    const updateLocale = vi.fn(async (input: { user: User }) => input.user);
+    const loggedIn = startSession({ token: 'abc', updateLocale });
+    await waitFor(loggedIn.actor, (state) => state.matches('loggedIn') && state.context.user !== null);
+    loggedIn.actor.send({ type: 'locale.change', locale: 'pt' });
+    expect(loggedIn.actor.getSnapshot().value).toBe('loggedIn');
+    const loggedOut = startSession({ token: null, updateLocale });
+    loggedOut.actor.send({ type: 'locale.change', locale: 'fr' });
+    expect(loggedOut.actor.getSnapshot().value).toBe('loggedOut');
+    expect(updateLocale).not.toHaveBeenCalled();
+  });
+
+  it('stays logged in when saving the language fails (the interface still switches)', async () => {
+    const { actor } = startSession({
+      token: 'abc',
+      updateLocale: () => Promise.reject(new Error('offline')),
+    });
+    await waitFor(actor, (state) => state.matches('loggedIn') && state.context.user !== null);
+    actor.send({ type: 'locale.change', locale: 'sk' });
+    await waitFor(actor, (state) => state.matches('loggedIn'));
+    expect(actor.getSnapshot().context.token).toBe('abc');
   });
 });

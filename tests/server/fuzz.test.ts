@@ -598,8 +598,25 @@ function errorShapeProblem(statusCode: number, body: string): string | null {
     return `status ${statusCode} with a body that is not JSON: ${body.slice(0, 120)}`;
   }
   const keys = parsed && typeof parsed === 'object' ? Object.keys(parsed).sort() : [];
-  const { detail, code } = (parsed ?? {}) as { detail?: unknown; code?: unknown };
-  if (keys.join(',') !== 'code,detail' || typeof detail !== 'string' || typeof code !== 'string') {
+  const { detail, code, fields } = (parsed ?? {}) as { detail?: unknown; code?: unknown; fields?: unknown };
+  // A validation error adds the refused fields (the contract's FieldProblem); every other error is {detail, code}.
+  const validationFields =
+    code === 'validation_failed' &&
+    keys.join(',') === 'code,detail,fields' &&
+    Array.isArray(fields) &&
+    fields.length > 0 &&
+    fields.every(
+      (item) =>
+        typeof item === 'object' &&
+        item !== null &&
+        typeof (item as { field?: unknown }).field === 'string' &&
+        typeof (item as { problem?: unknown }).problem === 'string',
+    );
+  if (
+    (keys.join(',') !== 'code,detail' && !validationFields) ||
+    typeof detail !== 'string' ||
+    typeof code !== 'string'
+  ) {
     return `status ${statusCode} with a body that is not exactly {detail, code}: ${body.slice(0, 160)}`;
   }
   return null;

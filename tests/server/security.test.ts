@@ -343,27 +343,31 @@ describe('upgrade-insecure-requests (pglite)', () => {
   // Issue 17, item 4: at an http address other than localhost (a phone on the LAN, a staging host without TLS)
   // the directive made the browser fetch every asset over https, and the page stayed blank.
   const dist = path.join(root, 'dist');
-  const policies = async (publicUrl: string) => {
-    const started = await startAccountApp('pglite', { CLIENT_DIST_DIR: dist, PUBLIC_URL: publicUrl });
-    try {
-      const urls = ['/pt', '/en/rights', '/api/health', '/api/bookings/branches'];
-      return await Promise.all(
-        urls.map(async (url) =>
-          String((await started.app.inject({ url })).headers['content-security-policy']),
-        ),
-      );
-    } finally {
-      await started.close();
-    }
-  };
+  const urls = ['/pt', '/en/rights', '/api/health', '/api/bookings/branches'];
+  let secure: AccountApp;
+  let plain: AccountApp;
+  beforeAll(async () => {
+    secure = await startAccountApp('pglite', { CLIENT_DIST_DIR: dist, PUBLIC_URL: 'https://gym.example' });
+    plain = await startAccountApp('pglite', {
+      CLIENT_DIST_DIR: dist,
+      PUBLIC_URL: 'http://192.168.1.20:3000',
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await secure?.close();
+    await plain?.close();
+  });
+  const policies = (started: AccountApp) =>
+    Promise.all(
+      urls.map(async (url) => String((await started.app.inject({ url })).headers['content-security-policy'])),
+    );
 
   it('is sent on pages and API answers when PUBLIC_URL is https', async () => {
-    for (const csp of await policies('https://gym.example'))
-      expect(csp).toContain('upgrade-insecure-requests');
+    for (const csp of await policies(secure)) expect(csp).toContain('upgrade-insecure-requests');
   });
 
   it('is never sent when PUBLIC_URL is plain http', async () => {
-    for (const csp of await policies('http://192.168.1.20:3000')) {
+    for (const csp of await policies(plain)) {
       expect(csp).toContain("default-src 'self'");
       expect(csp).not.toContain('upgrade-insecure-requests');
     }

@@ -1,0 +1,70 @@
+import { expect, test } from '@playwright/test';
+import { open } from './support/fixtures.ts';
+import { JOURNEY_LOCALES, LANGUAGE_NAMES } from './support/locale-texts.ts';
+
+// Issue 17, item 7: the smaller things a new member noticed.
+
+test.describe('small things a new member notices', () => {
+  test('a verification link keeps its code readable in the address bar', async ({ page }) => {
+    await open(page, '/pt?verify_email=rita%40example.com&verify_email_code=614802');
+    await expect(page.getByRole('dialog', { name: 'Verificar a conta' })).toBeVisible();
+    await expect(page.getByLabel('Código de verificação do e-mail')).toHaveValue('614802');
+    expect(page.url()).toContain('verify_email_code=614802');
+    expect(page.url()).not.toContain('%22');
+  });
+
+  test('og:locale is a full language_TERRITORY tag, from the server and after the app runs', async ({
+    page,
+    request,
+  }) => {
+    const tags = { pt: 'pt_PT', fr: 'fr_FR', en: 'en_GB', de: 'de_DE', sk: 'sk_SK' };
+    for (const locale of JOURNEY_LOCALES) {
+      const html = await (await request.get(`/${locale}`)).text();
+      expect(html, locale).toContain(`<meta property="og:locale" content="${tags[locale]}" />`);
+    }
+    await open(page, '/sk');
+    await expect(page.locator('meta[property="og:locale"]')).toHaveAttribute('content', 'sk_SK');
+    await page.getByRole('button', { name: /^Jazyk/ }).click();
+    await page.getByRole('menuitemradio', { name: 'Deutsch' }).click();
+    await expect(page.locator('meta[property="og:locale"]')).toHaveAttribute('content', 'de_DE');
+  });
+
+  test('an unknown page answers 404 and shows the top bar and the footer', async ({ page, request }) => {
+    expect((await request.get('/pt/no-such-page')).status()).toBe(404);
+    expect((await request.get('/en/rights/nothing/here')).status()).toBe(404);
+    expect((await request.get('/en/rights')).status()).toBe(200);
+    const response = await page.goto('/en/no-such-page');
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { name: 'This page does not exist.' })).toBeVisible();
+    await expect(page.getByRole('banner')).toBeVisible();
+    await expect(page.getByRole('contentinfo')).toBeVisible();
+    await page.getByRole('link', { name: 'Back to the home page' }).click();
+    await expect(page).toHaveURL(/\/en$/);
+  });
+
+  test('the language menu marks the current language with aria-checked', async ({ page }) => {
+    await open(page, '/fr');
+    await page.getByRole('button', { name: /^Langue/ }).click();
+    for (const locale of JOURNEY_LOCALES)
+      await expect(page.getByRole('menuitemradio', { name: LANGUAGE_NAMES[locale] })).toHaveAttribute(
+        'aria-checked',
+        String(locale === 'fr'),
+      );
+  });
+
+  test("the refund policy reads 'less than 24 hours' for the last tier, never 'more than 0 hours'", async ({
+    page,
+  }) => {
+    const expected = {
+      pt: 'Com menos de 24 horas de antecedência, é reembolsado 0%.',
+      en: 'Less than 24 hours ahead, 0% is refunded.',
+      fr: 'Moins de 24 heures à l’avance',
+    };
+    for (const [locale, text] of Object.entries(expected)) {
+      await open(page, `/${locale}`);
+      const faq = page.locator('#faq');
+      await expect.poll(async () => (await faq.textContent()) ?? '').toContain(text.replace('’', "'"));
+      expect(await faq.textContent()).not.toMatch(/mais de 0 hora|Above 0 hours|Plus de 0 heure/);
+    }
+  });
+});

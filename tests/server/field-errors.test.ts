@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newClient, startAccountApp, verifiedAccount, type AccountApp } from './support/accounts.ts';
+
+// Issue 17, item 5: a refused field is named in a structured way, so the client can show its own translated
+// sentence beside that field instead of the server's technical one at the top of the form.
+
+describe('validation errors name their fields (pglite)', () => {
+  let started: AccountApp;
+  beforeAll(async () => {
+    started = await startAccountApp('pglite');
+  }, 120_000);
+  afterAll(async () => started?.close());
+
+  it('a too-long first name is refused with the field, the problem and the limit', async () => {
+    const client = newClient(started.app);
+    const account = await verifiedAccount(client, started.app);
+    const response = await client.json(
+      'PUT',
+      '/api/auth/me',
+      {
+        email: account.email,
+        phone_number: account.phone_number,
+        first_name: 'A'.repeat(101),
+        last_name: account.last_name,
+        agree_newsletter: false,
+      },
+      account.token,
+    );
+    expect(response.statusCode).toBe(422);
+    const body = response.json();
+    expect(body.code).toBe('validation_failed');
+    expect(body.fields).toEqual([{ field: 'first_name', problem: 'too_long', limit: 100 }]);
+  });
+
+  it('a missing field is named too', async () => {
+    const client = newClient(started.app);
+    const missing = await client.json('POST', '/api/auth/register', { email: 'rita@example.com' });
+    expect(missing.statusCode).toBe(422);
+    expect(missing.json().fields).toEqual([{ field: expect.any(String), problem: 'required' }]);
+  });
+});
