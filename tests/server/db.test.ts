@@ -41,7 +41,10 @@ describeEachDatabase('migrations', (getDb) => {
       'checkout_sessions',
       'coupon_redemptions',
       'coupons',
+      'lock_code_doors',
       'lock_codes',
+      'lock_devices',
+      'lock_events',
       'outbox',
       'password_reset_tokens',
       'payment_events',
@@ -52,6 +55,7 @@ describeEachDatabase('migrations', (getDb) => {
       'slots',
       'users',
       'verification_codes',
+      'virtual_door_codes',
     ]);
   });
 });
