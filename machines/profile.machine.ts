@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import { ApiError } from './api.ts';
 import { placeholder } from './placeholder.ts';
 import { failureFeedback, sanitisePhone, type Feedback } from './feedback.ts';

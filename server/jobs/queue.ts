@@ -112,7 +112,7 @@ export async function openJobQueue(deps: {
   const { database, log, handlers } = deps;
   const queueClock = deps.manual ? new QueueTestClock(deps.clock.now().epochMilliseconds) : null;
   // pg-boss hands these to its pg pool, which knows the session timeouts its own type does not list.
-  const postgresOptions =
+  const connection: ConstructorOptions =
     deps.config.database.kind === 'postgres'
       ? ({
           connectionString: deps.config.database.url,
@@ -124,7 +124,6 @@ export async function openJobQueue(deps: {
           idle_in_transaction_session_timeout: deps.config.databaseTimeouts.idleInTransactionMs,
           query_timeout: deps.config.databaseTimeouts.statementMs + 2000,
           keepAlive: true,
-          // pg-boss hands these on to its pg.Pool, whose options its type does not list.
         } as ConstructorOptions)
       : { db: sharedPoolAdapter(database.pool), backend: 'pglite' };
   const boss = new PgBoss({
