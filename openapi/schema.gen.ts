@@ -1333,6 +1333,9 @@ export interface operations {
           'application/json': components['schemas']['Message'];
         };
       };
+      400: components['responses']['BadRequest'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
@@ -1531,7 +1534,10 @@ export interface operations {
         };
         content?: never;
       };
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
@@ -1558,7 +1564,10 @@ export interface operations {
           'application/json': components['schemas']['Message'];
         };
       };
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
       /** @description A refund could not be issued because the payment provider is unreachable; nothing was changed. */
@@ -1846,11 +1855,14 @@ export interface operations {
           'application/json': components['schemas']['Message'];
         };
       };
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       /** @description The current user has no such booking. */
       404: components['responses']['NotFound'];
       /** @description The code cannot be sent now (code_not_available). */
       409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
@@ -2179,8 +2191,11 @@ export interface operations {
           };
         };
       };
+      400: components['responses']['BadRequest'];
       404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
       414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
@@ -2210,9 +2225,12 @@ export interface operations {
           'application/json': components['schemas']['CheckoutSessionStatus'];
         };
       };
+      400: components['responses']['BadRequest'];
       /** @description No local checkout session has this id, or the server runs in production. */
       404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
       414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];

@@ -201,7 +201,9 @@ export async function registerClient(app: FastifyInstance, config: Config): Prom
   const localisedPage = (page: PageName) => (request: FastifyRequest, reply: FastifyReply) => {
     const { lang } = request.params as { lang: string };
     const { indexHtml, metadata, pages } = currentBuild();
-    if (!metadata || !isLocale(lang)) return notFoundOrApp(request, reply);
+    if (!isLocale(lang)) return notFoundOrApp(request, reply);
+    // A build without its page metadata still serves its pages, only without their translated head.
+    if (!metadata) return sendHtml(reply, indexHtml, pagePolicy);
     const key = `${lang}:${page}`;
     let html = pages.get(key);
     if (!html) {

@@ -55,7 +55,6 @@ const expectedOperations = [
   ['confirmPhoneNumber', 'get', '/auth/confirm-phone-number/{code}', 'public'],
   ['resendEmailVerification', 'post', '/auth/resend-email-verification', 'public'],
   ['resendPhoneVerification', 'post', '/auth/resend-phone-verification', 'public'],
-  ['logout', 'post', '/auth/logout', 'bearer'],
   ['deleteAccount', 'delete', '/auth/delete-account', 'bearer'],
   ['listBranches', 'get', '/bookings/branches', 'public'],
   ['getBranchLocalTime', 'get', '/bookings/local-time/branch/{branchId}', 'public'],
