@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { BookingStatus, BookingsTable, CheckoutSessionsTable, LocaleCode } from '../db/schema.ts';
 
@@ -180,6 +180,8 @@ export type MyBookingRow = {
   session_locale: LocaleCode | null;
   session_booking_date: string | null;
   lock_code: string | null;
+  /** The backup code the door-code message carries instead (a one-door branch whose door did not confirm). */
+  lock_code_backup: string | null;
   lock_code_revoked_at: Date | null;
   lock_code_valid_from: Date | null;
   lock_code_valid_until: Date | null;
@@ -216,6 +218,19 @@ export async function listUserBookings(db: Db, userId: string): Promise<MyBookin
       'session.locale as session_locale',
       'session.booking_date as session_booking_date',
       'code.code as lock_code',
+      // The rule of the door-code message (server/locks/doors.ts, prepareForMessage): a backup code stands in
+      // for the code only at a branch with one door, while that door has not confirmed the code.
+      eb
+        .selectFrom('lock_code_doors as door')
+        .select(
+          sql<
+            string | null
+          >`case when count(*) = 1 and bool_and(door.state <> 'set') then max(door.backup_code) end`.as(
+            'backup',
+          ),
+        )
+        .whereRef('door.lock_code_id', '=', 'code.id')
+        .as('lock_code_backup'),
       'code.revoked_at as lock_code_revoked_at',
       'code.valid_from as lock_code_valid_from',
       'code.valid_until as lock_code_valid_until',

@@ -366,7 +366,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
                 ),
               )
             : 0,
-          lock_code: codeReadable ? row.lock_code : null,
+          lock_code: codeReadable ? (row.lock_code_backup ?? row.lock_code) : null,
           lock_code_valid_from:
             codeReadable && row.lock_code_valid_from
               ? formatLocalTime(instantFromDate(row.lock_code_valid_from), row.time_zone)

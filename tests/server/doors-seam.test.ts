@@ -192,7 +192,7 @@ describe.each(DATABASE_TARGETS)('doors through Seam (%s)', (target) => {
 
   it('pulls a backup code when the door has not confirmed the code by T-45, and sends that one', async () => {
     await setBranchDoors(app.db, branchId, [seam.devices[0]]);
-    const { lockCodeId } = await book('2026-03-30T10:00');
+    const { user, lockCodeId } = await book('2026-03-30T10:00');
     await app.jobs.runDue();
     clock.set('2026-03-30T08:15:00Z');
     await app.jobs.runDue();
@@ -208,6 +208,9 @@ describe.each(DATABASE_TARGETS)('doors through Seam (%s)', (target) => {
     const [email, sms] = await accessMessages();
     expect(email!.text_body).toContain(backup!.code);
     expect(sms!.text_body).toContain(`door code ${backup!.code}`);
+    // My bookings shows the code the message carried, not the one the door never confirmed.
+    const [shown] = await bookingService(app.db, clock, deps()).listMyBookings(user);
+    expect(shown!.lock_code).toBe(backup!.code);
     // No alert: the member has a code the door's pool vouches for.
     expect(
       await app.db.selectFrom('outbox').select('id').where('kind', '=', 'operator_alert').execute(),
