@@ -8,6 +8,7 @@ import { bookingMessage } from '../bookings/messages.ts';
 import { dateFromInstant } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
+import { assertDevelopmentCaller } from '../http/dev-routes.ts';
 import { resolveLocale } from '../i18n.ts';
 import { doorPagePolicy, renderDoorPage } from './door-page.ts';
 import type { DoorService } from './doors.ts';
@@ -24,8 +25,10 @@ export function lockHandlers(deps: {
   limiter: RateLimiter;
 }) {
   const { doors, config } = deps;
-  const localDoors = () => {
-    if (!config.devRoutes || config.locks.provider !== 'local') throw new AppError('not_found');
+  // The keypad lists the codes a door holds: a development route, for callers on this machine only.
+  const localDoors = (request: FastifyRequest) => {
+    assertDevelopmentCaller(request, config);
+    if (config.locks.provider !== 'local') throw new AppError('not_found');
   };
   return {
     seamWebhook: async (request: FastifyRequest) => {
@@ -44,7 +47,7 @@ export function lockHandlers(deps: {
       request: FastifyRequest<{ Params: Path<'getDevDoorPage'> }>,
       reply: FastifyReply,
     ) => {
-      localDoors();
+      localDoors(request);
       const branch = await doors.branch(request.params.branch_id);
       if (!branch) throw new AppError('branch_not_found');
       const nonce = randomBytes(16).toString('base64');
@@ -64,7 +67,7 @@ export function lockHandlers(deps: {
     },
 
     enterDevDoor: async (request: FastifyRequest<{ Params: Path<'enterDevDoor'>; Body: EnterBody }>) => {
-      localDoors();
+      localDoors(request);
       const branch = await doors.branch(request.params.branch_id);
       if (!branch) throw new AppError('branch_not_found');
       const at = request.body.at ? new Date(request.body.at) : dateFromInstant(doors.now());

@@ -94,7 +94,20 @@ describe('the development server', () => {
           remoteAddress,
         });
         expect(expire.statusCode, remoteAddress).toBe(404);
+        // The virtual doors' keypad lists the codes a door holds: no one off this machine reaches it.
+        const keypad = await direct.app.inject({ url: '/api/dev/doors/1', remoteAddress });
+        expect([keypad.statusCode, keypad.json().code], remoteAddress).toEqual([404, 'not_found']);
+        const enter = await direct.app.inject({
+          method: 'POST',
+          url: '/api/dev/doors/1/enter',
+          payload: { code: '123456' },
+          remoteAddress,
+        });
+        expect([enter.statusCode, enter.json().code], remoteAddress).toEqual([404, 'not_found']);
       }
+      // From this machine the keypad's route is there (this database has no branch 1).
+      const keypad = await direct.app.inject({ url: '/api/dev/doors/1', remoteAddress: '127.0.0.1' });
+      expect(keypad.json().code).toBe('branch_not_found');
     });
 
     it('are not opened by a forged X-Forwarded-For, nor through a proxy on the same host', async () => {
