@@ -557,7 +557,7 @@ export interface paths {
     };
     /**
      * List outgoing e-mails and SMS
-     * @description Available outside production only (404 in production): the notifications outbox, newest first, at most 200 messages, optionally only those to one recipient. Lets developers and end-to-end tests read the verification codes, links and access codes that would be e-mailed or texted.
+     * @description Available outside production only (404 in production) and to callers on the server's own machine: the notifications outbox, newest first, at most 200 messages, optionally only those to one recipient. Lets developers and end-to-end tests read the verification codes, links and access codes that would be e-mailed or texted. A browser (`Accept: text/html` first) gets a page, which links each branch's virtual door when the offline lock provider is in use.
      */
     get: operations['listDevOutbox'];
     put?: never;
@@ -2114,6 +2114,7 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['OutboxMessage'][];
+          'text/html': string;
         };
       };
       /** @description The server runs in production, where this route does not exist. */

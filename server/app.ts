@@ -33,6 +33,7 @@ import { resolveLocale } from './i18n.ts';
 import { createHousekeeping } from './jobs/housekeeping.ts';
 import { createDeliveryAdapters } from './notifications/delivery.ts';
 import { notificationHandlers } from './notifications/handlers.ts';
+import { listBranches } from './branches/repository.ts';
 import { createOutboxWorker, type OutboxWorker } from './notifications/worker.ts';
 import { createAccessCodeNotifier } from './bookings/access-codes.ts';
 import { openJobQueue, type JobQueue } from './jobs/queue.ts';
@@ -269,7 +270,10 @@ export async function buildApp(
         ...branchHandlers(branches),
         ...healthHandlers(database.db),
         ...authHandlers(auth),
-        ...notificationHandlers(database.db, config),
+        ...notificationHandlers(database.db, config, {
+          virtualDoors: async () =>
+            (await listBranches(database.db)).map((branch) => ({ id: branch.id, name: branch.name })),
+        }),
         ...checkoutPublicHandlers(checkout, { devRoutes: config.devRoutes }),
         ...bookingHandlers({ bookings, coupons, checkout }),
         ...lockHandlers({ doors, config, resend: accessCodeNotifier, limiter }),

@@ -160,6 +160,21 @@ describe.each(DATABASE_TARGETS)('the virtual door (%s)', (target) => {
     expect(bad.statusCode).toBe(422);
   });
 
+  it('links each branch’s keypad from the outbox page a browser gets, and keeps JSON for everyone else', async () => {
+    const page = await app.inject({
+      method: 'GET',
+      url: '/api/dev/outbox',
+      headers: { locale: 'en', accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+    });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toContain('Virtual doors');
+    expect(page.body).toContain(`<a href="/api/dev/doors/${branchId}">Lisboa – Avenidas Novas</a>`);
+    const json = await app.inject({ method: 'GET', url: '/api/dev/outbox' });
+    expect(json.headers['content-type']).toContain('application/json');
+    expect(Array.isArray(json.json())).toBe(true);
+  });
+
   it('sends the code again from T-30 to the end of its window, rate-limited', async () => {
     const { caller, account, mine } = await bookedAndPaid();
     const bookingId = (await mine()).id;
