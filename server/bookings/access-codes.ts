@@ -74,6 +74,39 @@ function runOf(
   return runs.find((run) => run.some((booking) => booking.id === bookingId)) ?? [];
 }
 
+/** Writes the door-code message to the outbox: an e-mail and an SMS where the member has them. */
+async function queueMessage(
+  trx: Db,
+  context: MessageContextRow,
+  message: ReturnType<typeof accessCodeMessage>,
+  now: Date,
+  dedupeKey: (channel: 'email' | 'sms') => string,
+): Promise<void> {
+  const common = { locale: context.locale, kind: 'access_code', created_at: now, next_attempt_at: now };
+  if (context.email) {
+    await insertOutboxMessage(trx, {
+      ...common,
+      channel: 'email',
+      recipient: context.email,
+      subject: message.subject,
+      text_body: message.text,
+      html_body: message.html,
+      dedupe_key: dedupeKey('email'),
+    });
+  }
+  if (context.phone_number) {
+    await insertOutboxMessage(trx, {
+      ...common,
+      channel: 'sms',
+      recipient: context.phone_number,
+      subject: null,
+      text_body: message.sms,
+      html_body: null,
+      dedupe_key: dedupeKey('sms'),
+    });
+  }
+}
+
 export type ResendOutcome = 'sent' | 'not_yet' | 'ended' | 'no_code' | 'not_found' | 'no_recipient';
 
 export function createAccessCodeNotifier(deps: {
@@ -144,30 +177,9 @@ export function createAccessCodeNotifier(deps: {
         if (!context || (!context.email && !context.phone_number)) return 'no_recipient';
         const run = runOf(await repository.lockConfirmedBookingsOfCode(trx, code.id), booking.id);
         const message = compose(context, code, readiness.code ?? code.code, readiness.unconfirmed, run);
-        const common = { locale: context.locale, kind: 'access_code', created_at: now, next_attempt_at: now };
-        const stamp = `${booking.id}:${code.id}:${now.getTime()}`;
-        if (context.email) {
-          await insertOutboxMessage(trx, {
-            ...common,
-            channel: 'email',
-            recipient: context.email,
-            subject: message.subject,
-            text_body: message.text,
-            html_body: message.html,
-            dedupe_key: `access_code_again:email:${stamp}`,
-          });
-        }
-        if (context.phone_number) {
-          await insertOutboxMessage(trx, {
-            ...common,
-            channel: 'sms',
-            recipient: context.phone_number,
-            subject: null,
-            text_body: message.sms,
-            html_body: null,
-            dedupe_key: `access_code_again:sms:${stamp}`,
-          });
-        }
+        await queueMessage(trx, context, message, now, (channel) =>
+          [`access_code_again`, channel, booking.id, code.id, now.getTime()].join(':'),
+        );
         return 'sent';
       });
     },
@@ -198,34 +210,9 @@ export function createAccessCodeNotifier(deps: {
         if (!context || (!context.email && !context.phone_number)) return 'no_recipient';
 
         const message = compose(context, code, readiness.code ?? code.code, readiness.unconfirmed, covered);
-        const common = {
-          locale: context.locale,
-          kind: 'access_code',
-          created_at: now,
-          next_attempt_at: now,
-        };
-        if (context.email) {
-          await insertOutboxMessage(trx, {
-            ...common,
-            channel: 'email',
-            recipient: context.email,
-            subject: message.subject,
-            text_body: message.text,
-            html_body: message.html,
-            dedupe_key: `access_code:email:${booking.id}:${code.id}`,
-          });
-        }
-        if (context.phone_number) {
-          await insertOutboxMessage(trx, {
-            ...common,
-            channel: 'sms',
-            recipient: context.phone_number,
-            subject: null,
-            text_body: message.sms,
-            html_body: null,
-            dedupe_key: `access_code:sms:${booking.id}:${code.id}`,
-          });
-        }
+        await queueMessage(trx, context, message, now, (channel) =>
+          [`access_code`, channel, booking.id, code.id].join(':'),
+        );
         await repository.markAccessCodeSent(
           trx,
           covered.map((row) => row.id),

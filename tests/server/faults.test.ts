@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,55 +21,16 @@ import {
 } from './support/accounts.ts';
 import { createBranch } from './support/fixtures.ts';
 import { startSmtpServer } from './support/mail.ts';
+import { startServerProcess, stopServerProcess, type ServerProcess } from './support/server-process.ts';
 
 // Things that go wrong in production: a process killed mid-checkout, a checkout nobody finishes, the database
 // connection dropped in the middle of a transaction, an SMTP server that is down. Each time the product must
 // answer cleanly, keep no half-written rows, and carry on.
 
-const root = path.resolve(import.meta.dirname, '../..');
-
-type Server = { process: ChildProcess; url: string; output: string[] };
-
-async function startServer(env: Record<string, string>, port: number): Promise<Server> {
-  const child = spawn(process.execPath, ['server/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'development',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      SLOT_HORIZON_DAYS: '7',
-      CLIENT_DIST_DIR: '/nonexistent-client-dist',
-      RATE_LIMITS: 'login.ip=1000/1h,login.account=1000/1h',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 300; attempt += 1) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output.join('')}`);
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return { process: child, url, output };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`server did not start:\n${output.join('')}`);
-}
-
-async function kill(server: Server | undefined, signal: NodeJS.Signals): Promise<void> {
-  if (!server || server.process.exitCode !== null || server.process.signalCode !== null) return;
-  const exited = new Promise((resolve) => server.process.once('exit', resolve));
-  server.process.kill(signal);
-  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-  if (server.process.exitCode === null && server.process.signalCode === null) server.process.kill('SIGKILL');
-}
+type Server = ServerProcess;
+const startServer = startServerProcess;
+const kill = (server: Server | undefined, signal: NodeJS.Signals) =>
+  stopServerProcess(server, signal, 10_000);
 
 async function call(url: string, init: { method?: string; body?: unknown; token?: string } = {}) {
   const response = await fetch(url, {
