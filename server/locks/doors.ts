@@ -71,6 +71,18 @@ export function createDoorService(deps: {
   const { db, provider, log } = deps;
   const now = () => dateFromInstant(deps.clock.now());
 
+  /** A door that lost the code (or never kept it): forget its id there, and program it on the next round. */
+  async function programAfresh(key: doors.DoorKey, programmedFrom: Date | null): Promise<void> {
+    await doors.setProviderCodeId(db, key, null);
+    await doors.compareAndSetDoor(
+      db,
+      key,
+      { state: 'programming', programmedFrom },
+      { state: 'pending' },
+      now(),
+    );
+  }
+
   /** One door of a live code: program it, or read back what the door did with it. */
   async function programDoor(code: codes.LockCodeRow, door: doors.DoorRow): Promise<void> {
     const key = { lockCodeId: code.id, deviceId: door.device_id };
@@ -107,14 +119,7 @@ export function createDoorService(deps: {
       }
       if (status.state === 'removed') {
         // The door lost the code we meant to move: create it afresh on the next round.
-        await doors.setProviderCodeId(db, key, null);
-        await doors.compareAndSetDoor(
-          db,
-          key,
-          { state: 'programming', programmedFrom: code.valid_from },
-          { state: 'pending' },
-          now(),
-        );
+        await programAfresh(key, code.valid_from);
         return;
       }
       await doors.setProviderCodeId(db, key, status.providerCodeId);
@@ -124,14 +129,7 @@ export function createDoorService(deps: {
     if (state === 'programming' && door.provider_code_id) {
       const status = await provider.readCode(door.provider_code_id);
       if (status.state === 'removed') {
-        await doors.setProviderCodeId(db, key, null);
-        await doors.compareAndSetDoor(
-          db,
-          key,
-          { state: 'programming', programmedFrom: door.programmed_from },
-          { state: 'pending' },
-          now(),
-        );
+        await programAfresh(key, door.programmed_from);
         return;
       }
       await applyStatus(key, door.programmed_from, status);
