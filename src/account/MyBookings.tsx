@@ -2,12 +2,8 @@ import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Badge, Button, Checkbox, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { useMachine } from '@xstate/react';
 import { useState, type ReactNode } from 'react';
-import { createCancellationActors } from '../../machines/cancellation.actors.ts';
-import {
-  cancellationMachine,
-  selectedBookings,
-  visibleDoorCodes,
-} from '../../machines/cancellation.machine.ts';
+import { createMyBookingsActors } from '../../machines/myBookings.actors.ts';
+import { myBookingsMachine, selectedBookings, visibleDoorCodes } from '../../machines/myBookings.machine.ts';
 import {
   groupBookings,
   refundPercent,
@@ -17,7 +13,7 @@ import {
   type BookingGroup,
   type BookingList,
   type BookingStatusLabel,
-} from '../../machines/myBookings.ts';
+} from '../../machines/myBookings.selectors.ts';
 import { useRuntime } from '../app/context.tsx';
 import { useFeedbackText } from '../auth/feedback.tsx';
 import { formatEuros } from '../i18n/format.ts';
@@ -25,7 +21,7 @@ import type { Locale } from '../i18n/locales.ts';
 import { useLocale } from '../shell/navigation.ts';
 import { longDateTime, timeOnly, timeRange } from './time.ts';
 
-type Send = ReturnType<typeof useMachine<typeof cancellationMachine>>[1];
+type Send = ReturnType<typeof useMachine<typeof myBookingsMachine>>[1];
 
 function StatusBadge({ status }: { status: BookingStatusLabel }) {
   const labels: Record<BookingStatusLabel, ReactNode> = {
@@ -204,7 +200,7 @@ function GroupItem({
   );
 }
 
-type MachineState = ReturnType<typeof useMachine<typeof cancellationMachine>>[0];
+type MachineState = ReturnType<typeof useMachine<typeof myBookingsMachine>>[0];
 
 /**
  * The door codes that open a door now or soon, first and large: never inside a collapsed group. Each with the
@@ -268,7 +264,7 @@ export function MyBookings() {
   const locale = useLocale();
   const feedbackText = useFeedbackText();
   const [machine] = useState(() =>
-    cancellationMachine.provide({ actors: createCancellationActors(runtime.api) }),
+    myBookingsMachine.provide({ actors: createMyBookingsActors(runtime.api) }),
   );
   const [state, send] = useMachine(machine);
   const { context } = state;

@@ -1,4 +1,4 @@
-import type { Booking } from '../../machines/myBookings.ts';
+import type { Booking } from '../../machines/myBookings.selectors.ts';
 
 /** A confirmed, cancelable booking of one hour on day `id` of December 2026, in Lisbon. */
 export function booking(id: number, overrides: Partial<Booking> = {}): Booking {

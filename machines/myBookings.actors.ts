@@ -1,9 +1,9 @@
 import { fromPromise } from 'xstate';
 import { expectData, expectOk, type ApiClient } from './api.ts';
-import type { CancelRequest } from './cancellation.machine.ts';
-import type { Booking } from './myBookings.ts';
+import type { CancelRequest } from './myBookings.machine.ts';
+import type { Booking } from './myBookings.selectors.ts';
 
-export function createCancellationActors(api: ApiClient) {
+export function createMyBookingsActors(api: ApiClient) {
   return {
     loadBookings: fromPromise<Booking[]>(() => expectData(api.GET('/bookings/my-bookings'))),
     cancelBookings: fromPromise<void, CancelRequest>(({ input }) =>

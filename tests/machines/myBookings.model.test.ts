@@ -1,14 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EventFrom, SnapshotFrom } from 'xstate';
 import { ApiError } from '../../machines/api.ts';
-import { cancellationMachine, type CancelRequest } from '../../machines/cancellation.machine.ts';
-import type { Booking } from '../../machines/myBookings.ts';
+import { myBookingsMachine, type CancelRequest } from '../../machines/myBookings.machine.ts';
+import type { Booking } from '../../machines/myBookings.selectors.ts';
 import { booking } from './bookings-fixtures.ts';
 
 import { coverageOf, generatePaths, replayPath } from './model/harness.ts';
 
-type Event = EventFrom<typeof cancellationMachine>;
-type Snapshot = SnapshotFrom<typeof cancellationMachine>;
+type Event = EventFrom<typeof myBookingsMachine>;
+type Snapshot = SnapshotFrom<typeof myBookingsMachine>;
 
 // Three lists the server can return: the first load (booking 3 not cancelable), the figures after a 409
 // (booking 1 no longer cancelable, booking 2 cheaper), and an empty list.
@@ -49,14 +49,14 @@ const EVENTS = [
   { type: 'xstate.error.actor.resendCode', error: new ApiError('rate_limited', 'Too many attempts.') },
 ] as unknown as Event[];
 
-const coverage = coverageOf(cancellationMachine);
+const coverage = coverageOf(myBookingsMachine);
 afterAll(() => coverage.save());
 
 const listName = (bookings: Booking[]) =>
   bookings === FIRST ? 'first' : bookings === CHANGED ? 'changed' : `${bookings.length}`;
 
-describe('cancellation machine, model-based', () => {
-  const paths = generatePaths(cancellationMachine, {
+describe('my bookings machine, model-based', () => {
+  const paths = generatePaths(myBookingsMachine, {
     events: EVENTS,
     serializeState: (state) =>
       [
@@ -76,7 +76,7 @@ describe('cancellation machine, model-based', () => {
       let logged = 0;
       let loadFailures = 0;
       let previous: Snapshot | null = null;
-      await replayPath(cancellationMachine, path, {
+      await replayPath(myBookingsMachine, path, {
         scripted: ['loadBookings', 'cancelBookings', 'resendCode'],
         coverage,
         provide: { actions: { logLoadFailure: () => (logged += 1) } },
@@ -140,7 +140,7 @@ describe('cancellation machine, model-based', () => {
   }
 });
 
-describe('cancellation machine, generated paths', () => {
+describe('my bookings machine, generated paths', () => {
   it('cover every state and at least 95% of the transitions', () => {
     coverage.assertComplete();
   });

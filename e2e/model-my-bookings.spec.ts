@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { EventFrom, SnapshotFrom } from 'xstate';
-import { cancellationMachine } from '../machines/cancellation.machine.ts';
+import { myBookingsMachine } from '../machines/myBookings.machine.ts';
 import { booking } from '../tests/machines/bookings-fixtures.ts';
 import { generatePaths } from '../tests/machines/model/paths.ts';
 import { apiLogin, bookableSlots, bookAndPay, DEMO_ACCOUNT, storeToken } from './support/accounts.ts';
@@ -8,8 +8,8 @@ import { range, type ApiSlot } from './support/booking.ts';
 import { open } from './support/fixtures.ts';
 import { reportCoverage, runPath, titleOf, withoutPrefixes, type ModelDriver } from './support/model.ts';
 
-type Event = EventFrom<typeof cancellationMachine>;
-type Snapshot = SnapshotFrom<typeof cancellationMachine>;
+type Event = EventFrom<typeof myBookingsMachine>;
+type Snapshot = SnapshotFrom<typeof myBookingsMachine>;
 
 // The real world of each path: one paid booking of the demo account, far enough ahead to be cancelable with a
 // full refund. The model's list is that booking; after a cancellation, the same booking canceled. The demo
@@ -38,7 +38,7 @@ function events(state: Snapshot): Event[] {
 }
 
 const paths = withoutPrefixes(
-  generatePaths(cancellationMachine, {
+  generatePaths(myBookingsMachine, {
     events,
     maxStatesForSimplePaths: 0,
     serializeState: (state) =>
@@ -48,8 +48,8 @@ const paths = withoutPrefixes(
 
 type Data = { label: RegExp };
 
-const driver: ModelDriver<typeof cancellationMachine, Data> = {
-  machine: cancellationMachine,
+const driver: ModelDriver<typeof myBookingsMachine, Data> = {
+  machine: myBookingsMachine,
   calls: {
     loadBookings: (request) =>
       request.method() === 'GET' && request.url().endsWith('/api/bookings/my-bookings'),

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { ApiError } from '../../machines/api.ts';
-import { cancellationMachine, type CancelRequest } from '../../machines/cancellation.machine.ts';
-import type { Booking } from '../../machines/myBookings.ts';
+import { myBookingsMachine, type CancelRequest } from '../../machines/myBookings.machine.ts';
+import type { Booking } from '../../machines/myBookings.selectors.ts';
 import { booking } from './bookings-fixtures.ts';
 
 function start(options: {
@@ -20,7 +20,7 @@ function start(options: {
   const cancel = vi.fn(options.cancel ?? (async () => {}));
   const logged = vi.fn();
   const actor = createActor(
-    cancellationMachine.provide({
+    myBookingsMachine.provide({
       actors: {
         loadBookings: fromPromise(load),
         cancelBookings: fromPromise(({ input }) => cancel(input)),
@@ -32,7 +32,7 @@ function start(options: {
   return { actor, load, cancel, logged, ready };
 }
 
-describe('the cancellation machine', () => {
+describe('the my bookings machine', () => {
   it('loads the bookings and is ready with nothing selected', async () => {
     const { actor, ready } = start({});
     await ready();

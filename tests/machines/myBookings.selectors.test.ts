@@ -7,7 +7,7 @@ import {
   statusLabel,
   sumEuros,
   type Booking,
-} from '../../machines/myBookings.ts';
+} from '../../machines/myBookings.selectors.ts';
 import { booking } from './bookings-fixtures.ts';
 
 function at(id: number, start: string, end: string, overrides: Partial<Booking> = {}): Booking {

@@ -2,7 +2,7 @@ import { assign, setup } from 'xstate';
 import { placeholder } from './placeholder.ts';
 import { hasErrorCode } from './api.ts';
 import { failureFeedback, type Feedback } from './feedback.ts';
-import type { Booking } from './myBookings.ts';
+import type { Booking } from './myBookings.selectors.ts';
 
 export type CancellationContext = {
   bookings: Booking[];
@@ -63,7 +63,7 @@ export function selectedBookings(context: CancellationContext): Booking[] {
  * reloads the list and clears the selection; `refund_changed` or `booking_not_cancelable` (a figure changed) shows the server's message and reloads
  * the figures with the dialog still open. A failed load is only logged (docs/decisions.md, 'Client').
  */
-export const cancellationMachine = setup({
+export const myBookingsMachine = setup({
   types: {
     context: {} as CancellationContext,
     events: {} as CancellationEvent,
@@ -95,7 +95,7 @@ export const cancellationMachine = setup({
     },
   },
 }).createMachine({
-  id: 'cancellation',
+  id: 'myBookings',
   context: { bookings: [], selected: [], error: null, codeNotice: null },
   initial: 'loading',
   states: {
@@ -170,7 +170,7 @@ export const cancellationMachine = setup({
               actions: assign({ error: null }),
             },
             // docs/decisions.md, 'Bookings and payments': Cancel clears the selection and the error.
-            'dialog.cancel': { target: '#cancellation.ready', actions: 'clearSelection' },
+            'dialog.cancel': { target: '#myBookings.ready', actions: 'clearSelection' },
           },
         },
         cancelling: {
@@ -183,7 +183,7 @@ export const cancellationMachine = setup({
                 expected_refund_eur: booking.refundable_eur,
               })),
             }),
-            onDone: { target: '#cancellation.loading', actions: 'clearSelection' },
+            onDone: { target: '#myBookings.loading', actions: 'clearSelection' },
             onError: [
               {
                 guard: { type: 'isConflict', params: ({ event }) => ({ error: event.error }) },
