@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Temporal } from 'temporal-polyfill';
-import { SESSION_ID_PLACEHOLDER } from '../adapters/payments/provider.ts';
+import { SESSION_ID_PLACEHOLDER, type ProviderSession } from '../adapters/payments/provider.ts';
 import { formatLocalTime } from '../branches/service.ts';
 import { dateFromInstant, instantFromDate, type Clock } from '../clock.ts';
 import { lockUsableCoupon } from '../coupons/service.ts';
@@ -45,6 +45,13 @@ export type CancelBookingsInput = {
 };
 
 export type CancelBookingsResult = { canceledBookingIds: number[]; refundedCents: number };
+
+/**
+ * How long slots are held before the provider has opened their checkout session: far longer than a bounded
+ * provider call (two tries of PAYMENT_PROVIDER_TIMEOUT_MS), short enough that a process dying mid-call blocks
+ * its slots for minutes only. The attached session then sets the hold to its own expiry.
+ */
+const PROVIDER_CALL_HOLD_MINUTES = 2;
 
 /** The lock code is readable from this long before the start until the end. */
 const LOCK_CODE_READABLE_BEFORE = Temporal.Duration.from({ minutes: 30 });
@@ -217,18 +224,24 @@ export function createBookingService(deps: BookingServiceDependencies) {
 
   return {
     /**
-     * `POST /bookings/`, in one transaction: checks the user and the slots, releases stale holds of these slots,
-     * holds them with pending bookings (the database refuses a slot someone else holds: 409 slot_unavailable),
-     * prices them (409 price_changed when the client's total differs), snapshots the refund policy, redeems the
-     * coupon, and opens a checkout session. A failed provider call rolls everything back, so no hold is left.
-     * A total of 0 confirms at once, without a checkout.
+     * `POST /bookings/`, in three steps so that no database connection or lock waits on the payment provider:
+     * 1. one short transaction checks the user and the slots, releases stale holds of these slots, holds them with
+     *    pending bookings (the database refuses a slot someone else holds: 409 slot_unavailable), prices them (409
+     *    price_changed when the client's total differs), snapshots the refund policy and redeems the coupon. The
+     *    hold lasts PROVIDER_CALL_HOLD, so a process that dies before step 3 leaves a hold the expiry sweep ends
+     *    within minutes. A total of 0 confirms here, without a checkout.
+     * 2. the provider opens the checkout session, outside any transaction (its calls are bounded: timeout, one
+     *    retry). When it fails, the holds are removed at once and the caller hears 503.
+     * 3. a second short transaction records the session and attaches it to the holds, which then last as long as
+     *    the session. Holds that ended meanwhile (swept, their slot booked by someone else) are never revived: the
+     *    session stays unknown here, no one ever gets its secret, and a payment of it would be refunded.
      */
     async createBooking(input: CreateBookingInput): Promise<Schemas['CreateBookingResponse']> {
       const slotIds = [...new Set(input.slotIds)];
       if (slotIds.length === 0) throw new AppError('slot_not_found');
       const now = clock.now();
       const nowDate = dateFromInstant(now);
-      return db.transaction().execute(async (trx) => {
+      const held = await db.transaction().execute(async (trx) => {
         const user = await requireBookingUser(trx, input.userId);
         const slots = await requireBookableSlots(trx, slotIds, now);
         await repository.lockSlots(trx, slotIds);
@@ -245,7 +258,8 @@ export function createBookingService(deps: BookingServiceDependencies) {
         }
 
         const refundRatios = JSON.stringify(await readRefundRatios(trx));
-        const holdExpiresAt = dateFromInstant(now.add({ minutes: deps.checkoutExpiryMinutes }));
+        const holdMinutes = Math.min(PROVIDER_CALL_HOLD_MINUTES, deps.checkoutExpiryMinutes);
+        const holdExpiresAt = dateFromInstant(now.add({ minutes: holdMinutes }));
         const slotById = new Map(slots.map((slot) => [slot.id, slot]));
         const bookingIds = await insertHolds(
           trx,
@@ -275,13 +289,35 @@ export function createBookingService(deps: BookingServiceDependencies) {
               : [{ couponId: price.couponId, userId: user.id, bookingId: bookingIds[index]! }],
           ),
         );
+        if (priced.totalCents === 0) await confirmBookings(trx, deps, { bookingIds }, nowDate);
+        return { user, slots, priced, bookingIds };
+      });
+      const { user, slots, priced, bookingIds } = held;
+      if (priced.totalCents === 0) return { checkout_session: { clientSecret: null } };
 
-        if (priced.totalCents === 0) {
-          await confirmBookings(trx, deps, { bookingIds }, nowDate);
-          return { checkout_session: { clientSecret: null } };
-        }
+      let session: ProviderSession;
+      try {
+        session = await openCheckout(input, user, slots, bookingIds, priced, now);
+      } catch (error) {
+        // The caller hears about the provider either way; should the database be gone as well, the holds end
+        // with the expiry sweep within PROVIDER_CALL_HOLD_MINUTES.
+        await db
+          .transaction()
+          .execute((trx) => repository.deleteUnattachedHolds(trx, bookingIds))
+          .catch(() => undefined);
+        throw error;
+      }
 
-        const session = await openCheckout(input, user, slots, bookingIds, priced, now);
+      const attached = await db.transaction().execute(async (trx) => {
+        const holds = await repository.lockHolds(trx, bookingIds);
+        const stillHeld = holds.every(
+          (hold) =>
+            hold.status === 'pending' &&
+            hold.checkout_session_id === null &&
+            hold.hold_expires_at !== null &&
+            hold.hold_expires_at > dateFromInstant(clock.now()),
+        );
+        if (holds.length !== bookingIds.length || !stillHeld) return false;
         await repository.insertCheckoutSession(trx, {
           id: session.id,
           provider: deps.payments.name,
@@ -299,8 +335,12 @@ export function createBookingService(deps: BookingServiceDependencies) {
           session.id,
           dateFromInstant(session.expiresAt),
         );
-        return { checkout_session: { clientSecret: session.clientSecret } };
+        return true;
       });
+      if (!attached) {
+        throw providerUnavailable(new Error('the holds ended before the payment provider answered'));
+      }
+      return { checkout_session: { clientSecret: session.clientSecret } };
     },
 
     /** `GET /bookings/my-bookings`: every booking of the user, by start time, as spec section 3 describes it. */
