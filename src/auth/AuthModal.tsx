@@ -153,6 +153,7 @@ export default function AuthModal() {
   const view = currentView(state);
   const { context } = state;
   const busy = view !== null && !state.matches({ [view]: 'idle' } as never);
+  const verifying = state.matches({ verify: 'verifying' }) ? context.channel : null;
 
   // The URL follows the modal: its view, the link parameters while they apply, none once it is done.
   const desired = authModalSearch(search, state, view);
@@ -371,8 +372,8 @@ export default function AuthModal() {
                 autoComplete="email"
               />
             )}
-            {context.emailPending && (
-              <Form onSubmit={() => send({ type: 'email.verify' })}>
+            {context.pending.email && (
+              <Form onSubmit={() => send({ type: 'code.verify', channel: 'email' })}>
                 <Field
                   field="emailCode"
                   value={fields.emailCode}
@@ -383,17 +384,21 @@ export default function AuthModal() {
                   required
                 />
                 <Group justify="space-between" gap="sm">
-                  <Anchor component="button" type="button" onClick={() => send({ type: 'email.resend' })}>
+                  <Anchor
+                    component="button"
+                    type="button"
+                    onClick={() => send({ type: 'code.resend', channel: 'email' })}
+                  >
                     <Trans>Reenviar o código do e-mail</Trans>
                   </Anchor>
-                  <Button type="submit" loading={state.matches({ verify: 'verifyingEmail' })} disabled={busy}>
+                  <Button type="submit" loading={verifying === 'email'} disabled={busy}>
                     <Trans>Verificar e-mail</Trans>
                   </Button>
                 </Group>
               </Form>
             )}
-            {context.phonePending && (
-              <Form onSubmit={() => send({ type: 'phone.verify' })}>
+            {context.pending.phone && (
+              <Form onSubmit={() => send({ type: 'code.verify', channel: 'phone' })}>
                 <Field
                   field="phoneCode"
                   value={fields.phoneCode}
@@ -404,10 +409,14 @@ export default function AuthModal() {
                   required
                 />
                 <Group justify="space-between" gap="sm">
-                  <Anchor component="button" type="button" onClick={() => send({ type: 'phone.resend' })}>
+                  <Anchor
+                    component="button"
+                    type="button"
+                    onClick={() => send({ type: 'code.resend', channel: 'phone' })}
+                  >
                     <Trans>Reenviar o código do telefone</Trans>
                   </Anchor>
-                  <Button type="submit" loading={state.matches({ verify: 'verifyingPhone' })} disabled={busy}>
+                  <Button type="submit" loading={verifying === 'phone'} disabled={busy}>
                     <Trans>Verificar telefone</Trans>
                   </Button>
                 </Group>
