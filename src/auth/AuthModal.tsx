@@ -1,50 +1,20 @@
 import './mantine-styles.ts';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Button, Checkbox, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { useMachine } from '@xstate/react';
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
-import { fromPromise, waitFor } from 'xstate';
-import { createAuthModalActors } from '../../machines/authModal.actors.ts';
+import { useEffect, type FormEvent, type ReactNode } from 'react';
 import {
-  authModalMachine,
   currentView,
   type AuthFields,
   type AuthModalEvent,
   type AuthView,
 } from '../../machines/authModal.machine.ts';
+import { AuthModalProvider, useAuthModalSelector, useAuthModalSend } from './useAuthModal.tsx';
 import { authModalSearch, sameSearch } from '../../machines/authModal.search.ts';
-import { useRuntime } from '../app/context.tsx';
-import { i18n } from '../i18n/i18n.ts';
-import { isLocale } from '../i18n/locales.ts';
 import { useLocale } from '../shell/navigation.ts';
 import { MantineLayer } from '../ui/MantineLayer.tsx';
 import { FeedbackBoxes } from './feedback.tsx';
 import { FIELD_LIMITS } from '../../machines/field-limits.ts';
 import { useModalSearch, useUpdateModalSearch } from './useModalSearch.ts';
-
-type Runtime = ReturnType<typeof useRuntime>;
-
-function createMachine(runtime: Runtime) {
-  const { session } = runtime;
-  return authModalMachine.provide({
-    actors: {
-      ...createAuthModalActors(runtime.api, () => (isLocale(i18n.locale) ? i18n.locale : 'pt')),
-      // docs/decisions.md, 'Client': opened without link parameters, the modal checks the current token first.
-      validateSession: fromPromise(async () => {
-        if (!session.getSnapshot().context.token) return false;
-        session.send({ type: 'token.validate' });
-        const settled = await waitFor(
-          session,
-          (state) => state.matches('loggedIn') || state.matches('loggedOut'),
-        );
-        return settled.matches('loggedIn');
-      }),
-    },
-    actions: {
-      logIn: (_, params) => session.send({ type: 'token.set', token: params.token }),
-    },
-  });
-}
 
 type Send = (event: AuthModalEvent) => void;
 
@@ -136,20 +106,28 @@ function Form({ onSubmit, children }: { onSubmit: () => void; children: ReactNod
 }
 
 export default function AuthModal() {
-  const runtime = useRuntime();
+  const search = useModalSearch();
+  return (
+    <AuthModalProvider
+      input={{
+        tab: search.auth_tab,
+        resetToken: search.reset_token,
+        verifyEmail: search.verify_email,
+        verifyEmailCode: search.verify_email_code,
+      }}
+    >
+      <AuthDialog />
+    </AuthModalProvider>
+  );
+}
+
+function AuthDialog() {
   const { t } = useLingui();
   const locale = useLocale();
   const search = useModalSearch();
   const updateSearch = useUpdateModalSearch();
-  const [machine] = useState(() => createMachine(runtime));
-  const [state, send] = useMachine(machine, {
-    input: {
-      tab: search.auth_tab,
-      resetToken: search.reset_token,
-      verifyEmail: search.verify_email,
-      verifyEmailCode: search.verify_email_code,
-    },
-  });
+  const send = useAuthModalSend();
+  const state = useAuthModalSelector((snapshot) => snapshot);
   const view = currentView(state);
   const { context } = state;
   const busy = view !== null && !state.matches({ [view]: 'idle' } as never);
