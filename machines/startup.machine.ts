@@ -6,13 +6,13 @@ import type { ModalSearch } from './modal-search.ts';
 export type StartupInput = { search: ModalSearch };
 
 /** A modal that can stay open behind the auth modal, so its flow resumes after a login. */
-export type BaseModal = 'payment' | 'booking' | 'account';
-export type StartupModal = 'auth' | BaseModal | null;
+type BaseModal = 'payment' | 'booking' | 'account';
+type StartupModal = 'auth' | BaseModal | null;
 
 /** What is on screen: the modal in front, and the one kept (hidden, with its state) behind the auth modal. */
 export type ModalArrangement = { modal: StartupModal; behind: BaseModal | null };
 
-export function opensAuth(search: ModalSearch): boolean {
+function opensAuth(search: ModalSearch): boolean {
   return Boolean(search.reset_token || search.verify_email || search.auth_tab);
 }
 

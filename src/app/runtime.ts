@@ -11,10 +11,10 @@ import { createStartupActors } from '../../machines/startup.actors.ts';
 import { startupMachine } from '../../machines/startup.machine.ts';
 import { fromPromise } from 'xstate';
 
-export const TOKEN_KEY = 'token';
+const TOKEN_KEY = 'token';
 
 /** The bearer token in local storage under `token`; storage may be unavailable (private modes). */
-export const localTokenStore: TokenStore = {
+const localTokenStore: TokenStore = {
   read() {
     try {
       return window.localStorage.getItem(TOKEN_KEY);
