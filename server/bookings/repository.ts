@@ -159,6 +159,44 @@ export async function attachCheckoutSession(
     .execute();
 }
 
+/** The holds a booking transaction wrote, locked, to attach their checkout session once the provider answered. */
+export async function lockHolds(
+  db: Db,
+  bookingIds: readonly number[],
+): Promise<
+  { id: number; status: BookingStatus; hold_expires_at: Date | null; checkout_session_id: string | null }[]
+> {
+  if (bookingIds.length === 0) return [];
+  return db
+    .selectFrom('bookings')
+    .select(['id', 'status', 'hold_expires_at', 'checkout_session_id'])
+    .where('id', 'in', [...bookingIds])
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
+/**
+ * Removes holds that never got a checkout session (the provider failed), with their coupon redemptions: the
+ * member never had them, so they leave no trace in their bookings, and their slots are free at once.
+ */
+export async function deleteUnattachedHolds(db: Db, bookingIds: readonly number[]): Promise<void> {
+  if (bookingIds.length === 0) return;
+  const unattached = db
+    .selectFrom('bookings')
+    .select('id')
+    .where('id', 'in', [...bookingIds])
+    .where('status', 'in', ['pending', 'expired'])
+    .where('checkout_session_id', 'is', null);
+  await db.deleteFrom('coupon_redemptions').where('booking_id', 'in', unattached).execute();
+  await db
+    .deleteFrom('bookings')
+    .where('id', 'in', [...bookingIds])
+    .where('status', 'in', ['pending', 'expired'])
+    .where('checkout_session_id', 'is', null)
+    .execute();
+}
+
 export type MyBookingRow = {
   id: number;
   status: 'pending' | 'confirmed' | 'canceled' | 'expired';
@@ -418,4 +456,39 @@ export async function listBookingRecords(db: Db, filter: BookingFilter) {
   if (filter.until !== undefined) query = query.where('booking.start_time', '<', filter.until);
   if (filter.email !== undefined) query = query.where('user.email', '=', filter.email.toLowerCase());
   return query.execute();
+}
+
+export type RevisedBookingRow = {
+  id: number;
+  user_id: string | null;
+  branch_id: number;
+  start_time: Date;
+  end_time: Date;
+  checkout_session_id: string | null;
+  calendar_sequence: number;
+};
+
+/**
+ * Raises the bookings' calendar SEQUENCE for a message about a change (a cancellation, a move), in the change's
+ * transaction, and answers what the message needs. Each call raises it again: a later change out-ranks this one.
+ */
+export async function reviseCalendarEvents(
+  db: Db,
+  bookingIds: readonly number[],
+): Promise<RevisedBookingRow[]> {
+  if (bookingIds.length === 0) return [];
+  return db
+    .updateTable('bookings')
+    .set((eb) => ({ calendar_sequence: eb('calendar_sequence', '+', 1) }))
+    .where('id', 'in', [...bookingIds])
+    .returning([
+      'id',
+      'user_id',
+      'branch_id',
+      'start_time',
+      'end_time',
+      'checkout_session_id',
+      'calendar_sequence',
+    ])
+    .execute();
 }

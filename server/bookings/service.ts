@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Temporal } from 'temporal-polyfill';
-import { SESSION_ID_PLACEHOLDER } from '../adapters/payments/provider.ts';
+import { SESSION_ID_PLACEHOLDER, type ProviderSession } from '../adapters/payments/provider.ts';
 import { formatEpochInZone } from '../branches/service.ts';
 import { dateFromInstant, instantFromDate, type Clock } from '../clock.ts';
 import { lockUsableCoupon } from '../coupons/service.ts';
@@ -12,6 +12,8 @@ import { AppError } from '../errors.ts';
 import type { Locale } from '../i18n.ts';
 import { releaseLockCodes } from '../locks/service.ts';
 import { rescheduleRecodedAccessCodes } from './access-codes.ts';
+import { queueCancellationNotices } from './cancellation-notices.ts';
+import type { CancellationReason } from './cancellation-message.ts';
 import { readRefundRatios } from '../settings/refund-ratios.ts';
 import { isConflict, sqlState, SQLSTATE } from './database-errors.ts';
 import { centsToEuros, formatMoney, sameAmount } from './money.ts';
@@ -60,8 +62,22 @@ export type CancelBookingsInput = {
 
 export type CancelBookingsResult = { canceledBookingIds: number[]; refundedCents: number };
 
+/**
+ * How long slots are held before the provider has opened their checkout session: far longer than a bounded
+ * provider call (two tries of PAYMENT_PROVIDER_TIMEOUT_MS), short enough that a process dying mid-call blocks
+ * its slots for minutes only. The attached session then sets the hold to its own expiry.
+ */
+const PROVIDER_CALL_HOLD_MINUTES = 2;
+
 /** The lock code is readable from this long before the start until the end. */
 const LOCK_CODE_READABLE_BEFORE = Temporal.Duration.from({ minutes: 30 });
+
+/** What the payment provider's refund metadata says of each cancellation. */
+const REFUND_REASONS = {
+  member: 'canceled_by_client',
+  account_deleted: 'account_deleted',
+  operator: 'canceled_by_operator',
+} as const;
 
 /** The refund of a cancelled booking: one per booking, ever, whoever asks and however often. */
 function cancellationRefundKey(bookingId: number): string {
@@ -97,6 +113,31 @@ export function providerUnavailable(cause: unknown): AppError {
 /** The operator's list of bookings (`npm run admin -- bookings list`). */
 export async function listBookingRecords(db: Db, filter: repository.BookingFilter) {
   return repository.listBookingRecords(db, filter);
+}
+
+/**
+ * The locked bookings a cancellation ends, each with its refund: those cancelled before are skipped (done);
+ * any other not confirmed or already started refuses the whole call (409). `refundOf` gets the policy's refund
+ * now and answers the refund to make (or throws).
+ */
+function cancelableWithRefunds(
+  rows: readonly repository.BookingToCancelRow[],
+  now: Temporal.Instant,
+  refundOf: (row: repository.BookingToCancelRow, policyCents: number) => number,
+): { row: repository.BookingToCancelRow; refundCents: number }[] {
+  return rows
+    .filter((row) => row.status !== 'canceled')
+    .map((row) => {
+      const start = instantFromDate(row.start_time);
+      if (row.status !== 'confirmed' || Temporal.Instant.compare(start, now) <= 0) {
+        throw new AppError('booking_not_cancelable');
+      }
+      const policyCents = refundableCents(
+        { finalPriceCents: row.final_price_cents, refundRatios: row.refund_ratios, start },
+        now,
+      );
+      return { row, refundCents: refundOf(row, policyCents) };
+    });
 }
 
 export function createBookingService(deps: BookingServiceDependencies) {
@@ -180,21 +221,28 @@ export function createBookingService(deps: BookingServiceDependencies) {
     }
   }
 
-  /** Cancels the locked bookings, refunds each its amount (once, ever) and frees their door codes. */
+  /**
+   * Cancels the locked bookings, refunds each its amount (once, ever), frees their door codes and tells the
+   * member (e-mail with the calendar's cancel event; SMS when one was due within 24 hours).
+   */
   async function cancelAndRefund(
     trx: Db,
     toCancel: readonly { row: repository.BookingToCancelRow; refundCents: number }[],
     nowDate: Date,
-    reason: string,
+    reason: Exclude<CancellationReason, 'late_payment'>,
   ): Promise<CancelBookingsResult> {
     const paymentIntents = await repository.findPaymentIntents(
       trx,
       toCancel.flatMap(({ row }) => (row.checkout_session_id ? [row.checkout_session_id] : [])),
     );
     let refundedCents = 0;
+    const ended: { bookingId: number; refundCents: number }[] = [];
     for (const { row, refundCents } of toCancel) {
       await repository.cancelBooking(trx, row.id, nowDate);
-      if (refundCents === 0 || row.checkout_session_id === null) continue;
+      if (refundCents === 0 || row.checkout_session_id === null) {
+        ended.push({ bookingId: row.id, refundCents: 0 });
+        continue;
+      }
       const key = cancellationRefundKey(row.id);
       const refundId = await checkoutRepository.claimRefund(trx, {
         bookingId: row.id,
@@ -202,7 +250,10 @@ export function createBookingService(deps: BookingServiceDependencies) {
         provider: deps.payments.name,
         idempotencyKey: key,
       });
-      if (refundId === undefined) continue;
+      if (refundId === undefined) {
+        ended.push({ bookingId: row.id, refundCents: 0 });
+        continue;
+      }
       let result;
       try {
         result = await deps.payments.refund({
@@ -210,7 +261,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
           paymentIntentId: paymentIntents.get(row.checkout_session_id) ?? null,
           amountCents: refundCents,
           idempotencyKey: key,
-          metadata: { booking_id: String(row.id), reason },
+          metadata: { booking_id: String(row.id), reason: REFUND_REASONS[reason] },
         });
       } catch (error) {
         throw providerUnavailable(error);
@@ -220,29 +271,37 @@ export function createBookingService(deps: BookingServiceDependencies) {
         status: result.status,
       });
       refundedCents += refundCents;
+      ended.push({ bookingId: row.id, refundCents });
     }
     const releasedCodes = toCancel.flatMap(({ row }) =>
       row.lock_code_id === null ? [] : [row.lock_code_id],
     );
     await releaseLockCodes(trx, deps, releasedCodes, nowDate);
     await rescheduleRecodedAccessCodes(trx, deps.accessCodes, releasedCodes, nowDate);
+    await queueCancellationNotices(trx, deps, ended, reason, nowDate);
     return { canceledBookingIds: toCancel.map(({ row }) => row.id), refundedCents };
   }
 
   return {
     /**
-     * `POST /bookings/`, in one transaction: checks the user and the slots, releases stale holds of these slots,
-     * holds them with pending bookings (the database refuses a slot someone else holds: 409 slot_unavailable),
-     * prices them (409 price_changed when the client's total differs), snapshots the refund policy, redeems the
-     * coupon, and opens a checkout session. A failed provider call rolls everything back, so no hold is left.
-     * A total of 0 confirms at once, without a checkout.
+     * `POST /bookings/`, in three steps so that no database connection or lock waits on the payment provider:
+     * 1. one short transaction checks the user and the slots, releases stale holds of these slots, holds them with
+     *    pending bookings (the database refuses a slot someone else holds: 409 slot_unavailable), prices them (409
+     *    price_changed when the client's total differs), snapshots the refund policy and redeems the coupon. The
+     *    hold lasts PROVIDER_CALL_HOLD, so a process that dies before step 3 leaves a hold the expiry sweep ends
+     *    within minutes. A total of 0 confirms here, without a checkout.
+     * 2. the provider opens the checkout session, outside any transaction (its calls are bounded: timeout, one
+     *    retry). When it fails, the holds are removed at once and the caller hears 503.
+     * 3. a second short transaction records the session and attaches it to the holds, which then last as long as
+     *    the session. Holds that ended meanwhile (swept, their slot booked by someone else) are never revived: the
+     *    session stays unknown here, no one ever gets its secret, and a payment of it would be refunded.
      */
     async createBooking(input: CreateBookingInput): Promise<Schemas['CreateBookingResponse']> {
       const slotIds = [...new Set(input.slotIds)];
       if (slotIds.length === 0) throw new AppError('slot_not_found');
       const now = clock.now();
       const nowDate = dateFromInstant(now);
-      return db.transaction().execute(async (trx) => {
+      const held = await db.transaction().execute(async (trx) => {
         const user = await requireBookingUser(trx, input.userId);
         const slots = await requireBookableSlots(trx, slotIds, now);
         await repository.lockSlots(trx, slotIds);
@@ -259,7 +318,8 @@ export function createBookingService(deps: BookingServiceDependencies) {
         }
 
         const refundRatios = JSON.stringify(await readRefundRatios(trx));
-        const holdExpiresAt = dateFromInstant(now.add({ minutes: deps.checkoutExpiryMinutes }));
+        const holdMinutes = Math.min(PROVIDER_CALL_HOLD_MINUTES, deps.checkoutExpiryMinutes);
+        const holdExpiresAt = dateFromInstant(now.add({ minutes: holdMinutes }));
         const slotById = new Map(slots.map((slot) => [slot.id, slot]));
         const bookingIds = await insertHolds(
           trx,
@@ -289,13 +349,35 @@ export function createBookingService(deps: BookingServiceDependencies) {
               : [{ couponId: price.couponId, userId: user.id, bookingId: bookingIds[index]! }],
           ),
         );
+        if (priced.totalCents === 0) await confirmBookings(trx, deps, { bookingIds }, nowDate);
+        return { user, slots, priced, bookingIds };
+      });
+      const { user, slots, priced, bookingIds } = held;
+      if (priced.totalCents === 0) return { checkout_session: { clientSecret: null } };
 
-        if (priced.totalCents === 0) {
-          await confirmBookings(trx, deps, { bookingIds }, nowDate);
-          return { checkout_session: { clientSecret: null } };
-        }
+      let session: ProviderSession;
+      try {
+        session = await openCheckout(input, user, slots, bookingIds, priced, now);
+      } catch (error) {
+        // The caller hears about the provider either way; should the database be gone as well, the holds end
+        // with the expiry sweep within PROVIDER_CALL_HOLD_MINUTES.
+        await db
+          .transaction()
+          .execute((trx) => repository.deleteUnattachedHolds(trx, bookingIds))
+          .catch(() => undefined);
+        throw error;
+      }
 
-        const session = await openCheckout(input, user, slots, bookingIds, priced, now);
+      const attached = await db.transaction().execute(async (trx) => {
+        const holds = await repository.lockHolds(trx, bookingIds);
+        const stillHeld = holds.every(
+          (hold) =>
+            hold.status === 'pending' &&
+            hold.checkout_session_id === null &&
+            hold.hold_expires_at !== null &&
+            hold.hold_expires_at > dateFromInstant(clock.now()),
+        );
+        if (holds.length !== bookingIds.length || !stillHeld) return false;
         await repository.insertCheckoutSession(trx, {
           id: session.id,
           provider: deps.payments.name,
@@ -313,8 +395,12 @@ export function createBookingService(deps: BookingServiceDependencies) {
           session.id,
           dateFromInstant(session.expiresAt),
         );
-        return { checkout_session: { clientSecret: session.clientSecret } };
+        return true;
       });
+      if (!attached) {
+        throw providerUnavailable(new Error('the holds ended before the payment provider answered'));
+      }
+      return { checkout_session: { clientSecret: session.clientSecret } };
     },
 
     /**
@@ -444,22 +530,34 @@ export function createBookingService(deps: BookingServiceDependencies) {
         if (rows.length !== expected.size || rows.some((row) => row.user_id !== input.userId)) {
           throw new AppError('booking_not_found');
         }
-        const toCancel: { row: repository.BookingToCancelRow; refundCents: number }[] = [];
-        for (const row of rows) {
-          if (row.status === 'canceled') continue;
-          const start = instantFromDate(row.start_time);
-          if (row.status !== 'confirmed' || Temporal.Instant.compare(start, now) <= 0) {
-            throw new AppError('booking_not_cancelable');
-          }
-          const refundCents = refundableCents(
-            { finalPriceCents: row.final_price_cents, refundRatios: row.refund_ratios, start },
-            now,
-          );
-          if (!sameAmount(expected.get(row.id)!, refundCents)) throw new AppError('refund_changed');
-          toCancel.push({ row, refundCents });
-        }
+        const toCancel = cancelableWithRefunds(rows, now, (row, policyCents) => {
+          if (!sameAmount(expected.get(row.id)!, policyCents)) throw new AppError('refund_changed');
+          return policyCents;
+        });
+        return cancelAndRefund(trx, toCancel, nowDate, 'member');
+      });
+    },
 
-        return cancelAndRefund(trx, toCancel, nowDate, 'canceled_by_client');
+    /**
+     * An operator's cancellation (`npm run admin -- bookings cancel`): all or nothing, like the member's, with
+     * the refund the booking's policy gives now or, for a fault of the gym's, the whole price. Bookings cancelled
+     * before are skipped; anything else not confirmed or already started is refused (409).
+     */
+    async cancelBookingsAsOperator(input: {
+      bookingIds: readonly number[];
+      refund: 'policy' | 'full';
+    }): Promise<CancelBookingsResult> {
+      const now = clock.now();
+      const nowDate = dateFromInstant(now);
+      const ids = [...new Set(input.bookingIds)];
+      if (ids.length === 0) throw new AppError('booking_not_found');
+      return db.transaction().execute(async (trx) => {
+        const rows = await repository.lockBookings(trx, ids);
+        if (rows.length !== ids.length) throw new AppError('booking_not_found');
+        const toCancel = cancelableWithRefunds(rows, now, (row, policyCents) =>
+          input.refund === 'full' ? row.final_price_cents : policyCents,
+        );
+        return cancelAndRefund(trx, toCancel, nowDate, 'operator');
       });
     },
 
