@@ -113,6 +113,43 @@ function pageMetadata(siteName: string, env: Record<string, string>): Plugin {
   };
 }
 
+/**
+ * Writes dist/.vite/chunk-modules.json: each JavaScript chunk's file and the source modules bundled into it (paths
+ * relative to the project), so the bundle budgets can tell which chunks carry the operator console's code.
+ */
+function chunkModules(): Plugin {
+  let root = process.cwd();
+  let isServerBuild = false;
+  return {
+    name: 'chunk-modules',
+    apply: 'build',
+    configResolved(config) {
+      root = config.root;
+      isServerBuild = Boolean(config.build.ssr);
+    },
+    generateBundle(_options, bundle) {
+      if (isServerBuild) return;
+      const modules: Record<string, string[]> = {};
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        modules[chunk.fileName] = chunk.moduleIds
+          .filter((id) => !id.startsWith('\0'))
+          .map((id) =>
+            path
+              .relative(root, id.split('?')[0] ?? id)
+              .split(path.sep)
+              .join('/'),
+          );
+      }
+      this.emitFile({
+        type: 'asset',
+        fileName: '.vite/chunk-modules.json',
+        source: `${JSON.stringify(modules, null, 2)}\n`,
+      });
+    },
+  };
+}
+
 /** The files of a directory, at any depth, as paths. */
 function filesUnder(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) =>
@@ -162,6 +199,7 @@ export default defineConfig(({ mode }) => {
       lingui(),
       pageMetadata(clientConfig.companyName, env),
       precompress(),
+      chunkModules(),
     ],
     server: {
       port: 5173,
