@@ -10,6 +10,8 @@ import { instantFromDate } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { issueLockCodes, type LockDependencies } from '../locks/service.ts';
 import { findMessageContext } from '../notifications/repository.ts';
+import { applyMoveSessionOutcome } from '../bookings/moves.ts';
+import { findMoveBySession } from '../bookings/moves-repository.ts';
 import * as repository from './repository.ts';
 
 // What a paid, expired or failed checkout does to its bookings. Every function runs in the caller's
@@ -167,6 +169,8 @@ export async function applySessionOutcome(
 ): Promise<'applied' | 'unknown_session'> {
   const stored = await repository.lockSession(trx, session.id);
   if (!stored) return 'unknown_session';
+  // A move's checkout pays a difference: what it does to bookings is the move's own (server/bookings/moves.ts).
+  const move = await findMoveBySession(trx, stored.id);
   const paymentIntentId = session.paymentIntentId ?? stored.payment_intent_id;
   const alreadyPaid = stored.status === 'complete' && stored.payment_status === 'paid';
 
@@ -178,9 +182,10 @@ export async function applySessionOutcome(
         completed_at: stored.completed_at ?? now,
         payment_intent_id: paymentIntentId,
       });
-      await confirmBookings(trx, deps, { sessionId: stored.id }, now);
+      if (!move) await confirmBookings(trx, deps, { sessionId: stored.id }, now);
     }
-    await refundLatePayments(trx, deps, { id: stored.id, paymentIntentId }, now);
+    if (move) await applyMoveSessionOutcome(trx, deps, move, { id: stored.id, paymentIntentId }, 'paid', now);
+    else await refundLatePayments(trx, deps, { id: stored.id, paymentIntentId }, now);
     return 'applied';
   }
   // A paid session is final: a late `expired` or a stray `failed` never releases a paid slot.
@@ -197,7 +202,8 @@ export async function applySessionOutcome(
   if (outcome === 'expired' && stored.status === 'open') {
     await repository.updateSession(trx, stored.id, { status: 'expired' });
   }
-  await repository.releasePendingBookingsOfSession(trx, stored.id);
+  if (move) await applyMoveSessionOutcome(trx, deps, move, { id: stored.id, paymentIntentId }, outcome, now);
+  else await repository.releasePendingBookingsOfSession(trx, stored.id);
   return 'applied';
 }
 

@@ -19,6 +19,7 @@ import { useFeedbackText } from '../auth/feedback.tsx';
 import { formatEuros } from '../i18n/format.ts';
 import type { Locale } from '../i18n/locales.ts';
 import { useLocale } from '../shell/navigation.ts';
+import { MoveButton } from './MoveButton.tsx';
 import { longDateTime, timeOnly, timeRange } from './time.ts';
 
 type Send = ReturnType<typeof useMachine<typeof myBookingsMachine>>[1];
@@ -154,6 +155,7 @@ function BookingCard({
         />
       )}
       <BookingFacts booking={booking} locale={locale} />
+      {booking.is_movable && <MoveButton booking={booking} when={when} />}
     </li>
   );
 }

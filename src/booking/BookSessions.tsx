@@ -44,9 +44,23 @@ export function Price({
   );
 }
 
-function Calendar({ state, send, locale }: { state: Snapshot; send: Send; locale: Locale }) {
+/** The month grid of the booking flows: days before the branch's today cannot be picked. */
+export function MonthCalendar({
+  month,
+  date,
+  today,
+  send,
+  locale,
+}: {
+  month: string;
+  date: string;
+  today: string;
+  send: (
+    event: { type: 'month.previous' } | { type: 'month.next' } | { type: 'date.select'; date: string },
+  ) => void;
+  locale: Locale;
+}) {
   const { t } = useLingui();
-  const { month, date, today } = state.context;
   const weekdays = weekdayNames(locale);
   return (
     <section aria-label={t`Calendário`}>
@@ -224,7 +238,13 @@ export function BookSessions({
     <div className="booking-layout">
       <Stack gap="md">
         <img className="booking-main-image" src={branch.image} alt={branchName} width="640" height="480" />
-        <Calendar state={state} send={send} locale={locale} />
+        <MonthCalendar
+          month={state.context.month}
+          date={date}
+          today={state.context.today}
+          send={send}
+          locale={locale}
+        />
         {showWarning && (
           <Alert color="yellow" variant="light">
             <Trans>Todos os horários são sempre no fuso horário da localização do espaço.</Trans>

@@ -14,6 +14,7 @@ import { useLocale } from '../shell/navigation.ts';
 import { MantineLayer } from '../ui/MantineLayer.tsx';
 import { BookSessions } from './BookSessions.tsx';
 import { Checkout } from './Checkout.tsx';
+import { MoveFlow } from './MoveBooking.tsx';
 import { SummaryDialog } from './SummaryDialog.tsx';
 
 // The information tab (with the HTML sanitiser) loads when it is first shown: booking is the default tab.
@@ -145,7 +146,14 @@ export default function BookingModal({ hidden }: { hidden: boolean }) {
   const branch = active.find((candidate) => candidate.id === search.booking_branch_id) ?? active[0];
   return (
     <MantineLayer>
-      {branch ? (
+      {branch && search.move_booking_id !== undefined ? (
+        <MoveFlow
+          key={search.move_booking_id}
+          branch={branch}
+          bookingId={search.move_booking_id}
+          hidden={hidden}
+        />
+      ) : branch ? (
         <BookingFlow key={branch.id} branch={branch} tab={search.booking_tab} hidden={hidden} />
       ) : (
         <Modal
