@@ -130,7 +130,7 @@ test.describe('moving a booking', () => {
     await expect(page.getByRole('dialog', { name: 'Pagamento' })).toBeVisible();
     await page.screenshot({ path: 'test-results/move-checkout.png' });
     await payInLocalCheckout(page, '4242 4242 4242 4242');
-    await expect(page.getByText('O seu pagamento foi concluído com sucesso.')).toBeVisible({
+    await expect(page.getByRole('dialog', { name: 'Pagamento concluído' })).toBeVisible({
       timeout: 15_000,
     });
 
