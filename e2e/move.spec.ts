@@ -151,6 +151,11 @@ test.describe('moving a booking', () => {
     }).toPass({ timeout: 30_000 });
     const mail = await movedMail(request, person);
     expect(mail.text).toContain('Pagou a diferença');
+    // The confirmation's calendar event, updated: the same UID at a higher SEQUENCE.
+    const [event] = mail.attachments!;
+    expect(event!.content_type).toContain('method=REQUEST');
+    expect(event!.content).toContain(`UID:booking-${moved!.id}@`);
+    expect(event!.content).toContain('SEQUENCE:1');
   });
 
   test('to a cheaper slot: the booking moves at once and the refund is shown', async ({

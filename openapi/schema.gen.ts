@@ -1042,6 +1042,12 @@ export interface components {
       text: string;
       /** @description The HTML body; null for SMS. */
       html: string | null;
+      /** @description The e-mail's attachments (a booking's calendar event); empty for SMS. */
+      attachments?: {
+        filename: string;
+        content_type: string;
+        content: string;
+      }[];
       /** @description The delivery status (e.g. pending, sent, failed). */
       status: string;
       /** Format: date-time */

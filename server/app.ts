@@ -38,6 +38,7 @@ import { createOutboxWorker, type OutboxWorker } from './notifications/worker.ts
 import { createAccessCodeNotifier } from './bookings/access-codes.ts';
 import { openJobQueue, type JobQueue } from './jobs/queue.ts';
 import { createAfterAnswer, type AfterAnswer } from './jobs/after-answer.ts';
+import { organizerFromMailFrom } from './bookings/calendar.ts';
 import { createOperatorAlerts } from './locks/alerts.ts';
 import { createDoorService, type DoorService } from './locks/doors.ts';
 import { lockHandlers } from './locks/handlers.ts';
@@ -192,6 +193,9 @@ export async function buildApp(
       lockProvider,
       lockSync: jobs.lockSync,
       publicUrl: config.publicUrl,
+      companyName: config.companyName,
+      company: config.company,
+      organizer: organizerFromMailFrom(config.mail.from, config.companyName),
     };
     const checkout = createCheckoutService(fulfilment);
     const bookings = createBookingService({

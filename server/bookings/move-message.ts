@@ -1,7 +1,8 @@
 import type { Temporal } from 'temporal-polyfill';
 import { escapeHtml } from '../html.ts';
 import { format, type Locale } from '../i18n.ts';
-import { bookingCalendar, type OutboxMessageContent } from './confirmation-message.ts';
+import { bookingCalendarAttachment, type CalendarInput } from './calendar.ts';
+import type { OutboxMessageContent } from './confirmation-message.ts';
 import { formatMoney } from './money.ts';
 import { describeSlotTime } from './time-format.ts';
 
@@ -17,8 +18,10 @@ export type MoveMessageInput = {
   from: { start: Temporal.Instant; end: Temporal.Instant };
   to: { start: Temporal.Instant; end: Temporal.Instant };
   differenceCents: number;
-  /** The calendar event's SEQUENCE: higher than every earlier version of the booking's event. */
+  /** The booking's raised `calendar_sequence`: the moved event out-ranks every earlier version. */
   sequence: number;
+  organizer: CalendarInput['organizer'];
+  attendeeEmail: string;
   publicUrl: string;
   now: Temporal.Instant;
 };
@@ -101,19 +104,6 @@ const TEXTS = {
   },
 } as const satisfies Record<Locale, Record<string, string>>;
 
-/** The booking's calendar event, moved: the confirmation's event with a higher SEQUENCE. */
-function movedCalendar(input: MoveMessageInput): string {
-  const calendar = bookingCalendar({
-    locale: input.locale,
-    firstName: input.firstName,
-    branch: input.branch,
-    slots: [{ bookingId: input.bookingId, start: input.to.start, end: input.to.end, finalPriceCents: 0 }],
-    publicUrl: input.publicUrl,
-    now: input.now,
-  });
-  return calendar.replace(/^(UID:[^\r\n]*)\r\n/m, `$1\r\nSEQUENCE:${input.sequence}\r\n`);
-}
-
 function compose(
   input: Pick<MoveMessageInput, 'locale' | 'firstName' | 'publicUrl'>,
   subject: string,
@@ -149,18 +139,26 @@ export function bookingMovedMessage(input: MoveMessageInput): OutboxMessageConte
       [money],
       [texts.code],
     ]),
+    // The confirmation's event (same UID), updated in place: METHOD:REQUEST at a higher SEQUENCE.
     attachments: [
-      {
-        filename: 'booking.ics',
-        contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
-        content: movedCalendar(input),
-      },
+      bookingCalendarAttachment({
+        method: 'REQUEST',
+        locale,
+        branch,
+        bookings: [
+          { bookingId: input.bookingId, sequence: input.sequence, start: input.to.start, end: input.to.end },
+        ],
+        organizer: input.organizer,
+        attendeeEmail: input.attendeeEmail,
+        publicUrl: input.publicUrl,
+        now: input.now,
+      }),
     ],
   };
 }
 
 export function moveRefundedMessage(
-  input: Omit<MoveMessageInput, 'to' | 'sequence' | 'now' | 'bookingId'>,
+  input: Omit<MoveMessageInput, 'to' | 'sequence' | 'now' | 'bookingId' | 'organizer' | 'attendeeEmail'>,
 ): OutboxMessageContent {
   const texts = TEXTS[input.locale];
   const when = describeSlotTime(input.locale, input.branch.timeZone, input.from.start, input.from.end);

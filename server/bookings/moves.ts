@@ -140,6 +140,7 @@ async function writeMovedEmail(
   if (booking.user_id === null) return;
   const context = await findMessageContext(trx, booking.user_id, booking.branch_id);
   if (!context?.email) return;
+  const [revised] = await repository.reviseCalendarEvents(trx, [booking.id]);
   const message = bookingMovedMessage({
     locale: context.locale,
     firstName: context.first_name,
@@ -148,7 +149,9 @@ async function writeMovedEmail(
     from: { start: instantFromDate(booking.start_time), end: instantFromDate(booking.end_time) },
     to: { start: instantFromDate(slot.start_time), end: instantFromDate(slot.end_time) },
     differenceCents: move.differenceCents,
-    sequence: move.seq,
+    sequence: revised!.calendar_sequence,
+    organizer: deps.organizer,
+    attendeeEmail: context.email,
     publicUrl: deps.publicUrl,
     now: instantFromDate(now),
   });

@@ -375,3 +375,38 @@ export async function listBookingRecords(db: Db, filter: BookingFilter) {
   if (filter.email !== undefined) query = query.where('user.email', '=', filter.email.toLowerCase());
   return query.execute();
 }
+
+export type RevisedBookingRow = {
+  id: number;
+  user_id: string | null;
+  branch_id: number;
+  start_time: Date;
+  end_time: Date;
+  checkout_session_id: string | null;
+  calendar_sequence: number;
+};
+
+/**
+ * Raises the bookings' calendar SEQUENCE for a message about a change (a cancellation, a move), in the change's
+ * transaction, and answers what the message needs. Each call raises it again: a later change out-ranks this one.
+ */
+export async function reviseCalendarEvents(
+  db: Db,
+  bookingIds: readonly number[],
+): Promise<RevisedBookingRow[]> {
+  if (bookingIds.length === 0) return [];
+  return db
+    .updateTable('bookings')
+    .set((eb) => ({ calendar_sequence: eb('calendar_sequence', '+', 1) }))
+    .where('id', 'in', [...bookingIds])
+    .returning([
+      'id',
+      'user_id',
+      'branch_id',
+      'start_time',
+      'end_time',
+      'checkout_session_id',
+      'calendar_sequence',
+    ])
+    .execute();
+}

@@ -11,6 +11,8 @@ import { AppError } from '../errors.ts';
 import type { Locale } from '../i18n.ts';
 import { releaseLockCodes } from '../locks/service.ts';
 import { rescheduleRecodedAccessCodes } from './access-codes.ts';
+import { queueCancellationNotices } from './cancellation-notices.ts';
+import type { CancellationReason } from './cancellation-message.ts';
 import { abandonMovesOf, createMoveService, refundFromBookingPayments } from './moves.ts';
 import { readRefundRatios } from '../settings/refund-ratios.ts';
 import { isConflict, sqlState, SQLSTATE } from './database-errors.ts';
@@ -49,6 +51,13 @@ export type CancelBookingsResult = { canceledBookingIds: number[]; refundedCents
 /** The lock code is readable from this long before the start until the end. */
 const LOCK_CODE_READABLE_BEFORE = Temporal.Duration.from({ minutes: 30 });
 
+/** What the payment provider's refund metadata says of each cancellation. */
+const REFUND_REASONS = {
+  member: 'canceled_by_client',
+  account_deleted: 'account_deleted',
+  operator: 'canceled_by_operator',
+} as const;
+
 /** The refund of a cancelled booking: one per booking, ever, whoever asks and however often. */
 function cancellationRefundKey(bookingId: number): string {
   return `cancel-refund-${bookingId}`;
@@ -83,6 +92,31 @@ export function providerUnavailable(cause: unknown): AppError {
 /** The operator's list of bookings (`npm run admin -- bookings list`). */
 export async function listBookingRecords(db: Db, filter: repository.BookingFilter) {
   return repository.listBookingRecords(db, filter);
+}
+
+/**
+ * The locked bookings a cancellation ends, each with its refund: those cancelled before are skipped (done);
+ * any other not confirmed or already started refuses the whole call (409). `refundOf` gets the policy's refund
+ * now and answers the refund to make (or throws).
+ */
+function cancelableWithRefunds(
+  rows: readonly repository.BookingToCancelRow[],
+  now: Temporal.Instant,
+  refundOf: (row: repository.BookingToCancelRow, policyCents: number) => number,
+): { row: repository.BookingToCancelRow; refundCents: number }[] {
+  return rows
+    .filter((row) => row.status !== 'canceled')
+    .map((row) => {
+      const start = instantFromDate(row.start_time);
+      if (row.status !== 'confirmed' || Temporal.Instant.compare(start, now) <= 0) {
+        throw new AppError('booking_not_cancelable');
+      }
+      const policyCents = refundableCents(
+        { finalPriceCents: row.final_price_cents, refundRatios: row.refund_ratios, start },
+        now,
+      );
+      return { row, refundCents: refundOf(row, policyCents) };
+    });
 }
 
 export function createBookingService(deps: BookingServiceDependencies) {
@@ -166,26 +200,34 @@ export function createBookingService(deps: BookingServiceDependencies) {
     }
   }
 
-  /** Cancels the locked bookings, refunds each its amount (once, ever) and frees their door codes. */
+  /**
+   * Cancels the locked bookings, refunds each its amount (once, ever), frees their door codes and tells the
+   * member (e-mail with the calendar's cancel event; SMS when one was due within 24 hours).
+   */
   async function cancelAndRefund(
     trx: Db,
     toCancel: readonly { row: repository.BookingToCancelRow; refundCents: number }[],
     nowDate: Date,
-    reason: string,
+    reason: Exclude<CancellationReason, 'late_payment'>,
   ): Promise<CancelBookingsResult> {
     let refundedCents = 0;
+    const ended: { bookingId: number; refundCents: number }[] = [];
     for (const { row, refundCents } of toCancel) {
       await repository.cancelBooking(trx, row.id, nowDate);
-      if (refundCents === 0) continue;
       // From each payment of the booking (a move's paid difference, then its own checkout), once ever.
-      refundedCents += await refundFromBookingPayments(
-        trx,
-        deps,
-        row,
-        refundCents,
-        cancellationRefundKey(row.id),
-        reason,
-      );
+      const refunded =
+        refundCents === 0
+          ? 0
+          : await refundFromBookingPayments(
+              trx,
+              deps,
+              row,
+              refundCents,
+              cancellationRefundKey(row.id),
+              REFUND_REASONS[reason],
+            );
+      refundedCents += refunded;
+      ended.push({ bookingId: row.id, refundCents: refunded });
     }
     await abandonMovesOf(
       trx,
@@ -197,6 +239,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
     );
     await releaseLockCodes(trx, deps, releasedCodes, nowDate);
     await rescheduleRecodedAccessCodes(trx, deps.accessCodes, releasedCodes, nowDate);
+    await queueCancellationNotices(trx, deps, ended, reason, nowDate);
     return { canceledBookingIds: toCancel.map(({ row }) => row.id), refundedCents };
   }
 
@@ -397,22 +440,34 @@ export function createBookingService(deps: BookingServiceDependencies) {
         if (rows.length !== expected.size || rows.some((row) => row.user_id !== input.userId)) {
           throw new AppError('booking_not_found');
         }
-        const toCancel: { row: repository.BookingToCancelRow; refundCents: number }[] = [];
-        for (const row of rows) {
-          if (row.status === 'canceled') continue;
-          const start = instantFromDate(row.start_time);
-          if (row.status !== 'confirmed' || Temporal.Instant.compare(start, now) <= 0) {
-            throw new AppError('booking_not_cancelable');
-          }
-          const refundCents = refundableCents(
-            { finalPriceCents: row.final_price_cents, refundRatios: row.refund_ratios, start },
-            now,
-          );
-          if (!sameAmount(expected.get(row.id)!, refundCents)) throw new AppError('refund_changed');
-          toCancel.push({ row, refundCents });
-        }
+        const toCancel = cancelableWithRefunds(rows, now, (row, policyCents) => {
+          if (!sameAmount(expected.get(row.id)!, policyCents)) throw new AppError('refund_changed');
+          return policyCents;
+        });
+        return cancelAndRefund(trx, toCancel, nowDate, 'member');
+      });
+    },
 
-        return cancelAndRefund(trx, toCancel, nowDate, 'canceled_by_client');
+    /**
+     * An operator's cancellation (`npm run admin -- bookings cancel`): all or nothing, like the member's, with
+     * the refund the booking's policy gives now or, for a fault of the gym's, the whole price. Bookings cancelled
+     * before are skipped; anything else not confirmed or already started is refused (409).
+     */
+    async cancelBookingsAsOperator(input: {
+      bookingIds: readonly number[];
+      refund: 'policy' | 'full';
+    }): Promise<CancelBookingsResult> {
+      const now = clock.now();
+      const nowDate = dateFromInstant(now);
+      const ids = [...new Set(input.bookingIds)];
+      if (ids.length === 0) throw new AppError('booking_not_found');
+      return db.transaction().execute(async (trx) => {
+        const rows = await repository.lockBookings(trx, ids);
+        if (rows.length !== ids.length) throw new AppError('booking_not_found');
+        const toCancel = cancelableWithRefunds(rows, now, (row, policyCents) =>
+          input.refund === 'full' ? row.final_price_cents : policyCents,
+        );
+        return cancelAndRefund(trx, toCancel, nowDate, 'operator');
       });
     },
 

@@ -67,6 +67,18 @@ describeEachDatabase('moving a booking', (getDb) => {
     return { id: row.id, slot };
   }
 
+  /** Another member books the slot (and holds it): it must be free. */
+  async function someoneElseBooks(slotId: number, totalEur: number) {
+    const other = await verifiedUser(getDb());
+    return service().createBooking({
+      userId: other,
+      slotIds: [slotId],
+      couponId: null,
+      expectedTotalEur: totalEur,
+      locale: 'pt',
+    });
+  }
+
   async function pay(clientSecret: string) {
     const sessionId = clientSecret.split('_secret_')[0]!;
     return checkout().completeLocalCheckout({ sessionId, cardNumber: CARD });
@@ -102,16 +114,7 @@ describeEachDatabase('moving a booking', (getDb) => {
     expect(fresh.valid_from.toISOString()).toBe('2026-03-26T17:45:00.000Z');
     expect(fresh.valid_until.toISOString()).toBe('2026-03-26T19:15:00.000Z');
     // The old slot can be booked by someone else.
-    const other = await verifiedUser(getDb());
-    await expect(
-      service().createBooking({
-        userId: other,
-        slotIds: [oldSlot],
-        couponId: null,
-        expectedTotalEur: 15,
-        locale: 'pt',
-      }),
-    ).resolves.toBeTruthy();
+    await expect(someoneElseBooks(oldSlot, 15)).resolves.toBeTruthy();
     // The member is told, with the same calendar event (same UID) at a higher SEQUENCE.
     const [mail] = await movedMails();
     expect(mail!.subject).toMatch(/^Booking moved: /);
@@ -119,7 +122,15 @@ describeEachDatabase('moving a booking', (getDb) => {
     const [calendar] = mail!.attachments as { content: string }[];
     expect(calendar!.content).toContain(`UID:booking-${id}@gym.example`);
     expect(calendar!.content).toContain('SEQUENCE:1');
+    expect(calendar!.content).toContain('METHOD:REQUEST');
     expect(calendar!.content).toContain('DTSTART:20260326T180000Z');
+    // A second move out-ranks the first.
+    const again = await lisbonSlot(getDb(), branchId, '2026-03-27T18:00');
+    await move(id, again, 0);
+    const [, second] = await movedMails();
+    const [event] = second!.attachments as { content: string }[];
+    expect(event!.content).toContain(`UID:booking-${id}@gym.example`);
+    expect(event!.content).toContain('SEQUENCE:2');
   });
 
   it('moves to a cheaper slot at once and refunds the difference through the provider, once', async () => {
@@ -158,18 +169,7 @@ describeEachDatabase('moving a booking', (getDb) => {
     const clientSecret = answer.checkout_session!.clientSecret;
     // Nothing moved yet; the new slot is held like a new booking: nobody else can take it.
     expect(await booking(id)).toMatchObject({ slot_id: oldSlot, final_price_cents: 1500 });
-    const other = await verifiedUser(getDb());
-    expect(
-      await errorCode(
-        service().createBooking({
-          userId: other,
-          slotIds: [dearer],
-          couponId: null,
-          expectedTotalEur: 25,
-          locale: 'pt',
-        }),
-      ),
-    ).toBe('slot_unavailable');
+    expect(await errorCode(someoneElseBooks(dearer, 25))).toBe('slot_unavailable');
     // A repeated request answers the same checkout; My bookings lists the booking once, where it is.
     expect((await move(id, dearer, 10)).checkout_session!.clientSecret).toBe(clientSecret);
     const listed = await service().listMyBookings(user);
@@ -214,14 +214,7 @@ describeEachDatabase('moving a booking', (getDb) => {
     await checkout().expireOverdueSessions();
     expect(await booking(id)).toMatchObject({ slot_id: oldSlot, final_price_cents: 1500 });
     // The slot is free again.
-    const other = await verifiedUser(getDb());
-    await service().createBooking({
-      userId: other,
-      slotIds: [dearer],
-      couponId: null,
-      expectedTotalEur: 20,
-      locale: 'pt',
-    });
+    await someoneElseBooks(dearer, 20);
 
     // An asynchronous payment that succeeds after all.
     const late: PaymentEvent = {
@@ -358,14 +351,7 @@ describeEachDatabase('moving a booking', (getDb) => {
     const answer = await move(id, dearer, 5);
     await service().cancelBookings({ userId: user, items: [{ bookingId: id, expectedRefundEur: 15 }] });
     // The held slot is free at once.
-    const other = await verifiedUser(getDb());
-    await service().createBooking({
-      userId: other,
-      slotIds: [dearer],
-      couponId: null,
-      expectedTotalEur: 20,
-      locale: 'pt',
-    });
+    await someoneElseBooks(dearer, 20);
     // The checkout page itself still takes the card only while its session is open: this one is, so it pays,
     // and the payment goes straight back.
     await pay(answer.checkout_session!.clientSecret);
@@ -384,13 +370,6 @@ describeEachDatabase('moving a booking', (getDb) => {
     expect(await move(id, second, 0)).toMatchObject({ status: 'moved' });
     expect(await booking(id)).toMatchObject({ slot_id: second });
     // The first target's hold ended with the move it belonged to.
-    const other = await verifiedUser(getDb());
-    await service().createBooking({
-      userId: other,
-      slotIds: [first],
-      couponId: null,
-      expectedTotalEur: 20,
-      locale: 'pt',
-    });
+    await someoneElseBooks(first, 20);
   });
 });

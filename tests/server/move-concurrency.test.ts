@@ -64,20 +64,21 @@ describe('moves raced on PostgreSQL', () => {
       .where('status', 'in', ['pending', 'confirmed'])
       .execute();
 
-  it('lets one of ten members moving onto one slot at once have it; the others keep their bookings', async () => {
+  /** Ten members with a booking each move onto one slot at once, from two pools: one may have it. */
+  async function tenMembersMoveOnto(priceCents: number, differenceEur: number) {
     const members = await Promise.all(Array.from({ length: 10 }, () => verifiedUser(db())));
     const bookings: number[] = [];
     for (const [index, member] of members.entries()) {
       bookings.push(await paidBooking(member, `2026-03-25T${String(8 + index).padStart(2, '0')}:00`));
     }
-    const target = await lisbonSlot(db(), branchId, '2026-03-27T10:00');
+    const target = await lisbonSlot(db(), branchId, '2026-03-27T10:00', { priceCents });
     const outcomes = await Promise.allSettled(
       members.map((member, index) =>
         services()[index % 2]!.moveBooking({
           userId: member,
           bookingId: bookings[index]!,
           slotId: target,
-          expectedDifferenceEur: 0,
+          expectedDifferenceEur: differenceEur,
           locale: 'pt',
         }),
       ),
@@ -86,6 +87,10 @@ describe('moves raced on PostgreSQL', () => {
     expect(codes.filter((code) => code === 'ok')).toHaveLength(1);
     expect(new Set(codes.filter((code) => code !== 'ok'))).toEqual(new Set(['slot_unavailable']));
     expect(await liveOn(target)).toHaveLength(1);
+  }
+
+  it('lets one of ten members moving onto one slot at once have it; the others keep their bookings', async () => {
+    await tenMembersMoveOnto(1500, 0);
     const stillLive = await db()
       .selectFrom('bookings')
       .select('id')
@@ -95,27 +100,7 @@ describe('moves raced on PostgreSQL', () => {
   });
 
   it('lets one of ten members moving onto one dearer slot hold it; the others are refused', async () => {
-    const members = await Promise.all(Array.from({ length: 10 }, () => verifiedUser(db())));
-    const bookings: number[] = [];
-    for (const [index, member] of members.entries()) {
-      bookings.push(await paidBooking(member, `2026-03-25T${String(8 + index).padStart(2, '0')}:00`));
-    }
-    const target = await lisbonSlot(db(), branchId, '2026-03-27T10:00', { priceCents: 2500 });
-    const outcomes = await Promise.allSettled(
-      members.map((member, index) =>
-        services()[index % 2]!.moveBooking({
-          userId: member,
-          bookingId: bookings[index]!,
-          slotId: target,
-          expectedDifferenceEur: 10,
-          locale: 'pt',
-        }),
-      ),
-    );
-    const codes = outcomes.map(codeOf);
-    expect(codes.filter((code) => code === 'ok')).toHaveLength(1);
-    expect(new Set(codes.filter((code) => code !== 'ok'))).toEqual(new Set(['slot_unavailable']));
-    expect(await liveOn(target)).toHaveLength(1);
+    await tenMembersMoveOnto(2500, 10);
   });
 
   it('settles a move racing a cancellation of the same booking one way or the other, round after round', async () => {
