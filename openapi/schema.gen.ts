@@ -448,6 +448,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/bookings/{booking_id}/move': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Move a booking to another slot
+     * @description Moves a confirmed, paid booking of the current user to another free slot of the same branch, while its start is still beyond the refund policy's highest threshold. `expected_price_difference_eur` is the new slot's price minus the booking's price as the client showed it (the booking's coupon discounts the new slot at the same rate); a different figure is 409 `price_difference_changed` with the server's figure in `price_difference_eur`. An equal price moves at once; a lower one moves at once and refunds the difference; a higher one holds the new slot like a new booking and answers a checkout for the difference: the booking moves when it is paid, and nothing changes if the hold expires unpaid. The door code and the calendar event follow the booking. Repeating a call that moved the booking answers the same result and refunds nothing twice; repeating one awaiting payment answers the same checkout.
+     */
+    post: operations['moveBooking'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/checkout/webhook': {
     parameters: {
       query?: never;
@@ -641,6 +661,8 @@ export interface components {
       pending?: components['schemas']['PendingVerification'][];
       /** @description Only on `validation_failed`: each refused field, so a client can word the problem itself beside the field. */
       fields?: components['schemas']['FieldProblem'][];
+      /** @description Only on `price_difference_changed`: the difference the server computes now. */
+      price_difference_eur?: components['schemas']['PriceDifference'];
     };
     /**
      * @description A stable identifier for programs: clients branch on it, never on the status or the text. The same set as the server's error catalogue (server/errors.ts; a contract test keeps them equal).
@@ -694,7 +716,10 @@ export interface components {
       | 'invalid_webhook_signature'
       | 'invalid_webhook_event'
       | 'method_not_allowed'
-      | 'code_not_available';
+      | 'code_not_available'
+      | 'booking_not_movable'
+      | 'move_target_invalid'
+      | 'price_difference_changed';
     /**
      * @description A verification an account still owes before it may log in.
      * @enum {string}
@@ -857,6 +882,10 @@ export interface components {
       checked_in_at: string | null;
       /** @description The code of the coupon applied, or null. */
       coupon_code: string | null;
+      /** @description Whether the booking can move to another slot of its branch now (`moveBooking`): confirmed, paid, and its start at least the refund policy's highest threshold away. */
+      is_movable: boolean;
+      /** @description The discount fraction of the booking's coupon (0.1 for 10 %), which a move applies to the new slot's price; null without a coupon. */
+      coupon_discount: number | null;
     };
     /** @description The current user. */
     User: {
@@ -955,6 +984,27 @@ export interface components {
         expected_refund_eur: components['schemas']['Money'];
       }[];
     };
+    MoveBookingRequest: {
+      time_slot_id: components['schemas']['Id'];
+      /** @description The new slot's price minus the booking's, as the client showed it. */
+      expected_price_difference_eur: components['schemas']['PriceDifference'];
+    };
+    MoveBookingResponse: {
+      /**
+       * @description `moved`: the booking is on the new slot. `awaiting_payment`: the new slot is held until the checkout for the difference is paid or expires; the booking stays where it is until then.
+       * @enum {string}
+       */
+      status: 'moved' | 'awaiting_payment';
+      price_difference_eur: components['schemas']['PriceDifference'];
+      /** @description The difference refunded for a cheaper slot; null otherwise. */
+      refunded_eur: number | null;
+      /** @description Only while `awaiting_payment`, the checkout for the difference; null otherwise. */
+      checkout_session: {
+        clientSecret: string;
+      } | null;
+    };
+    /** @description A price difference in euros, with at most two decimals; negative when the new slot is cheaper. */
+    PriceDifference: number;
     WebhookReceived: {
       /** @constant */
       received: true;
@@ -992,6 +1042,12 @@ export interface components {
       text: string;
       /** @description The HTML body; null for SMS. */
       html: string | null;
+      /** @description The e-mail's attachments (a booking's calendar event); empty for SMS. */
+      attachments?: {
+        filename: string;
+        content_type: string;
+        content: string;
+      }[];
       /** @description The delivery status (e.g. pending, sent, failed). */
       status: string;
       /** Format: date-time */
@@ -1140,6 +1196,8 @@ export interface components {
     VerificationCode: string;
     /** @description The branch whose virtual door this is. */
     DoorBranchId: components['schemas']['Id'];
+    /** @description The id of one of the current user's bookings. */
+    BookingId: components['schemas']['Id'];
     /** @description The id of a local checkout session. */
     LocalSessionId: string;
   };
@@ -1945,6 +2003,50 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
       /** @description The payment provider could not issue a refund; nothing was cancelled. */
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  moveBooking: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description The id of one of the current user's bookings. */
+        booking_id: components['parameters']['BookingId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['MoveBookingRequest'];
+      };
+    };
+    responses: {
+      /** @description The booking moved, or awaits the payment of the difference (`status`). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MoveBookingResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      /** @description The current user has no such booking (`booking_not_found`), or no such slot (`slot_not_found`). */
+      404: components['responses']['NotFound'];
+      /** @description The difference changed (`price_difference_changed`), the slot is taken (`slot_unavailable`) or has started (`slot_started`), or the booking cannot move any more (`booking_not_movable`: not confirmed and paid, started, or within the refund policy's highest threshold). */
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
+      /** @description The request is malformed (`validation_failed`), or the slot is not one the booking can move to (`move_target_invalid`: another branch, or the booking's own slot). */
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      /** @description The payment provider could not refund or open the checkout; nothing changed. */
       503: components['responses']['ServiceUnavailable'];
     };
   };

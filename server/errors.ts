@@ -487,6 +487,36 @@ export const errorCatalogue = {
       sk: 'Kód od dverí možno znova poslať od 30 minút pred začiatkom až do konca jeho platnosti.',
     },
   },
+  booking_not_movable: {
+    status: 409,
+    detail: {
+      pt: 'Esta reserva já não pode ser mudada: só uma reserva paga pode mudar de horário, e só enquanto faltarem mais de {hours} horas para o início.',
+      en: 'This booking can no longer be moved: only a paid booking can move, and only while its start is more than {hours} hours away.',
+      fr: 'Cette réservation ne peut plus être déplacée : seule une réservation payée peut l’être, et seulement plus de {hours} heures avant son début.',
+      de: 'Diese Buchung kann nicht mehr verschoben werden: Nur eine bezahlte Buchung kann verschoben werden, und nur solange ihr Beginn mehr als {hours} Stunden entfernt ist.',
+      sk: 'Túto rezerváciu už nie je možné presunúť: presunúť sa dá iba zaplatená rezervácia, a to len viac ako {hours} hodín pred jej začiatkom.',
+    },
+  },
+  move_target_invalid: {
+    status: 422,
+    detail: {
+      pt: 'Uma reserva só pode mudar para outro horário da mesma filial.',
+      en: 'A booking can only move to another time slot of the same branch.',
+      fr: 'Une réservation ne peut être déplacée que vers un autre créneau de la même salle.',
+      de: 'Eine Buchung kann nur in ein anderes Zeitfenster desselben Standorts verschoben werden.',
+      sk: 'Rezerváciu možno presunúť iba na iný časový úsek tej istej pobočky.',
+    },
+  },
+  price_difference_changed: {
+    status: 409,
+    detail: {
+      pt: 'A diferença de preço mudou: é agora {difference}. Reveja a mudança.',
+      en: 'The price difference has changed: it is now {difference}. Please review the move.',
+      fr: 'La différence de prix a changé : elle est désormais de {difference}. Veuillez vérifier le déplacement.',
+      de: 'Der Preisunterschied hat sich geändert: Er beträgt jetzt {difference}. Bitte prüfen Sie die Verschiebung.',
+      sk: 'Cenový rozdiel sa zmenil: teraz je {difference}. Skontrolujte presun.',
+    },
+  },
 } as const satisfies Record<string, { status: number; detail: Localised }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;
@@ -523,7 +553,12 @@ export type FieldProblem = {
 };
 
 /** Structured fields some errors carry next to `detail` and `code` (the contract's `Error` schema). */
-export type ErrorFields = { pending?: PendingVerification[]; fields?: FieldProblem[] };
+export type ErrorFields = {
+  pending?: PendingVerification[];
+  fields?: FieldProblem[];
+  /** On `price_difference_changed`: the difference the server computes now, in euros. */
+  price_difference_eur?: number;
+};
 
 export type ErrorBody = { detail: string; code: ErrorCode } & ErrorFields;
 

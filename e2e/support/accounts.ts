@@ -6,7 +6,13 @@ import { firstActiveBranch, holdByApi, slotsOn, type ApiSlot } from './booking.t
 export const DEMO_ACCOUNT = { email: 'demo@example.com', password: 'Demo-gym-2026!' };
 export const PASSWORD = 'Treino-privado-2026!';
 
-type OutboxMessage = { channel: 'email' | 'sms'; to: string; subject: string | null; text: string };
+type OutboxMessage = {
+  channel: 'email' | 'sms';
+  to: string;
+  subject: string | null;
+  text: string;
+  attachments?: { filename: string; content_type: string; content: string }[];
+};
 
 let counter = 0;
 

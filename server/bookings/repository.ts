@@ -212,6 +212,7 @@ export type MyBookingRow = {
   location: string;
   time_zone: string;
   coupon_code: string | null;
+  coupon_discount: number | string | null;
   checkout_session_id: string | null;
   session_status: 'open' | 'complete' | 'expired' | null;
   session_expires_at: Date | null;
@@ -229,58 +230,65 @@ export type MyBookingRow = {
 
 /** The user's bookings with what the read model needs; callers add which ones and their order. */
 function userBookingsQuery(db: Db, userId: string) {
-  return db
-    .selectFrom('bookings as booking')
-    .innerJoin('branches as branch', 'branch.id', 'booking.branch_id')
-    .leftJoin('coupons as coupon', 'coupon.id', 'booking.coupon_id')
-    .leftJoin('checkout_sessions as session', 'session.id', 'booking.checkout_session_id')
-    .leftJoin('lock_codes as code', 'code.id', 'booking.lock_code_id')
-    .select((eb) => [
-      'booking.id',
-      'booking.status',
-      'booking.start_time',
-      'booking.end_time',
-      'booking.created_at',
-      'booking.hold_expires_at',
-      'booking.final_price_cents',
-      'booking.refund_ratios',
-      'booking.paid_at',
-      'branch.id as branch_id',
-      'branch.name as branch_name',
-      'branch.location',
-      'branch.time_zone',
-      'coupon.code as coupon_code',
-      'booking.checkout_session_id',
-      'session.status as session_status',
-      'session.expires_at as session_expires_at',
-      'session.locale as session_locale',
-      'session.booking_date as session_booking_date',
-      'code.code as lock_code',
-      // The rule of the door-code message (server/locks/doors.ts, prepareForMessage): a backup code stands in
-      // for the code only at a branch with one door, while that door has not confirmed the code.
-      eb
-        .selectFrom('lock_code_doors as door')
-        .select(
-          sql<
-            string | null
-          >`case when count(*) = 1 and bool_and(door.state <> 'set') then max(door.backup_code) end`.as(
-            'backup',
-          ),
-        )
-        .whereRef('door.lock_code_id', '=', 'code.id')
-        .as('lock_code_backup'),
-      'code.revoked_at as lock_code_revoked_at',
-      'code.valid_from as lock_code_valid_from',
-      'code.valid_until as lock_code_valid_until',
-      'booking.checked_in_at',
-      eb
-        .selectFrom('refunds')
-        .select((inner) => inner.fn.sum<number>('refunds.amount_cents').as('total'))
-        .whereRef('refunds.booking_id', '=', 'booking.id')
-        .where('refunds.status', '<>', 'failed')
-        .as('refunded_cents'),
-    ])
-    .where('booking.user_id', '=', userId);
+  return (
+    db
+      .selectFrom('bookings as booking')
+      .innerJoin('branches as branch', 'branch.id', 'booking.branch_id')
+      .leftJoin('coupons as coupon', 'coupon.id', 'booking.coupon_id')
+      .leftJoin('checkout_sessions as session', 'session.id', 'booking.checkout_session_id')
+      .leftJoin('lock_codes as code', 'code.id', 'booking.lock_code_id')
+      .select((eb) => [
+        'booking.id',
+        'booking.status',
+        'booking.start_time',
+        'booking.end_time',
+        'booking.created_at',
+        'booking.hold_expires_at',
+        'booking.final_price_cents',
+        'booking.refund_ratios',
+        'booking.paid_at',
+        'branch.id as branch_id',
+        'branch.name as branch_name',
+        'branch.location',
+        'branch.time_zone',
+        'coupon.code as coupon_code',
+        'coupon.discount as coupon_discount',
+        'booking.checkout_session_id',
+        'session.status as session_status',
+        'session.expires_at as session_expires_at',
+        'session.locale as session_locale',
+        'session.booking_date as session_booking_date',
+        'code.code as lock_code',
+        // The rule of the door-code message (server/locks/doors.ts, prepareForMessage): a backup code stands in
+        // for the code only at a branch with one door, while that door has not confirmed the code.
+        eb
+          .selectFrom('lock_code_doors as door')
+          .select(
+            sql<
+              string | null
+            >`case when count(*) = 1 and bool_and(door.state <> 'set') then max(door.backup_code) end`.as(
+              'backup',
+            ),
+          )
+          .whereRef('door.lock_code_id', '=', 'code.id')
+          .as('lock_code_backup'),
+        'code.revoked_at as lock_code_revoked_at',
+        'code.valid_from as lock_code_valid_from',
+        'code.valid_until as lock_code_valid_until',
+        'booking.checked_in_at',
+        eb
+          .selectFrom('refunds')
+          .select((inner) => inner.fn.sum<number>('refunds.amount_cents').as('total'))
+          .whereRef('refunds.booking_id', '=', 'booking.id')
+          .where('refunds.status', '<>', 'failed')
+          .as('refunded_cents'),
+      ])
+      .where('booking.user_id', '=', userId)
+      // A move's hold is part of that move, not a booking of its own (the booking shows where it is).
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('booking_moves').select('id').whereRef('hold_booking_id', '=', 'booking.id'))),
+      )
+  );
 }
 
 /**
@@ -363,19 +371,6 @@ export async function cancelBooking(db: Db, bookingId: number, now: Date): Promi
     .set({ status: 'canceled', canceled_at: now })
     .where('id', '=', bookingId)
     .execute();
-}
-
-export async function findPaymentIntents(
-  db: Db,
-  sessionIds: readonly string[],
-): Promise<Map<string, string | null>> {
-  if (sessionIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('checkout_sessions')
-    .select(['id', 'payment_intent_id'])
-    .where('id', 'in', [...sessionIds])
-    .execute();
-  return new Map(rows.map((row) => [row.id, row.payment_intent_id]));
 }
 
 /** The user's live bookings that have not started, locked in id order. */

@@ -12,6 +12,8 @@ import type { CompanyDetails } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { issueLockCodes, type LockDependencies } from '../locks/service.ts';
 import { findMessageContext } from '../notifications/repository.ts';
+import { applyMoveSessionOutcome } from '../bookings/moves.ts';
+import { findMoveBySession } from '../bookings/moves-repository.ts';
 import * as repository from './repository.ts';
 
 // What a paid, expired or failed checkout does to its bookings. Every function runs in the caller's
@@ -177,6 +179,8 @@ export async function applySessionOutcome(
 ): Promise<'applied' | 'unknown_session'> {
   const stored = await repository.lockSession(trx, session.id);
   if (!stored) return 'unknown_session';
+  // A move's checkout pays a difference: what it does to bookings is the move's own (server/bookings/moves.ts).
+  const move = await findMoveBySession(trx, stored.id);
   const paymentIntentId = session.paymentIntentId ?? stored.payment_intent_id;
   const alreadyPaid = stored.status === 'complete' && stored.payment_status === 'paid';
 
@@ -189,9 +193,10 @@ export async function applySessionOutcome(
         payment_intent_id: paymentIntentId,
         ...(session.card ? { card_brand: session.card.brand, card_last4: session.card.last4 } : {}),
       });
-      await confirmBookings(trx, deps, { sessionId: stored.id }, now);
+      if (!move) await confirmBookings(trx, deps, { sessionId: stored.id }, now);
     }
-    await refundLatePayments(trx, deps, { id: stored.id, paymentIntentId }, now);
+    if (move) await applyMoveSessionOutcome(trx, deps, move, { id: stored.id, paymentIntentId }, 'paid', now);
+    else await refundLatePayments(trx, deps, { id: stored.id, paymentIntentId }, now);
     return 'applied';
   }
   // A paid session is final: a late `expired` or a stray `failed` never releases a paid slot.
@@ -208,7 +213,8 @@ export async function applySessionOutcome(
   if (outcome === 'expired' && stored.status === 'open') {
     await repository.updateSession(trx, stored.id, { status: 'expired' });
   }
-  await repository.releasePendingBookingsOfSession(trx, stored.id);
+  if (move) await applyMoveSessionOutcome(trx, deps, move, { id: stored.id, paymentIntentId }, outcome, now);
+  else await repository.releasePendingBookingsOfSession(trx, stored.id);
   return 'applied';
 }
 

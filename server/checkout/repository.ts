@@ -138,7 +138,14 @@ export async function markLatePaidBookings(
 /** Claims a refund by its idempotency key; undefined when that refund was claimed before. */
 export async function claimRefund(
   db: Db,
-  refund: { bookingId: number; amountCents: number; provider: PaymentProvider; idempotencyKey: string },
+  refund: {
+    bookingId: number;
+    amountCents: number;
+    provider: PaymentProvider;
+    idempotencyKey: string;
+    /** The payment it pays back, when not the booking's own checkout session (a move's difference). */
+    checkoutSessionId?: string | null;
+  },
 ): Promise<number | undefined> {
   const row = await db
     .insertInto('refunds')
@@ -147,6 +154,7 @@ export async function claimRefund(
       amount_cents: refund.amountCents,
       provider: refund.provider,
       idempotency_key: refund.idempotencyKey,
+      checkout_session_id: refund.checkoutSessionId ?? null,
     })
     .onConflict((conflict) => conflict.column('idempotency_key').doNothing())
     .returning('id')

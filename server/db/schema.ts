@@ -214,6 +214,27 @@ export type RefundsTable = {
   idempotency_key: string;
   status: Generated<'pending' | 'succeeded' | 'failed'>;
   created_at: CreatedAt;
+  /** The payment it pays back; null: the booking's own checkout session. */
+  checkout_session_id: ColumnType<string | null, string | null | undefined, string | null>;
+};
+
+export type BookingMoveState = 'awaiting_payment' | 'completed' | 'expired' | 'refunded';
+
+export type BookingMovesTable = {
+  id: GeneratedAlways<number>;
+  booking_id: number;
+  seq: number;
+  from_slot_id: number;
+  to_slot_id: number;
+  from_price_cents: number;
+  to_base_price_cents: number;
+  to_price_cents: number;
+  difference_cents: number;
+  state: BookingMoveState;
+  hold_booking_id: number | null;
+  checkout_session_id: string | null;
+  created_at: CreatedAt;
+  settled_at: Timestamp | null;
 };
 
 export type LockCodesTable = {
@@ -321,6 +342,7 @@ export type Database = {
   bookings: BookingsTable;
   payment_events: PaymentEventsTable;
   refunds: RefundsTable;
+  booking_moves: BookingMovesTable;
   lock_codes: LockCodesTable;
   lock_code_doors: LockCodeDoorsTable;
   lock_events: LockEventsTable;

@@ -65,6 +65,7 @@ const expectedOperations = [
   ['getRefundRatios', 'get', '/checkout/refund-ratios', 'public'],
   ['listMyBookings', 'get', '/bookings/my-bookings', 'bearer'],
   ['cancelBookings', 'post', '/bookings/cancel-bookings', 'bearer'],
+  ['moveBooking', 'post', '/bookings/{booking_id}/move', 'bearer'],
   ['stripeWebhook', 'post', '/checkout/webhook', 'public'],
   ['getLocalCheckoutPage', 'get', '/checkout/local/{session_id}', 'public'],
   ['completeLocalCheckout', 'post', '/checkout/local/{session_id}/complete', 'public'],
@@ -194,7 +195,7 @@ describe('the OpenAPI document', () => {
 });
 
 describe('the operations', () => {
-  it('are exactly the 32 the client and the server agree on, each at its method and path', () => {
+  it('are exactly the 33 the client and the server agree on, each at its method and path', () => {
     const actual = operations
       .map(({ operation, method, path }) => [operation.operationId, method, path])
       .sort();
@@ -297,7 +298,7 @@ describe('the shared components', () => {
     });
   });
 
-  it('define the error body as {detail, code}, the pending verifications of a refused login and the refused fields of a validation error', () => {
+  it('define the error body as {detail, code}, the pending verifications of a refused login, the refused fields of a validation error and the price difference of a refused move', () => {
     expect(document.components.schemas.Error).toMatchObject({
       type: 'object',
       required: ['detail', 'code'],
@@ -307,6 +308,7 @@ describe('the shared components', () => {
         code: { $ref: '#/components/schemas/ErrorCode' },
         pending: { type: 'array', items: { $ref: '#/components/schemas/PendingVerification' } },
         fields: { type: 'array', items: { $ref: '#/components/schemas/FieldProblem' } },
+        price_difference_eur: { $ref: '#/components/schemas/PriceDifference' },
       },
     });
     expect(Object.keys(document.components.schemas.Error!.properties as Schema)).toEqual([
@@ -314,6 +316,7 @@ describe('the shared components', () => {
       'code',
       'pending',
       'fields',
+      'price_difference_eur',
     ]);
     expect(document.components.schemas.PendingVerification).toEqual(
       expect.objectContaining({ type: 'string', enum: ['email', 'phone'] }),
@@ -567,6 +570,17 @@ describe('the schemas as the server validates them', () => {
       expected_refund_eur: 0,
     }));
     expect(validate({ booking: many })).toBe(false);
+  });
+
+  it('accept a move of a booking to one slot with the signed price difference the client showed', () => {
+    const validate = requestBodySchema('moveBooking');
+    expect(validate({ time_slot_id: 7, expected_price_difference_eur: -4.5 })).toBe(true);
+    expect(validate({ time_slot_id: 7, expected_price_difference_eur: 0 })).toBe(true);
+    expect(validate({ time_slot_id: 7 })).toBe(false);
+    expect(validate({ time_slot_id: [7], expected_price_difference_eur: 0 })).toBe(false);
+    expect(validate({ time_slot_id: 0, expected_price_difference_eur: 0 })).toBe(false);
+    expect(validate({ time_slot_id: 7, expected_price_difference_eur: -100001 })).toBe(false);
+    expect(validate({ time_slot_id: 7, expected_price_difference_eur: 0, coupon_code: 1 })).toBe(false);
   });
 
   it('take a login as a form with the e-mail as username and a password', () => {

@@ -35,6 +35,7 @@ describeEachDatabase('migrations', (getDb) => {
       order by tablename`.execute(getDb());
     expect(rows.map((row) => row.tablename)).toEqual([
       'blocked_contacts',
+      'booking_moves',
       'bookings',
       'branch_images',
       'branches',
