@@ -41,6 +41,7 @@ import { createAfterAnswer, type AfterAnswer } from './jobs/after-answer.ts';
 import { createOperatorAlerts } from './locks/alerts.ts';
 import { createDoorService, type DoorService } from './locks/doors.ts';
 import { lockHandlers } from './locks/handlers.ts';
+import { operatorAuthPending, pendingConsoleHandlers } from './console/pending.ts';
 
 export type AppOptions = {
   clock?: Clock;
@@ -277,8 +278,9 @@ export async function buildApp(
         ...checkoutPublicHandlers(checkout, { devRoutes: config.devRoutes }),
         ...bookingHandlers({ bookings, coupons, checkout }),
         ...lockHandlers({ doors, config, resend: accessCodeNotifier, limiter }),
+        ...pendingConsoleHandlers,
       },
-      security: { bearerAuth: bearerAuth(auth) },
+      security: { bearerAuth: bearerAuth(auth), operatorAuth: operatorAuthPending },
     });
     await registerClient(app, config);
     await app.ready();
