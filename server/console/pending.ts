@@ -4,15 +4,6 @@ import type { OperationHandler } from '../http/operations.ts';
 // The console's operations as the contract describes them, answered 501 `not_implemented` only until their
 // handlers land on this branch (issue 18); this module goes away with the last of them.
 const pending = [
-  'operatorLogin',
-  'operatorSetupPassword',
-  'operatorLogout',
-  'getOperatorMe',
-  'listOperatorSessions',
-  'endOperatorSession',
-  'listOperators',
-  'createOperator',
-  'removeOperator',
   'getAdminToday',
   'searchAdminBookings',
   'getAdminBooking',
@@ -63,8 +54,3 @@ export const pendingConsoleHandlers = Object.fromEntries(
     },
   ]),
 ) as unknown as { [Id in PendingId]: OperationHandler<Id> };
-
-/** The console's security scheme until operator sessions land: nobody passes. */
-export async function operatorAuthPending(): Promise<void> {
-  throw new AppError('unauthorized');
-}
