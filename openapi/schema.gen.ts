@@ -2037,8 +2037,10 @@ export interface components {
       reason: components['schemas']['Reason'];
     };
     DoorHealth: {
-      id: components['schemas']['Id'];
-      name: string;
+      /** @description The lock's device id (Seam's, or the virtual door's). */
+      id: string;
+      name: string | null;
+      /** @description seam or local; `unreachable` is not a provider but says the provider could not be asked. */
       provider: string;
       /** @description Null when the provider has not said. */
       online: boolean | null;
@@ -2051,7 +2053,8 @@ export interface components {
       kind: 'door_offline' | 'battery_low' | 'code_failed' | 'code_not_programmed' | 'no_show' | 'overstay';
       branch_id: components['schemas']['Id'];
       booking_id: number | null;
-      door_id: number | null;
+      /** @description The lock's device id. */
+      door_id: string | null;
       /** Format: date-time */
       at: string | null;
     };

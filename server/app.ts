@@ -41,7 +41,10 @@ import { createAfterAnswer, type AfterAnswer } from './jobs/after-answer.ts';
 import { createOperatorAlerts } from './locks/alerts.ts';
 import { createDoorService, type DoorService } from './locks/doors.ts';
 import { lockHandlers } from './locks/handlers.ts';
-import { pendingConsoleHandlers } from './console/pending.ts';
+import { createCatalogueService } from './console/catalogue.ts';
+import { consoleHandlers } from './console/handlers.ts';
+import { createReportService } from './console/reports.ts';
+import { createConsoleService } from './console/service.ts';
 import { DEMO_OWNER } from './db/demo-data.ts';
 import { operatorAuth, operatorHandlers } from './operators/handlers.ts';
 import { createOperatorService } from './operators/service.ts';
@@ -245,6 +248,15 @@ export async function buildApp(
         },
       ],
     });
+    const consoleService = createConsoleService({
+      ...fulfilment,
+      bookings,
+      resend: accessCodeNotifier,
+      auth,
+      companyName: config.companyName,
+    });
+    const catalogue = createCatalogueService({ db: database.db, clock, horizonDays: config.slotHorizonDays });
+    const reports = createReportService({ db: database.db, clock, lockProvider, console: consoleService });
     const delivery = createDeliveryAdapters(config, app.log.child({ component: 'notifications' }));
     if (config.isProduction && delivery.mailer.name === 'log') {
       app.log.warn('SMTP_URL is not set: e-mails are kept in the outbox and not delivered');
@@ -300,8 +312,8 @@ export async function buildApp(
         ...checkoutPublicHandlers(checkout, { devRoutes: config.devRoutes }),
         ...bookingHandlers({ bookings, coupons, checkout }),
         ...lockHandlers({ doors, config, resend: accessCodeNotifier, limiter }),
-        ...pendingConsoleHandlers,
         ...operatorHandlers(operators),
+        ...consoleHandlers({ console: consoleService, catalogue, reports }),
       },
       security: { bearerAuth: bearerAuth(auth), operatorAuth: operatorAuth(operators) },
     });

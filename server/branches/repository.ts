@@ -157,7 +157,8 @@ export type SlotAvailabilityRow = {
 // The busiest read of the product (every calendar day a client opens), so its SQL is written once rather than
 // built by the query builder on every request (npm run bench showed the building). `taken`: a live booking of
 // the branch overlaps the slot, with the same predicate as the no-overlap constraint's, so its GiST index
-// serves the lookup; live is confirmed, or pending with a hold that has not expired at $3.
+// serves the lookup; live is confirmed, or pending with a hold that has not expired at $3. A slot a closure in
+// force covers (the operator console's) is taken too.
 const LIST_SLOTS_ON_DATE = `
 select slot.id, slot.price_cents, branch.time_zone, branch.active_with_smart_lock,
   (extract(epoch from slot.start_time) * 1000)::float8 as start_ms,
@@ -168,6 +169,10 @@ select slot.id, slot.price_cents, branch.time_zone, branch.active_with_smart_loc
       and booking.status in ('pending', 'confirmed')
       and tstzrange(booking.start_time, booking.end_time, '[)') && tstzrange(slot.start_time, slot.end_time, '[)')
       and (booking.status = 'confirmed' or booking.hold_expires_at > $3)
+  ) or exists (
+    select 1 from branch_closures as closure
+    where closure.branch_id = slot.branch_id and closure.reopened_at is null
+      and closure.starts_at < slot.end_time and closure.ends_at > slot.start_time
   ) as taken
 from slots as slot
 inner join branches as branch on branch.id = slot.branch_id
