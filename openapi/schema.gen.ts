@@ -3782,8 +3782,11 @@ export interface operations {
         };
         content?: never;
       };
+      400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
@@ -3867,13 +3870,16 @@ export interface operations {
         };
         content?: never;
       };
+      400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
       /** @description Staff ending another operator's session (`operator_forbidden`). */
       403: components['responses']['Forbidden'];
       /** @description No such live session (`session_not_found`). */
       404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
       414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
@@ -3970,6 +3976,7 @@ export interface operations {
         };
         content?: never;
       };
+      400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
       /** @description The operator is staff: owners only (`operator_forbidden`). */
@@ -3978,7 +3985,9 @@ export interface operations {
       404: components['responses']['NotFound'];
       /** @description The last owner (`last_owner`). */
       409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
       414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
@@ -4163,13 +4172,16 @@ export interface operations {
           'application/json': components['schemas']['Message'];
         };
       };
+      400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
       /** @description No such booking (`booking_not_found`). */
       404: components['responses']['NotFound'];
       /** @description No code to send now (`code_not_available`). */
       409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
       414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
@@ -4351,13 +4363,16 @@ export interface operations {
           'application/json': components['schemas']['Closure'];
         };
       };
+      400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
       /** @description No such closure (`closure_not_found`). */
       404: components['responses']['NotFound'];
       /** @description Already reopened (`closure_reopened`). */
       409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
       414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
@@ -4928,11 +4943,14 @@ export interface operations {
         };
         content?: never;
       };
+      400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
       /** @description No such block (`blocked_contact_not_found`). */
       404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
       414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
