@@ -365,3 +365,52 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
     expect(log.json().items.every((item: { action: string }) => item.action === 'booking.cancel')).toBe(true);
   });
 });
+
+describe('an operator cancel racing the member’s own cancel (PostgreSQL: real concurrency)', () => {
+  let server: AccountApp;
+  beforeAll(async () => {
+    server = await startAccountApp('postgres');
+  });
+  afterAll(async () => server?.close());
+
+  it('refunds the booking once, whoever wins', async () => {
+    const owner = await loggedInOperator(server.app, server.clock, unique('owner'), 'owner');
+    const member = await verifiedAccount(newClient(server.app), server.app);
+    const branchId = await createBranch(server.app.db);
+    for (let round = 0; round < 5; round += 1) {
+      const start = `2026-03-2${5 + (round % 4)}T${String(8 + round).padStart(2, '0')}:00:00Z`;
+      const end = start.replace(
+        /T(\d\d)/,
+        (_match, hour: string) => `T${String(Number(hour) + 1).padStart(2, '0')}`,
+      );
+      const slotId = await insertSlot(server.app.db, { branchId, start, end, localDate: start.slice(0, 10) });
+      await bookAndPayOverHttp(newClient(server.app), member.token, slotId);
+      const { id } = await server.app.db
+        .selectFrom('bookings')
+        .select('id')
+        .where('slot_id', '=', slotId)
+        .executeTakeFirstOrThrow();
+      const [byOperator, byMember] = await Promise.all([
+        owner.client.json(
+          'POST',
+          `/api/admin/bookings/${id}/cancel`,
+          { refund: { mode: 'full' }, reason: 'race' },
+          owner.token,
+        ),
+        newClient(server.app).json(
+          'POST',
+          '/api/bookings/cancel-bookings',
+          { booking: [{ booking_id: id, expected_refund_eur: 15 }] },
+          member.token,
+        ),
+      ]);
+      expect([byOperator.statusCode, byMember.statusCode]).toContain(200);
+      const refunds = await server.app.db
+        .selectFrom('refunds')
+        .select('amount_cents')
+        .where('booking_id', '=', id)
+        .execute();
+      expect(refunds).toEqual([{ amount_cents: 1500 }]);
+    }
+  });
+});
