@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { authHandlers, bearerAuth } from './auth/handlers.ts';
 import { createPasswordHasher } from './auth/passwords.ts';
@@ -38,6 +39,7 @@ import { createOutboxWorker, type OutboxWorker } from './notifications/worker.ts
 import { createAccessCodeNotifier } from './bookings/access-codes.ts';
 import { openJobQueue, type JobQueue } from './jobs/queue.ts';
 import { createAfterAnswer, type AfterAnswer } from './jobs/after-answer.ts';
+import { organizerFromMailFrom } from './bookings/calendar.ts';
 import { createOperatorAlerts } from './locks/alerts.ts';
 import { createDoorService, type DoorService } from './locks/doors.ts';
 import { lockHandlers } from './locks/handlers.ts';
@@ -207,6 +209,9 @@ export async function buildApp(
       lockProvider,
       lockSync: jobs.lockSync,
       publicUrl: config.publicUrl,
+      companyName: config.companyName,
+      company: config.company,
+      organizer: organizerFromMailFrom(config.mail.from, config.companyName),
     };
     const checkout = createCheckoutService(fulfilment);
     const bookings = createBookingService({
@@ -253,7 +258,6 @@ export async function buildApp(
       bookings,
       resend: accessCodeNotifier,
       auth,
-      companyName: config.companyName,
     });
     const catalogue = createCatalogueService({ db: database.db, clock, horizonDays: config.slotHorizonDays });
     const reports = createReportService({ db: database.db, clock, lockProvider, console: consoleService });
@@ -298,6 +302,9 @@ export async function buildApp(
     app.addHook('preValidation', requireDeclaredBody);
     // Stripe's sources only on the HTML pages, and only with Stripe (server/http/client.ts).
     app.addHook('onRequest', securityHeadersHook(config));
+    // Every answer worth it (HTML, JSON, SVG; 1 KiB and more) is compressed by what the client accepts, Brotli
+    // first; the built assets come precompressed from disk instead (server/http/client.ts). Vary: Accept-Encoding.
+    await app.register(compress, { global: true, encodings: ['br', 'gzip'], threshold: 1024 });
 
     await registerApi(app, {
       config,

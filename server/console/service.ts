@@ -16,9 +16,7 @@ import type { BookingStatus, LockDoorState } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import { issueLockCodes, releaseLockCodes, type LockDependencies } from '../locks/service.ts';
 import { doorStatesOfBookings } from '../locks/status.ts';
-import { queueEmail } from '../notifications/outbox.ts';
 import type { components } from '../../openapi/schema.gen.ts';
-import { bookingCanceledByGymMessage } from './cancellation-message.ts';
 import * as repository from './repository.ts';
 
 type Schemas = components['schemas'];
@@ -32,7 +30,6 @@ export type ConsoleDependencies = LockDependencies & {
   resend: AccessCodeNotifier;
   accessCodes: AccessCodeScheduler | null;
   auth: AuthService;
-  companyName: string;
 };
 
 /** What a booking has been paid: its price when a payment confirmed it through a checkout (free ones: 0). */
@@ -130,37 +127,6 @@ export function createConsoleService(deps: ConsoleDependencies) {
     };
   }
 
-  /** Tells each member, in their language, that the gym cancelled a booking and what was refunded. */
-  async function tellMembers(
-    trx: Db,
-    canceled: readonly { bookingId: number; refundCents: number }[],
-    cause: 'closure' | 'operator',
-    at: Date,
-  ): Promise<void> {
-    for (const { bookingId, refundCents } of canceled) {
-      const row = await repository.findAdminBooking(trx, bookingId);
-      if (!row?.email || row.deleted_at !== null) continue;
-      const email = bookingCanceledByGymMessage({
-        locale: row.locale ?? 'pt',
-        firstName: row.first_name ?? '',
-        branch: { name: row.branch_name, timeZone: row.time_zone },
-        start: instantFromDate(row.start_time),
-        end: instantFromDate(row.end_time),
-        refundCents,
-        cause,
-        companyName: deps.companyName,
-      });
-      await queueEmail(trx, {
-        to: row.email,
-        locale: row.locale ?? 'pt',
-        kind: 'booking_canceled',
-        email,
-        now: at,
-        dedupeKey: `booking_canceled:email:${bookingId}`,
-      });
-    }
-  }
-
   /**
    * Cancels the bookings of `bookingIds` that are still live, in `trx`, with the refund `choose` gives each
    * (never more than was paid); pending holds are released. Answers what was cancelled and refunded.
@@ -201,7 +167,8 @@ export function createConsoleService(deps: ConsoleDependencies) {
       );
       return { row, refundCents: choose(row, policy, paid) };
     });
-    await deps.bookings.cancelLocked(trx, toCancel, reason);
+    // The member is told by the cancellation's own notice (docs/decisions.md, 'Messages about a booking').
+    await deps.bookings.cancelLocked(trx, toCancel);
     await repository.markCanceledBy(
       trx,
       toCancel.map(({ row }) => row.id),
@@ -281,7 +248,6 @@ export function createConsoleService(deps: ConsoleDependencies) {
         `operator:${actor.operatorId ?? 'cli'}`,
         input.reason,
       );
-      await tellMembers(trx, canceled, 'operator', at);
     }
     return { added, canceled };
   }
@@ -441,7 +407,6 @@ export function createConsoleService(deps: ConsoleDependencies) {
           `operator:${actor.operatorId ?? 'cli'}`,
           input.reason,
         );
-        await tellMembers(trx, canceled, 'operator', at);
         return {
           result: undefined,
           audit: {
@@ -641,7 +606,6 @@ export function createConsoleService(deps: ConsoleDependencies) {
           `closure:${closure.id}`,
           input.reason,
         );
-        await tellMembers(trx, canceled, 'closure', at);
         await trx
           .updateTable('branch_closures')
           .set({ canceled_booking_ids: canceled.map((item) => item.bookingId) })

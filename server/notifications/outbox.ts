@@ -8,18 +8,9 @@ import type { RenderedEmail } from './templates/layout.ts';
 
 export async function queueEmail(
   trx: Db,
-  message: {
-    to: string;
-    locale: LocaleCode;
-    kind: string;
-    email: RenderedEmail;
-    now: Date;
-    /** One message per key, ever (the outbox's unique dedupe key). */
-    dedupeKey?: string;
-  },
+  message: { to: string; locale: LocaleCode; kind: string; email: RenderedEmail; now: Date },
 ): Promise<number> {
   return insertOutboxMessage(trx, {
-    ...(message.dedupeKey === undefined ? {} : { dedupe_key: message.dedupeKey }),
     channel: 'email',
     recipient: message.to.toLowerCase(),
     locale: message.locale,

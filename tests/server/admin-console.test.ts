@@ -251,8 +251,7 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
       .execute();
     expect(refunds.map((refund) => refund.amount_cents)).toEqual([750]);
     const [mail] = await outboxTo(server.app, member.email.toLowerCase());
-    expect(mail?.subject).toMatch(/^Buchung storniert: /);
-    expect(mail?.text).toContain('von unserem Team storniert');
+    expect(mail?.text).toContain('Das Studio hat diese Buchungen von Ihnen storniert');
     const [audit] = await auditOf('booking.cancel', bookingId);
     expect(audit).toMatchObject({ operator_email: owner.email, reason: 'broken shower' });
     expect(audit!.after).toMatchObject({ refund_mode: 'amount', refunded_eur: 7.5 });
@@ -292,8 +291,12 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
         [second, 1500],
       ].sort(),
     );
-    expect((await outboxTo(server.app, member.email.toLowerCase()))[0]?.text).toContain('geschlossen');
-    expect((await outboxTo(server.app, other.email.toLowerCase()))[0]?.text).toContain('sera fermée');
+    expect((await outboxTo(server.app, member.email.toLowerCase()))[0]?.text).toContain(
+      'Das Studio hat diese Buchungen von Ihnen storniert',
+    );
+    expect((await outboxTo(server.app, other.email.toLowerCase()))[0]?.text).toContain(
+      'La salle a annulé ces réservations',
+    );
 
     const overlapping = await owner.client.json('POST', '/api/admin/closures', period, owner.token);
     expect(overlapping.json().code).toBe('closure_overlaps');
