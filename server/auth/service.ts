@@ -443,7 +443,12 @@ export function createAuthService(deps: {
       return accountMessage('passwordReset', context.locale);
     },
 
-    async deleteAccount(current: UserRow, context: CallContext) {
+    /** `alsoInTransaction`: the console's audit row, written in the deletion's own transaction. */
+    async deleteAccount(
+      current: UserRow,
+      context: CallContext,
+      alsoInTransaction?: (trx: Db, at: Date) => Promise<void>,
+    ) {
       const at = now();
       await db.transaction().execute(async (trx) => {
         const user = await repository.findLiveUserById(trx, current.id, { forUpdate: true });
@@ -457,6 +462,7 @@ export function createAuthService(deps: {
         for (const step of deps.beforeErasure ?? []) await step(trx, user, at);
         await repository.deleteCodesAndResetTokens(trx, user.id);
         await repository.anonymiseUser(trx, user.id, at);
+        await alsoInTransaction?.(trx, at);
       });
       return accountMessage('accountDeleted', context.locale);
     },

@@ -453,6 +453,21 @@ export async function listBookingRecords(db: Db, filter: BookingFilter) {
   return query.execute();
 }
 
+/** Whether a closure in force covers part of any of these slots (they cannot be booked). */
+export async function anySlotClosed(db: Db, slotIds: readonly number[]): Promise<boolean> {
+  if (slotIds.length === 0) return false;
+  const row = await db
+    .selectFrom('slots as slot')
+    .innerJoin('branch_closures as closure', 'closure.branch_id', 'slot.branch_id')
+    .select('slot.id')
+    .where('slot.id', 'in', [...slotIds])
+    .where('closure.reopened_at', 'is', null)
+    .where('closure.starts_at', '<', sql<Date>`slot.end_time`)
+    .where('closure.ends_at', '>', sql<Date>`slot.start_time`)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export type RevisedBookingRow = {
   id: number;
   user_id: string | null;

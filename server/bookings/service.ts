@@ -274,6 +274,18 @@ export function createBookingService(deps: BookingServiceDependencies) {
     moveBooking: moves.moveBooking,
 
     /**
+     * Cancels bookings the caller locked in `trx` (`repository.lockBookings`), each with the refund the caller
+     * chose (the console's policy, full, none or amount; a closure's full refund). Same path as a member's
+     * cancellation: one refund per booking, ever, and the door codes released.
+     */
+    async cancelLocked(
+      trx: Db,
+      toCancel: readonly { row: repository.BookingToCancelRow; refundCents: number }[],
+    ): Promise<CancelBookingsResult> {
+      return cancelAndRefund(trx, toCancel, dateFromInstant(clock.now()), 'operator');
+    },
+
+    /**
      * `POST /bookings/`, in three steps so that no database connection or lock waits on the payment provider:
      * 1. one short transaction checks the user and the slots, releases stale holds of these slots, holds them with
      *    pending bookings (the database refuses a slot someone else holds: 409 slot_unavailable), prices them (409
@@ -295,6 +307,8 @@ export function createBookingService(deps: BookingServiceDependencies) {
         const user = await requireBookingUser(trx, input.userId);
         const slots = await requireBookableSlots(trx, slotIds, now);
         await repository.lockSlots(trx, slotIds);
+        // After the slots' locks: a closure being made waits for them, or is committed and seen here.
+        if (await repository.anySlotClosed(trx, slotIds)) throw new AppError('slot_unavailable');
         await repository.releaseStaleHoldsOfSlots(trx, slotIds, nowDate);
 
         const coupon =
