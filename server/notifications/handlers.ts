@@ -24,6 +24,7 @@ export function notificationHandlers(
         subject: row.subject,
         text: row.text_body,
         html: row.html_body,
+        attachments: row.attachments,
         status: row.status,
         created_at: new Date(row.created_at).toISOString(),
       }));

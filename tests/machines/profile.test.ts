@@ -18,6 +18,7 @@ const user: User = {
   email_verified: true,
   phone_verified: true,
   locale: 'pt',
+  tax_id: null,
 };
 
 function start(
