@@ -625,6 +625,7 @@ describe('the client inputs', () => {
     expect(FIELD_LIMITS.phone).toBe(schemas.PhoneNumber?.maxLength);
     expect(FIELD_LIMITS.personName).toBe(schemas.PersonName?.maxLength);
     expect(FIELD_LIMITS.password).toBe(schemas.Password?.maxLength);
+    expect(FIELD_LIMITS.taxId).toBe(schemas.TaxId?.maxLength);
     const couponPath = (document.paths as Record<string, { get?: { parameters?: unknown[] } }>)[
       '/bookings/coupon-code/{code}'
     ];
