@@ -134,4 +134,33 @@ test.describe('messages after a booking', () => {
     expect(mail.text).toContain('O seu pagamento chegou depois de terminar a reserva temporária');
     expect(mail.attachments).toEqual([]);
   });
+
+  test('the profile refuses a wrong NIF beside the field, and the receipt in the confirmation names a saved one', async ({
+    page,
+    request,
+  }) => {
+    const person = await verifiedPerson(request, 'receipt');
+    const token = await apiLogin(request, person);
+    await storeToken(page, token);
+    await open(page, '/pt?account_tab=profile');
+    const account = page.getByRole('dialog', { name: 'A minha conta' });
+    const nif = account.getByRole('textbox', { name: 'NIF (opcional, para o recibo)' });
+    await nif.fill('123456788');
+    await account.getByRole('button', { name: 'Atualizar perfil' }).click();
+    await expect(
+      account.getByText('O NIF não é válido: tem 9 algarismos e o último é de controlo.'),
+    ).toBeVisible();
+    await nif.fill('123 456 789');
+    await account.getByRole('button', { name: 'Atualizar perfil' }).click();
+    await expect(nif).toHaveValue('123456789');
+
+    const { slots } = await bookableSlots(request, 6);
+    const sessionId = await bookAndPay(request, token, [slots[2]!]);
+    const mail = await emailTo(request, person.email, 'Reserva confirmada');
+    expect(mail.text).toContain('Recibo (não é uma fatura)');
+    expect(mail.text).toMatch(/Vendedor: Private Gym, .+, NIF \d{9}/);
+    expect(mail.text).toContain(`Cliente: ${person.firstName} ${person.lastName}, NIF 123456789`);
+    expect(mail.text).toMatch(/IVA 23% incluído: \d+,\d{2}\s€/);
+    expect(mail.text).toContain(`Referência do pagamento: ${sessionId}`);
+  });
 });
