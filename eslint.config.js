@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 // The dependency direction of ARCHITECTURE.md: openapi <- machines <- src; openapi <- server.
@@ -77,4 +78,6 @@ export default tseslint.config(
     },
   },
   { files: ['machines/**'], rules: machinePurity },
+  // The rules of hooks and the React Compiler's checks (refs, purity, state in effects) on the React code.
+  { files: ['src/**/*.tsx', 'src/**/*.ts'], ...reactHooks.configs.flat.recommended },
 );

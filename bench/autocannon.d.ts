@@ -6,6 +6,7 @@ declare module 'autocannon' {
     url: string;
     connections?: number;
     duration?: number;
+    headers?: Record<string, string>;
     requests?: (Request & { setupRequest?: (request: Request) => Request })[];
   };
   type Result = {
@@ -14,6 +15,8 @@ declare module 'autocannon' {
     errors: number;
     timeouts: number;
     non2xx: number;
+    '2xx': number;
+    '3xx': number;
   };
   export default function autocannon(options: Options): Promise<Result>;
 }

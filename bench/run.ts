@@ -6,11 +6,15 @@
 //      adjacent multi-slot requests, checked by an invariant query;
 //   3. a storm of duplicate, out-of-order and failing-then-retried payment events (local checkout);
 //   4. a cancel storm: 10 concurrent cancellations of one booking.
-// BENCH_ONLY=slots runs the first part only (and writes nothing); BENCH_SECONDS sets each load phase's length.
+//   0. costs as the data grows, each beside its reference in the same run: the branch listing with 3 and with 200
+//      branches (compressed, and revalidated with If-None-Match), the slot listing with no bookings and with 1M,
+//      my bookings for a member with 10 and with 1,000 (data sizes seeded by the bench itself);
+// BENCH_ONLY=slots runs the throughput parts only (and writes nothing); BENCH_SECONDS sets each load phase's length.
 // Prints a table and writes bench/results.md. Not part of `npm test`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -18,13 +22,18 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import * as prettier from 'prettier';
 import { createPasswordHasher } from '../server/auth/passwords.ts';
-import { insertBranchDefinition } from '../server/branches/service.ts';
+import { createBranchService, insertBranchDefinition } from '../server/branches/service.ts';
+import { systemClock } from '../server/clock.ts';
 import { openDatabase } from '../server/db/database.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const BRANCHES = 20;
+/** Branches at the start (the branch listing's small reference), and at its large measurement. */
+const FIRST_BRANCHES = 3;
+const MANY_BRANCHES = 200;
+const BOOKINGS_AT_SCALE = 1_000_000;
 const HORIZON_DAYS = 120;
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const PASSWORD = 'bench password, long enough';
@@ -81,22 +90,34 @@ async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-type Load = { rps: number; p50: number; p99: number; errors: number; non2xx: number };
+type Load = {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  notModified: number;
+};
 
-async function load(urls: string[], connections: number): Promise<Load> {
+async function load(
+  urls: string[],
+  connections: number,
+  headers: Record<string, string> = {},
+): Promise<Load> {
   let next = 0;
   const base = new URL(urls[0]!);
   const result = await autocannon({
     url: base.origin,
     connections,
     duration: DURATION_SECONDS,
+    headers,
     requests: [
       {
         method: 'GET',
         setupRequest: (request) => {
           const target = new URL(urls[next % urls.length]!);
           next += 1;
-          return { ...request, path: target.pathname };
+          return { ...request, path: `${target.pathname}${target.search}` };
         },
       },
     ],
@@ -106,7 +127,8 @@ async function load(urls: string[], connections: number): Promise<Load> {
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
+    non2xx: result.non2xx - result['3xx'],
+    notModified: result['3xx'],
   };
 }
 
@@ -129,6 +151,60 @@ async function json(url: string, init: { method?: string; body?: unknown; token?
   return { status: response.status, body: body as Record<string, unknown> & unknown[] };
 }
 
+/** A description of the length the demo branches have, in one language. */
+function description(language: string, index: number): string {
+  return `<p>${language}: ${'Um ginásio privado inteiro, só para si, com pesos livres, máquinas e balneário. '.repeat(5)}${index}</p>`;
+}
+
+function benchBranch(index: number, active: boolean) {
+  return {
+    slug: `bench-${index}`,
+    name: `Bench ${index}`,
+    order: index,
+    location: `Rua do Banco ${index}, Lisboa`,
+    latitude: 38.7,
+    longitude: -9.1,
+    mapUrl: null,
+    timeZone: index % 2 ? 'Europe/Lisbon' : 'Europe/Berlin',
+    slotMinutes: 60,
+    openingHours: null,
+    activeWithSmartLock: active,
+    images: ['/images/branches/bench-1.svg', '/images/branches/bench-2.svg', '/images/branches/bench-3.svg'],
+    descriptions: {
+      pt: description('pt', index),
+      en: description('en', index),
+      fr: description('fr', index),
+      de: description('de', index),
+      sk: description('sk', index),
+    },
+    defaultPriceCents: 2000,
+    priceRules: [],
+  };
+}
+
+/** Bytes of a GET, uncompressed and as sent to a browser accepting Brotli. */
+async function answerBytes(url: string, headers: Record<string, string> = {}) {
+  const plain = await fetch(url, { headers: { ...headers, 'accept-encoding': 'identity' } });
+  const raw = await plain.arrayBuffer();
+  const compressed = await new Promise<number>((resolve, reject) => {
+    // fetch() decodes what it receives, so the bytes on the wire are read with node:http.
+    const request = http.get(url, { headers: { ...headers, 'accept-encoding': 'br, gzip' } }, (response) => {
+      let size = 0;
+      response.on('data', (chunk: Buffer) => (size += chunk.length));
+      response.on('end', () => resolve(size));
+    });
+    request.on('error', reject);
+  });
+  return {
+    raw: raw.byteLength,
+    compressed,
+    etag: plain.headers.get('etag'),
+    cacheControl: plain.headers.get('cache-control'),
+  };
+}
+
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+
 async function main(): Promise<void> {
   const name = `gym_bench_${randomBytes(5).toString('hex')}`;
   await admin((client) => client.query(`create database ${name}`));
@@ -146,33 +222,13 @@ async function main(): Promise<void> {
     const opened = await openDatabase({ kind: 'postgres', url: databaseUrl });
     await migrateToLatest(opened.db);
     const branchIds: number[] = [];
-    for (let index = 1; index <= BRANCHES; index += 1) {
-      branchIds.push(
-        await insertBranchDefinition(opened.db, {
-          slug: `bench-${index}`,
-          name: `Bench ${index}`,
-          order: index,
-          location: `Rua do Banco ${index}, Lisboa`,
-          latitude: 38.7,
-          longitude: -9.1,
-          mapUrl: null,
-          timeZone: index % 2 ? 'Europe/Lisbon' : 'Europe/Berlin',
-          slotMinutes: 60,
-          openingHours: null,
-          activeWithSmartLock: true,
-          images: ['/images/branches/bench.svg'],
-          descriptions: {
-            pt: '<p>pt</p>',
-            en: '<p>en</p>',
-            fr: '<p>fr</p>',
-            de: '<p>de</p>',
-            sk: '<p>sk</p>',
-          },
-          defaultPriceCents: 2000,
-          priceRules: [],
-        }),
-      );
-    }
+    const addBranches = async (from: number, to: number, active: boolean) => {
+      for (let index = from; index <= to; index += 1) {
+        branchIds.push(await insertBranchDefinition(opened.db, benchBranch(index, active)));
+      }
+    };
+    // The branch listing's small reference is measured first, with 3 branches; the rest come after.
+    await addBranches(1, FIRST_BRANCHES, true);
     const hasher = await createPasswordHasher({ memoryCost: 19_456, timeCost: 2, parallelism: 1 });
     await opened.db
       .insertInto('users')
@@ -202,6 +258,22 @@ async function main(): Promise<void> {
     children.push(second);
     const reference = await start('bench/bench-server.ts', 3403, { DATABASE_URL: databaseUrl }, '/bare');
     children.push(reference);
+    // 0a. The branch listing with 3 branches (the request the client makes: its language, Brotli accepted).
+    const branchesUrl = `${first.url}/api/bookings/branches?lang=pt`;
+    const brotli = { 'accept-encoding': 'br, gzip' };
+    const fewBranches = await load([branchesUrl], 50, brotli);
+    const fewBytes = await answerBytes(branchesUrl);
+    const allLanguagesFew = await answerBytes(`${first.url}/api/bookings/branches`);
+
+    // The rest of the slot listing's data set: 20 branches with 120 days of slots (a service in this process
+    // generates them, as a server does at start).
+    await addBranches(FIRST_BRANCHES + 1, BRANCHES, true);
+    await createBranchService({
+      db: opened.db,
+      clock: systemClock,
+      horizonDays: HORIZON_DAYS,
+    }).ensureSlotHorizon();
+    await sql`analyze`.execute(opened.db);
     const { rows: sizes } = await sql<{ slots: number; days: number }>`
       select count(*)::int as slots, count(distinct local_date)::int as days from slots`.execute(opened.db);
     say(`# Benchmarks\n`);
@@ -227,10 +299,13 @@ async function main(): Promise<void> {
     say('| connections | route | req/s | p50 ms | p99 ms | errors | non-2xx |');
     say('| ---: | --- | ---: | ---: | ---: | ---: | ---: |');
     const ratios: string[] = [];
+    let emptySlots50: Load | null = null;
+    let emptySelect50: Load | null = null;
     for (const connections of [50, 200]) {
       const slots = await load(slotUrls, connections);
       const bare = await load([`${reference.url}/bare`], connections);
       const select1 = await load([`${reference.url}/select1`], connections);
+      if (connections === 50) [emptySlots50, emptySelect50] = [slots, select1];
       for (const [route, result] of [
         ['GET /api/bookings/slots/{branch}/{date}', slots],
         ['bare Fastify JSON', bare],
@@ -249,6 +324,165 @@ async function main(): Promise<void> {
     );
     say('| ---: | ---: | ---: | ---: |');
     for (const line of ratios) say(line);
+
+    // 0b. The slot listing at 1M bookings: cancelled and expired ones on every slot, a live one on every other slot
+    // of half the branches (not those the storms below book).
+    const seedStarted = performance.now();
+    const { rows: slotCount } = await sql<{
+      count: number;
+    }>`select count(*)::int as count from slots`.execute(opened.db);
+    const perSlot = Math.ceil(BOOKINGS_AT_SCALE / slotCount[0]!.count);
+    for (const branchId of branchIds) {
+      await sql`
+        insert into bookings (user_id, slot_id, branch_id, start_time, end_time, status, base_price_cents,
+                              final_price_cents, refund_ratios, canceled_at)
+        select null, s.id, s.branch_id, s.start_time, s.end_time,
+               case when g % 2 = 0 then 'canceled' else 'expired' end, s.price_cents, s.price_cents,
+               '{"48": 1, "24": 0.5, "0": 0}'::jsonb, case when g % 2 = 0 then now() end
+        from slots s cross join generate_series(1, ${perSlot}) g
+        where s.branch_id = ${branchId}`.execute(opened.db);
+    }
+    await sql`
+      insert into bookings (user_id, slot_id, branch_id, start_time, end_time, status, base_price_cents,
+                            final_price_cents, refund_ratios, paid_at)
+      select null, s.id, s.branch_id, s.start_time, s.end_time, 'confirmed', s.price_cents, s.price_cents,
+             '{"48": 1, "24": 0.5, "0": 0}'::jsonb, now()
+      from slots s where s.branch_id = any(${branchIds.slice(BRANCHES / 2)}) and s.id % 2 = 0`.execute(
+      opened.db,
+    );
+    await sql`analyze bookings`.execute(opened.db);
+    const { rows: bookingCount } = await sql<{
+      count: number;
+    }>`select count(*)::int as count from bookings`.execute(opened.db);
+    console.log(
+      `seeded ${bookingCount[0]!.count} bookings in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s`,
+    );
+    await load(slotUrls, 10); // warm-up
+    const fullSlots50 = await load(slotUrls, 50);
+    const fullSelect50 = await load([`${reference.url}/select1`], 50);
+
+    // 0c. My bookings: a member with 10 bookings and one with 1,000 (upcoming, past and cancelled), at a branch of
+    // their own with 60 days of past slots.
+    await addBranches(BRANCHES + 1, BRANCHES + 1, true);
+    const historyBranch = branchIds.at(-1)!;
+    await createBranchService({
+      db: opened.db,
+      clock: systemClock,
+      horizonDays: HORIZON_DAYS,
+    }).ensureSlotHorizon();
+    await sql`
+      insert into slots (branch_id, start_time, end_time, local_date, price_cents)
+      select ${historyBranch}, t, t + interval '1 hour', (t at time zone 'Europe/Lisbon')::date, 2000
+      from generate_series(date_trunc('hour', now()) - interval '1440 hours', date_trunc('hour', now()) - interval '2 hours',
+                           interval '1 hour') t
+      on conflict do nothing`.execute(opened.db);
+    // Each member books slots of their own (the offsets below), so no two live bookings share a slot.
+    const member = async (
+      email: string,
+      phone: string,
+      offset: number,
+      past: number,
+      canceled: number,
+      upcoming: number,
+    ) => {
+      const { id } = await opened.db
+        .insertInto('users')
+        .values({
+          email,
+          phone_number: phone,
+          first_name: 'Member',
+          last_name: 'Bench',
+          password_hash: await hasher.hash(PASSWORD),
+          email_verified_at: new Date(),
+          phone_verified_at: new Date(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const book = (status: 'confirmed' | 'canceled', when: 'past' | 'future', skip: number, count: number) =>
+        sql`
+        insert into bookings (user_id, slot_id, branch_id, start_time, end_time, status, base_price_cents,
+                              final_price_cents, refund_ratios, paid_at, canceled_at)
+        select ${id}::uuid, s.id, s.branch_id, s.start_time, s.end_time, ${status}, s.price_cents, s.price_cents,
+               '{"48": 1, "24": 0.5, "0": 0}'::jsonb, now(), case when ${status} = 'canceled' then now() end
+        from slots s
+        where s.branch_id = ${historyBranch} and ${sql.raw(when === 'past' ? 's.start_time < now()' : "s.start_time > now() + interval '3 days'")}
+        order by s.start_time ${sql.raw(when === 'past' ? 'desc' : 'asc')}
+        offset ${skip} limit ${count}`.execute(opened.db);
+      await book('confirmed', 'past', offset, past);
+      await book('confirmed', 'future', offset, upcoming);
+      await book('canceled', 'future', offset + 200, canceled);
+      const response = await fetch(`${first.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ username: email, password: PASSWORD }),
+      });
+      return ((await response.json()) as { access_token: string }).access_token;
+    };
+    const fewToken = await member('few@example.com', '+351910000010', 1000, 6, 1, 3);
+    const manyToken = await member('many@example.com', '+351910000011', 0, 880, 100, 20);
+    const myBookingsUrl = `${first.url}/api/bookings/my-bookings`;
+    const fewMine = await load([myBookingsUrl], 50, { ...brotli, authorization: `Bearer ${fewToken}` });
+    const manyMine = await load([myBookingsUrl], 50, { ...brotli, authorization: `Bearer ${manyToken}` });
+    const fewMineBytes = await answerBytes(myBookingsUrl, { authorization: `Bearer ${fewToken}` });
+    const manyMineBytes = await answerBytes(myBookingsUrl, { authorization: `Bearer ${manyToken}` });
+
+    // 0d. The branch listing with 200 branches (the new ones shown as 'coming soon', their slots not generated).
+    const before = branchIds.length;
+    await addBranches(before + 1, MANY_BRANCHES, false);
+    await sql`update branches set slots_generated_until = current_date + 10000 where id = any(${branchIds.slice(before)})`.execute(
+      opened.db,
+    );
+    const manyBytes = await answerBytes(branchesUrl);
+    const allLanguagesMany = await answerBytes(`${first.url}/api/bookings/branches`);
+    const manyBranches = await load([branchesUrl], 50, brotli);
+    const revalidated = await load([branchesUrl], 50, { ...brotli, 'if-none-match': manyBytes.etag ?? '' });
+
+    say('\n## Costs as the data grows\n');
+    say(
+      `Each figure beside its reference, measured in this run at 50 connections (${DURATION_SECONDS} s each). ` +
+        `Data sizes seeded by the bench: ${bookingCount[0]!.count} bookings; branch listings as the client asks ` +
+        `for them (\`?lang=pt\`, Brotli accepted).\n`,
+    );
+    say('| what | reference | at scale | ratio | target |');
+    say('| --- | ---: | ---: | ---: | --- |');
+    const row = (what: string, reference: Load, scaled: Load, target: string) =>
+      say(
+        `| ${what} | ${reference.rps.toFixed(0)} req/s (p99 ${reference.p99} ms) | ${scaled.rps.toFixed(0)} req/s (p99 ${scaled.p99} ms) | ${(scaled.rps / reference.rps).toFixed(2)} | ${target} |`,
+      );
+    row('slot listing: no bookings → 1M bookings', emptySlots50!, fullSlots50, '>= 0.9');
+    say(
+      `| slot listing ÷ SELECT 1 (no bookings; 1M bookings) | ${(emptySlots50!.rps / emptySelect50!.rps).toFixed(2)} | ${(fullSlots50.rps / fullSelect50.rps).toFixed(2)} | | >= 0.5 |`,
+    );
+    row('my bookings: 10 → 1,000 bookings', fewMine, manyMine, '>= 0.5');
+    row(
+      `branch listing: ${FIRST_BRANCHES} → ${MANY_BRANCHES} branches`,
+      fewBranches,
+      manyBranches,
+      'none (reported)',
+    );
+    row(
+      `branch listing, ${MANY_BRANCHES} branches: full answer → revalidated (304)`,
+      manyBranches,
+      revalidated,
+      'none (reported)',
+    );
+    say('\n| answer | reference | at scale |');
+    say('| --- | ---: | ---: |');
+    say(
+      `| my bookings (10 → 1,000 bookings), uncompressed / Brotli | ${kib(fewMineBytes.raw)} / ${kib(fewMineBytes.compressed)} | ${kib(manyMineBytes.raw)} / ${kib(manyMineBytes.compressed)} |`,
+    );
+    say(
+      `| branch listing (${FIRST_BRANCHES} → ${MANY_BRANCHES} branches), one language, uncompressed / Brotli | ${kib(fewBytes.raw)} / ${kib(fewBytes.compressed)} | ${kib(manyBytes.raw)} / ${kib(manyBytes.compressed)} |`,
+    );
+    say(
+      `| branch listing without \`lang\` (all five languages), uncompressed | ${kib(allLanguagesFew.raw)} | ${kib(allLanguagesMany.raw)} |`,
+    );
+    say(
+      `\nBranch listing headers: \`Cache-Control: ${manyBytes.cacheControl}\`, \`ETag\` ${manyBytes.etag ? 'present' : 'missing'}; ` +
+        `the revalidation phase got ${revalidated.notModified} answers 304 and ${revalidated.non2xx} other non-2xx. ` +
+        `Errors in these phases: ${[fewBranches, fullSlots50, fewMine, manyMine, manyBranches, revalidated].reduce((sum, result) => sum + result.errors + result.non2xx, 0)}.`,
+    );
+
     if (process.env.BENCH_ONLY === 'slots') {
       // For tuning the slot listing: the other phases are skipped and bench/results.md is left as it was.
       await opened.close();

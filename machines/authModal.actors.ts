@@ -1,6 +1,6 @@
 import { fromPromise } from 'xstate';
 import { expectData, expectOk, type ApiClient } from './api.ts';
-import type { RegisterInput } from './authModal.machine.ts';
+import type { ConfirmCodeInput, RegisterInput, ResendCodeInput } from './authModal.machine.ts';
 import type { components } from '../openapi/schema.gen.ts';
 
 type LocaleCode = components['schemas']['LocaleCode'];
@@ -32,17 +32,21 @@ export function createAuthModalActors(api: ApiClient, getLocale: () => LocaleCod
         }),
       ),
     ),
-    confirmEmail: fromPromise<void, { code: string }>(({ input }) =>
-      expectOk(api.GET('/auth/confirm-email/{code}', { params: { path: { code: input.code } } })),
-    ),
-    confirmPhone: fromPromise<void, { code: string }>(({ input }) =>
-      expectOk(api.GET('/auth/confirm-phone-number/{code}', { params: { path: { code: input.code } } })),
-    ),
-    resendEmail: fromPromise<void, { email: string }>(({ input }) =>
-      expectOk(api.POST('/auth/resend-email-verification', { body: { email: input.email } })),
-    ),
-    resendPhone: fromPromise<void, { email: string }>(({ input }) =>
-      expectOk(api.POST('/auth/resend-phone-verification', { body: { email: input.email } })),
-    ),
+    confirmCode: fromPromise<void, ConfirmCodeInput>(({ input }) => {
+      const path = { params: { path: { code: input.code } } };
+      return expectOk(
+        input.channel === 'email'
+          ? api.GET('/auth/confirm-email/{code}', path)
+          : api.GET('/auth/confirm-phone-number/{code}', path),
+      );
+    }),
+    resendCode: fromPromise<void, ResendCodeInput>(({ input }) => {
+      const body = { body: { email: input.email } };
+      return expectOk(
+        input.channel === 'email'
+          ? api.POST('/auth/resend-email-verification', body)
+          : api.POST('/auth/resend-phone-verification', body),
+      );
+    }),
   };
 }

@@ -1,7 +1,7 @@
 import { assign, setup } from 'xstate';
 import { placeholder } from './placeholder.ts';
-import { ApiError, hasErrorCode } from './api.ts';
-import { failureFeedback, sanitisePhone, type Feedback } from './feedback.ts';
+import { ApiError, hasErrorCode, type PendingVerification } from './api.ts';
+import { failureFeedback, sanitisePhone, type Feedback, type FeedbackKey } from './feedback.ts';
 import type { AuthTab } from './modal-search.ts';
 
 export type AuthView = AuthTab;
@@ -37,8 +37,10 @@ export type AuthModalContext = {
   verifyLink: { email: string; code: string } | null;
   /** The account e-mail the resend calls name. */
   verifyEmail: string;
-  emailPending: boolean;
-  phonePending: boolean;
+  /** Which parts of the account still wait for their code. */
+  pending: Record<Channel, boolean>;
+  /** The part whose code is being checked or sent again. */
+  channel: Channel;
   error: Feedback | null;
   success: Feedback | null;
 };
@@ -51,10 +53,8 @@ export type AuthModalEvent =
   | { type: 'register.submit' }
   | { type: 'forgot.submit' }
   | { type: 'reset.submit' }
-  | { type: 'email.verify' }
-  | { type: 'phone.verify' }
-  | { type: 'email.resend' }
-  | { type: 'phone.resend' }
+  | { type: 'code.verify'; channel: Channel }
+  | { type: 'code.resend'; channel: Channel }
   | { type: 'view.login' }
   | { type: 'view.register' }
   | { type: 'view.forgotPassword' }
@@ -69,6 +69,39 @@ export type RegisterInput = {
   password: string;
   confirm_password: string;
   agree_newsletter: boolean;
+};
+
+/** A part of the account verified by a code of its own: the e-mail address or the phone number. */
+export type Channel = PendingVerification;
+
+export type ConfirmCodeInput = { channel: Channel; code: string };
+export type ResendCodeInput = { channel: Channel; email: string };
+
+const CODE_FIELD = { email: 'emailCode', phone: 'phoneCode' } as const satisfies Record<
+  Channel,
+  keyof AuthFields
+>;
+const OTHER: Record<Channel, Channel> = { email: 'phone', phone: 'email' };
+
+/** What each part's verification says, by outcome. */
+const CHANNEL_FEEDBACK: Record<
+  Channel,
+  Record<'verified' | 'verifiedNowOther' | 'verifyFailed' | 'resent' | 'resendFailed', FeedbackKey>
+> = {
+  email: {
+    verified: 'email-verified-successfully',
+    verifiedNowOther: 'email-verification-success-now-phone',
+    verifyFailed: 'email-verification-failed',
+    resent: 'email-verification-reset-successfully',
+    resendFailed: 'failed-to-reset-email-verification',
+  },
+  phone: {
+    verified: 'phone-verified-successfully',
+    verifiedNowOther: 'phone-verification-success-now-email',
+    verifyFailed: 'phone-verification-failed',
+    resent: 'phone-verification-reset-successfully',
+    resendFailed: 'failed-to-reset-phone-verification',
+  },
 };
 
 const blankFields: AuthFields = {
@@ -103,10 +136,8 @@ export const authModalMachine = setup({
     register: placeholder<string, RegisterInput>('register'),
     forgotPassword: placeholder<void, { email: string }>('forgotPassword'),
     resetPassword: placeholder<void, { token: string; password: string }>('resetPassword'),
-    confirmEmail: placeholder<void, { code: string }>('confirmEmail'),
-    confirmPhone: placeholder<void, { code: string }>('confirmPhone'),
-    resendEmail: placeholder<void, { email: string }>('resendEmail'),
-    resendPhone: placeholder<void, { email: string }>('resendPhone'),
+    confirmCode: placeholder<void, ConfirmCodeInput>('confirmCode'),
+    resendCode: placeholder<void, ResendCodeInput>('resendCode'),
   },
   guards: {
     hasLinkParameters: ({ context }) => context.resetToken !== null || context.verifyLink !== null,
@@ -126,14 +157,13 @@ export const authModalMachine = setup({
     resetFilled: ({ context }) =>
       context.fields.newPassword !== '' && context.fields.confirmNewPassword !== '',
     newPasswordsDiffer: ({ context }) => context.fields.newPassword !== context.fields.confirmNewPassword,
-    hasEmailCode: ({ context }) => filled(context.fields.emailCode),
-    hasPhoneCode: ({ context }) => filled(context.fields.phoneCode),
+    hasCode: ({ context }, params: { channel: Channel }) =>
+      filled(context.fields[CODE_FIELD[params.channel]]),
     hasResendEmail: ({ context }) => filled(context.verifyEmail || context.fields.email),
     // A refused login names the verifications still pending (docs/decisions.md, 'Accounts': login).
     needsConfirmation: (_, params: { error: unknown }) =>
       hasErrorCode(params.error, 'account_not_verified') && params.error.pending.length > 0,
-    phoneStillPending: ({ context }) => context.phonePending,
-    emailStillPending: ({ context }) => context.emailPending,
+    otherStillPending: ({ context }) => context.pending[OTHER[context.channel]],
   },
   actions: {
     // Provided by the app: the session stores the token and validates it (docs/decisions.md, 'Accounts').
@@ -142,6 +172,13 @@ export const authModalMachine = setup({
     fail: assign((_, params: { feedback: Feedback }) => ({ error: params.feedback, success: null })),
     succeed: assign((_, params: { feedback: Feedback }) => ({ success: params.feedback, error: null })),
     forgetLinks: assign({ resetToken: null, verifyLink: null }),
+    choose: assign((_, params: { channel: Channel }) => ({ channel: params.channel })),
+    // The verification link carries the e-mail code: it no longer applies once the e-mail is verified.
+    markVerified: assign(({ context }) => ({
+      pending: { ...context.pending, [context.channel]: false },
+      fields: { ...context.fields, [CODE_FIELD[context.channel]]: '' },
+      verifyLink: context.channel === 'email' ? null : context.verifyLink,
+    })),
   },
 }).createMachine({
   id: 'authModal',
@@ -158,8 +195,8 @@ export const authModalMachine = setup({
     verifyLink: input.verifyEmail ? { email: input.verifyEmail, code: input.verifyEmailCode ?? '' } : null,
     verifyEmail: input.verifyEmail ?? '',
     // Opened from a link or by URL, the client cannot know which part is still pending: both are shown.
-    emailPending: true,
-    phonePending: true,
+    pending: { email: true, phone: true },
+    channel: 'email',
     error: null,
     success: null,
   }),
@@ -235,8 +272,7 @@ export const authModalMachine = setup({
                   assign(({ context, event }) => {
                     const pending = event.error instanceof ApiError ? event.error.pending : [];
                     return {
-                      emailPending: pending.includes('email'),
-                      phonePending: pending.includes('phone'),
+                      pending: { email: pending.includes('email'), phone: pending.includes('phone') },
                       verifyEmail: context.fields.email.trim(),
                       fields: { ...context.fields, password: '', emailCode: '', phoneCode: '' },
                     };
@@ -302,8 +338,7 @@ export const authModalMachine = setup({
               target: '#authModal.verify',
               actions: [
                 assign(({ context }) => ({
-                  emailPending: true,
-                  phonePending: true,
+                  pending: { email: true, phone: true },
                   verifyEmail: context.fields.email.trim(),
                   fields: {
                     ...context.fields,
@@ -417,36 +452,57 @@ export const authModalMachine = setup({
       states: {
         idle: {
           on: {
-            'email.verify': { guard: 'hasEmailCode', target: 'verifyingEmail', actions: 'clearFeedback' },
-            'phone.verify': { guard: 'hasPhoneCode', target: 'verifyingPhone', actions: 'clearFeedback' },
-            'email.resend': { guard: 'hasResendEmail', target: 'resendingEmail', actions: 'clearFeedback' },
-            'phone.resend': { guard: 'hasResendEmail', target: 'resendingPhone', actions: 'clearFeedback' },
+            'code.verify': {
+              guard: { type: 'hasCode', params: ({ event }) => ({ channel: event.channel }) },
+              target: 'verifying',
+              actions: [
+                'clearFeedback',
+                { type: 'choose', params: ({ event }) => ({ channel: event.channel }) },
+              ],
+            },
+            'code.resend': {
+              guard: 'hasResendEmail',
+              target: 'resending',
+              actions: [
+                'clearFeedback',
+                { type: 'choose', params: ({ event }) => ({ channel: event.channel }) },
+              ],
+            },
           },
         },
-        verifyingEmail: {
+        verifying: {
           invoke: {
-            id: 'confirmEmail',
-            src: 'confirmEmail',
-            input: ({ context }) => ({ code: context.fields.emailCode.trim() }),
+            id: 'confirmCode',
+            src: 'confirmCode',
+            input: ({ context }) => ({
+              channel: context.channel,
+              code: context.fields[CODE_FIELD[context.channel]].trim(),
+            }),
             onDone: [
               {
-                guard: 'phoneStillPending',
+                guard: 'otherStillPending',
                 target: 'idle',
                 actions: [
-                  assign(({ context }) => ({
-                    emailPending: false,
-                    verifyLink: null,
-                    fields: { ...context.fields, emailCode: '' },
-                  })),
-                  { type: 'succeed', params: { feedback: { key: 'email-verification-success-now-phone' } } },
+                  'markVerified',
+                  {
+                    type: 'succeed',
+                    params: ({ context }) => ({
+                      feedback: { key: CHANNEL_FEEDBACK[context.channel].verifiedNowOther },
+                    }),
+                  },
                 ],
               },
               {
                 target: '#authModal.login',
                 actions: [
+                  'markVerified',
                   'forgetLinks',
-                  assign({ emailPending: false }),
-                  { type: 'succeed', params: { feedback: { key: 'email-verified-successfully' } } },
+                  {
+                    type: 'succeed',
+                    params: ({ context }) => ({
+                      feedback: { key: CHANNEL_FEEDBACK[context.channel].verified },
+                    }),
+                  },
                 ],
               },
             ],
@@ -454,91 +510,34 @@ export const authModalMachine = setup({
               target: 'idle',
               actions: {
                 type: 'fail',
-                params: ({ event }) => ({
-                  feedback: failureFeedback(event.error, 'email-verification-failed'),
+                params: ({ context, event }) => ({
+                  feedback: failureFeedback(event.error, CHANNEL_FEEDBACK[context.channel].verifyFailed),
                 }),
               },
             },
           },
         },
-        verifyingPhone: {
+        resending: {
           invoke: {
-            id: 'confirmPhone',
-            src: 'confirmPhone',
-            input: ({ context }) => ({ code: context.fields.phoneCode.trim() }),
-            onDone: [
-              {
-                guard: 'emailStillPending',
-                target: 'idle',
-                actions: [
-                  assign(({ context }) => ({
-                    phonePending: false,
-                    fields: { ...context.fields, phoneCode: '' },
-                  })),
-                  { type: 'succeed', params: { feedback: { key: 'phone-verification-success-now-email' } } },
-                ],
-              },
-              {
-                target: '#authModal.login',
-                actions: [
-                  'forgetLinks',
-                  assign({ phonePending: false }),
-                  { type: 'succeed', params: { feedback: { key: 'phone-verified-successfully' } } },
-                ],
-              },
-            ],
-            onError: {
-              target: 'idle',
-              actions: {
-                type: 'fail',
-                params: ({ event }) => ({
-                  feedback: failureFeedback(event.error, 'phone-verification-failed'),
-                }),
-              },
-            },
-          },
-        },
-        resendingEmail: {
-          invoke: {
-            id: 'resendEmail',
-            src: 'resendEmail',
-            input: ({ context }) => ({ email: (context.verifyEmail || context.fields.email).trim() }),
+            id: 'resendCode',
+            src: 'resendCode',
+            input: ({ context }) => ({
+              channel: context.channel,
+              email: (context.verifyEmail || context.fields.email).trim(),
+            }),
             onDone: {
               target: 'idle',
               actions: {
                 type: 'succeed',
-                params: { feedback: { key: 'email-verification-reset-successfully' } },
+                params: ({ context }) => ({ feedback: { key: CHANNEL_FEEDBACK[context.channel].resent } }),
               },
             },
             onError: {
               target: 'idle',
               actions: {
                 type: 'fail',
-                params: ({ event }) => ({
-                  feedback: failureFeedback(event.error, 'failed-to-reset-email-verification'),
-                }),
-              },
-            },
-          },
-        },
-        resendingPhone: {
-          invoke: {
-            id: 'resendPhone',
-            src: 'resendPhone',
-            input: ({ context }) => ({ email: (context.verifyEmail || context.fields.email).trim() }),
-            onDone: {
-              target: 'idle',
-              actions: {
-                type: 'succeed',
-                params: { feedback: { key: 'phone-verification-reset-successfully' } },
-              },
-            },
-            onError: {
-              target: 'idle',
-              actions: {
-                type: 'fail',
-                params: ({ event }) => ({
-                  feedback: failureFeedback(event.error, 'failed-to-reset-phone-verification'),
+                params: ({ context, event }) => ({
+                  feedback: failureFeedback(event.error, CHANNEL_FEEDBACK[context.channel].resendFailed),
                 }),
               },
             },

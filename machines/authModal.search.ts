@@ -1,9 +1,9 @@
 import type { AuthView } from './authModal.machine.ts';
 import type { ModalSearch } from './modal-search.ts';
 
-export const AUTH_PARAMETERS = ['auth_tab', 'reset_token', 'verify_email', 'verify_email_code'] as const;
+const AUTH_PARAMETERS = ['auth_tab', 'reset_token', 'verify_email', 'verify_email_code'] as const;
 
-export function withoutAuthParameters(search: ModalSearch): ModalSearch {
+function withoutAuthParameters(search: ModalSearch): ModalSearch {
   const next = { ...search };
   for (const key of AUTH_PARAMETERS) delete next[key];
   return next;

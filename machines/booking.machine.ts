@@ -10,6 +10,7 @@ import {
   type TimeSlot,
 } from './booking.pricing.ts';
 import { couponTerms } from './booking.selectors.ts';
+import { withoutSessionChanges, type SessionChanged } from './session.changes.ts';
 
 /**
  * The booking flow (docs/decisions.md, 'Bookings and payments'): date -> slots -> selection -> coupon ->
@@ -17,11 +18,11 @@ import { couponTerms } from './booking.selectors.ts';
  * are states of their own, so the UI shows exactly one of them.
  */
 
-export type CouponError = { kind: 'invalid'; detail: string } | { kind: 'unreachable' };
+type CouponError = { kind: 'invalid'; detail: string } | { kind: 'unreachable' };
 /** The summary's error line: the server's message, or a fallback the UI words (docs/decisions.md, 'Client'). */
 export type SummaryError =
   { kind: 'server'; detail: string } | { kind: 'cannotConfirm' } | { kind: 'providerFailed' };
-export type AppliedCoupon = Coupon & { code: string };
+type AppliedCoupon = Coupon & { code: string };
 
 export type BookingInput = { branchId: number; loggedIn: boolean; fallbackToday: string };
 
@@ -58,7 +59,7 @@ export type BookingEvent =
   | { type: 'booking.confirm' }
   | { type: 'payment.failed' }
   | { type: 'payment.close' }
-  | { type: 'session.changed'; loggedIn: boolean };
+  | SessionChanged;
 
 export type SlotsInput = { branchId: number; date: string };
 export type CreateBookingInput = {
@@ -73,7 +74,7 @@ function isCouponNotFound(error: unknown): error is ApiError {
   return hasErrorCode(error, 'invalid_coupon') && error.detail !== null;
 }
 
-export function summaryErrorOf(error: unknown): SummaryError {
+function summaryErrorOf(error: unknown): SummaryError {
   if (error instanceof ApiError) {
     if (error.code === 'payment_provider_unavailable') return { kind: 'providerFailed' };
     // A refusal the user can act on says why in the server's words (server faults carry no detail).
@@ -94,6 +95,8 @@ export const bookingMachine = setup({
     loadSlots: placeholder<TimeSlot[], SlotsInput>('loadSlots'),
     checkCoupon: placeholder<Coupon, { code: string }>('checkCoupon'),
     createBooking: placeholder<string | null, CreateBookingInput>('createBooking'),
+    // The app provides sessionChanges(session) (machines/session.changes.ts): logins and logouts meanwhile.
+    sessionChanges: withoutSessionChanges,
   },
   actions: {
     // Provided by the app: opens the auth modal on its login view.
@@ -130,6 +133,7 @@ export const bookingMachine = setup({
     clientSecret: null,
     pendingSlot: null,
   }),
+  invoke: { id: 'session', src: 'sessionChanges' },
   on: {
     'session.changed': [
       {
@@ -364,6 +368,9 @@ export const bookingMachine = setup({
         src: 'loadSlots',
         input: ({ context }) => ({ branchId: context.branchId, date: context.date }),
         onDone: { actions: assign(({ event }) => ({ slots: event.output })) },
+        // Without the new list the old one is stale (it misses the new holds), as after a failed load of the grid;
+        // the grid loads again when the dialog closes. Unhandled, the failure would stop the whole flow.
+        onError: { actions: assign({ slots: [] }) },
       },
       on: { 'payment.close': { target: 'browsing', actions: assign({ clientSecret: null }) } },
       states: {

@@ -54,7 +54,7 @@ export function slotDate(slot: TimeSlot): string {
 }
 
 /** 'HH:mm' of an ISO date-time with offset, as the branch's wall clock shows it. */
-export function wallClock(iso: string): string {
+function wallClock(iso: string): string {
   return iso.slice(11, 16);
 }
 

@@ -27,7 +27,7 @@ export function priceRange(branches: readonly Branch[]): { min: number; max: num
   };
 }
 
-export const DESCRIPTION_PREVIEW_LENGTH = 142;
+const DESCRIPTION_PREVIEW_LENGTH = 142;
 
 /** A branch card's description: plain text cut to 142 characters plus '...' when longer. */
 export function truncateDescription(text: string, length: number = DESCRIPTION_PREVIEW_LENGTH): string {

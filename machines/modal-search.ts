@@ -6,11 +6,11 @@ import { z } from 'zod/mini';
  * `/$lang` route's `validateSearch`. Each parameter falls back to absent when malformed (`.catch`), so a
  * hand-edited or stale URL never opens a modal in a broken state and never fails the page.
  */
-export const AUTH_TABS = ['login', 'register', 'forgotPassword', 'resetPassword', 'verify'] as const;
-export const BOOKING_TABS = ['bookSessions', 'branchInformation'] as const;
-export const ACCOUNT_TABS = ['myBookings', 'profile', 'settings'] as const;
+const AUTH_TABS = ['login', 'register', 'forgotPassword', 'resetPassword', 'verify'] as const;
+const BOOKING_TABS = ['bookSessions', 'branchInformation'] as const;
+const ACCOUNT_TABS = ['myBookings', 'profile', 'settings'] as const;
 
-export const authTab = z.enum(AUTH_TABS);
+const authTab = z.enum(AUTH_TABS);
 export const bookingTab = z.enum(BOOKING_TABS);
 export const accountTab = z.enum(ACCOUNT_TABS);
 

@@ -2,6 +2,7 @@ import { assign, setup } from 'xstate';
 import { placeholder } from './placeholder.ts';
 import { hasErrorCode } from './api.ts';
 import type { components } from '../openapi/schema.gen.ts';
+import { withoutSessionChanges, type SessionChanged } from './session.changes.ts';
 
 /**
  * The return from the checkout (docs/decisions.md, 'Bookings and payments'): the status of `stripe_session_id` is checked and
@@ -23,10 +24,7 @@ export type PaymentContext = {
 };
 
 export type PaymentEvent =
-  | { type: 'result.close' }
-  | { type: 'payment.retry' }
-  | { type: 'payment.failed' }
-  | { type: 'session.changed'; loggedIn: boolean };
+  { type: 'result.close' } | { type: 'payment.retry' } | { type: 'payment.failed' } | SessionChanged;
 
 /**
  * The check was refused (not logged in, no session of this account, a malformed id: the call's 4xx answers
@@ -44,6 +42,8 @@ export const paymentMachine = setup({
   },
   actors: {
     checkStatus: placeholder<SessionStatus, { sessionId: string }>('checkStatus'),
+    // The app provides sessionChanges(session) (machines/session.changes.ts): the login it asked for.
+    sessionChanges: withoutSessionChanges,
   },
   actions: {
     // Provided by the app: opens the auth modal on its login view.
@@ -58,6 +58,7 @@ export const paymentMachine = setup({
   id: 'payment',
   context: ({ input }) => ({ sessionId: input.sessionId, status: null, clientSecret: null, bookings: [] }),
   initial: 'checking',
+  invoke: { id: 'session', src: 'sessionChanges' },
   states: {
     checking: {
       invoke: {

@@ -37,7 +37,7 @@ const API_FIELDS: Record<string, keyof ProfileFields> = {
 };
 
 /** The server's field problems that belong to a field of the form (others stay a message at the top). */
-export function profileFieldErrors(error: unknown): ProfileContext['fieldErrors'] {
+function profileFieldErrors(error: unknown): ProfileContext['fieldErrors'] {
   const found: ProfileContext['fieldErrors'] = {};
   if (!(error instanceof ApiError)) return found;
   for (const problem of error.fields) {

@@ -1,5 +1,5 @@
 /** One tier of the refund policy: cancelling more than `hours` ahead refunds `percent` of the price. */
-export type RefundTier = { hours: number; percent: number };
+type RefundTier = { hours: number; percent: number };
 
 /** The refund ratios (hour threshold as a string -> fraction), sorted by threshold, descending (docs/decisions.md, 'Bookings and payments'). */
 export function refundTiers(ratios: Record<string, number>): RefundTier[] {

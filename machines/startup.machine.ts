@@ -6,13 +6,13 @@ import type { ModalSearch } from './modal-search.ts';
 export type StartupInput = { search: ModalSearch };
 
 /** A modal that can stay open behind the auth modal, so its flow resumes after a login. */
-export type BaseModal = 'payment' | 'booking' | 'account';
-export type StartupModal = 'auth' | BaseModal | null;
+type BaseModal = 'payment' | 'booking' | 'account';
+type StartupModal = 'auth' | BaseModal | null;
 
 /** What is on screen: the modal in front, and the one kept (hidden, with its state) behind the auth modal. */
 export type ModalArrangement = { modal: StartupModal; behind: BaseModal | null };
 
-export function opensAuth(search: ModalSearch): boolean {
+function opensAuth(search: ModalSearch): boolean {
   return Boolean(search.reset_token || search.verify_email || search.auth_tab);
 }
 
@@ -74,8 +74,18 @@ export const startupMachine = setup({
       event.type === 'branches.load' && (event.force === true || context.branches.length === 0),
   },
   actions: {
-    keepBranches: assign((_, params: { branches: Branch[] }) => ({
-      branches: sortBranches(params.branches),
+    // The listing comes in one language (the interface's, asked with `lang`); the descriptions of languages
+    // read before are kept, so a change of language shows text at once and the other languages cost nothing.
+    keepBranches: assign(({ context }, params: { branches: Branch[] }) => ({
+      branches: sortBranches(
+        params.branches.map((branch) => ({
+          ...branch,
+          descriptions_data: {
+            ...context.branches.find((known) => known.id === branch.id)?.descriptions_data,
+            ...branch.descriptions_data,
+          },
+        })),
+      ),
       branchesFailed: false,
     })),
     markBranchesFailed: assign({ branchesFailed: true }),

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Temporal } from 'temporal-polyfill';
-import { SESSION_ID_PLACEHOLDER } from '../adapters/payments/provider.ts';
-import { formatLocalTime } from '../branches/service.ts';
+import { SESSION_ID_PLACEHOLDER, type ProviderSession } from '../adapters/payments/provider.ts';
+import { formatEpochInZone } from '../branches/service.ts';
 import { dateFromInstant, instantFromDate, type Clock } from '../clock.ts';
 import { lockUsableCoupon } from '../coupons/service.ts';
 import { insertRedemptions } from '../coupons/repository.ts';
@@ -41,12 +41,33 @@ export type CreateBookingInput = {
 
 type Schemas = components['schemas'];
 
+/** How many bookings of the history one page of my bookings holds, unless the caller asks for another size. */
+export const MY_BOOKINGS_HISTORY_PAGE = 20;
+
+export type MyBookingsPage = { historyBefore?: string | null; historyLimit?: number };
+
+/**
+ * '<start epoch ms>.<id>', as listMyBookings hands it out (the contract's pattern refuses anything else with
+ * validation_failed). An id past the column's range compares like its largest value: nothing lies beyond it.
+ */
+function parseHistoryCursor(text: string): repository.HistoryCursor {
+  const [startMs = '0', id = '0'] = text.split('.');
+  return { startTime: new Date(Number(startMs)), id: Math.min(Number(id), 2_147_483_647) };
+}
+
 export type CancelBookingsInput = {
   userId: string;
   items: readonly { bookingId: number; expectedRefundEur: number }[];
 };
 
 export type CancelBookingsResult = { canceledBookingIds: number[]; refundedCents: number };
+
+/**
+ * How long slots are held before the provider has opened their checkout session: far longer than a bounded
+ * provider call (two tries of PAYMENT_PROVIDER_TIMEOUT_MS), short enough that a process dying mid-call blocks
+ * its slots for minutes only. The attached session then sets the hold to its own expiry.
+ */
+const PROVIDER_CALL_HOLD_MINUTES = 2;
 
 /** The lock code is readable from this long before the start until the end. */
 const LOCK_CODE_READABLE_BEFORE = Temporal.Duration.from({ minutes: 30 });
@@ -263,18 +284,24 @@ export function createBookingService(deps: BookingServiceDependencies) {
 
   return {
     /**
-     * `POST /bookings/`, in one transaction: checks the user and the slots, releases stale holds of these slots,
-     * holds them with pending bookings (the database refuses a slot someone else holds: 409 slot_unavailable),
-     * prices them (409 price_changed when the client's total differs), snapshots the refund policy, redeems the
-     * coupon, and opens a checkout session. A failed provider call rolls everything back, so no hold is left.
-     * A total of 0 confirms at once, without a checkout.
+     * `POST /bookings/`, in three steps so that no database connection or lock waits on the payment provider:
+     * 1. one short transaction checks the user and the slots, releases stale holds of these slots, holds them with
+     *    pending bookings (the database refuses a slot someone else holds: 409 slot_unavailable), prices them (409
+     *    price_changed when the client's total differs), snapshots the refund policy and redeems the coupon. The
+     *    hold lasts PROVIDER_CALL_HOLD, so a process that dies before step 3 leaves a hold the expiry sweep ends
+     *    within minutes. A total of 0 confirms here, without a checkout.
+     * 2. the provider opens the checkout session, outside any transaction (its calls are bounded: timeout, one
+     *    retry). When it fails, the holds are removed at once and the caller hears 503.
+     * 3. a second short transaction records the session and attaches it to the holds, which then last as long as
+     *    the session. Holds that ended meanwhile (swept, their slot booked by someone else) are never revived: the
+     *    session stays unknown here, no one ever gets its secret, and a payment of it would be refunded.
      */
     async createBooking(input: CreateBookingInput): Promise<Schemas['CreateBookingResponse']> {
       const slotIds = [...new Set(input.slotIds)];
       if (slotIds.length === 0) throw new AppError('slot_not_found');
       const now = clock.now();
       const nowDate = dateFromInstant(now);
-      return db.transaction().execute(async (trx) => {
+      const held = await db.transaction().execute(async (trx) => {
         const user = await requireBookingUser(trx, input.userId);
         const slots = await requireBookableSlots(trx, slotIds, now);
         await repository.lockSlots(trx, slotIds);
@@ -291,7 +318,8 @@ export function createBookingService(deps: BookingServiceDependencies) {
         }
 
         const refundRatios = JSON.stringify(await readRefundRatios(trx));
-        const holdExpiresAt = dateFromInstant(now.add({ minutes: deps.checkoutExpiryMinutes }));
+        const holdMinutes = Math.min(PROVIDER_CALL_HOLD_MINUTES, deps.checkoutExpiryMinutes);
+        const holdExpiresAt = dateFromInstant(now.add({ minutes: holdMinutes }));
         const slotById = new Map(slots.map((slot) => [slot.id, slot]));
         const bookingIds = await insertHolds(
           trx,
@@ -321,13 +349,35 @@ export function createBookingService(deps: BookingServiceDependencies) {
               : [{ couponId: price.couponId, userId: user.id, bookingId: bookingIds[index]! }],
           ),
         );
+        if (priced.totalCents === 0) await confirmBookings(trx, deps, { bookingIds }, nowDate);
+        return { user, slots, priced, bookingIds };
+      });
+      const { user, slots, priced, bookingIds } = held;
+      if (priced.totalCents === 0) return { checkout_session: { clientSecret: null } };
 
-        if (priced.totalCents === 0) {
-          await confirmBookings(trx, deps, { bookingIds }, nowDate);
-          return { checkout_session: { clientSecret: null } };
-        }
+      let session: ProviderSession;
+      try {
+        session = await openCheckout(input, user, slots, bookingIds, priced, now);
+      } catch (error) {
+        // The caller hears about the provider either way; should the database be gone as well, the holds end
+        // with the expiry sweep within PROVIDER_CALL_HOLD_MINUTES.
+        await db
+          .transaction()
+          .execute((trx) => repository.deleteUnattachedHolds(trx, bookingIds))
+          .catch(() => undefined);
+        throw error;
+      }
 
-        const session = await openCheckout(input, user, slots, bookingIds, priced, now);
+      const attached = await db.transaction().execute(async (trx) => {
+        const holds = await repository.lockHolds(trx, bookingIds);
+        const stillHeld = holds.every(
+          (hold) =>
+            hold.status === 'pending' &&
+            hold.checkout_session_id === null &&
+            hold.hold_expires_at !== null &&
+            hold.hold_expires_at > dateFromInstant(clock.now()),
+        );
+        if (holds.length !== bookingIds.length || !stillHeld) return false;
         await repository.insertCheckoutSession(trx, {
           id: session.id,
           provider: deps.payments.name,
@@ -345,48 +395,75 @@ export function createBookingService(deps: BookingServiceDependencies) {
           session.id,
           dateFromInstant(session.expiresAt),
         );
-        return { checkout_session: { clientSecret: session.clientSecret } };
+        return true;
       });
+      if (!attached) {
+        throw providerUnavailable(new Error('the holds ended before the payment provider answered'));
+      }
+      return { checkout_session: { clientSecret: session.clientSecret } };
     },
 
-    /** `GET /bookings/my-bookings`: every booking of the user, by start time, as spec section 3 describes it. */
-    async listMyBookings(userId: string): Promise<Schemas['Booking'][]> {
+    /**
+     * `GET /bookings/my-bookings`, as spec section 3 describes each booking. Without a cursor: every upcoming
+     * booking and the newest `historyLimit` of the rest (started, cancelled, expired); with one, only the history
+     * older than it. `nextCursor` is set when older history remains. Sorted by start time.
+     */
+    async listMyBookingsPage(
+      userId: string,
+      { historyBefore = null, historyLimit = MY_BOOKINGS_HISTORY_PAGE }: MyBookingsPage = {},
+    ): Promise<{ bookings: Schemas['Booking'][]; nextCursor: string | null }> {
       const now = clock.now();
-      const rows = await repository.listUserBookings(db, userId);
-      return rows.map((row) => {
-        const start = instantFromDate(row.start_time);
-        const end = instantFromDate(row.end_time);
+      const nowDate = dateFromInstant(now);
+      const nowMs = now.epochMilliseconds;
+      const before = historyBefore === null ? null : parseHistoryCursor(historyBefore);
+      const [upcoming, history] = await Promise.all([
+        before ? [] : repository.listUpcomingUserBookings(db, userId, nowDate),
+        repository.listUserBookingHistory(db, userId, nowDate, { before, limit: historyLimit + 1 }),
+      ]);
+      const page = history.slice(0, historyLimit);
+      const last = page.at(-1);
+      const nextCursor =
+        history.length > historyLimit && last ? `${last.start_time.getTime()}.${last.id}` : null;
+      const rows = [...upcoming, ...page.reverse()].sort(
+        (a, b) => a.start_time.getTime() - b.start_time.getTime() || a.id - b.id,
+      );
+      // Times are formatted without a Temporal object per row (formatEpochInZone); only an upcoming booking's
+      // refund needs one.
+      const bookings = rows.map((row): Schemas['Booking'] => {
+        const startMs = row.start_time.getTime();
+        const endMs = row.end_time.getTime();
+        const zone = row.time_zone;
         // A hold whose time is up no longer holds anything, whether or not the expiry job has run yet.
         const holdOver =
           row.status === 'pending' &&
-          (row.hold_expires_at === null || row.hold_expires_at <= dateFromInstant(now));
+          (row.hold_expires_at === null || row.hold_expires_at.getTime() <= nowMs);
         const status = holdOver ? 'expired' : row.status;
-        const started = Temporal.Instant.compare(start, now) <= 0;
+        const started = startMs <= nowMs;
         const cancelable = status === 'confirmed' && !started;
         const sessionOpen =
           status === 'pending' &&
           row.session_status === 'open' &&
           row.session_expires_at !== null &&
-          row.session_expires_at > dateFromInstant(now);
+          row.session_expires_at.getTime() > nowMs;
         const codeReadable =
           status === 'confirmed' &&
           row.lock_code !== null &&
           row.lock_code_revoked_at === null &&
-          Temporal.Instant.compare(now, start.subtract(LOCK_CODE_READABLE_BEFORE)) >= 0 &&
-          Temporal.Instant.compare(now, end) < 0;
+          nowMs >= startMs - LOCK_CODE_READABLE_BEFORE.total('milliseconds') &&
+          nowMs < endMs;
         return {
           id: row.id,
           time_slot_data: {
-            start_time: formatLocalTime(start, row.time_zone),
-            end_time: formatLocalTime(end, row.time_zone),
+            start_time: formatEpochInZone(startMs, zone),
+            end_time: formatEpochInZone(endMs, zone),
             branch_data: {
               id: row.branch_id,
               name: row.branch_name,
               location: row.location,
-              time_zone: row.time_zone,
+              time_zone: zone,
             },
           },
-          created_at: formatLocalTime(instantFromDate(row.created_at), row.time_zone),
+          created_at: formatEpochInZone(row.created_at.getTime(), zone),
           status,
           canceled: status === 'canceled',
           active: status === 'pending' || status === 'confirmed',
@@ -407,7 +484,11 @@ export function createBookingService(deps: BookingServiceDependencies) {
           refundable_eur: cancelable
             ? centsToEuros(
                 refundableCents(
-                  { finalPriceCents: row.final_price_cents, refundRatios: row.refund_ratios, start },
+                  {
+                    finalPriceCents: row.final_price_cents,
+                    refundRatios: row.refund_ratios,
+                    start: instantFromDate(row.start_time),
+                  },
                   now,
                 ),
               )
@@ -415,18 +496,22 @@ export function createBookingService(deps: BookingServiceDependencies) {
           lock_code: codeReadable ? (row.lock_code_backup ?? row.lock_code) : null,
           lock_code_valid_from:
             codeReadable && row.lock_code_valid_from
-              ? formatLocalTime(instantFromDate(row.lock_code_valid_from), row.time_zone)
+              ? formatEpochInZone(row.lock_code_valid_from.getTime(), zone)
               : null,
           lock_code_valid_until:
             codeReadable && row.lock_code_valid_until
-              ? formatLocalTime(instantFromDate(row.lock_code_valid_until), row.time_zone)
+              ? formatEpochInZone(row.lock_code_valid_until.getTime(), zone)
               : null,
-          checked_in_at: row.checked_in_at
-            ? formatLocalTime(instantFromDate(row.checked_in_at), row.time_zone)
-            : null,
+          checked_in_at: row.checked_in_at ? formatEpochInZone(row.checked_in_at.getTime(), zone) : null,
           coupon_code: row.coupon_code,
         };
       });
+      return { bookings, nextCursor };
+    },
+
+    /** listMyBookingsPage's bookings alone. */
+    async listMyBookings(userId: string, page: MyBookingsPage = {}): Promise<Schemas['Booking'][]> {
+      return (await this.listMyBookingsPage(userId, page)).bookings;
     },
 
     /**

@@ -1,9 +1,12 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Badge, Button, Checkbox, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
-import { useMachine } from '@xstate/react';
-import { useState, type ReactNode } from 'react';
-import { createMyBookingsActors } from '../../machines/myBookings.actors.ts';
-import { myBookingsMachine, selectedBookings, visibleDoorCodes } from '../../machines/myBookings.machine.ts';
+import type { ReactNode } from 'react';
+import type { EventFrom, SnapshotFrom } from 'xstate';
+import {
+  type myBookingsMachine,
+  selectedBookings,
+  visibleDoorCodes,
+} from '../../machines/myBookings.machine.ts';
 import {
   groupBookings,
   refundPercent,
@@ -14,14 +17,14 @@ import {
   type BookingList,
   type BookingStatusLabel,
 } from '../../machines/myBookings.selectors.ts';
-import { useRuntime } from '../app/context.tsx';
 import { useFeedbackText } from '../auth/feedback.tsx';
 import { formatEuros } from '../i18n/format.ts';
 import type { Locale } from '../i18n/locales.ts';
 import { useLocale } from '../shell/navigation.ts';
 import { longDateTime, timeOnly, timeRange } from './time.ts';
+import { MyBookingsProvider, useMyBookingsSelector, useMyBookingsSend } from './useMyBookings.tsx';
 
-type Send = ReturnType<typeof useMachine<typeof myBookingsMachine>>[1];
+type Send = (event: EventFrom<typeof myBookingsMachine>) => void;
 
 function StatusBadge({ status }: { status: BookingStatusLabel }) {
   const labels: Record<BookingStatusLabel, ReactNode> = {
@@ -200,7 +203,7 @@ function GroupItem({
   );
 }
 
-type MachineState = ReturnType<typeof useMachine<typeof myBookingsMachine>>[0];
+type MachineState = SnapshotFrom<typeof myBookingsMachine>;
 
 /**
  * The door codes that open a door now or soon, first and large: never inside a collapsed group. Each with the
@@ -239,7 +242,7 @@ function DoorCodes({ state, send, locale }: { state: MachineState; send: Send; l
                 size="xs"
                 variant="default"
                 loading={sending}
-                disabled={state.matches('resendingCode')}
+                disabled={!state.can({ type: 'code.resend', id: bookingId })}
                 onClick={() => send({ type: 'code.resend', id: bookingId })}
               >
                 <Trans>Enviar o código novamente</Trans>
@@ -259,14 +262,19 @@ function DoorCodes({ state, send, locale }: { state: MachineState; send: Send; l
 
 /** My bookings (docs/decisions.md, 'Client'): per branch, Active (open, selectable), Past and Canceled (closed). */
 export function MyBookings() {
+  return (
+    <MyBookingsProvider>
+      <MyBookingsLists />
+    </MyBookingsProvider>
+  );
+}
+
+function MyBookingsLists() {
   const { t } = useLingui();
-  const runtime = useRuntime();
   const locale = useLocale();
   const feedbackText = useFeedbackText();
-  const [machine] = useState(() =>
-    myBookingsMachine.provide({ actors: createMyBookingsActors(runtime.api) }),
-  );
-  const [state, send] = useMachine(machine);
+  const send = useMyBookingsSend();
+  const state = useMyBookingsSelector((snapshot) => snapshot);
   const { context } = state;
 
   if (state.matches('loading')) return null;
@@ -288,7 +296,7 @@ export function MyBookings() {
     <Stack gap="md">
       <DoorCodes state={state} send={send} locale={locale} />
       <Group gap="sm">
-        <Button disabled={!hasSelection} onClick={() => send({ type: 'dialog.open' })}>
+        <Button disabled={!state.can({ type: 'dialog.open' })} onClick={() => send({ type: 'dialog.open' })}>
           <Trans>Cancelar as reservas selecionadas</Trans>
         </Button>
         <Button variant="default" disabled={!hasSelection} onClick={() => send({ type: 'selection.clear' })}>
@@ -338,6 +346,18 @@ export function MyBookings() {
           ))}
         </section>
       ))}
+
+      {(context.olderHistory !== null || state.matches('loadingHistory')) && (
+        <Group>
+          <Button
+            variant="default"
+            loading={state.matches('loadingHistory')}
+            onClick={() => send({ type: 'history.more' })}
+          >
+            <Trans>Mostrar reservas mais antigas</Trans>
+          </Button>
+        </Group>
+      )}
 
       <Modal
         opened={dialogOpen}

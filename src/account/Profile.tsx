@@ -1,32 +1,25 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Checkbox, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
-import { useMachine } from '@xstate/react';
-import { useState } from 'react';
 import { FIELD_LIMITS } from '../../machines/field-limits.ts';
-import { createProfileActors } from '../../machines/profile.actors.ts';
-import {
-  asksPasswordConfirmation,
-  profileMachine,
-  type ProfileFields,
-} from '../../machines/profile.machine.ts';
-import { useRuntime } from '../app/context.tsx';
+import { asksPasswordConfirmation, type ProfileFields } from '../../machines/profile.machine.ts';
 import { FeedbackBoxes } from '../auth/feedback.tsx';
-import { i18n } from '../i18n/i18n.ts';
-import { isLocale } from '../i18n/locales.ts';
 import { useFieldProblemText } from '../ui/fieldProblemText.ts';
+import { ProfileProvider, useProfileSelector, useProfileSend } from './useProfile.tsx';
 
 /** The profile tab (docs/decisions.md, 'Client'): the user's details, an optional new password and the newsletter choice. */
 export function Profile() {
+  return (
+    <ProfileProvider>
+      <ProfileForm />
+    </ProfileProvider>
+  );
+}
+
+function ProfileForm() {
   const { t } = useLingui();
   const problemText = useFieldProblemText();
-  const runtime = useRuntime();
-  const [machine] = useState(() =>
-    profileMachine.provide({
-      actors: createProfileActors(runtime.api, () => (isLocale(i18n.locale) ? i18n.locale : 'pt')),
-      actions: { revalidateSession: () => runtime.session.send({ type: 'token.validate' }) },
-    }),
-  );
-  const [state, send] = useMachine(machine);
+  const send = useProfileSend();
+  const state = useProfileSelector((snapshot) => snapshot);
   const { context } = state;
   const change = (field: keyof ProfileFields) => (event: { currentTarget: { value: string } }) =>
     send({ type: 'field.change', field, value: event.currentTarget.value });

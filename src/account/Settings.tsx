@@ -1,27 +1,31 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Group, Modal, Stack, Text, Title } from '@mantine/core';
-import { useMachine } from '@xstate/react';
-import { useState } from 'react';
-import { createAccountDeletionActors } from '../../machines/accountDeletion.actors.ts';
-import { accountDeletionMachine } from '../../machines/accountDeletion.machine.ts';
 import { useRuntime } from '../app/context.tsx';
 import { useFeedbackText } from '../auth/feedback.tsx';
 import { LanguageSelector } from '../shell/LanguageSelector.tsx';
+import {
+  AccountDeletionProvider,
+  useAccountDeletionSelector,
+  useAccountDeletionSend,
+} from './useAccountDeletion.tsx';
 
 /** The settings tab (docs/decisions.md, 'Client'): language, Logout and Delete Account (with its confirmation modal). */
 export function Settings({ onClose }: { onClose: () => Promise<void> }) {
-  const { t } = useLingui();
   const runtime = useRuntime();
-  const feedbackText = useFeedbackText();
   // Closing first, then logging out: a logged-out account tab would ask for a login instead.
   const logOut = () => void onClose().then(() => runtime.session.send({ type: 'logout' }));
-  const [machine] = useState(() =>
-    accountDeletionMachine.provide({
-      actors: createAccountDeletionActors(runtime.api),
-      actions: { accountDeleted: logOut },
-    }),
+  return (
+    <AccountDeletionProvider accountDeleted={logOut}>
+      <SettingsPanel logOut={logOut} />
+    </AccountDeletionProvider>
   );
-  const [state, send] = useMachine(machine);
+}
+
+function SettingsPanel({ logOut }: { logOut: () => void }) {
+  const { t } = useLingui();
+  const feedbackText = useFeedbackText();
+  const send = useAccountDeletionSend();
+  const state = useAccountDeletionSelector((snapshot) => snapshot);
 
   return (
     <Stack gap="xl">

@@ -17,7 +17,7 @@ export type ApiClientOptions = {
 };
 
 /** The common headers (docs/decisions.md, 'Contract and API'): Accept, the interface locale, and the bearer token when there is one. */
-export function headersMiddleware(getLocale: () => string, getToken: () => string | null): Middleware {
+function headersMiddleware(getLocale: () => string, getToken: () => string | null): Middleware {
   return {
     onRequest({ request }) {
       request.headers.set('Accept', 'application/json');
@@ -31,7 +31,7 @@ export function headersMiddleware(getLocale: () => string, getToken: () => strin
   };
 }
 
-export function analyticsMiddleware(analytics: Analytics): Middleware {
+function analyticsMiddleware(analytics: Analytics): Middleware {
   return {
     onResponse({ response, schemaPath }) {
       analytics.request(schemaPath, response.ok, response.status);

@@ -1,7 +1,7 @@
 import type { LoaderStore } from './loader.ts';
 
 /** These reads are 'shared' (docs/decisions.md, 'Contract and API'): identical concurrent calls are merged into one request. */
-export const SHARED_PATHS: readonly string[] = ['/bookings/branches', '/checkout/refund-ratios'];
+const SHARED_PATHS: readonly string[] = ['/bookings/branches', '/checkout/refund-ratios'];
 
 function requestKey(request: Request): string {
   return [

@@ -1,50 +1,20 @@
 import './mantine-styles.ts';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Button, Checkbox, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { useMachine } from '@xstate/react';
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
-import { fromPromise, waitFor } from 'xstate';
-import { createAuthModalActors } from '../../machines/authModal.actors.ts';
+import { useEffect, type FormEvent, type ReactNode } from 'react';
 import {
-  authModalMachine,
   currentView,
   type AuthFields,
   type AuthModalEvent,
   type AuthView,
 } from '../../machines/authModal.machine.ts';
+import { AuthModalProvider, useAuthModalSelector, useAuthModalSend } from './useAuthModal.tsx';
 import { authModalSearch, sameSearch } from '../../machines/authModal.search.ts';
-import { useRuntime } from '../app/context.tsx';
-import { i18n } from '../i18n/i18n.ts';
-import { isLocale } from '../i18n/locales.ts';
 import { useLocale } from '../shell/navigation.ts';
 import { MantineLayer } from '../ui/MantineLayer.tsx';
 import { FeedbackBoxes } from './feedback.tsx';
 import { FIELD_LIMITS } from '../../machines/field-limits.ts';
 import { useModalSearch, useUpdateModalSearch } from './useModalSearch.ts';
-
-type Runtime = ReturnType<typeof useRuntime>;
-
-function createMachine(runtime: Runtime) {
-  const { session } = runtime;
-  return authModalMachine.provide({
-    actors: {
-      ...createAuthModalActors(runtime.api, () => (isLocale(i18n.locale) ? i18n.locale : 'pt')),
-      // docs/decisions.md, 'Client': opened without link parameters, the modal checks the current token first.
-      validateSession: fromPromise(async () => {
-        if (!session.getSnapshot().context.token) return false;
-        session.send({ type: 'token.validate' });
-        const settled = await waitFor(
-          session,
-          (state) => state.matches('loggedIn') || state.matches('loggedOut'),
-        );
-        return settled.matches('loggedIn');
-      }),
-    },
-    actions: {
-      logIn: (_, params) => session.send({ type: 'token.set', token: params.token }),
-    },
-  });
-}
 
 type Send = (event: AuthModalEvent) => void;
 
@@ -136,23 +106,32 @@ function Form({ onSubmit, children }: { onSubmit: () => void; children: ReactNod
 }
 
 export default function AuthModal() {
-  const runtime = useRuntime();
+  const search = useModalSearch();
+  return (
+    <AuthModalProvider
+      input={{
+        tab: search.auth_tab,
+        resetToken: search.reset_token,
+        verifyEmail: search.verify_email,
+        verifyEmailCode: search.verify_email_code,
+      }}
+    >
+      <AuthDialog />
+    </AuthModalProvider>
+  );
+}
+
+function AuthDialog() {
   const { t } = useLingui();
   const locale = useLocale();
   const search = useModalSearch();
   const updateSearch = useUpdateModalSearch();
-  const [machine] = useState(() => createMachine(runtime));
-  const [state, send] = useMachine(machine, {
-    input: {
-      tab: search.auth_tab,
-      resetToken: search.reset_token,
-      verifyEmail: search.verify_email,
-      verifyEmailCode: search.verify_email_code,
-    },
-  });
+  const send = useAuthModalSend();
+  const state = useAuthModalSelector((snapshot) => snapshot);
   const view = currentView(state);
   const { context } = state;
   const busy = view !== null && !state.matches({ [view]: 'idle' } as never);
+  const verifying = state.matches({ verify: 'verifying' }) ? context.channel : null;
 
   // The URL follows the modal: its view, the link parameters while they apply, none once it is done.
   const desired = authModalSearch(search, state, view);
@@ -371,8 +350,8 @@ export default function AuthModal() {
                 autoComplete="email"
               />
             )}
-            {context.emailPending && (
-              <Form onSubmit={() => send({ type: 'email.verify' })}>
+            {context.pending.email && (
+              <Form onSubmit={() => send({ type: 'code.verify', channel: 'email' })}>
                 <Field
                   field="emailCode"
                   value={fields.emailCode}
@@ -383,17 +362,21 @@ export default function AuthModal() {
                   required
                 />
                 <Group justify="space-between" gap="sm">
-                  <Anchor component="button" type="button" onClick={() => send({ type: 'email.resend' })}>
+                  <Anchor
+                    component="button"
+                    type="button"
+                    onClick={() => send({ type: 'code.resend', channel: 'email' })}
+                  >
                     <Trans>Reenviar o código do e-mail</Trans>
                   </Anchor>
-                  <Button type="submit" loading={state.matches({ verify: 'verifyingEmail' })} disabled={busy}>
+                  <Button type="submit" loading={verifying === 'email'} disabled={busy}>
                     <Trans>Verificar e-mail</Trans>
                   </Button>
                 </Group>
               </Form>
             )}
-            {context.phonePending && (
-              <Form onSubmit={() => send({ type: 'phone.verify' })}>
+            {context.pending.phone && (
+              <Form onSubmit={() => send({ type: 'code.verify', channel: 'phone' })}>
                 <Field
                   field="phoneCode"
                   value={fields.phoneCode}
@@ -404,10 +387,14 @@ export default function AuthModal() {
                   required
                 />
                 <Group justify="space-between" gap="sm">
-                  <Anchor component="button" type="button" onClick={() => send({ type: 'phone.resend' })}>
+                  <Anchor
+                    component="button"
+                    type="button"
+                    onClick={() => send({ type: 'code.resend', channel: 'phone' })}
+                  >
                     <Trans>Reenviar o código do telefone</Trans>
                   </Anchor>
-                  <Button type="submit" loading={state.matches({ verify: 'verifyingPhone' })} disabled={busy}>
+                  <Button type="submit" loading={verifying === 'phone'} disabled={busy}>
                     <Trans>Verificar telefone</Trans>
                   </Button>
                 </Group>

@@ -31,3 +31,12 @@ export function useUpdateModalSearch() {
     [navigate],
   );
 }
+
+/** Puts the login in front (a history entry: the back button returns to the modal that asked for it). */
+export function useOpenLogin(): () => void {
+  const updateSearch = useUpdateModalSearch();
+  return useCallback(
+    () => void updateSearch((previous) => ({ ...previous, auth_tab: 'login' }), true),
+    [updateSearch],
+  );
+}

@@ -1,10 +1,7 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { ActionIcon, Alert, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import type { SnapshotFrom } from 'xstate';
 import { FIELD_LIMITS } from '../../machines/field-limits.ts';
 import type { Branch } from '../../machines/branches.ts';
-import type { bookingMachine } from '../../machines/booking.machine.ts';
-import type { BookingEvent } from '../../machines/booking.machine.ts';
 import { slotDiscount } from '../../machines/booking.selectors.ts';
 import {
   calendarCells,
@@ -17,9 +14,7 @@ import {
 import { formatEuros } from '../i18n/format.ts';
 import type { Locale } from '../i18n/locales.ts';
 import { deviceTimeZone, formatDay, formatMonth, weekdayNames } from './dates.ts';
-
-type Snapshot = SnapshotFrom<typeof bookingMachine>;
-type Send = (event: BookingEvent) => void;
+import { useBookingCan, useBookingSelector, useBookingSend } from './useBooking.tsx';
 
 export function Price({
   slot,
@@ -44,9 +39,11 @@ export function Price({
   );
 }
 
-function Calendar({ state, send, locale }: { state: Snapshot; send: Send; locale: Locale }) {
+function Calendar({ locale }: { locale: Locale }) {
   const { t } = useLingui();
-  const { month, date, today } = state.context;
+  const send = useBookingSend();
+  const state = useBookingSelector((snapshot) => snapshot);
+  const { month, date } = state.context;
   const weekdays = weekdayNames(locale);
   return (
     <section aria-label={t`Calendário`}>
@@ -86,7 +83,7 @@ function Calendar({ state, send, locale }: { state: Snapshot; send: Send; locale
               key={cell}
               type="button"
               className={classes.join(' ')}
-              disabled={cell < today}
+              disabled={!state.can({ type: 'date.select', date: cell })}
               aria-pressed={cell === date}
               aria-label={formatDay(cell, locale)}
               onClick={() => send({ type: 'date.select', date: cell })}
@@ -100,10 +97,14 @@ function Calendar({ state, send, locale }: { state: Snapshot; send: Send; locale
   );
 }
 
-function Coupon({ state, send }: { state: Snapshot; send: Send }) {
+function Coupon() {
   const { t } = useLingui();
-  const { coupon, couponError, couponInput } = state.context;
-  const checking = state.matches({ browsing: { coupon: 'checking' } });
+  const send = useBookingSend();
+  const coupon = useBookingSelector((state) => state.context.coupon);
+  const couponError = useBookingSelector((state) => state.context.couponError);
+  const couponInput = useBookingSelector((state) => state.context.couponInput);
+  const checking = useBookingSelector((state) => state.matches({ browsing: { coupon: 'checking' } }));
+  const canApply = useBookingCan({ type: 'coupon.apply' });
   const error = couponError
     ? couponError.kind === 'invalid'
       ? couponError.detail
@@ -148,7 +149,7 @@ function Coupon({ state, send }: { state: Snapshot; send: Send }) {
           error={error}
           autoComplete="off"
         />
-        <Button type="submit" mt={25} disabled={!state.can({ type: 'coupon.apply' })} loading={checking}>
+        <Button type="submit" mt={25} disabled={!canApply} loading={checking}>
           <Trans>Aplicar</Trans>
         </Button>
       </Group>
@@ -156,8 +157,10 @@ function Coupon({ state, send }: { state: Snapshot; send: Send }) {
   );
 }
 
-function Slots({ state, send, locale }: { state: Snapshot; send: Send; locale: Locale }) {
+function Slots({ locale }: { locale: Locale }) {
   const { t } = useLingui();
+  const send = useBookingSend();
+  const state = useBookingSelector((snapshot) => snapshot);
   const { slots, selected } = state.context;
   // While the branch's date is still loading there is no list yet either, not an empty day.
   if (state.matches('loadingToday') || state.matches({ browsing: { slots: 'loading' } })) {
@@ -205,26 +208,26 @@ function Slots({ state, send, locale }: { state: Snapshot; send: Send; locale: L
 
 export function BookSessions({
   branch,
-  state,
-  send,
   locale,
   onLogin,
 }: {
   branch: Branch;
-  state: Snapshot;
-  send: Send;
   locale: Locale;
   onLogin: () => void;
 }) {
   const branchName = branch.name;
-  const { loggedIn, date } = state.context;
-  const slotsFailed = state.matches({ browsing: { slots: 'failed' } });
+  const send = useBookingSend();
+  const loggedIn = useBookingSelector((state) => state.context.loggedIn);
+  const date = useBookingSelector((state) => state.context.date);
+  const slotsFailed = useBookingSelector((state) => state.matches({ browsing: { slots: 'failed' } }));
+  const canClear = useBookingCan({ type: 'selection.clear' });
+  const canOpenSummary = useBookingCan({ type: 'summary.open' });
   const showWarning = deviceOffsetDiffers(branch.time_zone, deviceTimeZone());
   return (
     <div className="booking-layout">
       <Stack gap="md">
         <img className="booking-main-image" src={branch.image} alt={branchName} width="640" height="480" />
-        <Calendar state={state} send={send} locale={locale} />
+        <Calendar locale={locale} />
         {showWarning && (
           <Alert color="yellow" variant="light">
             <Trans>Todos os horários são sempre no fuso horário da localização do espaço.</Trans>
@@ -235,23 +238,20 @@ export function BookSessions({
         <Title order={3} size="h4" className="summary-date">
           {formatDay(date, locale)}
         </Title>
-        <Slots state={state} send={send} locale={locale} />
+        <Slots locale={locale} />
         {!slotsFailed &&
           (loggedIn ? (
             <>
-              <Coupon state={state} send={send} />
+              <Coupon />
               <Group gap="sm">
                 <Button
                   variant="default"
-                  disabled={!state.can({ type: 'selection.clear' })}
+                  disabled={!canClear}
                   onClick={() => send({ type: 'selection.clear' })}
                 >
                   <Trans>Desmarcar tudo</Trans>
                 </Button>
-                <Button
-                  disabled={!state.can({ type: 'summary.open' })}
-                  onClick={() => send({ type: 'summary.open' })}
-                >
+                <Button disabled={!canOpenSummary} onClick={() => send({ type: 'summary.open' })}>
                   <Trans>Confirmar reserva</Trans>
                 </Button>
               </Group>

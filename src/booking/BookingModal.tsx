@@ -1,20 +1,17 @@
 import './mantine-styles.ts';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Modal, Stack, Tabs, Text } from '@mantine/core';
-import { useMachine } from '@xstate/react';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef } from 'react';
-import { temporal } from '../../machines/temporal.ts';
-import { createBookingActors } from '../../machines/booking.actors.ts';
-import { bookingMachine } from '../../machines/booking.machine.ts';
+import { lazy, Suspense } from 'react';
 import type { Branch } from '../../machines/branches.ts';
 import { bookingTab, type BookingTab } from '../../machines/modal-search.ts';
-import { useBranches, useRuntime } from '../app/context.tsx';
-import { useModalSearch, useUpdateModalSearch } from '../auth/useModalSearch.ts';
+import { useBranches, useLoggedIn } from '../app/context.tsx';
+import { useModalSearch, useOpenLogin, useUpdateModalSearch } from '../auth/useModalSearch.ts';
 import { useLocale } from '../shell/navigation.ts';
 import { MantineLayer } from '../ui/MantineLayer.tsx';
 import { BookSessions } from './BookSessions.tsx';
 import { Checkout } from './Checkout.tsx';
 import { SummaryDialog } from './SummaryDialog.tsx';
+import { BookingProvider, useBookingSelector, useBookingSend } from './useBooking.tsx';
 
 // The information tab (with the HTML sanitiser) loads when it is first shown: booking is the default tab.
 const BranchInformation = lazy(async () => ({
@@ -23,37 +20,11 @@ const BranchInformation = lazy(async () => ({
 
 function BookingFlow({ branch, tab, hidden }: { branch: Branch; tab: BookingTab; hidden: boolean }) {
   const { t } = useLingui();
-  const runtime = useRuntime();
   const locale = useLocale();
   const updateSearch = useUpdateModalSearch();
-  const openLogin = useCallback(
-    () => updateSearch((previous) => ({ ...previous, auth_tab: 'login' }), true),
-    [updateSearch],
-  );
-  const openLoginRef = useRef(openLogin);
-  openLoginRef.current = openLogin;
-  const machine = useMemo(
-    () =>
-      bookingMachine.provide({
-        actors: createBookingActors(runtime.api),
-        actions: { requestLogin: () => openLoginRef.current() },
-      }),
-    [runtime.api],
-  );
-  const [state, send] = useMachine(machine, {
-    input: {
-      branchId: branch.id,
-      loggedIn: runtime.session.getSnapshot().matches('loggedIn'),
-      fallbackToday: temporal().Now.plainDateISO(branch.time_zone).toString(),
-    },
-  });
-  useEffect(() => {
-    const subscription = runtime.session.subscribe((session) => {
-      const loggedIn = session.matches('loggedIn');
-      if (loggedIn || session.matches('loggedOut')) send({ type: 'session.changed', loggedIn });
-    });
-    return () => subscription.unsubscribe();
-  }, [runtime.session, send]);
+  const openLogin = useOpenLogin();
+  const send = useBookingSend();
+  const state = useBookingSelector((snapshot) => snapshot);
 
   const close = () =>
     updateSearch((previous) => ({ ...previous, booking_tab: undefined, booking_branch_id: undefined }));
@@ -83,7 +54,7 @@ function BookingFlow({ branch, tab, hidden }: { branch: Branch; tab: BookingTab;
             <Tabs.Tab value="branchInformation">{t`Informação do espaço`}</Tabs.Tab>
           </Tabs.List>
           <Tabs.Panel value="bookSessions">
-            <BookSessions branch={branch} state={state} send={send} locale={locale} onLogin={openLogin} />
+            <BookSessions branch={branch} locale={locale} onLogin={openLogin} />
           </Tabs.Panel>
           <Tabs.Panel value="branchInformation">
             <Suspense fallback={null}>
@@ -92,7 +63,7 @@ function BookingFlow({ branch, tab, hidden }: { branch: Branch; tab: BookingTab;
           </Tabs.Panel>
         </Tabs>
       </Modal>
-      <SummaryDialog state={state} send={send} locale={locale} />
+      <SummaryDialog locale={locale} />
       <Modal
         opened={state.matches('payment')}
         onClose={() => send({ type: 'payment.close' })}
@@ -140,13 +111,17 @@ export default function BookingModal({ hidden }: { hidden: boolean }) {
   const search = useModalSearch();
   const { active, ready } = useBranches();
   const updateSearch = useUpdateModalSearch();
+  const openLogin = useOpenLogin();
+  const loggedIn = useLoggedIn();
   if (!ready || !search.booking_tab) return null;
   // An unknown or inactive id falls back to the first active branch.
   const branch = active.find((candidate) => candidate.id === search.booking_branch_id) ?? active[0];
   return (
     <MantineLayer>
       {branch ? (
-        <BookingFlow key={branch.id} branch={branch} tab={search.booking_tab} hidden={hidden} />
+        <BookingProvider key={branch.id} branch={branch} loggedIn={loggedIn} openLogin={openLogin}>
+          <BookingFlow branch={branch} tab={search.booking_tab} hidden={hidden} />
+        </BookingProvider>
       ) : (
         <Modal
           opened={!hidden}

@@ -1,18 +1,15 @@
 import './mantine-styles.ts';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, Loader, Modal, Stack, Text } from '@mantine/core';
-import { useMachine } from '@xstate/react';
-import { useCallback, useEffect, useMemo, useRef } from 'react';
-import { createPaymentActors } from '../../machines/payment.actors.ts';
-import { paymentMachine, type SessionBooking } from '../../machines/payment.machine.ts';
+import { useOpenLogin, useUpdateModalSearch } from '../auth/useModalSearch.ts';
+import type { SessionBooking } from '../../machines/payment.machine.ts';
 import { bookedSlots, paymentOutcome, refundedSlots } from '../../machines/payment.selectors.ts';
 import { timeRange } from '../account/time.ts';
 import { formatEuros } from '../i18n/format.ts';
 import { useLocale } from '../shell/navigation.ts';
-import { useRuntime } from '../app/context.tsx';
-import { useUpdateModalSearch } from '../auth/useModalSearch.ts';
 import { MantineLayer } from '../ui/MantineLayer.tsx';
 import { Checkout } from './Checkout.tsx';
+import { PaymentProvider, usePaymentSelector, usePaymentSend } from './usePayment.tsx';
 
 /** Each slot with its date, time (in its branch's zone) and branch. */
 function SlotList({ slots, label }: { slots: readonly SessionBooking[]; label: string }) {
@@ -30,31 +27,20 @@ function SlotList({ slots, label }: { slots: readonly SessionBooking[]; label: s
 
 /** The result of a return from the checkout (docs/decisions.md, 'Bookings and payments'). */
 export default function PaymentResult({ sessionId, hidden }: { sessionId: string; hidden: boolean }) {
+  const openLogin = useOpenLogin();
+  return (
+    <PaymentProvider sessionId={sessionId} openLogin={openLogin}>
+      <PaymentDialog hidden={hidden} openLogin={openLogin} />
+    </PaymentProvider>
+  );
+}
+
+function PaymentDialog({ hidden, openLogin }: { hidden: boolean; openLogin: () => void }) {
   const { t } = useLingui();
   const locale = useLocale();
-  const runtime = useRuntime();
   const updateSearch = useUpdateModalSearch();
-  const openLogin = useCallback(
-    () => void updateSearch((previous) => ({ ...previous, auth_tab: 'login' }), true),
-    [updateSearch],
-  );
-  const openLoginRef = useRef(openLogin);
-  openLoginRef.current = openLogin;
-  const machine = useMemo(
-    () =>
-      paymentMachine.provide({
-        actors: createPaymentActors(runtime.api),
-        actions: { requestLogin: () => openLoginRef.current() },
-      }),
-    [runtime.api],
-  );
-  const [state, send] = useMachine(machine, { input: { sessionId } });
-  useEffect(() => {
-    const subscription = runtime.session.subscribe((session) => {
-      if (session.matches('loggedIn')) send({ type: 'session.changed', loggedIn: true });
-    });
-    return () => subscription.unsubscribe();
-  }, [runtime.session, send]);
+  const send = usePaymentSend();
+  const state = usePaymentSelector((snapshot) => snapshot);
 
   const close = () => {
     send({ type: 'result.close' });

@@ -1,16 +1,15 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
-import type { SnapshotFrom } from 'xstate';
-import type { bookingMachine } from '../../machines/booking.machine.ts';
-import type { BookingEvent, SummaryError } from '../../machines/booking.machine.ts';
+import type { SummaryError } from '../../machines/booking.machine.ts';
 import { couponTerms, slotDiscount } from '../../machines/booking.selectors.ts';
 import { groupByDate, slotRange, totalEuros } from '../../machines/booking.pricing.ts';
 import { formatEuros } from '../i18n/format.ts';
 import type { Locale } from '../i18n/locales.ts';
 import { Price } from './BookSessions.tsx';
 import { formatDay } from './dates.ts';
+import { useBookingSelector, useBookingSend } from './useBooking.tsx';
 
-export function useSummaryErrorText() {
+function useSummaryErrorText() {
   const { t } = useLingui();
   return (error: SummaryError | null): string | null => {
     if (!error) return null;
@@ -20,16 +19,10 @@ export function useSummaryErrorText() {
   };
 }
 
-export function SummaryDialog({
-  state,
-  send,
-  locale,
-}: {
-  state: SnapshotFrom<typeof bookingMachine>;
-  send: (event: BookingEvent) => void;
-  locale: Locale;
-}) {
+export function SummaryDialog({ locale }: { locale: Locale }) {
   const { t } = useLingui();
+  const send = useBookingSend();
+  const state = useBookingSelector((snapshot) => snapshot);
   const errorText = useSummaryErrorText();
   const opened = state.matches('summary');
   const creating = state.matches({ summary: 'creating' });
@@ -81,11 +74,15 @@ export function SummaryDialog({
           }
         />
         <Group justify="flex-end">
-          <Button variant="default" onClick={() => send({ type: 'summary.close' })} disabled={creating}>
+          <Button
+            variant="default"
+            onClick={() => send({ type: 'summary.close' })}
+            disabled={!state.can({ type: 'summary.close' })}
+          >
             <Trans>Cancelar</Trans>
           </Button>
           <Button
-            disabled={!termsAccepted}
+            disabled={!state.can({ type: 'booking.confirm' })}
             loading={creating}
             onClick={() => send({ type: 'booking.confirm' })}
           >

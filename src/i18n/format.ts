@@ -8,7 +8,7 @@ export function intlTag(locale: Locale): string {
   return INTL_TAGS[locale];
 }
 
-export function usesTwelveHourClock(locale: Locale): boolean {
+function usesTwelveHourClock(locale: Locale): boolean {
   return locale === 'en';
 }
 

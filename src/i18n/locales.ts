@@ -1,7 +1,7 @@
 export const LOCALES = ['pt', 'en', 'fr', 'de', 'sk'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'pt';
-export const LOCALE_COOKIE = 'locale';
+const LOCALE_COOKIE = 'locale';
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
 
 /** How each locale names itself in the language selector. */
@@ -18,7 +18,7 @@ export function isLocale(value: unknown): value is Locale {
 }
 
 /** The primary subtag of a language tag, lower-cased: `pt-PT` -> `pt`. */
-export function primarySubtag(tag: string): string {
+function primarySubtag(tag: string): string {
   return tag.trim().split(/[-_]/)[0]?.toLowerCase() ?? '';
 }
 
@@ -28,7 +28,7 @@ export function localeSegment(pathname: string): string | null {
   return /^[a-z]{2}$/.test(segment) ? segment : null;
 }
 
-export function readLocaleCookie(cookieHeader: string): string | null {
+function readLocaleCookie(cookieHeader: string): string | null {
   for (const part of cookieHeader.split(';')) {
     const [name, ...value] = part.trim().split('=');
     if (name === LOCALE_COOKIE) return decodeURIComponent(value.join('='));

@@ -9,10 +9,7 @@ export type PageName = 'main' | 'rights';
  * Page titles, descriptions and keywords. Explicit ids, because the build also reads them from the
  * catalogs to put the same tags into the HTML the server returns (link-preview crawlers run no scripts).
  */
-export const PAGE_METADATA: Record<
-  PageName,
-  Record<'title' | 'description' | 'keywords', MessageDescriptor>
-> = {
+const PAGE_METADATA: Record<PageName, Record<'title' | 'description' | 'keywords', MessageDescriptor>> = {
   main: {
     title: msg({ id: 'meta.main.title', message: 'Ginásio privado à hora, só para si' }),
     description: msg({
@@ -40,9 +37,9 @@ export const PAGE_METADATA: Record<
   },
 };
 
-export const TITLE_SEPARATOR = ' | ';
+const TITLE_SEPARATOR = ' | ';
 
-export function pagePath(locale: Locale, page: PageName): string {
+function pagePath(locale: Locale, page: PageName): string {
   return page === 'rights' ? `/${locale}/rights` : `/${locale}`;
 }
 

@@ -3,8 +3,8 @@
  * ctrl/meta-wheel zoom are blocked, and the focused field is scrolled into view 100 ms after the
  * keyboard opens. Returns a function that removes every listener.
  */
-export const DOUBLE_TAP_MS = 300;
-export const KEYBOARD_SCROLL_DELAY_MS = 100;
+const DOUBLE_TAP_MS = 300;
+const KEYBOARD_SCROLL_DELAY_MS = 100;
 
 type GuardTarget = Pick<Window, 'addEventListener' | 'removeEventListener'> & {
   document: Document;

@@ -9,7 +9,7 @@ import { useLegalTexts, type LegalSectionId } from './legal/texts.ts';
 import './rights.css';
 
 /** docs/decisions.md, 'Client': the button bar scrolls each section to 80 px below the top of the window. */
-export const RIGHTS_SCROLL_OFFSET = 80;
+const RIGHTS_SCROLL_OFFSET = 80;
 
 function LegalBody({ text }: { text: string }) {
   return (

@@ -5,7 +5,7 @@ export type LegalBlock =
   | { kind: 'paragraph'; text: string };
 
 /** The catalogs store '@' as %40 (docs/decisions.md, 'Client'); it is decoded for display. */
-export function decodeLegalText(text: string): string {
+function decodeLegalText(text: string): string {
   return text.replaceAll('%40', '@');
 }
 

@@ -11,7 +11,7 @@ import { useLocale } from './navigation.ts';
  * Switching replaces the leading locale segment, keeps the rest, saves the cookie (and, logged in, the account's
  * language) and re-validates the token.
  */
-export function useSwitchLocale() {
+function useSwitchLocale() {
   const navigate = useNavigate();
   const location = useLocation();
   const { session } = useRuntime();

@@ -14,7 +14,7 @@ export const SECTION_IDS = {
 } as const;
 export type SectionId = (typeof SECTION_IDS)[keyof typeof SECTION_IDS];
 
-export function prefersReducedMotion(): boolean {
+function prefersReducedMotion(): boolean {
   return window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 }
 

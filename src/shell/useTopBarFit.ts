@@ -22,8 +22,9 @@ function overflows(inner: HTMLElement): boolean {
  * resizes, the fonts arrive or `content` (what the labels depend on: language, login, name) changes. Breakpoints
  * alone cannot do this: 'Entrar ou registar' and 'Prihlásiť sa alebo registrovať' need different widths.
  */
-export function useTopBarFit<T extends HTMLElement>(content: unknown[]) {
+export function useTopBarFit<T extends HTMLElement>(content: readonly (string | number | boolean | null)[]) {
   const header = useRef<T>(null);
+  const contentKey = JSON.stringify(content);
   useLayoutEffect(() => {
     const element = header.current;
     const inner = element?.querySelector<HTMLElement>('.top-bar__inner');
@@ -50,6 +51,6 @@ export function useTopBarFit<T extends HTMLElement>(content: unknown[]) {
       observer.disconnect();
     };
     // The content is what the measurement depends on: re-measure whenever it changes.
-  }, content);
+  }, [contentKey]);
   return header;
 }

@@ -1,5 +1,5 @@
 import { useClickOutside } from '@mantine/hooks';
-import { useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useId, useState, type KeyboardEvent, type ReactNode } from 'react';
 
 type Props = {
   /** The accessible name of the button that opens the menu. */
@@ -26,11 +26,12 @@ export function DropdownMenu({
 }: Props) {
   const [open, setOpen] = useState(false);
   const menuId = useId();
-  const buttonRef = useRef<HTMLButtonElement>(null);
+  const buttonId = useId();
   const container = useClickOutside<HTMLDivElement>(() => setOpen(false));
+  // `close` goes to the items, which render with it: the button is found by its id, not through a ref.
   const close = () => {
     setOpen(false);
-    buttonRef.current?.focus();
+    document.getElementById(buttonId)?.focus();
   };
 
   const items = () =>
@@ -57,7 +58,7 @@ export function DropdownMenu({
   return (
     <div className="dropdown" ref={container} onKeyDown={onKeyDown}>
       <button
-        ref={buttonRef}
+        id={buttonId}
         type="button"
         className={triggerClassName}
         aria-label={label}

@@ -5,7 +5,9 @@ import {
   authModalMachine,
   currentView,
   type AuthModalInput,
+  type ConfirmCodeInput,
   type RegisterInput,
+  type ResendCodeInput,
 } from '../../machines/authModal.machine.ts';
 
 type Script = {
@@ -14,10 +16,8 @@ type Script = {
   register?: (input: RegisterInput) => Promise<string>;
   forgotPassword?: () => Promise<void>;
   resetPassword?: (input: { token: string; password: string }) => Promise<void>;
-  confirmEmail?: (input: { code: string }) => Promise<void>;
-  confirmPhone?: (input: { code: string }) => Promise<void>;
-  resendEmail?: (input: { email: string }) => Promise<void>;
-  resendPhone?: (input: { email: string }) => Promise<void>;
+  confirmCode?: (input: ConfirmCodeInput) => Promise<void>;
+  resendCode?: (input: ResendCodeInput) => Promise<void>;
 };
 
 const ok = async () => {};
@@ -29,10 +29,8 @@ function start(input: AuthModalInput = {}, script: Script = {}) {
     register: vi.fn(script.register ?? (async () => 'Account created.')),
     forgotPassword: vi.fn(script.forgotPassword ?? ok),
     resetPassword: vi.fn(script.resetPassword ?? ok),
-    confirmEmail: vi.fn(script.confirmEmail ?? ok),
-    confirmPhone: vi.fn(script.confirmPhone ?? ok),
-    resendEmail: vi.fn(script.resendEmail ?? ok),
-    resendPhone: vi.fn(script.resendPhone ?? ok),
+    confirmCode: vi.fn(script.confirmCode ?? ok),
+    resendCode: vi.fn(script.resendCode ?? ok),
   };
   const logIn = vi.fn();
   const machine = authModalMachine.provide({
@@ -42,10 +40,8 @@ function start(input: AuthModalInput = {}, script: Script = {}) {
       register: fromPromise(({ input }) => calls.register(input)),
       forgotPassword: fromPromise(() => calls.forgotPassword()),
       resetPassword: fromPromise(({ input }) => calls.resetPassword(input)),
-      confirmEmail: fromPromise(({ input }) => calls.confirmEmail(input)),
-      confirmPhone: fromPromise(({ input }) => calls.confirmPhone(input)),
-      resendEmail: fromPromise(({ input }) => calls.resendEmail(input)),
-      resendPhone: fromPromise(({ input }) => calls.resendPhone(input)),
+      confirmCode: fromPromise(({ input }) => calls.confirmCode(input)),
+      resendCode: fromPromise(({ input }) => calls.resendCode(input)),
     },
     actions: { logIn: (_, params) => logIn(params.token) },
   });
@@ -113,7 +109,7 @@ describe('the auth modal machine: opening', () => {
     expect(currentView(actor.getSnapshot())).toBe('verify');
     expect(context.fields.emailCode).toBe('123456');
     expect(context.verifyEmail).toBe('rita@example.pt');
-    expect([context.emailPending, context.phonePending]).toEqual([true, true]);
+    expect(context.pending).toEqual({ email: true, phone: true });
   });
 
   it('ends as closed when dismissed', async () => {
@@ -200,7 +196,7 @@ describe('the auth modal machine: login', () => {
       actor.send({ type: 'login.submit' });
       await settled('verify');
       const { context } = actor.getSnapshot();
-      expect([context.emailPending, context.phonePending]).toEqual([email, phone]);
+      expect(context.pending).toEqual({ email, phone });
       expect(context.error).toEqual({ text: 'Please verify your account.' });
       expect(context.verifyEmail).toBe('rita@example.pt');
     },
@@ -243,7 +239,7 @@ describe('the auth modal machine: register', () => {
       agree_newsletter: false,
     });
     const { context } = actor.getSnapshot();
-    expect([context.emailPending, context.phonePending]).toEqual([true, true]);
+    expect(context.pending).toEqual({ email: true, phone: true });
     expect(context.success).toEqual({ text: 'Account created.' });
     expect(context.verifyEmail).toBe('rita@example.pt');
   });
@@ -380,85 +376,87 @@ describe('the auth modal machine: verification', () => {
 
   it('e-mail verified while the phone is pending: email-verification-success-now-phone, link forgotten', async () => {
     const { actor, calls, settled } = start(link);
-    actor.send({ type: 'email.verify' });
+    actor.send({ type: 'code.verify', channel: 'email' });
     await settled('verify');
-    expect(calls.confirmEmail).toHaveBeenCalledWith({ code: '111111' });
+    expect(calls.confirmCode).toHaveBeenCalledWith({ channel: 'email', code: '111111' });
     const { context } = actor.getSnapshot();
     expect(context.success).toEqual({ key: 'email-verification-success-now-phone' });
-    expect([context.emailPending, context.phonePending]).toEqual([false, true]);
+    expect(context.pending).toEqual({ email: false, phone: true });
     expect(context.verifyLink).toBeNull();
   });
 
   it('then the phone: back to Login with phone-verified-successfully', async () => {
     const { actor, calls, fill, settled } = start(link);
-    actor.send({ type: 'email.verify' });
+    actor.send({ type: 'code.verify', channel: 'email' });
     await settled('verify');
     fill({ phoneCode: ' 222222 ' });
-    actor.send({ type: 'phone.verify' });
+    actor.send({ type: 'code.verify', channel: 'phone' });
     await settled('login');
-    expect(calls.confirmPhone).toHaveBeenCalledWith({ code: '222222' });
+    expect(calls.confirmCode).toHaveBeenLastCalledWith({ channel: 'phone', code: '222222' });
     expect(actor.getSnapshot().context.success).toEqual({ key: 'phone-verified-successfully' });
   });
 
   it('phone first: phone-verification-success-now-email, then email-verified-successfully', async () => {
     const { actor, fill, settled } = start(link);
     fill({ phoneCode: '222222' });
-    actor.send({ type: 'phone.verify' });
+    actor.send({ type: 'code.verify', channel: 'phone' });
     await settled('verify');
     expect(actor.getSnapshot().context.success).toEqual({ key: 'phone-verification-success-now-email' });
-    actor.send({ type: 'email.verify' });
+    actor.send({ type: 'code.verify', channel: 'email' });
     await settled('login');
     expect(actor.getSnapshot().context.success).toEqual({ key: 'email-verified-successfully' });
   });
 
   it('makes no call for an empty code', () => {
     const { actor, calls } = start({ tab: 'verify', verifyEmail: 'rita@example.pt' });
-    actor.send({ type: 'email.verify' });
-    actor.send({ type: 'phone.verify' });
-    expect(calls.confirmEmail).not.toHaveBeenCalled();
-    expect(calls.confirmPhone).not.toHaveBeenCalled();
+    actor.send({ type: 'code.verify', channel: 'email' });
+    actor.send({ type: 'code.verify', channel: 'phone' });
+    expect(calls.confirmCode).not.toHaveBeenCalled();
   });
 
   it('shows the verification failures, with their fallbacks', async () => {
     const { actor, fill, settled } = start(link, {
-      confirmEmail: () => Promise.reject(new ApiError('invalid_verification_code', 'The code is not valid.')),
-      confirmPhone: () => Promise.reject(new ApiError('invalid_verification_code')),
+      confirmCode: ({ channel }) =>
+        Promise.reject(
+          channel === 'email'
+            ? new ApiError('invalid_verification_code', 'The code is not valid.')
+            : new ApiError('invalid_verification_code'),
+        ),
     });
-    actor.send({ type: 'email.verify' });
+    actor.send({ type: 'code.verify', channel: 'email' });
     await settled('verify');
     expect(actor.getSnapshot().context.error).toEqual({ text: 'The code is not valid.' });
     fill({ phoneCode: '1' });
-    actor.send({ type: 'phone.verify' });
+    actor.send({ type: 'code.verify', channel: 'phone' });
     await settled('verify');
     expect(actor.getSnapshot().context.error).toEqual({ key: 'phone-verification-failed' });
   });
 
   it('falls back to email-verification-failed', async () => {
-    const { actor, settled } = start(link, { confirmEmail: () => Promise.reject(new ApiError(null)) });
-    actor.send({ type: 'email.verify' });
+    const { actor, settled } = start(link, { confirmCode: () => Promise.reject(new ApiError(null)) });
+    actor.send({ type: 'code.verify', channel: 'email' });
     await settled('verify');
     expect(actor.getSnapshot().context.error).toEqual({ key: 'email-verification-failed' });
   });
 
   it('resends both codes to the account e-mail, with their messages and fallbacks', async () => {
     const { actor, calls, settled } = start(link);
-    actor.send({ type: 'email.resend' });
+    actor.send({ type: 'code.resend', channel: 'email' });
     await settled('verify');
-    expect(calls.resendEmail).toHaveBeenCalledWith({ email: 'rita@example.pt' });
+    expect(calls.resendCode).toHaveBeenCalledWith({ channel: 'email', email: 'rita@example.pt' });
     expect(actor.getSnapshot().context.success).toEqual({ key: 'email-verification-reset-successfully' });
-    actor.send({ type: 'phone.resend' });
+    actor.send({ type: 'code.resend', channel: 'phone' });
     await settled('verify');
-    expect(calls.resendPhone).toHaveBeenCalledWith({ email: 'rita@example.pt' });
+    expect(calls.resendCode).toHaveBeenLastCalledWith({ channel: 'phone', email: 'rita@example.pt' });
     expect(actor.getSnapshot().context.success).toEqual({ key: 'phone-verification-reset-successfully' });
 
     const failing = start(link, {
-      resendEmail: () => Promise.reject(new ApiError('rate_limited')),
-      resendPhone: () => Promise.reject(new ApiError('rate_limited')),
+      resendCode: () => Promise.reject(new ApiError('rate_limited')),
     });
-    failing.actor.send({ type: 'email.resend' });
+    failing.actor.send({ type: 'code.resend', channel: 'email' });
     await failing.settled('verify');
     expect(failing.actor.getSnapshot().context.error).toEqual({ key: 'failed-to-reset-email-verification' });
-    failing.actor.send({ type: 'phone.resend' });
+    failing.actor.send({ type: 'code.resend', channel: 'phone' });
     await failing.settled('verify');
     expect(failing.actor.getSnapshot().context.error).toEqual({ key: 'failed-to-reset-phone-verification' });
   });
@@ -466,12 +464,12 @@ describe('the auth modal machine: verification', () => {
   it('without a known e-mail, resends to the one typed and makes no call while it is empty', async () => {
     const { actor, calls, fill, settled } = start({ tab: 'verify' });
     await settled('verify');
-    actor.send({ type: 'email.resend' });
-    expect(calls.resendEmail).not.toHaveBeenCalled();
+    actor.send({ type: 'code.resend', channel: 'email' });
+    expect(calls.resendCode).not.toHaveBeenCalled();
     fill({ email: 'rita@example.pt' });
-    actor.send({ type: 'email.resend' });
+    actor.send({ type: 'code.resend', channel: 'email' });
     await settled('verify');
-    expect(calls.resendEmail).toHaveBeenCalledWith({ email: 'rita@example.pt' });
+    expect(calls.resendCode).toHaveBeenCalledWith({ channel: 'email', email: 'rita@example.pt' });
   });
 
   it('Cancel returns to Login and clears the verification parameters', () => {

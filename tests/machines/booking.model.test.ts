@@ -4,6 +4,7 @@ import { ApiError } from '../../machines/api.ts';
 import { bookingMachine } from '../../machines/booking.machine.ts';
 import type { TimeSlot } from '../../machines/booking.pricing.ts';
 import { coverageOf, generatePaths, replayPath } from './model/harness.ts';
+import { modelSession } from './model/session.ts';
 
 const free: TimeSlot = {
   id: 1,
@@ -78,25 +79,32 @@ describe('booking machine, model-based', () => {
   for (const path of paths) {
     it(`follows ${path.description} to ${JSON.stringify(path.state.value)}`, async () => {
       const requestLogin = vi.fn();
-      await replayPath(bookingMachine, path, {
-        scripted: ['loadLocalTime', 'loadSlots', 'checkCoupon', 'createBooking'],
-        input,
-        coverage,
-        provide: { actions: { requestLogin } },
-        check: (snapshot) => {
-          const { context } = snapshot;
-          // Nothing before the branch's today is ever the selected date.
-          expect(context.date >= context.today).toBe(true);
-          // Only a logged-in user has a selection; a logged-out pick waits as the pending slot.
-          if (!context.loggedIn) expect(context.selected).toEqual([]);
-          // The summary opens with a selection; the payment dialog with a client secret.
-          if (snapshot.matches('summary')) expect(context.selected.length).toBeGreaterThan(0);
-          if (snapshot.matches('payment')) expect(context.clientSecret).not.toBeNull();
-          // The terms checkbox is ticked only inside the summary.
-          if (!snapshot.matches('summary')) expect(context.termsAccepted).toBe(false);
-          if (context.pendingSlot) expect(requestLogin).toHaveBeenCalled();
-        },
-      });
+      // The session changes reach the machine through the app's bridge, from a real session.
+      const world = modelSession();
+      try {
+        await replayPath(bookingMachine, path, {
+          scripted: ['loadLocalTime', 'loadSlots', 'checkCoupon', 'createBooking'],
+          input,
+          coverage,
+          provide: { actions: { requestLogin }, actors: { sessionChanges: world.bridge } },
+          through: world.through,
+          check: (snapshot) => {
+            const { context } = snapshot;
+            // Nothing before the branch's today is ever the selected date.
+            expect(context.date >= context.today).toBe(true);
+            // Only a logged-in user has a selection; a logged-out pick waits as the pending slot.
+            if (!context.loggedIn) expect(context.selected).toEqual([]);
+            // The summary opens with a selection; the payment dialog with a client secret.
+            if (snapshot.matches('summary')) expect(context.selected.length).toBeGreaterThan(0);
+            if (snapshot.matches('payment')) expect(context.clientSecret).not.toBeNull();
+            // The terms checkbox is ticked only inside the summary.
+            if (!snapshot.matches('summary')) expect(context.termsAccepted).toBe(false);
+            if (context.pendingSlot) expect(requestLogin).toHaveBeenCalled();
+          },
+        });
+      } finally {
+        world.session.stop();
+      }
     });
   }
 });

@@ -233,6 +233,26 @@ describe('the booking flow', () => {
     expect(slotCalls).toEqual(['2026-11-23', '2026-11-23', '2026-11-23']);
   });
 
+  it('keeps the payment dialog when the slots cannot be reloaded behind it, and loads the grid once it closes', async () => {
+    let calls = 0;
+    const { actor } = await inSummary({
+      slots: () => {
+        calls += 1;
+        if (calls === 2) throw new ApiError(null);
+        return day1;
+      },
+    });
+    actor.send({ type: 'terms.toggle' });
+    actor.send({ type: 'booking.confirm' });
+    await waitFor(actor, () => calls === 2);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(actor.getSnapshot().status).toBe('active');
+    expect(actor.getSnapshot().matches({ payment: 'checkout' })).toBe(true);
+    actor.send({ type: 'payment.close' });
+    const state = await slotsReady(actor);
+    expect(state.context.slots).toEqual(day1);
+  });
+
   it('confirms a free booking without a checkout', async () => {
     const { actor } = await inSummary({ create: () => null });
     actor.send({ type: 'terms.toggle' });

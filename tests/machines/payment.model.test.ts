@@ -3,6 +3,7 @@ import type { EventFrom } from 'xstate';
 import { ApiError } from '../../machines/api.ts';
 import { paymentMachine } from '../../machines/payment.machine.ts';
 import { coverageOf, generatePaths, replayPath } from './model/harness.ts';
+import { modelSession } from './model/session.ts';
 
 type Event = EventFrom<typeof paymentMachine>;
 // The status call's answers (each status, a 4xx, a network failure) and what the user and the session send.
@@ -37,24 +38,31 @@ describe('payment machine, model-based', () => {
   for (const path of paths) {
     it(`follows ${path.description} to ${JSON.stringify(path.state.value)}`, async () => {
       const requestLogin = vi.fn();
-      await replayPath(paymentMachine, path, {
-        scripted: ['checkStatus'],
-        input: { sessionId: 'cs_1' },
-        coverage,
-        provide: { actions: { requestLogin } },
-        check: (snapshot) => {
-          // The checkout is only ever mounted with the secret of an open session.
-          if (snapshot.matches('checkout')) {
-            expect(snapshot.context.status).toBe('open');
-            expect(snapshot.context.clientSecret).not.toBeNull();
-          }
-          // 'Try again' exists only for an open session.
-          if (snapshot.matches('result')) {
-            expect(snapshot.can({ type: 'payment.retry' })).toBe(snapshot.context.status === 'open');
-          }
-          if (snapshot.matches('awaitingLogin')) expect(requestLogin).toHaveBeenCalled();
-        },
-      });
+      // The session changes reach the machine through the app's bridge, from a real session.
+      const world = modelSession();
+      try {
+        await replayPath(paymentMachine, path, {
+          scripted: ['checkStatus'],
+          input: { sessionId: 'cs_1' },
+          coverage,
+          provide: { actions: { requestLogin }, actors: { sessionChanges: world.bridge } },
+          through: world.through,
+          check: (snapshot) => {
+            // The checkout is only ever mounted with the secret of an open session.
+            if (snapshot.matches('checkout')) {
+              expect(snapshot.context.status).toBe('open');
+              expect(snapshot.context.clientSecret).not.toBeNull();
+            }
+            // 'Try again' exists only for an open session.
+            if (snapshot.matches('result')) {
+              expect(snapshot.can({ type: 'payment.retry' })).toBe(snapshot.context.status === 'open');
+            }
+            if (snapshot.matches('awaitingLogin')) expect(requestLogin).toHaveBeenCalled();
+          },
+        });
+      } finally {
+        world.session.stop();
+      }
     });
   }
 });

@@ -9,12 +9,22 @@ import { describe, expect, it } from 'vitest';
 //   its imports, and the Portuguese catalog, <= 150 KiB;
 // - the booking modal: what opening it adds (its chunk and imports not already loaded, and its catalog),
 //   <= 60 KiB;
-// - Stripe.js is loaded only by the payment dialog's Stripe checkout.
+// - Stripe.js is loaded only by the payment dialog's Stripe checkout;
+// - member pages never load the operator console (src/admin/, a lazily loaded route): no chunk that any entry or
+//   lazily loaded chunk outside src/admin/ loads with it bundles a module of src/admin/ (from the modules of each
+//   chunk, dist/.vite/chunk-modules.json). Until the console exists this holds trivially.
 
 const dist = path.resolve(import.meta.dirname, '../../dist');
 const KIB = 1024;
 
-type Chunk = { file: string; imports?: string[]; dynamicImports?: string[]; isEntry?: boolean };
+type Chunk = {
+  file: string;
+  src?: string;
+  imports?: string[];
+  dynamicImports?: string[];
+  isEntry?: boolean;
+  isDynamicEntry?: boolean;
+};
 type Manifest = Record<string, Chunk>;
 
 function readManifest(): Manifest {
@@ -81,6 +91,23 @@ describe('the production bundle', () => {
       expect(stripeCheckout.has(file), `${file} mentions js.stripe.com`).toBe(true);
       expect(landing.has(file), `${file} is loaded by the landing page`).toBe(false);
       expect(bookingModal.has(file), `${file} is loaded with the booking modal`).toBe(false);
+    }
+  });
+
+  it('never loads the operator console’s code on a member page', () => {
+    const file = path.join(dist, '.vite', 'chunk-modules.json');
+    const modules = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string[]>;
+    const isConsole = (module: string) => module.startsWith('src/admin/');
+    const memberStarts = Object.entries(manifest).filter(
+      ([key, chunk]) => (chunk.isEntry || chunk.isDynamicEntry) && !isConsole(chunk.src ?? key),
+    );
+    expect(memberStarts.length).toBeGreaterThan(5);
+    expect(Object.keys(modules)).toContain(manifest['src/app/start.tsx']!.file);
+    for (const [key] of memberStarts) {
+      for (const loaded of closure(manifest, key)) {
+        const consoleModules = (modules[loaded] ?? []).filter(isConsole);
+        expect(consoleModules, `${loaded}, loaded with ${key}, bundles the console's modules`).toEqual([]);
+      }
     }
   });
 });

@@ -112,6 +112,11 @@ export async function replayPath<TMachine extends AnyStateMachine>(
     check?: (snapshot: SnapshotFrom<TMachine>, step: Step<TMachine>) => void;
     /** Told of each call a scripted actor receives (its invoke id and input), as a server would see it. */
     onCall?: (id: string, input: unknown) => void;
+    /**
+     * Events the app delivers through an actor of the machine's own (the session bridge) rather than by
+     * `send`: the step makes the world change (a login) and the machine must hear it by itself.
+     */
+    through?: Record<string, (event: unknown) => void>;
   },
 ): Promise<void> {
   const pending = new Map<string, Pending>();
@@ -151,6 +156,9 @@ export async function replayPath<TMachine extends AnyStateMachine>(
         pending.delete(answer[2]);
         if (answer[1] === 'done') call.resolve((step.event as unknown as { output: unknown }).output);
         else call.reject((step.event as unknown as { error: unknown }).error);
+        await settle();
+      } else if (options.through?.[type]) {
+        options.through[type](step.event);
         await settle();
       } else if (delay?.[1]) {
         clock.increment(Number(delay[1]));
