@@ -768,6 +768,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/dev/checkout/{session_id}/pay-late': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Pay a local test checkout after its hold ended
+     * @description Available outside production only (404 in production), and only for the local test checkout: ends the session if it is still open, then pays it as a bank payment arriving after the hold ended would (Stripe's `checkout.session.async_payment_succeeded` on an expired session), through the same handling: the payment is refunded and the member told by e-mail. Lets developers and end-to-end tests see a late payment's result. A session paid in time is left as it is.
+     */
+    post: operations['payDevCheckoutSessionLate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/operators': {
     parameters: {
       query?: never;
@@ -1732,7 +1752,11 @@ export interface components {
       email_verified: boolean;
       phone_verified: boolean;
       locale: components['schemas']['LocaleCode'];
+      /** @description The member's Portuguese tax number (NIF, nine digits) for receipts; null when not given. */
+      tax_id: string | null;
     };
+    /** @description A Portuguese tax number (NIF): nine digits, the last a check digit; spaces and a leading 'PT' are accepted and dropped. A wrong check digit is a 422 `validation_failed` with the field problem `invalid`. Null or an empty string removes it. */
+    TaxId: string | null;
     RegisterRequest: {
       email: components['schemas']['Email'];
       first_name: components['schemas']['PersonName'];
@@ -1742,6 +1766,7 @@ export interface components {
       confirm_password: components['schemas']['Password'];
       agree_newsletter: boolean;
       locale?: components['schemas']['LocaleCode'];
+      tax_id?: components['schemas']['TaxId'];
     };
     ProfileUpdate: {
       email: components['schemas']['Email'];
@@ -1752,6 +1777,8 @@ export interface components {
       password?: string | null;
       agree_newsletter: boolean;
       locale?: components['schemas']['LocaleCode'];
+      /** @description The tax number for receipts; absent keeps the current one, null or empty removes it. */
+      tax_id?: components['schemas']['TaxId'];
     };
     LoginForm: {
       /**
@@ -1797,6 +1824,27 @@ export interface components {
       status: 'complete' | 'expired' | 'open';
       /** @description Re-opens the embedded checkout while the session is open; otherwise null. */
       clientSecret: string | null;
+      /** @description The bookings this checkout pays for, by start: what the result says was booked, and, for a payment that arrived after the hold ended, what was refunded instead. */
+      bookings: components['schemas']['CheckoutSessionBooking'][];
+    };
+    CheckoutSessionBooking: {
+      id: components['schemas']['Id'];
+      /**
+       * Format: date-time
+       * @description In the branch's time zone, with its offset.
+       */
+      start_time: string;
+      /** Format: date-time */
+      end_time: string;
+      branch_name: string;
+      /** @description The branch's IANA time zone. */
+      time_zone: string;
+      /**
+       * @description confirmed: booked and paid; pending: held while the checkout is open; expired: the hold ended (when `refunded_eur` is above 0 the payment came after that and was refunded); canceled: cancelled since.
+       * @enum {string}
+       */
+      status: 'pending' | 'confirmed' | 'canceled' | 'expired';
+      refunded_eur: components['schemas']['Money'];
     };
     /**
      * @description Hour threshold (a decimal integer written as a string) to the fraction of the price refunded.
@@ -1874,8 +1922,8 @@ export interface components {
       text: string;
       /** @description The HTML body; null for SMS. */
       html: string | null;
-      /** @description The e-mail's attachments (a booking's calendar event); empty for SMS. */
-      attachments?: {
+      /** @description The e-mail's files (a calendar event), their text as sent; empty for SMS. */
+      attachments: {
         filename: string;
         content_type: string;
         content: string;
@@ -4018,6 +4066,41 @@ export interface operations {
       /** @description Staff ending another operator's session (`operator_forbidden`). */
       403: components['responses']['Forbidden'];
       /** @description No such live session (`session_not_found`). */
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  payDevCheckoutSessionLate: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description The checkout session id (the part of the client secret before `_secret_`). */
+        session_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The session's status afterwards. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CheckoutSessionStatus'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No local checkout session has this id, or the server runs in production. */
       404: components['responses']['NotFound'];
       413: components['responses']['PayloadTooLarge'];
       414: components['responses']['UrlTooLong'];

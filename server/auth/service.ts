@@ -14,7 +14,7 @@ import {
 } from '../notifications/templates/account.ts';
 import { accountMessage } from './messages.ts';
 import { assertPasswordPolicy, type PasswordHasher } from './passwords.ts';
-import { cleanName, normaliseEmail, sanitisePhoneNumber } from './fields.ts';
+import { cleanName, cleanTaxId, normaliseEmail, sanitisePhoneNumber } from './fields.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import * as repository from './repository.ts';
 import type { CodeChannel, UserRow } from './repository.ts';
@@ -39,6 +39,7 @@ export type RegisterInput = {
   confirm_password: string;
   agree_newsletter: boolean;
   locale?: LocaleCode;
+  tax_id?: string | null;
 };
 
 export type ProfileInput = {
@@ -49,6 +50,8 @@ export type ProfileInput = {
   password?: string | null;
   agree_newsletter: boolean;
   locale?: LocaleCode;
+  /** Absent keeps the current one; null or empty removes it. */
+  tax_id?: string | null;
 };
 
 /**
@@ -170,6 +173,7 @@ export function createAuthService(deps: {
       email_verified: user.email_verified_at !== null,
       phone_verified: user.phone_verified_at !== null,
       locale: user.locale,
+      tax_id: user.tax_id,
     };
   }
 
@@ -184,6 +188,7 @@ export function createAuthService(deps: {
       await limiter.consume('register.contact', `phone:${phoneNumber}`);
       const firstName = cleanName(input.first_name);
       const lastName = cleanName(input.last_name);
+      const taxId = cleanTaxId(input.tax_id);
       if (await repository.isAnyContactBlocked(db, { email, phoneNumber })) {
         throw new AppError('contact_blocked');
       }
@@ -199,6 +204,7 @@ export function createAuthService(deps: {
             last_name: lastName,
             password_hash: passwordHash,
             agree_newsletter: input.agree_newsletter,
+            tax_id: taxId,
             locale: input.locale ?? context.locale,
             created_at: at,
             updated_at: at,
@@ -256,6 +262,7 @@ export function createAuthService(deps: {
       const phoneNumber = sanitisePhoneNumber(input.phone_number);
       const firstName = cleanName(input.first_name);
       const lastName = cleanName(input.last_name);
+      const taxId = input.tax_id === undefined ? undefined : cleanTaxId(input.tax_id);
       const newPassword = typeof input.password === 'string' ? input.password : null;
       if (newPassword !== null) assertPasswordPolicy(newPassword);
       const emailChanged = email !== current.email;
@@ -283,6 +290,7 @@ export function createAuthService(deps: {
             first_name: firstName,
             last_name: lastName,
             agree_newsletter: input.agree_newsletter,
+            ...(taxId === undefined ? {} : { tax_id: taxId }),
             ...(input.locale ? { locale: input.locale } : {}),
             ...(emailChanged ? { email, email_verified_at: null } : {}),
             ...(phoneChanged ? { phone_number: phoneNumber, phone_verified_at: null } : {}),

@@ -46,6 +46,17 @@ async function writeConfirmationEmail(
   if (!first?.user_id) return;
   const context = await findMessageContext(trx, first.user_id, first.branch_id);
   if (!context?.email) return;
+  const details = new Map(
+    (
+      await repository.findReceiptDetails(
+        trx,
+        bookings.map((booking) => booking.id),
+      )
+    ).map((row) => [row.id, row]),
+  );
+  const rows = [...details.values()];
+  const couponed = rows.find((row) => row.coupon_code !== null);
+  const sessions = [...new Set(rows.flatMap((row) => row.checkout_session_id ?? []))];
   const message = bookingConfirmationMessage({
     locale: context.locale,
     firstName: context.first_name,
@@ -54,9 +65,20 @@ async function writeConfirmationEmail(
       bookingId: booking.id,
       start: instantFromDate(booking.start_time),
       end: instantFromDate(booking.end_time),
+      basePriceCents: details.get(booking.id)?.base_price_cents ?? booking.final_price_cents,
       finalPriceCents: booking.final_price_cents,
       sequence: booking.calendar_sequence,
     })),
+    receipt: {
+      company: deps.company,
+      customer: {
+        firstName: context.first_name,
+        lastName: rows[0]?.last_name ?? '',
+        taxId: rows[0]?.tax_id ?? null,
+      },
+      coupon: couponed ? { code: couponed.coupon_code!, discount: Number(couponed.coupon_discount) } : null,
+      paymentReference: sessions.length > 0 ? sessions.join(', ') : null,
+    },
     organizer: deps.organizer,
     attendeeEmail: context.email,
     publicUrl: deps.publicUrl,

@@ -72,6 +72,7 @@ const expectedOperations = [
   ['getHealth', 'get', '/health', 'public'],
   ['listDevOutbox', 'get', '/dev/outbox', 'public'],
   ['expireDevCheckoutSession', 'post', '/dev/checkout/{session_id}/expire', 'public'],
+  ['payDevCheckoutSessionLate', 'post', '/dev/checkout/{session_id}/pay-late', 'public'],
   ['resendAccessCode', 'post', '/bookings/resend-code', 'bearer'],
   ['seamWebhook', 'post', '/locks/webhook', 'public'],
   ['getDevDoorPage', 'get', '/dev/doors/{branch_id}', 'public'],
@@ -689,6 +690,7 @@ describe('the client inputs', () => {
     expect(FIELD_LIMITS.phone).toBe(schemas.PhoneNumber?.maxLength);
     expect(FIELD_LIMITS.personName).toBe(schemas.PersonName?.maxLength);
     expect(FIELD_LIMITS.password).toBe(schemas.Password?.maxLength);
+    expect(FIELD_LIMITS.taxId).toBe(schemas.TaxId?.maxLength);
     const couponPath = (document.paths as Record<string, { get?: { parameters?: unknown[] } }>)[
       '/bookings/coupon-code/{code}'
     ];

@@ -247,8 +247,10 @@ function baseRequest(operation: Operation, seeded: Seeded) {
     branch_id: String(seeded.branchId),
     date: seeded.slotDate,
     code: operation.id === 'getCoupon' ? 'NO-SUCH-COUPON' : '000000',
-    // Expiring a session is a write, so that call names a session that does not exist (404).
-    session_id: operation.id === 'expireDevCheckoutSession' ? 'cs_local_no_such_session' : seeded.sessionId,
+    // Expiring or paying a session late is a write, so those calls name a session that does not exist (404).
+    session_id: ['expireDevCheckoutSession', 'payDevCheckoutSessionLate'].includes(operation.id)
+      ? 'cs_local_no_such_session'
+      : seeded.sessionId,
     reset_token: 'A'.repeat(43),
     booking_id: String(seeded.bookingId),
   };
