@@ -30,16 +30,7 @@ export const RESET_LINK_LIFETIME_MINUTES = 60;
 /** Who is calling: the address the rate limits count against and the language of the answer. */
 export type CallContext = { ip: string; locale: Locale };
 
-export type RegisterInput = {
-  email: string;
-  first_name: string;
-  last_name: string;
-  phone_number: string;
-  password: string;
-  confirm_password: string;
-  agree_newsletter: boolean;
-  locale?: LocaleCode;
-};
+export type RegisterInput = Schemas['RegisterRequest'];
 
 export type ProfileInput = {
   email: string;

@@ -82,18 +82,7 @@ export async function confirmBookings(
 ): Promise<number[]> {
   const confirmed = await repository.confirmPendingBookings(trx, target, now);
   if (confirmed.length === 0) return [];
-  await issueLockCodes(
-    trx,
-    deps,
-    confirmed.map((booking) => ({
-      id: booking.id,
-      userId: booking.user_id,
-      branchId: booking.branch_id,
-      start: booking.start_time,
-      end: booking.end_time,
-    })),
-    now,
-  );
+  await issueLockCodes(trx, deps, confirmed, now);
   await deps.accessCodes?.schedule(
     trx,
     confirmed.map((booking) => ({ id: booking.id, start: booking.start_time })),
