@@ -1,7 +1,6 @@
 import { dateFromInstant, type Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import type { LocaleCode } from '../db/schema.ts';
 import { AppError, CONTACT_BLOCKED_ON_PROFILE, type PendingVerification } from '../errors.ts';
 import type { Locale } from '../i18n.ts';
 import { queueEmail, queueSms } from '../notifications/outbox.ts';
@@ -32,15 +31,7 @@ export type CallContext = { ip: string; locale: Locale };
 
 export type RegisterInput = Schemas['RegisterRequest'];
 
-export type ProfileInput = {
-  email: string;
-  phone_number: string;
-  first_name: string;
-  last_name: string;
-  password?: string | null;
-  agree_newsletter: boolean;
-  locale?: LocaleCode;
-};
+export type ProfileInput = Schemas['ProfileUpdate'];
 
 /**
  * Runs inside the deletion transaction before the personal data is erased. The bookings issue plugs in here

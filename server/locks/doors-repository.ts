@@ -125,10 +125,6 @@ export async function listDoors(db: Db, lockCodeId: number): Promise<DoorRow[]> 
     .execute();
 }
 
-export async function findDoor(db: Db, key: DoorKey): Promise<DoorRow | undefined> {
-  return db.selectFrom('lock_code_doors').selectAll().where(isDoor(key)).executeTakeFirst();
-}
-
 /** Moves a door from `expected` (and, when given, the window it was asked for) to the new values. */
 export async function compareAndSetDoor(
   db: Db,

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Temporal } from 'temporal-polyfill';
 import {
+  DEVICE_ALERT_EVENTS,
   LockProviderError,
   type DoorCodeRequest,
   type DoorCodeStatus,
@@ -359,11 +360,7 @@ export function createDoorService(deps: {
       { deviceId: event.deviceId, online, batteryLevel: event.batteryLevel ?? null, eventType: event.type },
       current,
     );
-    if (
-      ['device.disconnected', 'device.connected', 'device.low_battery', 'device.tampered'].includes(
-        event.type,
-      )
-    ) {
+    if ((DEVICE_ALERT_EVENTS as readonly string[]).includes(event.type)) {
       const branch = await branchNameOf(trx, event.deviceId);
       await deps.alerts.deviceEvent(
         trx,
