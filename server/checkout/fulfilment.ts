@@ -11,6 +11,7 @@ import { instantFromDate } from '../clock.ts';
 import type { CompanyDetails } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { issueLockCodes, type LockDependencies } from '../locks/service.ts';
+import { messageAddressee, messageBookingTimes } from '../notifications/message-context.ts';
 import { findMessageContext } from '../notifications/repository.ts';
 import * as repository from './repository.ts';
 
@@ -45,13 +46,9 @@ async function writeConfirmationEmail(
   const context = await findMessageContext(trx, first.user_id, first.branch_id);
   if (!context?.email) return;
   const message = bookingConfirmationMessage({
-    locale: context.locale,
-    firstName: context.first_name,
-    branch: { name: context.branch_name, location: context.location, timeZone: context.time_zone },
+    ...messageAddressee(context),
     slots: bookings.map((booking) => ({
-      bookingId: booking.id,
-      start: instantFromDate(booking.start_time),
-      end: instantFromDate(booking.end_time),
+      ...messageBookingTimes(booking),
       finalPriceCents: booking.final_price_cents,
       sequence: booking.calendar_sequence,
     })),
