@@ -165,6 +165,11 @@ export const periodOptions = {
   limit: wholeNumber({ min: 1, max: 10_000 }).default(50),
 };
 
+/** The period and row limit a list command read with `periodOptions`, as the services' filters take them. */
+export function period(input: { from?: Date; until?: Date; limit: number }) {
+  return { from: input.from, until: input.until, limit: input.limit };
+}
+
 // --- Output ------------------------------------------------------------------------------------------------
 
 /** Rows as aligned columns, or as JSON with `--json`. */

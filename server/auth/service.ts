@@ -1,7 +1,6 @@
 import { dateFromInstant, type Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import type { LocaleCode } from '../db/schema.ts';
 import { AppError, CONTACT_BLOCKED_ON_PROFILE, type PendingVerification } from '../errors.ts';
 import type { Locale } from '../i18n.ts';
 import { queueEmail, queueSms } from '../notifications/outbox.ts';
@@ -30,29 +29,9 @@ export const RESET_LINK_LIFETIME_MINUTES = 60;
 /** Who is calling: the address the rate limits count against and the language of the answer. */
 export type CallContext = { ip: string; locale: Locale };
 
-export type RegisterInput = {
-  email: string;
-  first_name: string;
-  last_name: string;
-  phone_number: string;
-  password: string;
-  confirm_password: string;
-  agree_newsletter: boolean;
-  locale?: LocaleCode;
-  tax_id?: string | null;
-};
+export type RegisterInput = Schemas['RegisterRequest'];
 
-export type ProfileInput = {
-  email: string;
-  phone_number: string;
-  first_name: string;
-  last_name: string;
-  password?: string | null;
-  agree_newsletter: boolean;
-  locale?: LocaleCode;
-  /** Absent keeps the current one; null or empty removes it. */
-  tax_id?: string | null;
-};
+export type ProfileInput = Schemas['ProfileUpdate'];
 
 /**
  * Runs inside the deletion transaction before the personal data is erased. The bookings issue plugs in here

@@ -109,10 +109,10 @@ async function completeMove(
     [
       {
         id: booking.id,
-        userId: booking.user_id,
-        branchId: booking.branch_id,
-        start: slot.start_time,
-        end: slot.end_time,
+        user_id: booking.user_id,
+        branch_id: booking.branch_id,
+        start_time: slot.start_time,
+        end_time: slot.end_time,
       },
     ],
     now,

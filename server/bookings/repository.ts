@@ -159,23 +159,6 @@ export async function attachCheckoutSession(
     .execute();
 }
 
-/** The holds a booking transaction wrote, locked, to attach their checkout session once the provider answered. */
-export async function lockHolds(
-  db: Db,
-  bookingIds: readonly number[],
-): Promise<
-  { id: number; status: BookingStatus; hold_expires_at: Date | null; checkout_session_id: string | null }[]
-> {
-  if (bookingIds.length === 0) return [];
-  return db
-    .selectFrom('bookings')
-    .select(['id', 'status', 'hold_expires_at', 'checkout_session_id'])
-    .where('id', 'in', [...bookingIds])
-    .orderBy('id')
-    .forUpdate()
-    .execute();
-}
-
 /**
  * Removes holds that never got a checkout session (the provider failed), with their coupon redemptions: the
  * member never had them, so they leave no trace in their bookings, and their slots are free at once.
@@ -336,29 +319,36 @@ export async function listUserBookingHistory(
 export type BookingToCancelRow = {
   id: number;
   user_id: string | null;
-  status: 'pending' | 'confirmed' | 'canceled' | 'expired';
+  status: BookingStatus;
   start_time: Date;
+  hold_expires_at: Date | null;
   final_price_cents: number;
   refund_ratios: Record<string, number>;
   checkout_session_id: string | null;
   lock_code_id: number | null;
 };
 
-/** Reads the bookings and locks their rows (in id order, so concurrent cancellations never deadlock). */
+const BOOKING_TO_CANCEL_COLUMNS = [
+  'id',
+  'user_id',
+  'status',
+  'start_time',
+  'hold_expires_at',
+  'final_price_cents',
+  'refund_ratios',
+  'checkout_session_id',
+  'lock_code_id',
+] as const;
+
+/**
+ * Reads the bookings and locks their rows (in id order, so concurrent cancellations never deadlock): to cancel
+ * them, or to attach a checkout session to the holds a booking wrote.
+ */
 export async function lockBookings(db: Db, bookingIds: readonly number[]): Promise<BookingToCancelRow[]> {
   if (bookingIds.length === 0) return [];
   return db
     .selectFrom('bookings')
-    .select([
-      'id',
-      'user_id',
-      'status',
-      'start_time',
-      'final_price_cents',
-      'refund_ratios',
-      'checkout_session_id',
-      'lock_code_id',
-    ])
+    .select(BOOKING_TO_CANCEL_COLUMNS)
     .where('id', 'in', [...bookingIds])
     .orderBy('id')
     .forUpdate()
@@ -381,16 +371,7 @@ export async function lockUpcomingBookingsOfUser(
 ): Promise<BookingToCancelRow[]> {
   return db
     .selectFrom('bookings')
-    .select([
-      'id',
-      'user_id',
-      'status',
-      'start_time',
-      'final_price_cents',
-      'refund_ratios',
-      'checkout_session_id',
-      'lock_code_id',
-    ])
+    .select(BOOKING_TO_CANCEL_COLUMNS)
     .where('user_id', '=', userId)
     .where('status', 'in', ['pending', 'confirmed'])
     .where('start_time', '>', now)

@@ -373,7 +373,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
       }
 
       const attached = await db.transaction().execute(async (trx) => {
-        const holds = await repository.lockHolds(trx, bookingIds);
+        const holds = await repository.lockBookings(trx, bookingIds);
         const stillHeld = holds.every(
           (hold) =>
             hold.status === 'pending' &&

@@ -11,6 +11,7 @@ import { instantFromDate } from '../clock.ts';
 import type { CompanyDetails } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { issueLockCodes, type LockDependencies } from '../locks/service.ts';
+import { messageAddressee, messageBookingTimes } from '../notifications/message-context.ts';
 import { findMessageContext } from '../notifications/repository.ts';
 import { applyMoveSessionOutcome } from '../bookings/moves.ts';
 import { findMoveBySession } from '../bookings/moves-repository.ts';
@@ -58,13 +59,9 @@ async function writeConfirmationEmail(
   const couponed = rows.find((row) => row.coupon_code !== null);
   const sessions = [...new Set(rows.flatMap((row) => row.checkout_session_id ?? []))];
   const message = bookingConfirmationMessage({
-    locale: context.locale,
-    firstName: context.first_name,
-    branch: { name: context.branch_name, location: context.location, timeZone: context.time_zone },
+    ...messageAddressee(context),
     slots: bookings.map((booking) => ({
-      bookingId: booking.id,
-      start: instantFromDate(booking.start_time),
-      end: instantFromDate(booking.end_time),
+      ...messageBookingTimes(booking),
       basePriceCents: details.get(booking.id)?.base_price_cents ?? booking.final_price_cents,
       finalPriceCents: booking.final_price_cents,
       sequence: booking.calendar_sequence,
@@ -113,18 +110,7 @@ export async function confirmBookings(
 ): Promise<number[]> {
   const confirmed = await repository.confirmPendingBookings(trx, target, now);
   if (confirmed.length === 0) return [];
-  await issueLockCodes(
-    trx,
-    deps,
-    confirmed.map((booking) => ({
-      id: booking.id,
-      userId: booking.user_id,
-      branchId: booking.branch_id,
-      start: booking.start_time,
-      end: booking.end_time,
-    })),
-    now,
-  );
+  await issueLockCodes(trx, deps, confirmed, now);
   await deps.accessCodes?.schedule(
     trx,
     confirmed.map((booking) => ({ id: booking.id, start: booking.start_time })),

@@ -147,7 +147,7 @@ export function createCheckoutService(deps: CheckoutServiceDependencies) {
     async receiveWebhook(
       rawBody: Buffer | string,
       signature: string | undefined,
-    ): Promise<{ received: true }> {
+    ): Promise<Schemas['WebhookReceived']> {
       const event = deps.payments.verifyWebhook(rawBody, signature);
       if (event.malformed) {
         // Kept for the record (what the provider sent, when), never acted on; the same event again changes nothing.

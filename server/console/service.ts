@@ -487,10 +487,10 @@ export function createConsoleService(deps: ConsoleDependencies) {
           [
             {
               id: bookingId,
-              userId: row.user_id,
-              branchId: slot.branch_id,
-              start: slot.start_time,
-              end: slot.end_time,
+              user_id: row.user_id,
+              branch_id: slot.branch_id,
+              start_time: slot.start_time,
+              end_time: slot.end_time,
             },
           ],
           at,
