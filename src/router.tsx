@@ -78,8 +78,31 @@ export const rightsRoute = createRoute({
 /** Any other path under a language: the 404 page inside the shell (top bar and footer); the server answers 404. */
 const notFoundRoute = createRoute({ getParentRoute: () => langRoute, path: '$', component: NotFound });
 
+/**
+ * The operator console (issue 18): its own page frame, not the member shell, in chunks member pages never load
+ * (src/admin/). `/{lang}/admin/<section>/...` are its pages; the section is read by the console itself.
+ */
+const adminBeforeLoad = async ({ params }: { params: { lang: string } }) => {
+  const locale = isLocale(params.lang) ? params.lang : DEFAULT_LOCALE;
+  if (locale !== params.lang) throw redirect({ href: `/${locale}/admin`, replace: true });
+  await activateLocale(locale);
+  return { locale };
+};
+export const adminRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '$lang/admin',
+  beforeLoad: adminBeforeLoad,
+}).lazy(() => import('./admin/admin.lazy.tsx').then((module) => module.Route));
+export const adminPageRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '$lang/admin/$',
+  beforeLoad: adminBeforeLoad,
+}).lazy(() => import('./admin/admin.lazy.tsx').then((module) => module.PageRoute));
+
 const routeTree = rootRoute.addChildren([
   indexRoute,
+  adminRoute,
+  adminPageRoute,
   langRoute.addChildren([mainRoute, rightsRoute, notFoundRoute]),
 ]);
 
