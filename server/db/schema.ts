@@ -187,6 +187,8 @@ export type BookingsTable = {
   /** Marked when the door opened for this booking after its end + 15 minutes. */
   overstay_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: CreatedAt;
+  /** Who cancelled: member, operator:<id>, closure:<id>, account_deleted, cli. */
+  canceled_by: ColumnType<string | null, string | null | undefined, string | null>;
 };
 
 export type PaymentEventsTable = {
@@ -207,6 +209,72 @@ export type RefundsTable = {
   idempotency_key: string;
   status: Generated<'pending' | 'succeeded' | 'failed'>;
   created_at: CreatedAt;
+  reason: ColumnType<string | null, string | null | undefined, string | null>;
+};
+
+export type OperatorRole = 'owner' | 'staff';
+
+export type OperatorsTable = {
+  id: GeneratedAlways<number>;
+  email: string;
+  role: OperatorRole;
+  password_hash: string | null;
+  totp_secret: string;
+  locale: Generated<LocaleCode>;
+  created_at: CreatedAt;
+  removed_at: Timestamp | null;
+};
+
+export type OperatorSetupTokensTable = {
+  id: GeneratedAlways<number>;
+  operator_id: number;
+  token_hash: string;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: CreatedAt;
+};
+
+export type OperatorSessionsTable = {
+  id: string;
+  operator_id: number;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  ended_at: Timestamp | null;
+  ended_by: number | null;
+  ip: string;
+  user_agent: string | null;
+};
+
+export type OperatorTotpStepsTable = {
+  operator_id: number;
+  step: number;
+  used_at: DefaultedTimestamp;
+};
+
+export type AuditLogTable = {
+  id: GeneratedAlways<number>;
+  at: DefaultedTimestamp;
+  operator_id: number | null;
+  operator_email: string | null;
+  action: string;
+  entity_type: string;
+  entity_id: string;
+  reason: string | null;
+  before: Json<unknown> | null;
+  after: Json<unknown> | null;
+};
+
+export type BranchClosuresTable = {
+  id: GeneratedAlways<number>;
+  branch_id: number;
+  starts_at: Timestamp;
+  ends_at: Timestamp;
+  reason: string;
+  created_at: CreatedAt;
+  created_by: number | null;
+  created_by_email: string;
+  reopened_at: Timestamp | null;
+  canceled_booking_ids: ColumnType<number[], number[] | undefined, number[]>;
 };
 
 export type LockCodesTable = {
@@ -322,4 +390,10 @@ export type Database = {
   outbox: OutboxTable;
   settings: SettingsTable;
   rate_limit_counters: RateLimitCountersTable;
+  operators: OperatorsTable;
+  operator_setup_tokens: OperatorSetupTokensTable;
+  operator_sessions: OperatorSessionsTable;
+  operator_totp_steps: OperatorTotpStepsTable;
+  audit_log: AuditLogTable;
+  branch_closures: BranchClosuresTable;
 };

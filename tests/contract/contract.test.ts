@@ -41,7 +41,7 @@ const contractPath = new URL('../../openapi/openapi.yaml', import.meta.url);
 const document = parse(readFileSync(contractPath, 'utf8')) as Document;
 
 // The client's calls (docs/decisions.md, 'Contract and API'), the webhooks (Stripe, Seam), the local checkout,
-// health, the development outbox and virtual doors, and "send my code again".
+// health, the development outbox and virtual doors, "send my code again", and the operator console.
 const expectedOperations = [
   ['validateToken', 'get', '/auth/token/validate', 'bearer'],
   ['getMe', 'get', '/auth/me', 'bearer'],
@@ -75,6 +75,54 @@ const expectedOperations = [
   ['seamWebhook', 'post', '/locks/webhook', 'public'],
   ['getDevDoorPage', 'get', '/dev/doors/{branch_id}', 'public'],
   ['enterDevDoor', 'post', '/dev/doors/{branch_id}/enter', 'public'],
+  // The operator console (issue 18): operator tokens only, except login and the password-setup link.
+  ['operatorLogin', 'post', '/admin/auth/login', 'public'],
+  ['operatorSetupPassword', 'post', '/admin/auth/setup-password', 'public'],
+  ['operatorLogout', 'post', '/admin/auth/logout', 'operator'],
+  ['getOperatorMe', 'get', '/admin/me', 'operator'],
+  ['listOperatorSessions', 'get', '/admin/sessions', 'operator'],
+  ['endOperatorSession', 'delete', '/admin/sessions/{session_id}', 'operator'],
+  ['listOperators', 'get', '/admin/operators', 'operator'],
+  ['createOperator', 'post', '/admin/operators', 'operator'],
+  ['removeOperator', 'delete', '/admin/operators/{operator_id}', 'operator'],
+  ['getAdminToday', 'get', '/admin/today', 'operator'],
+  ['searchAdminBookings', 'get', '/admin/bookings', 'operator'],
+  ['getAdminBooking', 'get', '/admin/bookings/{booking_id}', 'operator'],
+  ['adminCancelBooking', 'post', '/admin/bookings/{booking_id}/cancel', 'operator'],
+  ['adminResendAccessCode', 'post', '/admin/bookings/{booking_id}/resend-code', 'operator'],
+  ['adminMoveBooking', 'post', '/admin/bookings/{booking_id}/move', 'operator'],
+  ['listClosures', 'get', '/admin/closures', 'operator'],
+  ['createClosure', 'post', '/admin/closures', 'operator'],
+  ['previewClosure', 'post', '/admin/closures/preview', 'operator'],
+  ['reopenClosure', 'post', '/admin/closures/{closure_id}/reopen', 'operator'],
+  ['listAdminBranches', 'get', '/admin/branches', 'operator'],
+  ['createAdminBranch', 'post', '/admin/branches', 'operator'],
+  ['getAdminBranch', 'get', '/admin/branches/{branch_id}', 'operator'],
+  ['updateAdminBranch', 'patch', '/admin/branches/{branch_id}', 'operator'],
+  ['previewBranchUpdate', 'post', '/admin/branches/{branch_id}/preview', 'operator'],
+  ['getBranchPrices', 'get', '/admin/branches/{branch_id}/prices', 'operator'],
+  ['setBranchPrices', 'put', '/admin/branches/{branch_id}/prices', 'operator'],
+  ['listAdminCoupons', 'get', '/admin/coupons', 'operator'],
+  ['createAdminCoupon', 'post', '/admin/coupons', 'operator'],
+  ['updateAdminCoupon', 'patch', '/admin/coupons/{coupon_code}', 'operator'],
+  ['getAdminRefundPolicy', 'get', '/admin/refund-policy', 'operator'],
+  ['setAdminRefundPolicy', 'put', '/admin/refund-policy', 'operator'],
+  ['listBlockedContacts', 'get', '/admin/blocked-contacts', 'operator'],
+  ['blockContact', 'post', '/admin/blocked-contacts', 'operator'],
+  ['previewBlockContact', 'post', '/admin/blocked-contacts/preview', 'operator'],
+  ['unblockContact', 'delete', '/admin/blocked-contacts/{blocked_id}', 'operator'],
+  ['searchMembers', 'get', '/admin/members', 'operator'],
+  ['getMember', 'get', '/admin/members/{member_id}', 'operator'],
+  ['blockMember', 'post', '/admin/members/{member_id}/block', 'operator'],
+  ['unblockMember', 'post', '/admin/members/{member_id}/unblock', 'operator'],
+  ['exportMember', 'get', '/admin/members/{member_id}/export', 'operator'],
+  ['eraseMember', 'post', '/admin/members/{member_id}/erase', 'operator'],
+  ['listAdminPayments', 'get', '/admin/payments', 'operator'],
+  ['getMoneyReport', 'get', '/admin/reports/money', 'operator'],
+  ['getMoneyReportCsv', 'get', '/admin/reports/money/csv', 'operator'],
+  ['getOccupancyReport', 'get', '/admin/reports/occupancy', 'operator'],
+  ['getOccupancyReportCsv', 'get', '/admin/reports/occupancy/csv', 'operator'],
+  ['listAuditLog', 'get', '/admin/audit', 'operator'],
 ] as const;
 
 const httpMethods = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
@@ -194,7 +242,7 @@ describe('the OpenAPI document', () => {
 });
 
 describe('the operations', () => {
-  it('are exactly the 32 the client and the server agree on, each at its method and path', () => {
+  it('are exactly the ones the client and the server agree on, each at its method and path', () => {
     const actual = operations
       .map(({ operation, method, path }) => [operation.operationId, method, path])
       .sort();
@@ -232,6 +280,9 @@ describe('the operations', () => {
       if (access === 'bearer') {
         expect(operation.security).toEqual([{ bearerAuth: [] }]);
         expect(operation.responses['401']).toEqual({ $ref: '#/components/responses/Unauthorized' });
+      } else if (access === 'operator') {
+        expect(operation.security).toEqual([{ operatorAuth: [] }]);
+        expect(operation.responses['401']).toMatchObject({ $ref: '#/components/responses/Unauthorized' });
       } else {
         expect(operation.security ?? []).toEqual([]);
       }
