@@ -112,6 +112,8 @@ test('an owner made with the CLI sets a password from the link and logs in with 
   await expectNoSeriousViolationsOnPage(page, 'console, Today');
   await page.screenshot({ path: 'docs/screenshots/admin-today-desktop.png', fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByRole('button', { name: 'Menu' })).toBeVisible();
+  await expect(nav(page, 'Preços')).not.toBeInViewport();
   await page.screenshot({ path: 'docs/screenshots/admin-today-phone.png', fullPage: true });
   // A code used once is refused again.
   const code = URI.parse(owner.totpUri).generate();

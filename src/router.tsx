@@ -10,7 +10,8 @@ import {
   type RouterHistory,
 } from '@tanstack/react-router';
 import { modalSearchSchema, usesSearchAlias } from '../machines/modal-search.ts';
-import { activateLocale, loadLegalMessages, rememberLocale } from './i18n/i18n.ts';
+import { loadTemporal } from '../machines/temporal.ts';
+import { activateLocale, loadFeatureMessages, loadLegalMessages, rememberLocale } from './i18n/i18n.ts';
 import { DEFAULT_LOCALE, detectLocale, isLocale, localeSegment, switchLocaleInPath } from './i18n/locales.ts';
 import { Landing } from './landing/Landing.tsx';
 import { NotFound } from './shell/NotFound.tsx';
@@ -86,6 +87,8 @@ const adminBeforeLoad = async ({ params }: { params: { lang: string } }) => {
   const locale = isLocale(params.lang) ? params.lang : DEFAULT_LOCALE;
   if (locale !== params.lang) throw redirect({ href: `/${locale}/admin`, replace: true });
   await activateLocale(locale);
+  // The console's texts and Temporal (times in each branch's zone) load with it, never with member pages.
+  await Promise.all([loadFeatureMessages('admin'), loadTemporal()]);
   return { locale };
 };
 export const adminRoute = createRoute({

@@ -8,6 +8,7 @@ import {
   Center,
   Group,
   Loader,
+  MantineProvider,
   NativeSelect,
   NavLink,
   ScrollArea,
@@ -20,7 +21,7 @@ import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { useRuntime } from '../app/context.tsx';
 import { rememberLocale } from '../i18n/i18n.ts';
 import { LOCALE_NAMES, LOCALES, switchLocaleInPath, type Locale } from '../i18n/locales.ts';
-import { MantineLayer } from '../ui/MantineLayer.tsx';
+import { theme } from '../ui/theme.ts';
 import { AdminContext, useAdmin, useAdminLocale, useAdminPath, useOperator } from './context.tsx';
 import { Login } from './Login.tsx';
 import { Forbidden } from './parts.tsx';
@@ -62,11 +63,13 @@ export function AdminConsole() {
     document.documentElement.dataset.appReady = 'true';
   }, []);
   return (
-    <MantineLayer>
+    // The console's own provider, with Mantine's global classes (hiddenFrom/visibleFrom for the phone layout),
+    // which the member app's MantineLayer leaves out.
+    <MantineProvider theme={theme} forceColorScheme="dark">
       <AdminContext value={admin}>
         <Frame />
       </AdminContext>
-    </MantineLayer>
+    </MantineProvider>
   );
 }
 
@@ -197,7 +200,7 @@ function Layout() {
           ))}
         </AppShell.Section>
         <AppShell.Section>
-          <Text size="xs" c="dimmed" p="xs">
+          <Text size="xs" c="gray.4" p="xs">
             {operator?.email} · {operator?.role === 'owner' ? t`responsável` : t`equipa`}
           </Text>
         </AppShell.Section>

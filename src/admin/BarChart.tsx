@@ -60,7 +60,7 @@ export function BarChart({
           );
         })}
       </svg>
-      <Text component="figcaption" size="xs" c="dimmed">
+      <Text component="figcaption" size="xs" c="gray.4">
         {title}
       </Text>
     </figure>

@@ -161,7 +161,7 @@ export function memberName(member: AdminBooking['member']): string {
 
 export function Empty({ children }: { children: ReactNode }) {
   return (
-    <Text c="dimmed" size="sm">
+    <Text c="gray.4" size="sm">
       {children}
     </Text>
   );

@@ -92,7 +92,7 @@ export default function Audit() {
                     <Text size="sm" fw={600}>
                       {entry.action}
                     </Text>
-                    <Text size="xs" c="dimmed">
+                    <Text size="xs" c="gray.4">
                       {entry.entity_type} {entry.entity_id}
                     </Text>
                     {entry.reason && <Text size="xs">{entry.reason}</Text>}

@@ -96,7 +96,7 @@ function BookingSearch() {
       )}
       {page && page.items.length > 0 && (
         <>
-          <Text size="sm" c="dimmed">
+          <Text size="sm" c="gray.4">
             {t`${page.total} reservas`}
           </Text>
           <Table.ScrollContainer minWidth={560}>
@@ -128,13 +128,13 @@ function BookingSearch() {
                     </Table.Td>
                     <Table.Td>
                       <Text size="sm">{booking.branch.name}</Text>
-                      <Text size="xs" c="dimmed">
+                      <Text size="xs" c="gray.4">
                         {times.range(booking.start_time, booking.end_time, booking.branch.time_zone)}
                       </Text>
                     </Table.Td>
                     <Table.Td>
                       <Text size="sm">{memberName(booking.member)}</Text>
-                      <Text size="xs" c="dimmed">
+                      <Text size="xs" c="gray.4">
                         {booking.member?.email}
                       </Text>
                     </Table.Td>

@@ -185,7 +185,7 @@ export default function Closures() {
                     {times.range(closure.starts_at, closure.ends_at, closure.branch.time_zone)}
                   </Text>
                   <Text size="sm">{closure.reason}</Text>
-                  <Text size="xs" c="dimmed">
+                  <Text size="xs" c="gray.4">
                     {t`${closure.canceled_booking_ids.length} reservas canceladas · por ${closure.created_by}`}
                   </Text>
                 </Stack>

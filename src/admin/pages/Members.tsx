@@ -98,7 +98,7 @@ function MemberSearch() {
                   </Table.Td>
                   <Table.Td>
                     <Text size="sm">{member.email}</Text>
-                    <Text size="xs" c="dimmed">
+                    <Text size="xs" c="gray.4">
                       {member.phone_number}
                     </Text>
                   </Table.Td>
@@ -308,7 +308,7 @@ function MemberPage({ id }: { id: string }) {
               <Text size="sm">
                 {detail.member.email} · {detail.member.phone_number} · {detail.member.locale}
               </Text>
-              <Text size="xs" c="dimmed">
+              <Text size="xs" c="gray.4">
                 {t`Cliente desde ${times.instant(detail.member.created_at)}`}
               </Text>
               <Group gap={6}>

@@ -110,21 +110,21 @@ export default function Money() {
         <>
           <SimpleGrid cols={{ base: 2, sm: 3 }}>
             <Card withBorder padding="sm">
-              <Text size="xs" c="dimmed">
+              <Text size="xs" c="gray.4">
                 <Trans>Pagamentos</Trans>
               </Text>
               <Text fw={700}>{money(data.totals.payments_eur)}</Text>
               <Text size="xs">{t`${data.totals.payments_count} pagamentos`}</Text>
             </Card>
             <Card withBorder padding="sm">
-              <Text size="xs" c="dimmed">
+              <Text size="xs" c="gray.4">
                 <Trans>Reembolsos</Trans>
               </Text>
               <Text fw={700}>{money(data.totals.refunds_eur)}</Text>
               <Text size="xs">{t`${data.totals.refunds_count} reembolsos`}</Text>
             </Card>
             <Card withBorder padding="sm">
-              <Text size="xs" c="dimmed">
+              <Text size="xs" c="gray.4">
                 <Trans>Receita</Trans>
               </Text>
               <Text fw={700}>{money(data.totals.revenue_eur)}</Text>

@@ -49,9 +49,7 @@ function GridEditor({
   const [min = 0, max = 0] = saved.min_and_max_price_eur;
   return (
     <Stack>
-      <Text size="sm">
-        {t`Preços atuais entre ${money(min)} e ${money(max)} por horário.`}
-      </Text>
+      <Text size="sm">{t`Preços atuais entre ${money(min)} e ${money(max)} por horário.`}</Text>
       <Group align="flex-end" wrap="wrap">
         <TextInput
           label={t`Preço base (€)`}

@@ -97,7 +97,7 @@ export default function Today() {
                   <Title order={3} size="h4" id={`today-branch-${branch.id}`}>
                     {branch.name}
                   </Title>
-                  <Text size="xs" c="dimmed">
+                  <Text size="xs" c="gray.4">
                     {date} · {branch.time_zone}
                   </Text>
                 </Group>
