@@ -2,7 +2,28 @@ import { assign, setup } from 'xstate';
 import { placeholder } from './placeholder.ts';
 import { hasErrorCode } from './api.ts';
 import { failureFeedback, type Feedback } from './feedback.ts';
-import type { Booking } from './myBookings.selectors.ts';
+import { listOf, type Booking } from './myBookings.selectors.ts';
+
+/**
+ * How many bookings of the history (past, cancelled, expired) the server answers with the upcoming ones, and per
+ * further page (the contract's `history_limit` default).
+ */
+export const HISTORY_PAGE = 20;
+
+/** A page of older history: its bookings, and the cursor of the next one (null when none is left). */
+export type HistoryPage = { bookings: Booking[]; nextCursor: string | null };
+
+/**
+ * The contract's cursor just past a booking of the history: its start (epoch milliseconds) and id. The server
+ * answers the history newest first, so the oldest one held is where the next page starts.
+ */
+export function historyCursor(bookings: readonly Booking[]): string | null {
+  const oldest = bookings
+    .filter((booking) => listOf(booking) !== 'active')
+    .map((booking) => ({ start: Date.parse(booking.time_slot_data.start_time), id: booking.id }))
+    .sort((a, b) => a.start - b.start || a.id - b.id)[0];
+  return oldest ? `${oldest.start}.${oldest.id}` : null;
+}
 
 export type CancellationContext = {
   bookings: Booking[];
@@ -11,6 +32,8 @@ export type CancellationContext = {
   error: Feedback | null;
   /** The answer to "Send my code again", shown beside that booking's code. */
   codeNotice: { bookingId: number; feedback: Feedback; sent: boolean } | null;
+  /** Where older history starts, while some may be left to load on demand ('Show older bookings'). */
+  olderHistory: string | null;
 };
 
 export type CancellationEvent =
@@ -20,6 +43,7 @@ export type CancellationEvent =
   | { type: 'dialog.cancel' }
   | { type: 'cancellation.confirm' }
   | { type: 'bookings.reload' }
+  | { type: 'history.more' }
   | { type: 'code.resend'; id: number };
 
 export type CancelRequest = { booking: { booking_id: number; expected_refund_eur: number }[] };
@@ -72,11 +96,13 @@ export const myBookingsMachine = setup({
     loadBookings: placeholder<Booking[]>('loadBookings'),
     cancelBookings: placeholder<void, CancelRequest>('cancelBookings'),
     resendCode: placeholder<void, { booking_id: number }>('resendCode'),
+    loadHistory: placeholder<HistoryPage, { before: string }>('loadHistory'),
   },
   guards: {
     isSelectable: ({ context }, params: { id: number }) =>
       context.bookings.some((booking) => booking.id === params.id && booking.is_cancelable),
     hasSelection: ({ context }) => context.selected.length > 0,
+    hasOlderHistory: ({ context }) => context.olderHistory !== null,
     /** The server says when (T-30 to the end of the window); the button shows only with a readable code. */
     hasVisibleCode: ({ context }, params: { id: number }) =>
       context.bookings.some((booking) => booking.id === params.id && booking.lock_code !== null),
@@ -84,10 +110,22 @@ export const myBookingsMachine = setup({
       hasErrorCode(params.error, 'refund_changed', 'booking_not_cancelable'),
   },
   actions: {
+    // A (re)load answers the upcoming bookings and the newest page of the history: older pages come on demand.
     keepBookings: assign(({ context }, params: { bookings: Booking[] }) => ({
       bookings: params.bookings,
       selected: keepCancelable(context.selected, params.bookings),
+      olderHistory:
+        params.bookings.filter((booking) => listOf(booking) !== 'active').length >= HISTORY_PAGE
+          ? historyCursor(params.bookings)
+          : null,
     })),
+    keepOlderHistory: assign(({ context }, params: { page: HistoryPage }) => {
+      const known = new Set(context.bookings.map((booking) => booking.id));
+      return {
+        bookings: [...context.bookings, ...params.page.bookings.filter((booking) => !known.has(booking.id))],
+        olderHistory: params.page.nextCursor,
+      };
+    }),
     clearSelection: assign({ selected: [], error: null }),
     // Provided by the app (docs/decisions.md, 'Client').
     logLoadFailure: (_, params: { error: unknown }) => {
@@ -96,7 +134,7 @@ export const myBookingsMachine = setup({
   },
 }).createMachine({
   id: 'myBookings',
-  context: { bookings: [], selected: [], error: null, codeNotice: null },
+  context: { bookings: [], selected: [], error: null, codeNotice: null, olderHistory: null },
   initial: 'loading',
   states: {
     loading: {
@@ -126,12 +164,29 @@ export const myBookingsMachine = setup({
         'selection.clear': { actions: 'clearSelection' },
         'dialog.open': { guard: 'hasSelection', target: 'dialog', actions: assign({ error: null }) },
         'bookings.reload': { target: 'loading' },
+        'history.more': { guard: 'hasOlderHistory', target: 'loadingHistory' },
         'code.resend': {
           guard: { type: 'hasVisibleCode', params: ({ event }) => ({ id: event.id }) },
           target: 'resendingCode',
           actions: assign(({ event }) => ({
             codeNotice: { bookingId: event.id, feedback: { key: 'code-sent-again' as const }, sent: false },
           })),
+        },
+      },
+    },
+    // 'Show older bookings': the next page of the history is added to the lists; a failure is only logged.
+    loadingHistory: {
+      invoke: {
+        id: 'loadHistory',
+        src: 'loadHistory',
+        input: ({ context }) => ({ before: context.olderHistory ?? '' }),
+        onDone: {
+          target: 'ready',
+          actions: { type: 'keepOlderHistory', params: ({ event }) => ({ page: event.output }) },
+        },
+        onError: {
+          target: 'ready',
+          actions: { type: 'logLoadFailure', params: ({ event }) => ({ error: event.error }) },
         },
       },
     },

@@ -74,8 +74,18 @@ export const startupMachine = setup({
       event.type === 'branches.load' && (event.force === true || context.branches.length === 0),
   },
   actions: {
-    keepBranches: assign((_, params: { branches: Branch[] }) => ({
-      branches: sortBranches(params.branches),
+    // The listing comes in one language (the interface's, asked with `lang`); the descriptions of languages
+    // read before are kept, so a change of language shows text at once and the other languages cost nothing.
+    keepBranches: assign(({ context }, params: { branches: Branch[] }) => ({
+      branches: sortBranches(
+        params.branches.map((branch) => ({
+          ...branch,
+          descriptions_data: {
+            ...context.branches.find((known) => known.id === branch.id)?.descriptions_data,
+            ...branch.descriptions_data,
+          },
+        })),
+      ),
       branchesFailed: false,
     })),
     markBranchesFailed: assign({ branchesFailed: true }),

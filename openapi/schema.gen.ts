@@ -257,7 +257,7 @@ export interface paths {
     };
     /**
      * List the branches
-     * @description Every branch, sorted by `order` ascending: the bookable ones (`active_with_smart_lock` true) and the ones shown as 'coming soon'.
+     * @description Every branch, sorted by `order` ascending: the bookable ones (`active_with_smart_lock` true) and the ones shown as 'coming soon'. With `lang`, each branch's description is given in that language only (the others on demand, by asking again with theirs); without it, in all five. Public and cacheable for a short time, with an `ETag`: a request with `If-None-Match` naming the current one is answered 304 without a body.
      */
     get: operations['listBranches'];
     put?: never;
@@ -297,7 +297,7 @@ export interface paths {
     };
     /**
      * List a branch's time slots on a date
-     * @description The slots of the branch that start on this local calendar date in the branch's time zone, sorted by start time. A slot is bookable when it starts in the future and has no live (pending or confirmed) booking. Prices are the basic prices before any coupon. Around daylight-saving changes a day can have one slot hour more or less.
+     * @description The slots of the branch that start on this local calendar date in the branch's time zone, sorted by start time. A slot is bookable when it starts in the future and has no live (pending or confirmed) booking. Prices are the basic prices before any coupon. Around daylight-saving changes a day can have one slot hour more or less. Public, revalidated on every use (`Cache-Control: public, no-cache` with an `ETag`): a request with `If-None-Match` naming the current one is answered 304 without a body.
      */
     get: operations['listSlots'];
     put?: never;
@@ -377,7 +377,7 @@ export interface paths {
     };
     /**
      * Read the refund policy
-     * @description Maps hour thresholds (decimal integers written as strings) to the fraction of the price refunded when a booking is cancelled at least that many hours before it starts; the largest threshold not above the hours left applies. E.g. `{"48": 1, "24": 0.5, "0": 0}`.
+     * @description Maps hour thresholds (decimal integers written as strings) to the fraction of the price refunded when a booking is cancelled at least that many hours before it starts; the largest threshold not above the hours left applies. E.g. `{"48": 1, "24": 0.5, "0": 0}`. Public and cacheable for a short time, with an `ETag` (304 to a request whose `If-None-Match` names it).
      */
     get: operations['getRefundRatios'];
     put?: never;
@@ -397,7 +397,7 @@ export interface paths {
     };
     /**
      * List the current user's bookings
-     * @description Every booking of the current user (active, past and cancelled), with what can be done with each: whether it can be cancelled, how much would be refunded now, where to pay an unpaid one, and the lock code once it is readable (from 30 minutes before the start).
+     * @description The current user's bookings, with what can be done with each: whether it can be cancelled, how much would be refunded now, where to pay an unpaid one, and the lock code once it is readable (from 30 minutes before the start). Without `history_before`: every upcoming booking (confirmed, or pending with a live hold, not started) and the newest `history_limit` of the others (started, cancelled, expired; newest start first). With it: only the history older than that cursor. When older history remains, the answer's `Next-History-Cursor` header is the cursor for the next page.
      */
     get: operations['listMyBookings'];
     put?: never;
@@ -1581,13 +1581,13 @@ export interface components {
       location: string;
       /** @description True when the branch is bookable; false shows it as 'coming soon'. */
       active_with_smart_lock: boolean;
-      /** @description The description in each interface language, as sanitised HTML. */
+      /** @description The description as sanitised HTML, in each interface language, or only in the one the request's `lang` names. */
       descriptions_data: {
-        pt: string;
-        en: string;
-        fr: string;
-        de: string;
-        sk: string;
+        pt?: string;
+        en?: string;
+        fr?: string;
+        de?: string;
+        sk?: string;
       };
       /** @description [min, max]: the lowest and highest slot price of the branch, in euros. */
       min_and_max_price_eur_long_cached: components['schemas']['Money'][];
@@ -2405,6 +2405,14 @@ export interface components {
     };
   };
   responses: {
+    /** @description The copy named by `If-None-Match` is still current; no body. */
+    NotModified: {
+      headers: {
+        ETag: components['headers']['ETag'];
+        [name: string]: unknown;
+      };
+      content?: never;
+    };
     /** @description The request is not acceptable (e.g. its body could not be read). */
     BadRequest: {
       headers: {
@@ -2530,6 +2538,8 @@ export interface components {
     };
   };
   parameters: {
+    /** @description The `ETag` of the copy the caller holds; when it is still current the answer is 304 without a body. */
+    IfNoneMatch: string;
     /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
     Locale: string;
     /** @description The verification code received by e-mail or SMS. */
@@ -2586,7 +2596,12 @@ export interface components {
     AuditEntityIdFilter: string;
   };
   requestBodies: never;
-  headers: never;
+  headers: {
+    /** @description A validator of this answer, for `If-None-Match`. */
+    ETag: string;
+    /** @description How long caches may reuse this answer without asking again. */
+    CacheControl: string;
+  };
   pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -3028,10 +3043,15 @@ export interface operations {
   };
   listBranches: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description The one language of `descriptions_data` in the answer. */
+        lang?: 'pt' | 'en' | 'fr' | 'de' | 'sk';
+      };
       header?: {
         /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
         locale?: components['parameters']['Locale'];
+        /** @description The `ETag` of the copy the caller holds; when it is still current the answer is 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
       };
       path?: never;
       cookie?: never;
@@ -3041,12 +3061,15 @@ export interface operations {
       /** @description The branches. */
       200: {
         headers: {
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['CacheControl'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Branch'][];
         };
       };
+      304: components['responses']['NotModified'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
@@ -3090,6 +3113,8 @@ export interface operations {
       header?: {
         /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
         locale?: components['parameters']['Locale'];
+        /** @description The `ETag` of the copy the caller holds; when it is still current the answer is 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
       };
       path: {
         /** @description The branch id. */
@@ -3104,12 +3129,15 @@ export interface operations {
       /** @description The slots of that date (possibly none). */
       200: {
         headers: {
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['CacheControl'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['TimeSlot'][];
         };
       };
+      304: components['responses']['NotModified'];
       /** @description The date has the right shape but is not a real calendar date (e.g. `2026-02-31`). */
       400: components['responses']['BadRequest'];
       /** @description No branch has this id. */
@@ -3233,6 +3261,8 @@ export interface operations {
       header?: {
         /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
         locale?: components['parameters']['Locale'];
+        /** @description The `ETag` of the copy the caller holds; when it is still current the answer is 304 without a body. */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
       };
       path?: never;
       cookie?: never;
@@ -3242,12 +3272,15 @@ export interface operations {
       /** @description The refund ratios. */
       200: {
         headers: {
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['CacheControl'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['RefundRatios'];
         };
       };
+      304: components['responses']['NotModified'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
@@ -3255,7 +3288,12 @@ export interface operations {
   };
   listMyBookings: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description A `Next-History-Cursor` of an earlier answer: only bookings of the history older than it are answered (no upcoming ones). */
+        history_before?: string;
+        /** @description How many bookings of the history at most (default 20). */
+        history_limit?: number;
+      };
       header?: {
         /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
         locale?: components['parameters']['Locale'];
@@ -3268,6 +3306,8 @@ export interface operations {
       /** @description The bookings, sorted by start time. */
       200: {
         headers: {
+          /** @description Present when older history remains; pass it as `history_before` for the next page. */
+          'Next-History-Cursor'?: string;
           [name: string]: unknown;
         };
         content: {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { authHandlers, bearerAuth } from './auth/handlers.ts';
 import { createPasswordHasher } from './auth/passwords.ts';
@@ -38,6 +39,7 @@ import { createOutboxWorker, type OutboxWorker } from './notifications/worker.ts
 import { createAccessCodeNotifier } from './bookings/access-codes.ts';
 import { openJobQueue, type JobQueue } from './jobs/queue.ts';
 import { createAfterAnswer, type AfterAnswer } from './jobs/after-answer.ts';
+import { organizerFromMailFrom } from './bookings/calendar.ts';
 import { createOperatorAlerts } from './locks/alerts.ts';
 import { createDoorService, type DoorService } from './locks/doors.ts';
 import { lockHandlers } from './locks/handlers.ts';
@@ -204,6 +206,9 @@ export async function buildApp(
       lockProvider,
       lockSync: jobs.lockSync,
       publicUrl: config.publicUrl,
+      companyName: config.companyName,
+      company: config.company,
+      organizer: organizerFromMailFrom(config.mail.from, config.companyName),
     };
     const checkout = createCheckoutService(fulfilment);
     const bookings = createBookingService({
@@ -286,6 +291,9 @@ export async function buildApp(
     app.addHook('preValidation', requireDeclaredBody);
     // Stripe's sources only on the HTML pages, and only with Stripe (server/http/client.ts).
     app.addHook('onRequest', securityHeadersHook(config));
+    // Every answer worth it (HTML, JSON, SVG; 1 KiB and more) is compressed by what the client accepts, Brotli
+    // first; the built assets come precompressed from disk instead (server/http/client.ts). Vary: Accept-Encoding.
+    await app.register(compress, { global: true, encodings: ['br', 'gzip'], threshold: 1024 });
 
     await registerApi(app, {
       config,

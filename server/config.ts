@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { isValidPortugueseTaxId, normaliseTaxId } from '../openapi/tax-id.ts';
 
 /**
  * The server's whole configuration, read from the environment once, validated, and passed in.
@@ -52,6 +53,23 @@ const environmentSchema = z.object({
     .default(24 * 14),
   RATE_LIMITS: z.string().optional(),
   COMPANY_NAME: z.string().min(1).max(100).default('Private Gym'),
+  // The seller on the receipt in the confirmation e-mail. The defaults are a demo's: set both in production.
+  COMPANY_ADDRESS: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .default('Avenida da Liberdade 1, 1250-096 Lisboa, Portugal'),
+  COMPANY_TAX_ID: z
+    .string()
+    .refine(
+      isValidPortugueseTaxId,
+      'COMPANY_TAX_ID must be a Portuguese NIF: nine digits with a valid check digit',
+    )
+    .transform(normaliseTaxId)
+    .default('512345678'),
+  // Prices include VAT at this rate (a fraction: 0.23 is 23 %); the receipt states the VAT they contain.
+  VAT_RATE: z.coerce.number().min(0).max(1).default(0.23),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'SMTP_URL must be an smtp:// or smtps:// URL')
@@ -184,6 +202,8 @@ export type Config = {
   checkoutExpiryMinutes: number;
   /** The sender's name in e-mails and SMS. */
   companyName: string;
+  /** The seller named on receipts; prices include VAT at `vatRate`. */
+  company: CompanyDetails;
   auth: {
     /** Signs session tokens and keys the hashes of codes. null: generated once and kept in the database (never in production). */
     jwtSecret: string | null;
@@ -239,6 +259,8 @@ export function parseTrustProxy(text: string): TrustProxy {
   }
   return entries;
 }
+
+export type CompanyDetails = { name: string; address: string; taxId: string; vatRate: number };
 
 export type DatabaseTimeouts = { connectMs: number; statementMs: number; idleInTransactionMs: number };
 
@@ -308,6 +330,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : { provider: 'local' },
     checkoutExpiryMinutes: values.CHECKOUT_EXPIRY_MINUTES,
     companyName: values.COMPANY_NAME,
+    company: {
+      name: values.COMPANY_NAME,
+      address: values.COMPANY_ADDRESS,
+      taxId: values.COMPANY_TAX_ID,
+      vatRate: values.VAT_RATE,
+    },
     auth: {
       jwtSecret: values.JWT_SECRET ?? null,
       sessionHours: values.SESSION_HOURS,

@@ -220,6 +220,7 @@ export async function anonymiseUser(db: Db, id: string, now: Date): Promise<void
       phone_number: null,
       first_name: '',
       last_name: '',
+      tax_id: null,
       password_hash: null,
       agree_newsletter: false,
       email_verified_at: null,

@@ -448,11 +448,13 @@ export function createAuthService(deps: {
       await db.transaction().execute(async (trx) => {
         const user = await repository.findLiveUserById(trx, current.id, { forUpdate: true });
         if (!user) throw new AppError('unauthorized');
-        for (const step of deps.beforeErasure ?? []) await step(trx, user, at);
         await deleteMessagesTo(
           trx,
           [user.email, user.phone_number].filter((value): value is string => Boolean(value)),
         );
+        // After the erasure of the old messages: the steps' own (the cancellation of upcoming bookings and its
+        // refunds) are the last the member is sent, and the outbox delivers them.
+        for (const step of deps.beforeErasure ?? []) await step(trx, user, at);
         await repository.deleteCodesAndResetTokens(trx, user.id);
         await repository.anonymiseUser(trx, user.id, at);
       });

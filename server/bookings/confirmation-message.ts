@@ -1,19 +1,22 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { OutboxAttachment } from '../db/schema.ts';
 import { format, type Locale } from '../i18n.ts';
+import { bookingCalendarAttachment, type CalendarInput } from './calendar.ts';
 import { formatMoney } from './money.ts';
 import { describeSlotTime } from './time-format.ts';
 import { escapeHtml } from '../html.ts';
 
 // The e-mail that confirms a paid (or free) booking: every time in the branch's zone with the zone named, and
-// a calendar file whose events are instants (UTC), so no calendar can place them in the wrong zone. The door
-// code is not in it: it is sent 30 minutes before the start.
+// the bookings' calendar events (server/bookings/calendar.ts). The door code is not in it: it is sent 30
+// minutes before the start.
 
 export type ConfirmedSlot = {
   bookingId: number;
   start: Temporal.Instant;
   end: Temporal.Instant;
   finalPriceCents: number;
+  /** The booking's `calendar_sequence` (0 for a new booking). */
+  sequence: number;
 };
 
 export type ConfirmationInput = {
@@ -21,6 +24,8 @@ export type ConfirmationInput = {
   firstName: string;
   branch: { name: string; location: string; timeZone: string };
   slots: readonly ConfirmedSlot[];
+  organizer: CalendarInput['organizer'];
+  attendeeEmail: string;
   publicUrl: string;
   now: Temporal.Instant;
 };
@@ -41,7 +46,6 @@ const TEXTS = {
     total: 'Total: {total}',
     code: 'Receberá o código da porta por e-mail e SMS 30 minutos antes do início.',
     manage: 'Pode ver ou cancelar as suas reservas em {url}',
-    event: 'Ginásio privado: {branch}',
   },
   en: {
     subject: 'Booking confirmed: {branch}',
@@ -51,7 +55,6 @@ const TEXTS = {
     total: 'Total: {total}',
     code: 'You will receive the door code by e-mail and SMS 30 minutes before the start.',
     manage: 'You can see or cancel your bookings at {url}',
-    event: 'Private gym: {branch}',
   },
   fr: {
     subject: 'Réservation confirmée : {branch}',
@@ -61,7 +64,6 @@ const TEXTS = {
     total: 'Total : {total}',
     code: 'Vous recevrez le code de la porte par e-mail et SMS 30 minutes avant le début.',
     manage: 'Vous pouvez consulter ou annuler vos réservations sur {url}',
-    event: 'Salle privée : {branch}',
   },
   de: {
     subject: 'Buchung bestätigt: {branch}',
@@ -71,7 +73,6 @@ const TEXTS = {
     total: 'Summe: {total}',
     code: 'Den Türcode erhalten Sie 30 Minuten vor Beginn per E-Mail und SMS.',
     manage: 'Ihre Buchungen können Sie unter {url} ansehen oder stornieren.',
-    event: 'Privates Fitnessstudio: {branch}',
   },
   sk: {
     subject: 'Rezervácia potvrdená: {branch}',
@@ -81,67 +82,8 @@ const TEXTS = {
     total: 'Spolu: {total}',
     code: 'Kód od dverí dostanete e-mailom a SMS 30 minút pred začiatkom.',
     manage: 'Svoje rezervácie si môžete pozrieť alebo zrušiť na {url}',
-    event: 'Súkromná posilňovňa: {branch}',
   },
 } as const satisfies Record<Locale, Record<string, string>>;
-
-// --- iCalendar (RFC 5545) -----------------------------------------------------------------------------------
-
-function icsText(value: string): string {
-  return value.replaceAll('\\', '\\\\').replaceAll(';', '\\;').replaceAll(',', '\\,').replaceAll('\n', '\\n');
-}
-
-function icsInstant(instant: Temporal.Instant): string {
-  return instant.toString({ smallestUnit: 'second' }).replaceAll('-', '').replaceAll(':', '');
-}
-
-/** Folds a content line at 75 octets, never inside a UTF-8 character. */
-function fold(line: string): string {
-  const parts: string[] = [];
-  let current = '';
-  let octets = 0;
-  for (const char of line) {
-    const size = Buffer.byteLength(char);
-    if (octets + size > (parts.length === 0 ? 75 : 74)) {
-      parts.push(current);
-      current = '';
-      octets = 0;
-    }
-    current += char;
-    octets += size;
-  }
-  parts.push(current);
-  return parts.join('\r\n ');
-}
-
-export function bookingCalendar(input: ConfirmationInput): string {
-  const texts = TEXTS[input.locale];
-  const host = new URL(input.publicUrl).host;
-  const lines = [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    'PRODID:-//Private Gym//Bookings//EN',
-    'CALSCALE:GREGORIAN',
-    'METHOD:PUBLISH',
-  ];
-  for (const slot of input.slots) {
-    lines.push(
-      'BEGIN:VEVENT',
-      `UID:booking-${slot.bookingId}@${host}`,
-      `DTSTAMP:${icsInstant(input.now)}`,
-      `DTSTART:${icsInstant(slot.start)}`,
-      `DTEND:${icsInstant(slot.end)}`,
-      `SUMMARY:${icsText(format(texts.event, { branch: input.branch.name }))}`,
-      `LOCATION:${icsText(input.branch.location)}`,
-      `DESCRIPTION:${icsText(
-        `${describeSlotTime(input.locale, input.branch.timeZone, slot.start, slot.end)}\n${texts.code}`,
-      )}`,
-      'END:VEVENT',
-    );
-  }
-  lines.push('END:VCALENDAR');
-  return lines.map(fold).join('\r\n') + '\r\n';
-}
 
 export function bookingConfirmationMessage(input: ConfirmationInput): OutboxMessageContent {
   const texts = TEXTS[input.locale];
@@ -187,11 +129,16 @@ export function bookingConfirmationMessage(input: ConfirmationInput): OutboxMess
     text,
     html,
     attachments: [
-      {
-        filename: 'booking.ics',
-        contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
-        content: bookingCalendar(input),
-      },
+      bookingCalendarAttachment({
+        method: 'REQUEST',
+        locale,
+        branch,
+        bookings: slots.map(({ bookingId, sequence, start, end }) => ({ bookingId, sequence, start, end })),
+        organizer: input.organizer,
+        attendeeEmail: input.attendeeEmail,
+        publicUrl: input.publicUrl,
+        now: input.now,
+      }),
     ],
   };
 }

@@ -52,7 +52,12 @@ export function bookingHandlers(services: {
 
     listMyBookings: async (request, reply) => {
       private_(reply);
-      return bookings.listMyBookings(userId(request));
+      const { bookings: page, nextCursor } = await bookings.listMyBookingsPage(userId(request), {
+        historyBefore: request.query.history_before ?? null,
+        historyLimit: request.query.history_limit,
+      });
+      if (nextCursor) reply.header('next-history-cursor', nextCursor);
+      return page;
     },
 
     cancelBookings: async (request, reply) => {

@@ -159,6 +159,44 @@ export async function attachCheckoutSession(
     .execute();
 }
 
+/** The holds a booking transaction wrote, locked, to attach their checkout session once the provider answered. */
+export async function lockHolds(
+  db: Db,
+  bookingIds: readonly number[],
+): Promise<
+  { id: number; status: BookingStatus; hold_expires_at: Date | null; checkout_session_id: string | null }[]
+> {
+  if (bookingIds.length === 0) return [];
+  return db
+    .selectFrom('bookings')
+    .select(['id', 'status', 'hold_expires_at', 'checkout_session_id'])
+    .where('id', 'in', [...bookingIds])
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
+/**
+ * Removes holds that never got a checkout session (the provider failed), with their coupon redemptions: the
+ * member never had them, so they leave no trace in their bookings, and their slots are free at once.
+ */
+export async function deleteUnattachedHolds(db: Db, bookingIds: readonly number[]): Promise<void> {
+  if (bookingIds.length === 0) return;
+  const unattached = db
+    .selectFrom('bookings')
+    .select('id')
+    .where('id', 'in', [...bookingIds])
+    .where('status', 'in', ['pending', 'expired'])
+    .where('checkout_session_id', 'is', null);
+  await db.deleteFrom('coupon_redemptions').where('booking_id', 'in', unattached).execute();
+  await db
+    .deleteFrom('bookings')
+    .where('id', 'in', [...bookingIds])
+    .where('status', 'in', ['pending', 'expired'])
+    .where('checkout_session_id', 'is', null)
+    .execute();
+}
+
 export type MyBookingRow = {
   id: number;
   status: 'pending' | 'confirmed' | 'canceled' | 'expired';
@@ -189,8 +227,8 @@ export type MyBookingRow = {
   refunded_cents: number | null;
 };
 
-/** Every booking of the user with what the read model needs, by start time. */
-export async function listUserBookings(db: Db, userId: string): Promise<MyBookingRow[]> {
+/** The user's bookings with what the read model needs; callers add which ones and their order. */
+function userBookingsQuery(db: Db, userId: string) {
   return db
     .selectFrom('bookings as booking')
     .innerJoin('branches as branch', 'branch.id', 'booking.branch_id')
@@ -242,10 +280,49 @@ export async function listUserBookings(db: Db, userId: string): Promise<MyBookin
         .where('refunds.status', '<>', 'failed')
         .as('refunded_cents'),
     ])
-    .where('booking.user_id', '=', userId)
+    .where('booking.user_id', '=', userId);
+}
+
+/**
+ * A booking is upcoming while it holds its slot and has not started: confirmed, or pending with a hold that has
+ * not expired at `now`. The rest (started, cancelled, expired) is the user's history.
+ */
+function upcoming(now: Date) {
+  return sql<boolean>`(booking.start_time > ${now} and (booking.status = 'confirmed' or (booking.status = 'pending' and booking.hold_expires_at > ${now})))`;
+}
+
+/** Every upcoming booking of the user, by start time (bookings_by_user serves the range). */
+export async function listUpcomingUserBookings(db: Db, userId: string, now: Date): Promise<MyBookingRow[]> {
+  return userBookingsQuery(db, userId)
+    .where('booking.start_time', '>', now)
+    .where(upcoming(now))
     .orderBy('booking.start_time')
     .orderBy('booking.id')
-    .execute();
+    .execute() as Promise<MyBookingRow[]>;
+}
+
+/** Where a page of history ends: the last booking's start and id (history runs newest first). */
+export type HistoryCursor = { startTime: Date; id: number };
+
+/**
+ * Up to `limit` bookings of the user's history, newest start first, strictly older than `before` when given
+ * (bookings_by_user read backwards: the cost follows the page, not the account's whole history).
+ */
+export async function listUserBookingHistory(
+  db: Db,
+  userId: string,
+  now: Date,
+  { before, limit }: { before: HistoryCursor | null; limit: number },
+): Promise<MyBookingRow[]> {
+  let query = userBookingsQuery(db, userId).where(sql<boolean>`not ${upcoming(now)}`);
+  if (before) {
+    query = query.where(sql<boolean>`(booking.start_time, booking.id) < (${before.startTime}, ${before.id})`);
+  }
+  return query
+    .orderBy('booking.start_time', 'desc')
+    .orderBy('booking.id', 'desc')
+    .limit(limit)
+    .execute() as Promise<MyBookingRow[]>;
 }
 
 export type BookingToCancelRow = {
@@ -379,4 +456,39 @@ export async function listBookingRecords(db: Db, filter: BookingFilter) {
   if (filter.until !== undefined) query = query.where('booking.start_time', '<', filter.until);
   if (filter.email !== undefined) query = query.where('user.email', '=', filter.email.toLowerCase());
   return query.execute();
+}
+
+export type RevisedBookingRow = {
+  id: number;
+  user_id: string | null;
+  branch_id: number;
+  start_time: Date;
+  end_time: Date;
+  checkout_session_id: string | null;
+  calendar_sequence: number;
+};
+
+/**
+ * Raises the bookings' calendar SEQUENCE for a message about a change (a cancellation, a move), in the change's
+ * transaction, and answers what the message needs. Each call raises it again: a later change out-ranks this one.
+ */
+export async function reviseCalendarEvents(
+  db: Db,
+  bookingIds: readonly number[],
+): Promise<RevisedBookingRow[]> {
+  if (bookingIds.length === 0) return [];
+  return db
+    .updateTable('bookings')
+    .set((eb) => ({ calendar_sequence: eb('calendar_sequence', '+', 1) }))
+    .where('id', 'in', [...bookingIds])
+    .returning([
+      'id',
+      'user_id',
+      'branch_id',
+      'start_time',
+      'end_time',
+      'checkout_session_id',
+      'calendar_sequence',
+    ])
+    .execute();
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Temporal } from 'temporal-polyfill';
-import { SESSION_ID_PLACEHOLDER } from '../adapters/payments/provider.ts';
-import { formatLocalTime } from '../branches/service.ts';
+import { SESSION_ID_PLACEHOLDER, type ProviderSession } from '../adapters/payments/provider.ts';
+import { formatEpochInZone } from '../branches/service.ts';
 import { dateFromInstant, instantFromDate, type Clock } from '../clock.ts';
 import { lockUsableCoupon } from '../coupons/service.ts';
 import { insertRedemptions } from '../coupons/repository.ts';
@@ -12,6 +12,8 @@ import { AppError } from '../errors.ts';
 import type { Locale } from '../i18n.ts';
 import { releaseLockCodes } from '../locks/service.ts';
 import { rescheduleRecodedAccessCodes } from './access-codes.ts';
+import { queueCancellationNotices } from './cancellation-notices.ts';
+import type { CancellationReason } from './cancellation-message.ts';
 import { readRefundRatios } from '../settings/refund-ratios.ts';
 import { isConflict, sqlState, SQLSTATE } from './database-errors.ts';
 import { centsToEuros, formatMoney, sameAmount } from './money.ts';
@@ -39,6 +41,20 @@ export type CreateBookingInput = {
 
 type Schemas = components['schemas'];
 
+/** How many bookings of the history one page of my bookings holds, unless the caller asks for another size. */
+export const MY_BOOKINGS_HISTORY_PAGE = 20;
+
+export type MyBookingsPage = { historyBefore?: string | null; historyLimit?: number };
+
+/**
+ * '<start epoch ms>.<id>', as listMyBookings hands it out (the contract's pattern refuses anything else with
+ * validation_failed). An id past the column's range compares like its largest value: nothing lies beyond it.
+ */
+function parseHistoryCursor(text: string): repository.HistoryCursor {
+  const [startMs = '0', id = '0'] = text.split('.');
+  return { startTime: new Date(Number(startMs)), id: Math.min(Number(id), 2_147_483_647) };
+}
+
 export type CancelBookingsInput = {
   userId: string;
   items: readonly { bookingId: number; expectedRefundEur: number }[];
@@ -46,8 +62,22 @@ export type CancelBookingsInput = {
 
 export type CancelBookingsResult = { canceledBookingIds: number[]; refundedCents: number };
 
+/**
+ * How long slots are held before the provider has opened their checkout session: far longer than a bounded
+ * provider call (two tries of PAYMENT_PROVIDER_TIMEOUT_MS), short enough that a process dying mid-call blocks
+ * its slots for minutes only. The attached session then sets the hold to its own expiry.
+ */
+const PROVIDER_CALL_HOLD_MINUTES = 2;
+
 /** The lock code is readable from this long before the start until the end. */
 const LOCK_CODE_READABLE_BEFORE = Temporal.Duration.from({ minutes: 30 });
+
+/** What the payment provider's refund metadata says of each cancellation. */
+const REFUND_REASONS = {
+  member: 'canceled_by_client',
+  account_deleted: 'account_deleted',
+  operator: 'canceled_by_operator',
+} as const;
 
 /** The refund of a cancelled booking: one per booking, ever, whoever asks and however often. */
 function cancellationRefundKey(bookingId: number): string {
@@ -83,6 +113,31 @@ export function providerUnavailable(cause: unknown): AppError {
 /** The operator's list of bookings (`npm run admin -- bookings list`). */
 export async function listBookingRecords(db: Db, filter: repository.BookingFilter) {
   return repository.listBookingRecords(db, filter);
+}
+
+/**
+ * The locked bookings a cancellation ends, each with its refund: those cancelled before are skipped (done);
+ * any other not confirmed or already started refuses the whole call (409). `refundOf` gets the policy's refund
+ * now and answers the refund to make (or throws).
+ */
+function cancelableWithRefunds(
+  rows: readonly repository.BookingToCancelRow[],
+  now: Temporal.Instant,
+  refundOf: (row: repository.BookingToCancelRow, policyCents: number) => number,
+): { row: repository.BookingToCancelRow; refundCents: number }[] {
+  return rows
+    .filter((row) => row.status !== 'canceled')
+    .map((row) => {
+      const start = instantFromDate(row.start_time);
+      if (row.status !== 'confirmed' || Temporal.Instant.compare(start, now) <= 0) {
+        throw new AppError('booking_not_cancelable');
+      }
+      const policyCents = refundableCents(
+        { finalPriceCents: row.final_price_cents, refundRatios: row.refund_ratios, start },
+        now,
+      );
+      return { row, refundCents: refundOf(row, policyCents) };
+    });
 }
 
 export function createBookingService(deps: BookingServiceDependencies) {
@@ -166,21 +221,28 @@ export function createBookingService(deps: BookingServiceDependencies) {
     }
   }
 
-  /** Cancels the locked bookings, refunds each its amount (once, ever) and frees their door codes. */
+  /**
+   * Cancels the locked bookings, refunds each its amount (once, ever), frees their door codes and tells the
+   * member (e-mail with the calendar's cancel event; SMS when one was due within 24 hours).
+   */
   async function cancelAndRefund(
     trx: Db,
     toCancel: readonly { row: repository.BookingToCancelRow; refundCents: number }[],
     nowDate: Date,
-    reason: string,
+    reason: Exclude<CancellationReason, 'late_payment'>,
   ): Promise<CancelBookingsResult> {
     const paymentIntents = await repository.findPaymentIntents(
       trx,
       toCancel.flatMap(({ row }) => (row.checkout_session_id ? [row.checkout_session_id] : [])),
     );
     let refundedCents = 0;
+    const ended: { bookingId: number; refundCents: number }[] = [];
     for (const { row, refundCents } of toCancel) {
       await repository.cancelBooking(trx, row.id, nowDate);
-      if (refundCents === 0 || row.checkout_session_id === null) continue;
+      if (refundCents === 0 || row.checkout_session_id === null) {
+        ended.push({ bookingId: row.id, refundCents: 0 });
+        continue;
+      }
       const key = cancellationRefundKey(row.id);
       const refundId = await checkoutRepository.claimRefund(trx, {
         bookingId: row.id,
@@ -188,7 +250,10 @@ export function createBookingService(deps: BookingServiceDependencies) {
         provider: deps.payments.name,
         idempotencyKey: key,
       });
-      if (refundId === undefined) continue;
+      if (refundId === undefined) {
+        ended.push({ bookingId: row.id, refundCents: 0 });
+        continue;
+      }
       let result;
       try {
         result = await deps.payments.refund({
@@ -196,7 +261,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
           paymentIntentId: paymentIntents.get(row.checkout_session_id) ?? null,
           amountCents: refundCents,
           idempotencyKey: key,
-          metadata: { booking_id: String(row.id), reason },
+          metadata: { booking_id: String(row.id), reason: REFUND_REASONS[reason] },
         });
       } catch (error) {
         throw providerUnavailable(error);
@@ -206,29 +271,37 @@ export function createBookingService(deps: BookingServiceDependencies) {
         status: result.status,
       });
       refundedCents += refundCents;
+      ended.push({ bookingId: row.id, refundCents });
     }
     const releasedCodes = toCancel.flatMap(({ row }) =>
       row.lock_code_id === null ? [] : [row.lock_code_id],
     );
     await releaseLockCodes(trx, deps, releasedCodes, nowDate);
     await rescheduleRecodedAccessCodes(trx, deps.accessCodes, releasedCodes, nowDate);
+    await queueCancellationNotices(trx, deps, ended, reason, nowDate);
     return { canceledBookingIds: toCancel.map(({ row }) => row.id), refundedCents };
   }
 
   return {
     /**
-     * `POST /bookings/`, in one transaction: checks the user and the slots, releases stale holds of these slots,
-     * holds them with pending bookings (the database refuses a slot someone else holds: 409 slot_unavailable),
-     * prices them (409 price_changed when the client's total differs), snapshots the refund policy, redeems the
-     * coupon, and opens a checkout session. A failed provider call rolls everything back, so no hold is left.
-     * A total of 0 confirms at once, without a checkout.
+     * `POST /bookings/`, in three steps so that no database connection or lock waits on the payment provider:
+     * 1. one short transaction checks the user and the slots, releases stale holds of these slots, holds them with
+     *    pending bookings (the database refuses a slot someone else holds: 409 slot_unavailable), prices them (409
+     *    price_changed when the client's total differs), snapshots the refund policy and redeems the coupon. The
+     *    hold lasts PROVIDER_CALL_HOLD, so a process that dies before step 3 leaves a hold the expiry sweep ends
+     *    within minutes. A total of 0 confirms here, without a checkout.
+     * 2. the provider opens the checkout session, outside any transaction (its calls are bounded: timeout, one
+     *    retry). When it fails, the holds are removed at once and the caller hears 503.
+     * 3. a second short transaction records the session and attaches it to the holds, which then last as long as
+     *    the session. Holds that ended meanwhile (swept, their slot booked by someone else) are never revived: the
+     *    session stays unknown here, no one ever gets its secret, and a payment of it would be refunded.
      */
     async createBooking(input: CreateBookingInput): Promise<Schemas['CreateBookingResponse']> {
       const slotIds = [...new Set(input.slotIds)];
       if (slotIds.length === 0) throw new AppError('slot_not_found');
       const now = clock.now();
       const nowDate = dateFromInstant(now);
-      return db.transaction().execute(async (trx) => {
+      const held = await db.transaction().execute(async (trx) => {
         const user = await requireBookingUser(trx, input.userId);
         const slots = await requireBookableSlots(trx, slotIds, now);
         await repository.lockSlots(trx, slotIds);
@@ -245,7 +318,8 @@ export function createBookingService(deps: BookingServiceDependencies) {
         }
 
         const refundRatios = JSON.stringify(await readRefundRatios(trx));
-        const holdExpiresAt = dateFromInstant(now.add({ minutes: deps.checkoutExpiryMinutes }));
+        const holdMinutes = Math.min(PROVIDER_CALL_HOLD_MINUTES, deps.checkoutExpiryMinutes);
+        const holdExpiresAt = dateFromInstant(now.add({ minutes: holdMinutes }));
         const slotById = new Map(slots.map((slot) => [slot.id, slot]));
         const bookingIds = await insertHolds(
           trx,
@@ -275,13 +349,35 @@ export function createBookingService(deps: BookingServiceDependencies) {
               : [{ couponId: price.couponId, userId: user.id, bookingId: bookingIds[index]! }],
           ),
         );
+        if (priced.totalCents === 0) await confirmBookings(trx, deps, { bookingIds }, nowDate);
+        return { user, slots, priced, bookingIds };
+      });
+      const { user, slots, priced, bookingIds } = held;
+      if (priced.totalCents === 0) return { checkout_session: { clientSecret: null } };
 
-        if (priced.totalCents === 0) {
-          await confirmBookings(trx, deps, { bookingIds }, nowDate);
-          return { checkout_session: { clientSecret: null } };
-        }
+      let session: ProviderSession;
+      try {
+        session = await openCheckout(input, user, slots, bookingIds, priced, now);
+      } catch (error) {
+        // The caller hears about the provider either way; should the database be gone as well, the holds end
+        // with the expiry sweep within PROVIDER_CALL_HOLD_MINUTES.
+        await db
+          .transaction()
+          .execute((trx) => repository.deleteUnattachedHolds(trx, bookingIds))
+          .catch(() => undefined);
+        throw error;
+      }
 
-        const session = await openCheckout(input, user, slots, bookingIds, priced, now);
+      const attached = await db.transaction().execute(async (trx) => {
+        const holds = await repository.lockHolds(trx, bookingIds);
+        const stillHeld = holds.every(
+          (hold) =>
+            hold.status === 'pending' &&
+            hold.checkout_session_id === null &&
+            hold.hold_expires_at !== null &&
+            hold.hold_expires_at > dateFromInstant(clock.now()),
+        );
+        if (holds.length !== bookingIds.length || !stillHeld) return false;
         await repository.insertCheckoutSession(trx, {
           id: session.id,
           provider: deps.payments.name,
@@ -299,48 +395,75 @@ export function createBookingService(deps: BookingServiceDependencies) {
           session.id,
           dateFromInstant(session.expiresAt),
         );
-        return { checkout_session: { clientSecret: session.clientSecret } };
+        return true;
       });
+      if (!attached) {
+        throw providerUnavailable(new Error('the holds ended before the payment provider answered'));
+      }
+      return { checkout_session: { clientSecret: session.clientSecret } };
     },
 
-    /** `GET /bookings/my-bookings`: every booking of the user, by start time, as spec section 3 describes it. */
-    async listMyBookings(userId: string): Promise<Schemas['Booking'][]> {
+    /**
+     * `GET /bookings/my-bookings`, as spec section 3 describes each booking. Without a cursor: every upcoming
+     * booking and the newest `historyLimit` of the rest (started, cancelled, expired); with one, only the history
+     * older than it. `nextCursor` is set when older history remains. Sorted by start time.
+     */
+    async listMyBookingsPage(
+      userId: string,
+      { historyBefore = null, historyLimit = MY_BOOKINGS_HISTORY_PAGE }: MyBookingsPage = {},
+    ): Promise<{ bookings: Schemas['Booking'][]; nextCursor: string | null }> {
       const now = clock.now();
-      const rows = await repository.listUserBookings(db, userId);
-      return rows.map((row) => {
-        const start = instantFromDate(row.start_time);
-        const end = instantFromDate(row.end_time);
+      const nowDate = dateFromInstant(now);
+      const nowMs = now.epochMilliseconds;
+      const before = historyBefore === null ? null : parseHistoryCursor(historyBefore);
+      const [upcoming, history] = await Promise.all([
+        before ? [] : repository.listUpcomingUserBookings(db, userId, nowDate),
+        repository.listUserBookingHistory(db, userId, nowDate, { before, limit: historyLimit + 1 }),
+      ]);
+      const page = history.slice(0, historyLimit);
+      const last = page.at(-1);
+      const nextCursor =
+        history.length > historyLimit && last ? `${last.start_time.getTime()}.${last.id}` : null;
+      const rows = [...upcoming, ...page.reverse()].sort(
+        (a, b) => a.start_time.getTime() - b.start_time.getTime() || a.id - b.id,
+      );
+      // Times are formatted without a Temporal object per row (formatEpochInZone); only an upcoming booking's
+      // refund needs one.
+      const bookings = rows.map((row): Schemas['Booking'] => {
+        const startMs = row.start_time.getTime();
+        const endMs = row.end_time.getTime();
+        const zone = row.time_zone;
         // A hold whose time is up no longer holds anything, whether or not the expiry job has run yet.
         const holdOver =
           row.status === 'pending' &&
-          (row.hold_expires_at === null || row.hold_expires_at <= dateFromInstant(now));
+          (row.hold_expires_at === null || row.hold_expires_at.getTime() <= nowMs);
         const status = holdOver ? 'expired' : row.status;
-        const started = Temporal.Instant.compare(start, now) <= 0;
+        const started = startMs <= nowMs;
         const cancelable = status === 'confirmed' && !started;
         const sessionOpen =
           status === 'pending' &&
           row.session_status === 'open' &&
           row.session_expires_at !== null &&
-          row.session_expires_at > dateFromInstant(now);
+          row.session_expires_at.getTime() > nowMs;
         const codeReadable =
           status === 'confirmed' &&
           row.lock_code !== null &&
           row.lock_code_revoked_at === null &&
-          Temporal.Instant.compare(now, start.subtract(LOCK_CODE_READABLE_BEFORE)) >= 0 &&
-          Temporal.Instant.compare(now, end) < 0;
+          nowMs >= startMs - LOCK_CODE_READABLE_BEFORE.total('milliseconds') &&
+          nowMs < endMs;
         return {
           id: row.id,
           time_slot_data: {
-            start_time: formatLocalTime(start, row.time_zone),
-            end_time: formatLocalTime(end, row.time_zone),
+            start_time: formatEpochInZone(startMs, zone),
+            end_time: formatEpochInZone(endMs, zone),
             branch_data: {
               id: row.branch_id,
               name: row.branch_name,
               location: row.location,
-              time_zone: row.time_zone,
+              time_zone: zone,
             },
           },
-          created_at: formatLocalTime(instantFromDate(row.created_at), row.time_zone),
+          created_at: formatEpochInZone(row.created_at.getTime(), zone),
           status,
           canceled: status === 'canceled',
           active: status === 'pending' || status === 'confirmed',
@@ -361,7 +484,11 @@ export function createBookingService(deps: BookingServiceDependencies) {
           refundable_eur: cancelable
             ? centsToEuros(
                 refundableCents(
-                  { finalPriceCents: row.final_price_cents, refundRatios: row.refund_ratios, start },
+                  {
+                    finalPriceCents: row.final_price_cents,
+                    refundRatios: row.refund_ratios,
+                    start: instantFromDate(row.start_time),
+                  },
                   now,
                 ),
               )
@@ -369,18 +496,22 @@ export function createBookingService(deps: BookingServiceDependencies) {
           lock_code: codeReadable ? (row.lock_code_backup ?? row.lock_code) : null,
           lock_code_valid_from:
             codeReadable && row.lock_code_valid_from
-              ? formatLocalTime(instantFromDate(row.lock_code_valid_from), row.time_zone)
+              ? formatEpochInZone(row.lock_code_valid_from.getTime(), zone)
               : null,
           lock_code_valid_until:
             codeReadable && row.lock_code_valid_until
-              ? formatLocalTime(instantFromDate(row.lock_code_valid_until), row.time_zone)
+              ? formatEpochInZone(row.lock_code_valid_until.getTime(), zone)
               : null,
-          checked_in_at: row.checked_in_at
-            ? formatLocalTime(instantFromDate(row.checked_in_at), row.time_zone)
-            : null,
+          checked_in_at: row.checked_in_at ? formatEpochInZone(row.checked_in_at.getTime(), zone) : null,
           coupon_code: row.coupon_code,
         };
       });
+      return { bookings, nextCursor };
+    },
+
+    /** listMyBookingsPage's bookings alone. */
+    async listMyBookings(userId: string, page: MyBookingsPage = {}): Promise<Schemas['Booking'][]> {
+      return (await this.listMyBookingsPage(userId, page)).bookings;
     },
 
     /**
@@ -399,22 +530,34 @@ export function createBookingService(deps: BookingServiceDependencies) {
         if (rows.length !== expected.size || rows.some((row) => row.user_id !== input.userId)) {
           throw new AppError('booking_not_found');
         }
-        const toCancel: { row: repository.BookingToCancelRow; refundCents: number }[] = [];
-        for (const row of rows) {
-          if (row.status === 'canceled') continue;
-          const start = instantFromDate(row.start_time);
-          if (row.status !== 'confirmed' || Temporal.Instant.compare(start, now) <= 0) {
-            throw new AppError('booking_not_cancelable');
-          }
-          const refundCents = refundableCents(
-            { finalPriceCents: row.final_price_cents, refundRatios: row.refund_ratios, start },
-            now,
-          );
-          if (!sameAmount(expected.get(row.id)!, refundCents)) throw new AppError('refund_changed');
-          toCancel.push({ row, refundCents });
-        }
+        const toCancel = cancelableWithRefunds(rows, now, (row, policyCents) => {
+          if (!sameAmount(expected.get(row.id)!, policyCents)) throw new AppError('refund_changed');
+          return policyCents;
+        });
+        return cancelAndRefund(trx, toCancel, nowDate, 'member');
+      });
+    },
 
-        return cancelAndRefund(trx, toCancel, nowDate, 'canceled_by_client');
+    /**
+     * An operator's cancellation (`npm run admin -- bookings cancel`): all or nothing, like the member's, with
+     * the refund the booking's policy gives now or, for a fault of the gym's, the whole price. Bookings cancelled
+     * before are skipped; anything else not confirmed or already started is refused (409).
+     */
+    async cancelBookingsAsOperator(input: {
+      bookingIds: readonly number[];
+      refund: 'policy' | 'full';
+    }): Promise<CancelBookingsResult> {
+      const now = clock.now();
+      const nowDate = dateFromInstant(now);
+      const ids = [...new Set(input.bookingIds)];
+      if (ids.length === 0) throw new AppError('booking_not_found');
+      return db.transaction().execute(async (trx) => {
+        const rows = await repository.lockBookings(trx, ids);
+        if (rows.length !== ids.length) throw new AppError('booking_not_found');
+        const toCancel = cancelableWithRefunds(rows, now, (row, policyCents) =>
+          input.refund === 'full' ? row.final_price_cents : policyCents,
+        );
+        return cancelAndRefund(trx, toCancel, nowDate, 'operator');
       });
     },
 

@@ -155,18 +155,20 @@ export type SlotAvailabilityRow = {
 };
 
 // The busiest read of the product (every calendar day a client opens), so its SQL is written once rather than
-// built by the query builder on every request (npm run bench showed the building). `taken`: a live booking of
-// the branch overlaps the slot, with the same predicate as the no-overlap constraint's, so its GiST index
-// serves the lookup; live is confirmed, or pending with a hold that has not expired at $3.
+// built by the query builder on every request (npm run bench showed the building). `taken`: the slot has a live
+// booking. A booking covers exactly its slot's time (their foreign key) and the slots of a branch never overlap
+// (slots_no_overlap), so a live booking overlapping the slot is a live booking of that slot: a btree probe on
+// bookings_one_live_per_slot (same partial predicate), which stays flat however many bookings there are, where
+// the GiST exclusion index's overlap probe did not. Live is confirmed, or pending with a hold that has not
+// expired at $3.
 const LIST_SLOTS_ON_DATE = `
 select slot.id, slot.price_cents, branch.time_zone, branch.active_with_smart_lock,
   (extract(epoch from slot.start_time) * 1000)::float8 as start_ms,
   (extract(epoch from slot.end_time) * 1000)::float8 as end_ms,
   exists (
     select 1 from bookings as booking
-    where booking.branch_id = slot.branch_id
+    where booking.slot_id = slot.id
       and booking.status in ('pending', 'confirmed')
-      and tstzrange(booking.start_time, booking.end_time, '[)') && tstzrange(slot.start_time, slot.end_time, '[)')
       and (booking.status = 'confirmed' or booking.hold_expires_at > $3)
   ) as taken
 from slots as slot

@@ -6,7 +6,7 @@ import type { Updateable } from 'kysely';
 import type { BranchesTable, Descriptions, RefundRatios } from '../db/schema.ts';
 import { centsToEuros } from '../bookings/money.ts';
 import { AppError } from '../errors.ts';
-import { LOCALES } from '../i18n.ts';
+import { LOCALES, type Locale } from '../i18n.ts';
 import { sanitizeDescription } from './descriptions.ts';
 import { readRefundRatios } from '../settings/refund-ratios.ts';
 import * as repository from './repository.ts';
@@ -36,6 +36,48 @@ export function formatLocalTime(
     .round({ smallestUnit: precision, roundingMode: 'trunc' })
     .toZonedDateTimeISO(timeZone)
     .toString({ timeZoneName: 'never' });
+}
+
+// The same text without the polyfill, for lists that format a few times per row (my bookings): the engine's own
+// Intl gives the zone's wall clock, and the offset is the wall clock read as UTC minus the instant. One formatter
+// per zone, made once.
+const wallClocks = new Map<string, Intl.DateTimeFormat>();
+
+/** formatLocalTime(instant, timeZone, 'second') for epoch milliseconds, at a fraction of its cost. */
+export function formatEpochInZone(epochMilliseconds: number, timeZone: string): string {
+  let wallClock = wallClocks.get(timeZone);
+  if (wallClock === undefined) {
+    wallClock = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    wallClocks.set(timeZone, wallClock);
+  }
+  const seconds = Math.floor(epochMilliseconds / 1000) * 1000;
+  const parts: Record<string, string> = {};
+  for (const part of wallClock.formatToParts(seconds)) parts[part.type] = part.value;
+  const [year, month, day, hour, minute, second] = [
+    parts.year,
+    parts.month,
+    parts.day,
+    parts.hour,
+    parts.minute,
+    parts.second,
+  ].map(Number) as [number, number, number, number, number, number];
+  const offsetMinutes = Math.round((Date.UTC(year, month - 1, day, hour, minute, second) - seconds) / 60_000);
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const absolute = Math.abs(offsetMinutes);
+  const two = (value: number) => String(value).padStart(2, '0');
+  return (
+    `${String(year).padStart(4, '0')}-${two(month)}-${two(day)}T${two(hour)}:${two(minute)}:${two(second)}` +
+    `${sign}${two(Math.floor(absolute / 60))}:${two(absolute % 60)}`
+  );
 }
 
 // A zone conversion costs ~40 µs with the Temporal polyfill, and a day's slot listing makes ~50 of them for
@@ -313,7 +355,8 @@ export function createBranchService({ db, clock, horizonDays }: BranchServiceDep
   }
 
   return {
-    async listBranches(): Promise<Schemas['Branch'][]> {
+    /** Every branch; with `lang`, its description in that language only (the listing's size follows the branches). */
+    async listBranches(lang: Locale | null = null): Promise<Schemas['Branch'][]> {
       const [branches, images] = await Promise.all([
         repository.listBranches(db),
         repository.listBranchImages(db),
@@ -326,13 +369,15 @@ export function createBranchService({ db, clock, horizonDays }: BranchServiceDep
         images_urls: images.get(branch.id) ?? [],
         location: branch.location,
         active_with_smart_lock: branch.active_with_smart_lock,
-        descriptions_data: {
-          pt: branch.descriptions.pt,
-          en: branch.descriptions.en,
-          fr: branch.descriptions.fr,
-          de: branch.descriptions.de,
-          sk: branch.descriptions.sk,
-        },
+        descriptions_data: lang
+          ? { [lang]: branch.descriptions[lang] }
+          : {
+              pt: branch.descriptions.pt,
+              en: branch.descriptions.en,
+              fr: branch.descriptions.fr,
+              de: branch.descriptions.de,
+              sk: branch.descriptions.sk,
+            },
         min_and_max_price_eur_long_cached: [
           centsToEuros(branch.min_price_cents),
           centsToEuros(branch.max_price_cents),

@@ -5,8 +5,10 @@ import {
 } from '../adapters/payments/provider.ts';
 import { AppError } from '../errors.ts';
 import type { AccessCodeScheduler } from '../bookings/access-codes.ts';
+import { queueCancellationNotices, type NoticeDependencies } from '../bookings/cancellation-notices.ts';
 import { bookingConfirmationMessage } from '../bookings/confirmation-message.ts';
 import { instantFromDate } from '../clock.ts';
+import type { CompanyDetails } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { issueLockCodes, type LockDependencies } from '../locks/service.ts';
 import { findMessageContext } from '../notifications/repository.ts';
@@ -15,15 +17,17 @@ import * as repository from './repository.ts';
 // What a paid, expired or failed checkout does to its bookings. Every function runs in the caller's
 // transaction, with the session's row locked, so each change happens exactly once.
 
-export type FulfilmentDependencies = LockDependencies & {
-  payments: PaymentProvider;
-  publicUrl: string;
-  /**
-   * Schedules each confirmed booking's door-code message on the durable queue, in the confirming transaction.
-   * Required so no wiring can forget it; `null` only where no message must ever go out (unit tests of rules).
-   */
-  accessCodes: AccessCodeScheduler | null;
-};
+export type FulfilmentDependencies = LockDependencies &
+  NoticeDependencies & {
+    payments: PaymentProvider;
+    /** The seller named on the receipt in the confirmation e-mail. */
+    company: CompanyDetails;
+    /**
+     * Schedules each confirmed booking's door-code message on the durable queue, in the confirming transaction.
+     * Required so no wiring can forget it; `null` only where no message must ever go out (unit tests of rules).
+     */
+    accessCodes: AccessCodeScheduler | null;
+  };
 
 /** The refund of a booking paid after its hold was released: one per booking, ever. */
 export function latePaymentRefundKey(bookingId: number): string {
@@ -49,7 +53,10 @@ async function writeConfirmationEmail(
       start: instantFromDate(booking.start_time),
       end: instantFromDate(booking.end_time),
       finalPriceCents: booking.final_price_cents,
+      sequence: booking.calendar_sequence,
     })),
+    organizer: deps.organizer,
+    attendeeEmail: context.email,
     publicUrl: deps.publicUrl,
     now: instantFromDate(now),
   });
@@ -131,6 +138,7 @@ async function refundLatePayments(
   now: Date,
 ): Promise<void> {
   const late = await repository.markLatePaidBookings(trx, session.id, now);
+  const refunded: { bookingId: number; refundCents: number }[] = [];
   for (const booking of late) {
     if (booking.final_price_cents === 0) continue;
     const key = latePaymentRefundKey(booking.id);
@@ -149,7 +157,9 @@ async function refundLatePayments(
       metadata: { booking_id: String(booking.id), reason: 'paid_after_hold_released' },
     });
     await repository.settleRefund(trx, refundId, { providerRefundId: result.id, status: result.status });
+    refunded.push({ bookingId: booking.id, refundCents: booking.final_price_cents });
   }
+  await queueCancellationNotices(trx, deps, refunded, 'late_payment', now);
 }
 
 export type SessionOutcome = 'paid' | 'awaiting_payment' | 'failed' | 'expired';
@@ -161,7 +171,7 @@ export type SessionOutcome = 'paid' | 'awaiting_payment' | 'failed' | 'expired';
 export async function applySessionOutcome(
   trx: Db,
   deps: FulfilmentDependencies,
-  session: Pick<ProviderSession, 'id' | 'paymentIntentId'>,
+  session: Pick<ProviderSession, 'id' | 'paymentIntentId' | 'card'>,
   outcome: SessionOutcome,
   now: Date,
 ): Promise<'applied' | 'unknown_session'> {
@@ -177,6 +187,7 @@ export async function applySessionOutcome(
         payment_status: 'paid',
         completed_at: stored.completed_at ?? now,
         payment_intent_id: paymentIntentId,
+        ...(session.card ? { card_brand: session.card.brand, card_last4: session.card.last4 } : {}),
       });
       await confirmBookings(trx, deps, { sessionId: stored.id }, now);
     }

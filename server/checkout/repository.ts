@@ -77,7 +77,18 @@ export type FulfilledBookingRow = {
   start_time: Date;
   end_time: Date;
   final_price_cents: number;
+  calendar_sequence: number;
 };
+
+const FULFILLED_COLUMNS = [
+  'id',
+  'user_id',
+  'branch_id',
+  'start_time',
+  'end_time',
+  'final_price_cents',
+  'calendar_sequence',
+] as const;
 
 /** pending -> confirmed (paid now); answers only the bookings this call confirmed. */
 export async function confirmPendingBookings(
@@ -93,9 +104,7 @@ export async function confirmPendingBookings(
     'sessionId' in target
       ? query.where('checkout_session_id', '=', target.sessionId)
       : query.where('id', 'in', [...target.bookingIds]);
-  return query
-    .returning(['id', 'user_id', 'branch_id', 'start_time', 'end_time', 'final_price_cents'])
-    .execute();
+  return query.returning(FULFILLED_COLUMNS).execute();
 }
 
 /** pending -> expired: the slots are bookable again. Confirmed bookings are never touched. */
@@ -122,7 +131,7 @@ export async function markLatePaidBookings(
     .where('checkout_session_id', '=', sessionId)
     .where('status', '=', 'expired')
     .where('paid_at', 'is', null)
-    .returning(['id', 'user_id', 'branch_id', 'start_time', 'end_time', 'final_price_cents'])
+    .returning(FULFILLED_COLUMNS)
     .execute();
 }
 
@@ -203,4 +212,19 @@ export async function listPayments(db: Db, filter: PaymentFilter) {
   if (filter.from !== undefined) query = query.where('session.created_at', '>=', filter.from);
   if (filter.until !== undefined) query = query.where('session.created_at', '<', filter.until);
   return query.execute();
+}
+
+/** The card each of these sessions was paid with, when the provider told. */
+export async function findSessionCards(
+  db: Db,
+  sessionIds: readonly string[],
+): Promise<Map<string, { brand: string | null; last4: string }>> {
+  if (sessionIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('checkout_sessions')
+    .select(['id', 'card_brand', 'card_last4'])
+    .where('id', 'in', [...new Set(sessionIds)])
+    .where('card_last4', 'is not', null)
+    .execute();
+  return new Map(rows.map((row) => [row.id, { brand: row.card_brand, last4: row.card_last4! }]));
 }

@@ -5,6 +5,7 @@ import * as accounts from './migrations/0002_accounts.ts';
 import * as accessCodeNotices from './migrations/0003_access_code_notices.ts';
 import * as doors from './migrations/0004_doors.ts';
 import * as operators from './migrations/0005_operators.ts';
+import * as memberReceipts from './migrations/0006_member_receipts.ts';
 
 // Migrations live in code (no directory scan), named so their order is their name's order.
 // Append new ones; never edit one that has shipped.
@@ -14,6 +15,7 @@ export const migrations: Record<string, Migration> = {
   '0003_access_code_notices': accessCodeNotices,
   '0004_doors': doors,
   '0005_operators': operators,
+  '0006_member_receipts': memberReceipts,
 };
 
 /**

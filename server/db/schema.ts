@@ -35,6 +35,8 @@ export type UsersTable = {
   email_verified_at: Timestamp | null;
   phone_verified_at: Timestamp | null;
   token_version: Generated<number>;
+  /** The member's tax number (Portuguese NIF) for receipts; null when not given. */
+  tax_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: DefaultedTimestamp;
   deleted_at: Timestamp | null;
@@ -153,6 +155,9 @@ export type CheckoutSessionsTable = {
   booking_date: CalendarDate | null;
   expires_at: Timestamp;
   payment_intent_id: string | null;
+  /** The card the payment came from, when the provider told: 'visa' and '4242'. */
+  card_brand: ColumnType<string | null, string | null | undefined, string | null>;
+  card_last4: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   completed_at: Timestamp | null;
 };
@@ -186,6 +191,8 @@ export type BookingsTable = {
   no_show_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** Marked when the door opened for this booking after its end + 15 minutes. */
   overstay_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The SEQUENCE of the booking's calendar event as last sent (0: the confirmation's). */
+  calendar_sequence: Generated<number>;
   created_at: CreatedAt;
   /** Who cancelled: member, operator:<id>, closure:<id>, account_deleted, cli. */
   canceled_by: ColumnType<string | null, string | null | undefined, string | null>;

@@ -52,6 +52,12 @@ export async function registerApi(
   await app.register(
     async (api) => {
       await api.register(formBody, { bodyLimit: 16 * 1024 });
+      // No cache along the way keeps an API answer unless its handler says it may (server/http/caching.ts): what
+      // is personal or changes state never lands in a shared cache by omission.
+      api.addHook('onSend', async (_request, reply, payload) => {
+        if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+        return payload;
+      });
       if (options.config.validateResponses) {
         // An answer with a status the operation does not declare fails too, not only a wrong body.
         await api.register(responseValidation, {

@@ -7,6 +7,7 @@ import { AppError } from '../errors.ts';
 import { pageContentSecurityPolicy } from './security-headers.ts';
 import { DEFAULT_LOCALE, isLocale, LOCALES, resolveLocale, type Locale } from '../i18n.ts';
 import { escapeHtml } from '../html.ts';
+import { entityTag, isFresh } from './caching.ts';
 
 type PageName = 'main' | 'rights';
 type PageTexts = { title: string; description: string; keywords: string };
@@ -128,13 +129,29 @@ export function detectRequestLocale(
   return DEFAULT_LOCALE;
 }
 
-/** Pages are never cached: a new build must reach every visitor at once. Their CSP is their own (Stripe's sources). */
-function sendHtml(reply: FastifyReply, html: string, contentSecurityPolicy: string) {
-  return reply
+type Page = { html: string; tag: string };
+
+function page(html: string): Page {
+  return { html, tag: entityTag(html) };
+}
+
+/**
+ * Pages are revalidated on every visit (`no-cache` with an ETag): a new build reaches every visitor at once, and
+ * an unchanged page costs a 304. Their CSP is their own (Stripe's sources). Compressed by the server's
+ * compression (server/app.ts).
+ */
+function sendHtml(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { html, tag }: Page,
+  contentSecurityPolicy: string,
+) {
+  reply
     .header('cache-control', 'no-cache')
-    .header('content-security-policy', contentSecurityPolicy)
-    .type('text/html; charset=utf-8')
-    .send(html);
+    .header('etag', tag)
+    .header('content-security-policy', contentSecurityPolicy);
+  if (reply.statusCode === 200 && isFresh(request, tag)) return reply.code(304).send();
+  return reply.type('text/html; charset=utf-8').send(html);
 }
 
 /**
@@ -151,16 +168,16 @@ export async function registerClient(app: FastifyInstance, config: Config): Prom
   // The built HTML and metadata, re-read when a new build replaces them (its hashed assets change).
   let built: {
     modified: number;
-    indexHtml: string;
+    indexHtml: Page;
     metadata: PageMetadata | null;
-    pages: Map<string, string>;
+    pages: Map<string, Page>;
   } | null = null;
   const currentBuild = () => {
     const modified = statSync(indexFile).mtimeMs;
     if (!built || built.modified !== modified) {
       built = {
         modified,
-        indexHtml: readFileSync(indexFile, 'utf8'),
+        indexHtml: page(readFileSync(indexFile, 'utf8')),
         metadata: existsSync(metadataFile)
           ? (JSON.parse(readFileSync(metadataFile, 'utf8')) as PageMetadata)
           : null,
@@ -195,23 +212,25 @@ export async function registerClient(app: FastifyInstance, config: Config): Prom
       return reply.status(404).send(error.body(resolveLocale(request.headers.locale)));
     }
     // No page lives here: the app shows its 404 page (inside the top bar and footer), and the status says so.
-    return sendHtml(reply.status(404), currentBuild().indexHtml, pagePolicy);
+    return sendHtml(request, reply.status(404), currentBuild().indexHtml, pagePolicy);
   };
 
-  const localisedPage = (page: PageName) => (request: FastifyRequest, reply: FastifyReply) => {
+  const localisedPage = (name: PageName) => (request: FastifyRequest, reply: FastifyReply) => {
     const { lang } = request.params as { lang: string };
     const { indexHtml, metadata, pages } = currentBuild();
     if (!isLocale(lang)) return notFoundOrApp(request, reply);
     // A build without its page metadata still serves its pages, only without their translated head.
-    if (!metadata) return sendHtml(reply, indexHtml, pagePolicy);
-    const key = `${lang}:${page}`;
+    if (!metadata) return sendHtml(request, reply, indexHtml, pagePolicy);
+    const key = `${lang}:${name}`;
     let html = pages.get(key);
     if (!html) {
-      const body = metadata.bodies?.[lang]?.[page] ?? '';
-      html = localisedHtml(indexHtml, pageHead(metadata, lang, page, config.publicUrl), lang, body);
+      const body = metadata.bodies?.[lang]?.[name] ?? '';
+      html = page(
+        localisedHtml(indexHtml.html, pageHead(metadata, lang, name, config.publicUrl), lang, body),
+      );
       pages.set(key, html);
     }
-    return sendHtml(reply, html, pagePolicy);
+    return sendHtml(request, reply, html, pagePolicy);
   };
 
   if (clientBuilt) {

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { operations } from '../../openapi/schema.gen.ts';
+import type { FastifyRequest } from 'fastify';
 import { verifySeamWebhook } from '../adapters/locks/seam.ts';
 import type { RateLimiter } from '../auth/rate-limiter.ts';
 import type { AccessCodeNotifier } from '../bookings/access-codes.ts';
@@ -9,13 +8,10 @@ import { dateFromInstant } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import { assertDevelopmentCaller } from '../http/dev-routes.ts';
+import { defineHandlers } from '../http/operations.ts';
 import { resolveLocale } from '../i18n.ts';
 import { doorPagePolicy, renderDoorPage } from './door-page.ts';
 import type { DoorService } from './doors.ts';
-
-type Path<Operation extends keyof operations> = NonNullable<operations[Operation]['parameters']['path']>;
-type EnterBody = operations['enterDevDoor']['requestBody']['content']['application/json'];
-type ResendBody = operations['resendAccessCode']['requestBody']['content']['application/json'];
 
 /** Seam's webhook, the virtual doors' keypad (development), and "send my code again". */
 export function lockHandlers(deps: {
@@ -30,8 +26,8 @@ export function lockHandlers(deps: {
     assertDevelopmentCaller(request, config);
     if (config.locks.provider !== 'local') throw new AppError('not_found');
   };
-  return {
-    seamWebhook: async (request: FastifyRequest) => {
+  return defineHandlers({
+    seamWebhook: async (request) => {
       if (config.locks.provider !== 'seam' || !config.locks.webhookSecret) throw new AppError('not_found');
       const event = verifySeamWebhook(
         config.locks.webhookSecret,
@@ -43,10 +39,7 @@ export function lockHandlers(deps: {
       return { received: true as const };
     },
 
-    getDevDoorPage: async (
-      request: FastifyRequest<{ Params: Path<'getDevDoorPage'> }>,
-      reply: FastifyReply,
-    ) => {
+    getDevDoorPage: async (request, reply) => {
       localDoors(request);
       const branch = await doors.branch(request.params.branch_id);
       if (!branch) throw new AppError('branch_not_found');
@@ -66,7 +59,7 @@ export function lockHandlers(deps: {
         );
     },
 
-    enterDevDoor: async (request: FastifyRequest<{ Params: Path<'enterDevDoor'>; Body: EnterBody }>) => {
+    enterDevDoor: async (request) => {
       localDoors(request);
       const branch = await doors.branch(request.params.branch_id);
       if (!branch) throw new AppError('branch_not_found');
@@ -74,7 +67,7 @@ export function lockHandlers(deps: {
       return { opened: await doors.enterVirtualDoor(branch.id, request.body.code, at) };
     },
 
-    resendAccessCode: async (request: FastifyRequest<{ Body: ResendBody }>, reply: FastifyReply) => {
+    resendAccessCode: async (request, reply) => {
       if (!request.user) throw new AppError('unauthorized');
       reply.header('cache-control', 'no-store');
       await deps.limiter.consume('code.resend', `user:${request.user.id}`);
@@ -83,5 +76,5 @@ export function lockHandlers(deps: {
       if (outcome !== 'sent') throw new AppError('code_not_available');
       return reply.status(202).send(bookingMessage('codeSent', resolveLocale(request.headers.locale)));
     },
-  };
+  });
 }

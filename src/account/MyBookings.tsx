@@ -339,6 +339,18 @@ export function MyBookings() {
         </section>
       ))}
 
+      {(context.olderHistory !== null || state.matches('loadingHistory')) && (
+        <Group>
+          <Button
+            variant="default"
+            loading={state.matches('loadingHistory')}
+            onClick={() => send({ type: 'history.more' })}
+          >
+            <Trans>Mostrar reservas mais antigas</Trans>
+          </Button>
+        </Group>
+      )}
+
       <Modal
         opened={dialogOpen}
         onClose={() => send({ type: 'dialog.cancel' })}

@@ -3,7 +3,7 @@ import { createAnalytics, type Analytics } from '../api/analytics.ts';
 import { createApiClient, type ApiClient } from '../api/client.ts';
 import { createLoaderStore, type LoaderStore } from '../api/loader.ts';
 import type { ClientConfig } from '../config.ts';
-import { requestLocale } from '../i18n/i18n.ts';
+import { i18n, requestLocale } from '../i18n/i18n.ts';
 import { modalSearchSchema } from '../../machines/modal-search.ts';
 import { createSessionActors, endServerSession } from '../../machines/session.actors.ts';
 import { sessionMachine, type TokenStore } from '../../machines/session.machine.ts';
@@ -84,7 +84,7 @@ export function createRuntime(config: ClientConfig, ports: RuntimePorts): Runtim
   const startup = createActor(
     startupMachine.provide({
       actors: {
-        ...createStartupActors(api),
+        ...createStartupActors(api, requestLocale),
         validateSession: fromPromise(async () => {
           const settled = await waitFor(
             session,
@@ -108,6 +108,15 @@ export function createRuntime(config: ClientConfig, ports: RuntimePorts): Runtim
     const loggedIn = isIn(state);
     if (loggedIn !== wasIn) startup.send({ type: 'session.changed', valid: loggedIn });
     wasIn = loggedIn;
+  });
+
+  // The branches come in the interface's language only: a language not read yet is asked for when it is chosen.
+  i18n.on('change', () => {
+    const { branches } = startup.getSnapshot().context;
+    const language = requestLocale();
+    if (branches.some((branch) => branch.descriptions_data[language] === undefined)) {
+      startup.send({ type: 'branches.load', force: true });
+    }
   });
 
   return { config, api, loader, analytics, session, startup };

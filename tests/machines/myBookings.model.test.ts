@@ -1,7 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EventFrom, SnapshotFrom } from 'xstate';
 import { ApiError } from '../../machines/api.ts';
-import { myBookingsMachine, type CancelRequest } from '../../machines/myBookings.machine.ts';
+import {
+  myBookingsMachine,
+  type CancelRequest,
+  type HistoryPage,
+} from '../../machines/myBookings.machine.ts';
 import type { Booking } from '../../machines/myBookings.selectors.ts';
 import { booking } from './bookings-fixtures.ts';
 
@@ -24,10 +28,32 @@ const FIRST = [
   booking(3, { is_cancelable: false }),
 ];
 const CHANGED = [booking(1, { is_cancelable: false }), booking(2, { refundable_eur: 5 })];
-const LISTS: Booking[][] = [FIRST, CHANGED, []];
+/** A past booking of November 2026 (day `day`), id 100 + day. */
+const pastBooking = (day: number) =>
+  booking(100 + day, {
+    is_in_past: true,
+    is_cancelable: false,
+    refundable_eur: 0,
+    time_slot_data: {
+      ...booking(1).time_slot_data,
+      start_time: `2026-11-${String(day).padStart(2, '0')}T10:00:00+00:00`,
+      end_time: `2026-11-${String(day).padStart(2, '0')}T11:00:00+00:00`,
+    },
+  });
+// A full first window of history (20 past bookings) beside booking 1: older history may be left.
+const LONG = [booking(1), ...Array.from({ length: 20 }, (_, index) => pastBooking(index + 10))];
+const LISTS: Booking[][] = [FIRST, CHANGED, [], LONG];
+// Older pages: one with more behind it, the last one.
+const OLDER: HistoryPage[] = [
+  { bookings: [pastBooking(5), pastBooking(4)], nextCursor: '1793786400000.104' },
+  { bookings: [pastBooking(1)], nextCursor: null },
+];
 
 const EVENTS = [
   ...LISTS.map((output) => ({ type: 'xstate.done.actor.loadBookings', output })),
+  ...OLDER.map((output) => ({ type: 'xstate.done.actor.loadHistory', output })),
+  { type: 'xstate.error.actor.loadHistory', error: new ApiError('service_unavailable') },
+  { type: 'history.more' },
   { type: 'xstate.error.actor.loadBookings', error: new ApiError('internal_error') },
   { type: 'xstate.done.actor.cancelBookings' },
   {
@@ -53,7 +79,11 @@ const coverage = coverageOf(myBookingsMachine);
 afterAll(() => coverage.save());
 
 const listName = (bookings: Booking[]) =>
-  bookings === FIRST ? 'first' : bookings === CHANGED ? 'changed' : `${bookings.length}`;
+  bookings === FIRST
+    ? 'first'
+    : bookings === CHANGED
+      ? 'changed'
+      : `${bookings.map((item) => item.id).join(',')}`;
 
 describe('my bookings machine, model-based', () => {
   const paths = generatePaths(myBookingsMachine, {
@@ -65,6 +95,7 @@ describe('my bookings machine, model-based', () => {
         `selected:${[...state.context.selected].sort().join(',')}`,
         `error:${state.context.error !== null}`,
         `code:${state.context.codeNotice ? `${state.context.codeNotice.bookingId}/${state.context.codeNotice.sent}` : '-'}`,
+        `older:${state.context.olderHistory}`,
       ].join(' '),
     maxStatesForSimplePaths: 0,
   });
@@ -77,7 +108,7 @@ describe('my bookings machine, model-based', () => {
       let loadFailures = 0;
       let previous: Snapshot | null = null;
       await replayPath(myBookingsMachine, path, {
-        scripted: ['loadBookings', 'cancelBookings', 'resendCode'],
+        scripted: ['loadBookings', 'cancelBookings', 'resendCode', 'loadHistory'],
         coverage,
         provide: { actions: { logLoadFailure: () => (logged += 1) } },
         onCall: (id, input) => {
@@ -91,8 +122,9 @@ describe('my bookings machine, model-based', () => {
           const cancelable = new Set(bookings.filter((item) => item.is_cancelable).map((item) => item.id));
           expect(selected.every((id) => cancelable.has(id))).toBe(true);
           expect(new Set(selected).size).toBe(selected.length);
-          // A failed load is logged, once per failure, and is never shown to the user (docs/decisions.md, 'Client').
+          // A failed load (first page or older history) is logged, once per failure, and is never shown to the user (docs/decisions.md, 'Client').
           if (type === 'xstate.error.actor.loadBookings') loadFailures += 1;
+          if (type === 'xstate.error.actor.loadHistory') loadFailures += 1;
           expect(logged).toBe(loadFailures);
           // An error is only ever shown inside the dialog.
           if (!snapshot.matches('dialog')) expect(error).toBeNull();
@@ -119,6 +151,24 @@ describe('my bookings machine, model-based', () => {
             expect(snapshot.matches('loading')).toBe(true);
           }
           // "Send my code again" only for a booking whose code is shown, and only that booking's.
+          // A full first window of history offers older bookings, from just past the oldest one held; a page
+          // adds its bookings (each once) and says whether more is left.
+          if (type === 'xstate.done.actor.loadBookings') {
+            expect(snapshot.context.olderHistory).toBe(
+              bookings === LONG ? `${Date.parse('2026-11-10T10:00:00Z')}.110` : null,
+            );
+          }
+          if (type === 'history.more' && snapshot.matches('loadingHistory') && previous) {
+            expect(previous.context.olderHistory).not.toBeNull();
+          }
+          if (type === 'xstate.done.actor.loadHistory') {
+            const page = (step.event as unknown as { output: HistoryPage }).output;
+            expect(snapshot.context.olderHistory).toBe(page.nextCursor);
+            expect(new Set(bookings.map((item) => item.id)).size).toBe(bookings.length);
+            expect(bookings.map((item) => item.id)).toEqual(
+              expect.arrayContaining(page.bookings.map((item) => item.id)),
+            );
+          }
           if (type === 'code.resend' && snapshot.matches('resendingCode')) {
             const shown = snapshot.context.bookings.find(
               (item) => item.id === snapshot.context.codeNotice?.bookingId,

@@ -110,6 +110,26 @@ describe('startup machine', () => {
     expect(fetchBranches).toHaveBeenCalledTimes(2);
   });
 
+  it('keeps the descriptions of languages read before when the branches come again in another language', async () => {
+    let calls = 0;
+    const { actor } = startStartup({
+      branches: async () =>
+        ++calls === 1
+          ? [{ ...branch(1, 1), descriptions_data: { pt: '<p>Olá</p>' } }]
+          : [
+              { ...branch(1, 1), descriptions_data: { en: '<p>Hello</p>' } },
+              { ...branch(2, 2), descriptions_data: { en: '<p>New</p>' } },
+            ],
+    });
+    await ready(actor);
+    actor.send({ type: 'branches.load', force: true });
+    await waitFor(actor, (state) => state.context.branches.length === 2);
+    expect(actor.getSnapshot().context.branches.map((kept) => kept.descriptions_data)).toEqual([
+      { pt: '<p>Olá</p>', en: '<p>Hello</p>' },
+      { en: '<p>New</p>' },
+    ]);
+  });
+
   it('refetches when the kept list is empty', async () => {
     let calls = 0;
     const { actor, fetchBranches } = startStartup({

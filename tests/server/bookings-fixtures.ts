@@ -12,6 +12,12 @@ import { createUser, insertSlot } from './support/fixtures.ts';
 // Builders shared by the bookings, checkout, locks and cancellation suites.
 
 export const TEST_PUBLIC_URL = 'https://gym.example';
+export const TEST_COMPANY = {
+  name: 'Private Gym',
+  address: 'Avenida da Liberdade 1, 1250-096 Lisboa, Portugal',
+  taxId: '512345678',
+  vatRate: 0.23,
+};
 
 export function bookingDependencies(
   db: Db,
@@ -24,6 +30,9 @@ export function bookingDependencies(
     payments: createLocalPaymentProvider({ db, clock }),
     lockProvider: createLocalLockProvider(db),
     publicUrl: TEST_PUBLIC_URL,
+    companyName: TEST_COMPANY.name,
+    company: TEST_COMPANY,
+    organizer: { name: TEST_COMPANY.name, email: 'no-reply@gym.example' },
     checkoutExpiryMinutes: 30,
     // These suites are about bookings, not the door-code queue (tests/server/access-codes.test.ts).
     accessCodes: null,
@@ -150,4 +159,23 @@ export async function bookAndPay(
   const sessionId = checkout_session.clientSecret!.split('_secret_')[0]!;
   await createCheckoutService(deps).completeLocalCheckout({ sessionId, cardNumber: '4242 4242 4242 4242' });
   return sessionId;
+}
+
+/** A paid booking of one 15 EUR slot at the Lisbon wall-clock time, paid with the local test card: its id. */
+export async function paidBookingAt(
+  db: Db,
+  clock: TestClock,
+  userId: string,
+  branchId: number,
+  localStart: string,
+): Promise<number> {
+  const slot = await lisbonSlot(db, branchId, localStart);
+  await bookAndPay(db, clock, userId, [slot], 15);
+  const booking = await db
+    .selectFrom('bookings')
+    .select('id')
+    .where('slot_id', '=', slot)
+    .where('status', '=', 'confirmed')
+    .executeTakeFirstOrThrow();
+  return booking.id;
 }

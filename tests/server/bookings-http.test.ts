@@ -233,6 +233,13 @@ describe.each(DATABASE_TARGETS)('the booking calls on %s', (target) => {
     expect(bookings.map((booking) => booking.status)).toEqual(['canceled', 'canceled']);
     const refunds = await server.app.db.selectFrom('refunds').select('amount_cents').execute();
     expect(refunds.map((refund) => refund.amount_cents).sort()).toEqual([1500, 2000]);
+    // The erasure of the account's messages spares the one telling of these cancellations.
+    const told = await server.app.db
+      .selectFrom('outbox')
+      .select(['channel', 'kind', 'attachments'])
+      .where('kind', '=', 'booking_canceled')
+      .execute();
+    expect(told.map((row) => [row.channel, row.attachments[0]?.filename])).toEqual([['email', 'cancel.ics']]);
     const listed = (await newClient(server.app).get(`/api/bookings/slots/${branchId}/2026-03-25`)).json() as {
       id: number;
       is_bookeable: boolean;

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { Temporal } from 'temporal-polyfill';
 import { parse } from 'yaml';
 import { beforeEach, expect, it } from 'vitest';
+import { formatEpochInZone, formatLocalTime } from '../../server/branches/service.ts';
 import { createCheckoutService } from '../../server/checkout/service.ts';
 import { fixedClock } from '../../server/clock.ts';
 import { createAjv } from '../../server/http/validation.ts';
@@ -13,7 +15,7 @@ import {
   verifiedUser,
 } from './bookings-fixtures.ts';
 import { describeEachDatabase, emptyAllTables } from './support/databases.ts';
-import { createBranch } from './support/fixtures.ts';
+import { createBranch, insertBooking } from './support/fixtures.ts';
 
 const clock = fixedClock('2026-03-20T10:00:00Z');
 
@@ -158,5 +160,87 @@ describeEachDatabase('my bookings', (getDb) => {
       '2026-03-30T10:00:00+01:00',
       '2026-03-31T10:00:00+01:00',
     ]);
+  });
+});
+
+describeEachDatabase('my bookings, a long history', (getDb) => {
+  let branchId: number;
+  let user: string;
+  const service = () => bookingService(getDb(), clock);
+
+  beforeEach(async () => {
+    clock.set('2026-03-20T10:00:00Z');
+    await emptyAllTables(getDb());
+    branchId = await createBranch(getDb());
+    user = await verifiedUser(getDb());
+  });
+
+  /** `count` hourly slots from a Lisbon local time, each booked by the user with `status`. */
+  const book = async (from: string, count: number, status: 'confirmed' | 'canceled' | 'pending') => {
+    const ids: number[] = [];
+    const start = Temporal.PlainDateTime.from(from);
+    for (let index = 0; index < count; index += 1) {
+      const slot = await lisbonSlot(getDb(), branchId, start.add({ hours: index }).toString());
+      ids.push(await insertBooking(getDb(), { slotId: slot, status, userId: user }));
+    }
+    return ids;
+  };
+
+  it('answers every upcoming booking and the newest 20 of the history, then older history page by page', async () => {
+    const upcoming = await book('2026-03-25T08:00', 3, 'confirmed');
+    const canceledAhead = await book('2026-03-26T08:00', 5, 'canceled');
+    const past = await book('2026-03-01T08:00', 25, 'confirmed');
+    const expiredHold = await book('2026-03-27T08:00', 1, 'pending');
+    await getDb()
+      .updateTable('bookings')
+      .set({ hold_expires_at: new Date('2026-03-20T09:00:00Z') })
+      .where('id', '=', expiredHold[0]!)
+      .execute();
+
+    const first = await service().listMyBookingsPage(user);
+    const firstIds = first.bookings.map((booking) => booking.id);
+    // Upcoming, plus the history newest first: the expired hold, the cancelled ones, then the newest 14 past ones.
+    expect(firstIds).toHaveLength(23);
+    expect(firstIds).toEqual(expect.arrayContaining([...upcoming, ...canceledAhead, ...expiredHold]));
+    expect(firstIds).toEqual(expect.arrayContaining(past.slice(-14)));
+    const starts = first.bookings.map((booking) => Date.parse(booking.time_slot_data.start_time));
+    expect(starts).toEqual([...starts].sort((a, b) => a - b));
+    expect(first.nextCursor).toMatch(/^\d+\.\d+$/);
+
+    const second = await service().listMyBookingsPage(user, { historyBefore: first.nextCursor });
+    expect(second.bookings.map((booking) => booking.id)).toEqual(past.slice(0, 11));
+    expect(second.nextCursor).toBeNull();
+
+    const small = await service().listMyBookingsPage(user, { historyLimit: 5 });
+    expect(small.bookings).toHaveLength(8);
+    const rest = await service().listMyBookingsPage(user, {
+      historyBefore: small.nextCursor,
+      historyLimit: 100,
+    });
+    expect(new Set([...small.bookings, ...rest.bookings].map((booking) => booking.id)).size).toBe(34);
+  });
+
+  it('formats times like the Temporal polyfill, across the DST changes of several zones', async () => {
+    const zones = [
+      'Europe/Lisbon',
+      'Europe/Berlin',
+      'America/New_York',
+      'Asia/Kolkata',
+      'Australia/Lord_Howe',
+    ];
+    const instants = [
+      '2026-03-29T00:59:59.999Z',
+      '2026-03-29T01:00:00Z',
+      '2026-10-25T00:30:00.5Z',
+      '2026-10-25T01:30:00Z',
+      '2026-11-01T05:59:59Z',
+      '2026-11-01T06:00:01Z',
+      '1999-12-31T23:59:59.999Z',
+    ].map((text) => Temporal.Instant.from(text));
+    for (const zone of zones) {
+      for (const instant of instants) {
+        expect(formatEpochInZone(instant.epochMilliseconds, zone)).toBe(formatLocalTime(instant, zone));
+      }
+    }
   });
 });

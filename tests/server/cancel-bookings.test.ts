@@ -6,6 +6,7 @@ import {
   bookAndPay,
   bookingService,
   bookingsOf,
+  paidBookingAt,
   errorCode,
   failingProvider,
   lisbonSlot,
@@ -25,18 +26,8 @@ describeEachDatabase('cancelling bookings', (getDb) => {
     service().cancelBookings({ userId, items });
   const refunds = () => getDb().selectFrom('refunds').selectAll().orderBy('id').execute();
 
-  /** A paid booking of one 15 EUR slot starting at the Lisbon wall-clock time. */
-  async function paidBooking(localStart: string, userId = user): Promise<number> {
-    const slot = await lisbonSlot(getDb(), branchId, localStart);
-    await bookAndPay(getDb(), clock, userId, [slot], 15);
-    const booking = await getDb()
-      .selectFrom('bookings')
-      .select('id')
-      .where('slot_id', '=', slot)
-      .where('status', '=', 'confirmed')
-      .executeTakeFirstOrThrow();
-    return booking.id;
-  }
+  const paidBooking = (localStart: string, userId = user) =>
+    paidBookingAt(getDb(), clock, userId, branchId, localStart);
 
   beforeEach(async () => {
     clock.set('2026-03-20T10:00:00Z');

@@ -18,6 +18,8 @@ export type ProviderSession = {
   paymentIntentId: string | null;
   amountCents: number;
   expiresAt: Temporal.Instant;
+  /** The card that paid, when the provider's answer names it (the local provider's form does). */
+  card?: { brand: string; last4: string } | null;
 };
 
 export type CheckoutLineItem = { name: string; amountCents: number };
