@@ -157,7 +157,8 @@ function sendHtml(
 /**
  * Serves the built single-page app from the same process as the API: hashed assets are cached for a
  * year, the HTML never, and any other path that is not a file gets the app's index.html with status 404.
- * `/` redirects to `/{lang}`; `/{lang}` and `/{lang}/rights` come with their translated metadata.
+ * `/` redirects to `/{lang}`; `/{lang}` and `/{lang}/rights` come with their translated metadata; `/{lang}/admin`
+ * and its pages are the operator console's.
  */
 export async function registerClient(app: FastifyInstance, config: Config): Promise<void> {
   const indexFile = path.join(config.clientDistDir, 'index.html');
@@ -233,6 +234,22 @@ export async function registerClient(app: FastifyInstance, config: Config): Prom
     return sendHtml(request, reply, html, pagePolicy);
   };
 
+  // The operator console (issue 18) is a page of the same app with no public metadata or prerendered body: its
+  // shell in the path's language, 200, and kept out of search engines.
+  const consolePage = (request: FastifyRequest, reply: FastifyReply) => {
+    const { lang } = request.params as { lang: string };
+    const urlPath = request.url.split('?')[0] ?? '/';
+    if (!isLocale(lang) || path.extname(urlPath)) return notFoundOrApp(request, reply);
+    const { indexHtml, pages } = currentBuild();
+    const key = `${lang}:admin`;
+    let html = pages.get(key);
+    if (!html) {
+      html = page(indexHtml.html.replace(/<html([^>]*)\slang="[^"]*"/, `<html$1 lang="${lang}"`));
+      pages.set(key, html);
+    }
+    return sendHtml(request, reply.header('x-robots-tag', 'noindex'), html, pagePolicy);
+  };
+
   if (clientBuilt) {
     app.get('/', (request, reply) => {
       const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
@@ -245,7 +262,9 @@ export async function registerClient(app: FastifyInstance, config: Config): Prom
     for (const suffix of ['', '/']) {
       app.get(`/:lang${suffix}`, localisedPage('main'));
       app.get(`/:lang/rights${suffix}`, localisedPage('rights'));
+      app.get(`/:lang/admin${suffix}`, consolePage);
     }
+    app.get('/:lang/admin/*', consolePage);
   }
 
   app.setNotFoundHandler(notFoundOrApp);

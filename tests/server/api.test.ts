@@ -260,6 +260,17 @@ describe.each(DATABASE_TARGETS)('the API on %s', (target) => {
     const missingAsset = await app.inject('/assets/missing.js');
     expect(missingAsset.statusCode).toBe(404);
   });
+
+  it('serves the operator console and its pages as pages of the app, in the path language, unindexed', async () => {
+    for (const url of ['/pt/admin', '/en/admin/', '/de/admin/bookings/12', '/fr/admin?setup=abc']) {
+      const page = await app.inject(url);
+      expect(page.statusCode, url).toBe(200);
+      expect(page.body, url).toContain('<div id="root">');
+      expect(page.headers['x-robots-tag'], url).toBe('noindex');
+    }
+    expect((await app.inject('/xx/admin')).statusCode).toBe(404);
+    expect((await app.inject('/pt/admin/missing.js')).statusCode).toBe(404);
+  });
 });
 
 describe('the API when something breaks inside', () => {

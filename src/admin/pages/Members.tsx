@@ -135,7 +135,7 @@ function BlockDialog({
   const [reason, setReason] = useState('');
   const [cancelFuture, setCancelFuture] = useState(true);
   const block = useAdminTask(actors.blockMember, onDone);
-  const now = Date.now();
+  const [now] = useState(() => Date.now());
   const future = detail.bookings.filter(
     (booking) =>
       (booking.status === 'confirmed' || booking.status === 'pending') &&

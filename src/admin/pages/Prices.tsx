@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Group, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { eurosToCents } from '../../../machines/adminCancel.machine.ts';
 import type { PriceGrid } from '../../../machines/adminConsole.actors.ts';
 import {
@@ -184,11 +184,11 @@ function BranchPrices({
   load: ReturnType<typeof useConsoleActors>['prices'];
 }) {
   const query = useAdminQuery(load, { branchId });
-  const [version, setVersion] = useState(0);
   const data = query.data;
-  useEffect(() => {
-    if (data) setVersion((value) => value + 1);
-  }, [data]);
+  // Each loaded grid (first load, reload after saving) starts a fresh editor.
+  const [shown, setShown] = useState({ data, version: 0 });
+  if (shown.data !== data) setShown({ data, version: shown.version + 1 });
+  const version = shown.version;
   return (
     <>
       <QueryStatus query={query} hasData={data !== null} />
