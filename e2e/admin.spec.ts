@@ -168,7 +168,7 @@ test('an owner closes a branch for an evening: the member is refunded and told',
   const { person, branch, slot } = await memberWithBooking(request, 'console-closure', 5);
   await asOwner(page);
   await page.goto('/pt/admin/closures');
-  await page.getByLabel('Filial').selectOption(String(branch.id));
+  await field(page, 'Filial').selectOption(String(branch.id));
   // The slot's own wall-clock times (its ISO string carries the branch's offset), an hour around it.
   const start = slot.start_time.slice(0, 16);
   const end = slot.end_time.slice(0, 16);
