@@ -205,7 +205,14 @@ function Layout() {
             <NavLink
               key={entry.path}
               renderRoot={(root) => (
-                <Link {...root} to="/$lang/admin/$" params={{ lang, _splat: entry.path }} />
+                // The section is what marks a link current (`active` below), not the router's prefix match,
+                // which took Today (`/admin/`) as the parent of every page.
+                <Link
+                  {...root}
+                  to="/$lang/admin/$"
+                  params={{ lang, _splat: entry.path }}
+                  activeOptions={{ exact: true }}
+                />
               )}
               label={labels[entry.path]}
               active={entry.path === section}
