@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Group, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { eurosToCents } from '../../../machines/adminCancel.machine.ts';
 import type { PriceGrid } from '../../../machines/adminConsole.actors.ts';
 import {
@@ -184,15 +184,14 @@ function BranchPrices({
   load: ReturnType<typeof useConsoleActors>['prices'];
 }) {
   const query = useAdminQuery(load, { branchId });
-  const [version, setVersion] = useState(0);
   const data = query.data;
-  useEffect(() => {
-    if (data) setVersion((value) => value + 1);
-  }, [data]);
   return (
     <>
       <QueryStatus query={query} hasData={data !== null} />
-      {data && <GridEditor key={version} branchId={branchId} grid={data} onSaved={query.reload} />}
+      {/* A new answer from the server starts the editor afresh from it. */}
+      {data && (
+        <GridEditor key={JSON.stringify(data)} branchId={branchId} grid={data} onSaved={query.reload} />
+      )}
     </>
   );
 }
