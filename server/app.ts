@@ -288,7 +288,9 @@ export async function buildApp(
       },
       security: { bearerAuth: bearerAuth(auth) },
     });
-    await registerClient(app, config);
+    await registerClient(app, config, {
+      branchImage: async (branchId) => (await branches.findBranch(branchId))?.image ?? null,
+    });
     await app.ready();
   } catch (error) {
     await app.close();
