@@ -151,7 +151,7 @@ test.describe('the branch and booking modal', () => {
     }) => {
       const branch = await firstActiveBranch(request);
       await storeToken(page, await apiLogin(request, DEMO_ACCOUNT));
-      await page.route('**/api/bookings/branches', async (route) => {
+      await page.route('**/api/bookings/branches?*', async (route) => {
         const response = await route.fetch();
         const branches = (await response.json()) as { id: number; active_with_smart_lock: boolean }[];
         const json = branches.map((candidate) => ({
