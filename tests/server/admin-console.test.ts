@@ -92,6 +92,7 @@ const WELL_FORMED: Record<string, { body?: object; query?: string }> = {
   getCheckoutSessionStatus: { query: '?stripe_session_id=cs_local_x' },
   resendAccessCode: { body: { booking_id: 1 } },
   cancelBookings: { body: { booking: [{ booking_id: 1, expected_refund_eur: 0 }] } },
+  moveBooking: { body: { time_slot_id: 1, expected_price_difference_eur: 0 } },
 };
 const byScheme = (scheme: string) =>
   operations.filter((operation) => operation.security?.some((entry) => scheme in entry));

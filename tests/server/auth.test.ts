@@ -111,6 +111,7 @@ describe.each(DATABASE_TARGETS)('accounts on %s', (target) => {
         email_verified: true,
         phone_verified: true,
         locale: 'pt',
+        tax_id: null,
       });
     });
 
