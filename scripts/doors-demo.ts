@@ -201,7 +201,7 @@ const onLock = await fakeCodes();
 const morningCode = onLock.find((code) => code.starts_at === '2026-03-30T08:45:00.000Z');
 const eveningCode = onLock.find((code) => code.starts_at === '2026-03-30T16:45:00.000Z');
 for (const code of [morningCode!, eveningCode!]) {
-  fake.database.updateAccessCode({ access_code_id: code.access_code_id, status: 'set' } as never);
+  fake.database.updateAccessCode({ access_code_id: code.access_code_id, status: 'set' });
   const answer = await signed({
     event_id: randomUUID(),
     event_type: 'access_code.set',

@@ -116,6 +116,6 @@ export function parseConfig(env: Env, origin: string): ClientConfig {
 
 // `import.meta.env` is absent when Node loads this module (the build reads `parseConfig` for metadata).
 export const config: ClientConfig = parseConfig(
-  (import.meta.env ?? {}) as Env,
+  import.meta.env ?? {},
   typeof window === 'undefined' ? 'http://localhost' : window.location.origin,
 );

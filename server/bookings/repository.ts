@@ -298,7 +298,7 @@ export async function listUpcomingUserBookings(db: Db, userId: string, now: Date
     .where(upcoming(now))
     .orderBy('booking.start_time')
     .orderBy('booking.id')
-    .execute() as Promise<MyBookingRow[]>;
+    .execute();
 }
 
 /** Where a page of history ends: the last booking's start and id (history runs newest first). */
@@ -318,11 +318,7 @@ export async function listUserBookingHistory(
   if (before) {
     query = query.where(sql<boolean>`(booking.start_time, booking.id) < (${before.startTime}, ${before.id})`);
   }
-  return query
-    .orderBy('booking.start_time', 'desc')
-    .orderBy('booking.id', 'desc')
-    .limit(limit)
-    .execute() as Promise<MyBookingRow[]>;
+  return query.orderBy('booking.start_time', 'desc').orderBy('booking.id', 'desc').limit(limit).execute();
 }
 
 export type BookingToCancelRow = {
