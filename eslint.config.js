@@ -106,11 +106,6 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
       '@typescript-eslint/no-unsafe-call': 'off',
-      '@typescript-eslint/no-unnecessary-type-assertion': 'off',
-      '@typescript-eslint/unbound-method': 'off',
-      '@typescript-eslint/only-throw-error': 'off',
-      '@typescript-eslint/no-base-to-string': 'off',
-      '@typescript-eslint/await-thenable': 'off',
     },
   },
   // The rules of hooks and the React Compiler's checks (refs, purity, state in effects) on the React code.

@@ -360,7 +360,7 @@ describe.each(DATABASE_TARGETS)('abuse limits on %s', (target) => {
       expect(response.statusCode).toBeGreaterThanOrEqual(400);
       expect(response.statusCode).toBeLessThan(500);
       // {detail, code}; a validation error adds the refused fields (the contract's FieldProblem).
-      const errorBody = response.json() as { code: string; fields?: unknown[] };
+      const errorBody = response.json<{ code: string; fields?: unknown[] }>();
       expect(Object.keys(errorBody).sort()).toEqual(
         errorBody.code === 'validation_failed' ? ['code', 'detail', 'fields'] : ['code', 'detail'],
       );

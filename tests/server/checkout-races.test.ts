@@ -62,7 +62,7 @@ describe.each(DATABASE_TARGETS)('racing a local checkout (%s)', (target) => {
       server.app.db,
     );
     expect(rows[0]!.events).toBe(1);
-    const mine = (await client.get('/api/bookings/my-bookings', token)).json() as { status: string }[];
+    const mine = (await client.get('/api/bookings/my-bookings', token)).json<{ status: string }[]>();
     expect(mine.map((booking) => booking.status)).toEqual(['confirmed']);
   });
 
@@ -78,10 +78,12 @@ describe.each(DATABASE_TARGETS)('racing a local checkout (%s)', (target) => {
       const status = (
         await client.get(`/api/checkout/session-status?stripe_session_id=${sessionId}`, token)
       ).json();
-      const mine = (await client.get('/api/bookings/my-bookings', token)).json() as {
-        status: string;
-        paid: boolean;
-      }[];
+      const mine = (await client.get('/api/bookings/my-bookings', token)).json<
+        {
+          status: string;
+          paid: boolean;
+        }[]
+      >();
       if (paid.statusCode === 200) {
         outcomes.push('paid');
         expect(paid.json().outcome).toBe('paid');

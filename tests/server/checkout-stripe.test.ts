@@ -13,7 +13,7 @@ function fakeStripe(answer: (request: Captured) => { status?: number; body: unkn
   const fetchFn = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request: Captured = {
       method: init?.method ?? 'GET',
-      url: String(input),
+      url: typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
       headers: new Headers(init?.headers),
       body: new URLSearchParams(typeof init?.body === 'string' ? init.body : ''),
     };

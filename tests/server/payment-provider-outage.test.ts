@@ -129,10 +129,12 @@ describe.each(DATABASE_TARGETS)('a payment provider that does not answer (%s)', 
   });
 
   const listSlots = async (client: ReturnType<typeof newClient>) =>
-    (await client.get(`/api/bookings/slots/${branchId}/${DAY}`)).json() as {
-      id: number;
-      is_bookeable: boolean;
-    }[];
+    (await client.get(`/api/bookings/slots/${branchId}/${DAY}`)).json<
+      {
+        id: number;
+        is_bookeable: boolean;
+      }[]
+    >();
 
   it('answers 20 concurrent bookings 503 within 10 s, serves everyone else meanwhile, and frees the slots', async () => {
     const { app } = server;
@@ -220,9 +222,11 @@ describe.each(DATABASE_TARGETS)('a payment provider that does not answer (%s)', 
     const created = await firstBooking;
     expect(created.statusCode).toBe(201);
     expect(created.json().checkout_session.clientSecret).toMatch(/^cs_test_outage_\d+_secret_fake$/);
-    const [booking] = (await first.get('/api/bookings/my-bookings', firstToken)).json() as {
-      status: string;
-    }[];
+    const [booking] = (await first.get('/api/bookings/my-bookings', firstToken)).json<
+      {
+        status: string;
+      }[]
+    >();
     expect(booking?.status).toBe('pending');
   }, 60_000);
 

@@ -51,7 +51,7 @@ async function bookAndPayOverHttp(client: Client, token: string, slotId: number)
     card_number: '4242 4242 4242 4242',
   });
   expect(paid.json()).toMatchObject({ outcome: 'paid' });
-  const mine = (await client.get('/api/bookings/my-bookings', token)).json() as { id: number }[];
+  const mine = (await client.get('/api/bookings/my-bookings', token)).json<{ id: number }[]>();
   return { bookingId: mine.at(-1)!.id, sessionId, returnUrl: paid.json().return_url as string };
 }
 
@@ -183,7 +183,7 @@ describe.each(DATABASE_TARGETS)("other people's bookings (%s)", (target) => {
       expect(status.body).not.toContain('_secret_');
     }
     expect(await rowCounts(server.app.db)).toEqual(before);
-    const mine = (await owner.get('/api/bookings/my-bookings', ownerToken)).json() as { status: string }[];
+    const mine = (await owner.get('/api/bookings/my-bookings', ownerToken)).json<{ status: string }[]>();
     expect(mine.map((row) => row.status)).toEqual(['confirmed', 'pending']);
   });
 
@@ -224,7 +224,7 @@ describe.each(DATABASE_TARGETS)("other people's bookings (%s)", (target) => {
     const profile = await owner.json(
       'PUT',
       '/api/auth/me',
-      { ...((await owner.get('/api/auth/me', ownerToken)).json() as object), email_verified: false },
+      { ...(await owner.get('/api/auth/me', ownerToken)).json<object>(), email_verified: false },
       ownerToken,
     );
     expect(profile.statusCode).toBe(422);
@@ -401,11 +401,13 @@ describe('door codes in logs and URLs (pglite)', () => {
       clock.set('2026-03-25T09:35:00Z');
       await app.jobs.runDue();
       await app.outboxWorker.runOnce();
-      const mine = (await client.get('/api/bookings/my-bookings', token)).json() as {
-        lock_code: string | null;
-        refundable_eur: number;
-        pay_again_url: string | null;
-      }[];
+      const mine = (await client.get('/api/bookings/my-bookings', token)).json<
+        {
+          lock_code: string | null;
+          refundable_eur: number;
+          pay_again_url: string | null;
+        }[]
+      >();
       expect(mine[0]!.lock_code).toMatch(/^\d{6}$/);
       urls.push(...mine.map((row) => row.pay_again_url ?? ''));
       const cancel = await client.json(
