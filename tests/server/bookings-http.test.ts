@@ -1,3 +1,4 @@
+import type { ErrorBody } from './support/accounts.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCoupon, lisbonSlot } from './bookings-fixtures.ts';
 import { DATABASE_TARGETS, emptyAllTables } from './support/databases.ts';
@@ -110,7 +111,7 @@ describe.each(DATABASE_TARGETS)('the booking calls on %s', (target) => {
       token,
     );
     expect(stale.statusCode).toBe(409);
-    expect(stale.json().code).toBe('price_changed');
+    expect(stale.json<ErrorBody>().code).toBe('price_changed');
     expect(await server.app.db.selectFrom('bookings').select('id').execute()).toEqual([]);
 
     const created = await caller.json(
@@ -221,7 +222,7 @@ describe.each(DATABASE_TARGETS)('the booking calls on %s', (target) => {
       token,
     );
     expect(refused.statusCode).toBe(409);
-    expect(refused.json().code).toBe('refund_changed');
+    expect(refused.json<ErrorBody>().code).toBe('refund_changed');
     const after = (await caller.get('/api/bookings/my-bookings', token)).json<Booking[]>();
     expect(after.every((booking) => !booking.canceled)).toBe(true);
   });

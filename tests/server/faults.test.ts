@@ -1,3 +1,4 @@
+import type { ErrorBody } from './support/accounts.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -250,7 +251,7 @@ describe('the database connection dropped in the middle of a booking (postgres)'
     const response = await pending;
     expect(response.statusCode).toBe(503);
     expect(Object.keys(response.json()).sort()).toEqual(['code', 'detail']);
-    expect(response.json().code).toBe('service_unavailable');
+    expect(response.json<ErrorBody>().code).toBe('service_unavailable');
     expect(response.body).not.toMatch(/terminat|postgres|sql|pg_|stack|at \w+ \(/i);
     const counts = await sql<{ bookings: number; sessions: number }>`
       select (select count(*)::int from bookings) as bookings,

@@ -1,3 +1,4 @@
+import type { ErrorBody } from './support/accounts.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newClient, startAccountApp, verifiedAccount, type AccountApp } from './support/accounts.ts';
 
@@ -36,6 +37,6 @@ describe('validation errors name their fields (pglite)', () => {
     const client = newClient(started.app);
     const missing = await client.json('POST', '/api/auth/register', { email: 'rita@example.com' });
     expect(missing.statusCode).toBe(422);
-    expect(missing.json().fields).toEqual([{ field: expect.any(String), problem: 'required' }]);
+    expect(missing.json<ErrorBody>().fields).toEqual([{ field: expect.any(String), problem: 'required' }]);
   });
 });

@@ -1,3 +1,4 @@
+import type { ErrorBody } from './support/accounts.ts';
 import http from 'node:http';
 import type net from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
@@ -216,7 +217,7 @@ describe.each(DATABASE_TARGETS)('a payment provider that does not answer (%s)', 
     const racing = await second.json('POST', '/api/bookings/', bookingBody(slot), secondToken);
     expect(firstAnswered, 'the first booking answered before the second').toBe(false);
     expect(racing.statusCode).toBe(409);
-    expect(racing.json().code).toBe('slot_unavailable');
+    expect(racing.json<ErrorBody>().code).toBe('slot_unavailable');
 
     stripe.answerHeld();
     const created = await firstBooking;

@@ -1,3 +1,4 @@
+import type { ErrorBody } from './support/accounts.ts';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { SignJWT } from 'jose';
@@ -125,7 +126,7 @@ describe('session tokens (pglite)', () => {
     };
     for (const [name, forgedToken] of Object.entries(forged)) {
       const response = await client.get('/api/auth/me', forgedToken);
-      expect({ name, status: response.statusCode, code: response.json().code }).toEqual({
+      expect({ name, status: response.statusCode, code: response.json<ErrorBody>().code }).toEqual({
         name,
         status: 401,
         code: 'unauthorized',
@@ -211,8 +212,8 @@ describe.each(DATABASE_TARGETS)("other people's bookings (%s)", (target) => {
         intruderToken,
       );
       expect(response.statusCode).toBe(422);
-      expect(response.json().code).toBe('validation_failed');
-      expect(response.json().detail).toContain(Object.keys(extra)[0]);
+      expect(response.json<ErrorBody>().code).toBe('validation_failed');
+      expect(response.json<ErrorBody>().detail).toContain(Object.keys(extra)[0]);
     }
     const cancel = await owner.json(
       'POST',
