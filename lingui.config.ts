@@ -17,6 +17,7 @@ export default defineConfig({
         '<rootDir>/src/auth',
         '<rootDir>/src/account',
         '<rootDir>/src/booking',
+        '<rootDir>/src/admin',
       ],
     },
     {
@@ -30,6 +31,11 @@ export default defineConfig({
     {
       path: '<rootDir>/locales/{locale}/booking',
       include: ['<rootDir>/src/booking'],
+    },
+    {
+      // The operator console (issue 18): loaded with its chunk, never by member pages.
+      path: '<rootDir>/locales/{locale}/admin',
+      include: ['<rootDir>/src/admin'],
     },
   ],
   format: formatter({ lineNumbers: false }),

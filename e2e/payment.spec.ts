@@ -142,7 +142,11 @@ test.describe('booking and paying', () => {
     const sessionId = (await holdByApi(request, token, [slot])).split('_secret_')[0]!;
     // The development call ends the session as its 30 minutes running out would (the hold-expiry job's path).
     const expire = await request.post(`/api/dev/checkout/${sessionId}/expire`);
-    expect(await expire.json()).toEqual({ status: 'expired', clientSecret: null });
+    expect(await expire.json()).toEqual({
+      status: 'expired',
+      clientSecret: null,
+      bookings: [expect.objectContaining({ id: expect.any(Number), status: 'expired', refunded_eur: 0 })],
+    });
     await page.goto(onPublicOrigin(baseURL, `/pt?stripe_session_id=${sessionId}&booking_date=${day.date}`));
     const expired = page.getByRole('dialog', { name: 'Sessão de pagamento expirada' });
     await expect(expired).toBeVisible();

@@ -30,6 +30,8 @@ export class ApiError extends Error {
   readonly pending: readonly PendingVerification[];
   /** On `validation_failed`: the refused fields, for the form to word beside each. */
   readonly fields: readonly FieldProblem[];
+  /** On `price_difference_changed`: the move's price difference as the server computes it now. */
+  readonly priceDifferenceEur: number | null;
 
   constructor(
     code: ErrorCode | null,
@@ -37,6 +39,7 @@ export class ApiError extends Error {
     extra: {
       pending?: readonly PendingVerification[];
       fields?: readonly FieldProblem[];
+      priceDifferenceEur?: number | null;
       message?: string;
     } = {},
   ) {
@@ -46,6 +49,7 @@ export class ApiError extends Error {
     this.detail = code !== null && serverFaults.has(code) ? null : detail;
     this.pending = extra.pending ?? [];
     this.fields = extra.fields ?? [];
+    this.priceDifferenceEur = extra.priceDifferenceEur ?? null;
   }
 
   /** The server (or the gateway in front of it) failed: show the generic sentence. */
@@ -74,6 +78,7 @@ export function apiErrorFromResponse(status: number, body: unknown): ApiError {
   const detail = field(body, 'detail');
   const pending = field(body, 'pending');
   const fields = field(body, 'fields');
+  const priceDifference = field(body, 'price_difference_eur');
   return new ApiError(
     typeof code === 'string' ? (code as ErrorCode) : status >= 500 ? 'service_unavailable' : null,
     typeof detail === 'string' && detail !== '' ? detail : null,
@@ -85,6 +90,7 @@ export function apiErrorFromResponse(status: number, body: unknown): ApiError {
               typeof item === 'object' && item !== null && typeof (item as FieldProblem).field === 'string',
           )
         : [],
+      priceDifferenceEur: typeof priceDifference === 'number' ? priceDifference : null,
     },
   );
 }

@@ -17,6 +17,7 @@ export type FeedbackKey =
   | 'can-not-update-profile'
   | 'can-not-cancel-bookings'
   | 'can-not-resend-code'
+  | 'can-not-move-booking'
   | 'code-sent-again'
   | 'failed-to-delete-account'
   | 'passwords-do-not-match'

@@ -10,6 +10,7 @@ export const FIELD_LIMITS = {
   personName: 100,
   password: 128,
   couponCode: 64,
+  taxId: 20,
 } as const;
 
 export type FieldProblem = components['schemas']['FieldProblem'];

@@ -53,6 +53,8 @@ export const modalSearchSchema = z.pipe(
     verify_email_code: optional(token),
     booking_tab: optional(bookingTab),
     booking_branch_id: optional(positiveId),
+    // The booking modal in move mode for this booking (docs/decisions.md, "Moving a booking").
+    move_booking_id: optional(positiveId),
     account_tab: optional(accountTabOrAlias),
     stripe_session_id: optional(token),
     // A real calendar date (2026-02-30 is not one).

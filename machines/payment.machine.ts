@@ -13,10 +13,14 @@ import { withoutSessionChanges, type SessionChanged } from './session.changes.ts
 export type SessionStatus = components['schemas']['CheckoutSessionStatus'];
 export type PaymentInput = { sessionId: string };
 
+export type SessionBooking = SessionStatus['bookings'][number];
+
 export type PaymentContext = {
   sessionId: string;
   status: SessionStatus['status'] | null;
   clientSecret: string | null;
+  /** What the checkout paid for, as the last check answered. */
+  bookings: SessionBooking[];
 };
 
 export type PaymentEvent =
@@ -52,7 +56,7 @@ export const paymentMachine = setup({
   },
 }).createMachine({
   id: 'payment',
-  context: ({ input }) => ({ sessionId: input.sessionId, status: null, clientSecret: null }),
+  context: ({ input }) => ({ sessionId: input.sessionId, status: null, clientSecret: null, bookings: [] }),
   initial: 'checking',
   invoke: { id: 'session', src: 'sessionChanges' },
   states: {
@@ -66,6 +70,7 @@ export const paymentMachine = setup({
           actions: assign(({ event }) => ({
             status: event.output.status,
             clientSecret: event.output.clientSecret,
+            bookings: event.output.bookings,
           })),
         },
         onError: [{ guard: 'isRefusal', target: 'awaitingLogin' }, { target: 'failed' }],

@@ -1,4 +1,5 @@
 import { assign, setup } from 'xstate';
+import { isValidPortugueseTaxId } from '../openapi/tax-id.ts';
 import { ApiError } from './api.ts';
 import { placeholder } from './placeholder.ts';
 import { failureFeedback, sanitisePhone, type Feedback } from './feedback.ts';
@@ -12,6 +13,8 @@ export type ProfileFields = {
   phone: string;
   newPassword: string;
   confirmNewPassword: string;
+  /** The optional Portuguese tax number (NIF) printed on receipts. */
+  taxId: string;
 };
 
 export type ProfileContext = {
@@ -30,6 +33,7 @@ const API_FIELDS: Record<string, keyof ProfileFields> = {
   email: 'email',
   phone_number: 'phone',
   password: 'newPassword',
+  tax_id: 'taxId',
 };
 
 /** The server's field problems that belong to a field of the form (others stay a message at the top). */
@@ -57,6 +61,8 @@ export type ProfileUpdate = {
   phone_number: string;
   password: string | null;
   agree_newsletter: boolean;
+  /** Null removes it. */
+  tax_id: string | null;
 };
 
 const filled = (value: string) => value.trim() !== '';
@@ -69,6 +75,7 @@ function fieldsOf(user: User): ProfileFields {
     phone: user.phone_number,
     newPassword: '',
     confirmNewPassword: '',
+    taxId: user.tax_id ?? '',
   };
 }
 
@@ -95,6 +102,8 @@ export const profileMachine = setup({
     passwordsDiffer: ({ context }) =>
       context.fields.newPassword !== '' && context.fields.newPassword !== context.fields.confirmNewPassword,
     phoneInvalid: ({ context }) => sanitisePhone(context.fields.phone) === null,
+    taxIdInvalid: ({ context }) =>
+      context.fields.taxId.trim() !== '' && !isValidPortugueseTaxId(context.fields.taxId),
     isFilled: ({ context }) => {
       const { firstName, lastName, email, phone } = context.fields;
       return [firstName, lastName, email, phone].every(filled);
@@ -108,7 +117,15 @@ export const profileMachine = setup({
 }).createMachine({
   id: 'profile',
   context: {
-    fields: { firstName: '', lastName: '', email: '', phone: '', newPassword: '', confirmNewPassword: '' },
+    fields: {
+      firstName: '',
+      lastName: '',
+      email: '',
+      phone: '',
+      newPassword: '',
+      confirmNewPassword: '',
+      taxId: '',
+    },
     agreeNewsletter: false,
     error: null,
     success: null,
@@ -157,6 +174,14 @@ export const profileMachine = setup({
             actions: { type: 'fail', params: { feedback: { key: 'invalid-phone-number' } } },
           },
           {
+            // Told beside the field, as the server would (422, `tax_id` invalid), without a call.
+            guard: 'taxIdInvalid',
+            actions: assign(({ context }) => ({
+              fieldErrors: { ...context.fieldErrors, taxId: { field: 'tax_id', problem: 'invalid' } },
+              success: null,
+            })),
+          },
+          {
             guard: 'isFilled',
             target: 'saving',
             actions: assign({ error: null, success: null, fieldErrors: {} }),
@@ -175,6 +200,7 @@ export const profileMachine = setup({
           phone_number: sanitisePhone(context.fields.phone) ?? '',
           password: context.fields.newPassword === '' ? null : context.fields.newPassword,
           agree_newsletter: context.agreeNewsletter,
+          tax_id: context.fields.taxId.trim() === '' ? null : context.fields.taxId.trim(),
         }),
         onDone: {
           target: 'editing',

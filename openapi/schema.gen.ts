@@ -448,6 +448,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/bookings/{booking_id}/move': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Move a booking to another slot
+     * @description Moves a confirmed, paid booking of the current user to another free slot of the same branch, while its start is still beyond the refund policy's highest threshold. `expected_price_difference_eur` is the new slot's price minus the booking's price as the client showed it (the booking's coupon discounts the new slot at the same rate); a different figure is 409 `price_difference_changed` with the server's figure in `price_difference_eur`. An equal price moves at once; a lower one moves at once and refunds the difference; a higher one holds the new slot like a new booking and answers a checkout for the difference: the booking moves when it is paid, and nothing changes if the hold expires unpaid. The door code and the calendar event follow the booking. Repeating a call that moved the booking answers the same result and refunds nothing twice; repeating one awaiting payment answers the same checkout.
+     */
+    post: operations['moveBooking'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/checkout/webhook': {
     parameters: {
       query?: never;
@@ -628,6 +648,838 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/auth/login': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Log an operator in
+     * @description E-mail, password and the current 6-digit TOTP code (RFC 6238: SHA-1, 30-second steps, one step of drift either way). A code that has been used once is refused again (`totp_code_reused`). A wrong e-mail, password or code is 401 `invalid_credentials`, all alike. Throttled like member login (429 with Retry-After). The token is an operator token (12 hours): it is refused on member operations, and member tokens are refused here.
+     */
+    post: operations['operatorLogin'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/auth/setup-password': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Set an operator password from a one-time link
+     * @description The link printed by `npm run admin -- operator add` (or answered by `createOperator`) is `{PUBLIC_URL}/{lang}/admin?setup=<token>`; the console sends that token with the new password. The token works once and for 72 hours; the password policy is the members' one. Throttled per address.
+     */
+    post: operations['operatorSetupPassword'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/auth/logout': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * End the current operator session
+     * @description Ends the session of this token at once (other sessions of the operator stay).
+     */
+    post: operations['operatorLogout'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/me': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The operator the token belongs to
+     * @description Who is logged in and their role, which decides what the console offers.
+     */
+    get: operations['getOperatorMe'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/sessions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List live operator sessions
+     * @description An owner sees every operator's live sessions; staff see their own.
+     */
+    get: operations['listOperatorSessions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/sessions/{session_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * End an operator session
+     * @description An operator may end their own sessions; an owner anyone's. Audited.
+     */
+    delete: operations['endOperatorSession'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/dev/checkout/{session_id}/pay-late': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Pay a local test checkout after its hold ended
+     * @description Available outside production only (404 in production), and only for the local test checkout: ends the session if it is still open, then pays it as a bank payment arriving after the hold ended would (Stripe's `checkout.session.async_payment_succeeded` on an expired session), through the same handling: the payment is refunded and the member told by e-mail. Lets developers and end-to-end tests see a late payment's result. A session paid in time is left as it is.
+     */
+    post: operations['payDevCheckoutSessionLate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/operators': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List operators
+     * @description Owners only.
+     */
+    get: operations['listOperators'];
+    put?: never;
+    /**
+     * Add an operator
+     * @description Same service as `npm run admin -- operator add`: answers the one-time password-setup link and the TOTP secret as an `otpauth://` URI (shown once). Audited. Owners only.
+     */
+    post: operations['createOperator'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/operators/{operator_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Remove an operator
+     * @description Ends their sessions. The last owner cannot be removed (`last_owner`). Audited. Owners only.
+     */
+    delete: operations['removeOperator'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/today': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Today at every branch
+     * @description For each branch, the day's bookings (branch-local date; today by default) with member, paid state, door-code state, entry, no-show and overstay flags, and its doors' health; alerts (offline doors, low batteries, codes not programmed, no-shows, overstays) first.
+     */
+    get: operations['getAdminToday'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/bookings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Search bookings
+     * @description `q` matches the member's e-mail, phone or name (case-insensitive, part of it); dates are branch-local calendar days (inclusive) of the slot's start. Newest start first.
+     */
+    get: operations['searchAdminBookings'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/bookings/{booking_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A booking with its history, payments and messages
+     * @description History oldest first (created, paid, code programmed and sent, entered, cancelled, refunded), what the policy would refund now, the payments and refunds, and the messages sent about it (door codes never shown).
+     */
+    get: operations['getAdminBooking'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/bookings/{booking_id}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a booking
+     * @description Cancels a confirmed (or pending) booking that has not ended and refunds by `refund.mode`: `policy` (what the member would get now), `full`, `none`, or `amount` (at most what was paid, else 409 `refund_exceeds_paid`). The member is told in their language. Exactly one refund even when the member cancels at the same time. Audited with the reason.
+     */
+    post: operations['adminCancelBooking'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/bookings/{booking_id}/resend-code': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send the door code again
+     * @description Same rule as the member's resend (from 30 minutes before the start to the end of the code's window), without the member's hourly limit. Audited.
+     */
+    post: operations['adminResendAccessCode'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/bookings/{booking_id}/move': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Move a booking to another slot
+     * @description Moves a confirmed, not started booking to a free, not started slot of the same branch at the same price (the member pays and is refunded nothing; a slot of another price is 409 `move_price_differs`). The door code follows; the member is told. Audited.
+     */
+    post: operations['adminMoveBooking'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/closures': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List branch closures
+     * @description Every closure, newest first, in force or reopened.
+     */
+    get: operations['listClosures'];
+    put?: never;
+    /**
+     * Close a branch for a period
+     * @description Cancels every live booking overlapping the period with a full refund and a message in each member's language, and keeps the period's slots closed (not bookable) until reopened. Audited.
+     */
+    post: operations['createClosure'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/closures/preview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * What closing a branch for a period would affect
+     * @description The slots that would close and the live bookings that would be cancelled with a full refund; changes nothing.
+     */
+    post: operations['previewClosure'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/closures/{closure_id}/reopen': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Reopen a closed period
+     * @description The period's slots are bookable again (cancelled bookings stay cancelled). Audited.
+     */
+    post: operations['reopenClosure'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/branches': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List branches with every setting
+     * @description Every branch as the back office sees it (slug, hours, doors, slot horizon); prices are read with getBranchPrices.
+     */
+    get: operations['listAdminBranches'];
+    put?: never;
+    /**
+     * Add a branch
+     * @description Same service as `branch create`. Audited. Owners only.
+     */
+    post: operations['createAdminBranch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/branches/{branch_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A branch with every setting
+     * @description One branch as listAdminBranches shows it.
+     */
+    get: operations['getAdminBranch'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Change a branch
+     * @description Same service as `branch update`; only the fields sent change. Audited with before and after.
+     */
+    patch: operations['updateAdminBranch'];
+    trace?: never;
+  };
+  '/admin/branches/{branch_id}/preview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * What a branch change would affect
+     * @description Each changed field with its value before and after, and what the change touches (slots already generated keep their times and prices; deactivating leaves booked slots booked; doors reprogrammed).
+     */
+    post: operations['previewBranchUpdate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/branches/{branch_id}/prices': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A branch's prices as a weekday by time-of-day grid
+     * @description Owners only.
+     */
+    get: operations['getBranchPrices'];
+    /**
+     * Replace a branch's prices
+     * @description The default price and every band, replaced in one transaction (same service as `price-rule add/remove` and `branch update --price`). Like the CLI's price changes, it applies to days whose slots are not generated yet (generated slots keep their prices, since they may be booked); the landing page's price range follows at once. Audited. Owners only.
+     */
+    put: operations['setBranchPrices'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/coupons': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List coupons
+     * @description Owners only.
+     */
+    get: operations['listAdminCoupons'];
+    put?: never;
+    /**
+     * Add a coupon
+     * @description Same service as `coupon add`. Audited. Owners only.
+     */
+    post: operations['createAdminCoupon'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/coupons/{coupon_code}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Change a coupon
+     * @description Same service as `coupon update`. Audited. Owners only.
+     */
+    patch: operations['updateAdminCoupon'];
+    trace?: never;
+  };
+  '/admin/refund-policy': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The refund policy
+     * @description Owners only.
+     */
+    get: operations['getAdminRefundPolicy'];
+    /**
+     * Replace the refund policy
+     * @description Same service as `refund-ratios set`: a `"0"` threshold is required. Applies to bookings made from now on (each booking keeps its snapshot). Audited. Owners only.
+     */
+    put: operations['setAdminRefundPolicy'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/blocked-contacts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List blocked e-mails and phones
+     * @description Blocked contacts can neither register nor book (same list as `block list`).
+     */
+    get: operations['listBlockedContacts'];
+    put?: never;
+    /**
+     * Block an e-mail or phone
+     * @description Same service as `block add`. With `cancel_future_bookings`, the future live bookings of members with the contact are cancelled with the policy's refund (`refund_mode` to override: full or none) and the members told. Audited.
+     */
+    post: operations['blockContact'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/blocked-contacts/preview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * What blocking a contact affects
+     * @description The members with this contact and their future live bookings, which `blockContact` can cancel.
+     */
+    post: operations['previewBlockContact'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/blocked-contacts/{blocked_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Unblock a contact
+     * @description Same service as `block remove`. Audited.
+     */
+    delete: operations['unblockContact'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/members': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Search members
+     * @description `q` matches e-mail, phone or name (case-insensitive, part of it). Deleted accounts are not listed.
+     */
+    get: operations['searchMembers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/members/{member_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A member with their bookings and payments
+     * @description The account, the blocks on its contacts, every booking (newest first) and every payment and refund.
+     */
+    get: operations['getMember'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/members/{member_id}/block': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Block a member
+     * @description Blocks the member's e-mail and phone (the same blocked-contacts list); with `cancel_future_bookings`, cancels their future live bookings as `blockContact` does. Audited.
+     */
+    post: operations['blockMember'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/members/{member_id}/unblock': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Unblock a member
+     * @description Removes the blocks on the member's e-mail and phone. Audited.
+     */
+    post: operations['unblockMember'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/members/{member_id}/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export a member's data (GDPR access request)
+     * @description Everything held about the member as one JSON document: account, bookings, payments, refunds, messages, blocks. Audited.
+     */
+    get: operations['exportMember'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/members/{member_id}/erase': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Erase a member (GDPR erasure)
+     * @description The account-deletion path: upcoming bookings cancelled and refunded by the policy, messages and codes deleted, the account anonymised. `confirm_email` must repeat the member's e-mail. Audited (the audit row keeps the member id, not their data).
+     */
+    post: operations['eraseMember'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/payments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Payments and refunds
+     * @description Every payment and refund in the period (branch-local days of the booking's branch, inclusive), newest first. Owners only.
+     */
+    get: operations['listAdminPayments'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/reports/money': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Payments, refunds and revenue per period and branch
+     * @description Owners only.
+     */
+    get: operations['getMoneyReport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/reports/money/csv': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The money report as CSV
+     * @description Owners only.
+     */
+    get: operations['getMoneyReportCsv'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/reports/occupancy': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Booked hours over open hours per period and branch
+     * @description Owners only.
+     */
+    get: operations['getOccupancyReport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/reports/occupancy/csv': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The occupancy report as CSV
+     * @description Owners only.
+     */
+    get: operations['getOccupancyReportCsv'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/audit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The audit log
+     * @description Every change made by an operator (and by the back-office CLI), newest first, with before and after.
+     */
+    get: operations['listAuditLog'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -641,6 +1493,8 @@ export interface components {
       pending?: components['schemas']['PendingVerification'][];
       /** @description Only on `validation_failed`: each refused field, so a client can word the problem itself beside the field. */
       fields?: components['schemas']['FieldProblem'][];
+      /** @description Only on `price_difference_changed`: the difference the server computes now. */
+      price_difference_eur?: components['schemas']['PriceDifference'];
     };
     /**
      * @description A stable identifier for programs: clients branch on it, never on the status or the text. The same set as the server's error catalogue (server/errors.ts; a contract test keeps them equal).
@@ -694,7 +1548,30 @@ export interface components {
       | 'invalid_webhook_signature'
       | 'invalid_webhook_event'
       | 'method_not_allowed'
-      | 'code_not_available';
+      | 'code_not_available'
+      | 'booking_not_movable'
+      | 'move_target_invalid'
+      | 'price_difference_changed'
+      | 'operator_forbidden'
+      | 'totp_code_reused'
+      | 'invalid_setup_token'
+      | 'session_not_found'
+      | 'operator_not_found'
+      | 'operator_exists'
+      | 'last_owner'
+      | 'invalid_period'
+      | 'refund_exceeds_paid'
+      | 'move_price_differs'
+      | 'closure_not_found'
+      | 'closure_overlaps'
+      | 'closure_reopened'
+      | 'branch_slug_taken'
+      | 'coupon_not_found'
+      | 'coupon_exists'
+      | 'contact_already_blocked'
+      | 'blocked_contact_not_found'
+      | 'member_not_found'
+      | 'confirmation_mismatch';
     /**
      * @description A verification an account still owes before it may log in.
      * @enum {string}
@@ -857,6 +1734,10 @@ export interface components {
       checked_in_at: string | null;
       /** @description The code of the coupon applied, or null. */
       coupon_code: string | null;
+      /** @description Whether the booking can move to another slot of its branch now (`moveBooking`): confirmed, paid, and its start at least the refund policy's highest threshold away. */
+      is_movable: boolean;
+      /** @description The discount fraction of the booking's coupon (0.1 for 10 %), which a move applies to the new slot's price; null without a coupon. */
+      coupon_discount: number | null;
     };
     /** @description The current user. */
     User: {
@@ -871,7 +1752,11 @@ export interface components {
       email_verified: boolean;
       phone_verified: boolean;
       locale: components['schemas']['LocaleCode'];
+      /** @description The member's Portuguese tax number (NIF, nine digits) for receipts; null when not given. */
+      tax_id: string | null;
     };
+    /** @description A Portuguese tax number (NIF): nine digits, the last a check digit; spaces and a leading 'PT' are accepted and dropped. A wrong check digit is a 422 `validation_failed` with the field problem `invalid`. Null or an empty string removes it. */
+    TaxId: string | null;
     RegisterRequest: {
       email: components['schemas']['Email'];
       first_name: components['schemas']['PersonName'];
@@ -881,6 +1766,7 @@ export interface components {
       confirm_password: components['schemas']['Password'];
       agree_newsletter: boolean;
       locale?: components['schemas']['LocaleCode'];
+      tax_id?: components['schemas']['TaxId'];
     };
     ProfileUpdate: {
       email: components['schemas']['Email'];
@@ -891,6 +1777,8 @@ export interface components {
       password?: string | null;
       agree_newsletter: boolean;
       locale?: components['schemas']['LocaleCode'];
+      /** @description The tax number for receipts; absent keeps the current one, null or empty removes it. */
+      tax_id?: components['schemas']['TaxId'];
     };
     LoginForm: {
       /**
@@ -936,6 +1824,27 @@ export interface components {
       status: 'complete' | 'expired' | 'open';
       /** @description Re-opens the embedded checkout while the session is open; otherwise null. */
       clientSecret: string | null;
+      /** @description The bookings this checkout pays for, by start: what the result says was booked, and, for a payment that arrived after the hold ended, what was refunded instead. */
+      bookings: components['schemas']['CheckoutSessionBooking'][];
+    };
+    CheckoutSessionBooking: {
+      id: components['schemas']['Id'];
+      /**
+       * Format: date-time
+       * @description In the branch's time zone, with its offset.
+       */
+      start_time: string;
+      /** Format: date-time */
+      end_time: string;
+      branch_name: string;
+      /** @description The branch's IANA time zone. */
+      time_zone: string;
+      /**
+       * @description confirmed: booked and paid; pending: held while the checkout is open; expired: the hold ended (when `refunded_eur` is above 0 the payment came after that and was refunded); canceled: cancelled since.
+       * @enum {string}
+       */
+      status: 'pending' | 'confirmed' | 'canceled' | 'expired';
+      refunded_eur: components['schemas']['Money'];
     };
     /**
      * @description Hour threshold (a decimal integer written as a string) to the fraction of the price refunded.
@@ -955,6 +1864,27 @@ export interface components {
         expected_refund_eur: components['schemas']['Money'];
       }[];
     };
+    MoveBookingRequest: {
+      time_slot_id: components['schemas']['Id'];
+      /** @description The new slot's price minus the booking's, as the client showed it. */
+      expected_price_difference_eur: components['schemas']['PriceDifference'];
+    };
+    MoveBookingResponse: {
+      /**
+       * @description `moved`: the booking is on the new slot. `awaiting_payment`: the new slot is held until the checkout for the difference is paid or expires; the booking stays where it is until then.
+       * @enum {string}
+       */
+      status: 'moved' | 'awaiting_payment';
+      price_difference_eur: components['schemas']['PriceDifference'];
+      /** @description The difference refunded for a cheaper slot; null otherwise. */
+      refunded_eur: number | null;
+      /** @description Only while `awaiting_payment`, the checkout for the difference; null otherwise. */
+      checkout_session: {
+        clientSecret: string;
+      } | null;
+    };
+    /** @description A price difference in euros, with at most two decimals; negative when the new slot is cheaper. */
+    PriceDifference: number;
     WebhookReceived: {
       /** @constant */
       received: true;
@@ -992,10 +1922,593 @@ export interface components {
       text: string;
       /** @description The HTML body; null for SMS. */
       html: string | null;
+      /** @description The e-mail's files (a calendar event), their text as sent; empty for SMS. */
+      attachments: {
+        filename: string;
+        content_type: string;
+        content: string;
+      }[];
       /** @description The delivery status (e.g. pending, sent, failed). */
       status: string;
       /** Format: date-time */
       created_at: string;
+    };
+    /** @description A calendar day, YYYY-MM-DD. */
+    CalendarDate: string;
+    /**
+     * Format: date-time
+     * @description An ISO 8601 instant with its offset.
+     */
+    Instant: string;
+    /**
+     * Format: uuid
+     * @description A member's (account's) id.
+     */
+    MemberIdValue: string;
+    /** @description Why, in the operator's words; kept in the audit log. */
+    Reason: string;
+    /**
+     * @description owner: everything; staff: no prices, coupons, refund policy, operators or money reports.
+     * @enum {string}
+     */
+    OperatorRole: 'owner' | 'staff';
+    Operator: {
+      id: components['schemas']['Id'];
+      /** Format: email */
+      email: string;
+      role: components['schemas']['OperatorRole'];
+      /** @description False until the operator has used the one-time setup link. */
+      password_set: boolean;
+      created_at: components['schemas']['Instant'];
+    };
+    OperatorLoginRequest: {
+      email: components['schemas']['Email'];
+      password: components['schemas']['Password'];
+      /** @description The 6-digit code of the operator's authenticator app. */
+      totp_code: string;
+    };
+    OperatorLoginResponse: {
+      /** @description An operator JWT, sent as `Authorization: Bearer <access_token>` to `/admin` operations only. */
+      access_token: string;
+      /** @constant */
+      token_type: 'bearer';
+      expires_at: components['schemas']['Instant'];
+      operator: components['schemas']['Operator'];
+    };
+    OperatorSetupPasswordRequest: {
+      /** @description The `setup` parameter of the link. */
+      token: string;
+      password: components['schemas']['Password'];
+    };
+    OperatorSession: {
+      /** Format: uuid */
+      id: string;
+      operator_id: components['schemas']['Id'];
+      operator_email: string;
+      created_at: components['schemas']['Instant'];
+      expires_at: components['schemas']['Instant'];
+      ip: string;
+      user_agent: string | null;
+      /** @description True for the session of the token making this call. */
+      current: boolean;
+    };
+    CreateOperatorRequest: {
+      email: components['schemas']['Email'];
+      role: components['schemas']['OperatorRole'];
+      locale?: components['schemas']['LocaleCode'];
+    };
+    CreatedOperator: {
+      operator: components['schemas']['Operator'];
+      /** @description `{PUBLIC_URL}/{lang}/admin?setup=<token>`: the one-time password-setup link (72 hours). */
+      setup_url: string;
+      setup_expires_at: components['schemas']['Instant'];
+      /** @description `otpauth://totp/...`: the TOTP secret for an authenticator app (shown once). */
+      totp_uri: string;
+    };
+    /** @description The member a booking belongs to; names and contacts are empty/null once erased. */
+    MemberRef: {
+      id: components['schemas']['MemberIdValue'];
+      email: string | null;
+      phone_number: string | null;
+      first_name: string;
+      last_name: string;
+      locale: components['schemas']['LocaleCode'];
+      deleted: boolean;
+      /** @description True when the member's e-mail or phone is blocked. */
+      blocked: boolean;
+    };
+    /**
+     * @description pending (checkout open), confirmed, canceled, expired (checkout ended unpaid).
+     * @enum {string}
+     */
+    AdminBookingStatus: 'pending' | 'confirmed' | 'canceled' | 'expired';
+    /**
+     * @description none: no code (not confirmed); pending: waiting to be programmed; programmed: every door holds it; failed: a door refused it; sent: programmed and the member was told; revoked: removed.
+     * @enum {string}
+     */
+    DoorCodeState: 'none' | 'pending' | 'programmed' | 'failed' | 'sent' | 'revoked';
+    AdminBooking: {
+      id: components['schemas']['Id'];
+      status: components['schemas']['AdminBookingStatus'];
+      branch: components['schemas']['BranchRef'];
+      start_time: components['schemas']['Instant'];
+      end_time: components['schemas']['Instant'];
+      created_at: components['schemas']['Instant'];
+      /** @description Null for a booking whose account row is gone. */
+      member: components['schemas']['MemberRef'] | null;
+      final_price_eur: components['schemas']['Money'];
+      paid: boolean;
+      paid_eur: components['schemas']['Money'];
+      refunded_eur: components['schemas']['Money'];
+      coupon_code: string | null;
+      door_code_state: components['schemas']['DoorCodeState'];
+      /** Format: date-time */
+      code_sent_at: string | null;
+      /** Format: date-time */
+      checked_in_at: string | null;
+      /** @description Confirmed, ended, and the door never opened for it (nor for its run). */
+      no_show: boolean;
+      overstay: boolean;
+      /** Format: date-time */
+      canceled_at: string | null;
+    };
+    BranchRef: {
+      id: components['schemas']['Id'];
+      name: string;
+      time_zone: string;
+    };
+    AdminBookingPage: {
+      items: components['schemas']['AdminBooking'][];
+      total: number;
+      page: number;
+      page_size: number;
+    };
+    BookingEvent: {
+      at: components['schemas']['Instant'];
+      /** @enum {string} */
+      kind:
+        | 'created'
+        | 'paid'
+        | 'code_programmed'
+        | 'code_failed'
+        | 'code_sent'
+        | 'entered'
+        | 'overstay'
+        | 'canceled'
+        | 'refunded'
+        | 'expired'
+        | 'moved';
+      /** @description A short fact for people (an amount, a reason, an operator's e-mail), untranslated. */
+      detail: string | null;
+    };
+    MoneyMovement: {
+      /** @description `payment-<n>` or `refund-<n>`. */
+      id: string;
+      /** @enum {string} */
+      kind: 'payment' | 'refund';
+      booking_ids: components['schemas']['Id'][];
+      branch: components['schemas']['BranchRef'];
+      /** @description The member's id; null when the account row is gone. */
+      member_id: string | null;
+      amount_eur: components['schemas']['Money'];
+      at: components['schemas']['Instant'];
+      provider_reference: string | null;
+      reason: string | null;
+    };
+    MoneyMovementPage: {
+      items: components['schemas']['MoneyMovement'][];
+      total: number;
+      page: number;
+      page_size: number;
+    };
+    SentMessage: {
+      id: components['schemas']['Id'];
+      kind: string;
+      /** @enum {string} */
+      channel: 'email' | 'sms';
+      to: string;
+      subject: string | null;
+      status: string;
+      created_at: components['schemas']['Instant'];
+      /** Format: date-time */
+      sent_at: string | null;
+    };
+    AdminBookingDetail: {
+      booking: components['schemas']['AdminBooking'];
+      /** @description What the refund policy gives if cancelled now (0 when not cancellable). */
+      refundable_eur: components['schemas']['Money'];
+      /** @description Oldest first. */
+      history: components['schemas']['BookingEvent'][];
+      payments: components['schemas']['MoneyMovement'][];
+      /** @description Messages about this booking (confirmation, door code, cancellation); door codes are never shown. */
+      messages: components['schemas']['SentMessage'][];
+    };
+    RefundChoice: {
+      /**
+       * @description policy: what the member would get now; full: all that was paid; none; amount: `amount_eur`.
+       * @enum {string}
+       */
+      mode: 'policy' | 'full' | 'none' | 'amount';
+      /** @description Only with `amount`; at most what was paid. */
+      amount_eur?: components['schemas']['Money'];
+    };
+    AdminCancelRequest: {
+      refund: components['schemas']['RefundChoice'];
+      reason: components['schemas']['Reason'];
+    };
+    AdminMoveRequest: {
+      time_slot_id: components['schemas']['Id'];
+      reason: components['schemas']['Reason'];
+    };
+    DoorHealth: {
+      /** @description The lock's device id (Seam's, or the virtual door's). */
+      id: string;
+      name: string | null;
+      /** @description seam or local; `unreachable` is not a provider but says the provider could not be asked. */
+      provider: string;
+      /** @description Null when the provider has not said. */
+      online: boolean | null;
+      battery_level: number | null;
+      /** Format: date-time */
+      last_event_at: string | null;
+    };
+    AdminAlert: {
+      /** @enum {string} */
+      kind: 'door_offline' | 'battery_low' | 'code_failed' | 'code_not_programmed' | 'no_show' | 'overstay';
+      branch_id: components['schemas']['Id'];
+      booking_id: number | null;
+      /** @description The lock's device id. */
+      door_id: string | null;
+      /** Format: date-time */
+      at: string | null;
+    };
+    AdminToday: {
+      alerts: components['schemas']['AdminAlert'][];
+      branches: {
+        branch: components['schemas']['BranchRef'];
+        date: components['schemas']['CalendarDate'];
+        /** @description A closure covers part of the day. */
+        closed: boolean;
+        doors: components['schemas']['DoorHealth'][];
+        /** @description The day's bookings (not expired), by start time. */
+        bookings: components['schemas']['AdminBooking'][];
+      }[];
+    };
+    ClosureRequest: {
+      branch_id: components['schemas']['Id'];
+      starts_at: components['schemas']['Instant'];
+      ends_at: components['schemas']['Instant'];
+      reason: components['schemas']['Reason'];
+    };
+    ClosurePreview: {
+      /** @description Slots that would be closed. */
+      slots: number;
+      /** @description Live bookings that would be cancelled with a full refund. */
+      bookings: components['schemas']['AdminBooking'][];
+      refund_total_eur: components['schemas']['Money'];
+    };
+    Closure: {
+      id: components['schemas']['Id'];
+      branch: components['schemas']['BranchRef'];
+      starts_at: components['schemas']['Instant'];
+      ends_at: components['schemas']['Instant'];
+      reason: string;
+      created_at: components['schemas']['Instant'];
+      /** @description The operator's e-mail. */
+      created_by: string;
+      /** Format: date-time */
+      reopened_at: string | null;
+      canceled_booking_ids: components['schemas']['Id'][];
+    };
+    /** @description ISO weekday ('1' Monday ... '7' Sunday) to a list of [from, to) minutes of the local day (0-1440); a weekday not listed is closed. Null: open around the clock. */
+    OpeningHours: {
+      1?: components['schemas']['DayRanges'];
+      2?: components['schemas']['DayRanges'];
+      3?: components['schemas']['DayRanges'];
+      4?: components['schemas']['DayRanges'];
+      5?: components['schemas']['DayRanges'];
+      6?: components['schemas']['DayRanges'];
+      7?: components['schemas']['DayRanges'];
+    } | null;
+    DayRanges: number[][];
+    /** @description HTML per language; sanitised by the server (a few bare tags, no attributes). */
+    Descriptions: {
+      pt: string;
+      en: string;
+      fr: string;
+      de: string;
+      sk: string;
+    };
+    AdminBranch: {
+      id: components['schemas']['Id'];
+      slug: string;
+      name: string;
+      order: number;
+      location: string;
+      latitude: number;
+      longitude: number;
+      map_url: string | null;
+      time_zone: string;
+      slot_minutes: number;
+      opening_hours: components['schemas']['OpeningHours'];
+      images: string[];
+      descriptions: components['schemas']['Descriptions'];
+      active_with_smart_lock: boolean;
+      /** @description The doors' lock device ids (Seam), in order. */
+      lock_devices: string[];
+      /** @description The last local day whose slots exist; changes to zone, length, hours apply after it. */
+      slots_generated_until: string | null;
+    };
+    /** @description Only the fields sent change. */
+    AdminBranchUpdate: {
+      slug?: string;
+      name?: string;
+      order?: number;
+      location?: string;
+      latitude?: number;
+      longitude?: number;
+      map_url?: string | null;
+      time_zone?: string;
+      slot_minutes?: number;
+      opening_hours?: components['schemas']['OpeningHours'];
+      images?: string[];
+      descriptions?: {
+        pt?: string;
+        en?: string;
+        fr?: string;
+        de?: string;
+        sk?: string;
+      };
+      active_with_smart_lock?: boolean;
+      lock_devices?: string[];
+    };
+    AdminBranchCreate: {
+      slug: string;
+      name: string;
+      order?: number;
+      location: string;
+      latitude: number;
+      longitude: number;
+      map_url?: string | null;
+      time_zone: string;
+      slot_minutes?: number;
+      opening_hours?: components['schemas']['OpeningHours'];
+      default_price_eur: components['schemas']['Money'];
+      images: string[];
+      descriptions: components['schemas']['Descriptions'];
+      active_with_smart_lock?: boolean;
+      lock_devices?: string[];
+    };
+    BranchChangePreview: {
+      changes: {
+        field: string;
+        before: unknown;
+        after: unknown;
+      }[];
+      /** @description What the change touches, as codes the console words. */
+      effects: (
+        | 'schedule_from_next_generated_day'
+        | 'slots_already_generated_keep_times'
+        | 'deactivation_keeps_bookings'
+        | 'becomes_bookable'
+        | 'doors_remapped'
+        | 'landing_page_changes'
+      )[];
+      /** @description Live bookings of the branch that have not started. */
+      future_bookings: number;
+    };
+    PriceBand: {
+      /** @description ISO weekday, 1 Monday ... 7 Sunday. */
+      weekday: number;
+      /** @description Local time of day, HH:MM. */
+      from: string;
+      /** @description Local time of day, HH:MM, after `from`; 24:00 is the end of the day. */
+      to: string;
+      price_eur: components['schemas']['Money'];
+    };
+    PriceGridInput: {
+      default_price_eur: components['schemas']['Money'];
+      /** @description Bands may not overlap on a weekday. */
+      bands: components['schemas']['PriceBand'][];
+    };
+    PriceGrid: {
+      branch_id: components['schemas']['Id'];
+      default_price_eur: components['schemas']['Money'];
+      bands: components['schemas']['PriceBand'][];
+      min_and_max_price_eur: components['schemas']['Money'][];
+    };
+    AdminCoupon: {
+      code: string;
+      discount: number;
+      valid_from: components['schemas']['Instant'];
+      /** Format: date-time */
+      valid_until: string | null;
+      max_uses: number | null;
+      max_uses_per_user: number | null;
+      /** Format: date-time */
+      registered_before: string | null;
+      active: boolean;
+      /** @description Live redemptions. */
+      uses: number;
+    };
+    AdminCouponCreate: {
+      code: string;
+      discount: number;
+      valid_from?: components['schemas']['Instant'];
+      /** Format: date-time */
+      valid_until?: string | null;
+      max_uses?: number | null;
+      max_uses_per_user?: number | null;
+      /** Format: date-time */
+      registered_before?: string | null;
+      active?: boolean;
+    };
+    AdminCouponUpdate: {
+      discount?: number;
+      valid_from?: components['schemas']['Instant'];
+      /** Format: date-time */
+      valid_until?: string | null;
+      max_uses?: number | null;
+      max_uses_per_user?: number | null;
+      /** Format: date-time */
+      registered_before?: string | null;
+      active?: boolean;
+    };
+    BlockedContact: {
+      id: components['schemas']['Id'];
+      /** @enum {string} */
+      kind: 'email' | 'phone';
+      value: string;
+      reason: string | null;
+      created_at: components['schemas']['Instant'];
+    };
+    BlockContactTarget: {
+      /** @enum {string} */
+      kind: 'email' | 'phone';
+      value: string;
+    };
+    BlockPreview: {
+      members: components['schemas']['MemberRef'][];
+      future_bookings: components['schemas']['AdminBooking'][];
+      /** @description What cancelling them by the policy would refund. */
+      refund_total_eur: components['schemas']['Money'];
+    };
+    BlockContactRequest: {
+      /** @enum {string} */
+      kind: 'email' | 'phone';
+      value: string;
+      reason: components['schemas']['Reason'];
+      cancel_future_bookings: boolean;
+      /**
+       * @description How the cancelled bookings are refunded (policy by default).
+       * @enum {string}
+       */
+      refund_mode?: 'policy' | 'full' | 'none';
+    };
+    BlockMemberRequest: {
+      reason: components['schemas']['Reason'];
+      cancel_future_bookings: boolean;
+      /** @enum {string} */
+      refund_mode?: 'policy' | 'full' | 'none';
+    };
+    ReasonRequest: {
+      reason: components['schemas']['Reason'];
+    };
+    EraseMemberRequest: {
+      reason: components['schemas']['Reason'];
+      confirm_email: components['schemas']['Email'];
+    };
+    Member: {
+      id: components['schemas']['MemberIdValue'];
+      email: string | null;
+      phone_number: string | null;
+      first_name: string;
+      last_name: string;
+      locale: components['schemas']['LocaleCode'];
+      email_verified: boolean;
+      phone_verified: boolean;
+      created_at: components['schemas']['Instant'];
+      deleted: boolean;
+      blocked: boolean;
+      bookings_count: number;
+    };
+    MemberPage: {
+      items: components['schemas']['Member'][];
+      total: number;
+      page: number;
+      page_size: number;
+    };
+    MemberDetail: {
+      member: components['schemas']['Member'];
+      /** @description The blocks on the member's e-mail and phone. */
+      blocks: components['schemas']['BlockedContact'][];
+      bookings: components['schemas']['AdminBooking'][];
+      payments: components['schemas']['MoneyMovement'][];
+    };
+    /** @description Everything held about the member (GDPR access request). */
+    MemberExport: {
+      exported_at: components['schemas']['Instant'];
+      account: {
+        [key: string]: unknown;
+      };
+      bookings: {
+        [key: string]: unknown;
+      }[];
+      payments: {
+        [key: string]: unknown;
+      }[];
+      refunds: {
+        [key: string]: unknown;
+      }[];
+      messages: {
+        [key: string]: unknown;
+      }[];
+      blocks: {
+        [key: string]: unknown;
+      }[];
+    };
+    MoneyReport: {
+      /** @enum {string} */
+      granularity: 'day' | 'week' | 'month';
+      /** @description One row per period and branch, oldest first. */
+      rows: components['schemas']['MoneyRow'][];
+      totals: components['schemas']['MoneyTotals'];
+    };
+    MoneyTotals: {
+      payments_eur: number;
+      refunds_eur: number;
+      /** @description Payments minus refunds. */
+      revenue_eur: number;
+      payments_count: number;
+      refunds_count: number;
+    };
+    MoneyRow: {
+      period: components['schemas']['CalendarDate'];
+      branch: components['schemas']['BranchRef'];
+      payments_eur: number;
+      refunds_eur: number;
+      revenue_eur: number;
+      payments_count: number;
+      refunds_count: number;
+    };
+    OccupancyReport: {
+      /** @enum {string} */
+      granularity: 'day' | 'week' | 'month';
+      rows: {
+        period: components['schemas']['CalendarDate'];
+        branch: components['schemas']['BranchRef'];
+        booked_hours: number;
+        open_hours: number;
+        /** @description booked_hours / open_hours; null without open hours. */
+        occupancy: number | null;
+      }[];
+    };
+    AuditEntry: {
+      id: components['schemas']['Id'];
+      at: components['schemas']['Instant'];
+      /** @description Null for changes made with the back-office CLI. */
+      operator_id: number | null;
+      operator_email: string | null;
+      /** @description e.g. booking.cancel, closure.create, branch.update, member.block. */
+      action: string;
+      entity_type: string;
+      entity_id: string;
+      reason: string | null;
+      before: unknown;
+      after: unknown;
+    };
+    AuditPage: {
+      items: components['schemas']['AuditEntry'][];
+      total: number;
+      page: number;
+      page_size: number;
+    };
+    RefundPolicyInput: {
+      /** @description From `hours` before the start (inclusive), `ratio` of the price is refunded; one threshold must be 0. */
+      thresholds: {
+        hours: number;
+        ratio: number;
+      }[];
     };
   };
   responses: {
@@ -1140,8 +2653,56 @@ export interface components {
     VerificationCode: string;
     /** @description The branch whose virtual door this is. */
     DoorBranchId: components['schemas']['Id'];
+    /** @description The id of one of the current user's bookings. */
+    BookingId: components['schemas']['Id'];
     /** @description The id of a local checkout session. */
     LocalSessionId: string;
+    /** @description An operator session's id. */
+    SessionId: string;
+    /** @description An operator's id. */
+    OperatorId: components['schemas']['Id'];
+    /** @description A booking's id. */
+    AdminBookingId: components['schemas']['Id'];
+    /** @description A closure's id. */
+    ClosureId: components['schemas']['Id'];
+    /** @description A branch's id. */
+    AdminBranchId: components['schemas']['Id'];
+    /** @description A coupon's code (case-insensitive). */
+    CouponCode: string;
+    /** @description A blocked contact's id. */
+    BlockedId: components['schemas']['Id'];
+    /** @description A member's (account's) id. */
+    MemberId: components['schemas']['MemberIdValue'];
+    /** @description A branch-local calendar day (YYYY-MM-DD); each branch's today by default. */
+    AdminDate: components['schemas']['CalendarDate'];
+    /** @description Only this branch. */
+    AdminBranchFilter: components['schemas']['Id'];
+    /** @description Part of an e-mail, phone number or name. */
+    AdminQuery: string;
+    /** @description First calendar day, inclusive (YYYY-MM-DD). */
+    AdminFrom: components['schemas']['CalendarDate'];
+    /** @description Last calendar day, inclusive (YYYY-MM-DD). */
+    AdminTo: components['schemas']['CalendarDate'];
+    /** @description First calendar day, inclusive (YYYY-MM-DD). */
+    AdminFromRequired: components['schemas']['CalendarDate'];
+    /** @description Last calendar day, inclusive (YYYY-MM-DD); at most 366 days after `from`. */
+    AdminToRequired: components['schemas']['CalendarDate'];
+    /** @description Only bookings in this state. */
+    AdminBookingStatus: components['schemas']['AdminBookingStatus'];
+    /** @description The page, from 1. */
+    Page: number;
+    /** @description Items per page. */
+    PageSize: number;
+    /** @description Rows per day, ISO week (starting Monday) or calendar month. */
+    Granularity: 'day' | 'week' | 'month';
+    /** @description Only this operator's changes. */
+    AuditOperatorFilter: components['schemas']['Id'];
+    /** @description Only this action (e.g. `booking.cancel`). */
+    AuditActionFilter: string;
+    /** @description Only changes to this kind of thing (booking, branch, member, ...). */
+    AuditEntityTypeFilter: string;
+    /** @description Only changes to this thing (its id or code). */
+    AuditEntityIdFilter: string;
   };
   requestBodies: never;
   headers: {
@@ -1599,7 +3160,7 @@ export interface operations {
         /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
         locale?: components['parameters']['Locale'];
         /** @description The `ETag` of the copy the caller holds; when it is still current the answer is 304 without a body. */
-        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+        'if-none-match'?: components['parameters']['IfNoneMatch'];
       };
       path?: never;
       cookie?: never;
@@ -1662,7 +3223,7 @@ export interface operations {
         /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
         locale?: components['parameters']['Locale'];
         /** @description The `ETag` of the copy the caller holds; when it is still current the answer is 304 without a body. */
-        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+        'if-none-match'?: components['parameters']['IfNoneMatch'];
       };
       path: {
         /** @description The branch id. */
@@ -1810,7 +3371,7 @@ export interface operations {
         /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
         locale?: components['parameters']['Locale'];
         /** @description The `ETag` of the copy the caller holds; when it is still current the answer is 304 without a body. */
-        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+        'if-none-match'?: components['parameters']['IfNoneMatch'];
       };
       path?: never;
       cookie?: never;
@@ -1945,6 +3506,50 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
       /** @description The payment provider could not issue a refund; nothing was cancelled. */
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  moveBooking: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description The id of one of the current user's bookings. */
+        booking_id: components['parameters']['BookingId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['MoveBookingRequest'];
+      };
+    };
+    responses: {
+      /** @description The booking moved, or awaits the payment of the difference (`status`). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MoveBookingResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      /** @description The current user has no such booking (`booking_not_found`), or no such slot (`slot_not_found`). */
+      404: components['responses']['NotFound'];
+      /** @description The difference changed (`price_difference_changed`), the slot is taken (`slot_unavailable`) or has started (`slot_started`), or the booking cannot move any more (`booking_not_movable`: not confirmed and paid, started, or within the refund policy's highest threshold). */
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
+      /** @description The request is malformed (`validation_failed`), or the slot is not one the booking can move to (`move_target_invalid`: another branch, or the booking's own slot). */
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      /** @description The payment provider could not refund or open the checkout; nothing changed. */
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -2272,6 +3877,1787 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       414: components['responses']['UrlTooLong'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  operatorLogin: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OperatorLoginRequest'];
+      };
+    };
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OperatorLoginResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description Wrong e-mail, password or code (`invalid_credentials`), or a code used before (`totp_code_reused`). */
+      401: components['responses']['Unauthorized'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  operatorSetupPassword: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OperatorSetupPasswordRequest'];
+      };
+    };
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Message'];
+        };
+      };
+      /** @description The token is unknown, used or expired (`invalid_setup_token`); or the body could not be read. */
+      400: components['responses']['BadRequest'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  operatorLogout: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getOperatorMe: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Operator'];
+        };
+      };
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listOperatorSessions: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OperatorSession'][];
+        };
+      };
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  endOperatorSession: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description An operator session's id. */
+        session_id: components['parameters']['SessionId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description Staff ending another operator's session (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      /** @description No such live session (`session_not_found`). */
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  payDevCheckoutSessionLate: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description The checkout session id (the part of the client secret before `_secret_`). */
+        session_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The session's status afterwards. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CheckoutSessionStatus'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No local checkout session has this id, or the server runs in production. */
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listOperators: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Operator'][];
+        };
+      };
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  createOperator: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateOperatorRequest'];
+      };
+    };
+    responses: {
+      /** @description Done. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatedOperator'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      /** @description An operator with this e-mail exists (`operator_exists`). */
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  removeOperator: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description An operator's id. */
+        operator_id: components['parameters']['OperatorId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      /** @description No such operator (`operator_not_found`). */
+      404: components['responses']['NotFound'];
+      /** @description The last owner (`last_owner`). */
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getAdminToday: {
+    parameters: {
+      query?: {
+        /** @description A branch-local calendar day (YYYY-MM-DD); each branch's today by default. */
+        date?: components['parameters']['AdminDate'];
+        /** @description Only this branch. */
+        branch_id?: components['parameters']['AdminBranchFilter'];
+      };
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminToday'];
+        };
+      };
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  searchAdminBookings: {
+    parameters: {
+      query?: {
+        /** @description Part of an e-mail, phone number or name. */
+        q?: components['parameters']['AdminQuery'];
+        /** @description Only this branch. */
+        branch_id?: components['parameters']['AdminBranchFilter'];
+        /** @description First calendar day, inclusive (YYYY-MM-DD). */
+        from?: components['parameters']['AdminFrom'];
+        /** @description Last calendar day, inclusive (YYYY-MM-DD). */
+        to?: components['parameters']['AdminTo'];
+        /** @description Only bookings in this state. */
+        status?: components['parameters']['AdminBookingStatus'];
+        /** @description The page, from 1. */
+        page?: components['parameters']['Page'];
+        /** @description Items per page. */
+        page_size?: components['parameters']['PageSize'];
+      };
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminBookingPage'];
+        };
+      };
+      /** @description A date that does not exist (`invalid_date`), or `from` after `to` (`invalid_period`). */
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getAdminBooking: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description A booking's id. */
+        booking_id: components['parameters']['AdminBookingId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminBookingDetail'];
+        };
+      };
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description No such booking (`booking_not_found`). */
+      404: components['responses']['NotFound'];
+      414: components['responses']['UrlTooLong'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  adminCancelBooking: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description A booking's id. */
+        booking_id: components['parameters']['AdminBookingId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AdminCancelRequest'];
+      };
+    };
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminBookingDetail'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description No such booking (`booking_not_found`). */
+      404: components['responses']['NotFound'];
+      /** @description Not cancellable (`booking_not_cancelable`) or an amount above what was paid (`refund_exceeds_paid`). */
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  adminResendAccessCode: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description A booking's id. */
+        booking_id: components['parameters']['AdminBookingId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Message'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description No such booking (`booking_not_found`). */
+      404: components['responses']['NotFound'];
+      /** @description No code to send now (`code_not_available`). */
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  adminMoveBooking: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description A booking's id. */
+        booking_id: components['parameters']['AdminBookingId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AdminMoveRequest'];
+      };
+    };
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminBookingDetail'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description No such booking or slot (`booking_not_found`, `slot_not_found`). */
+      404: components['responses']['NotFound'];
+      /** @description Not movable (`booking_not_cancelable`), the slot is taken or started (`slot_unavailable`, `slot_started`), another branch (`slots_of_several_branches`) or another price (`move_price_differs`). */
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listClosures: {
+    parameters: {
+      query?: {
+        /** @description Only this branch. */
+        branch_id?: components['parameters']['AdminBranchFilter'];
+      };
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Closure'][];
+        };
+      };
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  createClosure: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ClosureRequest'];
+      };
+    };
+    responses: {
+      /** @description Done. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Closure'];
+        };
+      };
+      /** @description `ends_at` not after `starts_at` (`invalid_period`). */
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description No such branch (`branch_not_found`). */
+      404: components['responses']['NotFound'];
+      /** @description Overlaps a closure in force (`closure_overlaps`). */
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  previewClosure: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ClosureRequest'];
+      };
+    };
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ClosurePreview'];
+        };
+      };
+      /** @description `ends_at` not after `starts_at` (`invalid_period`). */
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description No such branch (`branch_not_found`). */
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  reopenClosure: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description A closure's id. */
+        closure_id: components['parameters']['ClosureId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Closure'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description No such closure (`closure_not_found`). */
+      404: components['responses']['NotFound'];
+      /** @description Already reopened (`closure_reopened`). */
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listAdminBranches: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminBranch'][];
+        };
+      };
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  createAdminBranch: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AdminBranchCreate'];
+      };
+    };
+    responses: {
+      /** @description Done. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminBranch'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      /** @description The slug is taken (`branch_slug_taken`). */
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getAdminBranch: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description A branch's id. */
+        branch_id: components['parameters']['AdminBranchId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminBranch'];
+        };
+      };
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description No such branch (`branch_not_found`). */
+      404: components['responses']['NotFound'];
+      414: components['responses']['UrlTooLong'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  updateAdminBranch: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description A branch's id. */
+        branch_id: components['parameters']['AdminBranchId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AdminBranchUpdate'];
+      };
+    };
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminBranch'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description No such branch (`branch_not_found`). */
+      404: components['responses']['NotFound'];
+      /** @description The slug is taken (`branch_slug_taken`). */
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  previewBranchUpdate: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description A branch's id. */
+        branch_id: components['parameters']['AdminBranchId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AdminBranchUpdate'];
+      };
+    };
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BranchChangePreview'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description No such branch (`branch_not_found`). */
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getBranchPrices: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description A branch's id. */
+        branch_id: components['parameters']['AdminBranchId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PriceGrid'];
+        };
+      };
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      /** @description No such branch (`branch_not_found`). */
+      404: components['responses']['NotFound'];
+      414: components['responses']['UrlTooLong'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  setBranchPrices: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description A branch's id. */
+        branch_id: components['parameters']['AdminBranchId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PriceGridInput'];
+      };
+    };
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PriceGrid'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      /** @description No such branch (`branch_not_found`). */
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listAdminCoupons: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminCoupon'][];
+        };
+      };
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  createAdminCoupon: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AdminCouponCreate'];
+      };
+    };
+    responses: {
+      /** @description Done. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminCoupon'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      /** @description The code is taken (`coupon_exists`). */
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  updateAdminCoupon: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description A coupon's code (case-insensitive). */
+        coupon_code: components['parameters']['CouponCode'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AdminCouponUpdate'];
+      };
+    };
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminCoupon'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      /** @description No such coupon (`coupon_not_found`). */
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getAdminRefundPolicy: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RefundRatios'];
+        };
+      };
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  setAdminRefundPolicy: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RefundPolicyInput'];
+      };
+    };
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RefundRatios'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listBlockedContacts: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BlockedContact'][];
+        };
+      };
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  blockContact: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['BlockContactRequest'];
+      };
+    };
+    responses: {
+      /** @description Done. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BlockedContact'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description Already blocked (`contact_already_blocked`). */
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  previewBlockContact: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['BlockContactTarget'];
+      };
+    };
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BlockPreview'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  unblockContact: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description A blocked contact's id. */
+        blocked_id: components['parameters']['BlockedId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description No such block (`blocked_contact_not_found`). */
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  searchMembers: {
+    parameters: {
+      query?: {
+        /** @description Part of an e-mail, phone number or name. */
+        q?: components['parameters']['AdminQuery'];
+        /** @description The page, from 1. */
+        page?: components['parameters']['Page'];
+        /** @description Items per page. */
+        page_size?: components['parameters']['PageSize'];
+      };
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MemberPage'];
+        };
+      };
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getMember: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description A member's (account's) id. */
+        member_id: components['parameters']['MemberId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MemberDetail'];
+        };
+      };
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description No such member (`member_not_found`). */
+      404: components['responses']['NotFound'];
+      414: components['responses']['UrlTooLong'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  blockMember: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description A member's (account's) id. */
+        member_id: components['parameters']['MemberId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['BlockMemberRequest'];
+      };
+    };
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MemberDetail'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description No such member (`member_not_found`). */
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  unblockMember: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description A member's (account's) id. */
+        member_id: components['parameters']['MemberId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ReasonRequest'];
+      };
+    };
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MemberDetail'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description No such member (`member_not_found`). */
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  exportMember: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description A member's (account's) id. */
+        member_id: components['parameters']['MemberId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MemberExport'];
+        };
+      };
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description No such member (`member_not_found`). */
+      404: components['responses']['NotFound'];
+      414: components['responses']['UrlTooLong'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  eraseMember: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description A member's (account's) id. */
+        member_id: components['parameters']['MemberId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EraseMemberRequest'];
+      };
+    };
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Message'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description No such member (`member_not_found`). */
+      404: components['responses']['NotFound'];
+      /** @description The confirmation does not match (`confirmation_mismatch`). */
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listAdminPayments: {
+    parameters: {
+      query: {
+        /** @description Only this branch. */
+        branch_id?: components['parameters']['AdminBranchFilter'];
+        /** @description First calendar day, inclusive (YYYY-MM-DD). */
+        from: components['parameters']['AdminFromRequired'];
+        /** @description Last calendar day, inclusive (YYYY-MM-DD); at most 366 days after `from`. */
+        to: components['parameters']['AdminToRequired'];
+        /** @description The page, from 1. */
+        page?: components['parameters']['Page'];
+        /** @description Items per page. */
+        page_size?: components['parameters']['PageSize'];
+      };
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MoneyMovementPage'];
+        };
+      };
+      /** @description A date that does not exist (`invalid_date`), `from` after `to` or a period over 366 days (`invalid_period`). */
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getMoneyReport: {
+    parameters: {
+      query: {
+        /** @description Only this branch. */
+        branch_id?: components['parameters']['AdminBranchFilter'];
+        /** @description First calendar day, inclusive (YYYY-MM-DD). */
+        from: components['parameters']['AdminFromRequired'];
+        /** @description Last calendar day, inclusive (YYYY-MM-DD); at most 366 days after `from`. */
+        to: components['parameters']['AdminToRequired'];
+        /** @description Rows per day, ISO week (starting Monday) or calendar month. */
+        granularity?: components['parameters']['Granularity'];
+      };
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MoneyReport'];
+        };
+      };
+      /** @description A date that does not exist (`invalid_date`), `from` after `to` or a period over 366 days (`invalid_period`). */
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getMoneyReportCsv: {
+    parameters: {
+      query: {
+        /** @description Only this branch. */
+        branch_id?: components['parameters']['AdminBranchFilter'];
+        /** @description First calendar day, inclusive (YYYY-MM-DD). */
+        from: components['parameters']['AdminFromRequired'];
+        /** @description Last calendar day, inclusive (YYYY-MM-DD); at most 366 days after `from`. */
+        to: components['parameters']['AdminToRequired'];
+        /** @description Rows per day, ISO week (starting Monday) or calendar month. */
+        granularity?: components['parameters']['Granularity'];
+      };
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The rows as CSV (UTF-8, comma-separated, a header row; amounts in euros with a dot). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+        };
+      };
+      /** @description A date that does not exist (`invalid_date`), `from` after `to` or a period over 366 days (`invalid_period`). */
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getOccupancyReport: {
+    parameters: {
+      query: {
+        /** @description Only this branch. */
+        branch_id?: components['parameters']['AdminBranchFilter'];
+        /** @description First calendar day, inclusive (YYYY-MM-DD). */
+        from: components['parameters']['AdminFromRequired'];
+        /** @description Last calendar day, inclusive (YYYY-MM-DD); at most 366 days after `from`. */
+        to: components['parameters']['AdminToRequired'];
+        /** @description Rows per day, ISO week (starting Monday) or calendar month. */
+        granularity?: components['parameters']['Granularity'];
+      };
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OccupancyReport'];
+        };
+      };
+      /** @description A date that does not exist (`invalid_date`), `from` after `to` or a period over 366 days (`invalid_period`). */
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getOccupancyReportCsv: {
+    parameters: {
+      query: {
+        /** @description Only this branch. */
+        branch_id?: components['parameters']['AdminBranchFilter'];
+        /** @description First calendar day, inclusive (YYYY-MM-DD). */
+        from: components['parameters']['AdminFromRequired'];
+        /** @description Last calendar day, inclusive (YYYY-MM-DD); at most 366 days after `from`. */
+        to: components['parameters']['AdminToRequired'];
+        /** @description Rows per day, ISO week (starting Monday) or calendar month. */
+        granularity?: components['parameters']['Granularity'];
+      };
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The rows as CSV (UTF-8, comma-separated, a header row; amounts in euros with a dot). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+        };
+      };
+      /** @description A date that does not exist (`invalid_date`), `from` after `to` or a period over 366 days (`invalid_period`). */
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listAuditLog: {
+    parameters: {
+      query?: {
+        /** @description Only this operator's changes. */
+        operator_id?: components['parameters']['AuditOperatorFilter'];
+        /** @description Only this action (e.g. `booking.cancel`). */
+        action?: components['parameters']['AuditActionFilter'];
+        /** @description Only changes to this kind of thing (booking, branch, member, ...). */
+        entity_type?: components['parameters']['AuditEntityTypeFilter'];
+        /** @description Only changes to this thing (its id or code). */
+        entity_id?: components['parameters']['AuditEntityIdFilter'];
+        /** @description First calendar day, inclusive (YYYY-MM-DD). */
+        from?: components['parameters']['AdminFrom'];
+        /** @description Last calendar day, inclusive (YYYY-MM-DD). */
+        to?: components['parameters']['AdminTo'];
+        /** @description The page, from 1. */
+        page?: components['parameters']['Page'];
+        /** @description Items per page. */
+        page_size?: components['parameters']['PageSize'];
+      };
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuditPage'];
+        };
+      };
+      /** @description A date that does not exist (`invalid_date`), or `from` after `to` (`invalid_period`). */
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];

@@ -43,6 +43,15 @@ import { organizerFromMailFrom } from './bookings/calendar.ts';
 import { createOperatorAlerts } from './locks/alerts.ts';
 import { createDoorService, type DoorService } from './locks/doors.ts';
 import { lockHandlers } from './locks/handlers.ts';
+import { createCatalogueService } from './console/catalogue.ts';
+import { consoleHandlers } from './console/handlers.ts';
+import { createReportService } from './console/reports.ts';
+import { createConsoleService } from './console/service.ts';
+import { DEMO_OWNER } from './db/demo-data.ts';
+import { operatorAuth, operatorHandlers } from './operators/handlers.ts';
+import { createOperatorService } from './operators/service.ts';
+import { createOperatorTokens } from './operators/tokens.ts';
+import { totpUri } from './operators/totp.ts';
 
 export type AppOptions = {
   clock?: Clock;
@@ -136,6 +145,12 @@ export async function buildApp(
     if (config.seedDemoData && (await seedDemoData(database.db, clock))) {
       app.log.info('seeded the demo data set into an empty database');
     }
+    if (config.seedDemoData) {
+      // Development only (never seeded in production): how to open the console with the demo owner.
+      app.log.info(
+        `operator console: ${config.publicUrl}/en/admin as ${DEMO_OWNER.email} / ${DEMO_OWNER.password}, TOTP ${totpUri(DEMO_OWNER.totpSecret, DEMO_OWNER.email)}`,
+      );
+    }
     const branches = createBranchService({ db: database.db, clock, horizonDays: config.slotHorizonDays });
     await branches.ensureSlotHorizon();
 
@@ -212,11 +227,21 @@ export async function buildApp(
       limits: config.auth.rateLimits,
       hashSubject: (subject) => keys.keyedHash('rate-limit', subject),
     });
+    const hasher = await createPasswordHasher(config.auth.passwordHashing);
+    const operators = createOperatorService({
+      db: database.db,
+      clock,
+      hasher,
+      tokens: createOperatorTokens(keys.operatorSessionToken, clock),
+      limiter,
+      publicUrl: config.publicUrl,
+      defaultLocale: config.operator.locale,
+    });
     const auth = createAuthService({
       db: database.db,
       clock,
       config,
-      hasher: await createPasswordHasher(config.auth.passwordHashing),
+      hasher,
       tokens: createSessionTokens(keys.sessionToken, clock, config.auth.sessionHours),
       keys,
       limiter,
@@ -228,6 +253,14 @@ export async function buildApp(
         },
       ],
     });
+    const consoleService = createConsoleService({
+      ...fulfilment,
+      bookings,
+      resend: accessCodeNotifier,
+      auth,
+    });
+    const catalogue = createCatalogueService({ db: database.db, clock, horizonDays: config.slotHorizonDays });
+    const reports = createReportService({ db: database.db, clock, lockProvider, console: consoleService });
     const delivery = createDeliveryAdapters(config, app.log.child({ component: 'notifications' }));
     if (config.isProduction && delivery.mailer.name === 'log') {
       app.log.warn('SMTP_URL is not set: e-mails are kept in the outbox and not delivered');
@@ -254,6 +287,7 @@ export async function buildApp(
       housekeeping.start();
     });
     app.decorateRequest('user', null);
+    app.decorateRequest('operatorCaller', null);
 
     app.addHook('preParsing', keepWebhookRawBody);
     if (config.isProduction && config.payments.provider === 'local') {
@@ -285,8 +319,10 @@ export async function buildApp(
         ...checkoutPublicHandlers(checkout, { devRoutes: config.devRoutes }),
         ...bookingHandlers({ bookings, coupons, checkout }),
         ...lockHandlers({ doors, config, resend: accessCodeNotifier, limiter }),
+        ...operatorHandlers(operators),
+        ...consoleHandlers({ console: consoleService, catalogue, reports }),
       },
-      security: { bearerAuth: bearerAuth(auth) },
+      security: { bearerAuth: bearerAuth(auth), operatorAuth: operatorAuth(operators) },
     });
     await registerClient(app, config);
     await app.ready();

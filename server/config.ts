@@ -40,7 +40,7 @@ const environmentSchema = z.object({
   // Where Stripe's API is (tests and stripe-mock); Stripe's own address when unset.
   STRIPE_API_URL: z.url().optional(),
   // One call to the payment provider, each try; with one retry a booking hears 503 well within 10 s.
-  PAYMENT_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(4000),
+  PAYMENT_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(3000),
   // Stripe accepts 30 minutes to 24 hours; the hold on the slots lasts exactly as long.
   CHECKOUT_EXPIRY_MINUTES: z.coerce.number().int().min(30).max(1440).default(30),
   // --- Accounts and notifications ---

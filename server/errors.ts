@@ -487,6 +487,236 @@ export const errorCatalogue = {
       sk: 'Kód od dverí možno znova poslať od 30 minút pred začiatkom až do konca jeho platnosti.',
     },
   },
+  booking_not_movable: {
+    status: 409,
+    detail: {
+      pt: 'Esta reserva já não pode ser mudada: só uma reserva paga pode mudar de horário, e só enquanto faltarem mais de {hours} horas para o início.',
+      en: 'This booking can no longer be moved: only a paid booking can move, and only while its start is more than {hours} hours away.',
+      fr: 'Cette réservation ne peut plus être déplacée : seule une réservation payée peut l’être, et seulement plus de {hours} heures avant son début.',
+      de: 'Diese Buchung kann nicht mehr verschoben werden: Nur eine bezahlte Buchung kann verschoben werden, und nur solange ihr Beginn mehr als {hours} Stunden entfernt ist.',
+      sk: 'Túto rezerváciu už nie je možné presunúť: presunúť sa dá iba zaplatená rezervácia, a to len viac ako {hours} hodín pred jej začiatkom.',
+    },
+  },
+  move_target_invalid: {
+    status: 422,
+    detail: {
+      pt: 'Uma reserva só pode mudar para outro horário da mesma filial.',
+      en: 'A booking can only move to another time slot of the same branch.',
+      fr: 'Une réservation ne peut être déplacée que vers un autre créneau de la même salle.',
+      de: 'Eine Buchung kann nur in ein anderes Zeitfenster desselben Standorts verschoben werden.',
+      sk: 'Rezerváciu možno presunúť iba na iný časový úsek tej istej pobočky.',
+    },
+  },
+  price_difference_changed: {
+    status: 409,
+    detail: {
+      pt: 'A diferença de preço mudou: é agora {difference}. Reveja a mudança.',
+      en: 'The price difference has changed: it is now {difference}. Please review the move.',
+      fr: 'La différence de prix a changé : elle est désormais de {difference}. Veuillez vérifier le déplacement.',
+      de: 'Der Preisunterschied hat sich geändert: Er beträgt jetzt {difference}. Bitte prüfen Sie die Verschiebung.',
+      sk: 'Cenový rozdiel sa zmenil: teraz je {difference}. Skontrolujte presun.',
+    },
+  },
+  operator_forbidden: {
+    status: 403,
+    detail: {
+      pt: 'Esta área está reservada aos proprietários.',
+      en: 'This is for owners only.',
+      fr: 'Cette section est réservée aux propriétaires.',
+      de: 'Dieser Bereich ist nur für Inhaber.',
+      sk: 'Táto časť je len pre vlastníkov.',
+    },
+  },
+  totp_code_reused: {
+    status: 401,
+    detail: {
+      pt: 'Este código já foi usado. Espere pelo próximo código da sua aplicação de autenticação.',
+      en: 'This code has already been used. Wait for the next code in your authenticator app.',
+      fr: 'Ce code a déjà été utilisé. Attendez le prochain code de votre application d’authentification.',
+      de: 'Dieser Code wurde bereits verwendet. Warten Sie auf den nächsten Code Ihrer Authenticator-App.',
+      sk: 'Tento kód už bol použitý. Počkajte na ďalší kód v overovacej aplikácii.',
+    },
+  },
+  invalid_setup_token: {
+    status: 400,
+    detail: {
+      pt: 'Este link de configuração é inválido, já foi usado ou expirou. Peça um novo a um proprietário.',
+      en: 'This setup link is invalid, already used or expired. Ask an owner for a new one.',
+      fr: 'Ce lien de configuration est invalide, déjà utilisé ou expiré. Demandez-en un nouveau à un propriétaire.',
+      de: 'Dieser Einrichtungslink ist ungültig, bereits verwendet oder abgelaufen. Bitten Sie einen Inhaber um einen neuen.',
+      sk: 'Tento odkaz na nastavenie je neplatný, už použitý alebo jeho platnosť vypršala. Požiadajte vlastníka o nový.',
+    },
+  },
+  session_not_found: {
+    status: 404,
+    detail: {
+      pt: 'Sessão não encontrada ou já terminada.',
+      en: 'Session not found or already ended.',
+      fr: 'Session introuvable ou déjà terminée.',
+      de: 'Sitzung nicht gefunden oder bereits beendet.',
+      sk: 'Relácia sa nenašla alebo už skončila.',
+    },
+  },
+  operator_not_found: {
+    status: 404,
+    detail: {
+      pt: 'Operador não encontrado.',
+      en: 'Operator not found.',
+      fr: 'Opérateur introuvable.',
+      de: 'Betreiber nicht gefunden.',
+      sk: 'Operátor sa nenašiel.',
+    },
+  },
+  operator_exists: {
+    status: 409,
+    detail: {
+      pt: 'Já existe um operador com este e-mail.',
+      en: 'An operator with this e-mail address already exists.',
+      fr: 'Un opérateur avec cette adresse e-mail existe déjà.',
+      de: 'Ein Betreiber mit dieser E-Mail-Adresse existiert bereits.',
+      sk: 'Operátor s touto e-mailovou adresou už existuje.',
+    },
+  },
+  last_owner: {
+    status: 409,
+    detail: {
+      pt: 'O último proprietário não pode ser removido.',
+      en: 'The last owner cannot be removed.',
+      fr: 'Le dernier propriétaire ne peut pas être supprimé.',
+      de: 'Der letzte Inhaber kann nicht entfernt werden.',
+      sk: 'Posledného vlastníka nemožno odstrániť.',
+    },
+  },
+  invalid_period: {
+    status: 400,
+    detail: {
+      pt: 'O período é inválido: o início tem de ser anterior ao fim{limit}.',
+      en: 'The period is invalid: the start must come before the end{limit}.',
+      fr: 'La période est invalide : le début doit précéder la fin{limit}.',
+      de: 'Der Zeitraum ist ungültig: Der Beginn muss vor dem Ende liegen{limit}.',
+      sk: 'Obdobie je neplatné: začiatok musí byť pred koncom{limit}.',
+    },
+  },
+  refund_exceeds_paid: {
+    status: 409,
+    detail: {
+      pt: 'O reembolso não pode ser superior ao valor pago ({paid}).',
+      en: 'The refund cannot be more than what was paid ({paid}).',
+      fr: 'Le remboursement ne peut pas dépasser le montant payé ({paid}).',
+      de: 'Die Erstattung darf den bezahlten Betrag ({paid}) nicht übersteigen.',
+      sk: 'Vrátená suma nemôže byť vyššia ako zaplatená suma ({paid}).',
+    },
+  },
+  move_price_differs: {
+    status: 409,
+    detail: {
+      pt: 'A reserva só pode ser mudada para um horário com o mesmo preço.',
+      en: 'The booking can only be moved to a slot with the same price.',
+      fr: 'La réservation ne peut être déplacée que vers un créneau au même prix.',
+      de: 'Die Buchung kann nur in ein Zeitfenster mit demselben Preis verschoben werden.',
+      sk: 'Rezerváciu možno presunúť len na termín s rovnakou cenou.',
+    },
+  },
+  closure_not_found: {
+    status: 404,
+    detail: {
+      pt: 'Encerramento não encontrado.',
+      en: 'Closure not found.',
+      fr: 'Fermeture introuvable.',
+      de: 'Schließung nicht gefunden.',
+      sk: 'Zatvorenie sa nenašlo.',
+    },
+  },
+  closure_overlaps: {
+    status: 409,
+    detail: {
+      pt: 'Este período sobrepõe-se a um encerramento em vigor.',
+      en: 'This period overlaps a closure in force.',
+      fr: 'Cette période chevauche une fermeture en vigueur.',
+      de: 'Dieser Zeitraum überschneidet sich mit einer bestehenden Schließung.',
+      sk: 'Toto obdobie sa prekrýva s platným zatvorením.',
+    },
+  },
+  closure_reopened: {
+    status: 409,
+    detail: {
+      pt: 'Este encerramento já foi levantado.',
+      en: 'This closure has already been reopened.',
+      fr: 'Cette fermeture a déjà été levée.',
+      de: 'Diese Schließung wurde bereits aufgehoben.',
+      sk: 'Toto zatvorenie už bolo zrušené.',
+    },
+  },
+  branch_slug_taken: {
+    status: 409,
+    detail: {
+      pt: 'Já existe uma filial com este identificador.',
+      en: 'Another branch already has this slug.',
+      fr: 'Une autre salle a déjà cet identifiant.',
+      de: 'Ein anderer Standort hat bereits diese Kennung.',
+      sk: 'Iná pobočka už má tento identifikátor.',
+    },
+  },
+  coupon_not_found: {
+    status: 404,
+    detail: {
+      pt: 'Cupão não encontrado.',
+      en: 'Coupon not found.',
+      fr: 'Code promo introuvable.',
+      de: 'Gutschein nicht gefunden.',
+      sk: 'Kupón sa nenašiel.',
+    },
+  },
+  coupon_exists: {
+    status: 409,
+    detail: {
+      pt: 'Já existe um cupão com este código.',
+      en: 'A coupon with this code already exists.',
+      fr: 'Un code promo identique existe déjà.',
+      de: 'Ein Gutschein mit diesem Code existiert bereits.',
+      sk: 'Kupón s týmto kódom už existuje.',
+    },
+  },
+  contact_already_blocked: {
+    status: 409,
+    detail: {
+      pt: 'Este contacto já está bloqueado.',
+      en: 'This contact is already blocked.',
+      fr: 'Ce contact est déjà bloqué.',
+      de: 'Dieser Kontakt ist bereits gesperrt.',
+      sk: 'Tento kontakt je už zablokovaný.',
+    },
+  },
+  blocked_contact_not_found: {
+    status: 404,
+    detail: {
+      pt: 'Bloqueio não encontrado.',
+      en: 'Block not found.',
+      fr: 'Blocage introuvable.',
+      de: 'Sperre nicht gefunden.',
+      sk: 'Blokovanie sa nenašlo.',
+    },
+  },
+  member_not_found: {
+    status: 404,
+    detail: {
+      pt: 'Cliente não encontrado.',
+      en: 'Member not found.',
+      fr: 'Client introuvable.',
+      de: 'Mitglied nicht gefunden.',
+      sk: 'Člen sa nenašiel.',
+    },
+  },
+  confirmation_mismatch: {
+    status: 409,
+    detail: {
+      pt: 'A confirmação não corresponde ao e-mail do cliente.',
+      en: 'The confirmation does not match the member’s e-mail address.',
+      fr: 'La confirmation ne correspond pas à l’adresse e-mail du client.',
+      de: 'Die Bestätigung stimmt nicht mit der E-Mail-Adresse des Mitglieds überein.',
+      sk: 'Potvrdenie sa nezhoduje s e-mailovou adresou člena.',
+    },
+  },
 } as const satisfies Record<string, { status: number; detail: Localised }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;
@@ -523,7 +753,12 @@ export type FieldProblem = {
 };
 
 /** Structured fields some errors carry next to `detail` and `code` (the contract's `Error` schema). */
-export type ErrorFields = { pending?: PendingVerification[]; fields?: FieldProblem[] };
+export type ErrorFields = {
+  pending?: PendingVerification[];
+  fields?: FieldProblem[];
+  /** On `price_difference_changed`: the difference the server computes now, in euros. */
+  price_difference_eur?: number;
+};
 
 export type ErrorBody = { detail: string; code: ErrorCode } & ErrorFields;
 

@@ -10,7 +10,8 @@ import {
   type RouterHistory,
 } from '@tanstack/react-router';
 import { modalSearchSchema, usesSearchAlias } from '../machines/modal-search.ts';
-import { activateLocale, loadLegalMessages, rememberLocale } from './i18n/i18n.ts';
+import { loadTemporal } from '../machines/temporal.ts';
+import { activateLocale, loadFeatureMessages, loadLegalMessages, rememberLocale } from './i18n/i18n.ts';
 import { DEFAULT_LOCALE, detectLocale, isLocale, localeSegment, switchLocaleInPath } from './i18n/locales.ts';
 import { Landing } from './landing/Landing.tsx';
 import { NotFound } from './shell/NotFound.tsx';
@@ -78,8 +79,33 @@ export const rightsRoute = createRoute({
 /** Any other path under a language: the 404 page inside the shell (top bar and footer); the server answers 404. */
 const notFoundRoute = createRoute({ getParentRoute: () => langRoute, path: '$', component: NotFound });
 
+/**
+ * The operator console (issue 18): its own page frame, not the member shell, in chunks member pages never load
+ * (src/admin/). `/{lang}/admin/<section>/...` are its pages; the section is read by the console itself.
+ */
+const adminBeforeLoad = async ({ params }: { params: { lang: string } }) => {
+  const locale = isLocale(params.lang) ? params.lang : DEFAULT_LOCALE;
+  if (locale !== params.lang) throw redirect({ href: `/${locale}/admin`, replace: true });
+  await activateLocale(locale);
+  // The console's texts and Temporal (times in each branch's zone) load with it, never with member pages.
+  await Promise.all([loadFeatureMessages('admin'), loadTemporal()]);
+  return { locale };
+};
+export const adminRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '$lang/admin',
+  beforeLoad: adminBeforeLoad,
+}).lazy(() => import('./admin/admin.lazy.tsx').then((module) => module.Route));
+export const adminPageRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '$lang/admin/$',
+  beforeLoad: adminBeforeLoad,
+}).lazy(() => import('./admin/admin.lazy.tsx').then((module) => module.PageRoute));
+
 const routeTree = rootRoute.addChildren([
   indexRoute,
+  adminRoute,
+  adminPageRoute,
   langRoute.addChildren([mainRoute, rightsRoute, notFoundRoute]),
 ]);
 

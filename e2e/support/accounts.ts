@@ -6,7 +6,13 @@ import { firstActiveBranch, holdByApi, slotsOn, type ApiSlot } from './booking.t
 export const DEMO_ACCOUNT = { email: 'demo@example.com', password: 'Demo-gym-2026!' };
 export const PASSWORD = 'Treino-privado-2026!';
 
-type OutboxMessage = { channel: 'email' | 'sms'; to: string; subject: string | null; text: string };
+export type OutboxMessage = {
+  channel: 'email' | 'sms';
+  to: string;
+  subject: string | null;
+  text: string;
+  attachments: { filename: string; content_type: string; content: string }[];
+};
 
 let counter = 0;
 
@@ -131,14 +137,19 @@ export async function bookableSlots(request: APIRequestContext, daysAhead: numbe
   return { branch, date, slots };
 }
 
-/** Books slots through the API and pays on the local checkout with the test card. */
-export async function bookAndPay(request: APIRequestContext, token: string, slots: ApiSlot[]): Promise<void> {
+/** Books slots through the API and pays on the local checkout with the test card: the checkout session id. */
+export async function bookAndPay(
+  request: APIRequestContext,
+  token: string,
+  slots: ApiSlot[],
+): Promise<string> {
   const sessionId = (await holdByApi(request, token, slots)).split('_secret_')[0];
   const paid = await request.post(`/api/checkout/local/${sessionId}/complete`, {
     data: { card_number: '4242424242424242' },
   });
   expect(paid.ok(), await paid.text()).toBe(true);
   expect(((await paid.json()) as { outcome: string }).outcome).toBe('paid');
+  return sessionId!;
 }
 
 /** A form field by its exact label; a required field's label ends with Mantine's asterisk. */

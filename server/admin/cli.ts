@@ -8,6 +8,7 @@ import { bookingCommands } from './commands/bookings.ts';
 import { branchCommands } from './commands/branch.ts';
 import { couponCommands } from './commands/coupon.ts';
 import { lockCommands } from './commands/locks.ts';
+import { operatorCommands } from './commands/operator.ts';
 import { paymentCommands } from './commands/payments.ts';
 import { priceRuleCommands } from './commands/price-rule.ts';
 import { refundRatioCommands } from './commands/refund-ratios.ts';
@@ -27,6 +28,7 @@ const COMMANDS: Record<string, AdminCommand> = {
   ...bookingCommands,
   ...paymentCommands,
   ...lockCommands,
+  ...operatorCommands,
 };
 
 function helpText(): string {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { LockProvider } from '../adapters/locks/provider.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
+import type { LocaleCode } from '../db/schema.ts';
 
 // A back-office command is a module `server/admin/commands/<noun>.ts` exporting a record of
 // `AdminCommand`s keyed by '<noun> <verb>' (registered in `server/admin/cli.ts`). Each is `{ usage, summary,
@@ -22,6 +23,9 @@ export type AdminContext = {
   io: AdminIo;
   /** The configured lock provider (Seam or the virtual doors); by default the virtual doors. */
   lockProvider?: LockProvider;
+  /** Where links point (`PUBLIC_URL`) and the operators' default language (`OPERATOR_LOCALE`). */
+  publicUrl?: string;
+  operatorLocale?: LocaleCode;
 };
 
 /** Bad input: the message is for the operator, and the exit code is 2. */
@@ -160,6 +164,11 @@ export const periodOptions = {
   until: instant().optional(),
   limit: wholeNumber({ min: 1, max: 10_000 }).default(50),
 };
+
+/** The period and row limit a list command read with `periodOptions`, as the services' filters take them. */
+export function period(input: { from?: Date; until?: Date; limit: number }) {
+  return { from: input.from, until: input.until, limit: input.limit };
+}
 
 // --- Output ------------------------------------------------------------------------------------------------
 

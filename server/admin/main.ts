@@ -24,6 +24,8 @@ async function main(): Promise<number> {
       horizonDays: config.slotHorizonDays,
       io,
       lockProvider: createLockProvider(config, database.db),
+      publicUrl: config.publicUrl,
+      operatorLocale: config.operator.locale,
     });
   } finally {
     await database.close();

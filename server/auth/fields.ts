@@ -1,3 +1,4 @@
+import { isValidPortugueseTaxId, normaliseTaxId } from '../../openapi/tax-id.ts';
 import { AppError } from '../errors.ts';
 
 // What people type into account forms, brought to the one form the database keeps.
@@ -21,4 +22,20 @@ export function cleanName(input: string): string {
   // eslint-disable-next-line no-control-regex
   if (!name || /[\u0000-\u001f\u007f]/.test(name)) throw new AppError('invalid_name');
   return name;
+}
+
+/**
+ * The member's tax number as stored: the nine digits of a valid NIF, or null when none is given. A wrong check
+ * digit is a field problem of `tax_id`, shown beside the field.
+ */
+export function cleanTaxId(input: string | null | undefined): string | null {
+  if (input === null || input === undefined || input.trim() === '') return null;
+  if (!isValidPortugueseTaxId(input)) {
+    throw new AppError(
+      'validation_failed',
+      { problems: "'tax_id' is not a valid Portuguese tax number (NIF)" },
+      { fields: [{ field: 'tax_id', problem: 'invalid' }] },
+    );
+  }
+  return normaliseTaxId(input);
 }

@@ -8,6 +8,8 @@ const GENERATED_SECRET_SETTING = 'auth.generated_secret';
 /** Keys derived from the one configured secret, each for one purpose, so no key serves two. */
 export type AuthKeys = {
   sessionToken: Uint8Array;
+  /** Signs operator (console) tokens: a key of its own, so a member token can never pass as one. */
+  operatorSessionToken: Uint8Array;
   /** Keyed hash of short codes and of rate-limit subjects (e-mails, phones, IPs): unguessable without the key. */
   keyedHash(purpose: string, value: string): string;
 };
@@ -25,6 +27,7 @@ export async function loadAuthKeys(db: Db, config: Config): Promise<AuthKeys> {
   const hashKey = derive('keyed-hash');
   return {
     sessionToken: new Uint8Array(derive('session-token')),
+    operatorSessionToken: new Uint8Array(derive('operator-session-token')),
     keyedHash: (purpose, value) => createHmac('sha256', hashKey).update(`${purpose}\0${value}`).digest('hex'),
   };
 }

@@ -1,7 +1,6 @@
 import { dateFromInstant, type Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import type { LocaleCode } from '../db/schema.ts';
 import { AppError, CONTACT_BLOCKED_ON_PROFILE, type PendingVerification } from '../errors.ts';
 import type { Locale } from '../i18n.ts';
 import { queueEmail, queueSms } from '../notifications/outbox.ts';
@@ -14,7 +13,7 @@ import {
 } from '../notifications/templates/account.ts';
 import { accountMessage } from './messages.ts';
 import { assertPasswordPolicy, type PasswordHasher } from './passwords.ts';
-import { cleanName, normaliseEmail, sanitisePhoneNumber } from './fields.ts';
+import { cleanName, cleanTaxId, normaliseEmail, sanitisePhoneNumber } from './fields.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 import * as repository from './repository.ts';
 import type { CodeChannel, UserRow } from './repository.ts';
@@ -30,26 +29,9 @@ export const RESET_LINK_LIFETIME_MINUTES = 60;
 /** Who is calling: the address the rate limits count against and the language of the answer. */
 export type CallContext = { ip: string; locale: Locale };
 
-export type RegisterInput = {
-  email: string;
-  first_name: string;
-  last_name: string;
-  phone_number: string;
-  password: string;
-  confirm_password: string;
-  agree_newsletter: boolean;
-  locale?: LocaleCode;
-};
+export type RegisterInput = Schemas['RegisterRequest'];
 
-export type ProfileInput = {
-  email: string;
-  phone_number: string;
-  first_name: string;
-  last_name: string;
-  password?: string | null;
-  agree_newsletter: boolean;
-  locale?: LocaleCode;
-};
+export type ProfileInput = Schemas['ProfileUpdate'];
 
 /**
  * Runs inside the deletion transaction before the personal data is erased. The bookings issue plugs in here
@@ -170,6 +152,7 @@ export function createAuthService(deps: {
       email_verified: user.email_verified_at !== null,
       phone_verified: user.phone_verified_at !== null,
       locale: user.locale,
+      tax_id: user.tax_id,
     };
   }
 
@@ -184,6 +167,7 @@ export function createAuthService(deps: {
       await limiter.consume('register.contact', `phone:${phoneNumber}`);
       const firstName = cleanName(input.first_name);
       const lastName = cleanName(input.last_name);
+      const taxId = cleanTaxId(input.tax_id);
       if (await repository.isAnyContactBlocked(db, { email, phoneNumber })) {
         throw new AppError('contact_blocked');
       }
@@ -199,6 +183,7 @@ export function createAuthService(deps: {
             last_name: lastName,
             password_hash: passwordHash,
             agree_newsletter: input.agree_newsletter,
+            tax_id: taxId,
             locale: input.locale ?? context.locale,
             created_at: at,
             updated_at: at,
@@ -256,6 +241,7 @@ export function createAuthService(deps: {
       const phoneNumber = sanitisePhoneNumber(input.phone_number);
       const firstName = cleanName(input.first_name);
       const lastName = cleanName(input.last_name);
+      const taxId = input.tax_id === undefined ? undefined : cleanTaxId(input.tax_id);
       const newPassword = typeof input.password === 'string' ? input.password : null;
       if (newPassword !== null) assertPasswordPolicy(newPassword);
       const emailChanged = email !== current.email;
@@ -283,6 +269,7 @@ export function createAuthService(deps: {
             first_name: firstName,
             last_name: lastName,
             agree_newsletter: input.agree_newsletter,
+            ...(taxId === undefined ? {} : { tax_id: taxId }),
             ...(input.locale ? { locale: input.locale } : {}),
             ...(emailChanged ? { email, email_verified_at: null } : {}),
             ...(phoneChanged ? { phone_number: phoneNumber, phone_verified_at: null } : {}),
@@ -443,7 +430,12 @@ export function createAuthService(deps: {
       return accountMessage('passwordReset', context.locale);
     },
 
-    async deleteAccount(current: UserRow, context: CallContext) {
+    /** `alsoInTransaction`: the console's audit row, written in the deletion's own transaction. */
+    async deleteAccount(
+      current: UserRow,
+      context: CallContext,
+      alsoInTransaction?: (trx: Db, at: Date) => Promise<void>,
+    ) {
       const at = now();
       await db.transaction().execute(async (trx) => {
         const user = await repository.findLiveUserById(trx, current.id, { forUpdate: true });
@@ -457,6 +449,7 @@ export function createAuthService(deps: {
         for (const step of deps.beforeErasure ?? []) await step(trx, user, at);
         await repository.deleteCodesAndResetTokens(trx, user.id);
         await repository.anonymiseUser(trx, user.id, at);
+        await alsoInTransaction?.(trx, at);
       });
       return accountMessage('accountDeleted', context.locale);
     },

@@ -22,6 +22,14 @@ export type AccessCodeJobData = { bookingId: number };
 export type AccessCodeScheduler = {
   /** `lockCodeId` only for a re-send after the booking's code was replaced. */
   schedule(trx: Db, bookings: readonly { id: number; start: Date; lockCodeId?: number }[]): Promise<void>;
+  /**
+   * A moved booking: its waiting jobs (due at the old time) are cancelled and new ones are due at the new
+   * time; `moveSeq` gives the new job an id of its own even when the booking returns to a code it had.
+   */
+  reschedule(
+    trx: Db,
+    booking: { id: number; start: Date; lockCodeId: number; moveSeq: number },
+  ): Promise<void>;
 };
 
 export type AccessCodeOutcome =
@@ -31,9 +39,10 @@ export type AccessCodeOutcome =
  * The queue's job id of a booking's message: a UUID derived from the booking id, so scheduling a booking
  * twice (a redelivered payment event, a retried confirmation) inserts one job.
  */
-export function accessCodeJobId(bookingId: number, lockCodeId?: number): string {
-  const name =
-    lockCodeId === undefined ? `access-code:${bookingId}` : `access-code:${bookingId}:${lockCodeId}`;
+export function accessCodeJobId(bookingId: number, lockCodeId?: number, moveSeq?: number): string {
+  const name = [`access-code:${bookingId}`, lockCodeId, moveSeq === undefined ? undefined : `move-${moveSeq}`]
+    .filter((part) => part !== undefined)
+    .join(':');
   const hex = createHash('sha256').update(name).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }

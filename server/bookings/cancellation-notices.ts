@@ -1,6 +1,7 @@
 import { instantFromDate } from '../clock.ts';
 import { findSessionCards, insertOutboxMessage } from '../checkout/repository.ts';
 import type { Db } from '../db/database.ts';
+import { messageAddressee, messageBookingTimes } from '../notifications/message-context.ts';
 import { findMessageContext } from '../notifications/repository.ts';
 import type { CalendarInput } from './calendar.ts';
 import {
@@ -68,13 +69,9 @@ export async function queueCancellationNotices(
       );
     const input = {
       reason,
-      locale: context.locale,
-      firstName: context.first_name,
-      branch: { name: context.branch_name, location: context.location, timeZone: context.time_zone },
+      ...messageAddressee(context),
       bookings: rows.map((row) => ({
-        bookingId: row.id,
-        start: instantFromDate(row.start_time),
-        end: instantFromDate(row.end_time),
+        ...messageBookingTimes(row),
         refundCents: refunds.get(row.id) ?? 0,
         sequence: row.calendar_sequence,
       })),

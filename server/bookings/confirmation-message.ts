@@ -2,6 +2,7 @@ import type { Temporal } from 'temporal-polyfill';
 import type { OutboxAttachment } from '../db/schema.ts';
 import { format, type Locale } from '../i18n.ts';
 import { bookingCalendarAttachment, type CalendarInput } from './calendar.ts';
+import { bookingReceipt, type ReceiptInput } from './receipt.ts';
 import { formatMoney } from './money.ts';
 import { describeSlotTime } from './time-format.ts';
 import { escapeHtml } from '../html.ts';
@@ -14,6 +15,8 @@ export type ConfirmedSlot = {
   bookingId: number;
   start: Temporal.Instant;
   end: Temporal.Instant;
+  /** The slot's price before the coupon (the same as the final price without one). */
+  basePriceCents: number;
   finalPriceCents: number;
   /** The booking's `calendar_sequence` (0 for a new booking). */
   sequence: number;
@@ -28,6 +31,8 @@ export type ConfirmationInput = {
   attendeeEmail: string;
   publicUrl: string;
   now: Temporal.Instant;
+  /** The receipt's other parties and facts (server/bookings/receipt.ts). */
+  receipt: Pick<ReceiptInput, 'company' | 'customer' | 'coupon' | 'paymentReference'>;
 };
 
 export type OutboxMessageContent = {
@@ -103,6 +108,7 @@ export function bookingConfirmationMessage(input: ConfirmationInput): OutboxMess
   const greeting = format(texts.greeting, { name: input.firstName });
   const zone = format(texts.zone, { zone: branch.timeZone });
   const manage = format(texts.manage, { url: accountUrl });
+  const receipt = bookingReceipt({ ...input.receipt, locale, timeZone: branch.timeZone, slots });
   const text = [
     greeting,
     '',
@@ -115,6 +121,8 @@ export function bookingConfirmationMessage(input: ConfirmationInput): OutboxMess
     texts.code,
     manage,
     '',
+    ...receipt.text,
+    '',
   ].join('\n');
   const html = [
     `<p>${escapeHtml(greeting)}</p>`,
@@ -123,6 +131,7 @@ export function bookingConfirmationMessage(input: ConfirmationInput): OutboxMess
     `<p>${escapeHtml(zone)}<br>${escapeHtml(total)}</p>`,
     `<p>${escapeHtml(texts.code)}</p>`,
     `<p><a href="${escapeHtml(accountUrl)}">${escapeHtml(manage)}</a></p>`,
+    receipt.html,
   ].join('\n');
   return {
     subject: format(texts.subject, { branch: branch.name }),

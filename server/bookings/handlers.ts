@@ -60,6 +60,17 @@ export function bookingHandlers(services: {
       return page;
     },
 
+    moveBooking: async (request, reply) => {
+      private_(reply);
+      return bookings.moveBooking({
+        userId: userId(request),
+        bookingId: request.params.booking_id,
+        slotId: request.body.time_slot_id,
+        expectedDifferenceEur: request.body.expected_price_difference_eur,
+        locale: resolveLocale(request.headers.locale),
+      });
+    },
+
     cancelBookings: async (request, reply) => {
       private_(reply);
       await bookings.cancelBookings({

@@ -31,3 +31,19 @@ export function refundableCents(
   if (hoursLeft <= 0) return 0;
   return portionCents(booking.finalPriceCents, refundRatioAt(booking.refundRatios, hoursLeft));
 }
+
+/**
+ * Whether the booking may still move: its start is at least the policy's highest threshold away, so the
+ * best refund tier still applies (a move never turns a partly refundable booking into a fully refundable one).
+ */
+export function withinBestRefundTier(
+  booking: { refundRatios: RefundRatios; start: Temporal.Instant },
+  now: Temporal.Instant,
+): boolean {
+  const hoursLeft = hoursUntil(booking.start, now);
+  return hoursLeft > 0 && hoursLeft >= highestThreshold(booking.refundRatios);
+}
+
+export function highestThreshold(ratios: RefundRatios): number {
+  return Math.max(0, ...Object.keys(ratios).map(Number));
+}

@@ -159,23 +159,6 @@ export async function attachCheckoutSession(
     .execute();
 }
 
-/** The holds a booking transaction wrote, locked, to attach their checkout session once the provider answered. */
-export async function lockHolds(
-  db: Db,
-  bookingIds: readonly number[],
-): Promise<
-  { id: number; status: BookingStatus; hold_expires_at: Date | null; checkout_session_id: string | null }[]
-> {
-  if (bookingIds.length === 0) return [];
-  return db
-    .selectFrom('bookings')
-    .select(['id', 'status', 'hold_expires_at', 'checkout_session_id'])
-    .where('id', 'in', [...bookingIds])
-    .orderBy('id')
-    .forUpdate()
-    .execute();
-}
-
 /**
  * Removes holds that never got a checkout session (the provider failed), with their coupon redemptions: the
  * member never had them, so they leave no trace in their bookings, and their slots are free at once.
@@ -212,6 +195,7 @@ export type MyBookingRow = {
   location: string;
   time_zone: string;
   coupon_code: string | null;
+  coupon_discount: number | string | null;
   checkout_session_id: string | null;
   session_status: 'open' | 'complete' | 'expired' | null;
   session_expires_at: Date | null;
@@ -229,58 +213,65 @@ export type MyBookingRow = {
 
 /** The user's bookings with what the read model needs; callers add which ones and their order. */
 function userBookingsQuery(db: Db, userId: string) {
-  return db
-    .selectFrom('bookings as booking')
-    .innerJoin('branches as branch', 'branch.id', 'booking.branch_id')
-    .leftJoin('coupons as coupon', 'coupon.id', 'booking.coupon_id')
-    .leftJoin('checkout_sessions as session', 'session.id', 'booking.checkout_session_id')
-    .leftJoin('lock_codes as code', 'code.id', 'booking.lock_code_id')
-    .select((eb) => [
-      'booking.id',
-      'booking.status',
-      'booking.start_time',
-      'booking.end_time',
-      'booking.created_at',
-      'booking.hold_expires_at',
-      'booking.final_price_cents',
-      'booking.refund_ratios',
-      'booking.paid_at',
-      'branch.id as branch_id',
-      'branch.name as branch_name',
-      'branch.location',
-      'branch.time_zone',
-      'coupon.code as coupon_code',
-      'booking.checkout_session_id',
-      'session.status as session_status',
-      'session.expires_at as session_expires_at',
-      'session.locale as session_locale',
-      'session.booking_date as session_booking_date',
-      'code.code as lock_code',
-      // The rule of the door-code message (server/locks/doors.ts, prepareForMessage): a backup code stands in
-      // for the code only at a branch with one door, while that door has not confirmed the code.
-      eb
-        .selectFrom('lock_code_doors as door')
-        .select(
-          sql<
-            string | null
-          >`case when count(*) = 1 and bool_and(door.state <> 'set') then max(door.backup_code) end`.as(
-            'backup',
-          ),
-        )
-        .whereRef('door.lock_code_id', '=', 'code.id')
-        .as('lock_code_backup'),
-      'code.revoked_at as lock_code_revoked_at',
-      'code.valid_from as lock_code_valid_from',
-      'code.valid_until as lock_code_valid_until',
-      'booking.checked_in_at',
-      eb
-        .selectFrom('refunds')
-        .select((inner) => inner.fn.sum<number>('refunds.amount_cents').as('total'))
-        .whereRef('refunds.booking_id', '=', 'booking.id')
-        .where('refunds.status', '<>', 'failed')
-        .as('refunded_cents'),
-    ])
-    .where('booking.user_id', '=', userId);
+  return (
+    db
+      .selectFrom('bookings as booking')
+      .innerJoin('branches as branch', 'branch.id', 'booking.branch_id')
+      .leftJoin('coupons as coupon', 'coupon.id', 'booking.coupon_id')
+      .leftJoin('checkout_sessions as session', 'session.id', 'booking.checkout_session_id')
+      .leftJoin('lock_codes as code', 'code.id', 'booking.lock_code_id')
+      .select((eb) => [
+        'booking.id',
+        'booking.status',
+        'booking.start_time',
+        'booking.end_time',
+        'booking.created_at',
+        'booking.hold_expires_at',
+        'booking.final_price_cents',
+        'booking.refund_ratios',
+        'booking.paid_at',
+        'branch.id as branch_id',
+        'branch.name as branch_name',
+        'branch.location',
+        'branch.time_zone',
+        'coupon.code as coupon_code',
+        'coupon.discount as coupon_discount',
+        'booking.checkout_session_id',
+        'session.status as session_status',
+        'session.expires_at as session_expires_at',
+        'session.locale as session_locale',
+        'session.booking_date as session_booking_date',
+        'code.code as lock_code',
+        // The rule of the door-code message (server/locks/doors.ts, prepareForMessage): a backup code stands in
+        // for the code only at a branch with one door, while that door has not confirmed the code.
+        eb
+          .selectFrom('lock_code_doors as door')
+          .select(
+            sql<
+              string | null
+            >`case when count(*) = 1 and bool_and(door.state <> 'set') then max(door.backup_code) end`.as(
+              'backup',
+            ),
+          )
+          .whereRef('door.lock_code_id', '=', 'code.id')
+          .as('lock_code_backup'),
+        'code.revoked_at as lock_code_revoked_at',
+        'code.valid_from as lock_code_valid_from',
+        'code.valid_until as lock_code_valid_until',
+        'booking.checked_in_at',
+        eb
+          .selectFrom('refunds')
+          .select((inner) => inner.fn.sum<number>('refunds.amount_cents').as('total'))
+          .whereRef('refunds.booking_id', '=', 'booking.id')
+          .where('refunds.status', '<>', 'failed')
+          .as('refunded_cents'),
+      ])
+      .where('booking.user_id', '=', userId)
+      // A move's hold is part of that move, not a booking of its own (the booking shows where it is).
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('booking_moves').select('id').whereRef('hold_booking_id', '=', 'booking.id'))),
+      )
+  );
 }
 
 /**
@@ -324,29 +315,36 @@ export async function listUserBookingHistory(
 export type BookingToCancelRow = {
   id: number;
   user_id: string | null;
-  status: 'pending' | 'confirmed' | 'canceled' | 'expired';
+  status: BookingStatus;
   start_time: Date;
+  hold_expires_at: Date | null;
   final_price_cents: number;
   refund_ratios: Record<string, number>;
   checkout_session_id: string | null;
   lock_code_id: number | null;
 };
 
-/** Reads the bookings and locks their rows (in id order, so concurrent cancellations never deadlock). */
+const BOOKING_TO_CANCEL_COLUMNS = [
+  'id',
+  'user_id',
+  'status',
+  'start_time',
+  'hold_expires_at',
+  'final_price_cents',
+  'refund_ratios',
+  'checkout_session_id',
+  'lock_code_id',
+] as const;
+
+/**
+ * Reads the bookings and locks their rows (in id order, so concurrent cancellations never deadlock): to cancel
+ * them, or to attach a checkout session to the holds a booking wrote.
+ */
 export async function lockBookings(db: Db, bookingIds: readonly number[]): Promise<BookingToCancelRow[]> {
   if (bookingIds.length === 0) return [];
   return db
     .selectFrom('bookings')
-    .select([
-      'id',
-      'user_id',
-      'status',
-      'start_time',
-      'final_price_cents',
-      'refund_ratios',
-      'checkout_session_id',
-      'lock_code_id',
-    ])
+    .select(BOOKING_TO_CANCEL_COLUMNS)
     .where('id', 'in', [...bookingIds])
     .orderBy('id')
     .forUpdate()
@@ -361,19 +359,6 @@ export async function cancelBooking(db: Db, bookingId: number, now: Date): Promi
     .execute();
 }
 
-export async function findPaymentIntents(
-  db: Db,
-  sessionIds: readonly string[],
-): Promise<Map<string, string | null>> {
-  if (sessionIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('checkout_sessions')
-    .select(['id', 'payment_intent_id'])
-    .where('id', 'in', [...sessionIds])
-    .execute();
-  return new Map(rows.map((row) => [row.id, row.payment_intent_id]));
-}
-
 /** The user's live bookings that have not started, locked in id order. */
 export async function lockUpcomingBookingsOfUser(
   db: Db,
@@ -382,16 +367,7 @@ export async function lockUpcomingBookingsOfUser(
 ): Promise<BookingToCancelRow[]> {
   return db
     .selectFrom('bookings')
-    .select([
-      'id',
-      'user_id',
-      'status',
-      'start_time',
-      'final_price_cents',
-      'refund_ratios',
-      'checkout_session_id',
-      'lock_code_id',
-    ])
+    .select(BOOKING_TO_CANCEL_COLUMNS)
     .where('user_id', '=', userId)
     .where('status', 'in', ['pending', 'confirmed'])
     .where('start_time', '>', now)
@@ -452,6 +428,21 @@ export async function listBookingRecords(db: Db, filter: BookingFilter) {
   if (filter.until !== undefined) query = query.where('booking.start_time', '<', filter.until);
   if (filter.email !== undefined) query = query.where('user.email', '=', filter.email.toLowerCase());
   return query.execute();
+}
+
+/** Whether a closure in force covers part of any of these slots (they cannot be booked). */
+export async function anySlotClosed(db: Db, slotIds: readonly number[]): Promise<boolean> {
+  if (slotIds.length === 0) return false;
+  const row = await db
+    .selectFrom('slots as slot')
+    .innerJoin('branch_closures as closure', 'closure.branch_id', 'slot.branch_id')
+    .select('slot.id')
+    .where('slot.id', 'in', [...slotIds])
+    .where('closure.reopened_at', 'is', null)
+    .where('closure.starts_at', '<', sql<Date>`slot.end_time`)
+    .where('closure.ends_at', '>', sql<Date>`slot.start_time`)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export type RevisedBookingRow = {

@@ -6,7 +6,6 @@ import { dateFromInstant, instantFromDate, type Clock } from '../clock.ts';
 import { lockUsableCoupon } from '../coupons/service.ts';
 import { insertRedemptions } from '../coupons/repository.ts';
 import { confirmBookings, type FulfilmentDependencies } from '../checkout/fulfilment.ts';
-import * as checkoutRepository from '../checkout/repository.ts';
 import type { Db } from '../db/database.ts';
 import { AppError } from '../errors.ts';
 import type { Locale } from '../i18n.ts';
@@ -14,11 +13,12 @@ import { releaseLockCodes } from '../locks/service.ts';
 import { rescheduleRecodedAccessCodes } from './access-codes.ts';
 import { queueCancellationNotices } from './cancellation-notices.ts';
 import type { CancellationReason } from './cancellation-message.ts';
+import { abandonMovesOf, createMoveService, refundFromBookingPayments } from './moves.ts';
 import { readRefundRatios } from '../settings/refund-ratios.ts';
 import { isConflict, sqlState, SQLSTATE } from './database-errors.ts';
 import { centsToEuros, formatMoney, sameAmount } from './money.ts';
 import { priceSlots } from './pricing.ts';
-import { refundableCents } from './refunds.ts';
+import { refundableCents, withinBestRefundTier } from './refunds.ts';
 import * as repository from './repository.ts';
 import { describeSlotTime } from './time-format.ts';
 import type { components } from '../../openapi/schema.gen.ts';
@@ -231,48 +231,30 @@ export function createBookingService(deps: BookingServiceDependencies) {
     nowDate: Date,
     reason: Exclude<CancellationReason, 'late_payment'>,
   ): Promise<CancelBookingsResult> {
-    const paymentIntents = await repository.findPaymentIntents(
-      trx,
-      toCancel.flatMap(({ row }) => (row.checkout_session_id ? [row.checkout_session_id] : [])),
-    );
     let refundedCents = 0;
     const ended: { bookingId: number; refundCents: number }[] = [];
     for (const { row, refundCents } of toCancel) {
       await repository.cancelBooking(trx, row.id, nowDate);
-      if (refundCents === 0 || row.checkout_session_id === null) {
-        ended.push({ bookingId: row.id, refundCents: 0 });
-        continue;
-      }
-      const key = cancellationRefundKey(row.id);
-      const refundId = await checkoutRepository.claimRefund(trx, {
-        bookingId: row.id,
-        amountCents: refundCents,
-        provider: deps.payments.name,
-        idempotencyKey: key,
-      });
-      if (refundId === undefined) {
-        ended.push({ bookingId: row.id, refundCents: 0 });
-        continue;
-      }
-      let result;
-      try {
-        result = await deps.payments.refund({
-          sessionId: row.checkout_session_id,
-          paymentIntentId: paymentIntents.get(row.checkout_session_id) ?? null,
-          amountCents: refundCents,
-          idempotencyKey: key,
-          metadata: { booking_id: String(row.id), reason: REFUND_REASONS[reason] },
-        });
-      } catch (error) {
-        throw providerUnavailable(error);
-      }
-      await checkoutRepository.settleRefund(trx, refundId, {
-        providerRefundId: result.id,
-        status: result.status,
-      });
-      refundedCents += refundCents;
-      ended.push({ bookingId: row.id, refundCents });
+      // From each payment of the booking (a move's paid difference, then its own checkout), once ever.
+      const refunded =
+        refundCents === 0
+          ? 0
+          : await refundFromBookingPayments(
+              trx,
+              deps,
+              row,
+              refundCents,
+              cancellationRefundKey(row.id),
+              REFUND_REASONS[reason],
+            );
+      refundedCents += refunded;
+      ended.push({ bookingId: row.id, refundCents: refunded });
     }
+    await abandonMovesOf(
+      trx,
+      toCancel.map(({ row }) => row.id),
+      nowDate,
+    );
     const releasedCodes = toCancel.flatMap(({ row }) =>
       row.lock_code_id === null ? [] : [row.lock_code_id],
     );
@@ -282,7 +264,27 @@ export function createBookingService(deps: BookingServiceDependencies) {
     return { canceledBookingIds: toCancel.map(({ row }) => row.id), refundedCents };
   }
 
+  const moves = createMoveService({
+    ...deps,
+    checkoutReturnUrl: (locale, sessionId, bookingDate) =>
+      checkoutReturnUrl(deps.publicUrl, locale, sessionId, bookingDate),
+  });
+
   return {
+    moveBooking: moves.moveBooking,
+
+    /**
+     * Cancels bookings the caller locked in `trx` (`repository.lockBookings`), each with the refund the caller
+     * chose (the console's policy, full, none or amount; a closure's full refund). Same path as a member's
+     * cancellation: one refund per booking, ever, and the door codes released.
+     */
+    async cancelLocked(
+      trx: Db,
+      toCancel: readonly { row: repository.BookingToCancelRow; refundCents: number }[],
+    ): Promise<CancelBookingsResult> {
+      return cancelAndRefund(trx, toCancel, dateFromInstant(clock.now()), 'operator');
+    },
+
     /**
      * `POST /bookings/`, in three steps so that no database connection or lock waits on the payment provider:
      * 1. one short transaction checks the user and the slots, releases stale holds of these slots, holds them with
@@ -305,6 +307,8 @@ export function createBookingService(deps: BookingServiceDependencies) {
         const user = await requireBookingUser(trx, input.userId);
         const slots = await requireBookableSlots(trx, slotIds, now);
         await repository.lockSlots(trx, slotIds);
+        // After the slots' locks: a closure being made waits for them, or is committed and seen here.
+        if (await repository.anySlotClosed(trx, slotIds)) throw new AppError('slot_unavailable');
         await repository.releaseStaleHoldsOfSlots(trx, slotIds, nowDate);
 
         const coupon =
@@ -369,7 +373,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
       }
 
       const attached = await db.transaction().execute(async (trx) => {
-        const holds = await repository.lockHolds(trx, bookingIds);
+        const holds = await repository.lockBookings(trx, bookingIds);
         const stillHeld = holds.every(
           (hold) =>
             hold.status === 'pending' &&
@@ -504,6 +508,14 @@ export function createBookingService(deps: BookingServiceDependencies) {
               : null,
           checked_in_at: row.checked_in_at ? formatEpochInZone(row.checked_in_at.getTime(), zone) : null,
           coupon_code: row.coupon_code,
+          is_movable:
+            status === 'confirmed' &&
+            row.paid_at !== null &&
+            withinBestRefundTier(
+              { refundRatios: row.refund_ratios, start: instantFromDate(row.start_time) },
+              now,
+            ),
+          coupon_discount: row.coupon_discount === null ? null : Number(row.coupon_discount),
         };
       });
       return { bookings, nextCursor };

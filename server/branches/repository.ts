@@ -161,6 +161,7 @@ export type SlotAvailabilityRow = {
 // bookings_one_live_per_slot (same partial predicate), which stays flat however many bookings there are, where
 // the GiST exclusion index's overlap probe did not. Live is confirmed, or pending with a hold that has not
 // expired at $3.
+// A slot a closure in force covers (the operator console's) is taken too.
 const LIST_SLOTS_ON_DATE = `
 select slot.id, slot.price_cents, branch.time_zone, branch.active_with_smart_lock,
   (extract(epoch from slot.start_time) * 1000)::float8 as start_ms,
@@ -170,6 +171,10 @@ select slot.id, slot.price_cents, branch.time_zone, branch.active_with_smart_loc
     where booking.slot_id = slot.id
       and booking.status in ('pending', 'confirmed')
       and (booking.status = 'confirmed' or booking.hold_expires_at > $3)
+  ) or exists (
+    select 1 from branch_closures as closure
+    where closure.branch_id = slot.branch_id and closure.reopened_at is null
+      and closure.starts_at < slot.end_time and closure.ends_at > slot.start_time
   ) as taken
 from slots as slot
 inner join branches as branch on branch.id = slot.branch_id

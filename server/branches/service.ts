@@ -1,7 +1,7 @@
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
 import { dateFromInstant, type Clock } from '../clock.ts';
-import type { Db } from '../db/database.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import type { Updateable } from 'kysely';
 import type { BranchesTable, Descriptions, RefundRatios } from '../db/schema.ts';
 import { centsToEuros } from '../bookings/money.ts';
@@ -453,7 +453,7 @@ export function createBranchService({ db, clock, horizonDays }: BranchServiceDep
     /** Adds a branch atomically (gallery, price rules and cached prices with it); descriptions sanitised. */
     async createBranch(definition: BranchDefinition): Promise<number> {
       const safe = sanitizeDescriptions(definition);
-      return db.transaction().execute((trx) => insertBranchDefinition(trx, safe));
+      return inTransaction(db, (trx) => insertBranchDefinition(trx, safe));
     },
 
     /** The stored branch, or undefined. */
@@ -482,7 +482,7 @@ export function createBranchService({ db, clock, horizonDays }: BranchServiceDep
           ...(changes.descriptions && { descriptions: { ...branch.descriptions, ...changes.descriptions } }),
         }),
       );
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         await repository.updateBranch(trx, branchId, branchColumns(patch));
         if (patch.images !== undefined) await repository.replaceBranchImages(trx, branchId, patch.images);
       });
@@ -500,7 +500,7 @@ export function createBranchService({ db, clock, horizonDays }: BranchServiceDep
       const rules = [...new Set(band.weekdays)].map((isoWeekday) =>
         priceRuleSchema.parse({ isoWeekday, ...band }),
       );
-      const ids = await db.transaction().execute((trx) =>
+      const ids = await inTransaction(db, (trx) =>
         repository.insertPriceRules(
           trx,
           rules.map((rule) => ({

@@ -11,7 +11,10 @@ import { instantFromDate } from '../clock.ts';
 import type { CompanyDetails } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { issueLockCodes, type LockDependencies } from '../locks/service.ts';
+import { messageAddressee, messageBookingTimes } from '../notifications/message-context.ts';
 import { findMessageContext } from '../notifications/repository.ts';
+import { applyMoveSessionOutcome } from '../bookings/moves.ts';
+import { findMoveBySession } from '../bookings/moves-repository.ts';
 import * as repository from './repository.ts';
 
 // What a paid, expired or failed checkout does to its bookings. Every function runs in the caller's
@@ -44,17 +47,35 @@ async function writeConfirmationEmail(
   if (!first?.user_id) return;
   const context = await findMessageContext(trx, first.user_id, first.branch_id);
   if (!context?.email) return;
+  const details = new Map(
+    (
+      await repository.findReceiptDetails(
+        trx,
+        bookings.map((booking) => booking.id),
+      )
+    ).map((row) => [row.id, row]),
+  );
+  const rows = [...details.values()];
+  const couponed = rows.find((row) => row.coupon_code !== null);
+  const sessions = [...new Set(rows.flatMap((row) => row.checkout_session_id ?? []))];
   const message = bookingConfirmationMessage({
-    locale: context.locale,
-    firstName: context.first_name,
-    branch: { name: context.branch_name, location: context.location, timeZone: context.time_zone },
+    ...messageAddressee(context),
     slots: bookings.map((booking) => ({
-      bookingId: booking.id,
-      start: instantFromDate(booking.start_time),
-      end: instantFromDate(booking.end_time),
+      ...messageBookingTimes(booking),
+      basePriceCents: details.get(booking.id)?.base_price_cents ?? booking.final_price_cents,
       finalPriceCents: booking.final_price_cents,
       sequence: booking.calendar_sequence,
     })),
+    receipt: {
+      company: deps.company,
+      customer: {
+        firstName: context.first_name,
+        lastName: rows[0]?.last_name ?? '',
+        taxId: rows[0]?.tax_id ?? null,
+      },
+      coupon: couponed ? { code: couponed.coupon_code!, discount: Number(couponed.coupon_discount) } : null,
+      paymentReference: sessions.length > 0 ? sessions.join(', ') : null,
+    },
     organizer: deps.organizer,
     attendeeEmail: context.email,
     publicUrl: deps.publicUrl,
@@ -89,18 +110,7 @@ export async function confirmBookings(
 ): Promise<number[]> {
   const confirmed = await repository.confirmPendingBookings(trx, target, now);
   if (confirmed.length === 0) return [];
-  await issueLockCodes(
-    trx,
-    deps,
-    confirmed.map((booking) => ({
-      id: booking.id,
-      userId: booking.user_id,
-      branchId: booking.branch_id,
-      start: booking.start_time,
-      end: booking.end_time,
-    })),
-    now,
-  );
+  await issueLockCodes(trx, deps, confirmed, now);
   await deps.accessCodes?.schedule(
     trx,
     confirmed.map((booking) => ({ id: booking.id, start: booking.start_time })),
@@ -177,6 +187,8 @@ export async function applySessionOutcome(
 ): Promise<'applied' | 'unknown_session'> {
   const stored = await repository.lockSession(trx, session.id);
   if (!stored) return 'unknown_session';
+  // A move's checkout pays a difference: what it does to bookings is the move's own (server/bookings/moves.ts).
+  const move = await findMoveBySession(trx, stored.id);
   const paymentIntentId = session.paymentIntentId ?? stored.payment_intent_id;
   const alreadyPaid = stored.status === 'complete' && stored.payment_status === 'paid';
 
@@ -189,9 +201,10 @@ export async function applySessionOutcome(
         payment_intent_id: paymentIntentId,
         ...(session.card ? { card_brand: session.card.brand, card_last4: session.card.last4 } : {}),
       });
-      await confirmBookings(trx, deps, { sessionId: stored.id }, now);
+      if (!move) await confirmBookings(trx, deps, { sessionId: stored.id }, now);
     }
-    await refundLatePayments(trx, deps, { id: stored.id, paymentIntentId }, now);
+    if (move) await applyMoveSessionOutcome(trx, deps, move, { id: stored.id, paymentIntentId }, 'paid', now);
+    else await refundLatePayments(trx, deps, { id: stored.id, paymentIntentId }, now);
     return 'applied';
   }
   // A paid session is final: a late `expired` or a stray `failed` never releases a paid slot.
@@ -208,7 +221,8 @@ export async function applySessionOutcome(
   if (outcome === 'expired' && stored.status === 'open') {
     await repository.updateSession(trx, stored.id, { status: 'expired' });
   }
-  await repository.releasePendingBookingsOfSession(trx, stored.id);
+  if (move) await applyMoveSessionOutcome(trx, deps, move, { id: stored.id, paymentIntentId }, outcome, now);
+  else await repository.releasePendingBookingsOfSession(trx, stored.id);
   return 'applied';
 }
 

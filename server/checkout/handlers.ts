@@ -49,6 +49,12 @@ export function checkoutPublicHandlers(checkout: CheckoutService, options: { dev
       return checkout.expireLocalSessionNow(request.params.session_id);
     },
 
+    // Outside production only: shows a payment that arrived after its hold ended, and its refund.
+    payDevCheckoutSessionLate: async (request) => {
+      assertDevelopmentCaller(request, options);
+      return checkout.payLocalSessionLate(request.params.session_id);
+    },
+
     stripeWebhook: async (request) => {
       const signature = request.headers['stripe-signature'];
       return checkout.receiveWebhook(

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../html.ts';
+import { escapeHtml, noncePagePolicy } from '../html.ts';
 import { formatMoney } from '../bookings/money.ts';
 import type { Locale } from '../i18n.ts';
 
@@ -65,15 +65,7 @@ const TEXTS = {
 
 /** The CSP of the page: only its own nonce-bearing script and style, and calls back to this server. */
 export function localCheckoutPolicy(nonce: string): string {
-  return [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    `style-src 'nonce-${nonce}'`,
-    "connect-src 'self'",
-    "form-action 'self'",
-    "frame-ancestors 'self'",
-    "base-uri 'none'",
-  ].join('; ');
+  return noncePagePolicy(nonce, ["form-action 'self'", "frame-ancestors 'self'"]);
 }
 
 export function renderLocalCheckoutPage(page: {

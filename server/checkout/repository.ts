@@ -138,7 +138,14 @@ export async function markLatePaidBookings(
 /** Claims a refund by its idempotency key; undefined when that refund was claimed before. */
 export async function claimRefund(
   db: Db,
-  refund: { bookingId: number; amountCents: number; provider: PaymentProvider; idempotencyKey: string },
+  refund: {
+    bookingId: number;
+    amountCents: number;
+    provider: PaymentProvider;
+    idempotencyKey: string;
+    /** The payment it pays back, when not the booking's own checkout session (a move's difference). */
+    checkoutSessionId?: string | null;
+  },
 ): Promise<number | undefined> {
   const row = await db
     .insertInto('refunds')
@@ -147,6 +154,7 @@ export async function claimRefund(
       amount_cents: refund.amountCents,
       provider: refund.provider,
       idempotency_key: refund.idempotencyKey,
+      checkout_session_id: refund.checkoutSessionId ?? null,
     })
     .onConflict((conflict) => conflict.column('idempotency_key').doNothing())
     .returning('id')
@@ -227,4 +235,50 @@ export async function findSessionCards(
     .where('card_last4', 'is not', null)
     .execute();
   return new Map(rows.map((row) => [row.id, { brand: row.card_brand, last4: row.card_last4! }]));
+}
+
+/** The bookings a checkout session pays for, by start, with their branch and what was refunded of each. */
+export async function listSessionBookings(db: Db, sessionId: string) {
+  return db
+    .selectFrom('bookings as booking')
+    .innerJoin('branches as branch', 'branch.id', 'booking.branch_id')
+    .select((eb) => [
+      'booking.id',
+      'booking.start_time',
+      'booking.end_time',
+      'booking.status',
+      'booking.hold_expires_at',
+      'branch.name as branch_name',
+      'branch.time_zone',
+      eb
+        .selectFrom('refunds')
+        .whereRef('refunds.booking_id', '=', 'booking.id')
+        .select(sql<number>`coalesce(sum(refunds.amount_cents), 0)::int`.as('refunded'))
+        .as('refunded_cents'),
+    ])
+    .where('booking.checkout_session_id', '=', sessionId)
+    .orderBy('booking.start_time')
+    .orderBy('booking.id')
+    .execute();
+}
+
+/** What the receipt of confirmed bookings states beyond the confirmation: prices before coupons, the coupon, the payment. */
+export async function findReceiptDetails(db: Db, bookingIds: readonly number[]) {
+  if (bookingIds.length === 0) return [];
+  return db
+    .selectFrom('bookings as booking')
+    .leftJoin('coupons as coupon', 'coupon.id', 'booking.coupon_id')
+    .leftJoin('users as user', 'user.id', 'booking.user_id')
+    .select([
+      'booking.id',
+      'booking.base_price_cents',
+      'booking.final_price_cents',
+      'booking.checkout_session_id',
+      'coupon.code as coupon_code',
+      'coupon.discount as coupon_discount',
+      'user.last_name',
+      'user.tax_id',
+    ])
+    .where('booking.id', 'in', [...bookingIds])
+    .execute();
 }

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { LOCAL_TEST_CARDS, newLocalId } from '../adapters/payments/local.ts';
 import type { PaymentEvent, ProviderSession } from '../adapters/payments/provider.ts';
+import { formatLocalTime } from '../branches/service.ts';
 import * as bookingRepository from '../bookings/repository.ts';
+import { centsToEuros } from '../bookings/money.ts';
 import { checkoutReturnUrl, providerUnavailable } from '../bookings/service.ts';
 import { dateFromInstant, instantFromDate, type Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
@@ -57,6 +59,30 @@ export function createCheckoutService(deps: CheckoutServiceDependencies) {
       idempotencyKey: `orphan-payment-refund-${session.id}`,
       metadata: { reason: 'unknown_checkout_session' },
     });
+  }
+
+  /** What the payment result shows: the session's state and what it booked (or refunded), in each branch's zone. */
+  async function sessionStatus(sessionId: string): Promise<Schemas['CheckoutSessionStatus']> {
+    const current = (await repository.findSession(db, sessionId))!;
+    const bookings = await repository.listSessionBookings(db, sessionId);
+    const now = dateFromInstant(clock.now());
+    return {
+      status: current.status,
+      clientSecret: current.status === 'open' ? current.client_secret : null,
+      bookings: bookings.map((booking) => ({
+        id: booking.id,
+        start_time: formatLocalTime(instantFromDate(booking.start_time), booking.time_zone),
+        end_time: formatLocalTime(instantFromDate(booking.end_time), booking.time_zone),
+        branch_name: booking.branch_name,
+        time_zone: booking.time_zone,
+        // A hold whose time is up holds nothing, whether or not the expiry job has run yet.
+        status:
+          booking.status === 'pending' && (booking.hold_expires_at === null || booking.hold_expires_at <= now)
+            ? 'expired'
+            : booking.status,
+        refunded_eur: centsToEuros(Number(booking.refunded_cents ?? 0)),
+      })),
+    };
   }
 
   async function handleEvent(event: PaymentEvent): Promise<'processed' | 'duplicate'> {
@@ -121,7 +147,7 @@ export function createCheckoutService(deps: CheckoutServiceDependencies) {
     async receiveWebhook(
       rawBody: Buffer | string,
       signature: string | undefined,
-    ): Promise<{ received: true }> {
+    ): Promise<Schemas['WebhookReceived']> {
       const event = deps.payments.verifyWebhook(rawBody, signature);
       if (event.malformed) {
         // Kept for the record (what the provider sent, when), never acted on; the same event again changes nothing.
@@ -174,11 +200,7 @@ export function createCheckoutService(deps: CheckoutServiceDependencies) {
           await db.transaction().execute((trx) => applySessionOutcome(trx, deps, remote, outcome, now));
         }
       }
-      const current = (await repository.findSession(db, sessionId))!;
-      return {
-        status: current.status,
-        clientSecret: current.status === 'open' ? current.client_secret : null,
-      };
+      return sessionStatus(sessionId);
     },
 
     /** `GET /checkout/local/{session_id}`: the test card page and the CSP it must be served with. */
@@ -256,11 +278,31 @@ export function createCheckoutService(deps: CheckoutServiceDependencies) {
       if (session.status === 'open') {
         await handleEvent(localEvent(session, 'checkout.session.expired', { status: 'expired' }));
       }
-      const current = (await repository.findSession(db, sessionId))!;
-      return {
-        status: current.status,
-        clientSecret: current.status === 'open' ? current.client_secret : null,
-      };
+      return sessionStatus(sessionId);
+    },
+
+    /**
+     * Development only (`POST /dev/checkout/{id}/pay-late`): a bank payment arriving after the hold ended, as
+     * Stripe reports one (`async_payment_succeeded` on an expired session), through the same event handling:
+     * the open session is expired first, then the payment is refunded and the member told.
+     */
+    async payLocalSessionLate(sessionId: string): Promise<Schemas['CheckoutSessionStatus']> {
+      let session = await requireLocalSession(sessionId);
+      if (session.status === 'open') {
+        await handleEvent(localEvent(session, 'checkout.session.expired', { status: 'expired' }));
+        session = await requireLocalSession(sessionId);
+      }
+      if (session.status === 'expired') {
+        await handleEvent(
+          localEvent(session, 'checkout.session.async_payment_succeeded', {
+            status: 'complete',
+            paymentStatus: 'paid',
+            paymentIntentId: newLocalId('pi_local'),
+            card: { brand: 'visa', last4: LOCAL_TEST_CARDS.success.slice(-4) },
+          }),
+        );
+      }
+      return sessionStatus(sessionId);
     },
 
     /**

@@ -185,3 +185,8 @@ function createKysely(pool: pg.Pool, { setTimeZone = true } = {}): Db {
     }),
   });
 }
+
+/** Runs `work` inside the caller's transaction when `db` is one, else in a transaction of its own. */
+export function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}

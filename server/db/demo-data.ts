@@ -206,3 +206,13 @@ export const DEMO_BRANCHES: BranchDefinition[] = [
     },
   },
 ];
+
+/**
+ * The console's demo owner (issue 18). Its TOTP secret is fixed so the README and the development log can give
+ * it: add the `otpauth://` URI the log prints to an authenticator app, or compute codes from the secret.
+ */
+export const DEMO_OWNER = {
+  email: 'owner@example.com',
+  password: 'Demo-console-2026!',
+  totpSecret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+} as const;

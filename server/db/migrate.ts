@@ -4,7 +4,9 @@ import * as initial from './migrations/0001_initial.ts';
 import * as accounts from './migrations/0002_accounts.ts';
 import * as accessCodeNotices from './migrations/0003_access_code_notices.ts';
 import * as doors from './migrations/0004_doors.ts';
+import * as operators from './migrations/0005_operators.ts';
 import * as memberReceipts from './migrations/0006_member_receipts.ts';
+import * as moves from './migrations/0007_moves.ts';
 
 // Migrations live in code (no directory scan), named so their order is their name's order.
 // Append new ones; never edit one that has shipped.
@@ -13,7 +15,9 @@ export const migrations: Record<string, Migration> = {
   '0002_accounts': accounts,
   '0003_access_code_notices': accessCodeNotices,
   '0004_doors': doors,
+  '0005_operators': operators,
   '0006_member_receipts': memberReceipts,
+  '0007_moves': moves,
 };
 
 /**

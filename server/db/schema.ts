@@ -194,6 +194,8 @@ export type BookingsTable = {
   /** The SEQUENCE of the booking's calendar event as last sent (0: the confirmation's). */
   calendar_sequence: Generated<number>;
   created_at: CreatedAt;
+  /** Who cancelled: member, operator:<id>, closure:<id>, account_deleted, cli. */
+  canceled_by: ColumnType<string | null, string | null | undefined, string | null>;
 };
 
 export type PaymentEventsTable = {
@@ -214,6 +216,93 @@ export type RefundsTable = {
   idempotency_key: string;
   status: Generated<'pending' | 'succeeded' | 'failed'>;
   created_at: CreatedAt;
+  /** The payment it pays back; null: the booking's own checkout session. */
+  checkout_session_id: ColumnType<string | null, string | null | undefined, string | null>;
+  reason: ColumnType<string | null, string | null | undefined, string | null>;
+};
+
+export type BookingMoveState = 'awaiting_payment' | 'completed' | 'expired' | 'refunded';
+
+export type BookingMovesTable = {
+  id: GeneratedAlways<number>;
+  booking_id: number;
+  seq: number;
+  from_slot_id: number;
+  to_slot_id: number;
+  from_price_cents: number;
+  to_base_price_cents: number;
+  to_price_cents: number;
+  difference_cents: number;
+  state: BookingMoveState;
+  hold_booking_id: number | null;
+  checkout_session_id: string | null;
+  created_at: CreatedAt;
+  settled_at: Timestamp | null;
+};
+
+export type OperatorRole = 'owner' | 'staff';
+
+export type OperatorsTable = {
+  id: GeneratedAlways<number>;
+  email: string;
+  role: OperatorRole;
+  password_hash: string | null;
+  totp_secret: string;
+  locale: Generated<LocaleCode>;
+  created_at: CreatedAt;
+  removed_at: Timestamp | null;
+};
+
+export type OperatorSetupTokensTable = {
+  id: GeneratedAlways<number>;
+  operator_id: number;
+  token_hash: string;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: CreatedAt;
+};
+
+export type OperatorSessionsTable = {
+  id: string;
+  operator_id: number;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  ended_at: Timestamp | null;
+  ended_by: number | null;
+  ip: string;
+  user_agent: string | null;
+};
+
+export type OperatorTotpStepsTable = {
+  operator_id: number;
+  step: number;
+  used_at: DefaultedTimestamp;
+};
+
+export type AuditLogTable = {
+  id: GeneratedAlways<number>;
+  at: DefaultedTimestamp;
+  operator_id: number | null;
+  operator_email: string | null;
+  action: string;
+  entity_type: string;
+  entity_id: string;
+  reason: string | null;
+  before: Json<unknown> | null;
+  after: Json<unknown> | null;
+};
+
+export type BranchClosuresTable = {
+  id: GeneratedAlways<number>;
+  branch_id: number;
+  starts_at: Timestamp;
+  ends_at: Timestamp;
+  reason: string;
+  created_at: CreatedAt;
+  created_by: number | null;
+  created_by_email: string;
+  reopened_at: Timestamp | null;
+  canceled_booking_ids: ColumnType<number[], number[] | undefined, number[]>;
 };
 
 export type LockCodesTable = {
@@ -321,6 +410,7 @@ export type Database = {
   bookings: BookingsTable;
   payment_events: PaymentEventsTable;
   refunds: RefundsTable;
+  booking_moves: BookingMovesTable;
   lock_codes: LockCodesTable;
   lock_code_doors: LockCodeDoorsTable;
   lock_events: LockEventsTable;
@@ -329,4 +419,10 @@ export type Database = {
   outbox: OutboxTable;
   settings: SettingsTable;
   rate_limit_counters: RateLimitCountersTable;
+  operators: OperatorsTable;
+  operator_setup_tokens: OperatorSetupTokensTable;
+  operator_sessions: OperatorSessionsTable;
+  operator_totp_steps: OperatorTotpStepsTable;
+  audit_log: AuditLogTable;
+  branch_closures: BranchClosuresTable;
 };

@@ -8,6 +8,7 @@ import type { Db } from './database.ts';
 import {
   DEMO_BRANCHES,
   DEMO_CLIENT,
+  DEMO_OWNER,
   DEMO_COUPON_CODES,
   DEMO_OPENING_DAYS_AHEAD,
   DEMO_REFUND_RATIOS,
@@ -73,6 +74,17 @@ export async function seedDemoData(db: Db, clock: Clock): Promise<boolean> {
         updated_at: dateFromInstant(now),
       })
       .onConflict((conflict) => conflict.doNothing())
+      .execute();
+    await trx
+      .insertInto('operators')
+      .values({
+        email: DEMO_OWNER.email,
+        role: 'owner',
+        password_hash: await hash(DEMO_OWNER.password, { memoryCost: 19_456, timeCost: 2, parallelism: 1 }),
+        totp_secret: DEMO_OWNER.totpSecret,
+        locale: 'en',
+        created_at: dateFromInstant(now),
+      })
       .execute();
     return true;
   });

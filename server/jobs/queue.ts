@@ -205,30 +205,54 @@ export async function openJobQueue(deps: {
     }
   }
 
+  async function sendAccessCodeJobs(
+    trx: Parameters<AccessCodeScheduler['schedule']>[0],
+    booking: { id: number; start: Date },
+    jobId: string,
+  ): Promise<void> {
+    const data: AccessCodeJobData = { bookingId: booking.id };
+    await boss.send(JOB_QUEUES.accessCode, data, {
+      id: jobId,
+      singletonKey: `booking-${booking.id}`,
+      startAfter: accessCodeDueAt(booking.start),
+      db: fromKysely(trx),
+    });
+    // The doors' check 15 minutes earlier: a backup code or the operator's alert in time for the message.
+    await boss.send(JOB_QUEUES.lockCheck, data, {
+      singletonKey: `booking-${booking.id}`,
+      startAfter: dateFromInstant(instantFromDate(accessCodeDueAt(booking.start)).subtract({ minutes: 15 })),
+      db: fromKysely(trx),
+    });
+  }
+
   let stopped = false;
   return {
     boss,
     accessCodes: {
       async schedule(trx, bookings) {
         for (const booking of bookings) {
-          const data: AccessCodeJobData = { bookingId: booking.id };
           // A known id and a singleton key: scheduling the same booking again inserts nothing. A re-send for a
           // replaced code has an id of its own; while the first job is still waiting, that one sends it.
-          await boss.send(JOB_QUEUES.accessCode, data, {
-            id: accessCodeJobId(booking.id, booking.lockCodeId),
-            singletonKey: `booking-${booking.id}`,
-            startAfter: accessCodeDueAt(booking.start),
-            db: fromKysely(trx),
-          });
-          // The doors' check 15 minutes earlier: a backup code or the operator's alert in time for the message.
-          await boss.send(JOB_QUEUES.lockCheck, data, {
-            singletonKey: `booking-${booking.id}`,
-            startAfter: dateFromInstant(
-              instantFromDate(accessCodeDueAt(booking.start)).subtract({ minutes: 15 }),
-            ),
-            db: fromKysely(trx),
-          });
+          await sendAccessCodeJobs(trx, booking, accessCodeJobId(booking.id, booking.lockCodeId));
         }
+      },
+      async reschedule(trx, booking) {
+        const key = `booking-${booking.id}`;
+        for (const queue of [JOB_QUEUES.accessCode, JOB_QUEUES.lockCheck]) {
+          const waiting = await boss.findJobs(queue, { key, queued: true, db: fromKysely(trx) });
+          if (waiting.length > 0) {
+            await boss.cancel(
+              queue,
+              waiting.map((job) => job.id),
+              { db: fromKysely(trx) },
+            );
+          }
+        }
+        await sendAccessCodeJobs(
+          trx,
+          booking,
+          accessCodeJobId(booking.id, booking.lockCodeId, booking.moveSeq),
+        );
       },
     },
     lockSync: {

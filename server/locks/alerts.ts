@@ -65,8 +65,16 @@ export function createOperatorAlerts(deps: {
   log: FastifyBaseLogger;
 }): OperatorAlerts {
   const texts = TEXTS[deps.locale];
-  async function send(trx: Db, subject: string, text: string, dedupeKey: string, now: Date) {
+  /** The alert's e-mail to the operator, its subject and text in the operator's language, once per `dedupeKey`. */
+  async function send(
+    trx: Db,
+    alert: { subject: string; text: string; params: Record<string, string> },
+    dedupeKey: string,
+    now: Date,
+  ) {
     if (!deps.operatorEmail) return;
+    const subject = format(alert.subject, alert.params);
+    const text = format(alert.text, alert.params);
     await insertOutboxMessage(trx, {
       channel: 'email',
       recipient: deps.operatorEmail,
@@ -100,8 +108,7 @@ export function createOperatorAlerts(deps: {
       };
       await send(
         trx,
-        format(texts.codeSubject, params),
-        format(texts.code, params),
+        { subject: texts.codeSubject, text: texts.code, params },
         `operator_alert:code:${alert.lockCodeId}`,
         now,
       );
@@ -119,8 +126,7 @@ export function createOperatorAlerts(deps: {
       };
       await send(
         trx,
-        format(texts.deviceSubject, params),
-        format(texts.device, params),
+        { subject: texts.deviceSubject, text: texts.device, params },
         `operator_alert:device:${alert.eventId}`,
         now,
       );

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../html.ts';
+import { escapeHtml, noncePagePolicy } from '../html.ts';
 import type { Locale } from '../i18n.ts';
 
 // The development keypad of a branch's virtual door: type a code (and, to try another moment, an instant), and
@@ -73,14 +73,7 @@ const TEXTS = {
 } as const satisfies Record<Locale, Record<string, string>>;
 
 export function doorPagePolicy(nonce: string): string {
-  return [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    `style-src 'nonce-${nonce}'`,
-    "connect-src 'self'",
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; ');
+  return noncePagePolicy(nonce, ["form-action 'none'"]);
 }
 
 export function renderDoorPage(page: {

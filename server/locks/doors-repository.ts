@@ -1,6 +1,6 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import type { LockCodeDoorsTable, LockDoorState } from '../db/schema.ts';
+import type { Database, LockCodeDoorsTable, LockDoorState } from '../db/schema.ts';
 
 // SQL of the doors: each code's state on each door, door and device events, entries, no-shows and overstays.
 // Every state change is a compare-and-set on the row, so a provider answer that arrives after the row moved on
@@ -8,6 +8,12 @@ import type { LockCodeDoorsTable, LockDoorState } from '../db/schema.ts';
 
 export type DoorRow = Selectable<LockCodeDoorsTable>;
 export type DoorKey = { lockCodeId: number; deviceId: string };
+
+/** The row of one code on one door. */
+function isDoor(key: DoorKey) {
+  return (eb: ExpressionBuilder<Database, 'lock_code_doors'>) =>
+    eb.and({ lock_code_id: key.lockCodeId, device_id: key.deviceId });
+}
 
 export async function findBranchDoors(
   db: Db,
@@ -119,15 +125,6 @@ export async function listDoors(db: Db, lockCodeId: number): Promise<DoorRow[]> 
     .execute();
 }
 
-export async function findDoor(db: Db, key: DoorKey): Promise<DoorRow | undefined> {
-  return db
-    .selectFrom('lock_code_doors')
-    .selectAll()
-    .where('lock_code_id', '=', key.lockCodeId)
-    .where('device_id', '=', key.deviceId)
-    .executeTakeFirst();
-}
-
 /** Moves a door from `expected` (and, when given, the window it was asked for) to the new values. */
 export async function compareAndSetDoor(
   db: Db,
@@ -152,8 +149,7 @@ export async function compareAndSetDoor(
       ...(next.lastEventAt ? { last_event_at: next.lastEventAt } : {}),
       updated_at: now,
     })
-    .where('lock_code_id', '=', key.lockCodeId)
-    .where('device_id', '=', key.deviceId)
+    .where(isDoor(key))
     .where('state', '=', expected.state);
   if (expected.programmedFrom !== undefined) {
     query =
@@ -170,8 +166,7 @@ export async function setProviderCodeId(db: Db, key: DoorKey, providerCodeId: st
   await db
     .updateTable('lock_code_doors')
     .set({ provider_code_id: providerCodeId })
-    .where('lock_code_id', '=', key.lockCodeId)
-    .where('device_id', '=', key.deviceId)
+    .where(isDoor(key))
     .execute();
 }
 
@@ -183,8 +178,7 @@ export async function setBackupCode(
   await db
     .updateTable('lock_code_doors')
     .set({ backup_code: backup.code, backup_provider_code_id: backup.providerCodeId })
-    .where('lock_code_id', '=', key.lockCodeId)
-    .where('device_id', '=', key.deviceId)
+    .where(isDoor(key))
     .execute();
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Temporal } from 'temporal-polyfill';
 import {
+  DEVICE_ALERT_EVENTS,
   LockProviderError,
   type DoorCodeRequest,
   type DoorCodeStatus,
@@ -71,16 +72,24 @@ export function createDoorService(deps: {
   const { db, provider, log } = deps;
   const now = () => dateFromInstant(deps.clock.now());
 
+  /** Ends the programming of a door for `programmedFrom`, unless another round has taken the door over since. */
+  async function settleProgramming(
+    key: doors.DoorKey,
+    programmedFrom: Date | null,
+    next: { state: 'set' | 'failed' | 'pending'; error?: string | null },
+  ): Promise<void> {
+    await doors.compareAndSetDoor(db, key, { state: 'programming', programmedFrom }, next, now());
+  }
+
+  /** A door being programmed for `programmedFrom` goes back to pending: the next round programs it again. */
+  async function backToPending(key: doors.DoorKey, programmedFrom: Date | null): Promise<void> {
+    await settleProgramming(key, programmedFrom, { state: 'pending' });
+  }
+
   /** A door that lost the code (or never kept it): forget its id there, and program it on the next round. */
   async function programAfresh(key: doors.DoorKey, programmedFrom: Date | null): Promise<void> {
     await doors.setProviderCodeId(db, key, null);
-    await doors.compareAndSetDoor(
-      db,
-      key,
-      { state: 'programming', programmedFrom },
-      { state: 'pending' },
-      now(),
-    );
+    await backToPending(key, programmedFrom);
   }
 
   /** One door of a live code: program it, or read back what the door did with it. */
@@ -137,13 +146,7 @@ export function createDoorService(deps: {
     }
     if (state === 'programming') {
       // Programming was cut off before the provider answered: start again (a create that did land is adopted).
-      await doors.compareAndSetDoor(
-        db,
-        key,
-        { state: 'programming', programmedFrom: door.programmed_from },
-        { state: 'pending' },
-        now(),
-      );
+      await backToPending(key, door.programmed_from);
     }
   }
 
@@ -162,44 +165,20 @@ export function createDoorService(deps: {
 
   async function applyStatus(key: doors.DoorKey, programmedFrom: Date | null, status: DoorCodeStatus) {
     if (status.state === 'set') {
-      await doors.compareAndSetDoor(
-        db,
-        key,
-        { state: 'programming', programmedFrom },
-        { state: 'set', error: null },
-        now(),
-      );
+      await settleProgramming(key, programmedFrom, { state: 'set', error: null });
     } else if (status.state === 'failed') {
-      await doors.compareAndSetDoor(
-        db,
-        key,
-        { state: 'programming', programmedFrom },
-        { state: 'failed', error: status.error },
-        now(),
-      );
+      await settleProgramming(key, programmedFrom, { state: 'failed', error: status.error });
     }
   }
 
   /** A refusal fails the door with the provider's words; an outage is thrown back for the queue to retry. */
   async function recordFailure(key: doors.DoorKey, programmedFrom: Date, error: unknown): Promise<void> {
     if (error instanceof LockProviderError && !error.retryable) {
-      await doors.compareAndSetDoor(
-        db,
-        key,
-        { state: 'programming', programmedFrom },
-        { state: 'failed', error: error.message },
-        now(),
-      );
+      await settleProgramming(key, programmedFrom, { state: 'failed', error: error.message });
       return;
     }
     // Back to pending so the retry programs it again (a create that did land is adopted then).
-    await doors.compareAndSetDoor(
-      db,
-      key,
-      { state: 'programming', programmedFrom },
-      { state: 'pending' },
-      now(),
-    );
+    await backToPending(key, programmedFrom);
     throw error;
   }
 
@@ -381,11 +360,7 @@ export function createDoorService(deps: {
       { deviceId: event.deviceId, online, batteryLevel: event.batteryLevel ?? null, eventType: event.type },
       current,
     );
-    if (
-      ['device.disconnected', 'device.connected', 'device.low_battery', 'device.tampered'].includes(
-        event.type,
-      )
-    ) {
+    if ((DEVICE_ALERT_EVENTS as readonly string[]).includes(event.type)) {
       const branch = await branchNameOf(trx, event.deviceId);
       await deps.alerts.deviceEvent(
         trx,

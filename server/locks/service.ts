@@ -30,7 +30,14 @@ export type LockDependencies = {
   generateCode?: () => string;
 };
 
-export type BookingToCode = { id: number; userId: string | null; branchId: number; start: Date; end: Date };
+/** A booking as its row has it: whose, at which branch, when. */
+export type BookingToCode = {
+  id: number;
+  user_id: string | null;
+  branch_id: number;
+  start_time: Date;
+  end_time: Date;
+};
 
 function windowOf(start: Date, end: Date): { validFrom: Date; validUntil: Date } {
   return {
@@ -90,17 +97,17 @@ export async function issueLockCodes(
   bookings: readonly BookingToCode[],
   now: Date,
 ): Promise<void> {
-  const byStart = [...bookings].sort((a, b) => a.start.getTime() - b.start.getTime());
+  const byStart = [...bookings].sort((a, b) => a.start_time.getTime() - b.start_time.getTime());
   for (const booking of byStart) {
-    const own = windowOf(booking.start, booking.end);
+    const own = windowOf(booking.start_time, booking.end_time);
     const adjacent =
-      booking.userId === null
+      booking.user_id === null
         ? undefined
         : await repository.findAdjacentLiveCode(trx, {
-            userId: booking.userId,
-            branchId: booking.branchId,
-            start: booking.start,
-            end: booking.end,
+            userId: booking.user_id,
+            branchId: booking.branch_id,
+            start: booking.start_time,
+            end: booking.end_time,
             excludeBookingId: booking.id,
           });
     if (adjacent) {
@@ -116,7 +123,12 @@ export async function issueLockCodes(
         continue;
       }
     }
-    const id = await insertFreshCode(trx, deps, { branchId: booking.branchId, userId: booking.userId }, own);
+    const id = await insertFreshCode(
+      trx,
+      deps,
+      { branchId: booking.branch_id, userId: booking.user_id },
+      own,
+    );
     await repository.setBookingLockCode(trx, [booking.id], id);
     const code = await repository.findLockCode(trx, id);
     if (code) await program(trx, deps, code, now);
@@ -174,13 +186,7 @@ export async function releaseLockCodes(
       await issueLockCodes(
         trx,
         deps,
-        run.map((booking) => ({
-          id: booking.id,
-          userId: code.user_id,
-          branchId: code.branch_id,
-          start: booking.start_time,
-          end: booking.end_time,
-        })),
+        run.map((booking) => ({ ...booking, user_id: code.user_id, branch_id: code.branch_id })),
         now,
       );
     }

@@ -1,6 +1,6 @@
 import type { LockProvider } from '../adapters/locks/provider.ts';
 import { dateFromInstant, type Clock } from '../clock.ts';
-import type { Db } from '../db/database.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import type { LockDoorState } from '../db/schema.ts';
 import * as doors from './doors-repository.ts';
 
@@ -19,7 +19,7 @@ export async function mapBranchDoors(
 ): Promise<boolean> {
   const now = dateFromInstant(clock.now());
   const unique = [...new Set(deviceIds)];
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     if (!(await doors.setBranchDoors(trx, branchId, unique))) return false;
     const live = await doors.listLiveCodesOfBranch(trx, branchId, now);
     for (const lockCodeId of live) await doors.ensureDoorRows(trx, lockCodeId, unique);

@@ -12,7 +12,17 @@ export type NewOutboxRow = Insertable<OutboxTable>;
 export async function listOutboxMessages(db: Db, recipient: string | undefined, limit: number) {
   let query = db
     .selectFrom('outbox')
-    .select(['id', 'channel', 'recipient', 'subject', 'text_body', 'html_body', 'status', 'created_at'])
+    .select([
+      'id',
+      'channel',
+      'recipient',
+      'subject',
+      'text_body',
+      'html_body',
+      'attachments',
+      'status',
+      'created_at',
+    ])
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit);

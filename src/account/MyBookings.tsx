@@ -21,6 +21,7 @@ import { useFeedbackText } from '../auth/feedback.tsx';
 import { formatEuros } from '../i18n/format.ts';
 import type { Locale } from '../i18n/locales.ts';
 import { useLocale } from '../shell/navigation.ts';
+import { MoveButton } from './MoveButton.tsx';
 import { longDateTime, timeOnly, timeRange } from './time.ts';
 import { MyBookingsProvider, useMyBookingsSelector, useMyBookingsSend } from './useMyBookings.tsx';
 
@@ -157,6 +158,7 @@ function BookingCard({
         />
       )}
       <BookingFacts booking={booking} locale={locale} />
+      {booking.is_movable && <MoveButton booking={booking} when={when} />}
     </li>
   );
 }

@@ -86,6 +86,19 @@ function ProfileForm() {
           value={context.fields.phone}
           onChange={change('phone')}
         />
+        <TextInput
+          label={t`NIF (opcional, para o recibo)`}
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={FIELD_LIMITS.taxId}
+          error={
+            context.fieldErrors.taxId
+              ? t`O NIF não é válido: tem 9 algarismos e o último é de controlo.`
+              : undefined
+          }
+          value={context.fields.taxId}
+          onChange={change('taxId')}
+        />
         <PasswordInput
           label={t`Nova palavra-passe (opcional)`}
           autoComplete="new-password"

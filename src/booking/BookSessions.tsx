@@ -39,11 +39,24 @@ export function Price({
   );
 }
 
-function Calendar({ locale }: { locale: Locale }) {
+type CalendarEvent =
+  { type: 'month.previous' } | { type: 'month.next' } | { type: 'date.select'; date: string };
+
+/** The month grid of the booking flows: a day can be picked when the flow's machine accepts it (`canSelect`). */
+export function MonthCalendar({
+  month,
+  date,
+  canSelect,
+  send,
+  locale,
+}: {
+  month: string;
+  date: string;
+  canSelect: (date: string) => boolean;
+  send: (event: CalendarEvent) => void;
+  locale: Locale;
+}) {
   const { t } = useLingui();
-  const send = useBookingSend();
-  const state = useBookingSelector((snapshot) => snapshot);
-  const { month, date } = state.context;
   const weekdays = weekdayNames(locale);
   return (
     <section aria-label={t`Calendário`}>
@@ -83,7 +96,7 @@ function Calendar({ locale }: { locale: Locale }) {
               key={cell}
               type="button"
               className={classes.join(' ')}
-              disabled={!state.can({ type: 'date.select', date: cell })}
+              disabled={!canSelect(cell)}
               aria-pressed={cell === date}
               aria-label={formatDay(cell, locale)}
               onClick={() => send({ type: 'date.select', date: cell })}
@@ -94,6 +107,20 @@ function Calendar({ locale }: { locale: Locale }) {
         })}
       </div>
     </section>
+  );
+}
+
+function Calendar({ locale }: { locale: Locale }) {
+  const send = useBookingSend();
+  const state = useBookingSelector((snapshot) => snapshot);
+  return (
+    <MonthCalendar
+      month={state.context.month}
+      date={state.context.date}
+      canSelect={(cell) => state.can({ type: 'date.select', date: cell })}
+      send={send}
+      locale={locale}
+    />
   );
 }
 

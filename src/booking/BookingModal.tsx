@@ -10,6 +10,7 @@ import { useLocale } from '../shell/navigation.ts';
 import { MantineLayer } from '../ui/MantineLayer.tsx';
 import { BookSessions } from './BookSessions.tsx';
 import { Checkout } from './Checkout.tsx';
+import { MoveFlow } from './MoveBooking.tsx';
 import { SummaryDialog } from './SummaryDialog.tsx';
 import { BookingProvider, useBookingSelector, useBookingSend } from './useBooking.tsx';
 
@@ -118,7 +119,14 @@ export default function BookingModal({ hidden }: { hidden: boolean }) {
   const branch = active.find((candidate) => candidate.id === search.booking_branch_id) ?? active[0];
   return (
     <MantineLayer>
-      {branch ? (
+      {branch && search.move_booking_id !== undefined ? (
+        <MoveFlow
+          key={search.move_booking_id}
+          branch={branch}
+          bookingId={search.move_booking_id}
+          hidden={hidden}
+        />
+      ) : branch ? (
         <BookingProvider key={branch.id} branch={branch} loggedIn={loggedIn} openLogin={openLogin}>
           <BookingFlow branch={branch} tab={search.booking_tab} hidden={hidden} />
         </BookingProvider>

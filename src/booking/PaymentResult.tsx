@@ -2,9 +2,28 @@ import './mantine-styles.ts';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, Loader, Modal, Stack, Text } from '@mantine/core';
 import { useOpenLogin, useUpdateModalSearch } from '../auth/useModalSearch.ts';
+import type { SessionBooking } from '../../machines/payment.machine.ts';
+import { bookedSlots, paymentOutcome, refundedSlots } from '../../machines/payment.selectors.ts';
+import { timeRange } from '../account/time.ts';
+import { formatEuros } from '../i18n/format.ts';
+import { useLocale } from '../shell/navigation.ts';
 import { MantineLayer } from '../ui/MantineLayer.tsx';
 import { Checkout } from './Checkout.tsx';
 import { PaymentProvider, usePaymentSelector, usePaymentSend } from './usePayment.tsx';
+
+/** Each slot with its date, time (in its branch's zone) and branch. */
+function SlotList({ slots, label }: { slots: readonly SessionBooking[]; label: string }) {
+  const locale = useLocale();
+  return (
+    <ul className="payment-result-slots" aria-label={label}>
+      {slots.map((slot) => (
+        <li key={slot.id}>
+          {timeRange(slot.start_time, slot.end_time, slot.time_zone, locale)}, {slot.branch_name}
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 /** The result of a return from the checkout (docs/decisions.md, 'Bookings and payments'). */
 export default function PaymentResult({ sessionId, hidden }: { sessionId: string; hidden: boolean }) {
@@ -18,6 +37,7 @@ export default function PaymentResult({ sessionId, hidden }: { sessionId: string
 
 function PaymentDialog({ hidden, openLogin }: { hidden: boolean; openLogin: () => void }) {
   const { t } = useLingui();
+  const locale = useLocale();
   const updateSearch = useUpdateModalSearch();
   const send = usePaymentSend();
   const state = usePaymentSelector((snapshot) => snapshot);
@@ -34,9 +54,50 @@ function PaymentDialog({ hidden, openLogin }: { hidden: boolean; openLogin: () =
       <Loader aria-label={t`A verificar o pagamento`} />
     </Group>
   );
-  if (state.matches('result') && status === 'complete') {
+  const outcome = paymentOutcome(state.context);
+  const refunded = refundedSlots(state.context);
+  const refundedTotal = formatEuros(
+    refunded.reduce((sum, slot) => sum + Math.round(slot.refunded_eur * 100), 0) / 100,
+    locale,
+  );
+  const lateNote = (
+    <Text>
+      {t`O pagamento destas horas chegou depois de terminar a reserva temporária, por isso não ficaram reservadas. Reembolsámos ${refundedTotal} para o cartão usado no pagamento e enviámos-lhe um e-mail.`}
+    </Text>
+  );
+  if (state.matches('result') && status === 'complete' && outcome === 'booked') {
     title = t`Pagamento concluído`;
-    body = <Text>{t`O seu pagamento foi efetuado com sucesso.`}</Text>;
+    body = (
+      <>
+        <Text>{t`O seu pagamento foi efetuado com sucesso.`}</Text>
+        <SlotList slots={bookedSlots(state.context)} label={t`Horas reservadas`} />
+        <Text>{t`Receberá o código da porta por e-mail e SMS 30 minutos antes do início de cada reserva. Também o encontra em As minhas reservas.`}</Text>
+        {refunded.length > 0 && (
+          <>
+            {lateNote}
+            <SlotList slots={refunded} label={t`Horas reembolsadas`} />
+          </>
+        )}
+      </>
+    );
+  } else if (state.matches('result') && status === 'complete' && outcome === 'refunded') {
+    title = t`Pagamento reembolsado`;
+    body = (
+      <>
+        {lateNote}
+        <SlotList slots={refunded} label={t`Horas reembolsadas`} />
+      </>
+    );
+  } else if (state.matches('result') && status === 'complete' && outcome === 'processing') {
+    title = t`Pagamento em processamento`;
+    body = (
+      <Text>{t`O seu pagamento está a ser processado. Enviaremos um e-mail quando a reserva estiver confirmada.`}</Text>
+    );
+  } else if (state.matches('result') && status === 'complete') {
+    title = t`Pagamento`;
+    body = (
+      <Text>{t`As reservas deste pagamento já não estão ativas. Veja o estado de cada uma em As minhas reservas.`}</Text>
+    );
   } else if (state.matches('result') && status === 'expired') {
     title = t`Sessão de pagamento expirada`;
     body = <Text>{t`A sua sessão de pagamento expirou. Tente novamente.`}</Text>;

@@ -6,9 +6,10 @@ const mainCatalogs = import.meta.glob<{ messages: Messages }>('../../locales/*/m
 const legalCatalogs = import.meta.glob<{ messages: Messages }>('../../locales/*/legal.po');
 const accountCatalogs = import.meta.glob<{ messages: Messages }>('../../locales/*/account.po');
 const bookingCatalogs = import.meta.glob<{ messages: Messages }>('../../locales/*/booking.po');
+const adminCatalogs = import.meta.glob<{ messages: Messages }>('../../locales/*/admin.po');
 
 /** Catalogs that load with a feature (its modal), not with the first page. */
-const featureCatalogs = { account: accountCatalogs, booking: bookingCatalogs } as const;
+const featureCatalogs = { account: accountCatalogs, booking: bookingCatalogs, admin: adminCatalogs } as const;
 export type Feature = keyof typeof featureCatalogs;
 const requestedFeatures = new Set<Feature>();
 

@@ -41,7 +41,7 @@ const contractPath = new URL('../../openapi/openapi.yaml', import.meta.url);
 const document = parse(readFileSync(contractPath, 'utf8')) as Document;
 
 // The client's calls (docs/decisions.md, 'Contract and API'), the webhooks (Stripe, Seam), the local checkout,
-// health, the development outbox and virtual doors, and "send my code again".
+// health, the development outbox and virtual doors, "send my code again", and the operator console.
 const expectedOperations = [
   ['validateToken', 'get', '/auth/token/validate', 'bearer'],
   ['getMe', 'get', '/auth/me', 'bearer'],
@@ -65,16 +65,66 @@ const expectedOperations = [
   ['getRefundRatios', 'get', '/checkout/refund-ratios', 'public'],
   ['listMyBookings', 'get', '/bookings/my-bookings', 'bearer'],
   ['cancelBookings', 'post', '/bookings/cancel-bookings', 'bearer'],
+  ['moveBooking', 'post', '/bookings/{booking_id}/move', 'bearer'],
   ['stripeWebhook', 'post', '/checkout/webhook', 'public'],
   ['getLocalCheckoutPage', 'get', '/checkout/local/{session_id}', 'public'],
   ['completeLocalCheckout', 'post', '/checkout/local/{session_id}/complete', 'public'],
   ['getHealth', 'get', '/health', 'public'],
   ['listDevOutbox', 'get', '/dev/outbox', 'public'],
   ['expireDevCheckoutSession', 'post', '/dev/checkout/{session_id}/expire', 'public'],
+  ['payDevCheckoutSessionLate', 'post', '/dev/checkout/{session_id}/pay-late', 'public'],
   ['resendAccessCode', 'post', '/bookings/resend-code', 'bearer'],
   ['seamWebhook', 'post', '/locks/webhook', 'public'],
   ['getDevDoorPage', 'get', '/dev/doors/{branch_id}', 'public'],
   ['enterDevDoor', 'post', '/dev/doors/{branch_id}/enter', 'public'],
+  // The operator console (issue 18): operator tokens only, except login and the password-setup link.
+  ['operatorLogin', 'post', '/admin/auth/login', 'public'],
+  ['operatorSetupPassword', 'post', '/admin/auth/setup-password', 'public'],
+  ['operatorLogout', 'post', '/admin/auth/logout', 'operator'],
+  ['getOperatorMe', 'get', '/admin/me', 'operator'],
+  ['listOperatorSessions', 'get', '/admin/sessions', 'operator'],
+  ['endOperatorSession', 'delete', '/admin/sessions/{session_id}', 'operator'],
+  ['listOperators', 'get', '/admin/operators', 'operator'],
+  ['createOperator', 'post', '/admin/operators', 'operator'],
+  ['removeOperator', 'delete', '/admin/operators/{operator_id}', 'operator'],
+  ['getAdminToday', 'get', '/admin/today', 'operator'],
+  ['searchAdminBookings', 'get', '/admin/bookings', 'operator'],
+  ['getAdminBooking', 'get', '/admin/bookings/{booking_id}', 'operator'],
+  ['adminCancelBooking', 'post', '/admin/bookings/{booking_id}/cancel', 'operator'],
+  ['adminResendAccessCode', 'post', '/admin/bookings/{booking_id}/resend-code', 'operator'],
+  ['adminMoveBooking', 'post', '/admin/bookings/{booking_id}/move', 'operator'],
+  ['listClosures', 'get', '/admin/closures', 'operator'],
+  ['createClosure', 'post', '/admin/closures', 'operator'],
+  ['previewClosure', 'post', '/admin/closures/preview', 'operator'],
+  ['reopenClosure', 'post', '/admin/closures/{closure_id}/reopen', 'operator'],
+  ['listAdminBranches', 'get', '/admin/branches', 'operator'],
+  ['createAdminBranch', 'post', '/admin/branches', 'operator'],
+  ['getAdminBranch', 'get', '/admin/branches/{branch_id}', 'operator'],
+  ['updateAdminBranch', 'patch', '/admin/branches/{branch_id}', 'operator'],
+  ['previewBranchUpdate', 'post', '/admin/branches/{branch_id}/preview', 'operator'],
+  ['getBranchPrices', 'get', '/admin/branches/{branch_id}/prices', 'operator'],
+  ['setBranchPrices', 'put', '/admin/branches/{branch_id}/prices', 'operator'],
+  ['listAdminCoupons', 'get', '/admin/coupons', 'operator'],
+  ['createAdminCoupon', 'post', '/admin/coupons', 'operator'],
+  ['updateAdminCoupon', 'patch', '/admin/coupons/{coupon_code}', 'operator'],
+  ['getAdminRefundPolicy', 'get', '/admin/refund-policy', 'operator'],
+  ['setAdminRefundPolicy', 'put', '/admin/refund-policy', 'operator'],
+  ['listBlockedContacts', 'get', '/admin/blocked-contacts', 'operator'],
+  ['blockContact', 'post', '/admin/blocked-contacts', 'operator'],
+  ['previewBlockContact', 'post', '/admin/blocked-contacts/preview', 'operator'],
+  ['unblockContact', 'delete', '/admin/blocked-contacts/{blocked_id}', 'operator'],
+  ['searchMembers', 'get', '/admin/members', 'operator'],
+  ['getMember', 'get', '/admin/members/{member_id}', 'operator'],
+  ['blockMember', 'post', '/admin/members/{member_id}/block', 'operator'],
+  ['unblockMember', 'post', '/admin/members/{member_id}/unblock', 'operator'],
+  ['exportMember', 'get', '/admin/members/{member_id}/export', 'operator'],
+  ['eraseMember', 'post', '/admin/members/{member_id}/erase', 'operator'],
+  ['listAdminPayments', 'get', '/admin/payments', 'operator'],
+  ['getMoneyReport', 'get', '/admin/reports/money', 'operator'],
+  ['getMoneyReportCsv', 'get', '/admin/reports/money/csv', 'operator'],
+  ['getOccupancyReport', 'get', '/admin/reports/occupancy', 'operator'],
+  ['getOccupancyReportCsv', 'get', '/admin/reports/occupancy/csv', 'operator'],
+  ['listAuditLog', 'get', '/admin/audit', 'operator'],
 ] as const;
 
 const httpMethods = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
@@ -194,7 +244,7 @@ describe('the OpenAPI document', () => {
 });
 
 describe('the operations', () => {
-  it('are exactly the 32 the client and the server agree on, each at its method and path', () => {
+  it('are exactly the ones the client and the server agree on, each at its method and path', () => {
     const actual = operations
       .map(({ operation, method, path }) => [operation.operationId, method, path])
       .sort();
@@ -232,6 +282,9 @@ describe('the operations', () => {
       if (access === 'bearer') {
         expect(operation.security).toEqual([{ bearerAuth: [] }]);
         expect(operation.responses['401']).toEqual({ $ref: '#/components/responses/Unauthorized' });
+      } else if (access === 'operator') {
+        expect(operation.security).toEqual([{ operatorAuth: [] }]);
+        expect(operation.responses['401']).toMatchObject({ $ref: '#/components/responses/Unauthorized' });
       } else {
         expect(operation.security ?? []).toEqual([]);
       }
@@ -297,7 +350,7 @@ describe('the shared components', () => {
     });
   });
 
-  it('define the error body as {detail, code}, the pending verifications of a refused login and the refused fields of a validation error', () => {
+  it('define the error body as {detail, code}, the pending verifications of a refused login, the refused fields of a validation error and the price difference of a refused move', () => {
     expect(document.components.schemas.Error).toMatchObject({
       type: 'object',
       required: ['detail', 'code'],
@@ -307,6 +360,7 @@ describe('the shared components', () => {
         code: { $ref: '#/components/schemas/ErrorCode' },
         pending: { type: 'array', items: { $ref: '#/components/schemas/PendingVerification' } },
         fields: { type: 'array', items: { $ref: '#/components/schemas/FieldProblem' } },
+        price_difference_eur: { $ref: '#/components/schemas/PriceDifference' },
       },
     });
     expect(Object.keys(document.components.schemas.Error!.properties as Schema)).toEqual([
@@ -314,6 +368,7 @@ describe('the shared components', () => {
       'code',
       'pending',
       'fields',
+      'price_difference_eur',
     ]);
     expect(document.components.schemas.PendingVerification).toEqual(
       expect.objectContaining({ type: 'string', enum: ['email', 'phone'] }),
@@ -569,6 +624,17 @@ describe('the schemas as the server validates them', () => {
     expect(validate({ booking: many })).toBe(false);
   });
 
+  it('accept a move of a booking to one slot with the signed price difference the client showed', () => {
+    const validate = requestBodySchema('moveBooking');
+    expect(validate({ time_slot_id: 7, expected_price_difference_eur: -4.5 })).toBe(true);
+    expect(validate({ time_slot_id: 7, expected_price_difference_eur: 0 })).toBe(true);
+    expect(validate({ time_slot_id: 7 })).toBe(false);
+    expect(validate({ time_slot_id: [7], expected_price_difference_eur: 0 })).toBe(false);
+    expect(validate({ time_slot_id: 0, expected_price_difference_eur: 0 })).toBe(false);
+    expect(validate({ time_slot_id: 7, expected_price_difference_eur: -100001 })).toBe(false);
+    expect(validate({ time_slot_id: 7, expected_price_difference_eur: 0, coupon_code: 1 })).toBe(false);
+  });
+
   it('take a login as a form with the e-mail as username and a password', () => {
     const { operation } = operations.find((entry) => entry.operation.operationId === 'login')!;
     expect(Object.keys(operation.requestBody!.content)).toEqual(['application/x-www-form-urlencoded']);
@@ -624,6 +690,7 @@ describe('the client inputs', () => {
     expect(FIELD_LIMITS.phone).toBe(schemas.PhoneNumber?.maxLength);
     expect(FIELD_LIMITS.personName).toBe(schemas.PersonName?.maxLength);
     expect(FIELD_LIMITS.password).toBe(schemas.Password?.maxLength);
+    expect(FIELD_LIMITS.taxId).toBe(schemas.TaxId?.maxLength);
     const couponPath = (document.paths as Record<string, { get?: { parameters?: unknown[] } }>)[
       '/bookings/coupon-code/{code}'
     ];

@@ -25,6 +25,8 @@ export function booking(id: number, overrides: Partial<Booking> = {}): Booking {
     lock_code_valid_until: null,
     checked_in_at: null,
     coupon_code: null,
+    is_movable: true,
+    coupon_discount: null,
     ...overrides,
   };
 }

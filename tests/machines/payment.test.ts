@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { ApiError } from '../../machines/api.ts';
-import { paymentMachine, type SessionStatus } from '../../machines/payment.machine.ts';
+import { paymentMachine, type SessionBooking, type SessionStatus } from '../../machines/payment.machine.ts';
+import { bookedSlots, paymentOutcome, refundedSlots } from '../../machines/payment.selectors.ts';
 
 function start(answers: (() => SessionStatus | Promise<SessionStatus>)[]) {
   const calls: string[] = [];
@@ -23,7 +24,7 @@ function start(answers: (() => SessionStatus | Promise<SessionStatus>)[]) {
 
 describe('the payment result', () => {
   it('shows success for a complete session, without Try again', async () => {
-    const { actor } = start([() => ({ status: 'complete', clientSecret: null })]);
+    const { actor } = start([() => ({ status: 'complete', clientSecret: null, bookings: [] })]);
     const state = await waitFor(actor, (s) => s.matches('result'));
     expect(state.context.status).toBe('complete');
     expect(state.can({ type: 'payment.retry' })).toBe(false);
@@ -32,14 +33,14 @@ describe('the payment result', () => {
   });
 
   it('shows expired for an expired session, without Try again', async () => {
-    const { actor } = start([() => ({ status: 'expired', clientSecret: null })]);
+    const { actor } = start([() => ({ status: 'expired', clientSecret: null, bookings: [] })]);
     const state = await waitFor(actor, (s) => s.matches('result'));
     expect(state.context.status).toBe('expired');
     expect(state.can({ type: 'payment.retry' })).toBe(false);
   });
 
   it('offers Try again for an open session and re-opens the checkout with its client secret', async () => {
-    const { actor } = start([() => ({ status: 'open', clientSecret: 'cs_local_1_secret_x' })]);
+    const { actor } = start([() => ({ status: 'open', clientSecret: 'cs_local_1_secret_x', bookings: [] })]);
     await waitFor(actor, (s) => s.matches('result'));
     expect(actor.getSnapshot().can({ type: 'payment.retry' })).toBe(true);
     actor.send({ type: 'payment.retry' });
@@ -54,7 +55,7 @@ describe('the payment result', () => {
   it('asks for a login on a 4xx and checks again once logged in', async () => {
     const { actor, calls, requestLogin } = start([
       () => Promise.reject(new ApiError('unauthorized', 'Not authenticated')),
-      () => ({ status: 'complete', clientSecret: null }),
+      () => ({ status: 'complete', clientSecret: null, bookings: [] }),
     ]);
     await waitFor(actor, (s) => s.matches('awaitingLogin'));
     expect(requestLogin).toHaveBeenCalledTimes(1);
@@ -82,5 +83,47 @@ describe('the payment result', () => {
     expect(requestLogin).not.toHaveBeenCalled();
     actor.send({ type: 'result.close' });
     expect(actor.getSnapshot().status).toBe('done');
+  });
+});
+
+describe('what a completed checkout came to', () => {
+  const slot = (id: number, status: SessionBooking['status'], refunded = 0): SessionBooking => ({
+    id,
+    start_time: '2026-03-25T10:00:00+00:00',
+    end_time: '2026-03-25T11:00:00+00:00',
+    branch_name: 'Lisboa',
+    time_zone: 'Europe/Lisbon',
+    status,
+    refunded_eur: refunded,
+  });
+  const context = (bookings: SessionBooking[]) => ({
+    sessionId: 'cs_1',
+    status: 'complete' as const,
+    clientSecret: null,
+    bookings,
+  });
+
+  it('is booked when a slot is confirmed, listing only the confirmed ones', () => {
+    const paid = context([slot(1, 'confirmed'), slot(2, 'expired', 15)]);
+    expect(paymentOutcome(paid)).toBe('booked');
+    expect(bookedSlots(paid).map((booking) => booking.id)).toEqual([1]);
+    expect(refundedSlots(paid).map((booking) => booking.id)).toEqual([2]);
+  });
+
+  it('is refunded, not booked, when the payment came after every hold ended', () => {
+    expect(paymentOutcome(context([slot(1, 'expired', 15), slot(2, 'expired', 15)]))).toBe('refunded');
+  });
+
+  it('is processing while paid-for slots are still held, and ended when nothing is left', () => {
+    expect(paymentOutcome(context([slot(1, 'pending')]))).toBe('processing');
+    expect(paymentOutcome(context([slot(1, 'canceled'), slot(2, 'expired')]))).toBe('ended');
+  });
+
+  it('keeps the bookings the check answered', async () => {
+    const { actor } = start([
+      () => ({ status: 'complete', clientSecret: null, bookings: [slot(1, 'expired', 15)] }),
+    ]);
+    const state = await waitFor(actor, (s) => s.matches('result'));
+    expect(paymentOutcome(state.context)).toBe('refunded');
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { isValidPortugueseTaxId } from '../../openapi/tax-id.ts';
 import type { EventFrom, SnapshotFrom } from 'xstate';
 import { ApiError } from '../../machines/api.ts';
 import { profileMachine, type ProfileUpdate } from '../../machines/profile.machine.ts';
@@ -15,6 +16,7 @@ const user: User = {
   email_verified: true,
   phone_verified: true,
   locale: 'pt',
+  tax_id: null,
 };
 
 type Event = EventFrom<typeof profileMachine>;
@@ -33,6 +35,8 @@ const EDITS = [
   { type: 'field.change', field: 'confirmNewPassword', value: NEW_PASSWORD },
   { type: 'field.change', field: 'confirmNewPassword', value: 'something else' },
   { type: 'field.change', field: 'confirmNewPassword', value: '' },
+  { type: 'field.change', field: 'taxId', value: '123456788' },
+  { type: 'field.change', field: 'taxId', value: '' },
   { type: 'newsletter.change', checked: false },
   { type: 'profile.submit' },
 ] as unknown as Event[];
@@ -70,6 +74,7 @@ function formOf(state: Snapshot): string {
     `phone:${/^\+\d{8,17}$/.test(fields.phone.replace(/\s+/g, '')) ? 'valid' : fields.phone === '' ? 'empty' : 'invalid'}`,
     `new:${fields.newPassword === '' ? 'empty' : 'typed'}`,
     `confirm:${confirm}`,
+    `tax:${fields.taxId === '' ? 'empty' : isValidPortugueseTaxId(fields.taxId) ? 'valid' : 'invalid'}`,
   ].join(' ');
 }
 
@@ -110,7 +115,10 @@ describe('profile machine, model-based', () => {
             const mismatch = before.newPassword !== '' && before.newPassword !== before.confirmNewPassword;
             const badPhone = !/^\+\d{8,17}$/.test(before.phone.replace(/\s+/g, ''));
             const blank = [before.firstName, before.lastName, before.email].some((value) => !value.trim());
-            if (mismatch || badPhone || blank) {
+            const badTaxId = before.taxId !== '' && !isValidPortugueseTaxId(before.taxId);
+            if (badTaxId && !mismatch && !badPhone)
+              expect(snapshot.context.fieldErrors.taxId).toEqual({ field: 'tax_id', problem: 'invalid' });
+            if (mismatch || badPhone || blank || badTaxId) {
               // A client-side refusal never reaches the API and leaves no call pending.
               expect(updates).toHaveLength(0);
               expect(Object.keys(snapshot.children)).toEqual([]);

@@ -18,6 +18,7 @@ const user: User = {
   email_verified: true,
   phone_verified: true,
   locale: 'pt',
+  tax_id: null,
 };
 
 function start(
@@ -78,6 +79,7 @@ describe('the profile machine', () => {
       phone_number: '+351913000000',
       password: null,
       agree_newsletter: false,
+      tax_id: null,
     });
     expect(actor.getSnapshot().context.success).toEqual({ key: 'profile-updated-successfully' });
     expect(actor.getSnapshot().context.fields.firstName).toBe('Mariana');
@@ -148,5 +150,31 @@ describe('the profile machine', () => {
     actor.send({ type: 'profile.reload' });
     await editing();
     expect(actor.getSnapshot().context.error).toBeNull();
+  });
+});
+
+describe('the tax number (NIF)', () => {
+  it('refuses a wrong check digit beside the field without a call, and sends a valid one', async () => {
+    const saved: unknown[] = [];
+    const machine = profileMachine.provide({
+      actors: {
+        loadProfile: fromPromise(async () => user),
+        updateProfile: fromPromise(async ({ input }) => {
+          saved.push(input);
+          return { ...user, tax_id: (input as { tax_id: string | null }).tax_id };
+        }),
+      },
+    });
+    const actor = createActor(machine).start();
+    await waitFor(actor, (s) => s.matches('editing'));
+    actor.send({ type: 'field.change', field: 'taxId', value: '123456788' });
+    actor.send({ type: 'profile.submit' });
+    expect(actor.getSnapshot().context.fieldErrors.taxId).toEqual({ field: 'tax_id', problem: 'invalid' });
+    expect(saved).toEqual([]);
+    actor.send({ type: 'field.change', field: 'taxId', value: ' 123 456 789 ' });
+    expect(actor.getSnapshot().context.fieldErrors.taxId).toBeUndefined();
+    actor.send({ type: 'profile.submit' });
+    await waitFor(actor, (s) => s.matches('editing') && s.context.success !== null);
+    expect(saved).toEqual([expect.objectContaining({ tax_id: '123 456 789' })]);
   });
 });

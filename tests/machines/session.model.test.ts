@@ -13,6 +13,7 @@ const user: User = {
   email_verified: true,
   phone_verified: true,
   locale: 'pt',
+  tax_id: null,
 };
 
 type Event = EventFrom<typeof sessionMachine>;

@@ -26,6 +26,7 @@ const user: User = {
   email_verified: true,
   phone_verified: true,
   locale: 'pt',
+  tax_id: null,
 };
 
 function startSession(options: {

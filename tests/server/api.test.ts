@@ -300,6 +300,9 @@ describe('the API in production', () => {
       expect(
         (await app.inject({ method: 'POST', url: '/api/dev/checkout/cs_local_x/expire' })).statusCode,
       ).toBe(404);
+      expect(
+        (await app.inject({ method: 'POST', url: '/api/dev/checkout/cs_local_x/pay-late' })).statusCode,
+      ).toBe(404);
       expect((await app.inject('/api/bookings/branches')).json()).toEqual([]);
     } finally {
       await app.close();

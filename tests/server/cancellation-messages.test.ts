@@ -195,5 +195,19 @@ describeEachDatabase('cancellation and refund messages', (getDb) => {
     expect(mail!.attachments).toEqual([]);
     expect(sms!.text_body).toContain('your payment arrived late and was refunded');
     expect(await outbox('booking_confirmed')).toEqual([]);
+    // The payment result reads the same truth: nothing booked, the slot refunded.
+    const status = await checkout.reconcileSession({ sessionId, userId: user });
+    expect(status).toMatchObject({ status: 'complete', clientSecret: null });
+    expect(status.bookings).toEqual([
+      {
+        id: expect.any(Number),
+        start_time: '2026-03-21T09:00:00+00:00',
+        end_time: '2026-03-21T10:00:00+00:00',
+        branch_name: 'Lisboa – Avenidas Novas',
+        time_zone: 'Europe/Lisbon',
+        status: 'expired',
+        refunded_eur: 15,
+      },
+    ]);
   });
 });

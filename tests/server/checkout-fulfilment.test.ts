@@ -129,7 +129,10 @@ describeEachDatabase('checkout fulfilment', (getDb) => {
     expect(mail!.text_body).toContain('11:00–12:00 (Europe/Lisbon)');
     expect(mail!.text_body).toContain('segunda-feira, 30 de março de 2026');
     expect(mail!.html_body).toContain('<li>');
-    expect(mail!.text_body).not.toMatch(/\d{6}/); // the door code comes 30 minutes before the start
+    // The door code comes 30 minutes before the start, not in the confirmation.
+    const [code] = await getDb().selectFrom('lock_codes').select('code').execute();
+    expect(mail!.text_body).not.toContain(code!.code);
+    expect(mail!.html_body).not.toContain(code!.code);
     const [calendar] = mail!.attachments;
     expect(calendar!.filename).toBe('booking.ics');
     expect(calendar!.contentType).toContain('text/calendar');
@@ -248,6 +251,18 @@ describeEachDatabase('checkout fulfilment', (getDb) => {
     ).toEqual({
       status: 'complete',
       clientSecret: null,
+      bookings: [
+        expect.objectContaining({
+          start_time: '2026-03-30T10:00:00+01:00',
+          status: 'confirmed',
+          refunded_eur: 0,
+        }),
+        expect.objectContaining({
+          start_time: '2026-03-30T11:00:00+01:00',
+          status: 'confirmed',
+          refunded_eur: 0,
+        }),
+      ],
     });
     expect((await bookingsOf(getDb(), user)).map((b) => b.status)).toEqual(['confirmed', 'confirmed']);
   });
@@ -258,6 +273,10 @@ describeEachDatabase('checkout fulfilment', (getDb) => {
     expect(await checkout().reconcileSession({ sessionId })).toEqual({
       status: 'expired',
       clientSecret: null,
+      bookings: [
+        expect.objectContaining({ status: 'expired', refunded_eur: 0 }),
+        expect.objectContaining({ status: 'expired', refunded_eur: 0 }),
+      ],
     });
     expect((await bookingsOf(getDb(), user)).map((b) => b.status)).toEqual(['expired', 'expired']);
   });

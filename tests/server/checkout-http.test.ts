@@ -73,7 +73,10 @@ describe.each(DATABASE_TARGETS)('the checkout routes on %s', (target) => {
     it('ends an open local session on request (development only), releasing its holds like the expiry job', async () => {
       const expired = await app.inject({ method: 'POST', url: `/api/dev/checkout/${sessionId}/expire` });
       expect(expired.statusCode).toBe(200);
-      expect(expired.json()).toEqual({ status: 'expired', clientSecret: null });
+      const released = [
+        expect.objectContaining({ status: 'expired', refunded_eur: 0, time_zone: 'Europe/Lisbon' }),
+      ];
+      expect(expired.json()).toEqual({ status: 'expired', clientSecret: null, bookings: released });
       expect((await bookingsOf(app.db, user)).map((booking) => booking.status)).toEqual(['expired']);
       // Paying it afterwards is refused, and asking again changes nothing.
       const late = await app.inject({
@@ -83,7 +86,7 @@ describe.each(DATABASE_TARGETS)('the checkout routes on %s', (target) => {
       });
       expect(late.statusCode).toBeGreaterThanOrEqual(400);
       const again = await app.inject({ method: 'POST', url: `/api/dev/checkout/${sessionId}/expire` });
-      expect(again.json()).toEqual({ status: 'expired', clientSecret: null });
+      expect(again.json()).toEqual({ status: 'expired', clientSecret: null, bookings: released });
       const unknown = await app.inject({ method: 'POST', url: '/api/dev/checkout/cs_local_nope/expire' });
       expect(unknown.statusCode).toBe(404);
     });

@@ -34,8 +34,11 @@ describeEachDatabase('migrations', (getDb) => {
       select tablename from pg_tables where schemaname = 'public' and tablename not like 'kysely_%'
       order by tablename`.execute(getDb());
     expect(rows.map((row) => row.tablename)).toEqual([
+      'audit_log',
       'blocked_contacts',
+      'booking_moves',
       'bookings',
+      'branch_closures',
       'branch_images',
       'branches',
       'checkout_sessions',
@@ -45,6 +48,10 @@ describeEachDatabase('migrations', (getDb) => {
       'lock_codes',
       'lock_devices',
       'lock_events',
+      'operator_sessions',
+      'operator_setup_tokens',
+      'operator_totp_steps',
+      'operators',
       'outbox',
       'password_reset_tokens',
       'payment_events',

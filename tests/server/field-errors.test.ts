@@ -39,4 +39,28 @@ describe('validation errors name their fields (pglite)', () => {
     expect(missing.statusCode).toBe(422);
     expect(missing.json<ErrorBody>().fields).toEqual([{ field: expect.any(String), problem: 'required' }]);
   });
+
+  it('a tax number (NIF) with a wrong check digit is refused beside its field; a valid one is kept, null removes it', async () => {
+    const client = newClient(started.app);
+    const account = await verifiedAccount(client, started.app);
+    const profile = (tax_id: string | null | undefined) => ({
+      email: account.email,
+      phone_number: account.phone_number,
+      first_name: account.first_name,
+      last_name: account.last_name,
+      agree_newsletter: false,
+      ...(tax_id === undefined ? {} : { tax_id }),
+    });
+    const wrong = await client.json('PUT', '/api/auth/me', profile('123456788'), account.token);
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().fields).toEqual([{ field: 'tax_id', problem: 'invalid' }]);
+    const right = await client.json('PUT', '/api/auth/me', profile('PT 123 456 789'), account.token);
+    expect(right.statusCode).toBe(200);
+    expect(right.json().tax_id).toBe('123456789');
+    // A save without the field (the language switch's) keeps it; null removes it.
+    const kept = await client.json('PUT', '/api/auth/me', profile(undefined), account.token);
+    expect(kept.json().tax_id).toBe('123456789');
+    const removed = await client.json('PUT', '/api/auth/me', profile(null), account.token);
+    expect(removed.json().tax_id).toBeNull();
+  });
 });

@@ -247,9 +247,12 @@ function baseRequest(operation: Operation, seeded: Seeded) {
     branch_id: String(seeded.branchId),
     date: seeded.slotDate,
     code: operation.id === 'getCoupon' ? 'NO-SUCH-COUPON' : '000000',
-    // Expiring a session is a write, so that call names a session that does not exist (404).
-    session_id: operation.id === 'expireDevCheckoutSession' ? 'cs_local_no_such_session' : seeded.sessionId,
+    // Expiring or paying a session late is a write, so those calls name a session that does not exist (404).
+    session_id: ['expireDevCheckoutSession', 'payDevCheckoutSessionLate'].includes(operation.id)
+      ? 'cs_local_no_such_session'
+      : seeded.sessionId,
     reset_token: 'A'.repeat(43),
+    booking_id: String(seeded.bookingId),
   };
   const queryValues: Record<string, string> = {
     stripe_session_id: seeded.sessionId,
@@ -282,6 +285,10 @@ function baseRequest(operation: Operation, seeded: Seeded) {
       break;
     case 'cancelBookings':
       body = { booking: [{ booking_id: seeded.bookingId, expected_refund_eur: 9999 }] };
+      break;
+    case 'moveBooking':
+      // A difference the server never computes: refused before anything moves.
+      body = { time_slot_id: seeded.freeSlot, expected_price_difference_eur: 9999 };
       break;
     case 'completeLocalCheckout':
       body = { card_number: '4000 0000 0000 0002' };

@@ -95,6 +95,12 @@ describe('the development server', () => {
           remoteAddress,
         });
         expect(expire.statusCode, remoteAddress).toBe(404);
+        const payLate = await direct.app.inject({
+          method: 'POST',
+          url: '/api/dev/checkout/cs_local_x/pay-late',
+          remoteAddress,
+        });
+        expect(payLate.statusCode, remoteAddress).toBe(404);
         // The virtual doors' keypad lists the codes a door holds: no one off this machine reaches it.
         const keypad = await direct.app.inject({ url: '/api/dev/doors/1', remoteAddress });
         expect([keypad.statusCode, keypad.json<ErrorBody>().code], remoteAddress).toEqual([404, 'not_found']);

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { isConfidential, maskRecipient, redactSecrets } from '../delivery.ts';
+import { logUndelivered } from '../delivery.ts';
 import type { Mailer } from './mailer.ts';
 
 /**
@@ -10,20 +10,8 @@ import type { Mailer } from './mailer.ts';
 export function createLogMailer(log: FastifyBaseLogger, options: { showContent: boolean }): Mailer {
   return {
     name: 'log',
-    send: async (email) => {
-      const showContent = options.showContent && !isConfidential(email.kind);
-      log.info(
-        {
-          outboxId: email.id,
-          kind: email.kind,
-          to: showContent ? email.to : maskRecipient(email.to),
-          subject: email.subject,
-          ...(showContent ? { text: redactSecrets(email.text) } : {}),
-        },
-        'e-mail not delivered (SMTP_URL is not set); kept in the outbox',
-      );
-      return 'logged';
-    },
+    send: async (email) =>
+      logUndelivered(log, email, options, 'e-mail not delivered (SMTP_URL is not set); kept in the outbox'),
     close: async () => {},
   };
 }

@@ -34,7 +34,7 @@ function stripeClient(options: StripeProviderOptions): Stripe {
   const api = options.apiUrl ? new URL(options.apiUrl) : null;
   return new Stripe(options.secretKey, {
     maxNetworkRetries: 1,
-    timeout: options.timeoutMs ?? 4000,
+    timeout: options.timeoutMs ?? 3000,
     ...(api
       ? {
           host: api.hostname,

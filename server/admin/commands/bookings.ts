@@ -3,7 +3,7 @@ import { formatLocalTime } from '../../branches/service.ts';
 import { listBookingRecords } from '../../bookings/service.ts';
 import { instantFromDate } from '../../clock.ts';
 import { doorStatesOfBookings } from '../../locks/status.ts';
-import { defineCommand, money, oneOf, periodOptions, table, text, wholeNumber } from '../command.ts';
+import { defineCommand, money, oneOf, period, periodOptions, table, text, wholeNumber } from '../command.ts';
 
 export const bookingCommands = {
   'bookings list': defineCommand({
@@ -18,12 +18,10 @@ export const bookingCommands = {
     }),
     async run(input, { db, io }) {
       const rows = await listBookingRecords(db, {
+        ...period(input),
         branchId: input.branch,
         status: input.status,
-        from: input.from,
-        until: input.until,
         email: input.email,
-        limit: input.limit,
       });
       const doors = await doorStatesOfBookings(
         db,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { listPayments } from '../../checkout/service.ts';
-import { defineCommand, money, oneOf, periodOptions, table } from '../command.ts';
+import { defineCommand, money, oneOf, period, periodOptions, table } from '../command.ts';
 
 export const paymentCommands = {
   'payments list': defineCommand({
@@ -13,10 +13,8 @@ export const paymentCommands = {
     }),
     async run(input, { db, io }) {
       const rows = await listPayments(db, {
+        ...period(input),
         paymentStatus: input.status,
-        from: input.from,
-        until: input.until,
-        limit: input.limit,
       });
       table(
         io,

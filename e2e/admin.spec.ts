@@ -1,0 +1,232 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { URI } from 'otpauth';
+import type { ChildProcess } from 'node:child_process';
+import { apiLogin, bookAndPay, bookableSlots, field, outbox, verifiedPerson } from './support/accounts.ts';
+import { expectNoSeriousViolationsOnPage } from './support/axe.ts';
+import {
+  addOperatorWithCli,
+  CONSOLE_PORT,
+  newDataDir,
+  startConsoleServer,
+  stopConsoleServer,
+  type CliOperator,
+} from './support/console-server.ts';
+
+// The operator console (issue 18) in Chromium against the real server: operators made with the CLI, the TOTP
+// code computed here with the library the server checks it with, every action then found in the audit log.
+
+const PASSWORD = 'Consola-segura-2026!';
+const BASE = `http://127.0.0.1:${CONSOLE_PORT}`;
+
+test.use({ baseURL: BASE });
+test.describe.configure({ mode: 'serial' });
+
+let server: ChildProcess | undefined;
+let owner: CliOperator;
+let staff: CliOperator;
+let ownerToken = '';
+const usedSteps = new Map<string, number>();
+
+/** The authenticator's code now; a step already used for this secret is waited out (the server refuses it again). */
+async function totpCode(operator: CliOperator): Promise<string> {
+  const totp = URI.parse(operator.totpUri);
+  const step = () => Math.floor(Date.now() / 1000 / 30);
+  while (usedSteps.get(operator.totpUri) === step()) await new Promise((resolve) => setTimeout(resolve, 500));
+  usedSteps.set(operator.totpUri, step());
+  return totp.generate();
+}
+
+async function setPasswordFromLink(page: Page, operator: CliOperator): Promise<void> {
+  await page.goto(operator.setupPath);
+  await field(page, 'Nova palavra-passe').fill(PASSWORD);
+  await field(page, 'Confirmar a palavra-passe').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Guardar' }).click();
+  await expect(page.getByRole('status')).toContainText('Palavra-passe definida');
+}
+
+async function logIn(page: Page, operator: CliOperator): Promise<void> {
+  await page.goto('/pt/admin');
+  await field(page, 'E-mail').fill(operator.email);
+  await field(page, 'Palavra-passe').fill(PASSWORD);
+  await field(page, 'Código da aplicação de autenticação').fill(await totpCode(operator));
+  await page.getByRole('button', { name: 'Entrar' }).click();
+  await expect(page.getByRole('heading', { name: 'Hoje', level: 2 })).toBeVisible();
+}
+
+async function asOwner(page: Page): Promise<void> {
+  await page.addInitScript((token) => window.localStorage.setItem('admin_token', token), ownerToken);
+}
+
+function nav(page: Page, name: string) {
+  return page
+    .getByRole('navigation', { name: 'Secções da consola' })
+    .getByRole('link', { name, exact: true });
+}
+
+async function auditHas(request: APIRequestContext, action: RegExp): Promise<void> {
+  const page = (await (
+    await request.get('/api/admin/audit?page_size=100', {
+      headers: { Authorization: `Bearer ${ownerToken}` },
+    })
+  ).json()) as { items: { action: string }[] };
+  expect(
+    page.items.map((item) => item.action).some((name) => action.test(name)),
+    `${action}`,
+  ).toBe(true);
+}
+
+/** A verified member with a paid booking on the first bookable branch `daysAhead` days from its today. */
+async function memberWithBooking(request: APIRequestContext, prefix: string, daysAhead: number, pick = 0) {
+  const person = await verifiedPerson(request, prefix);
+  const token = await apiLogin(request, person);
+  const { branch, slots } = await bookableSlots(request, daysAhead);
+  const slot = slots[pick];
+  if (!slot) throw new Error('no bookable slot');
+  await bookAndPay(request, token, [slot]);
+  return { person, token, branch, slot };
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  const dataDir = newDataDir();
+  owner = addOperatorWithCli(dataDir, 'dona@ginasio.example', 'owner');
+  staff = addOperatorWithCli(dataDir, 'equipa@ginasio.example', 'staff');
+  server = await startConsoleServer(dataDir);
+});
+
+test.afterAll(async () => {
+  await stopConsoleServer(server);
+});
+
+test('an owner made with the CLI sets a password from the link and logs in with a TOTP code', async ({
+  page,
+}) => {
+  await setPasswordFromLink(page, owner);
+  await page.getByRole('link', { name: 'Ir para o início de sessão' }).click();
+  await logIn(page, owner);
+  ownerToken = (await page.evaluate(() => window.localStorage.getItem('admin_token'))) ?? '';
+  expect(ownerToken).not.toBe('');
+  // The member's token key stays untouched: the two sessions never mix.
+  expect(await page.evaluate(() => window.localStorage.getItem('token'))).toBeNull();
+  await expect(nav(page, 'Preços')).toBeVisible();
+  await expectNoSeriousViolationsOnPage(page, 'console, Today');
+  await page.screenshot({ path: 'docs/screenshots/admin-today-desktop.png', fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByRole('button', { name: 'Menu' })).toBeVisible();
+  await expect(nav(page, 'Preços')).not.toBeInViewport();
+  await page.screenshot({ path: 'docs/screenshots/admin-today-phone.png', fullPage: true });
+  // A code used once is refused again.
+  const code = URI.parse(owner.totpUri).generate();
+  const replay = await page.request.post('/api/admin/auth/login', {
+    data: { email: owner.email, password: PASSWORD, totp_code: code },
+  });
+  expect(replay.status()).toBe(401);
+});
+
+test('a staff operator sees no prices or money and cannot open them', async ({ page }) => {
+  await setPasswordFromLink(page, staff);
+  await logIn(page, staff);
+  await expect(nav(page, 'Reservas')).toBeVisible();
+  for (const hidden of ['Preços', 'Receitas e uso', 'Cupões', 'Política de reembolso', 'Operadores'])
+    await expect(nav(page, hidden)).toHaveCount(0);
+  await page.goto('/pt/admin/prices');
+  await expect(page.getByRole('alert')).toContainText('Esta página é só para responsáveis.');
+  await page.goto('/pt/admin/money');
+  await expect(page.getByRole('alert')).toContainText('Esta página é só para responsáveis.');
+  const token = await page.evaluate(() => window.localStorage.getItem('admin_token'));
+  const money = await page.request.get('/api/admin/reports/money?from=2026-01-01&to=2026-01-31', {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  expect(money.status()).toBe(403);
+});
+
+test('an owner cancels a booking with an override refund', async ({ page, request }) => {
+  const { person } = await memberWithBooking(request, 'console-cancel', 4);
+  await asOwner(page);
+  await page.goto('/pt/admin/bookings');
+  await field(page, 'Cliente (e-mail, telefone ou nome)').fill(person.email);
+  const row = page.getByRole('row').filter({ hasText: person.email });
+  await expect(row).toHaveCount(1);
+  await row.getByRole('link').first().click();
+  await page.getByRole('button', { name: 'Cancelar…' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('radio', { name: 'Outro valor' }).check();
+  await field(dialog, 'Valor a reembolsar (€)').fill('5');
+  await field(dialog, 'Motivo').fill('Cliente avisou de uma avaria');
+  await expectNoSeriousViolationsOnPage(page, 'console, cancel dialog');
+  await dialog.getByRole('button', { name: 'Cancelar a reserva' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByText('cancelada').first()).toBeVisible();
+  await expect(page.getByText(/reembolso\s+5\s*€/)).toBeVisible();
+  await auditHas(request, /cancel/);
+});
+
+test('an owner closes a branch for an evening: the member is refunded and told', async ({
+  page,
+  request,
+}) => {
+  const { person, branch, slot } = await memberWithBooking(request, 'console-closure', 5);
+  await asOwner(page);
+  await page.goto('/pt/admin/closures');
+  await page.getByLabel('Filial').selectOption(String(branch.id));
+  // The slot's own wall-clock times (its ISO string carries the branch's offset), an hour around it.
+  const start = slot.start_time.slice(0, 16);
+  const end = slot.end_time.slice(0, 16);
+  await field(page, 'Desde (hora da filial)').fill(start);
+  await field(page, 'Até (hora da filial)').fill(end);
+  await field(page, 'Motivo (dito aos clientes)').fill('Fuga de água');
+  await page.getByRole('button', { name: 'Ver as reservas afetadas' }).click();
+  await expect(page.getByText(/1 reservas serão canceladas/)).toBeVisible();
+  await page.getByRole('button', { name: 'Encerrar e reembolsar' }).click();
+  await expect(page.getByRole('status')).toContainText('A filial está encerrada');
+  await expect
+    .poll(async () =>
+      (await outbox(request, person.email)).some((message) => /Fuga de água|cancel/i.test(message.text)),
+    )
+    .toBe(true);
+  await auditHas(request, /closure/);
+});
+
+test('a price band changed in the grid moves the landing page price range', async ({ page, request }) => {
+  await asOwner(page);
+  await page.goto('/pt/admin/prices');
+  const grid = page.getByRole('table', { name: 'Preços por dia da semana e hora' });
+  const cell = grid.getByRole('textbox').first();
+  await cell.fill('97');
+  await page.getByRole('button', { name: 'Guardar os preços' }).click();
+  await expect(page.getByText(/e\s+97\s*€ por horário/)).toBeVisible();
+  await page.goto('/pt');
+  await expect(page.locator('#pricing, #branches')).toContainText(/97/);
+  await auditHas(request, /price/);
+});
+
+test('an owner blocks a member and exports their data', async ({ page, request }) => {
+  const { person } = await memberWithBooking(request, 'console-block', 6);
+  await asOwner(page);
+  await page.goto('/pt/admin/members');
+  await field(page, 'E-mail, telefone ou nome').fill(person.email);
+  await page.getByRole('row').filter({ hasText: person.email }).getByRole('link').click();
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Exportar os dados (JSON)' }).click();
+  const file = await download;
+  const exported = JSON.parse(
+    await (await file.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString('utf8')),
+  ) as {
+    account: { email?: string };
+    bookings: unknown[];
+  };
+  expect(JSON.stringify(exported.account)).toContain(person.email);
+  expect(exported.bookings.length).toBeGreaterThan(0);
+  await page.getByRole('button', { name: 'Bloquear…' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByText('1 reservas futuras:')).toBeVisible();
+  await field(dialog, 'Motivo').fill('Danos no equipamento');
+  await dialog.getByRole('button', { name: 'Bloquear' }).click();
+  await expect(page.getByText('bloqueado').first()).toBeVisible();
+  await auditHas(request, /block/);
+  await auditHas(request, /export/);
+  await page.goto('/pt/admin/audit');
+  await expect(page.getByRole('table', { name: 'Registo de auditoria' })).toContainText(/block/);
+  await expectNoSeriousViolationsOnPage(page, 'console, audit log');
+  await page.screenshot({ path: 'docs/screenshots/admin-audit-desktop.png' });
+});

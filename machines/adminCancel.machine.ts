@@ -1,0 +1,125 @@
+import { assign, setup } from 'xstate';
+import { adminFailure } from './adminErrors.ts';
+import { failureFeedback, type Feedback } from './feedback.ts';
+import { placeholder } from './placeholder.ts';
+
+/** `policy`: the refund policy's amount; the others override it. Every cancellation states a reason (audited). */
+export type RefundMode = 'policy' | 'full' | 'none' | 'amount';
+
+export type AdminCancelInput = {
+  bookingId: number;
+  /** What the member paid, in cents: the most any refund can be. */
+  paidCents: number;
+};
+
+export type AdminCancelContext = AdminCancelInput & {
+  mode: RefundMode;
+  /** The amount as typed, in euros ('12,50' or '12.50'). */
+  amount: string;
+  reason: string;
+  error: Feedback | null;
+};
+
+export type AdminCancelEvent =
+  | { type: 'mode.change'; mode: RefundMode }
+  | { type: 'amount.change'; value: string }
+  | { type: 'reason.change'; value: string }
+  | { type: 'cancel.submit' };
+
+export type AdminCancelRequest = {
+  bookingId: number;
+  refund: { mode: 'policy' } | { mode: 'full' | 'none' } | { mode: 'amount'; amount_cents: number };
+  reason: string;
+};
+
+/** Euros as typed (comma or point, at most two decimals) in cents; null when it is not an amount. */
+export function eurosToCents(typed: string): number | null {
+  const match = /^(\d{1,7})(?:[.,](\d{1,2}))?$/.exec(typed.trim());
+  if (!match) return null;
+  const [, whole, fraction = ''] = match;
+  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+}
+
+/** Why the form cannot be sent yet, or null when it can. */
+export function cancelProblem(
+  context: Pick<AdminCancelContext, 'mode' | 'amount' | 'reason' | 'paidCents'>,
+): 'amount-invalid' | 'amount-above-paid' | 'reason-missing' | null {
+  if (context.mode === 'amount') {
+    const cents = eurosToCents(context.amount);
+    if (cents === null) return 'amount-invalid';
+    if (cents > context.paidCents) return 'amount-above-paid';
+  }
+  if (context.reason.trim() === '') return 'reason-missing';
+  return null;
+}
+
+function requestOf(context: AdminCancelContext): AdminCancelRequest {
+  const reason = context.reason.trim();
+  if (context.mode === 'amount')
+    return {
+      bookingId: context.bookingId,
+      refund: { mode: 'amount', amount_cents: eurosToCents(context.amount) ?? 0 },
+      reason,
+    };
+  return { bookingId: context.bookingId, refund: { mode: context.mode }, reason };
+}
+
+/**
+ * An operator cancels a booking (issue 18): with the refund policy's amount, or overriding it (full, none, or
+ * an amount up to what was paid), always with a reason. The form is checked before any call; while the cancellation
+ * runs nothing else can be sent, and a failure keeps the form as it was. Done, the booking page reloads
+ * (`cancelled`).
+ */
+export const adminCancelMachine = setup({
+  types: {
+    context: {} as AdminCancelContext,
+    events: {} as AdminCancelEvent,
+    input: {} as AdminCancelInput,
+  },
+  actors: {
+    cancelBooking: placeholder<void, AdminCancelRequest>('cancelBooking'),
+  },
+  actions: {
+    cancelled: () => {},
+    sessionEnded: () => {},
+  },
+  guards: {
+    canSubmit: ({ context }) => cancelProblem(context) === null,
+  },
+}).createMachine({
+  id: 'adminCancel',
+  context: ({ input }) => ({ ...input, mode: 'policy', amount: '', reason: '', error: null }),
+  initial: 'editing',
+  states: {
+    editing: {
+      on: {
+        'mode.change': { actions: assign({ mode: ({ event }) => event.mode, error: null }) },
+        'amount.change': { actions: assign({ amount: ({ event }) => event.value, error: null }) },
+        'reason.change': { actions: assign({ reason: ({ event }) => event.value, error: null }) },
+        'cancel.submit': { guard: 'canSubmit', target: 'cancelling' },
+      },
+    },
+    cancelling: {
+      invoke: {
+        id: 'cancelBooking',
+        src: 'cancelBooking',
+        input: ({ context }) => requestOf(context),
+        onDone: { target: 'cancelled', actions: 'cancelled' },
+        onError: [
+          {
+            guard: ({ event }) => adminFailure(event.error) === 'session',
+            target: 'editing',
+            actions: 'sessionEnded',
+          },
+          {
+            target: 'editing',
+            actions: assign({
+              error: ({ event }) => failureFeedback(event.error, 'can-not-cancel-bookings'),
+            }),
+          },
+        ],
+      },
+    },
+    cancelled: { type: 'final' },
+  },
+});

@@ -1,0 +1,228 @@
+import { expectData, expectOk, type ApiClient } from './api.ts';
+import type { components } from '../openapi/schema.gen.ts';
+
+// The console's reads and the changes that need no flow of their own, over the typed client: the views hand
+// them to the list machine (adminQuery) and the action machine (adminTask) as their actors.
+
+type Schemas = components['schemas'];
+export type AdminToday = Schemas['AdminToday'];
+export type AdminBooking = Schemas['AdminBooking'];
+export type AdminBookingPage = Schemas['AdminBookingPage'];
+export type AdminBookingDetail = Schemas['AdminBookingDetail'];
+export type AdminBookingStatus = Schemas['AdminBookingStatus'];
+export type Closure = Schemas['Closure'];
+export type MemberPage = Schemas['MemberPage'];
+export type MemberDetail = Schemas['MemberDetail'];
+export type MemberExport = Schemas['MemberExport'];
+export type AdminBranch = Schemas['AdminBranch'];
+export type AdminBranchUpdate = Schemas['AdminBranchUpdate'];
+export type BranchChangePreview = Schemas['BranchChangePreview'];
+export type PriceGrid = Schemas['PriceGrid'];
+export type PriceGridInput = Schemas['PriceGridInput'];
+export type AdminCoupon = Schemas['AdminCoupon'];
+export type AdminCouponCreate = Schemas['AdminCouponCreate'];
+export type RefundRatios = Schemas['RefundRatios'];
+export type MoneyReport = Schemas['MoneyReport'];
+export type OccupancyReport = Schemas['OccupancyReport'];
+export type AuditPage = Schemas['AuditPage'];
+export type Operator = Schemas['Operator'];
+export type CreatedOperator = Schemas['CreatedOperator'];
+export type OperatorSession = Schemas['OperatorSession'];
+export type Granularity = MoneyReport['granularity'];
+
+export type BookingFilters = {
+  q: string;
+  branchId: number | null;
+  from: string;
+  to: string;
+  status: AdminBookingStatus | '';
+  page: number;
+};
+export type ReportFilters = { branchId: number | null; from: string; to: string; granularity: Granularity };
+export type AuditFilters = {
+  action: string;
+  entityType: string;
+  entityId: string;
+  from: string;
+  to: string;
+  page: number;
+};
+
+const optional = (value: string) => (value === '' ? undefined : value);
+
+/** `api` carries the operator's token; `publicApi` reads what members read (free slots for a move). */
+export function createAdminConsoleActors(api: ApiClient, publicApi: ApiClient) {
+  return {
+    freeSlots: async (params: { branchId: number; date: string }) =>
+      (
+        await expectData(
+          publicApi.GET('/bookings/slots/{branch_id}/{date}', {
+            params: { path: { branch_id: params.branchId, date: params.date } },
+          }),
+        )
+      ).filter((slot) => slot.is_bookeable),
+    today: (params: { date: string }) =>
+      expectData(api.GET('/admin/today', { params: { query: { date: optional(params.date) } } })),
+    bookings: (filters: BookingFilters) =>
+      expectData(
+        api.GET('/admin/bookings', {
+          params: {
+            query: {
+              q: optional(filters.q.trim()),
+              branch_id: filters.branchId ?? undefined,
+              from: optional(filters.from),
+              to: optional(filters.to),
+              status: filters.status === '' ? undefined : filters.status,
+              page: filters.page,
+            },
+          },
+        }),
+      ),
+    booking: (params: { id: number }) =>
+      expectData(api.GET('/admin/bookings/{booking_id}', { params: { path: { booking_id: params.id } } })),
+    resendCode: (params: { id: number }) =>
+      expectData(
+        api.POST('/admin/bookings/{booking_id}/resend-code', { params: { path: { booking_id: params.id } } }),
+      ),
+    moveBooking: (params: { id: number; slotId: number; reason: string }) =>
+      expectData(
+        api.POST('/admin/bookings/{booking_id}/move', {
+          params: { path: { booking_id: params.id } },
+          body: { time_slot_id: params.slotId, reason: params.reason },
+        }),
+      ),
+    closures: (params: { branchId: number | null }) =>
+      expectData(
+        api.GET('/admin/closures', { params: { query: { branch_id: params.branchId ?? undefined } } }),
+      ),
+    reopenClosure: (params: { id: number }) =>
+      expectData(
+        api.POST('/admin/closures/{closure_id}/reopen', { params: { path: { closure_id: params.id } } }),
+      ),
+    members: (params: { q: string; page: number }) =>
+      expectData(
+        api.GET('/admin/members', { params: { query: { q: optional(params.q.trim()), page: params.page } } }),
+      ),
+    member: (params: { id: string }) =>
+      expectData(api.GET('/admin/members/{member_id}', { params: { path: { member_id: params.id } } })),
+    blockMember: (params: { id: string; reason: string; cancelFuture: boolean }) =>
+      expectOk(
+        api.POST('/admin/members/{member_id}/block', {
+          params: { path: { member_id: params.id } },
+          body: { reason: params.reason, cancel_future_bookings: params.cancelFuture, refund_mode: 'policy' },
+        }),
+      ),
+    unblockMember: (params: { id: string; reason: string }) =>
+      expectOk(
+        api.POST('/admin/members/{member_id}/unblock', {
+          params: { path: { member_id: params.id } },
+          body: { reason: params.reason },
+        }),
+      ),
+    exportMember: (params: { id: string }) =>
+      expectData(
+        api.GET('/admin/members/{member_id}/export', { params: { path: { member_id: params.id } } }),
+      ),
+    eraseMember: (params: { id: string; reason: string; confirmEmail: string }) =>
+      expectOk(
+        api.POST('/admin/members/{member_id}/erase', {
+          params: { path: { member_id: params.id } },
+          body: { reason: params.reason, confirm_email: params.confirmEmail },
+        }),
+      ),
+    branches: () => expectData(api.GET('/admin/branches')),
+    branch: (params: { id: number }) =>
+      expectData(api.GET('/admin/branches/{branch_id}', { params: { path: { branch_id: params.id } } })),
+    previewBranch: (params: { id: number; update: AdminBranchUpdate }) =>
+      expectData(
+        api.POST('/admin/branches/{branch_id}/preview', {
+          params: { path: { branch_id: params.id } },
+          body: params.update,
+        }),
+      ),
+    updateBranch: (params: { id: number; update: AdminBranchUpdate }) =>
+      expectData(
+        api.PATCH('/admin/branches/{branch_id}', {
+          params: { path: { branch_id: params.id } },
+          body: params.update,
+        }),
+      ),
+    prices: (params: { branchId: number }) =>
+      expectData(
+        api.GET('/admin/branches/{branch_id}/prices', { params: { path: { branch_id: params.branchId } } }),
+      ),
+    setPrices: (params: { branchId: number; grid: PriceGridInput }) =>
+      expectData(
+        api.PUT('/admin/branches/{branch_id}/prices', {
+          params: { path: { branch_id: params.branchId } },
+          body: params.grid,
+        }),
+      ),
+    coupons: () => expectData(api.GET('/admin/coupons')),
+    createCoupon: (coupon: AdminCouponCreate) => expectData(api.POST('/admin/coupons', { body: coupon })),
+    setCouponActive: (params: { code: string; active: boolean }) =>
+      expectData(
+        api.PATCH('/admin/coupons/{coupon_code}', {
+          params: { path: { coupon_code: params.code } },
+          body: { active: params.active },
+        }),
+      ),
+    refundPolicy: () => expectData(api.GET('/admin/refund-policy')),
+    setRefundPolicy: (ratios: RefundRatios) =>
+      expectData(
+        api.PUT('/admin/refund-policy', {
+          body: {
+            thresholds: Object.entries(ratios).map(([hours, ratio]) => ({ hours: Number(hours), ratio })),
+          },
+        }),
+      ),
+    money: (filters: ReportFilters) =>
+      expectData(api.GET('/admin/reports/money', { params: { query: reportQuery(filters) } })),
+    occupancy: (filters: ReportFilters) =>
+      expectData(api.GET('/admin/reports/occupancy', { params: { query: reportQuery(filters) } })),
+    moneyCsv: (filters: ReportFilters) =>
+      expectData(
+        api.GET('/admin/reports/money/csv', { params: { query: reportQuery(filters) }, parseAs: 'text' }),
+      ),
+    occupancyCsv: (filters: ReportFilters) =>
+      expectData(
+        api.GET('/admin/reports/occupancy/csv', { params: { query: reportQuery(filters) }, parseAs: 'text' }),
+      ),
+    audit: (filters: AuditFilters) =>
+      expectData(
+        api.GET('/admin/audit', {
+          params: {
+            query: {
+              action: optional(filters.action.trim()),
+              entity_type: optional(filters.entityType.trim()),
+              entity_id: optional(filters.entityId.trim()),
+              from: optional(filters.from),
+              to: optional(filters.to),
+              page: filters.page,
+            },
+          },
+        }),
+      ),
+    operators: () => expectData(api.GET('/admin/operators')),
+    createOperator: (params: { email: string; role: Operator['role'] }) =>
+      expectData(api.POST('/admin/operators', { body: params })),
+    removeOperator: (params: { id: number }) =>
+      expectOk(
+        api.DELETE('/admin/operators/{operator_id}', { params: { path: { operator_id: params.id } } }),
+      ),
+    sessions: () => expectData(api.GET('/admin/sessions')),
+    endSession: (params: { id: string }) =>
+      expectOk(api.DELETE('/admin/sessions/{session_id}', { params: { path: { session_id: params.id } } })),
+  };
+}
+
+export type AdminConsoleActors = ReturnType<typeof createAdminConsoleActors>;
+
+function reportQuery(filters: ReportFilters) {
+  return {
+    branch_id: filters.branchId ?? undefined,
+    from: filters.from,
+    to: filters.to,
+    granularity: filters.granularity,
+  };
+}

@@ -1,0 +1,27 @@
+import type { PaymentContext, SessionBooking } from './payment.machine.ts';
+
+// What the payment result says (docs/decisions.md, 'Messages about a booking'): never "successful" for slots
+// the member does not have.
+
+/**
+ * What a completed checkout came to: `booked` (at least one slot confirmed), `refunded` (the payment arrived
+ * after the hold ended and was paid back: nothing was booked), `processing` (complete but not yet paid, e.g. a
+ * bank transfer), or `ended` (its bookings were cancelled or released since).
+ */
+export type PaymentOutcome = 'booked' | 'refunded' | 'processing' | 'ended';
+
+export function bookedSlots(context: PaymentContext): SessionBooking[] {
+  return context.bookings.filter((booking) => booking.status === 'confirmed');
+}
+
+/** Slots paid for after their hold ended, and refunded. */
+export function refundedSlots(context: PaymentContext): SessionBooking[] {
+  return context.bookings.filter((booking) => booking.status === 'expired' && booking.refunded_eur > 0);
+}
+
+export function paymentOutcome(context: PaymentContext): PaymentOutcome {
+  if (bookedSlots(context).length > 0) return 'booked';
+  if (refundedSlots(context).length > 0) return 'refunded';
+  if (context.bookings.some((booking) => booking.status === 'pending')) return 'processing';
+  return 'ended';
+}

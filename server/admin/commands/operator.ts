@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { CLI_ACTOR } from '../../audit/repository.ts';
+import { AppError } from '../../errors.ts';
+import { createOperatorAccounts } from '../../operators/service.ts';
+import { argument, defineCommand, jsonOption, oneOf, table, type AdminContext } from '../command.ts';
+
+function accounts(context: AdminContext) {
+  return createOperatorAccounts({
+    db: context.db,
+    clock: context.clock,
+    publicUrl: context.publicUrl ?? 'http://localhost:3000',
+    defaultLocale: context.operatorLocale ?? 'en',
+  });
+}
+
+export const operatorCommands = {
+  'operator add': defineCommand({
+    usage: 'operator add <email> --role owner|staff',
+    summary:
+      'Adds a console operator; prints a one-time password-setup link (72 hours) and the TOTP secret as an otpauth:// URI.',
+    schema: z.object({ args: z.tuple([argument('the e-mail address')]), role: oneOf(['owner', 'staff']) }),
+    async run({ args: [email], role }, context) {
+      const created = await accounts(context).createOperator(CLI_ACTOR, { email, role });
+      context.io.out(`added ${created.operator.role} ${created.operator.email} (id ${created.operator.id})`);
+      context.io.out(`password setup link (once, until ${created.setupExpiresAt.toISOString()}):`);
+      context.io.out(`  ${created.setupUrl}`);
+      context.io.out('TOTP secret for an authenticator app (shown once):');
+      context.io.out(`  ${created.totpUri}`);
+    },
+  }),
+
+  'operator list': defineCommand({
+    usage: 'operator list [--json]',
+    summary: 'Lists the console operators.',
+    schema: z.object(jsonOption),
+    async run({ json }, context) {
+      const operators = await accounts(context).listOperators();
+      table(
+        context.io,
+        operators.map((operator) => ({
+          id: operator.id,
+          email: operator.email,
+          role: operator.role,
+          password_set: operator.password_hash !== null,
+          created_at: operator.created_at.toISOString(),
+        })),
+        json,
+      );
+    },
+  }),
+
+  'operator remove': defineCommand({
+    usage: 'operator remove <email>',
+    summary: 'Removes a console operator and ends their sessions (the last owner stays).',
+    schema: z.object({ args: z.tuple([argument('the e-mail address')]) }),
+    async run({ args: [email] }, context) {
+      const service = accounts(context);
+      const operator = await service.findOperatorByEmail(email);
+      if (!operator) throw new AppError('operator_not_found');
+      await service.removeOperator(CLI_ACTOR, operator.id);
+      context.io.out(`removed ${operator.email}`);
+    },
+  }),
+};

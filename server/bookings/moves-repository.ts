@@ -1,0 +1,226 @@
+import { sql, type Insertable, type Selectable } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { BookingMovesTable } from '../db/schema.ts';
+
+// SQL for moving bookings. `db` is the caller's transaction.
+
+export type BookingToMoveRow = {
+  id: number;
+  user_id: string | null;
+  status: 'pending' | 'confirmed' | 'canceled' | 'expired';
+  slot_id: number;
+  branch_id: number;
+  start_time: Date;
+  end_time: Date;
+  base_price_cents: number;
+  final_price_cents: number;
+  coupon_discount: number | null;
+  refund_ratios: Record<string, number>;
+  checkout_session_id: string | null;
+  lock_code_id: number | null;
+  paid_at: Date | null;
+};
+
+/** Reads the booking with what a move needs and locks its row: one move or cancellation of it at a time. */
+export async function lockBookingToMove(db: Db, bookingId: number): Promise<BookingToMoveRow | undefined> {
+  const row = await db
+    .selectFrom('bookings as booking')
+    .leftJoin('coupons as coupon', 'coupon.id', 'booking.coupon_id')
+    .select([
+      'booking.id',
+      'booking.user_id',
+      'booking.status',
+      'booking.slot_id',
+      'booking.branch_id',
+      'booking.start_time',
+      'booking.end_time',
+      'booking.base_price_cents',
+      'booking.final_price_cents',
+      'coupon.discount as coupon_discount',
+      'booking.refund_ratios',
+      'booking.checkout_session_id',
+      'booking.lock_code_id',
+      'booking.paid_at',
+    ])
+    .where('booking.id', '=', bookingId)
+    .forUpdate('booking')
+    .executeTakeFirst();
+  return row
+    ? { ...row, coupon_discount: row.coupon_discount === null ? null : Number(row.coupon_discount) }
+    : row;
+}
+
+export type MoveRow = Selectable<BookingMovesTable>;
+
+export async function nextMoveSeq(db: Db, bookingId: number): Promise<number> {
+  const row = await db
+    .selectFrom('booking_moves')
+    .select(sql<number>`coalesce(max(seq), 0)::int + 1`.as('next'))
+    .where('booking_id', '=', bookingId)
+    .executeTakeFirstOrThrow();
+  return row.next;
+}
+
+/** The booking's latest move, whatever its state. */
+export async function findLatestMove(db: Db, bookingId: number): Promise<MoveRow | undefined> {
+  return db
+    .selectFrom('booking_moves')
+    .selectAll()
+    .where('booking_id', '=', bookingId)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export async function findMoveBySession(db: Db, sessionId: string): Promise<MoveRow | undefined> {
+  return db
+    .selectFrom('booking_moves')
+    .selectAll()
+    .where('checkout_session_id', '=', sessionId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function insertMove(db: Db, row: Insertable<BookingMovesTable>): Promise<number> {
+  const inserted = await db.insertInto('booking_moves').values(row).returning('id').executeTakeFirstOrThrow();
+  return inserted.id;
+}
+
+export async function settleMove(
+  db: Db,
+  moveId: number,
+  state: 'completed' | 'expired' | 'refunded',
+  at: Date,
+): Promise<void> {
+  await db.updateTable('booking_moves').set({ state, settled_at: at }).where('id', '=', moveId).execute();
+}
+
+/** Moves awaiting payment of these bookings (a cancelled booking's move can never complete). */
+export async function listAwaitingMovesOf(db: Db, bookingIds: readonly number[]): Promise<MoveRow[]> {
+  if (bookingIds.length === 0) return [];
+  return db
+    .selectFrom('booking_moves')
+    .selectAll()
+    .where('booking_id', 'in', [...bookingIds])
+    .where('state', '=', 'awaiting_payment')
+    .execute();
+}
+
+/** The hold of a move: its status and expiry, locked. */
+export async function lockHold(
+  db: Db,
+  holdBookingId: number,
+): Promise<{ id: number; status: string; hold_expires_at: Date | null } | undefined> {
+  return db
+    .selectFrom('bookings')
+    .select(['id', 'status', 'hold_expires_at'])
+    .where('id', '=', holdBookingId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function endHold(db: Db, holdBookingId: number): Promise<void> {
+  await db
+    .updateTable('bookings')
+    .set({ status: 'expired' })
+    .where('id', '=', holdBookingId)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+export async function setHoldExpiry(db: Db, holdBookingId: number, expiresAt: Date): Promise<void> {
+  await db
+    .updateTable('bookings')
+    .set({ hold_expires_at: expiresAt })
+    .where('id', '=', holdBookingId)
+    .execute();
+}
+
+/** The booking takes the slot in place: same id (so the same calendar event), new times and price. */
+export async function moveBookingToSlot(
+  db: Db,
+  bookingId: number,
+  slot: { id: number; start_time: Date; end_time: Date; base_price_cents: number; final_price_cents: number },
+): Promise<void> {
+  await db
+    .updateTable('bookings')
+    .set({
+      slot_id: slot.id,
+      start_time: slot.start_time,
+      end_time: slot.end_time,
+      base_price_cents: slot.base_price_cents,
+      final_price_cents: slot.final_price_cents,
+      lock_code_id: null,
+      access_code_sent_at: null,
+      access_code_sent_for: null,
+    })
+    .where('id', '=', bookingId)
+    .execute();
+}
+
+export async function findBookingLockCode(db: Db, bookingId: number): Promise<number | null> {
+  const row = await db
+    .selectFrom('bookings')
+    .select('lock_code_id')
+    .where('id', '=', bookingId)
+    .executeTakeFirstOrThrow();
+  return row.lock_code_id;
+}
+
+export type PaymentPart = {
+  sessionId: string;
+  paymentIntentId: string | null;
+  moveSeq: number | null;
+  leftCents: number;
+};
+
+/**
+ * What each payment of the booking can still pay back, latest first: each paid move difference (its amount
+ * minus what was refunded from it), then the booking's own checkout session (no cap: refunds never exceed the
+ * booking's price, which the parts add up to).
+ */
+export async function listPaymentParts(
+  db: Db,
+  booking: { id: number; checkout_session_id: string | null },
+): Promise<PaymentPart[]> {
+  const moves = await db
+    .selectFrom('booking_moves as move')
+    .innerJoin('checkout_sessions as session', 'session.id', 'move.checkout_session_id')
+    .select((eb) => [
+      'move.seq',
+      'move.checkout_session_id',
+      'move.difference_cents',
+      'session.payment_intent_id',
+      eb
+        .selectFrom('refunds')
+        .select(sql<number>`coalesce(sum(refunds.amount_cents), 0)::int`.as('refunded'))
+        .whereRef('refunds.checkout_session_id', '=', 'move.checkout_session_id')
+        .where('refunds.status', '<>', 'failed')
+        .as('refunded_cents'),
+    ])
+    .where('move.booking_id', '=', booking.id)
+    .where('move.state', '=', 'completed')
+    .where('move.difference_cents', '>', 0)
+    .orderBy('move.seq', 'desc')
+    .execute();
+  const parts: PaymentPart[] = moves.map((move) => ({
+    sessionId: move.checkout_session_id!,
+    paymentIntentId: move.payment_intent_id,
+    moveSeq: move.seq,
+    leftCents: move.difference_cents - Number(move.refunded_cents ?? 0),
+  }));
+  if (booking.checkout_session_id !== null) {
+    const own = await db
+      .selectFrom('checkout_sessions')
+      .select('payment_intent_id')
+      .where('id', '=', booking.checkout_session_id)
+      .executeTakeFirst();
+    parts.push({
+      sessionId: booking.checkout_session_id,
+      paymentIntentId: own?.payment_intent_id ?? null,
+      moveSeq: null,
+      leftCents: Number.POSITIVE_INFINITY,
+    });
+  }
+  return parts.filter((part) => part.leftCents > 0);
+}

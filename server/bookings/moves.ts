@@ -1,0 +1,525 @@
+import { Temporal } from 'temporal-polyfill';
+import { SESSION_ID_PLACEHOLDER } from '../adapters/payments/provider.ts';
+import * as checkoutRepository from '../checkout/repository.ts';
+import type { FulfilmentDependencies } from '../checkout/fulfilment.ts';
+import { dateFromInstant, instantFromDate, type Clock } from '../clock.ts';
+import type { Db } from '../db/database.ts';
+import { AppError } from '../errors.ts';
+import type { Locale } from '../i18n.ts';
+import { issueLockCodes, releaseLockCodes } from '../locks/service.ts';
+import { findMessageContext } from '../notifications/repository.ts';
+import { rescheduleRecodedAccessCodes } from './access-codes.ts';
+import { isConflict, sqlState, SQLSTATE } from './database-errors.ts';
+import { bookingMovedMessage, moveRefundedMessage } from './move-message.ts';
+import { centsToEuros, discountedCents, formatMoney, sameAmount } from './money.ts';
+import * as movesRepository from './moves-repository.ts';
+import { highestThreshold, withinBestRefundTier } from './refunds.ts';
+import * as repository from './repository.ts';
+import { describeSlotTime } from './time-format.ts';
+import type { components } from '../../openapi/schema.gen.ts';
+
+// Moving a booking to another slot of its branch (docs/decisions.md, "Moving a booking"). The booking keeps its
+// id and changes its slot in place, so its door code, its door-code message and its calendar event follow it.
+// A cheaper slot refunds the difference, a dearer one is held like a new booking until the difference is paid.
+
+type MoveDependencies = FulfilmentDependencies & { db: Db; clock: Clock; checkoutExpiryMinutes: number };
+
+export type MoveBookingInput = {
+  userId: string;
+  bookingId: number;
+  slotId: number;
+  expectedDifferenceEur: number;
+  locale: Locale;
+};
+
+type MoveBookingResponse = components['schemas']['MoveBookingResponse'];
+
+function providerUnavailable(cause: unknown): AppError {
+  const error = new AppError('payment_provider_unavailable');
+  error.cause = cause;
+  return error;
+}
+
+/**
+ * Pays `amountCents` of the booking back, from its latest payments first (a move's paid difference, then the
+ * booking's own checkout), each part once ever by its key. Answers what this call refunded (0 on a repeat). A
+ * provider failure is a 503 and the caller's transaction rolls back.
+ */
+export async function refundFromBookingPayments(
+  trx: Db,
+  deps: Pick<FulfilmentDependencies, 'payments'>,
+  booking: { id: number; checkout_session_id: string | null },
+  amountCents: number,
+  key: string,
+  reason: string,
+): Promise<number> {
+  let left = amountCents;
+  let refunded = 0;
+  for (const part of await movesRepository.listPaymentParts(trx, booking)) {
+    if (left <= 0) break;
+    const cents = Math.min(left, part.leftCents);
+    left -= cents;
+    const partKey = part.moveSeq === null ? key : `${key}-m${part.moveSeq}`;
+    const refundId = await checkoutRepository.claimRefund(trx, {
+      bookingId: booking.id,
+      amountCents: cents,
+      provider: deps.payments.name,
+      idempotencyKey: partKey,
+      checkoutSessionId: part.moveSeq === null ? null : part.sessionId,
+    });
+    if (refundId === undefined) continue;
+    let result;
+    try {
+      result = await deps.payments.refund({
+        sessionId: part.sessionId,
+        paymentIntentId: part.paymentIntentId,
+        amountCents: cents,
+        idempotencyKey: partKey,
+        metadata: { booking_id: String(booking.id), reason },
+      });
+    } catch (error) {
+      throw providerUnavailable(error);
+    }
+    await checkoutRepository.settleRefund(trx, refundId, {
+      providerRefundId: result.id,
+      status: result.status,
+    });
+    refunded += cents;
+  }
+  return refunded;
+}
+
+/** The booking takes its new slot: its door code follows (the old one released like a cancellation's). */
+async function completeMove(
+  trx: Db,
+  deps: FulfilmentDependencies,
+  booking: movesRepository.BookingToMoveRow,
+  slot: { id: number; start_time: Date; end_time: Date; base_price_cents: number; final_price_cents: number },
+  move: { seq: number; differenceCents: number },
+  now: Date,
+): Promise<void> {
+  await movesRepository.moveBookingToSlot(trx, booking.id, slot);
+  if (booking.lock_code_id !== null) {
+    await releaseLockCodes(trx, deps, [booking.lock_code_id], now);
+    await rescheduleRecodedAccessCodes(trx, deps.accessCodes, [booking.lock_code_id], now);
+  }
+  await issueLockCodes(
+    trx,
+    deps,
+    [
+      {
+        id: booking.id,
+        user_id: booking.user_id,
+        branch_id: booking.branch_id,
+        start_time: slot.start_time,
+        end_time: slot.end_time,
+      },
+    ],
+    now,
+  );
+  const lockCodeId = await movesRepository.findBookingLockCode(trx, booking.id);
+  if (lockCodeId !== null) {
+    await deps.accessCodes?.reschedule(trx, {
+      id: booking.id,
+      start: slot.start_time,
+      lockCodeId,
+      moveSeq: move.seq,
+    });
+  }
+  await writeMovedEmail(trx, deps, booking, slot, move, now);
+}
+
+async function writeMovedEmail(
+  trx: Db,
+  deps: FulfilmentDependencies,
+  booking: movesRepository.BookingToMoveRow,
+  slot: { start_time: Date; end_time: Date },
+  move: { seq: number; differenceCents: number },
+  now: Date,
+): Promise<void> {
+  if (booking.user_id === null) return;
+  const context = await findMessageContext(trx, booking.user_id, booking.branch_id);
+  if (!context?.email) return;
+  const [revised] = await repository.reviseCalendarEvents(trx, [booking.id]);
+  const message = bookingMovedMessage({
+    locale: context.locale,
+    firstName: context.first_name,
+    branch: { name: context.branch_name, location: context.location, timeZone: context.time_zone },
+    bookingId: booking.id,
+    from: { start: instantFromDate(booking.start_time), end: instantFromDate(booking.end_time) },
+    to: { start: instantFromDate(slot.start_time), end: instantFromDate(slot.end_time) },
+    differenceCents: move.differenceCents,
+    sequence: revised!.calendar_sequence,
+    organizer: deps.organizer,
+    attendeeEmail: context.email,
+    publicUrl: deps.publicUrl,
+    now: instantFromDate(now),
+  });
+  await checkoutRepository.insertOutboxMessage(trx, {
+    channel: 'email',
+    recipient: context.email,
+    locale: context.locale,
+    kind: 'booking_moved',
+    subject: message.subject,
+    text_body: message.text,
+    html_body: message.html,
+    attachments: JSON.stringify(message.attachments),
+    dedupe_key: `booking_moved:${booking.id}:${move.seq}`,
+    created_at: now,
+    next_attempt_at: now,
+  });
+}
+
+function movedResponse(move: { difference_cents: number; state: string }, refundedCents: number | null) {
+  return {
+    status: 'moved' as const,
+    price_difference_eur: centsToEuros(move.difference_cents),
+    refunded_eur: refundedCents === null ? null : centsToEuros(refundedCents),
+    checkout_session: null,
+  };
+}
+
+/**
+ * What a move's checkout session did: paid while its hold still holds the slot and the booking is still
+ * confirmed → the move completes; paid too late (the hold ended, the booking was cancelled or moved otherwise)
+ * → the difference is refunded whole and the member told so; expired or failed → the hold ends, nothing moves.
+ * Runs in the fulfilment's transaction with the session's row locked, so it happens once.
+ */
+export async function applyMoveSessionOutcome(
+  trx: Db,
+  deps: FulfilmentDependencies,
+  move: movesRepository.MoveRow,
+  session: { id: string; paymentIntentId: string | null },
+  outcome: 'paid' | 'awaiting_payment' | 'failed' | 'expired',
+  now: Date,
+): Promise<void> {
+  if (outcome === 'awaiting_payment') return;
+  if (outcome !== 'paid') {
+    if (move.state === 'awaiting_payment') {
+      await movesRepository.settleMove(trx, move.id, 'expired', now);
+      if (move.hold_booking_id !== null) await movesRepository.endHold(trx, move.hold_booking_id);
+    }
+    return;
+  }
+  if (move.state === 'completed' || move.state === 'refunded') return;
+  const booking = (await movesRepository.lockBookingToMove(trx, move.booking_id))!;
+  const hold =
+    move.hold_booking_id === null ? undefined : await movesRepository.lockHold(trx, move.hold_booking_id);
+  const holdLive =
+    move.state === 'awaiting_payment' &&
+    hold?.status === 'pending' &&
+    hold.hold_expires_at !== null &&
+    hold.hold_expires_at > now;
+  if (holdLive && booking.status === 'confirmed' && booking.slot_id === move.from_slot_id) {
+    const [slot] = await repository.findSlotsForBooking(trx, [move.to_slot_id]);
+    await movesRepository.endHold(trx, hold.id);
+    await completeMove(
+      trx,
+      deps,
+      booking,
+      {
+        id: slot!.id,
+        start_time: slot!.start_time,
+        end_time: slot!.end_time,
+        base_price_cents: move.to_base_price_cents,
+        final_price_cents: move.to_price_cents,
+      },
+      { seq: move.seq, differenceCents: move.difference_cents },
+      now,
+    );
+    await movesRepository.settleMove(trx, move.id, 'completed', now);
+    return;
+  }
+  // Too late: the slot may be someone else's now. The whole difference goes back, once.
+  if (hold) await movesRepository.endHold(trx, hold.id);
+  const key = `move-late-payment-refund-${booking.id}-${move.seq}`;
+  const refundId = await checkoutRepository.claimRefund(trx, {
+    bookingId: booking.id,
+    amountCents: move.difference_cents,
+    provider: deps.payments.name,
+    idempotencyKey: key,
+    checkoutSessionId: session.id,
+  });
+  if (refundId !== undefined) {
+    let result;
+    try {
+      result = await deps.payments.refund({
+        sessionId: session.id,
+        paymentIntentId: session.paymentIntentId,
+        amountCents: move.difference_cents,
+        idempotencyKey: key,
+        metadata: { booking_id: String(booking.id), reason: 'move_paid_after_hold_released' },
+      });
+    } catch (error) {
+      throw providerUnavailable(error);
+    }
+    await checkoutRepository.settleRefund(trx, refundId, {
+      providerRefundId: result.id,
+      status: result.status,
+    });
+  }
+  await movesRepository.settleMove(trx, move.id, 'refunded', now);
+  if (booking.user_id === null) return;
+  const context = await findMessageContext(trx, booking.user_id, booking.branch_id);
+  if (!context?.email) return;
+  const message = moveRefundedMessage({
+    locale: context.locale,
+    firstName: context.first_name,
+    branch: { name: context.branch_name, location: context.location, timeZone: context.time_zone },
+    from: { start: instantFromDate(booking.start_time), end: instantFromDate(booking.end_time) },
+    differenceCents: move.difference_cents,
+    publicUrl: deps.publicUrl,
+  });
+  await checkoutRepository.insertOutboxMessage(trx, {
+    channel: 'email',
+    recipient: context.email,
+    locale: context.locale,
+    kind: 'booking_move_refunded',
+    subject: message.subject,
+    text_body: message.text,
+    html_body: message.html,
+    attachments: JSON.stringify(message.attachments),
+    dedupe_key: `booking_move_refunded:${booking.id}:${move.seq}`,
+    created_at: now,
+    next_attempt_at: now,
+  });
+}
+
+/** Ends the holds of moves that can no longer complete (their bookings were cancelled), in the cancelling transaction. */
+export async function abandonMovesOf(trx: Db, bookingIds: readonly number[], now: Date): Promise<void> {
+  for (const move of await movesRepository.listAwaitingMovesOf(trx, bookingIds)) {
+    await movesRepository.settleMove(trx, move.id, 'expired', now);
+    if (move.hold_booking_id !== null) await movesRepository.endHold(trx, move.hold_booking_id);
+  }
+}
+
+export function createMoveService(
+  deps: MoveDependencies & {
+    checkoutReturnUrl(locale: string, sessionId: string, bookingDate: string | null): string;
+  },
+) {
+  const { db, clock } = deps;
+
+  /** A repeated request: the same answer, nothing done twice. Undefined when it is a new request. */
+  async function replay(
+    trx: Db,
+    booking: movesRepository.BookingToMoveRow,
+    input: MoveBookingInput,
+    now: Date,
+  ): Promise<MoveBookingResponse | undefined> {
+    const latest = await movesRepository.findLatestMove(trx, booking.id);
+    if (!latest || latest.to_slot_id !== input.slotId) return undefined;
+    if (latest.state === 'completed' && booking.slot_id === input.slotId) {
+      if (!sameAmount(input.expectedDifferenceEur, latest.difference_cents)) return undefined;
+      const refunded = latest.difference_cents < 0 ? -latest.difference_cents : null;
+      return movedResponse(latest, refunded);
+    }
+    if (latest.state === 'awaiting_payment' && latest.checkout_session_id !== null) {
+      const session = await checkoutRepository.findSession(trx, latest.checkout_session_id);
+      const hold =
+        latest.hold_booking_id === null
+          ? undefined
+          : await movesRepository.lockHold(trx, latest.hold_booking_id);
+      const open =
+        session?.status === 'open' &&
+        session.expires_at > now &&
+        hold?.status === 'pending' &&
+        session.client_secret !== null;
+      if (!open || !sameAmount(input.expectedDifferenceEur, latest.difference_cents)) return undefined;
+      return {
+        status: 'awaiting_payment',
+        price_difference_eur: centsToEuros(latest.difference_cents),
+        refunded_eur: null,
+        checkout_session: { clientSecret: session.client_secret! },
+      };
+    }
+    return undefined;
+  }
+
+  async function insertHold(
+    trx: Db,
+    row: Parameters<typeof repository.insertBookings>[1][number],
+  ): Promise<number> {
+    try {
+      const [id] = await repository.insertBookings(trx, [row]);
+      return id!;
+    } catch (error) {
+      if (isConflict(error) || sqlState(error) === SQLSTATE.deadlockDetected)
+        throw new AppError('slot_unavailable');
+      throw error;
+    }
+  }
+
+  async function moveInPlace(trx: Db, run: () => Promise<void>): Promise<void> {
+    try {
+      await run();
+    } catch (error) {
+      if (isConflict(error) || sqlState(error) === SQLSTATE.deadlockDetected)
+        throw new AppError('slot_unavailable');
+      throw error;
+    }
+  }
+
+  return {
+    /** `POST /bookings/{booking_id}/move`: see the contract; one transaction, the provider called inside it. */
+    async moveBooking(input: MoveBookingInput): Promise<MoveBookingResponse> {
+      const now = clock.now();
+      const nowDate = dateFromInstant(now);
+      return db.transaction().execute(async (trx) => {
+        const booking = await movesRepository.lockBookingToMove(trx, input.bookingId);
+        if (!booking || booking.user_id !== input.userId) throw new AppError('booking_not_found');
+        const replayed = await replay(trx, booking, input, nowDate);
+        if (replayed) return replayed;
+
+        const start = instantFromDate(booking.start_time);
+        if (
+          booking.status !== 'confirmed' ||
+          booking.paid_at === null ||
+          !withinBestRefundTier({ refundRatios: booking.refund_ratios, start }, now)
+        ) {
+          throw new AppError('booking_not_movable', { hours: highestThreshold(booking.refund_ratios) });
+        }
+        const [slot] = await repository.findSlotsForBooking(trx, [input.slotId]);
+        if (!slot) throw new AppError('slot_not_found');
+        if (slot.branch_id !== booking.branch_id || slot.id === booking.slot_id) {
+          throw new AppError('move_target_invalid');
+        }
+        if (!slot.active_with_smart_lock) throw new AppError('branch_not_bookable');
+        if (Temporal.Instant.compare(instantFromDate(slot.start_time), now) <= 0)
+          throw new AppError('slot_started');
+
+        await repository.lockSlots(trx, [slot.id]);
+        await repository.releaseStaleHoldsOfSlots(trx, [slot.id], nowDate);
+        // A move of this booking still waiting for its payment gives way to this one: its hold ends, and a
+        // payment that still arrives for it is refunded.
+        await abandonMovesOf(trx, [booking.id], nowDate);
+
+        // The booking's coupon discounts the new slot at the same rate (no new redemption: it is one booking).
+        const toPrice =
+          booking.coupon_discount === null
+            ? slot.price_cents
+            : discountedCents(slot.price_cents, booking.coupon_discount);
+        const difference = toPrice - booking.final_price_cents;
+        if (!sameAmount(input.expectedDifferenceEur, difference)) {
+          throw new AppError(
+            'price_difference_changed',
+            { difference: (locale) => formatMoney(locale, difference) },
+            { price_difference_eur: centsToEuros(difference) },
+          );
+        }
+        const seq = await movesRepository.nextMoveSeq(trx, booking.id);
+        const moveRow = {
+          booking_id: booking.id,
+          seq,
+          from_slot_id: booking.slot_id,
+          to_slot_id: slot.id,
+          from_price_cents: booking.final_price_cents,
+          to_base_price_cents: slot.price_cents,
+          to_price_cents: toPrice,
+          difference_cents: difference,
+        };
+
+        if (difference <= 0) {
+          await moveInPlace(trx, () =>
+            completeMove(
+              trx,
+              deps,
+              booking,
+              {
+                id: slot.id,
+                start_time: slot.start_time,
+                end_time: slot.end_time,
+                base_price_cents: slot.price_cents,
+                final_price_cents: toPrice,
+              },
+              { seq, differenceCents: difference },
+              nowDate,
+            ),
+          );
+          // The move is recorded before the refund, so the refund's parts see this move's figures.
+          await movesRepository.insertMove(trx, { ...moveRow, state: 'completed', settled_at: nowDate });
+          const refunded =
+            difference < 0
+              ? await refundFromBookingPayments(
+                  trx,
+                  deps,
+                  booking,
+                  -difference,
+                  `move-refund-${booking.id}-${seq}`,
+                  'moved_to_cheaper_slot',
+                )
+              : null;
+          return movedResponse({ difference_cents: difference, state: 'completed' }, refunded);
+        }
+
+        // Dearer: the new slot is held like a new booking, for as long as the checkout of the difference.
+        const holdId = await insertHold(trx, {
+          user_id: booking.user_id,
+          slot_id: slot.id,
+          branch_id: slot.branch_id,
+          start_time: slot.start_time,
+          end_time: slot.end_time,
+          status: 'pending',
+          hold_expires_at: dateFromInstant(now.add({ minutes: deps.checkoutExpiryMinutes })),
+          base_price_cents: slot.price_cents,
+          final_price_cents: toPrice,
+          coupon_id: null,
+          refund_ratios: JSON.stringify(booking.refund_ratios),
+        });
+        const user = await repository.findBookingUser(trx, input.userId);
+        let session;
+        try {
+          session = await deps.payments.createCheckoutSession({
+            amountCents: difference,
+            currency: 'eur',
+            lineItems: [
+              {
+                name: `${slot.branch_name}: ${describeSlotTime(
+                  input.locale,
+                  slot.time_zone,
+                  instantFromDate(slot.start_time),
+                  instantFromDate(slot.end_time),
+                )}`,
+                amountCents: difference,
+              },
+            ],
+            customerEmail: user?.email ?? null,
+            locale: input.locale,
+            expiresAt: now.add({ minutes: deps.checkoutExpiryMinutes }),
+            returnUrl: deps.checkoutReturnUrl(input.locale, SESSION_ID_PLACEHOLDER, slot.local_date),
+            // The hold's id is new for every attempt, so a retried attempt never meets an older one's session.
+            idempotencyKey: `move-checkout-${holdId}`,
+            metadata: { booking_id: String(booking.id), move: String(seq), user_id: input.userId },
+          });
+        } catch (error) {
+          throw providerUnavailable(error);
+        }
+        await repository.insertCheckoutSession(trx, {
+          id: session.id,
+          provider: deps.payments.name,
+          user_id: input.userId,
+          amount_cents: difference,
+          client_secret: session.clientSecret,
+          locale: input.locale,
+          booking_date: slot.local_date,
+          expires_at: dateFromInstant(session.expiresAt),
+        });
+        await movesRepository.setHoldExpiry(trx, holdId, dateFromInstant(session.expiresAt));
+        await movesRepository.insertMove(trx, {
+          ...moveRow,
+          state: 'awaiting_payment',
+          hold_booking_id: holdId,
+          checkout_session_id: session.id,
+        });
+        return {
+          status: 'awaiting_payment',
+          price_difference_eur: centsToEuros(difference),
+          refunded_eur: null,
+          checkout_session: { clientSecret: session.clientSecret ?? '' },
+        };
+      });
+    },
+  };
+}
+
+export type MoveService = ReturnType<typeof createMoveService>;

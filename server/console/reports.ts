@@ -1,0 +1,347 @@
+import { Temporal } from 'temporal-polyfill';
+import type { LockProvider } from '../adapters/locks/provider.ts';
+import { listAudit } from '../audit/repository.ts';
+import { centsToEuros } from '../bookings/money.ts';
+import { dateFromInstant, type Clock } from '../clock.ts';
+import type { Db } from '../db/database.ts';
+import { lockStatus } from '../locks/status.ts';
+import type { components } from '../../openapi/schema.gen.ts';
+import * as repository from './repository.ts';
+import { checkPeriod, type ConsoleService } from './service.ts';
+
+// Money and use, the day's timeline and the audit log: reads only.
+
+type Schemas = components['schemas'];
+type Granularity = 'day' | 'week' | 'month';
+
+/** The first day of the period a local day belongs to: itself, its ISO week's Monday, or its month's first. */
+function periodStart(day: string, granularity: Granularity): string {
+  const date = Temporal.PlainDate.from(day);
+  if (granularity === 'week') return date.subtract({ days: date.dayOfWeek - 1 }).toString();
+  if (granularity === 'month') return date.with({ day: 1 }).toString();
+  return day;
+}
+
+const LOW_BATTERY = 0.2;
+
+export function createReportService(deps: {
+  db: Db;
+  clock: Clock;
+  lockProvider: LockProvider;
+  console: ConsoleService;
+}) {
+  const { db, clock } = deps;
+
+  async function branchesById(branchId?: number) {
+    let query = db.selectFrom('branches').select(['id', 'name', 'time_zone']).orderBy('id');
+    if (branchId !== undefined) query = query.where('id', '=', branchId);
+    return new Map((await query.execute()).map((row) => [row.id, row]));
+  }
+
+  async function money(query: {
+    branch_id?: number;
+    from: string;
+    to: string;
+    granularity?: Granularity;
+  }): Promise<Schemas['MoneyReport']> {
+    checkPeriod(query.from, query.to, 366);
+    const granularity = query.granularity ?? 'day';
+    const movements = await repository.moneyMovements(db, {
+      branchId: query.branch_id,
+      from: query.from,
+      to: query.to,
+    });
+    const rows = new Map<string, Schemas['MoneyRow']>();
+    const totals = { payments_eur: 0, refunds_eur: 0, revenue_eur: 0, payments_count: 0, refunds_count: 0 };
+    const cents = { payments: 0, refunds: 0 };
+    const rowCents = new Map<string, { payments: number; refunds: number }>();
+    for (const movement of movements) {
+      const day = Temporal.Instant.fromEpochMilliseconds(movement.at.getTime())
+        .toZonedDateTimeISO(movement.time_zone)
+        .toPlainDate()
+        .toString();
+      const period = periodStart(day, granularity);
+      const key = `${period}|${movement.branch_id}`;
+      const row = rows.get(key) ?? {
+        period,
+        branch: { id: movement.branch_id, name: movement.branch_name, time_zone: movement.time_zone },
+        payments_eur: 0,
+        refunds_eur: 0,
+        revenue_eur: 0,
+        payments_count: 0,
+        refunds_count: 0,
+      };
+      const sums = rowCents.get(key) ?? { payments: 0, refunds: 0 };
+      if (movement.kind === 'payment') {
+        sums.payments += Number(movement.amount_cents);
+        cents.payments += Number(movement.amount_cents);
+        row.payments_count += 1;
+        totals.payments_count += 1;
+      } else {
+        sums.refunds += Number(movement.amount_cents);
+        cents.refunds += Number(movement.amount_cents);
+        row.refunds_count += 1;
+        totals.refunds_count += 1;
+      }
+      row.payments_eur = centsToEuros(sums.payments);
+      row.refunds_eur = centsToEuros(sums.refunds);
+      row.revenue_eur = (sums.payments - sums.refunds) / 100;
+      rows.set(key, row);
+      rowCents.set(key, sums);
+    }
+    totals.payments_eur = centsToEuros(cents.payments);
+    totals.refunds_eur = centsToEuros(cents.refunds);
+    totals.revenue_eur = (cents.payments - cents.refunds) / 100;
+    return {
+      granularity,
+      rows: [...rows.values()].sort((a, b) => a.period.localeCompare(b.period) || a.branch.id - b.branch.id),
+      totals,
+    };
+  }
+
+  async function occupancy(query: {
+    branch_id?: number;
+    from: string;
+    to: string;
+    granularity?: Granularity;
+  }): Promise<Schemas['OccupancyReport']> {
+    checkPeriod(query.from, query.to, 366);
+    const granularity = query.granularity ?? 'day';
+    const filter = { branchId: query.branch_id, from: query.from, to: query.to };
+    const [booked, open, branches] = await Promise.all([
+      repository.bookedHoursPerDay(db, filter),
+      repository.openHoursPerDay(db, filter),
+      branchesById(query.branch_id),
+    ]);
+    const rows = new Map<string, { period: string; branchId: number; booked: number; open: number }>();
+    const add = (branchId: number, day: string, field: 'booked' | 'open', hours: number) => {
+      const period = periodStart(day, granularity);
+      const key = `${period}|${branchId}`;
+      const row = rows.get(key) ?? { period, branchId, booked: 0, open: 0 };
+      row[field] += Number(hours);
+      rows.set(key, row);
+    };
+    for (const row of booked) add(row.branch_id, row.day, 'booked', row.hours);
+    for (const row of open) add(row.branch_id, row.day, 'open', row.hours);
+    return {
+      granularity,
+      rows: [...rows.values()]
+        .sort((a, b) => a.period.localeCompare(b.period) || a.branchId - b.branchId)
+        .map((row) => {
+          const branch = branches.get(row.branchId)!;
+          const round = (value: number) => Math.round(value * 100) / 100;
+          return {
+            period: row.period,
+            branch: { id: branch.id, name: branch.name, time_zone: branch.time_zone },
+            booked_hours: round(row.booked),
+            open_hours: round(row.open),
+            occupancy: row.open > 0 ? Math.round((row.booked / row.open) * 10000) / 10000 : null,
+          };
+        }),
+    };
+  }
+
+  const csvCell = (value: unknown) => {
+    const text = String(value ?? '');
+    // A leading = + - @ would be a formula to a spreadsheet: quoted with a ' before it.
+    const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+    return /[",\n\r]/.test(safe) || safe !== text ? `"${safe.replaceAll('"', '""')}"` : safe;
+  };
+  const csv = (header: string[], rows: unknown[][]) =>
+    [header, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
+
+  return {
+    money,
+    occupancy,
+
+    async moneyCsv(query: Parameters<typeof money>[0]): Promise<string> {
+      const report = await money(query);
+      return csv(
+        [
+          'period',
+          'branch_id',
+          'branch',
+          'payments_eur',
+          'refunds_eur',
+          'revenue_eur',
+          'payments_count',
+          'refunds_count',
+        ],
+        report.rows.map((row) => [
+          row.period,
+          row.branch.id,
+          row.branch.name,
+          row.payments_eur.toFixed(2),
+          row.refunds_eur.toFixed(2),
+          row.revenue_eur.toFixed(2),
+          row.payments_count,
+          row.refunds_count,
+        ]),
+      );
+    },
+
+    async occupancyCsv(query: Parameters<typeof occupancy>[0]): Promise<string> {
+      const report = await occupancy(query);
+      return csv(
+        ['period', 'branch_id', 'branch', 'booked_hours', 'open_hours', 'occupancy'],
+        report.rows.map((row) => [
+          row.period,
+          row.branch.id,
+          row.branch.name,
+          row.booked_hours,
+          row.open_hours,
+          row.occupancy ?? '',
+        ]),
+      );
+    },
+
+    async payments(query: {
+      branch_id?: number;
+      from: string;
+      to: string;
+      page?: number;
+      page_size?: number;
+    }): Promise<Schemas['MoneyMovementPage']> {
+      checkPeriod(query.from, query.to, 366);
+      const page = query.page ?? 1;
+      const pageSize = query.page_size ?? 50;
+      const all = await repository.moneyMovements(db, {
+        branchId: query.branch_id,
+        from: query.from,
+        to: query.to,
+      });
+      return {
+        items: all.slice((page - 1) * pageSize, page * pageSize).map(deps.console.movementView),
+        total: all.length,
+        page,
+        page_size: pageSize,
+      };
+    },
+
+    /** Each branch's local day (today by default): its bookings and its doors, alerts first. */
+    async today(query: { date?: string; branch_id?: number }): Promise<Schemas['AdminToday']> {
+      checkPeriod(query.date, query.date);
+      const now = clock.now();
+      const nowDate = dateFromInstant(now);
+      const branches = await branchesById(query.branch_id);
+      const doors = await lockStatus(db, deps.lockProvider, query.branch_id);
+      const alerts: Schemas['AdminAlert'][] = [];
+      const result: Schemas['AdminToday']['branches'] = [];
+      for (const branch of branches.values()) {
+        const date = query.date ?? now.toZonedDateTimeISO(branch.time_zone).toPlainDate().toString();
+        const rows = await repository.bookingsOfLocalDay(db, branch.id, date);
+        const bookings = await deps.console.views(
+          rows.filter((row) => !(row.status === 'pending' && (row.hold_expires_at ?? nowDate) <= nowDate)),
+        );
+        const dayStart = Temporal.PlainDate.from(date).toZonedDateTime(branch.time_zone).toInstant();
+        const dayEnd = Temporal.PlainDate.from(date)
+          .add({ days: 1 })
+          .toZonedDateTime(branch.time_zone)
+          .toInstant();
+        const closed = await db
+          .selectFrom('branch_closures')
+          .select('id')
+          .where('branch_id', '=', branch.id)
+          .where('reopened_at', 'is', null)
+          .where('starts_at', '<', dateFromInstant(dayEnd))
+          .where('ends_at', '>', dateFromInstant(dayStart))
+          .executeTakeFirst();
+        const branchDoors = doors.filter((door) => door.branch_id === branch.id);
+        for (const door of branchDoors) {
+          if (door.online === false)
+            alerts.push({
+              kind: 'door_offline',
+              branch_id: branch.id,
+              booking_id: null,
+              door_id: door.device_id,
+              at: null,
+            });
+          if (door.battery_level !== null && door.battery_level < LOW_BATTERY) {
+            alerts.push({
+              kind: 'battery_low',
+              branch_id: branch.id,
+              booking_id: null,
+              door_id: door.device_id,
+              at: null,
+            });
+          }
+        }
+        for (const booking of bookings) {
+          const base = { branch_id: branch.id, booking_id: booking.id, door_id: null };
+          if (booking.status !== 'confirmed') continue;
+          if (booking.door_code_state === 'failed')
+            alerts.push({ kind: 'code_failed', ...base, at: booking.start_time });
+          if (
+            booking.door_code_state === 'pending' &&
+            Date.parse(booking.start_time) - now.epochMilliseconds < 45 * 60_000 &&
+            Date.parse(booking.end_time) > now.epochMilliseconds
+          ) {
+            alerts.push({ kind: 'code_not_programmed', ...base, at: booking.start_time });
+          }
+          if (booking.no_show) alerts.push({ kind: 'no_show', ...base, at: booking.start_time });
+          if (booking.overstay) alerts.push({ kind: 'overstay', ...base, at: booking.end_time });
+        }
+        result.push({
+          branch: { id: branch.id, name: branch.name, time_zone: branch.time_zone },
+          date,
+          closed: closed !== undefined,
+          doors: branchDoors.map((door) => ({
+            id: door.device_id,
+            name: door.name,
+            provider: door.provider_error ? 'unreachable' : deps.lockProvider.name,
+            online: door.online,
+            battery_level: door.battery_level,
+            last_event_at: null,
+          })),
+          bookings,
+        });
+      }
+      return { alerts, branches: result };
+    },
+
+    async audit(query: {
+      operator_id?: number;
+      action?: string;
+      entity_type?: string;
+      entity_id?: string;
+      from?: string;
+      to?: string;
+      page?: number;
+      page_size?: number;
+    }): Promise<Schemas['AuditPage']> {
+      checkPeriod(query.from, query.to);
+      const page = query.page ?? 1;
+      const pageSize = query.page_size ?? 50;
+      // Days in UTC: the log spans every branch.
+      const { rows, total } = await listAudit(db, {
+        operatorId: query.operator_id,
+        action: query.action,
+        entityType: query.entity_type,
+        entityId: query.entity_id,
+        from: query.from ? new Date(`${query.from}T00:00:00Z`) : undefined,
+        until: query.to ? new Date(Date.parse(`${query.to}T00:00:00Z`) + 86_400_000) : undefined,
+        offset: (page - 1) * pageSize,
+        limit: pageSize,
+      });
+      return {
+        items: rows.map((row) => ({
+          id: row.id,
+          at: row.at.toISOString(),
+          operator_id: row.operator_id,
+          operator_email: row.operator_email,
+          action: row.action,
+          entity_type: row.entity_type,
+          entity_id: row.entity_id,
+          reason: row.reason,
+          before: row.before ?? null,
+          after: row.after ?? null,
+        })),
+        total,
+        page,
+        page_size: pageSize,
+      };
+    },
+  };
+}
+
+export type ReportService = ReturnType<typeof createReportService>;

@@ -1,0 +1,406 @@
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Db } from '../db/database.ts';
+export { anySlotClosed } from '../bookings/repository.ts';
+import type { BookingStatus, Database } from '../db/schema.ts';
+
+// The console's reads: bookings with their member, branch, money and doors; members; closures; money and use.
+
+/** `%` and `_` typed by an operator are letters, not wildcards. */
+export function containing(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+function bookingBase(db: Db) {
+  return db
+    .selectFrom('bookings as booking')
+    .innerJoin('branches as branch', 'branch.id', 'booking.branch_id')
+    .leftJoin('users as user', 'user.id', 'booking.user_id');
+}
+
+function bookingColumns(query: ReturnType<typeof bookingBase>) {
+  return query.leftJoin('coupons as coupon', 'coupon.id', 'booking.coupon_id').select([
+    'booking.id',
+    'booking.status',
+    'booking.hold_expires_at',
+    'booking.start_time',
+    'booking.end_time',
+    'booking.created_at',
+    'booking.final_price_cents',
+    'booking.paid_at',
+    'booking.canceled_at',
+    'booking.canceled_by',
+    'booking.checkout_session_id',
+    'booking.lock_code_id',
+    'booking.access_code_sent_at',
+    'booking.checked_in_at',
+    'booking.no_show_at',
+    'booking.overstay_at',
+    'booking.refund_ratios',
+    'booking.slot_id',
+    'booking.branch_id',
+    'branch.name as branch_name',
+    'branch.time_zone',
+    'user.id as member_id',
+    'user.email',
+    'user.phone_number',
+    'user.first_name',
+    'user.last_name',
+    'user.locale',
+    'user.deleted_at',
+    'coupon.code as coupon_code',
+    sql<number>`(select coalesce(sum(refund.amount_cents), 0)::int from refunds as refund
+        where refund.booking_id = booking.id and refund.status <> 'failed')`.as('refunded_cents'),
+    sql<boolean>`exists (select 1 from blocked_contacts as block
+        where (block.kind = 'email' and block.value = "user".email)
+           or (block.kind = 'phone' and block.value = "user".phone_number))`.as('blocked'),
+  ]);
+}
+
+export type AdminBookingRow = Awaited<ReturnType<ReturnType<typeof bookingColumns>['execute']>>[number];
+
+export type BookingSearch = {
+  q?: string;
+  branchId?: number;
+  from?: string;
+  to?: string;
+  status?: BookingStatus;
+  memberId?: string;
+  bookingIds?: readonly number[];
+  now: Date;
+  offset: number;
+  limit: number;
+};
+
+function applySearch(query: ReturnType<typeof bookingBase>, search: BookingSearch) {
+  let scoped = query;
+  if (search.q !== undefined) {
+    const pattern = containing(search.q.trim());
+    scoped = scoped.where((eb) =>
+      eb.or([
+        eb('user.email', 'ilike', pattern),
+        eb('user.phone_number', 'ilike', pattern),
+        eb(sql<string>`"user".first_name || ' ' || "user".last_name`, 'ilike', pattern),
+      ]),
+    );
+  }
+  if (search.branchId !== undefined) scoped = scoped.where('booking.branch_id', '=', search.branchId);
+  if (search.memberId !== undefined) scoped = scoped.where('booking.user_id', '=', search.memberId);
+  if (search.bookingIds !== undefined) scoped = scoped.where('booking.id', 'in', [...search.bookingIds, 0]);
+  const localDate = sql<string>`(booking.start_time at time zone branch.time_zone)::date`;
+  if (search.from !== undefined) scoped = scoped.where(localDate, '>=', sql<string>`${search.from}::date`);
+  if (search.to !== undefined) scoped = scoped.where(localDate, '<=', sql<string>`${search.to}::date`);
+  if (search.status === 'expired') {
+    scoped = scoped.where((eb) =>
+      eb.or([
+        eb('booking.status', '=', 'expired'),
+        eb.and([eb('booking.status', '=', 'pending'), eb('booking.hold_expires_at', '<=', search.now)]),
+      ]),
+    );
+  } else if (search.status === 'pending') {
+    scoped = scoped.where('booking.status', '=', 'pending').where('booking.hold_expires_at', '>', search.now);
+  } else if (search.status !== undefined) {
+    scoped = scoped.where('booking.status', '=', search.status);
+  }
+  return scoped;
+}
+
+export async function searchBookings(db: Db, search: BookingSearch) {
+  const scoped = applySearch(bookingBase(db), search);
+  const [rows, count] = await Promise.all([
+    bookingColumns(scoped)
+      .orderBy('booking.start_time', 'desc')
+      .orderBy('booking.id', 'desc')
+      .offset(search.offset)
+      .limit(search.limit)
+      .execute(),
+    scoped.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
+}
+
+export async function findAdminBooking(db: Db, bookingId: number): Promise<AdminBookingRow | undefined> {
+  return bookingColumns(bookingBase(db)).where('booking.id', '=', bookingId).executeTakeFirst();
+}
+
+/** A branch's bookings whose start falls on a local day, by start (expired holds left out). */
+export async function bookingsOfLocalDay(db: Db, branchId: number, localDate: string) {
+  return bookingColumns(bookingBase(db))
+    .where('booking.branch_id', '=', branchId)
+    .where(
+      sql<string>`(booking.start_time at time zone branch.time_zone)::date`,
+      '=',
+      sql<string>`${localDate}::date`,
+    )
+    .where('booking.status', 'in', ['pending', 'confirmed', 'canceled'])
+    .orderBy('booking.start_time')
+    .execute();
+}
+
+/** Live bookings (confirmed, or holds not yet expired) of a branch overlapping a period, locked in id order. */
+export async function lockLiveBookingsInPeriod(
+  db: Db,
+  filter: { branchId?: number; userIds?: readonly string[]; from: Date; until: Date | null; now: Date },
+): Promise<number[]> {
+  let query = db
+    .selectFrom('bookings')
+    .select('id')
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'confirmed'),
+        eb.and([eb('status', '=', 'pending'), eb('hold_expires_at', '>', filter.now)]),
+      ]),
+    )
+    .where('end_time', '>', filter.from);
+  if (filter.until) query = query.where('start_time', '<', filter.until);
+  if (filter.branchId !== undefined) query = query.where('branch_id', '=', filter.branchId);
+  if (filter.userIds !== undefined)
+    query = query.where('user_id', 'in', [...filter.userIds, '00000000-0000-0000-0000-000000000000']);
+  const rows = await query.orderBy('id').forUpdate().execute();
+  return rows.map((row) => row.id);
+}
+
+export async function markCanceledBy(
+  db: Db,
+  bookingIds: readonly number[],
+  canceledBy: string,
+  reason: string,
+): Promise<void> {
+  if (bookingIds.length === 0) return;
+  await db
+    .updateTable('bookings')
+    .set({ canceled_by: canceledBy })
+    .where('id', 'in', [...bookingIds])
+    .execute();
+  await db
+    .updateTable('refunds')
+    .set({ reason })
+    .where('booking_id', 'in', [...bookingIds])
+    .where('reason', 'is', null)
+    .execute();
+}
+
+/** Slots of a branch whose time overlaps the period, locked like a booking locks them (id order). */
+export async function lockSlotsInPeriod(db: Db, branchId: number, from: Date, until: Date): Promise<number> {
+  const rows = await db
+    .selectFrom('slots')
+    .select('id')
+    .where('branch_id', '=', branchId)
+    .where('end_time', '>', from)
+    .where('start_time', '<', until)
+    .orderBy('id')
+    .forNoKeyUpdate()
+    .execute();
+  return rows.length;
+}
+
+export async function countSlotsInPeriod(db: Db, branchId: number, from: Date, until: Date): Promise<number> {
+  const row = await db
+    .selectFrom('slots')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('branch_id', '=', branchId)
+    .where('end_time', '>', from)
+    .where('start_time', '<', until)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export function closureColumns(db: Db) {
+  return db
+    .selectFrom('branch_closures as closure')
+    .innerJoin('branches as branch', 'branch.id', 'closure.branch_id')
+    .select([
+      'closure.id',
+      'closure.branch_id',
+      'closure.starts_at',
+      'closure.ends_at',
+      'closure.reason',
+      'closure.created_at',
+      'closure.created_by_email',
+      'closure.reopened_at',
+      'closure.canceled_booking_ids',
+      'branch.name as branch_name',
+      'branch.time_zone',
+    ]);
+}
+
+export type ClosureRow = Awaited<ReturnType<ReturnType<typeof closureColumns>['execute']>>[number];
+
+export type MemberSearch = { q?: string; offset: number; limit: number };
+
+function memberColumns(db: Db) {
+  return db.selectFrom('users as user').select([
+    'user.id',
+    'user.email',
+    'user.phone_number',
+    'user.first_name',
+    'user.last_name',
+    'user.locale',
+    'user.email_verified_at',
+    'user.phone_verified_at',
+    'user.created_at',
+    'user.deleted_at',
+    sql<number>`(select count(*)::int from bookings where bookings.user_id = "user".id)`.as('bookings_count'),
+    sql<boolean>`exists (select 1 from blocked_contacts as block
+        where (block.kind = 'email' and block.value = "user".email)
+           or (block.kind = 'phone' and block.value = "user".phone_number))`.as('blocked'),
+  ]);
+}
+
+export type MemberRow = Awaited<ReturnType<ReturnType<typeof memberColumns>['execute']>>[number];
+
+export async function searchMembers(db: Db, search: MemberSearch) {
+  const where = (eb: ExpressionBuilder<Database & { user: Database['users'] }, 'user'>) => {
+    const live = eb('user.deleted_at', 'is', null);
+    if (search.q === undefined) return live;
+    const pattern = containing(search.q.trim());
+    return eb.and([
+      live,
+      eb.or([
+        eb('user.email', 'ilike', pattern),
+        eb('user.phone_number', 'ilike', pattern),
+        eb(sql<string>`"user".first_name || ' ' || "user".last_name`, 'ilike', pattern),
+      ]),
+    ]);
+  };
+  const [rows, count] = await Promise.all([
+    memberColumns(db)
+      .where(where)
+      .orderBy('user.created_at', 'desc')
+      .offset(search.offset)
+      .limit(search.limit)
+      .execute(),
+    db
+      .selectFrom('users as user')
+      .where(where)
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
+}
+
+export async function findMember(db: Db, memberId: string): Promise<MemberRow | undefined> {
+  return memberColumns(db).where('user.id', '=', memberId).executeTakeFirst();
+}
+
+export async function membersWithContact(db: Db, kind: 'email' | 'phone', value: string) {
+  return memberColumns(db)
+    .where(kind === 'email' ? 'user.email' : 'user.phone_number', '=', value)
+    .where('user.deleted_at', 'is', null)
+    .execute();
+}
+
+export async function blocksOf(db: Db, contacts: { email: string | null; phone: string | null }) {
+  return db
+    .selectFrom('blocked_contacts')
+    .selectAll()
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('kind', '=', 'email'), eb('value', '=', contacts.email ?? '')]),
+        eb.and([eb('kind', '=', 'phone'), eb('value', '=', contacts.phone ?? '')]),
+      ]),
+    )
+    .orderBy('id')
+    .execute();
+}
+
+/** Payments (checkout sessions paid) and refunds, with their bookings' branch and member. */
+export async function moneyMovements(
+  db: Db,
+  filter: {
+    branchId?: number;
+    from?: string;
+    to?: string;
+    memberId?: string;
+    bookingIds?: readonly number[];
+  },
+) {
+  const params = {
+    branch: filter.branchId ?? null,
+    from: filter.from ?? null,
+    to: filter.to ?? null,
+    member: filter.memberId ?? null,
+    bookings: filter.bookingIds ? [...filter.bookingIds] : null,
+  };
+  const { rows } = await sql<{
+    kind: 'payment' | 'refund';
+    id: string;
+    booking_ids: number[];
+    branch_id: number;
+    branch_name: string;
+    time_zone: string;
+    member_id: string | null;
+    amount_cents: number;
+    at: Date;
+    provider_reference: string | null;
+    reason: string | null;
+  }>`
+    with movements as (
+      select 'payment' as kind, 'payment-' || session.id as id,
+        array_agg(booking.id order by booking.id) as booking_ids, min(booking.branch_id) as branch_id,
+        session.user_id as member_id, session.amount_cents, session.completed_at as at,
+        session.payment_intent_id as provider_reference, null::text as reason
+      from checkout_sessions as session
+      join bookings as booking on booking.checkout_session_id = session.id
+      where session.payment_status = 'paid' and session.completed_at is not null
+      group by session.id
+      union all
+      select 'refund', 'refund-' || refund.id, array[refund.booking_id], booking.branch_id, booking.user_id,
+        refund.amount_cents, refund.created_at, refund.provider_refund_id, refund.reason
+      from refunds as refund join bookings as booking on booking.id = refund.booking_id
+      where refund.status <> 'failed'
+    )
+    select movements.*, branch.name as branch_name, branch.time_zone
+    from movements join branches as branch on branch.id = movements.branch_id
+    where (${params.branch}::int is null or movements.branch_id = ${params.branch}::int)
+      and (${params.member}::uuid is null or movements.member_id = ${params.member}::uuid)
+      and (${params.from}::date is null or (movements.at at time zone branch.time_zone)::date >= ${params.from}::date)
+      and (${params.to}::date is null or (movements.at at time zone branch.time_zone)::date <= ${params.to}::date)
+      and (${params.bookings}::int[] is null or movements.booking_ids && ${params.bookings}::int[])
+    order by movements.at desc, movements.id`.execute(db);
+  return rows;
+}
+
+export type MoneyMovementRow = Awaited<ReturnType<typeof moneyMovements>>[number];
+
+/** Booked hours per branch and branch-local day (confirmed bookings). */
+export async function bookedHoursPerDay(db: Db, filter: { branchId?: number; from: string; to: string }) {
+  const { rows } = await sql<{ branch_id: number; day: string; hours: number }>`
+    select booking.branch_id, to_char((booking.start_time at time zone branch.time_zone)::date, 'YYYY-MM-DD') as day,
+      sum(extract(epoch from booking.end_time - booking.start_time) / 3600)::float8 as hours
+    from bookings as booking join branches as branch on branch.id = booking.branch_id
+    where booking.status = 'confirmed'
+      and (${filter.branchId ?? null}::int is null or booking.branch_id = ${filter.branchId ?? null}::int)
+      and (booking.start_time at time zone branch.time_zone)::date between ${filter.from}::date and ${filter.to}::date
+    group by 1, 2`.execute(db);
+  return rows;
+}
+
+/** Open hours per branch and local day: the slots generated for it, less those a closure in force covers. */
+export async function openHoursPerDay(db: Db, filter: { branchId?: number; from: string; to: string }) {
+  const { rows } = await sql<{ branch_id: number; day: string; hours: number }>`
+    select slot.branch_id, to_char(slot.local_date, 'YYYY-MM-DD') as day,
+      sum(extract(epoch from slot.end_time - slot.start_time) / 3600)::float8 as hours
+    from slots as slot
+    where (${filter.branchId ?? null}::int is null or slot.branch_id = ${filter.branchId ?? null}::int)
+      and slot.local_date between ${filter.from}::date and ${filter.to}::date
+      and not exists (select 1 from branch_closures as closure where closure.branch_id = slot.branch_id
+        and closure.reopened_at is null and closure.starts_at < slot.end_time and closure.ends_at > slot.start_time)
+    group by 1, 2`.execute(db);
+  return rows;
+}
+
+/** Outbox messages about one booking (confirmation, door code, cancellation), by their dedupe keys. */
+export async function messagesOfBooking(db: Db, bookingId: number) {
+  const id = String(bookingId);
+  return db
+    .selectFrom('outbox')
+    .select(['id', 'kind', 'channel', 'recipient', 'subject', 'status', 'created_at', 'sent_at'])
+    .where(
+      'dedupe_key',
+      '~',
+      `^(booking_confirmed:([0-9]+,)*${id}(,[0-9]+)*|access_code(_again)?:(email|sms):${id}:.*|booking_canceled:(email|sms):${id})$`,
+    )
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}

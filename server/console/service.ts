@@ -1,0 +1,1046 @@
+import { Temporal } from 'temporal-polyfill';
+import { recordAudit, type Actor } from '../audit/repository.ts';
+import { normaliseContact } from '../auth/blocked-contacts.ts';
+import * as authRepository from '../auth/repository.ts';
+import type { AuthService } from '../auth/service.ts';
+import { formatLocalTime } from '../branches/service.ts';
+import type { AccessCodeNotifier, AccessCodeScheduler } from '../bookings/access-codes.ts';
+import { isConflict, sqlState, SQLSTATE } from '../bookings/database-errors.ts';
+import { centsToEuros, eurosToCents, formatMoney } from '../bookings/money.ts';
+import { refundableCents } from '../bookings/refunds.ts';
+import * as bookingRepository from '../bookings/repository.ts';
+import type { BookingService } from '../bookings/service.ts';
+import { dateFromInstant, instantFromDate, type Clock } from '../clock.ts';
+import type { Db } from '../db/database.ts';
+import type { BookingStatus, LockDoorState } from '../db/schema.ts';
+import { AppError } from '../errors.ts';
+import { issueLockCodes, releaseLockCodes, type LockDependencies } from '../locks/service.ts';
+import { doorStatesOfBookings } from '../locks/status.ts';
+import type { components } from '../../openapi/schema.gen.ts';
+import * as repository from './repository.ts';
+
+type Schemas = components['schemas'];
+export type RefundMode = 'policy' | 'full' | 'none' | 'amount';
+export type RefundChoice = { mode: RefundMode; amount_eur?: number };
+
+export type ConsoleDependencies = LockDependencies & {
+  db: Db;
+  clock: Clock;
+  bookings: BookingService;
+  resend: AccessCodeNotifier;
+  accessCodes: AccessCodeScheduler | null;
+  auth: AuthService;
+};
+
+/** What a booking has been paid: its price when a payment confirmed it through a checkout (free ones: 0). */
+function paidCents(row: {
+  paid_at: Date | null;
+  checkout_session_id: string | null;
+  final_price_cents: number;
+}) {
+  return row.paid_at !== null && row.checkout_session_id !== null ? row.final_price_cents : 0;
+}
+
+function doorCodeState(
+  row: repository.AdminBookingRow,
+  door: { state: LockDoorState | null } | undefined,
+): Schemas['DoorCodeState'] {
+  if (row.lock_code_id === null) return 'none';
+  const state = door?.state ?? null;
+  if (state === 'failed') return 'failed';
+  if (state === 'revoking' || state === 'revoked') return 'revoked';
+  if (state === 'set') return row.access_code_sent_at ? 'sent' : 'programmed';
+  return 'pending';
+}
+
+export function createConsoleService(deps: ConsoleDependencies) {
+  const { db, clock } = deps;
+  const now = () => clock.now();
+
+  function statusOf(row: { status: BookingStatus; hold_expires_at: Date | null }, at: Date): BookingStatus {
+    if (row.status === 'pending' && (row.hold_expires_at === null || row.hold_expires_at <= at))
+      return 'expired';
+    return row.status;
+  }
+
+  async function views(rows: readonly repository.AdminBookingRow[]): Promise<Schemas['AdminBooking'][]> {
+    const doors = await doorStatesOfBookings(
+      db,
+      rows.map((row) => row.id),
+    );
+    const at = dateFromInstant(now());
+    return rows.map((row) => {
+      const local = (date: Date) => formatLocalTime(instantFromDate(date), row.time_zone);
+      const status = statusOf(row, at);
+      return {
+        id: row.id,
+        status,
+        branch: { id: row.branch_id, name: row.branch_name, time_zone: row.time_zone },
+        start_time: local(row.start_time),
+        end_time: local(row.end_time),
+        created_at: local(row.created_at),
+        member:
+          row.member_id === null
+            ? null
+            : {
+                id: row.member_id,
+                email: row.email,
+                phone_number: row.phone_number,
+                first_name: row.first_name ?? '',
+                last_name: row.last_name ?? '',
+                locale: row.locale ?? 'pt',
+                deleted: row.deleted_at !== null,
+                blocked: row.blocked,
+              },
+        final_price_eur: centsToEuros(row.final_price_cents),
+        paid: row.paid_at !== null,
+        paid_eur: centsToEuros(paidCents(row)),
+        refunded_eur: centsToEuros(Number(row.refunded_cents)),
+        coupon_code: row.coupon_code,
+        door_code_state: doorCodeState(row, doors.get(row.id)),
+        code_sent_at: row.access_code_sent_at ? local(row.access_code_sent_at) : null,
+        checked_in_at: row.checked_in_at ? local(row.checked_in_at) : null,
+        no_show: row.no_show_at !== null,
+        overstay: row.overstay_at !== null,
+        canceled_at: row.canceled_at ? local(row.canceled_at) : null,
+      };
+    });
+  }
+
+  async function requireBooking(bookingId: number): Promise<repository.AdminBookingRow> {
+    const row = await repository.findAdminBooking(db, bookingId);
+    if (!row) throw new AppError('booking_not_found');
+    return row;
+  }
+
+  function movementView(row: repository.MoneyMovementRow): Schemas['MoneyMovement'] {
+    return {
+      id: row.id,
+      kind: row.kind,
+      booking_ids: row.booking_ids,
+      branch: { id: row.branch_id, name: row.branch_name, time_zone: row.time_zone },
+      member_id: row.member_id,
+      amount_eur: centsToEuros(Number(row.amount_cents)),
+      at: formatLocalTime(instantFromDate(row.at), row.time_zone),
+      provider_reference: row.provider_reference,
+      reason: row.reason,
+    };
+  }
+
+  /**
+   * Cancels the bookings of `bookingIds` that are still live, in `trx`, with the refund `choose` gives each
+   * (never more than was paid); pending holds are released. Answers what was cancelled and refunded.
+   */
+  async function cancelInTransaction(
+    trx: Db,
+    bookingIds: readonly number[],
+    choose: (row: bookingRepository.BookingToCancelRow, policyCents: number, paid: number) => number,
+    canceledBy: string,
+    reason: string,
+  ): Promise<{ bookingId: number; refundCents: number }[]> {
+    const at = now();
+    const rows = await bookingRepository.lockBookings(trx, bookingIds);
+    const holds = rows.filter((row) => row.status === 'pending').map((row) => row.id);
+    await bookingRepository.expirePendingBookings(trx, holds);
+    const confirmed = rows.filter((row) => row.status === 'confirmed');
+    const paidById = new Map(
+      (
+        await trx
+          .selectFrom('bookings')
+          .select(['id', 'paid_at', 'checkout_session_id', 'final_price_cents'])
+          .where('id', 'in', [...confirmed.map((row) => row.id), 0])
+          .execute()
+      ).map((row) => [row.id, paidCents(row)]),
+    );
+    const toCancel = confirmed.map((row) => {
+      const paid = paidById.get(row.id) ?? 0;
+      const policy = Math.min(
+        paid,
+        refundableCents(
+          {
+            finalPriceCents: row.final_price_cents,
+            refundRatios: row.refund_ratios,
+            start: instantFromDate(row.start_time),
+          },
+          at,
+        ),
+      );
+      return { row, refundCents: choose(row, policy, paid) };
+    });
+    // The member is told by the cancellation's own notice (docs/decisions.md, 'Messages about a booking').
+    await deps.bookings.cancelLocked(trx, toCancel);
+    await repository.markCanceledBy(
+      trx,
+      toCancel.map(({ row }) => row.id),
+      canceledBy,
+      reason,
+    );
+    return toCancel.map(({ row, refundCents }) => ({ bookingId: row.id, refundCents }));
+  }
+
+  function refundChooser(mode: 'policy' | 'full' | 'none') {
+    return (_row: unknown, policy: number, paid: number) =>
+      mode === 'full' ? paid : mode === 'none' ? 0 : policy;
+  }
+
+  async function audited<T>(
+    actor: Actor,
+    work: (trx: Db, at: Date) => Promise<{ result: T; audit: Parameters<typeof recordAudit>[2] }>,
+  ): Promise<T> {
+    const at = dateFromInstant(now());
+    return db.transaction().execute(async (trx) => {
+      const { result, audit } = await work(trx, at);
+      await recordAudit(trx, actor, audit, at);
+      return result;
+    });
+  }
+
+  async function memberDetail(memberId: string): Promise<Schemas['MemberDetail']> {
+    const member = await repository.findMember(db, memberId);
+    if (!member) throw new AppError('member_not_found');
+    const [blocks, bookings, payments] = await Promise.all([
+      repository.blocksOf(db, { email: member.email, phone: member.phone_number }),
+      repository.searchBookings(db, { memberId, now: dateFromInstant(now()), offset: 0, limit: 500 }),
+      repository.moneyMovements(db, { memberId }),
+    ]);
+    return {
+      member: memberView(member),
+      blocks: blocks.map(blockView),
+      bookings: await views(bookings.rows),
+      payments: payments.map(movementView),
+    };
+  }
+
+  async function blockContactsAndCancel(
+    trx: Db,
+    contacts: readonly authRepository.BlockedContact[],
+    input: { reason: string; cancelFutureBookings: boolean; refundMode: 'policy' | 'full' | 'none' },
+    at: Date,
+    actor: Actor,
+  ) {
+    const added: string[] = [];
+    for (const contact of contacts) {
+      if (await authRepository.insertBlockedContact(trx, { ...contact, reason: input.reason })) {
+        added.push(`${contact.kind}:${contact.value}`);
+      }
+    }
+    let canceled: { bookingId: number; refundCents: number }[] = [];
+    if (input.cancelFutureBookings) {
+      const members = (
+        await Promise.all(
+          contacts.map((contact) => repository.membersWithContact(trx, contact.kind, contact.value)),
+        )
+      ).flat();
+      const ids = await repository.lockLiveBookingsInPeriod(trx, {
+        userIds: members.map((member) => member.id),
+        from: at,
+        until: null,
+        now: at,
+      });
+      // Only bookings that have not started: a member inside the gym now keeps the session.
+      const future = (await bookingRepository.lockBookings(trx, ids))
+        .filter((row) => row.start_time > at)
+        .map((row) => row.id);
+      canceled = await cancelInTransaction(
+        trx,
+        future,
+        refundChooser(input.refundMode),
+        `operator:${actor.operatorId ?? 'cli'}`,
+        input.reason,
+      );
+    }
+    return { added, canceled };
+  }
+
+  return {
+    views,
+    movementView,
+
+    async searchBookings(query: {
+      q?: string;
+      branch_id?: number;
+      from?: string;
+      to?: string;
+      status?: BookingStatus;
+      page?: number;
+      page_size?: number;
+    }): Promise<Schemas['AdminBookingPage']> {
+      checkPeriod(query.from, query.to);
+      const page = query.page ?? 1;
+      const pageSize = query.page_size ?? 50;
+      const { rows, total } = await repository.searchBookings(db, {
+        q: query.q,
+        branchId: query.branch_id,
+        from: query.from,
+        to: query.to,
+        status: query.status,
+        now: dateFromInstant(now()),
+        offset: (page - 1) * pageSize,
+        limit: pageSize,
+      });
+      return { items: await views(rows), total, page, page_size: pageSize };
+    },
+
+    async bookingDetail(bookingId: number): Promise<Schemas['AdminBookingDetail']> {
+      const row = await requireBooking(bookingId);
+      const [booking] = await views([row]);
+      const local = (date: Date) => formatLocalTime(instantFromDate(date), row.time_zone);
+      const [payments, messages, codeEvents, moves] = await Promise.all([
+        repository.moneyMovements(db, { bookingIds: [bookingId] }),
+        repository.messagesOfBooking(db, bookingId),
+        db
+          .selectFrom('lock_code_doors')
+          .innerJoin('lock_codes', 'lock_codes.id', 'lock_code_doors.lock_code_id')
+          .select([
+            'lock_code_doors.state',
+            'lock_code_doors.updated_at',
+            'lock_code_doors.error',
+            'lock_codes.programmed_at',
+          ])
+          .where('lock_code_doors.lock_code_id', '=', row.lock_code_id ?? 0)
+          .execute(),
+        db
+          .selectFrom('audit_log')
+          .select(['at', 'operator_email', 'reason'])
+          .where('entity_type', '=', 'booking')
+          .where('entity_id', '=', String(bookingId))
+          .where('action', '=', 'booking.move')
+          .execute(),
+      ]);
+      const history: Schemas['BookingEvent'][] = [
+        { at: local(row.created_at), kind: 'created', detail: null },
+      ];
+      if (row.paid_at)
+        history.push({ at: local(row.paid_at), kind: 'paid', detail: `${centsToEuros(paidCents(row))} EUR` });
+      for (const door of codeEvents) {
+        if (door.state === 'set')
+          history.push({ at: local(door.updated_at), kind: 'code_programmed', detail: null });
+        if (door.state === 'failed')
+          history.push({ at: local(door.updated_at), kind: 'code_failed', detail: door.error });
+      }
+      if (row.access_code_sent_at)
+        history.push({ at: local(row.access_code_sent_at), kind: 'code_sent', detail: null });
+      if (row.checked_in_at) history.push({ at: local(row.checked_in_at), kind: 'entered', detail: null });
+      if (row.overstay_at) history.push({ at: local(row.overstay_at), kind: 'overstay', detail: null });
+      for (const move of moves) history.push({ at: local(move.at), kind: 'moved', detail: move.reason });
+      if (row.canceled_at)
+        history.push({ at: local(row.canceled_at), kind: 'canceled', detail: row.canceled_by });
+      if (booking!.status === 'expired' && row.hold_expires_at) {
+        history.push({ at: local(row.hold_expires_at), kind: 'expired', detail: null });
+      }
+      for (const payment of payments.filter((movement) => movement.kind === 'refund')) {
+        history.push({
+          at: local(payment.at),
+          kind: 'refunded',
+          detail: `${centsToEuros(Number(payment.amount_cents))} EUR${payment.reason ? `: ${payment.reason}` : ''}`,
+        });
+      }
+      history.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+      const at = now();
+      const cancelable = row.status === 'confirmed' && row.start_time.getTime() > at.epochMilliseconds;
+      return {
+        booking: booking!,
+        refundable_eur: cancelable
+          ? centsToEuros(
+              Math.min(
+                paidCents(row),
+                refundableCents(
+                  {
+                    finalPriceCents: row.final_price_cents,
+                    refundRatios: row.refund_ratios,
+                    start: instantFromDate(row.start_time),
+                  },
+                  at,
+                ),
+              ),
+            )
+          : 0,
+        history,
+        payments: payments.map(movementView),
+        messages: messages.map((message) => ({
+          id: message.id,
+          kind: message.kind,
+          channel: message.channel,
+          to: message.recipient,
+          subject: message.subject,
+          status: message.status,
+          created_at: local(message.created_at),
+          sent_at: message.sent_at ? local(message.sent_at) : null,
+        })),
+      };
+    },
+
+    /**
+     * An operator's cancellation: a confirmed (or held) booking that has not ended, refunded by the policy, in
+     * full, not at all, or by an amount up to what was paid. The booking row is locked, so a member cancelling
+     * at the same moment either finds it cancelled (and refunds nothing) or makes this one a 409.
+     */
+    async cancelBooking(actor: Actor, bookingId: number, input: { refund: RefundChoice; reason: string }) {
+      const amountCents =
+        input.refund.amount_eur === undefined ? null : eurosToCents(input.refund.amount_eur);
+      if (input.refund.mode === 'amount' && amountCents === null) {
+        throw new AppError(
+          'validation_failed',
+          { problems: 'refund.amount_eur is required with mode amount' },
+          {
+            fields: [{ field: 'refund.amount_eur', problem: 'required' }],
+          },
+        );
+      }
+      await audited(actor, async (trx, at) => {
+        const [row] = await bookingRepository.lockBookings(trx, [bookingId]);
+        if (!row) throw new AppError('booking_not_found');
+        const ended = (await repository.findAdminBooking(trx, bookingId))!.end_time <= at;
+        const live = row.status === 'confirmed' || (row.status === 'pending' && !ended);
+        if (!live || ended) throw new AppError('booking_not_cancelable');
+        const before = { status: row.status };
+        const canceled = await cancelInTransaction(
+          trx,
+          [bookingId],
+          (_row, policy, paid) => {
+            if (input.refund.mode !== 'amount') return refundChooser(input.refund.mode)(_row, policy, paid);
+            if (amountCents! > paid) {
+              throw new AppError('refund_exceeds_paid', { paid: (locale) => formatMoney(locale, paid) });
+            }
+            return amountCents!;
+          },
+          `operator:${actor.operatorId ?? 'cli'}`,
+          input.reason,
+        );
+        return {
+          result: undefined,
+          audit: {
+            action: 'booking.cancel',
+            entityType: 'booking',
+            entityId: bookingId,
+            reason: input.reason,
+            before,
+            after: {
+              status: row.status === 'pending' ? 'expired' : 'canceled',
+              refund_mode: input.refund.mode,
+              refunded_eur: centsToEuros(canceled[0]?.refundCents ?? 0),
+            },
+          },
+        };
+      });
+      return this.bookingDetail(bookingId);
+    },
+
+    async resendCode(actor: Actor, bookingId: number): Promise<void> {
+      const row = await requireBooking(bookingId);
+      if (row.member_id === null) throw new AppError('code_not_available');
+      const outcome = await deps.resend.resend(bookingId, row.member_id);
+      if (outcome === 'not_found') throw new AppError('booking_not_found');
+      if (outcome !== 'sent') throw new AppError('code_not_available');
+      await audited(actor, async () => ({
+        result: undefined,
+        audit: { action: 'booking.resend_code', entityType: 'booking', entityId: bookingId },
+      }));
+    },
+
+    /**
+     * Moves a confirmed booking that has not started to a free slot of the same branch and the same price: no
+     * payment and no refund. The old door code is released and a code issued for the new time, whose message
+     * is scheduled for its T-30.
+     */
+    async moveBooking(actor: Actor, bookingId: number, input: { time_slot_id: number; reason: string }) {
+      await audited(actor, async (trx, at) => {
+        const [row] = await bookingRepository.lockBookings(trx, [bookingId]);
+        if (!row) throw new AppError('booking_not_found');
+        if (row.status !== 'confirmed' || row.start_time <= at) throw new AppError('booking_not_cancelable');
+        const current = (await repository.findAdminBooking(trx, bookingId))!;
+        await bookingRepository.lockSlots(trx, [input.time_slot_id]);
+        const [slot] = await bookingRepository.findSlotsForBooking(trx, [input.time_slot_id]);
+        if (!slot) throw new AppError('slot_not_found');
+        if (slot.branch_id !== current.branch_id) throw new AppError('slots_of_several_branches');
+        if (slot.start_time <= at) throw new AppError('slot_started');
+        if (await repository.anySlotClosed(trx, [slot.id])) throw new AppError('slot_unavailable');
+        const base = await trx
+          .selectFrom('bookings')
+          .select('base_price_cents')
+          .where('id', '=', bookingId)
+          .executeTakeFirstOrThrow();
+        if (slot.price_cents !== base.base_price_cents) throw new AppError('move_price_differs');
+        await bookingRepository.releaseStaleHoldsOfSlots(trx, [slot.id], at);
+        try {
+          await trx
+            .updateTable('bookings')
+            .set({
+              slot_id: slot.id,
+              start_time: slot.start_time,
+              end_time: slot.end_time,
+              lock_code_id: null,
+              access_code_sent_at: null,
+              access_code_sent_for: null,
+            })
+            .where('id', '=', bookingId)
+            .execute();
+        } catch (error) {
+          if (isConflict(error) || sqlState(error) === SQLSTATE.deadlockDetected)
+            throw new AppError('slot_unavailable');
+          throw error;
+        }
+        if (row.lock_code_id !== null) await releaseLockCodes(trx, deps, [row.lock_code_id], at);
+        await issueLockCodes(
+          trx,
+          deps,
+          [
+            {
+              id: bookingId,
+              user_id: row.user_id,
+              branch_id: slot.branch_id,
+              start_time: slot.start_time,
+              end_time: slot.end_time,
+            },
+          ],
+          at,
+        );
+        const moved = await trx
+          .selectFrom('bookings')
+          .select('lock_code_id')
+          .where('id', '=', bookingId)
+          .executeTakeFirstOrThrow();
+        await deps.accessCodes?.schedule(trx, [
+          { id: bookingId, start: slot.start_time, lockCodeId: moved.lock_code_id ?? undefined },
+        ]);
+        return {
+          result: undefined,
+          audit: {
+            action: 'booking.move',
+            entityType: 'booking',
+            entityId: bookingId,
+            reason: input.reason,
+            before: {
+              slot_id: row.id === bookingId ? current.slot_id : null,
+              start_time: current.start_time.toISOString(),
+            },
+            after: { slot_id: slot.id, start_time: slot.start_time.toISOString() },
+          },
+        };
+      });
+      return this.bookingDetail(bookingId);
+    },
+
+    // --- Closures -------------------------------------------------------------------------------------------
+
+    async listClosures(branchId?: number): Promise<Schemas['Closure'][]> {
+      let query = repository.closureColumns(db);
+      if (branchId !== undefined) query = query.where('closure.branch_id', '=', branchId);
+      return (await query.orderBy('closure.starts_at', 'desc').execute()).map(closureView);
+    },
+
+    async previewClosure(input: {
+      branch_id: number;
+      starts_at: string;
+      ends_at: string;
+    }): Promise<Schemas['ClosurePreview']> {
+      const period = closurePeriod(input);
+      await requireBranch(db, input.branch_id);
+      const at = dateFromInstant(now());
+      const ids = await db.transaction().execute((trx) =>
+        repository.lockLiveBookingsInPeriod(trx, {
+          branchId: input.branch_id,
+          from: period.from,
+          until: period.until,
+          now: at,
+        }),
+      );
+      const { rows } = await repository.searchBookings(db, {
+        bookingIds: ids,
+        now: at,
+        offset: 0,
+        limit: 1000,
+      });
+      return {
+        slots: await repository.countSlotsInPeriod(db, input.branch_id, period.from, period.until),
+        bookings: await views(rows),
+        refund_total_eur: centsToEuros(
+          rows.reduce((sum, row) => sum + (row.status === 'confirmed' ? paidCents(row) : 0), 0),
+        ),
+      };
+    },
+
+    /**
+     * Closes a branch for a period: the closure row first (closures in force never overlap), then the period's
+     * slots are locked as a booking locks them, so a booking racing the closure either is found here and
+     * cancelled, or waits and then finds the slot closed. Live bookings are cancelled with a full refund and
+     * each member is told in their language.
+     */
+    async createClosure(
+      actor: Actor,
+      input: { branch_id: number; starts_at: string; ends_at: string; reason: string },
+    ) {
+      const period = closurePeriod(input);
+      const closureId = await audited(actor, async (trx, at) => {
+        await requireBranch(trx, input.branch_id);
+        let closure: { id: number };
+        try {
+          closure = await trx
+            .insertInto('branch_closures')
+            .values({
+              branch_id: input.branch_id,
+              starts_at: period.from,
+              ends_at: period.until,
+              reason: input.reason,
+              created_at: at,
+              created_by: actor.operatorId,
+              created_by_email: actor.email ?? 'cli',
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+        } catch (error) {
+          if (sqlState(error) === '23P01') throw new AppError('closure_overlaps');
+          throw error;
+        }
+        await repository.lockSlotsInPeriod(trx, input.branch_id, period.from, period.until);
+        const ids = await repository.lockLiveBookingsInPeriod(trx, {
+          branchId: input.branch_id,
+          from: period.from,
+          until: period.until,
+          now: at,
+        });
+        const canceled = await cancelInTransaction(
+          trx,
+          ids,
+          refundChooser('full'),
+          `closure:${closure.id}`,
+          input.reason,
+        );
+        await trx
+          .updateTable('branch_closures')
+          .set({ canceled_booking_ids: canceled.map((item) => item.bookingId) })
+          .where('id', '=', closure.id)
+          .execute();
+        return {
+          result: closure.id,
+          audit: {
+            action: 'closure.create',
+            entityType: 'closure',
+            entityId: closure.id,
+            reason: input.reason,
+            after: {
+              branch_id: input.branch_id,
+              starts_at: period.from.toISOString(),
+              ends_at: period.until.toISOString(),
+              canceled_booking_ids: canceled.map((item) => item.bookingId),
+              refunded_eur: centsToEuros(canceled.reduce((sum, item) => sum + item.refundCents, 0)),
+            },
+          },
+        };
+      });
+      return closureView(
+        await repository.closureColumns(db).where('closure.id', '=', closureId).executeTakeFirstOrThrow(),
+      );
+    },
+
+    async reopenClosure(actor: Actor, closureId: number): Promise<Schemas['Closure']> {
+      await audited(actor, async (trx, at) => {
+        const closure = await trx
+          .selectFrom('branch_closures')
+          .selectAll()
+          .where('id', '=', closureId)
+          .forUpdate()
+          .executeTakeFirst();
+        if (!closure) throw new AppError('closure_not_found');
+        if (closure.reopened_at !== null) throw new AppError('closure_reopened');
+        await trx
+          .updateTable('branch_closures')
+          .set({ reopened_at: at })
+          .where('id', '=', closureId)
+          .execute();
+        return {
+          result: undefined,
+          audit: {
+            action: 'closure.reopen',
+            entityType: 'closure',
+            entityId: closureId,
+            before: { reopened_at: null },
+            after: { reopened_at: at.toISOString() },
+          },
+        };
+      });
+      return closureView(
+        await repository.closureColumns(db).where('closure.id', '=', closureId).executeTakeFirstOrThrow(),
+      );
+    },
+
+    // --- Members and blocks ---------------------------------------------------------------------------------
+
+    async searchMembers(query: {
+      q?: string;
+      page?: number;
+      page_size?: number;
+    }): Promise<Schemas['MemberPage']> {
+      const page = query.page ?? 1;
+      const pageSize = query.page_size ?? 50;
+      const { rows, total } = await repository.searchMembers(db, {
+        q: query.q,
+        offset: (page - 1) * pageSize,
+        limit: pageSize,
+      });
+      return { items: rows.map(memberView), total, page, page_size: pageSize };
+    },
+
+    memberDetail,
+
+    async blockMember(
+      actor: Actor,
+      memberId: string,
+      input: { reason: string; cancel_future_bookings: boolean; refund_mode?: 'policy' | 'full' | 'none' },
+    ): Promise<Schemas['MemberDetail']> {
+      const member = await repository.findMember(db, memberId);
+      if (!member || member.deleted_at !== null) throw new AppError('member_not_found');
+      const contacts: authRepository.BlockedContact[] = [
+        ...(member.email ? [{ kind: 'email' as const, value: member.email }] : []),
+        ...(member.phone_number ? [{ kind: 'phone' as const, value: member.phone_number }] : []),
+      ];
+      await audited(actor, async (trx, at) => {
+        const done = await blockContactsAndCancel(
+          trx,
+          contacts,
+          {
+            reason: input.reason,
+            cancelFutureBookings: input.cancel_future_bookings,
+            refundMode: input.refund_mode ?? 'policy',
+          },
+          at,
+          actor,
+        );
+        return {
+          result: undefined,
+          audit: {
+            action: 'member.block',
+            entityType: 'member',
+            entityId: memberId,
+            reason: input.reason,
+            before: { blocked: member.blocked },
+            after: {
+              blocked: true,
+              blocks_added: done.added,
+              canceled_booking_ids: done.canceled.map((item) => item.bookingId),
+            },
+          },
+        };
+      });
+      return memberDetail(memberId);
+    },
+
+    async unblockMember(actor: Actor, memberId: string, reason: string): Promise<Schemas['MemberDetail']> {
+      const member = await repository.findMember(db, memberId);
+      if (!member) throw new AppError('member_not_found');
+      await audited(actor, async (trx) => {
+        const blocks = await repository.blocksOf(trx, { email: member.email, phone: member.phone_number });
+        for (const block of blocks) await authRepository.deleteBlockedContact(trx, block);
+        return {
+          result: undefined,
+          audit: {
+            action: 'member.unblock',
+            entityType: 'member',
+            entityId: memberId,
+            reason,
+            before: { blocks: blocks.map((block) => `${block.kind}:${block.value}`) },
+            after: { blocked: false },
+          },
+        };
+      });
+      return memberDetail(memberId);
+    },
+
+    async listBlockedContacts(): Promise<Schemas['BlockedContact'][]> {
+      const rows = await db
+        .selectFrom('blocked_contacts')
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+      return rows.map(blockView);
+    },
+
+    async previewBlock(target: { kind: 'email' | 'phone'; value: string }): Promise<Schemas['BlockPreview']> {
+      const contact = normaliseContact(target.kind, target.value);
+      const members = await repository.membersWithContact(db, contact.kind, contact.value);
+      const at = dateFromInstant(now());
+      const ids = await db.transaction().execute((trx) =>
+        repository.lockLiveBookingsInPeriod(trx, {
+          userIds: members.map((member) => member.id),
+          from: at,
+          until: null,
+          now: at,
+        }),
+      );
+      const { rows } = await repository.searchBookings(db, {
+        bookingIds: ids,
+        now: at,
+        offset: 0,
+        limit: 1000,
+      });
+      const future = rows.filter((row) => row.start_time > at);
+      const nowInstant = now();
+      return {
+        members: members.map((member) => ({
+          id: member.id,
+          email: member.email,
+          phone_number: member.phone_number,
+          first_name: member.first_name,
+          last_name: member.last_name,
+          locale: member.locale,
+          deleted: member.deleted_at !== null,
+          blocked: member.blocked,
+        })),
+        future_bookings: await views(future),
+        refund_total_eur: centsToEuros(
+          future
+            .filter((row) => row.status === 'confirmed')
+            .reduce(
+              (sum, row) =>
+                sum +
+                Math.min(
+                  paidCents(row),
+                  refundableCents(
+                    {
+                      finalPriceCents: row.final_price_cents,
+                      refundRatios: row.refund_ratios,
+                      start: instantFromDate(row.start_time),
+                    },
+                    nowInstant,
+                  ),
+                ),
+              0,
+            ),
+        ),
+      };
+    },
+
+    /** Same rules as `block add` (the contact as registration stores it); optionally cancels future bookings. */
+    async blockContact(
+      actor: Actor,
+      input: {
+        kind: 'email' | 'phone';
+        value: string;
+        reason: string;
+        cancel_future_bookings: boolean;
+        refund_mode?: 'policy' | 'full' | 'none';
+      },
+    ): Promise<Schemas['BlockedContact']> {
+      const contact = normaliseContact(input.kind, input.value);
+      await audited(actor, async (trx, at) => {
+        const done = await blockContactsAndCancel(
+          trx,
+          [contact],
+          {
+            reason: input.reason,
+            cancelFutureBookings: input.cancel_future_bookings,
+            refundMode: input.refund_mode ?? 'policy',
+          },
+          at,
+          actor,
+        );
+        if (done.added.length === 0) throw new AppError('contact_already_blocked');
+        return {
+          result: undefined,
+          audit: {
+            action: 'contact.block',
+            entityType: 'blocked_contact',
+            entityId: `${contact.kind}:${contact.value}`,
+            reason: input.reason,
+            after: { canceled_booking_ids: done.canceled.map((item) => item.bookingId) },
+          },
+        };
+      });
+      const row = await db
+        .selectFrom('blocked_contacts')
+        .selectAll()
+        .where('kind', '=', contact.kind)
+        .where('value', '=', contact.value)
+        .executeTakeFirstOrThrow();
+      return blockView(row);
+    },
+
+    async unblockContact(actor: Actor, blockedId: number): Promise<void> {
+      await audited(actor, async (trx) => {
+        const row = await trx
+          .selectFrom('blocked_contacts')
+          .selectAll()
+          .where('id', '=', blockedId)
+          .executeTakeFirst();
+        if (!row || !(await authRepository.deleteBlockedContact(trx, row)))
+          throw new AppError('blocked_contact_not_found');
+        return {
+          result: undefined,
+          audit: {
+            action: 'contact.unblock',
+            entityType: 'blocked_contact',
+            entityId: `${row.kind}:${row.value}`,
+            before: { reason: row.reason },
+          },
+        };
+      });
+    },
+
+    /** Everything held about a member, for a GDPR access request. */
+    async exportMember(actor: Actor, memberId: string): Promise<Schemas['MemberExport']> {
+      const account = await db.selectFrom('users').selectAll().where('id', '=', memberId).executeTakeFirst();
+      if (!account) throw new AppError('member_not_found');
+      const { password_hash: _hash, token_version: _version, ...kept } = account;
+      const [bookings, payments, refunds, messages, blocks] = await Promise.all([
+        db.selectFrom('bookings').selectAll().where('user_id', '=', memberId).orderBy('id').execute(),
+        db
+          .selectFrom('checkout_sessions')
+          .select([
+            'id',
+            'status',
+            'payment_status',
+            'amount_cents',
+            'currency',
+            'created_at',
+            'completed_at',
+          ])
+          .where('user_id', '=', memberId)
+          .orderBy('created_at')
+          .execute(),
+        db
+          .selectFrom('refunds')
+          .innerJoin('bookings', 'bookings.id', 'refunds.booking_id')
+          .select([
+            'refunds.id',
+            'refunds.booking_id',
+            'refunds.amount_cents',
+            'refunds.status',
+            'refunds.reason',
+            'refunds.created_at',
+          ])
+          .where('bookings.user_id', '=', memberId)
+          .orderBy('refunds.id')
+          .execute(),
+        db
+          .selectFrom('outbox')
+          .select(['id', 'channel', 'recipient', 'kind', 'subject', 'status', 'created_at', 'sent_at'])
+          .where('recipient', 'in', [account.email ?? '', account.phone_number ?? ''])
+          .orderBy('id')
+          .execute(),
+        repository.blocksOf(db, { email: account.email, phone: account.phone_number }),
+      ]);
+      const at = dateFromInstant(now());
+      await audited(actor, async () => ({
+        result: undefined,
+        audit: { action: 'member.export', entityType: 'member', entityId: memberId },
+      }));
+      const plain = <T>(value: T) => JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
+      return {
+        exported_at: at.toISOString(),
+        account: plain(kept),
+        // Door codes are not personal data of the member's making and would open a door: left out.
+        bookings: bookings.map(({ refund_ratios: _ratios, ...booking }) => plain(booking)),
+        payments: payments.map(plain),
+        refunds: refunds.map(plain),
+        messages: messages.map(plain),
+        blocks: blocks.map(plain),
+      };
+    },
+
+    /** GDPR erasure through the account-deletion path (upcoming bookings cancelled and refunded by the policy). */
+    async eraseMember(
+      actor: Actor,
+      memberId: string,
+      input: { reason: string; confirm_email: string },
+      locale: 'pt' | 'en' | 'fr' | 'de' | 'sk',
+    ) {
+      const user = await authRepository.findLiveUserById(db, memberId);
+      if (!user) throw new AppError('member_not_found');
+      if ((user.email ?? '').toLowerCase() !== input.confirm_email.trim().toLowerCase())
+        throw new AppError('confirmation_mismatch');
+      await deps.auth.deleteAccount(user, { ip: 'console', locale }, async (trx, at) => {
+        await recordAudit(
+          trx,
+          actor,
+          { action: 'member.erase', entityType: 'member', entityId: memberId, reason: input.reason },
+          at,
+        );
+      });
+    },
+  };
+}
+
+export type ConsoleService = ReturnType<typeof createConsoleService>;
+
+async function requireBranch(db: Db, branchId: number) {
+  const branch = await db.selectFrom('branches').select(['id']).where('id', '=', branchId).executeTakeFirst();
+  if (!branch) throw new AppError('branch_not_found');
+  return branch;
+}
+
+/** A period's ends as instants; the end after the start (400 `invalid_period`). */
+function closurePeriod(input: { starts_at: string; ends_at: string }) {
+  const from = Temporal.Instant.from(input.starts_at);
+  const until = Temporal.Instant.from(input.ends_at);
+  if (Temporal.Instant.compare(until, from) <= 0) throw new AppError('invalid_period', { limit: '' });
+  return { from: dateFromInstant(from), until: dateFromInstant(until) };
+}
+
+/** `from` and `to` are real dates, `from` not after `to`, and at most `maxDays` apart when given. */
+export function checkPeriod(from: string | undefined, to: string | undefined, maxDays?: number): void {
+  const parse = (value: string | undefined) => {
+    if (value === undefined) return undefined;
+    try {
+      return Temporal.PlainDate.from(value, { overflow: 'reject' });
+    } catch {
+      throw new AppError('invalid_date');
+    }
+  };
+  const start = parse(from);
+  const end = parse(to);
+  if (start && end) {
+    if (Temporal.PlainDate.compare(start, end) > 0) throw new AppError('invalid_period', { limit: '' });
+    if (maxDays !== undefined && start.until(end).days > maxDays) {
+      throw new AppError('invalid_period', { limit: ` (${maxDays})` });
+    }
+  }
+}
+
+function closureView(row: repository.ClosureRow): Schemas['Closure'] {
+  const local = (date: Date) => formatLocalTime(instantFromDate(date), row.time_zone);
+  return {
+    id: row.id,
+    branch: { id: row.branch_id, name: row.branch_name, time_zone: row.time_zone },
+    starts_at: local(row.starts_at),
+    ends_at: local(row.ends_at),
+    reason: row.reason,
+    created_at: local(row.created_at),
+    created_by: row.created_by_email,
+    reopened_at: row.reopened_at ? local(row.reopened_at) : null,
+    canceled_booking_ids: row.canceled_booking_ids,
+  };
+}
+
+function memberView(row: repository.MemberRow): Schemas['Member'] {
+  return {
+    id: row.id,
+    email: row.email,
+    phone_number: row.phone_number,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    locale: row.locale,
+    email_verified: row.email_verified_at !== null,
+    phone_verified: row.phone_verified_at !== null,
+    created_at: row.created_at.toISOString(),
+    deleted: row.deleted_at !== null,
+    blocked: row.blocked,
+    bookings_count: Number(row.bookings_count),
+  };
+}
+
+function blockView(row: {
+  id: number;
+  kind: 'email' | 'phone';
+  value: string;
+  reason: string | null;
+  created_at: Date;
+}): Schemas['BlockedContact'] {
+  return {
+    id: row.id,
+    kind: row.kind,
+    value: row.value,
+    reason: row.reason,
+    created_at: row.created_at.toISOString(),
+  };
+}

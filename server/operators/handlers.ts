@@ -1,0 +1,111 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.ts';
+import { defineHandlers } from '../http/operations.ts';
+import { localisedMessage } from '../console/messages.ts';
+import { resolveLocale } from '../i18n.ts';
+import {
+  actorOf,
+  operatorView,
+  requireOwner,
+  type CallContext,
+  type OperatorCaller,
+  type OperatorService,
+} from './service.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The operator of a valid operator token; set by the operatorAuth security handler. */
+    operatorCaller: OperatorCaller | null;
+  }
+}
+
+/** The operator making the call (operatorAuth ran first). */
+export function currentOperator(request: FastifyRequest): OperatorCaller {
+  if (!request.operatorCaller) throw new AppError('unauthorized');
+  return request.operatorCaller;
+}
+
+/** Checks `Authorization: Bearer <operator jwt>` for the operations the contract marks with operatorAuth. */
+export function operatorAuth(operators: OperatorService) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const match = /^Bearer ([A-Za-z0-9._~+/=-]{1,4096})$/i.exec(request.headers.authorization ?? '');
+    const caller = match?.[1] ? await operators.authenticate(match[1]) : null;
+    if (!caller) throw new AppError('unauthorized');
+    request.operatorCaller = caller;
+  };
+}
+
+function context(request: FastifyRequest): CallContext {
+  const agent = request.headers['user-agent'];
+  return { ip: request.ip, userAgent: agent ? agent.slice(0, 500) : null };
+}
+
+/** Console answers carry personal data and tokens: never stored by a cache along the way. */
+export function noStore(reply: FastifyReply): void {
+  reply.header('cache-control', 'no-store');
+}
+
+export function operatorHandlers(operators: OperatorService) {
+  return defineHandlers({
+    operatorLogin: async (request, reply) => {
+      noStore(reply);
+      const { token, expiresAt, operator } = await operators.login(
+        {
+          email: request.body.email,
+          password: request.body.password,
+          totpCode: request.body.totp_code,
+        },
+        context(request),
+      );
+      return {
+        access_token: token,
+        token_type: 'bearer' as const,
+        expires_at: expiresAt.toISOString(),
+        operator: operatorView(operator),
+      };
+    },
+    operatorSetupPassword: async (request) => {
+      await operators.setupPassword(request.body.token, request.body.password, context(request));
+      return localisedMessage('passwordSet', resolveLocale(request.headers.locale));
+    },
+    operatorLogout: async (request, reply) => {
+      await operators.logout(currentOperator(request));
+      return reply.status(204).send();
+    },
+    getOperatorMe: async (request, reply) => {
+      noStore(reply);
+      return operatorView(currentOperator(request).operator);
+    },
+    listOperatorSessions: async (request, reply) => {
+      noStore(reply);
+      return operators.listSessions(currentOperator(request));
+    },
+    endOperatorSession: async (request, reply) => {
+      await operators.endSession(currentOperator(request), request.params.session_id);
+      return reply.status(204).send();
+    },
+    listOperators: async (request, reply) => {
+      noStore(reply);
+      requireOwner(currentOperator(request).operator);
+      return (await operators.listOperators()).map(operatorView);
+    },
+    createOperator: async (request, reply) => {
+      noStore(reply);
+      const { operator } = currentOperator(request);
+      requireOwner(operator);
+      const created = await operators.createOperator(actorOf(operator), request.body);
+      return reply.status(201).send({
+        operator: operatorView(created.operator),
+        setup_url: created.setupUrl,
+        setup_expires_at: created.setupExpiresAt.toISOString(),
+        totp_uri: created.totpUri,
+      });
+    },
+    removeOperator: async (request, reply) => {
+      const { operator } = currentOperator(request);
+      requireOwner(operator);
+      await operators.removeOperator(actorOf(operator), request.params.operator_id);
+      return reply.status(204).send();
+    },
+  });
+}

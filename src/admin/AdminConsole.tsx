@@ -1,0 +1,213 @@
+import '@mantine/core/styles.css';
+import './admin.css';
+import { Trans, useLingui } from '@lingui/react/macro';
+import {
+  AppShell,
+  Burger,
+  Button,
+  Center,
+  Group,
+  Loader,
+  MantineProvider,
+  NativeSelect,
+  NavLink,
+  ScrollArea,
+  Text,
+  Title,
+} from '@mantine/core';
+import { Link, useLocation, useNavigate, useSearch } from '@tanstack/react-router';
+import { useSelector } from '@xstate/react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { useRuntime } from '../app/context.tsx';
+import { rememberLocale } from '../i18n/i18n.ts';
+import { LOCALE_NAMES, LOCALES, switchLocaleInPath, type Locale } from '../i18n/locales.ts';
+import { theme } from '../ui/theme.ts';
+import { AdminContext, useAdmin, useAdminLocale, useAdminPath, useOperator } from './context.tsx';
+import { Login } from './Login.tsx';
+import { Forbidden } from './parts.tsx';
+import { createAdminRuntime } from './runtime.ts';
+import { isOwnerOnly, SECTIONS, type SectionPath } from './sections.ts';
+import { Setup } from './Setup.tsx';
+
+const Today = lazy(() => import('./pages/Today.tsx'));
+const Bookings = lazy(() => import('./pages/Bookings.tsx'));
+const Closures = lazy(() => import('./pages/Closures.tsx'));
+const Members = lazy(() => import('./pages/Members.tsx'));
+const Branches = lazy(() => import('./pages/Branches.tsx'));
+const Prices = lazy(() => import('./pages/Prices.tsx'));
+const Coupons = lazy(() => import('./pages/Coupons.tsx'));
+const RefundPolicy = lazy(() => import('./pages/RefundPolicy.tsx'));
+const Money = lazy(() => import('./pages/Money.tsx'));
+const Audit = lazy(() => import('./pages/Audit.tsx'));
+const Operators = lazy(() => import('./pages/Operators.tsx'));
+
+const PAGES: Record<SectionPath, React.ComponentType<{ rest: string[] }>> = {
+  '': Today,
+  bookings: Bookings,
+  closures: Closures,
+  members: Members,
+  branches: Branches,
+  prices: Prices,
+  coupons: Coupons,
+  'refund-policy': RefundPolicy,
+  money: Money,
+  audit: Audit,
+  operators: Operators,
+};
+
+/** `/{lang}/admin/...`: the operator console (issue 18), in chunks member pages never load. */
+export function AdminConsole() {
+  const runtime = useRuntime();
+  const [admin] = useState(() => createAdminRuntime(runtime));
+  useEffect(() => {
+    document.documentElement.dataset.appReady = 'true';
+  }, []);
+  return (
+    // The console's own provider, with Mantine's global classes (hiddenFrom/visibleFrom for the phone layout),
+    // which the member app's MantineLayer leaves out.
+    <MantineProvider theme={theme} forceColorScheme="dark">
+      <AdminContext value={admin}>
+        <Frame />
+      </AdminContext>
+    </MantineProvider>
+  );
+}
+
+function Frame() {
+  const { session } = useAdmin();
+  // The one-time link of `operator add` is `/{lang}/admin?setup=<token>`.
+  const search = useSearch({ strict: false }) as { setup?: unknown };
+  const phase = useSelector(session, (state) =>
+    state.matches('loggedIn') || state.matches('loggingOut')
+      ? 'in'
+      : state.matches('loggedOut') || state.matches('loggingIn')
+        ? 'out'
+        : 'checking',
+  );
+  if (typeof search.setup === 'string' && search.setup !== '') return <Setup setupToken={search.setup} />;
+  if (phase === 'checking') return <Waiting />;
+  if (phase === 'out') return <Login />;
+  return <Layout />;
+}
+
+export function Waiting() {
+  return (
+    <Center p="xl">
+      <Loader aria-label="…" />
+    </Center>
+  );
+}
+
+function useSectionLabels(): Record<SectionPath, string> {
+  const { t } = useLingui();
+  return {
+    '': t`Hoje`,
+    bookings: t`Reservas`,
+    closures: t`Encerramentos`,
+    members: t`Clientes`,
+    branches: t`Filiais`,
+    prices: t`Preços`,
+    coupons: t`Cupões`,
+    'refund-policy': t`Política de reembolso`,
+    money: t`Receitas e uso`,
+    audit: t`Registo de auditoria`,
+    operators: t`Operadores`,
+  };
+}
+
+function LanguageSwitch() {
+  const { t } = useLingui();
+  const lang = useAdminLocale();
+  const navigate = useNavigate();
+  const location = useLocation();
+  return (
+    <NativeSelect
+      aria-label={t`Idioma`}
+      size="xs"
+      value={lang}
+      data={LOCALES.map((locale) => ({ value: locale, label: LOCALE_NAMES[locale] }))}
+      onChange={(event) => {
+        const locale = event.currentTarget.value as Locale;
+        rememberLocale(locale);
+        void navigate({ href: `${switchLocaleInPath(location.pathname, locale)}${location.searchStr}` });
+      }}
+    />
+  );
+}
+
+function Layout() {
+  const { t } = useLingui();
+  const { session } = useAdmin();
+  const operator = useOperator();
+  const lang = useAdminLocale();
+  const [section = '', ...rest] = useAdminPath();
+  const labels = useSectionLabels();
+  const [navOpen, setNavOpen] = useState(false);
+  const isOwner = operator?.role === 'owner';
+  const visible = SECTIONS.filter((entry) => isOwner || !entry.ownerOnly);
+  const known = SECTIONS.some((entry) => entry.path === section);
+  const Page = known ? PAGES[section as SectionPath] : null;
+  let content: ReactNode;
+  if (!Page)
+    content = (
+      <Text>
+        <Trans>Esta página não existe.</Trans>
+      </Text>
+    );
+  else if (isOwnerOnly(section) && !isOwner) content = <Forbidden />;
+  else content = <Page key={section} rest={rest} />;
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 230, breakpoint: 'sm', collapsed: { mobile: !navOpen } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={navOpen}
+              onClick={() => setNavOpen((open) => !open)}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={t`Menu`}
+            />
+            <Title order={1} size="h4">
+              <Trans>Consola</Trans>
+            </Title>
+          </Group>
+          <Group gap="xs" wrap="nowrap">
+            <LanguageSwitch />
+            <Button variant="default" size="xs" onClick={() => session.send({ type: 'logout' })}>
+              <Trans>Sair</Trans>
+            </Button>
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" aria-label={t`Secções da consola`}>
+        <AppShell.Section grow component={ScrollArea}>
+          {visible.map((entry) => (
+            <NavLink
+              key={entry.path}
+              renderRoot={(root) => (
+                <Link {...root} to="/$lang/admin/$" params={{ lang, _splat: entry.path }} />
+              )}
+              label={labels[entry.path]}
+              active={entry.path === section}
+              aria-current={entry.path === section ? 'page' : undefined}
+              onClick={() => setNavOpen(false)}
+            />
+          ))}
+        </AppShell.Section>
+        <AppShell.Section>
+          <Text size="xs" c="gray.4" p="xs">
+            {operator?.email} · {operator?.role === 'owner' ? t`responsável` : t`equipa`}
+          </Text>
+        </AppShell.Section>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Suspense fallback={<Waiting />}>{content}</Suspense>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,86 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Alert, Button, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { useMachine } from '@xstate/react';
+import { useState } from 'react';
+import { createAdminSetupActors } from '../../machines/adminSetup.actors.ts';
+import { adminSetupMachine } from '../../machines/adminSetup.machine.ts';
+import { useAdmin } from './context.tsx';
+import { ErrorBox } from './feedback.tsx';
+import { AdminLink } from './parts.tsx';
+
+/** The page the one-time link of `operator add` opens: the operator chooses a password. */
+export function Setup({ setupToken }: { setupToken: string }) {
+  const { t } = useLingui();
+  const { api } = useAdmin();
+  const [machine] = useState(() => adminSetupMachine.provide({ actors: createAdminSetupActors(api) }));
+  const [state, send] = useMachine(machine, { input: { setupToken } });
+  const toLogin = (
+    <AdminLink path="">
+      <Trans>Ir para o início de sessão</Trans>
+    </AdminLink>
+  );
+  return (
+    <main className="admin-login">
+      <Paper withBorder p="lg" maw={420} w="100%" mx="auto" mt="xl">
+        <Stack gap="md">
+          <Title order={1} size="h3">
+            <Trans>Definir a palavra-passe</Trans>
+          </Title>
+          {state.matches('done') ? (
+            <>
+              <Alert color="green" variant="light" role="status">
+                <Trans>
+                  Palavra-passe definida. Inicie sessão com ela e com o código da sua aplicação de
+                  autenticação.
+                </Trans>
+              </Alert>
+              {toLogin}
+            </>
+          ) : state.matches('linkInvalid') ? (
+            <>
+              <Alert color="red" variant="light" role="alert">
+                <Trans>Esta ligação já foi usada ou expirou. Peça uma nova a um responsável.</Trans>
+              </Alert>
+              {toLogin}
+            </>
+          ) : (
+            <form
+              onSubmit={(event) => {
+                event.preventDefault();
+                send({ type: 'setup.submit' });
+              }}
+            >
+              <Stack gap="md">
+                <Text size="sm">
+                  <Trans>Escolha a palavra-passe da sua conta de operador.</Trans>
+                </Text>
+                <ErrorBox error={state.context.error} />
+                <PasswordInput
+                  label={t`Nova palavra-passe`}
+                  autoComplete="new-password"
+                  required
+                  value={state.context.password}
+                  onChange={(event) =>
+                    send({ type: 'field.change', field: 'password', value: event.currentTarget.value })
+                  }
+                />
+                <PasswordInput
+                  label={t`Confirmar a palavra-passe`}
+                  autoComplete="new-password"
+                  required
+                  value={state.context.confirmPassword}
+                  onChange={(event) =>
+                    send({ type: 'field.change', field: 'confirmPassword', value: event.currentTarget.value })
+                  }
+                />
+                <Button type="submit" loading={state.matches('saving')}>
+                  <Trans>Guardar</Trans>
+                </Button>
+              </Stack>
+            </form>
+          )}
+        </Stack>
+      </Paper>
+    </main>
+  );
+}

@@ -1,0 +1,378 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import {
+  Alert,
+  Button,
+  Card,
+  Group,
+  Modal,
+  NativeSelect,
+  Radio,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Textarea,
+  Title,
+} from '@mantine/core';
+import { useMachine } from '@xstate/react';
+import { useState } from 'react';
+import { createAdminCancelActors } from '../../../machines/adminCancel.actors.ts';
+import { adminCancelMachine, cancelProblem, type RefundMode } from '../../../machines/adminCancel.machine.ts';
+import type { AdminBookingDetail } from '../../../machines/adminConsole.actors.ts';
+import { useAdmin } from '../context.tsx';
+import { ErrorBox } from '../feedback.tsx';
+import { useAdminQuery, useAdminTask, useConsoleActors } from '../hooks.ts';
+import {
+  AdminLink,
+  BookingFlags,
+  Empty,
+  memberName,
+  PageTitle,
+  QueryStatus,
+  useMoney,
+  useTimes,
+} from '../parts.tsx';
+
+type Detail = AdminBookingDetail;
+
+function CancelDialog({
+  detail,
+  onClose,
+  onDone,
+}: {
+  detail: Detail;
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const { t } = useLingui();
+  const { api, sessionEnded } = useAdmin();
+  const money = useMoney();
+  const paidCents = Math.round(detail.booking.paid_eur * 100);
+  const [machine] = useState(() =>
+    adminCancelMachine.provide({
+      actors: createAdminCancelActors(api),
+      actions: { cancelled: onDone, sessionEnded },
+    }),
+  );
+  const [state, send] = useMachine(machine, { input: { bookingId: detail.booking.id, paidCents } });
+  const problem = cancelProblem(state.context);
+  const problemText =
+    problem === 'amount-above-paid'
+      ? t`O reembolso não pode ser maior do que o valor pago (${money(detail.booking.paid_eur)}).`
+      : problem === 'amount-invalid' && state.context.amount !== ''
+        ? t`Escreva um valor em euros, por exemplo 12,50.`
+        : null;
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title={t`Cancelar a reserva #${detail.booking.id}`}
+      centered
+      closeButtonProps={{ 'aria-label': t`Fechar` }}
+    >
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          send({ type: 'cancel.submit' });
+        }}
+      >
+        <Stack gap="md">
+          <Text size="sm">
+            {t`Pago: ${money(detail.booking.paid_eur)}. Pela política de reembolso: ${money(detail.refundable_eur)}.`}
+          </Text>
+          <Radio.Group
+            label={t`Reembolso`}
+            value={state.context.mode}
+            onChange={(value) => send({ type: 'mode.change', mode: value as RefundMode })}
+          >
+            <Stack gap={6} mt={6}>
+              <Radio value="policy" label={t`Pela política (${money(detail.refundable_eur)})`} />
+              <Radio value="full" label={t`Total (${money(detail.booking.paid_eur)})`} />
+              <Radio value="none" label={t`Nenhum`} />
+              <Radio value="amount" label={t`Outro valor`} />
+            </Stack>
+          </Radio.Group>
+          {state.context.mode === 'amount' && (
+            <TextInput
+              label={t`Valor a reembolsar (€)`}
+              inputMode="decimal"
+              value={state.context.amount}
+              error={problemText}
+              onChange={(event) => send({ type: 'amount.change', value: event.currentTarget.value })}
+            />
+          )}
+          <Textarea
+            label={t`Motivo`}
+            description={t`Fica no registo de auditoria.`}
+            required
+            maxLength={500}
+            value={state.context.reason}
+            onChange={(event) => send({ type: 'reason.change', value: event.currentTarget.value })}
+          />
+          <ErrorBox error={state.context.error} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              <Trans>Voltar</Trans>
+            </Button>
+            <Button
+              type="submit"
+              color="red"
+              loading={state.matches('cancelling')}
+              disabled={problem !== null}
+            >
+              <Trans>Cancelar a reserva</Trans>
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+function MoveDialog({
+  detail,
+  onClose,
+  onDone,
+}: {
+  detail: Detail;
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const { t } = useLingui();
+  const actors = useConsoleActors();
+  const times = useTimes();
+  const { booking } = detail;
+  const zone = booking.branch.time_zone;
+  const slots = useAdminQuery(actors.freeSlots, {
+    branchId: booking.branch.id,
+    date: booking.start_time.slice(0, 10),
+  });
+  const [slotId, setSlotId] = useState('');
+  const [reason, setReason] = useState('');
+  const move = useAdminTask(actors.moveBooking, () => {
+    onDone();
+  });
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title={t`Mudar a reserva #${booking.id}`}
+      centered
+      closeButtonProps={{ 'aria-label': t`Fechar` }}
+    >
+      <Stack gap="md">
+        <TextInput
+          type="date"
+          label={t`Dia`}
+          value={slots.params.date}
+          onChange={(event) => {
+            setSlotId('');
+            slots.change({ ...slots.params, date: event.currentTarget.value });
+          }}
+        />
+        <QueryStatus query={slots} hasData={slots.data !== null} />
+        {slots.data && (
+          <NativeSelect
+            label={t`Novo horário`}
+            value={slotId}
+            data={[
+              {
+                value: '',
+                label: slots.data.length ? t`Escolha um horário livre` : t`Sem horários livres neste dia`,
+              },
+              ...slots.data.map((slot) => ({
+                value: String(slot.id),
+                label: times.range(slot.start_time, slot.end_time, zone),
+              })),
+            ]}
+            onChange={(event) => setSlotId(event.currentTarget.value)}
+          />
+        )}
+        <Textarea
+          label={t`Motivo`}
+          required
+          maxLength={500}
+          value={reason}
+          onChange={(event) => setReason(event.currentTarget.value)}
+        />
+        <ErrorBox error={move.state.context.error} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            <Trans>Voltar</Trans>
+          </Button>
+          <Button
+            disabled={slotId === '' || reason.trim() === ''}
+            loading={move.state.matches('running')}
+            onClick={() => move.run({ id: booking.id, slotId: Number(slotId), reason: reason.trim() })}
+          >
+            <Trans>Mudar</Trans>
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+function useEventLabels() {
+  const { t } = useLingui();
+  return {
+    created: t`criada`,
+    paid: t`paga`,
+    code_programmed: t`código programado`,
+    code_failed: t`código recusado pela porta`,
+    code_sent: t`código enviado`,
+    entered: t`entrou`,
+    overstay: t`excedeu o tempo`,
+    canceled: t`cancelada`,
+    refunded: t`reembolsada`,
+    expired: t`expirada`,
+    moved: t`mudada`,
+  } satisfies Record<Detail['history'][number]['kind'], string>;
+}
+
+/** A booking's page (issue 18): its state, history, payments and messages; cancel, resend the code, move. */
+export function BookingPage({ id }: { id: number }) {
+  const { t } = useLingui();
+  const actors = useConsoleActors();
+  const money = useMoney();
+  const times = useTimes();
+  const labels = useEventLabels();
+  const query = useAdminQuery(actors.booking, { id });
+  const [dialog, setDialog] = useState<'cancel' | 'move' | null>(null);
+  const resend = useAdminTask(actors.resendCode);
+  const detail = query.data;
+  const after = () => {
+    setDialog(null);
+    query.reload();
+  };
+  const live =
+    detail !== null && (detail.booking.status === 'confirmed' || detail.booking.status === 'pending');
+  return (
+    <Stack>
+      <AdminLink path={'bookings'} size="sm">
+        ← <Trans>Reservas</Trans>
+      </AdminLink>
+      <PageTitle>{t`Reserva #${id}`}</PageTitle>
+      <QueryStatus query={query} hasData={detail !== null} />
+      {detail && (
+        <>
+          <Card withBorder>
+            <Stack gap="xs">
+              <Text fw={600}>
+                {detail.booking.branch.name} ·{' '}
+                {times.range(
+                  detail.booking.start_time,
+                  detail.booking.end_time,
+                  detail.booking.branch.time_zone,
+                )}
+              </Text>
+              <Text size="sm">
+                {detail.booking.member ? (
+                  <AdminLink path={`members/${detail.booking.member.id}`}>
+                    {memberName(detail.booking.member)}
+                  </AdminLink>
+                ) : (
+                  '—'
+                )}{' '}
+                {detail.booking.member?.email} {detail.booking.member?.phone_number}
+              </Text>
+              <BookingFlags booking={detail.booking} />
+              <Text size="sm">
+                {t`Preço ${money(detail.booking.final_price_eur)} · pago ${money(detail.booking.paid_eur)} · reembolsado ${money(detail.booking.refunded_eur)}`}
+                {detail.booking.coupon_code ? ` · ${detail.booking.coupon_code}` : ''}
+              </Text>
+              <Group gap="sm" mt="xs">
+                <Button color="red" variant="light" disabled={!live} onClick={() => setDialog('cancel')}>
+                  <Trans>Cancelar…</Trans>
+                </Button>
+                <Button variant="default" disabled={!live} onClick={() => setDialog('move')}>
+                  <Trans>Mudar de horário…</Trans>
+                </Button>
+                <Button
+                  variant="default"
+                  disabled={!live}
+                  loading={resend.state.matches('running')}
+                  onClick={() => resend.run({ id })}
+                >
+                  <Trans>Reenviar o código da porta</Trans>
+                </Button>
+              </Group>
+              {resend.state.matches('done') && (
+                <Alert color="green" variant="light" role="status">
+                  <Trans>O código da porta foi enviado novamente.</Trans>
+                </Alert>
+              )}
+              <ErrorBox error={resend.state.context.error} />
+            </Stack>
+          </Card>
+          <SimpleGrid cols={{ base: 1, md: 2 }}>
+            <section aria-labelledby="booking-history">
+              <Title order={3} size="h5" id="booking-history" mb="xs">
+                <Trans>Histórico</Trans>
+              </Title>
+              <Stack gap={4}>
+                {detail.history.map((event, index) => (
+                  <Text size="sm" key={`${event.at}-${event.kind}-${index}`}>
+                    {times.instant(event.at)} · {labels[event.kind]}
+                    {event.detail ? ` · ${event.detail}` : ''}
+                  </Text>
+                ))}
+              </Stack>
+            </section>
+            <section aria-labelledby="booking-payments">
+              <Title order={3} size="h5" id="booking-payments" mb="xs">
+                <Trans>Pagamentos</Trans>
+              </Title>
+              {detail.payments.length === 0 ? (
+                <Empty>
+                  <Trans>Sem pagamentos</Trans>
+                </Empty>
+              ) : (
+                <Stack gap={4}>
+                  {detail.payments.map((movement) => (
+                    <Text size="sm" key={movement.id}>
+                      {times.instant(movement.at)} ·{' '}
+                      {movement.kind === 'refund' ? t`reembolso` : t`pagamento`} {money(movement.amount_eur)}
+                      {movement.reason ? ` · ${movement.reason}` : ''}
+                    </Text>
+                  ))}
+                </Stack>
+              )}
+            </section>
+          </SimpleGrid>
+          <section aria-labelledby="booking-messages">
+            <Title order={3} size="h5" id="booking-messages" mb="xs">
+              <Trans>Mensagens</Trans>
+            </Title>
+            {detail.messages.length === 0 ? (
+              <Empty>
+                <Trans>Sem mensagens</Trans>
+              </Empty>
+            ) : (
+              <Table.ScrollContainer minWidth={480}>
+                <Table verticalSpacing={4}>
+                  <Table.Tbody>
+                    {detail.messages.map((message) => (
+                      <Table.Tr key={message.id}>
+                        <Table.Td>{times.instant(message.created_at)}</Table.Td>
+                        <Table.Td>{message.channel === 'sms' ? 'SMS' : t`e-mail`}</Table.Td>
+                        <Table.Td>{message.to}</Table.Td>
+                        <Table.Td>{message.subject ?? message.kind}</Table.Td>
+                        <Table.Td>{message.status}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            )}
+          </section>
+          {dialog === 'cancel' && (
+            <CancelDialog detail={detail} onClose={() => setDialog(null)} onDone={after} />
+          )}
+          {dialog === 'move' && <MoveDialog detail={detail} onClose={() => setDialog(null)} onDone={after} />}
+        </>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,168 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Button, Group, NativeSelect, Pagination, Stack, Table, Text, TextInput } from '@mantine/core';
+import type { AdminBookingStatus, BookingFilters } from '../../../machines/adminConsole.actors.ts';
+import { useAdminQuery, useBranchOptions, useConsoleActors } from '../hooks.ts';
+import {
+  AdminLink,
+  BookingFlags,
+  Empty,
+  memberName,
+  PageTitle,
+  QueryStatus,
+  useMoney,
+  useTimes,
+} from '../parts.tsx';
+import { BookingPage } from './BookingPage.tsx';
+
+function BookingSearch() {
+  const { t } = useLingui();
+  const actors = useConsoleActors();
+  const branches = useBranchOptions();
+  const money = useMoney();
+  const times = useTimes();
+  const query = useAdminQuery<BookingFilters, Awaited<ReturnType<typeof actors.bookings>>>(actors.bookings, {
+    q: '',
+    branchId: null,
+    from: '',
+    to: '',
+    status: '',
+    page: 1,
+  });
+  const filters = query.params;
+  const set = (patch: Partial<BookingFilters>) => query.change({ ...filters, page: 1, ...patch });
+  const statuses: { value: AdminBookingStatus | ''; label: string }[] = [
+    { value: '', label: t`Todos os estados` },
+    { value: 'pending', label: t`pendente` },
+    { value: 'confirmed', label: t`confirmada` },
+    { value: 'canceled', label: t`cancelada` },
+    { value: 'expired', label: t`expirada` },
+  ];
+  const page = query.data;
+  return (
+    <Stack>
+      <PageTitle>
+        <Trans>Reservas</Trans>
+      </PageTitle>
+      <form
+        role="search"
+        onSubmit={(event) => {
+          event.preventDefault();
+          query.reload();
+        }}
+      >
+        <Group align="flex-end" wrap="wrap" gap="sm">
+          <TextInput
+            label={t`Cliente (e-mail, telefone ou nome)`}
+            value={filters.q}
+            onChange={(event) => set({ q: event.currentTarget.value })}
+            miw={220}
+          />
+          <NativeSelect
+            label={t`Filial`}
+            value={filters.branchId === null ? '' : String(filters.branchId)}
+            data={[{ value: '', label: t`Todas as filiais` }, ...branches.options]}
+            onChange={(event) =>
+              set({ branchId: event.currentTarget.value === '' ? null : Number(event.currentTarget.value) })
+            }
+          />
+          <TextInput
+            type="date"
+            label={t`De`}
+            value={filters.from}
+            onChange={(event) => set({ from: event.currentTarget.value })}
+          />
+          <TextInput
+            type="date"
+            label={t`Até`}
+            value={filters.to}
+            onChange={(event) => set({ to: event.currentTarget.value })}
+          />
+          <NativeSelect
+            label={t`Estado`}
+            value={filters.status}
+            data={statuses}
+            onChange={(event) => set({ status: event.currentTarget.value as AdminBookingStatus | '' })}
+          />
+          <Button type="submit" variant="default">
+            <Trans>Procurar</Trans>
+          </Button>
+        </Group>
+      </form>
+      <QueryStatus query={query} hasData={page !== null} />
+      {page && page.items.length === 0 && (
+        <Empty>
+          <Trans>Nenhuma reserva encontrada.</Trans>
+        </Empty>
+      )}
+      {page && page.items.length > 0 && (
+        <>
+          <Text size="sm" c="gray.4">
+            {t`${page.total} reservas`}
+          </Text>
+          <Table.ScrollContainer minWidth={560}>
+            <Table striped verticalSpacing="xs">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>
+                    <Trans>Reserva</Trans>
+                  </Table.Th>
+                  <Table.Th>
+                    <Trans>Quando</Trans>
+                  </Table.Th>
+                  <Table.Th>
+                    <Trans>Cliente</Trans>
+                  </Table.Th>
+                  <Table.Th>
+                    <Trans>Pago</Trans>
+                  </Table.Th>
+                  <Table.Th>
+                    <Trans>Estado</Trans>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {page.items.map((booking) => (
+                  <Table.Tr key={booking.id}>
+                    <Table.Td>
+                      <AdminLink path={`bookings/${booking.id}`}>#{booking.id}</AdminLink>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{booking.branch.name}</Text>
+                      <Text size="xs" c="gray.4">
+                        {times.range(booking.start_time, booking.end_time, booking.branch.time_zone)}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{memberName(booking.member)}</Text>
+                      <Text size="xs" c="gray.4">
+                        {booking.member?.email}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>{money(booking.paid_eur)}</Table.Td>
+                    <Table.Td>
+                      <BookingFlags booking={booking} />
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+          {page.total > page.page_size && (
+            <Pagination
+              total={Math.ceil(page.total / page.page_size)}
+              value={filters.page}
+              onChange={(value) => query.change({ ...filters, page: value })}
+              getControlProps={(control) => ({ 'aria-label': control })}
+            />
+          )}
+        </>
+      )}
+    </Stack>
+  );
+}
+
+export default function Bookings({ rest }: { rest: string[] }) {
+  const id = Number(rest[0]);
+  if (rest[0] && Number.isInteger(id) && id > 0) return <BookingPage key={id} id={id} />;
+  return <BookingSearch />;
+}

@@ -1,0 +1,268 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import {
+  Alert,
+  Button,
+  Card,
+  Group,
+  NumberInput,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Textarea,
+} from '@mantine/core';
+import { useState } from 'react';
+import type {
+  AdminBranch,
+  AdminBranchUpdate,
+  BranchChangePreview,
+} from '../../../machines/adminConsole.actors.ts';
+import { LOCALES } from '../../i18n/locales.ts';
+import { ErrorBox } from '../feedback.tsx';
+import { useAdminQuery, useAdminTask, useConsoleActors } from '../hooks.ts';
+import { AdminLink, PageTitle, QueryStatus } from '../parts.tsx';
+
+type Effect = BranchChangePreview['effects'][number];
+
+function useEffectText() {
+  const { t } = useLingui();
+  const texts: Record<Effect, string> = {
+    schedule_from_next_generated_day: t`O novo horário aplica-se a partir do próximo dia gerado.`,
+    slots_already_generated_keep_times: t`Os horários já gerados mantêm as horas.`,
+    deactivation_keeps_bookings: t`Desativar não cancela as reservas existentes.`,
+    becomes_bookable: t`A filial passa a aceitar reservas.`,
+    doors_remapped: t`As portas mudam: os códigos são programados nas novas.`,
+    landing_page_changes: t`A página inicial mostra a mudança.`,
+  };
+  return (effect: Effect) => texts[effect];
+}
+
+/** What differs from the branch as loaded: only changed fields are sent (and audited). */
+function changesOf(branch: AdminBranch, edited: AdminBranch): AdminBranchUpdate {
+  const update: Record<string, unknown> = {};
+  for (const key of [
+    'name',
+    'location',
+    'time_zone',
+    'slot_minutes',
+    'active_with_smart_lock',
+    'map_url',
+    'order',
+  ] as const)
+    if (edited[key] !== branch[key]) update[key] = edited[key];
+  if (JSON.stringify(edited.images) !== JSON.stringify(branch.images)) update.images = edited.images;
+  if (JSON.stringify(edited.lock_devices) !== JSON.stringify(branch.lock_devices))
+    update.lock_devices = edited.lock_devices;
+  const descriptions = Object.fromEntries(
+    LOCALES.filter((locale) => edited.descriptions[locale] !== branch.descriptions[locale]).map((locale) => [
+      locale,
+      edited.descriptions[locale],
+    ]),
+  );
+  if (Object.keys(descriptions).length > 0) update.descriptions = descriptions;
+  return update as AdminBranchUpdate;
+}
+
+function BranchEditor({ branch, onSaved }: { branch: AdminBranch; onSaved: () => void }) {
+  const { t } = useLingui();
+  const actors = useConsoleActors();
+  const effectText = useEffectText();
+  const [edited, setEdited] = useState(branch);
+  const preview = useAdminTask(actors.previewBranch);
+  const save = useAdminTask(actors.updateBranch, onSaved);
+  const update = changesOf(branch, edited);
+  const changed = Object.keys(update).length > 0;
+  const set = (patch: Partial<AdminBranch>) => {
+    setEdited((current) => ({ ...current, ...patch }));
+    preview.dismiss();
+  };
+  const shown = preview.state.matches('done') ? preview.output : null;
+  return (
+    <Stack>
+      <Card withBorder>
+        <Stack gap="sm">
+          <Group grow wrap="wrap">
+            <TextInput
+              label={t`Nome`}
+              value={edited.name}
+              onChange={(event) => set({ name: event.currentTarget.value })}
+            />
+            <TextInput
+              label={t`Morada`}
+              value={edited.location}
+              onChange={(event) => set({ location: event.currentTarget.value })}
+            />
+          </Group>
+          <Group grow wrap="wrap">
+            <TextInput
+              label={t`Fuso horário`}
+              value={edited.time_zone}
+              onChange={(event) => set({ time_zone: event.currentTarget.value })}
+            />
+            <NumberInput
+              label={t`Duração de cada horário (minutos)`}
+              min={15}
+              max={1440}
+              value={edited.slot_minutes}
+              onChange={(value) => set({ slot_minutes: Number(value) || 0 })}
+            />
+            <NumberInput
+              label={t`Ordem`}
+              value={edited.order}
+              onChange={(value) => set({ order: Number(value) || 0 })}
+            />
+          </Group>
+          <TextInput
+            label={t`Ligação do mapa`}
+            value={edited.map_url ?? ''}
+            onChange={(event) =>
+              set({ map_url: event.currentTarget.value === '' ? null : event.currentTarget.value })
+            }
+          />
+          <Textarea
+            label={t`Imagens (um endereço por linha)`}
+            autosize
+            minRows={2}
+            value={edited.images.join('\n')}
+            onChange={(event) =>
+              set({
+                images: event.currentTarget.value
+                  .split('\n')
+                  .map((line) => line.trim())
+                  .filter(Boolean),
+              })
+            }
+          />
+          <TextInput
+            label={t`Portas (identificadores separados por vírgulas)`}
+            value={edited.lock_devices.join(', ')}
+            onChange={(event) =>
+              set({
+                lock_devices: event.currentTarget.value
+                  .split(',')
+                  .map((item) => item.trim())
+                  .filter(Boolean),
+              })
+            }
+          />
+          <Switch
+            label={t`Ativa (aceita reservas, com fechadura inteligente)`}
+            checked={edited.active_with_smart_lock}
+            onChange={(event) => set({ active_with_smart_lock: event.currentTarget.checked })}
+          />
+          {LOCALES.map((locale) => (
+            <Textarea
+              key={locale}
+              label={t`Descrição (${locale})`}
+              autosize
+              minRows={2}
+              maxRows={8}
+              value={edited.descriptions[locale]}
+              onChange={(event) =>
+                set({ descriptions: { ...edited.descriptions, [locale]: event.currentTarget.value } })
+              }
+            />
+          ))}
+        </Stack>
+      </Card>
+      <ErrorBox error={preview.state.context.error ?? save.state.context.error} />
+      {shown && (
+        <Alert color="blue" variant="light" title={t`O que esta mudança afeta`} role="status">
+          <Stack gap={4}>
+            {shown.changes.map((change) => (
+              <Text size="sm" key={change.field}>
+                {change.field}: {JSON.stringify(change.before)} → {JSON.stringify(change.after)}
+              </Text>
+            ))}
+            {shown.effects.map((effect) => (
+              <Text size="sm" key={effect}>
+                {effectText(effect)}
+              </Text>
+            ))}
+            <Text size="sm">{t`${shown.future_bookings} reservas futuras nesta filial.`}</Text>
+          </Stack>
+        </Alert>
+      )}
+      <Group>
+        <Button
+          variant="default"
+          disabled={!changed}
+          loading={preview.state.matches('running')}
+          onClick={() => preview.run({ id: branch.id, update })}
+        >
+          <Trans>Ver o que muda</Trans>
+        </Button>
+        <Button
+          disabled={!changed || shown === null}
+          loading={save.state.matches('running')}
+          onClick={() => save.run({ id: branch.id, update })}
+        >
+          <Trans>Guardar</Trans>
+        </Button>
+      </Group>
+      {save.state.matches('done') && (
+        <Alert color="green" variant="light" role="status">
+          <Trans>Filial guardada.</Trans>
+        </Alert>
+      )}
+    </Stack>
+  );
+}
+
+function BranchPage({ id }: { id: number }) {
+  const actors = useConsoleActors();
+  const query = useAdminQuery(actors.branch, { id });
+  const [version, setVersion] = useState(0);
+  return (
+    <Stack>
+      <AdminLink path={'branches'} size="sm">
+        ← <Trans>Filiais</Trans>
+      </AdminLink>
+      <PageTitle>{query.data?.name ?? `#${id}`}</PageTitle>
+      <QueryStatus query={query} hasData={query.data !== null} />
+      {query.data && (
+        <BranchEditor
+          key={version}
+          branch={query.data}
+          onSaved={() => {
+            query.reload();
+            setVersion((value) => value + 1);
+          }}
+        />
+      )}
+    </Stack>
+  );
+}
+
+/** Branches (issue 18): what the CLI can set, with what a change affects shown before saving. */
+export default function Branches({ rest }: { rest: string[] }) {
+  const { t } = useLingui();
+  const actors = useConsoleActors();
+  const id = Number(rest[0]);
+  const list = useAdminQuery(actors.branches, undefined);
+  if (rest[0] && Number.isInteger(id) && id > 0) return <BranchPage key={id} id={id} />;
+  return (
+    <Stack>
+      <PageTitle>
+        <Trans>Filiais</Trans>
+      </PageTitle>
+      <QueryStatus query={list} hasData={list.data !== null} />
+      {list.data && (
+        <Table striped verticalSpacing="xs">
+          <Table.Tbody>
+            {list.data.map((branch) => (
+              <Table.Tr key={branch.id}>
+                <Table.Td>
+                  <AdminLink path={`branches/${branch.id}`}>{branch.name}</AdminLink>
+                </Table.Td>
+                <Table.Td>{branch.time_zone}</Table.Td>
+                <Table.Td>{branch.active_with_smart_lock ? t`ativa` : t`inativa`}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Stack>
+  );
+}

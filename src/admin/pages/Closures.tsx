@@ -1,0 +1,226 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  NativeSelect,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Textarea,
+  Title,
+} from '@mantine/core';
+import { useMachine } from '@xstate/react';
+import { useState } from 'react';
+import { createAdminClosureActors } from '../../../machines/adminClosure.actors.ts';
+import { adminClosureMachine, isClosureComplete } from '../../../machines/adminClosure.machine.ts';
+import { useAdmin } from '../context.tsx';
+import { ErrorBox } from '../feedback.tsx';
+import { useAdminQuery, useAdminTask, useBranchOptions, useConsoleActors } from '../hooks.ts';
+import { Empty, memberName, PageTitle, QueryStatus, useMoney, useTimes } from '../parts.tsx';
+
+/** Closures (issue 18): close a branch for a period after seeing the bookings it cancels; reopen one. */
+export default function Closures() {
+  const { t } = useLingui();
+  const { api, sessionEnded } = useAdmin();
+  const actors = useConsoleActors();
+  const branches = useBranchOptions();
+  const money = useMoney();
+  const times = useTimes();
+  const list = useAdminQuery(actors.closures, { branchId: null });
+  const [machine] = useState(() =>
+    adminClosureMachine.provide({
+      actors: createAdminClosureActors(api),
+      actions: { closed: () => list.reload(), sessionEnded },
+    }),
+  );
+  const [state, send] = useMachine(machine);
+  const reopen = useAdminTask(actors.reopenClosure, () => list.reload());
+  const { fields, preview } = state.context;
+  const editing = state.matches('editing') || state.matches('previewing');
+  return (
+    <Stack>
+      <PageTitle>
+        <Trans>Encerramentos</Trans>
+      </PageTitle>
+      <Card withBorder component="section" aria-labelledby="closure-new">
+        <Title order={3} size="h5" id="closure-new" mb="sm">
+          <Trans>Encerrar uma filial</Trans>
+        </Title>
+        {editing && (
+          <form
+            onSubmit={(event) => {
+              event.preventDefault();
+              send({ type: 'closure.preview' });
+            }}
+          >
+            <Stack gap="sm">
+              <NativeSelect
+                label={t`Filial`}
+                required
+                value={fields.branchId === null ? '' : String(fields.branchId)}
+                data={[{ value: '', label: t`Escolha a filial` }, ...branches.options]}
+                onChange={(event) => {
+                  const id = event.currentTarget.value === '' ? null : Number(event.currentTarget.value);
+                  send({ type: 'branch.change', branchId: id, timeZone: branches.zoneOf(id) });
+                }}
+              />
+              <Group grow wrap="wrap">
+                <TextInput
+                  type="datetime-local"
+                  label={t`Desde (hora da filial)`}
+                  required
+                  value={fields.from}
+                  onChange={(event) =>
+                    send({ type: 'field.change', field: 'from', value: event.currentTarget.value })
+                  }
+                />
+                <TextInput
+                  type="datetime-local"
+                  label={t`Até (hora da filial)`}
+                  required
+                  value={fields.to}
+                  onChange={(event) =>
+                    send({ type: 'field.change', field: 'to', value: event.currentTarget.value })
+                  }
+                />
+              </Group>
+              <Textarea
+                label={t`Motivo (dito aos clientes)`}
+                required
+                maxLength={500}
+                value={fields.reason}
+                onChange={(event) =>
+                  send({ type: 'field.change', field: 'reason', value: event.currentTarget.value })
+                }
+              />
+              <ErrorBox error={state.context.error} />
+              <Group>
+                <Button
+                  type="submit"
+                  loading={state.matches('previewing')}
+                  disabled={!isClosureComplete(fields)}
+                >
+                  <Trans>Ver as reservas afetadas</Trans>
+                </Button>
+              </Group>
+            </Stack>
+          </form>
+        )}
+        {(state.matches('reviewing') || state.matches('closing')) && preview && (
+          <Stack gap="sm">
+            <Text>
+              {t`${preview.bookings.length} reservas serão canceladas e reembolsadas por inteiro (${money(preview.refund_total_eur)}); ${preview.slots} horários ficam fechados. Cada cliente recebe uma mensagem na sua língua.`}
+            </Text>
+            {preview.bookings.length > 0 && (
+              <Table.ScrollContainer minWidth={420}>
+                <Table verticalSpacing={4}>
+                  <Table.Tbody>
+                    {preview.bookings.map((booking) => (
+                      <Table.Tr key={booking.id}>
+                        <Table.Td>#{booking.id}</Table.Td>
+                        <Table.Td>
+                          {times.range(booking.start_time, booking.end_time, booking.branch.time_zone)}
+                        </Table.Td>
+                        <Table.Td>{memberName(booking.member)}</Table.Td>
+                        <Table.Td>{money(booking.paid_eur)}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            )}
+            <ErrorBox error={state.context.error} />
+            <Group>
+              <Button
+                variant="default"
+                onClick={() => send({ type: 'closure.back' })}
+                disabled={state.matches('closing')}
+              >
+                <Trans>Voltar</Trans>
+              </Button>
+              <Button
+                color="red"
+                loading={state.matches('closing')}
+                onClick={() => send({ type: 'closure.confirm' })}
+              >
+                <Trans>Encerrar e reembolsar</Trans>
+              </Button>
+            </Group>
+          </Stack>
+        )}
+        {state.matches('closed') && (
+          <Stack gap="sm" align="flex-start">
+            <Alert color="green" variant="light" role="status">
+              <Trans>
+                A filial está encerrada nesse período. As reservas foram canceladas e os clientes avisados.
+              </Trans>
+            </Alert>
+            <Button variant="default" onClick={() => send({ type: 'closure.again' })}>
+              <Trans>Encerrar outro período</Trans>
+            </Button>
+          </Stack>
+        )}
+      </Card>
+      <section aria-labelledby="closure-list">
+        <Title order={3} size="h5" id="closure-list" mb="sm">
+          <Trans>Encerramentos registados</Trans>
+        </Title>
+        <QueryStatus query={list} hasData={list.data !== null} />
+        {list.data?.length === 0 && (
+          <Empty>
+            <Trans>Nenhum encerramento.</Trans>
+          </Empty>
+        )}
+        <Stack gap="sm">
+          {list.data?.map((closure) => (
+            <Card withBorder key={closure.id} padding="sm">
+              <Group justify="space-between" wrap="wrap">
+                <Stack gap={2}>
+                  <Text fw={600}>
+                    {closure.branch.name} ·{' '}
+                    {times.range(closure.starts_at, closure.ends_at, closure.branch.time_zone)}
+                  </Text>
+                  <Text size="sm">{closure.reason}</Text>
+                  <Text size="xs" c="gray.4">
+                    {t`${closure.canceled_booking_ids.length} reservas canceladas · por ${closure.created_by}`}
+                  </Text>
+                </Stack>
+                {closure.reopened_at ? (
+                  <Badge variant="light">{t`reaberta ${times.instant(closure.reopened_at)}`}</Badge>
+                ) : (
+                  <Button variant="default" size="xs" onClick={() => reopen.ask({ id: closure.id })}>
+                    <Trans>Reabrir…</Trans>
+                  </Button>
+                )}
+              </Group>
+              {reopen.input?.id === closure.id &&
+                (reopen.state.matches('confirming') || reopen.state.matches('running')) && (
+                  <Stack gap="xs" mt="sm">
+                    <Text size="sm">
+                      <Trans>
+                        Os horários deste período voltam a aceitar reservas. As reservas canceladas não
+                        voltam.
+                      </Trans>
+                    </Text>
+                    <ErrorBox error={reopen.state.context.error} />
+                    <Group>
+                      <Button variant="default" size="xs" onClick={reopen.dismiss}>
+                        <Trans>Voltar</Trans>
+                      </Button>
+                      <Button size="xs" loading={reopen.state.matches('running')} onClick={reopen.confirm}>
+                        <Trans>Reabrir os horários</Trans>
+                      </Button>
+                    </Group>
+                  </Stack>
+                )}
+            </Card>
+          ))}
+        </Stack>
+      </section>
+    </Stack>
+  );
+}

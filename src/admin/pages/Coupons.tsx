@@ -1,0 +1,161 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Badge, Button, Card, Group, Stack, Switch, Table, TextInput, Title } from '@mantine/core';
+import { useState } from 'react';
+import { ErrorBox } from '../feedback.tsx';
+import { useAdminQuery, useAdminTask, useConsoleActors } from '../hooks.ts';
+import { Empty, PageTitle, QueryStatus, useTimes } from '../parts.tsx';
+
+const positiveInteger = (value: string) =>
+  /^\d{1,7}$/.test(value) && Number(value) > 0 ? Number(value) : null;
+
+/** Coupons (owners): the list with uses, a new coupon, switching one on or off. */
+export default function Coupons() {
+  const { t } = useLingui();
+  const actors = useConsoleActors();
+  const times = useTimes();
+  const list = useAdminQuery(actors.coupons, undefined);
+  const [code, setCode] = useState('');
+  const [percent, setPercent] = useState('');
+  const [until, setUntil] = useState('');
+  const [maxUses, setMaxUses] = useState('');
+  const [perUser, setPerUser] = useState('');
+  const create = useAdminTask(actors.createCoupon, () => {
+    setCode('');
+    setPercent('');
+    list.reload();
+  });
+  const toggle = useAdminTask(actors.setCouponActive, () => list.reload());
+  const discount = /^\d{1,2}$|^100$/.test(percent) && Number(percent) > 0 ? Number(percent) / 100 : null;
+  const valid =
+    /^[A-Za-z0-9_-]{1,64}$/.test(code) &&
+    discount !== null &&
+    (maxUses === '' || positiveInteger(maxUses) !== null) &&
+    (perUser === '' || positiveInteger(perUser) !== null);
+  return (
+    <Stack>
+      <PageTitle>
+        <Trans>Cupões</Trans>
+      </PageTitle>
+      <Card withBorder component="section" aria-labelledby="coupon-new">
+        <Title order={3} size="h5" id="coupon-new" mb="sm">
+          <Trans>Novo cupão</Trans>
+        </Title>
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (!valid || discount === null) return;
+            create.run({
+              code,
+              discount,
+              valid_until: until === '' ? null : new Date(`${until}T23:59:59Z`).toISOString(),
+              max_uses: maxUses === '' ? null : positiveInteger(maxUses),
+              max_uses_per_user: perUser === '' ? null : positiveInteger(perUser),
+              active: true,
+            });
+          }}
+        >
+          <Group align="flex-end" wrap="wrap">
+            <TextInput
+              label={t`Código`}
+              required
+              value={code}
+              onChange={(event) => setCode(event.currentTarget.value)}
+            />
+            <TextInput
+              label={t`Desconto (%)`}
+              required
+              inputMode="numeric"
+              value={percent}
+              onChange={(event) => setPercent(event.currentTarget.value)}
+            />
+            <TextInput
+              type="date"
+              label={t`Válido até`}
+              value={until}
+              onChange={(event) => setUntil(event.currentTarget.value)}
+            />
+            <TextInput
+              label={t`Usos no total`}
+              inputMode="numeric"
+              value={maxUses}
+              onChange={(event) => setMaxUses(event.currentTarget.value)}
+            />
+            <TextInput
+              label={t`Usos por cliente`}
+              inputMode="numeric"
+              value={perUser}
+              onChange={(event) => setPerUser(event.currentTarget.value)}
+            />
+            <Button type="submit" disabled={!valid} loading={create.state.matches('running')}>
+              <Trans>Criar</Trans>
+            </Button>
+          </Group>
+          <ErrorBox error={create.state.context.error} />
+        </form>
+      </Card>
+      <QueryStatus query={list} hasData={list.data !== null} />
+      {list.data?.length === 0 && (
+        <Empty>
+          <Trans>Nenhum cupão.</Trans>
+        </Empty>
+      )}
+      <ErrorBox error={toggle.state.context.error} />
+      {list.data && list.data.length > 0 && (
+        <Table.ScrollContainer minWidth={560}>
+          <Table striped verticalSpacing="xs">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>
+                  <Trans>Código</Trans>
+                </Table.Th>
+                <Table.Th>
+                  <Trans>Desconto</Trans>
+                </Table.Th>
+                <Table.Th>
+                  <Trans>Validade</Trans>
+                </Table.Th>
+                <Table.Th>
+                  <Trans>Usos</Trans>
+                </Table.Th>
+                <Table.Th>
+                  <Trans>Ativo</Trans>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {list.data.map((coupon) => (
+                <Table.Tr key={coupon.code}>
+                  <Table.Td>
+                    <Badge variant="outline">{coupon.code}</Badge>
+                  </Table.Td>
+                  <Table.Td>{Math.round(coupon.discount * 100)}%</Table.Td>
+                  <Table.Td>
+                    {times.instant(coupon.valid_from)} –{' '}
+                    {coupon.valid_until ? times.instant(coupon.valid_until) : '∞'}
+                  </Table.Td>
+                  <Table.Td>
+                    {coupon.uses}
+                    {coupon.max_uses !== null ? ` / ${coupon.max_uses}` : ''}
+                    {coupon.max_uses_per_user !== null
+                      ? ` · ${t`${coupon.max_uses_per_user} por cliente`}`
+                      : ''}
+                  </Table.Td>
+                  <Table.Td>
+                    <Switch
+                      aria-label={t`Cupão ${coupon.code} ativo`}
+                      checked={coupon.active}
+                      disabled={toggle.state.matches('running')}
+                      onChange={(event) =>
+                        toggle.run({ code: coupon.code, active: event.currentTarget.checked })
+                      }
+                    />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Stack>
+  );
+}

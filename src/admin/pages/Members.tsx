@@ -1,0 +1,438 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Checkbox,
+  Group,
+  Modal,
+  Pagination,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Textarea,
+  Title,
+} from '@mantine/core';
+import { useState } from 'react';
+import type { MemberDetail } from '../../../machines/adminConsole.actors.ts';
+import { useIsOwner } from '../context.tsx';
+import { ErrorBox } from '../feedback.tsx';
+import { useAdminQuery, useAdminTask, useConsoleActors } from '../hooks.ts';
+import {
+  AdminLink,
+  BookingFlags,
+  download,
+  Empty,
+  PageTitle,
+  QueryStatus,
+  useMoney,
+  useTimes,
+} from '../parts.tsx';
+
+function MemberSearch() {
+  const { t } = useLingui();
+  const actors = useConsoleActors();
+  const query = useAdminQuery(actors.members, { q: '', page: 1 });
+  const page = query.data;
+  return (
+    <Stack>
+      <PageTitle>
+        <Trans>Clientes</Trans>
+      </PageTitle>
+      <form
+        role="search"
+        onSubmit={(event) => {
+          event.preventDefault();
+          query.reload();
+        }}
+      >
+        <Group align="flex-end">
+          <TextInput
+            label={t`E-mail, telefone ou nome`}
+            value={query.params.q}
+            onChange={(event) => query.change({ q: event.currentTarget.value, page: 1 })}
+            miw={240}
+          />
+          <Button type="submit" variant="default">
+            <Trans>Procurar</Trans>
+          </Button>
+        </Group>
+      </form>
+      <QueryStatus query={query} hasData={page !== null} />
+      {page?.items.length === 0 && (
+        <Empty>
+          <Trans>Nenhum cliente encontrado.</Trans>
+        </Empty>
+      )}
+      {page && page.items.length > 0 && (
+        <Table.ScrollContainer minWidth={480}>
+          <Table striped verticalSpacing="xs">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>
+                  <Trans>Nome</Trans>
+                </Table.Th>
+                <Table.Th>
+                  <Trans>Contacto</Trans>
+                </Table.Th>
+                <Table.Th>
+                  <Trans>Reservas</Trans>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {page.items.map((member) => (
+                <Table.Tr key={member.id}>
+                  <Table.Td>
+                    <AdminLink path={`members/${member.id}`}>
+                      {`${member.first_name} ${member.last_name}`.trim() || member.email || member.id}
+                    </AdminLink>{' '}
+                    {member.blocked && (
+                      <Badge color="red" variant="light">
+                        {t`bloqueado`}
+                      </Badge>
+                    )}
+                    {member.deleted && <Badge variant="light">{t`apagado`}</Badge>}
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{member.email}</Text>
+                    <Text size="xs" c="gray.4">
+                      {member.phone_number}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>{member.bookings_count}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {page && page.total > page.page_size && (
+        <Pagination
+          total={Math.ceil(page.total / page.page_size)}
+          value={query.params.page}
+          onChange={(value) => query.change({ ...query.params, page: value })}
+        />
+      )}
+    </Stack>
+  );
+}
+
+function BlockDialog({
+  detail,
+  onClose,
+  onDone,
+}: {
+  detail: MemberDetail;
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const { t } = useLingui();
+  const actors = useConsoleActors();
+  const times = useTimes();
+  const [reason, setReason] = useState('');
+  const [cancelFuture, setCancelFuture] = useState(true);
+  const block = useAdminTask(actors.blockMember, onDone);
+  // The moment the dialog opened: the bookings it offers to cancel do not change while it is open.
+  const [now] = useState(() => Date.now());
+  const future = detail.bookings.filter(
+    (booking) =>
+      (booking.status === 'confirmed' || booking.status === 'pending') &&
+      Date.parse(booking.start_time) > now,
+  );
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title={t`Bloquear o cliente`}
+      centered
+      closeButtonProps={{ 'aria-label': t`Fechar` }}
+    >
+      <Stack gap="sm">
+        <Text size="sm">
+          <Trans>
+            O e-mail e o telefone do cliente ficam bloqueados: não pode reservar nem voltar a registar-se.
+          </Trans>
+        </Text>
+        {future.length > 0 ? (
+          <>
+            <Text size="sm" fw={600}>
+              {t`${future.length} reservas futuras:`}
+            </Text>
+            {future.map((booking) => (
+              <Text size="sm" key={booking.id}>
+                #{booking.id} · {booking.branch.name} ·{' '}
+                {times.range(booking.start_time, booking.end_time, booking.branch.time_zone)}
+              </Text>
+            ))}
+            <Checkbox
+              label={t`Cancelar as reservas futuras (reembolso pela política)`}
+              checked={cancelFuture}
+              onChange={(event) => setCancelFuture(event.currentTarget.checked)}
+            />
+          </>
+        ) : (
+          <Empty>
+            <Trans>Sem reservas futuras.</Trans>
+          </Empty>
+        )}
+        <Textarea
+          label={t`Motivo`}
+          required
+          maxLength={500}
+          value={reason}
+          onChange={(event) => setReason(event.currentTarget.value)}
+        />
+        <ErrorBox error={block.state.context.error} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            <Trans>Voltar</Trans>
+          </Button>
+          <Button
+            color="red"
+            disabled={reason.trim() === ''}
+            loading={block.state.matches('running')}
+            onClick={() =>
+              block.run({
+                id: detail.member.id,
+                reason: reason.trim(),
+                cancelFuture: cancelFuture && future.length > 0,
+              })
+            }
+          >
+            <Trans>Bloquear</Trans>
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+function EraseDialog({
+  detail,
+  onClose,
+  onDone,
+}: {
+  detail: MemberDetail;
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const { t } = useLingui();
+  const actors = useConsoleActors();
+  const [reason, setReason] = useState('');
+  const [confirmEmail, setConfirmEmail] = useState('');
+  const erase = useAdminTask(actors.eraseMember, onDone);
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title={t`Apagar os dados do cliente`}
+      centered
+      closeButtonProps={{ 'aria-label': t`Fechar` }}
+    >
+      <Stack gap="sm">
+        <Alert color="red" variant="light">
+          <Trans>
+            Como ao eliminar a conta: as reservas futuras são canceladas e reembolsadas pela política, os
+            dados pessoais apagados e as sessões terminadas. Não pode ser anulado.
+          </Trans>
+        </Alert>
+        <TextInput
+          label={t`Escreva o e-mail do cliente para confirmar`}
+          value={confirmEmail}
+          onChange={(event) => setConfirmEmail(event.currentTarget.value)}
+        />
+        <Textarea
+          label={t`Motivo`}
+          required
+          maxLength={500}
+          value={reason}
+          onChange={(event) => setReason(event.currentTarget.value)}
+        />
+        <ErrorBox error={erase.state.context.error} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            <Trans>Voltar</Trans>
+          </Button>
+          <Button
+            color="red"
+            disabled={
+              reason.trim() === '' ||
+              confirmEmail.trim().toLowerCase() !== (detail.member.email ?? '').toLowerCase()
+            }
+            loading={erase.state.matches('running')}
+            onClick={() =>
+              erase.run({ id: detail.member.id, reason: reason.trim(), confirmEmail: confirmEmail.trim() })
+            }
+          >
+            <Trans>Apagar</Trans>
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+function MemberPage({ id }: { id: string }) {
+  const { t } = useLingui();
+  const isOwner = useIsOwner();
+  const actors = useConsoleActors();
+  const money = useMoney();
+  const times = useTimes();
+  const query = useAdminQuery(actors.member, { id });
+  const [dialog, setDialog] = useState<'block' | 'erase' | null>(null);
+  const [unblockReason, setUnblockReason] = useState('');
+  const exporter = useAdminTask(actors.exportMember, (data) =>
+    download(`member-${id}.json`, 'application/json', JSON.stringify(data, null, 2)),
+  );
+  const unblock = useAdminTask(actors.unblockMember, () => query.reload());
+  const detail = query.data;
+  const after = () => {
+    setDialog(null);
+    query.reload();
+  };
+  return (
+    <Stack>
+      <AdminLink path={'members'} size="sm">
+        ← <Trans>Clientes</Trans>
+      </AdminLink>
+      <QueryStatus query={query} hasData={detail !== null} />
+      {detail && (
+        <>
+          <PageTitle>
+            {`${detail.member.first_name} ${detail.member.last_name}`.trim() || detail.member.email || id}
+          </PageTitle>
+          <Card withBorder>
+            <Stack gap={6}>
+              <Text size="sm">
+                {detail.member.email} · {detail.member.phone_number} · {detail.member.locale}
+              </Text>
+              <Text size="xs" c="gray.4">
+                {t`Cliente desde ${times.instant(detail.member.created_at)}`}
+              </Text>
+              <Group gap={6}>
+                {detail.member.blocked && (
+                  <Badge color="red" variant="filled">
+                    {t`bloqueado`}
+                  </Badge>
+                )}
+                {detail.member.deleted && <Badge variant="light">{t`apagado`}</Badge>}
+              </Group>
+              {detail.blocks.map((block) => (
+                <Text size="xs" key={block.id}>
+                  {t`Bloqueado: ${block.value} · ${block.reason ?? ''}`}
+                </Text>
+              ))}
+              <Group gap="sm" mt="xs">
+                {!detail.member.blocked && !detail.member.deleted && (
+                  <Button color="red" variant="light" onClick={() => setDialog('block')}>
+                    <Trans>Bloquear…</Trans>
+                  </Button>
+                )}
+                {detail.member.blocked && (
+                  <Button variant="default" onClick={() => unblock.ask({ id, reason: '' })}>
+                    <Trans>Desbloquear…</Trans>
+                  </Button>
+                )}
+                <Button
+                  variant="default"
+                  loading={exporter.state.matches('running')}
+                  onClick={() => exporter.run({ id })}
+                >
+                  <Trans>Exportar os dados (JSON)</Trans>
+                </Button>
+                {isOwner && !detail.member.deleted && (
+                  <Button color="red" variant="subtle" onClick={() => setDialog('erase')}>
+                    <Trans>Apagar os dados…</Trans>
+                  </Button>
+                )}
+              </Group>
+              {exporter.state.matches('done') && (
+                <Alert color="green" variant="light" role="status">
+                  <Trans>Os dados do cliente foram exportados.</Trans>
+                </Alert>
+              )}
+              <ErrorBox error={exporter.state.context.error} />
+              {unblock.state.matches('confirming') && (
+                <Stack gap="xs">
+                  <TextInput
+                    label={t`Motivo do desbloqueio`}
+                    required
+                    value={unblockReason}
+                    onChange={(event) => setUnblockReason(event.currentTarget.value)}
+                  />
+                  <ErrorBox error={unblock.state.context.error} />
+                  <Group>
+                    <Button variant="default" size="xs" onClick={unblock.dismiss}>
+                      <Trans>Voltar</Trans>
+                    </Button>
+                    <Button
+                      size="xs"
+                      disabled={unblockReason.trim() === ''}
+                      onClick={() => unblock.run({ id, reason: unblockReason.trim() })}
+                    >
+                      <Trans>Desbloquear</Trans>
+                    </Button>
+                  </Group>
+                </Stack>
+              )}
+            </Stack>
+          </Card>
+          <section aria-labelledby="member-bookings">
+            <Title order={3} size="h5" id="member-bookings" mb="xs">
+              <Trans>Reservas</Trans>
+            </Title>
+            {detail.bookings.length === 0 ? (
+              <Empty>
+                <Trans>Sem reservas</Trans>
+              </Empty>
+            ) : (
+              <Stack gap="xs">
+                {detail.bookings.map((booking) => (
+                  <Group key={booking.id} gap="sm" wrap="wrap">
+                    <AdminLink path={`bookings/${booking.id}`}>#{booking.id}</AdminLink>
+                    <Text size="sm">
+                      {booking.branch.name} ·{' '}
+                      {times.range(booking.start_time, booking.end_time, booking.branch.time_zone)}
+                    </Text>
+                    <BookingFlags booking={booking} />
+                  </Group>
+                ))}
+              </Stack>
+            )}
+          </section>
+          <section aria-labelledby="member-payments">
+            <Title order={3} size="h5" id="member-payments" mb="xs">
+              <Trans>Pagamentos</Trans>
+            </Title>
+            {detail.payments.length === 0 ? (
+              <Empty>
+                <Trans>Sem pagamentos</Trans>
+              </Empty>
+            ) : (
+              detail.payments.map((movement) => (
+                <Text size="sm" key={movement.id}>
+                  {times.instant(movement.at)} · {movement.kind === 'refund' ? t`reembolso` : t`pagamento`}{' '}
+                  {money(movement.amount_eur)} · {movement.branch.name}
+                </Text>
+              ))
+            )}
+          </section>
+          {dialog === 'block' && (
+            <BlockDialog detail={detail} onClose={() => setDialog(null)} onDone={after} />
+          )}
+          {dialog === 'erase' && (
+            <EraseDialog detail={detail} onClose={() => setDialog(null)} onDone={after} />
+          )}
+        </>
+      )}
+    </Stack>
+  );
+}
+
+export default function Members({ rest }: { rest: string[] }) {
+  if (rest[0]) return <MemberPage key={rest[0]} id={rest[0]} />;
+  return <MemberSearch />;
+}

@@ -1,0 +1,208 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import {
+  Button,
+  Card,
+  Group,
+  NativeSelect,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import type { Granularity, ReportFilters } from '../../../machines/adminConsole.actors.ts';
+import { BarChart } from '../BarChart.tsx';
+import { ErrorBox } from '../feedback.tsx';
+import { useAdminQuery, useAdminTask, useBranchOptions, useConsoleActors } from '../hooks.ts';
+import { download, Empty, PageTitle, QueryStatus, useMoney } from '../parts.tsx';
+
+function isoDate(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+/** Sums rows of several branches per period (the chart shows the business; the table shows each branch). */
+function perPeriod<T extends { period: string }>(rows: T[], value: (row: T) => number) {
+  const sums = new Map<string, number>();
+  for (const row of rows) sums.set(row.period, (sums.get(row.period) ?? 0) + value(row));
+  return [...sums.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([label, sum]) => ({ label, value: sum }));
+}
+
+/** Money and use (owners): payments, refunds, revenue and occupancy per period and branch; charts and CSV. */
+export default function Money() {
+  const { t } = useLingui();
+  const actors = useConsoleActors();
+  const branches = useBranchOptions();
+  const money = useMoney();
+  const today = new Date();
+  const initial: ReportFilters = {
+    branchId: null,
+    from: isoDate(new Date(today.getTime() - 29 * 86_400_000)),
+    to: isoDate(today),
+    granularity: 'day',
+  };
+  const report = useAdminQuery(actors.money, initial);
+  const occupancy = useAdminQuery(actors.occupancy, initial);
+  const filters = report.params;
+  const set = (patch: Partial<ReportFilters>) => {
+    const next = { ...filters, ...patch };
+    report.change(next);
+    occupancy.change(next);
+  };
+  const csv = useAdminTask(async (input: { kind: 'money' | 'occupancy'; filters: ReportFilters }) => {
+    const text =
+      input.kind === 'money'
+        ? await actors.moneyCsv(input.filters)
+        : await actors.occupancyCsv(input.filters);
+    download(`${input.kind}-${input.filters.from}-${input.filters.to}.csv`, 'text/csv', String(text));
+  });
+  const granularities: { value: Granularity; label: string }[] = [
+    { value: 'day', label: t`Por dia` },
+    { value: 'week', label: t`Por semana` },
+    { value: 'month', label: t`Por mês` },
+  ];
+  const data = report.data;
+  const use = occupancy.data;
+  return (
+    <Stack>
+      <PageTitle>
+        <Trans>Receitas e uso</Trans>
+      </PageTitle>
+      <Group align="flex-end" wrap="wrap">
+        <NativeSelect
+          label={t`Filial`}
+          value={filters.branchId === null ? '' : String(filters.branchId)}
+          data={[{ value: '', label: t`Todas as filiais` }, ...branches.options]}
+          onChange={(event) =>
+            set({ branchId: event.currentTarget.value === '' ? null : Number(event.currentTarget.value) })
+          }
+        />
+        <TextInput
+          type="date"
+          label={t`De`}
+          value={filters.from}
+          onChange={(event) => set({ from: event.currentTarget.value })}
+        />
+        <TextInput
+          type="date"
+          label={t`Até`}
+          value={filters.to}
+          onChange={(event) => set({ to: event.currentTarget.value })}
+        />
+        <NativeSelect
+          label={t`Agrupar`}
+          value={filters.granularity}
+          data={granularities}
+          onChange={(event) => set({ granularity: event.currentTarget.value as Granularity })}
+        />
+        <Button variant="default" onClick={() => csv.run({ kind: 'money', filters })}>
+          <Trans>Exportar receitas (CSV)</Trans>
+        </Button>
+        <Button variant="default" onClick={() => csv.run({ kind: 'occupancy', filters })}>
+          <Trans>Exportar ocupação (CSV)</Trans>
+        </Button>
+      </Group>
+      <ErrorBox error={csv.state.context.error} />
+      <QueryStatus query={report} hasData={data !== null} />
+      {data && (
+        <>
+          <SimpleGrid cols={{ base: 2, sm: 3 }}>
+            <Card withBorder padding="sm">
+              <Text size="xs" c="gray.4">
+                <Trans>Pagamentos</Trans>
+              </Text>
+              <Text fw={700}>{money(data.totals.payments_eur)}</Text>
+              <Text size="xs">{t`${data.totals.payments_count} pagamentos`}</Text>
+            </Card>
+            <Card withBorder padding="sm">
+              <Text size="xs" c="gray.4">
+                <Trans>Reembolsos</Trans>
+              </Text>
+              <Text fw={700}>{money(data.totals.refunds_eur)}</Text>
+              <Text size="xs">{t`${data.totals.refunds_count} reembolsos`}</Text>
+            </Card>
+            <Card withBorder padding="sm">
+              <Text size="xs" c="gray.4">
+                <Trans>Receita</Trans>
+              </Text>
+              <Text fw={700}>{money(data.totals.revenue_eur)}</Text>
+            </Card>
+          </SimpleGrid>
+          <Title order={3} size="h5">
+            <Trans>Receita por período</Trans>
+          </Title>
+          {data.rows.length === 0 ? (
+            <Empty>
+              <Trans>Sem movimentos neste período.</Trans>
+            </Empty>
+          ) : (
+            <BarChart
+              bars={perPeriod(data.rows, (row) => row.revenue_eur)}
+              title={t`Receita por período`}
+              format={money}
+            />
+          )}
+          {data.rows.length > 0 && (
+            <Table.ScrollContainer minWidth={520}>
+              <Table striped verticalSpacing={4}>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>
+                      <Trans>Período</Trans>
+                    </Table.Th>
+                    <Table.Th>
+                      <Trans>Filial</Trans>
+                    </Table.Th>
+                    <Table.Th>
+                      <Trans>Pagamentos</Trans>
+                    </Table.Th>
+                    <Table.Th>
+                      <Trans>Reembolsos</Trans>
+                    </Table.Th>
+                    <Table.Th>
+                      <Trans>Receita</Trans>
+                    </Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.rows.map((row) => (
+                    <Table.Tr key={`${row.period}-${row.branch.id}`}>
+                      <Table.Td>{row.period}</Table.Td>
+                      <Table.Td>{row.branch.name}</Table.Td>
+                      <Table.Td>{money(row.payments_eur)}</Table.Td>
+                      <Table.Td>{money(row.refunds_eur)}</Table.Td>
+                      <Table.Td>{money(row.revenue_eur)}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+        </>
+      )}
+      <Title order={3} size="h5">
+        <Trans>Ocupação (horas reservadas sobre horas abertas)</Trans>
+      </Title>
+      <QueryStatus query={occupancy} hasData={use !== null} />
+      {use && use.rows.length > 0 && (
+        <BarChart
+          bars={perPeriod(use.rows, (row) => row.booked_hours).map((bar) => {
+            const open =
+              perPeriod(use.rows, (row) => row.open_hours).find((item) => item.label === bar.label)?.value ??
+              0;
+            return { label: bar.label, value: open > 0 ? Math.round((bar.value / open) * 100) : 0 };
+          })}
+          title={t`Ocupação por período (%)`}
+          format={(value) => `${value}%`}
+        />
+      )}
+      {use && use.rows.length === 0 && (
+        <Empty>
+          <Trans>Sem horas abertas neste período.</Trans>
+        </Empty>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,172 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Code,
+  Group,
+  NativeSelect,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useState } from 'react';
+import type { Operator } from '../../../machines/adminConsole.actors.ts';
+import { ErrorBox } from '../feedback.tsx';
+import { useAdminQuery, useAdminTask, useConsoleActors } from '../hooks.ts';
+import { PageTitle, QueryStatus, useTimes } from '../parts.tsx';
+
+/** Operators (owners): add one (its setup link and TOTP secret shown once), remove one, end sessions. */
+export default function Operators() {
+  const { t } = useLingui();
+  const actors = useConsoleActors();
+  const times = useTimes();
+  const list = useAdminQuery(actors.operators, undefined);
+  const sessions = useAdminQuery(actors.sessions, undefined);
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Operator['role']>('staff');
+  const create = useAdminTask(actors.createOperator, () => {
+    setEmail('');
+    list.reload();
+  });
+  const remove = useAdminTask(actors.removeOperator, () => {
+    list.reload();
+    sessions.reload();
+  });
+  const end = useAdminTask(actors.endSession, () => sessions.reload());
+  const created = create.state.matches('done') ? create.output : null;
+  return (
+    <Stack>
+      <PageTitle>
+        <Trans>Operadores</Trans>
+      </PageTitle>
+      <Card withBorder component="section" aria-labelledby="operator-new">
+        <Title order={3} size="h5" id="operator-new" mb="sm">
+          <Trans>Novo operador</Trans>
+        </Title>
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            create.run({ email: email.trim(), role });
+          }}
+        >
+          <Group align="flex-end" wrap="wrap">
+            <TextInput
+              type="email"
+              label={t`E-mail`}
+              required
+              value={email}
+              onChange={(event) => setEmail(event.currentTarget.value)}
+            />
+            <NativeSelect
+              label={t`Papel`}
+              value={role}
+              data={[
+                { value: 'staff', label: t`equipa` },
+                { value: 'owner', label: t`responsável` },
+              ]}
+              onChange={(event) => setRole(event.currentTarget.value as Operator['role'])}
+            />
+            <Button type="submit" disabled={email.trim() === ''} loading={create.state.matches('running')}>
+              <Trans>Criar</Trans>
+            </Button>
+          </Group>
+        </form>
+        <ErrorBox error={create.state.context.error} />
+        {created && (
+          <Alert
+            color="green"
+            variant="light"
+            mt="sm"
+            title={t`Mostrado só agora: envie ao operador por um canal seguro`}
+          >
+            <Stack gap={4}>
+              <Text size="sm">
+                <Trans>Ligação para definir a palavra-passe:</Trans>
+              </Text>
+              <Code block>{created.setup_url}</Code>
+              <Text size="sm">
+                <Trans>Segredo TOTP (para a aplicação de autenticação):</Trans>
+              </Text>
+              <Code block>{created.totp_uri}</Code>
+            </Stack>
+          </Alert>
+        )}
+      </Card>
+      <QueryStatus query={list} hasData={list.data !== null} />
+      <ErrorBox error={remove.state.context.error} />
+      {list.data && (
+        <Table.ScrollContainer minWidth={480}>
+          <Table striped verticalSpacing="xs">
+            <Table.Tbody>
+              {list.data.map((operator) => (
+                <Table.Tr key={operator.id}>
+                  <Table.Td>{operator.email}</Table.Td>
+                  <Table.Td>
+                    <Badge variant="light">{operator.role === 'owner' ? t`responsável` : t`equipa`}</Badge>{' '}
+                    {!operator.password_set && (
+                      <Badge color="yellow" variant="outline">{t`por ativar`}</Badge>
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    {remove.state.matches('confirming') && remove.input?.id === operator.id ? (
+                      <Group gap="xs">
+                        <Button size="xs" color="red" onClick={remove.confirm}>
+                          <Trans>Confirmar remoção</Trans>
+                        </Button>
+                        <Button size="xs" variant="default" onClick={remove.dismiss}>
+                          <Trans>Voltar</Trans>
+                        </Button>
+                      </Group>
+                    ) : (
+                      <Button
+                        size="xs"
+                        variant="subtle"
+                        color="red"
+                        onClick={() => remove.ask({ id: operator.id })}
+                      >
+                        <Trans>Remover…</Trans>
+                      </Button>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      <Title order={3} size="h5">
+        <Trans>Sessões abertas</Trans>
+      </Title>
+      <QueryStatus query={sessions} hasData={sessions.data !== null} />
+      <ErrorBox error={end.state.context.error} />
+      {sessions.data && (
+        <Table.ScrollContainer minWidth={520}>
+          <Table striped verticalSpacing="xs">
+            <Table.Tbody>
+              {sessions.data.map((session) => (
+                <Table.Tr key={session.id}>
+                  <Table.Td>{session.operator_email}</Table.Td>
+                  <Table.Td>{t`até ${times.instant(session.expires_at)}`}</Table.Td>
+                  <Table.Td>{session.ip}</Table.Td>
+                  <Table.Td>
+                    {session.current ? (
+                      <Badge variant="light">{t`esta sessão`}</Badge>
+                    ) : (
+                      <Button size="xs" variant="subtle" onClick={() => end.run({ id: session.id })}>
+                        <Trans>Terminar</Trans>
+                      </Button>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,197 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Alert, Button, Group, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import { eurosToCents } from '../../../machines/adminCancel.machine.ts';
+import type { PriceGrid } from '../../../machines/adminConsole.actors.ts';
+import {
+  bandsOf,
+  gridOf,
+  isTimeOfDay,
+  setCell,
+  splitAt,
+  type PriceGridModel,
+} from '../../../machines/adminPrices.ts';
+import { intlTag } from '../../i18n/format.ts';
+import { useAdminLocale } from '../context.tsx';
+import { ErrorBox } from '../feedback.tsx';
+import { useAdminQuery, useAdminTask, useBranchOptions, useConsoleActors } from '../hooks.ts';
+import { PageTitle, QueryStatus, useMoney } from '../parts.tsx';
+
+function weekdayNames(locale: string): string[] {
+  // 2024-01-01 was a Monday.
+  return [1, 2, 3, 4, 5, 6, 7].map((day) =>
+    new Date(Date.UTC(2024, 0, day)).toLocaleDateString(locale, { weekday: 'short', timeZone: 'UTC' }),
+  );
+}
+
+const euros = (value: number) => String(value).replace('.', ',');
+
+function GridEditor({
+  branchId,
+  grid: saved,
+  onSaved,
+}: {
+  branchId: number;
+  grid: PriceGrid;
+  onSaved: () => void;
+}) {
+  const { t } = useLingui();
+  const money = useMoney();
+  const actors = useConsoleActors();
+  const [defaultPrice, setDefaultPrice] = useState(euros(saved.default_price_eur));
+  const [grid, setGrid] = useState<PriceGridModel>(() => gridOf(saved.bands, saved.default_price_eur));
+  const [typed, setTyped] = useState<Record<string, string>>({});
+  const [split, setSplit] = useState('');
+  const save = useAdminTask(actors.setPrices, onSaved);
+  const defaultCents = eurosToCents(defaultPrice);
+  const names = weekdayNames(intlTag(useAdminLocale()));
+  const invalid = defaultCents === null || Object.values(typed).some((value) => eurosToCents(value) === null);
+  const [min = 0, max = 0] = saved.min_and_max_price_eur;
+  return (
+    <Stack>
+      <Text size="sm">{t`Preços atuais entre ${money(min)} e ${money(max)} por horário.`}</Text>
+      <Group align="flex-end" wrap="wrap">
+        <TextInput
+          label={t`Preço base (€)`}
+          inputMode="decimal"
+          value={defaultPrice}
+          error={defaultCents === null ? t`Escreva um valor em euros, por exemplo 12,50.` : null}
+          onChange={(event) => setDefaultPrice(event.currentTarget.value)}
+        />
+        <TextInput
+          label={t`Dividir o dia às (HH:MM)`}
+          placeholder="18:00"
+          value={split}
+          onChange={(event) => setSplit(event.currentTarget.value)}
+        />
+        <Button
+          variant="default"
+          disabled={!isTimeOfDay(split)}
+          onClick={() => {
+            setGrid((current) => splitAt(current, split));
+            setTyped({});
+            setSplit('');
+          }}
+        >
+          <Trans>Dividir</Trans>
+        </Button>
+      </Group>
+      <Table.ScrollContainer minWidth={640}>
+        <Table
+          withTableBorder
+          withColumnBorders
+          verticalSpacing={4}
+          aria-label={t`Preços por dia da semana e hora`}
+        >
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>
+                <Trans>Hora</Trans>
+              </Table.Th>
+              {names.map((name) => (
+                <Table.Th key={name}>{name}</Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {grid.cells.map((cells, row) => {
+              const span = `${grid.edges[row]}–${grid.edges[row + 1]}`;
+              return (
+                <Table.Tr key={span}>
+                  <Table.Th scope="row" style={{ whiteSpace: 'nowrap' }}>
+                    {span}
+                  </Table.Th>
+                  {cells.map((price, day) => {
+                    const key = `${row}:${day}`;
+                    const value = typed[key] ?? euros(price);
+                    return (
+                      <Table.Td key={key} className="admin-grid-cell">
+                        <TextInput
+                          size="xs"
+                          inputMode="decimal"
+                          aria-label={`${names[day]} ${span}`}
+                          value={value}
+                          error={eurosToCents(value) === null}
+                          onChange={(event) => {
+                            const text = event.currentTarget.value;
+                            setTyped((current) => ({ ...current, [key]: text }));
+                            const cents = eurosToCents(text);
+                            if (cents !== null)
+                              setGrid((current) => setCell(current, row, day + 1, cents / 100));
+                          }}
+                        />
+                      </Table.Td>
+                    );
+                  })}
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <ErrorBox error={save.state.context.error} />
+      {save.state.matches('done') && (
+        <Alert color="green" variant="light" role="status">
+          <Trans>Preços guardados.</Trans>
+        </Alert>
+      )}
+      <Group>
+        <Button
+          disabled={invalid}
+          loading={save.state.matches('running')}
+          onClick={() => {
+            const base = (defaultCents ?? 0) / 100;
+            save.run({ branchId, grid: { default_price_eur: base, bands: bandsOf(grid, base) } });
+          }}
+        >
+          <Trans>Guardar os preços</Trans>
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+/** Prices (owners): a branch's price rules as a weekday by time-of-day grid. */
+export default function Prices() {
+  const { t } = useLingui();
+  const actors = useConsoleActors();
+  const branches = useBranchOptions();
+  const [branchId, setBranchId] = useState<number | null>(null);
+  const first = branches.branches[0]?.id ?? null;
+  const chosen = branchId ?? first;
+  return (
+    <Stack>
+      <PageTitle>
+        <Trans>Preços</Trans>
+      </PageTitle>
+      <NativeSelect
+        label={t`Filial`}
+        value={chosen === null ? '' : String(chosen)}
+        data={branches.options}
+        onChange={(event) => setBranchId(Number(event.currentTarget.value))}
+        maw={320}
+      />
+      {chosen !== null && <BranchPrices key={chosen} branchId={chosen} load={actors.prices} />}
+    </Stack>
+  );
+}
+
+function BranchPrices({
+  branchId,
+  load,
+}: {
+  branchId: number;
+  load: ReturnType<typeof useConsoleActors>['prices'];
+}) {
+  const query = useAdminQuery(load, { branchId });
+  const data = query.data;
+  return (
+    <>
+      <QueryStatus query={query} hasData={data !== null} />
+      {/* A new answer from the server starts the editor afresh from it. */}
+      {data && (
+        <GridEditor key={JSON.stringify(data)} branchId={branchId} grid={data} onSaved={query.reload} />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,161 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Alert, Badge, Card, Group, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import type { AdminToday } from '../../../machines/adminConsole.actors.ts';
+import { useAdminQuery, useConsoleActors } from '../hooks.ts';
+import { AdminLink, BookingFlags, Empty, memberName, PageTitle, QueryStatus, useTimes } from '../parts.tsx';
+
+type Alert = AdminToday['alerts'][number];
+type Door = AdminToday['branches'][number]['doors'][number];
+
+function useAlertText() {
+  const { t } = useLingui();
+  const texts: Record<Alert['kind'], string> = {
+    door_offline: t`Porta sem ligação`,
+    battery_low: t`Bateria fraca`,
+    code_failed: t`A porta recusou um código`,
+    code_not_programmed: t`Código ainda não programado`,
+    no_show: t`Cliente não compareceu`,
+    overstay: t`Cliente excedeu o tempo`,
+  };
+  return (alert: Alert) => texts[alert.kind];
+}
+
+function DoorHealth({ door }: { door: Door }) {
+  const { t } = useLingui();
+  const battery = door.battery_level === null ? null : Math.round(door.battery_level * 100);
+  return (
+    <Group gap={6}>
+      <Text size="sm" fw={600}>
+        {door.name}
+      </Text>
+      <Badge color={door.online === false ? 'red' : door.online ? 'lime' : 'gray'} variant="light">
+        {door.online === false ? t`sem ligação` : door.online ? t`ligada` : t`estado desconhecido`}
+      </Badge>
+      {battery !== null && (
+        <Badge color={battery < 20 ? 'red' : 'gray'} variant="outline">
+          {t`bateria ${battery}%`}
+        </Badge>
+      )}
+    </Group>
+  );
+}
+
+/** Today (issue 18): alerts first, then each branch's doors and the day's bookings in order. */
+export default function Today() {
+  const { t } = useLingui();
+  const actors = useConsoleActors();
+  const query = useAdminQuery(actors.today, { date: '' });
+  const alertText = useAlertText();
+  const times = useTimes();
+  const today = query.data;
+  const branchName = (id: number) =>
+    today?.branches.find((entry) => entry.branch.id === id)?.branch.name ?? `#${id}`;
+  return (
+    <Stack>
+      <PageTitle
+        actions={
+          <TextInput
+            type="date"
+            label={t`Dia`}
+            size="xs"
+            value={query.params.date}
+            onChange={(event) => query.change({ date: event.currentTarget.value })}
+          />
+        }
+      >
+        <Trans>Hoje</Trans>
+      </PageTitle>
+      <QueryStatus query={query} hasData={today !== null} />
+      {today && today.alerts.length > 0 && (
+        <Alert color="red" variant="light" title={t`Alertas`} role="region" aria-label={t`Alertas`}>
+          <Stack gap={4}>
+            {today.alerts.map((alert, index) => (
+              <Text size="sm" key={`${alert.kind}-${alert.booking_id ?? ''}-${alert.door_id ?? ''}-${index}`}>
+                {branchName(alert.branch_id)}: {alertText(alert)}
+                {alert.booking_id !== null && (
+                  <>
+                    {' '}
+                    <AdminLink path={`bookings/${alert.booking_id}`}>#{alert.booking_id}</AdminLink>
+                  </>
+                )}
+              </Text>
+            ))}
+          </Stack>
+        </Alert>
+      )}
+      {today && (
+        <SimpleGrid cols={{ base: 1, lg: 2 }}>
+          {today.branches.map(({ branch, date, closed, doors, bookings }) => (
+            <Card
+              key={branch.id}
+              withBorder
+              component="section"
+              aria-labelledby={`today-branch-${branch.id}`}
+            >
+              <Stack gap="sm">
+                <Group justify="space-between">
+                  <Title order={3} size="h4" id={`today-branch-${branch.id}`}>
+                    {branch.name}
+                  </Title>
+                  <Text size="xs" c="gray.4">
+                    {date} · {branch.time_zone}
+                  </Text>
+                </Group>
+                {closed && (
+                  <Badge color="orange" variant="filled">
+                    <Trans>Encerrada</Trans>
+                  </Badge>
+                )}
+                {doors.length > 0 ? (
+                  doors.map((door) => <DoorHealth key={door.id} door={door} />)
+                ) : (
+                  <Empty>
+                    <Trans>Sem portas ligadas</Trans>
+                  </Empty>
+                )}
+                {bookings.length === 0 ? (
+                  <Empty>
+                    <Trans>Sem reservas neste dia</Trans>
+                  </Empty>
+                ) : (
+                  <Table.ScrollContainer minWidth={320}>
+                    <Table verticalSpacing="xs">
+                      <Table.Thead>
+                        <Table.Tr>
+                          <Table.Th>
+                            <Trans>Hora</Trans>
+                          </Table.Th>
+                          <Table.Th>
+                            <Trans>Cliente e estado</Trans>
+                          </Table.Th>
+                        </Table.Tr>
+                      </Table.Thead>
+                      <Table.Tbody>
+                        {bookings.map((booking) => (
+                          <Table.Tr key={booking.id}>
+                            <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                              <AdminLink path={`bookings/${booking.id}`}>
+                                {times.time(booking.start_time, branch.time_zone)}–
+                                {times.time(booking.end_time, branch.time_zone)}
+                              </AdminLink>
+                            </Table.Td>
+                            <Table.Td>
+                              <Stack gap={4}>
+                                <Text size="sm">{memberName(booking.member)}</Text>
+                                <BookingFlags booking={booking} />
+                              </Stack>
+                            </Table.Td>
+                          </Table.Tr>
+                        ))}
+                      </Table.Tbody>
+                    </Table>
+                  </Table.ScrollContainer>
+                )}
+              </Stack>
+            </Card>
+          ))}
+        </SimpleGrid>
+      )}
+    </Stack>
+  );
+}

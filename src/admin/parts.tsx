@@ -1,0 +1,193 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Loader,
+  Stack,
+  Text,
+  Title,
+  type AnchorProps,
+} from '@mantine/core';
+import { Link } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
+import type { AdminBooking } from '../../machines/adminConsole.actors.ts';
+import type { Feedback } from '../../machines/feedback.ts';
+import { timeOnly, timeRange } from '../account/time.ts';
+import { formatEuros } from '../i18n/format.ts';
+import { useAdminLocale } from './context.tsx';
+import { ErrorBox } from './feedback.tsx';
+
+export function Forbidden() {
+  return (
+    <Alert color="yellow" variant="light" role="alert" title={<Trans>Sem acesso</Trans>}>
+      <Trans>Esta página é só para responsáveis.</Trans>
+    </Alert>
+  );
+}
+
+export function PageTitle({ children, actions }: { children: ReactNode; actions?: ReactNode }) {
+  return (
+    <Group justify="space-between" mb="md" wrap="wrap">
+      <Title order={2} size="h3">
+        {children}
+      </Title>
+      {actions}
+    </Group>
+  );
+}
+
+type QueryLike = {
+  state: {
+    matches: (value: 'loading' | 'loaded' | 'failed' | 'forbidden') => boolean;
+    context: { error: Feedback | null };
+  };
+  reload: () => void;
+};
+
+/** What every list shows around its data: a spinner on the first load, the failure with Retry, the role refusal. */
+export function QueryStatus({ query, hasData }: { query: QueryLike; hasData: boolean }) {
+  const { t } = useLingui();
+  if (query.state.matches('forbidden')) return <Forbidden />;
+  if (query.state.matches('failed'))
+    return (
+      <Stack gap="xs" align="flex-start">
+        <ErrorBox error={query.state.context.error} />
+        <Button variant="default" size="xs" onClick={query.reload}>
+          <Trans>Tentar novamente</Trans>
+        </Button>
+      </Stack>
+    );
+  if (query.state.matches('loading') && !hasData) return <Loader size="sm" aria-label={t`A carregar`} />;
+  return null;
+}
+
+export function useMoney() {
+  const lang = useAdminLocale();
+  return (euros: number) => formatEuros(euros, lang);
+}
+
+export function useTimes() {
+  const lang = useAdminLocale();
+  return {
+    range: (start: string, end: string, zone: string) => timeRange(start, end, zone, lang),
+    time: (iso: string, zone: string) => timeOnly(iso, zone, lang),
+    instant: (iso: string) =>
+      new Date(iso).toLocaleString(lang === 'en' ? 'en-GB' : lang, {
+        dateStyle: 'short',
+        timeStyle: 'short',
+      }),
+  };
+}
+
+export function StatusBadge({ status }: { status: AdminBooking['status'] }) {
+  const { t } = useLingui();
+  const labels: Record<AdminBooking['status'], string> = {
+    pending: t`pendente`,
+    confirmed: t`confirmada`,
+    canceled: t`cancelada`,
+    expired: t`expirada`,
+  };
+  const colors: Record<AdminBooking['status'], string> = {
+    pending: 'yellow',
+    confirmed: 'lime',
+    canceled: 'gray',
+    expired: 'gray',
+  };
+  return (
+    <Badge color={colors[status]} variant="light">
+      {labels[status]}
+    </Badge>
+  );
+}
+
+export function DoorCodeBadge({ state }: { state: AdminBooking['door_code_state'] }) {
+  const { t } = useLingui();
+  const labels: Record<AdminBooking['door_code_state'], string> = {
+    none: t`sem código`,
+    pending: t`código por programar`,
+    programmed: t`código programado`,
+    failed: t`código recusado pela porta`,
+    sent: t`código enviado`,
+    revoked: t`código removido`,
+  };
+  return (
+    <Badge
+      color={state === 'failed' ? 'red' : state === 'sent' || state === 'programmed' ? 'lime' : 'gray'}
+      variant="outline"
+    >
+      {labels[state]}
+    </Badge>
+  );
+}
+
+/** The flags of a booking an operator acts on: paid, entered, no-show, overstay. */
+export function BookingFlags({ booking }: { booking: AdminBooking }) {
+  const { t } = useLingui();
+  const times = useTimes();
+  return (
+    <Group gap={6} wrap="wrap">
+      <StatusBadge status={booking.status} />
+      <Badge color={booking.paid ? 'lime' : 'orange'} variant="light">
+        {booking.paid ? t`paga` : t`não paga`}
+      </Badge>
+      <DoorCodeBadge state={booking.door_code_state} />
+      {booking.checked_in_at && (
+        <Badge color="blue" variant="light">
+          {t`entrou às ${times.time(booking.checked_in_at, booking.branch.time_zone)}`}
+        </Badge>
+      )}
+      {booking.no_show && (
+        <Badge color="red" variant="filled">
+          {t`não compareceu`}
+        </Badge>
+      )}
+      {booking.overstay && (
+        <Badge color="red" variant="filled">
+          {t`excedeu o tempo`}
+        </Badge>
+      )}
+    </Group>
+  );
+}
+
+export function memberName(member: AdminBooking['member']): string {
+  if (!member) return '—';
+  const name = `${member.first_name} ${member.last_name}`.trim();
+  return name || member.email || member.phone_number || '—';
+}
+
+export function Empty({ children }: { children: ReactNode }) {
+  return (
+    <Text c="gray.4" size="sm">
+      {children}
+    </Text>
+  );
+}
+
+/** Saves text as a file the operator downloads (CSV reports, a member's data export). */
+export function download(name: string, type: string, content: string): void {
+  const url = URL.createObjectURL(new Blob([content], { type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** A link to a console page (`path` after `/{lang}/admin/`), styled as Mantine's Anchor. */
+export function AdminLink({ path, children, ...props }: { path: string; children: ReactNode } & AnchorProps) {
+  const lang = useAdminLocale();
+  return (
+    <Anchor
+      {...props}
+      renderRoot={(root) => <Link {...root} to="/$lang/admin/$" params={{ lang, _splat: path }} />}
+    >
+      {children}
+    </Anchor>
+  );
+}

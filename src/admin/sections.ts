@@ -1,0 +1,20 @@
+/** The console's pages: their path segment and whether only an owner may open them (issue 18: staff do not see money matters). */
+export const SECTIONS = [
+  { path: '', ownerOnly: false },
+  { path: 'bookings', ownerOnly: false },
+  { path: 'closures', ownerOnly: false },
+  { path: 'members', ownerOnly: false },
+  { path: 'branches', ownerOnly: false },
+  { path: 'prices', ownerOnly: true },
+  { path: 'coupons', ownerOnly: true },
+  { path: 'refund-policy', ownerOnly: true },
+  { path: 'money', ownerOnly: true },
+  { path: 'audit', ownerOnly: false },
+  { path: 'operators', ownerOnly: true },
+] as const;
+
+export type SectionPath = (typeof SECTIONS)[number]['path'];
+
+export function isOwnerOnly(path: string): boolean {
+  return SECTIONS.some((section) => section.path === path && section.ownerOnly);
+}

@@ -1,0 +1,419 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_TARGETS } from './support/databases.ts';
+import {
+  bookAndPayOverHttp,
+  newClient,
+  outboxTo,
+  startAccountApp,
+  verifiedAccount,
+  type AccountApp,
+} from './support/accounts.ts';
+import { createBranch, insertSlot } from './support/fixtures.ts';
+import { loggedInOperator } from './support/operators.ts';
+
+// The console over HTTP, on both storage targets: tokens kept apart on every operation of the contract, staff
+// kept out of money and prices, and the console's changes (cancel, closure, block) with their refunds,
+// messages and audit rows.
+
+type Operation = {
+  operationId: string;
+  method: string;
+  path: string;
+  security: Record<string, unknown>[];
+  description?: string;
+};
+const contract = parse(readFileSync(new URL('../../openapi/openapi.yaml', import.meta.url), 'utf8')) as {
+  paths: Record<string, Record<string, Operation>>;
+};
+const operations = Object.entries(contract.paths).flatMap(([path, item]) =>
+  Object.entries(item).map(([method, operation]) => ({ ...operation, method: method.toUpperCase(), path })),
+);
+const concrete = (path: string) =>
+  path
+    .replace('{session_id}', '00000000-0000-4000-8000-000000000000')
+    .replace('{member_id}', '00000000-0000-4000-8000-000000000000')
+    .replace('{coupon_code}', 'WELCOME5')
+    .replace('{reset_token}', 'x')
+    .replace('{code}', '123456')
+    .replace('{date}', '2026-03-21')
+    .replace(/\{[a-zA-Z_]+\}/g, '1');
+const REASON = { reason: 'x' };
+const BRANCH = {
+  slug: 'tokens-branch',
+  name: 'x',
+  location: 'x',
+  latitude: 0,
+  longitude: 0,
+  time_zone: 'Europe/Lisbon',
+  default_price_eur: 1,
+  images: ['/x.jpg'],
+  descriptions: { pt: 'x', en: 'x', fr: 'x', de: 'x', sk: 'x' },
+};
+/** A request each operation would take (so the refusal can only be the token's), by operationId. */
+const WELL_FORMED: Record<string, { body?: object; query?: string }> = {
+  createOperator: { body: { email: 'x@gym.example', role: 'staff' } },
+  adminCancelBooking: { body: { refund: { mode: 'none' }, ...REASON } },
+  adminMoveBooking: { body: { time_slot_id: 1, ...REASON } },
+  createClosure: {
+    body: { branch_id: 1, starts_at: '2026-03-26T17:30:00Z', ends_at: '2026-03-26T20:30:00Z', ...REASON },
+  },
+  previewClosure: {
+    body: { branch_id: 1, starts_at: '2026-03-26T17:30:00Z', ends_at: '2026-03-26T20:30:00Z', ...REASON },
+  },
+  createAdminBranch: { body: BRANCH },
+  updateAdminBranch: { body: { name: 'x' } },
+  previewBranchUpdate: { body: { name: 'x' } },
+  setBranchPrices: { body: { default_price_eur: 1, bands: [] } },
+  createAdminCoupon: { body: { code: 'TOKENS', discount: 0.1 } },
+  updateAdminCoupon: { body: { discount: 0.2 } },
+  setAdminRefundPolicy: { body: { thresholds: [{ hours: 0, ratio: 1 }] } },
+  blockContact: { body: { kind: 'email', value: 'x@gym.example', cancel_future_bookings: false, ...REASON } },
+  previewBlockContact: { body: { kind: 'email', value: 'x@gym.example' } },
+  blockMember: { body: { cancel_future_bookings: false, ...REASON } },
+  unblockMember: { body: REASON },
+  eraseMember: { body: { confirm_email: 'x@gym.example', ...REASON } },
+  listAdminPayments: { query: '?from=2026-03-01&to=2026-03-31' },
+  getMoneyReport: { query: '?from=2026-03-01&to=2026-03-31' },
+  getMoneyReportCsv: { query: '?from=2026-03-01&to=2026-03-31' },
+  getOccupancyReport: { query: '?from=2026-03-01&to=2026-03-31' },
+  getOccupancyReportCsv: { query: '?from=2026-03-01&to=2026-03-31' },
+  updateMe: {
+    body: {
+      email: 'x@gym.example',
+      phone_number: '+351910000001',
+      first_name: 'x',
+      last_name: 'x',
+      agree_newsletter: false,
+    },
+  },
+  createBooking: { body: { time_slot_id: [1], expected_total_final_price_eur: 15 } },
+  getCheckoutSessionStatus: { query: '?stripe_session_id=cs_local_x' },
+  resendAccessCode: { body: { booking_id: 1 } },
+  cancelBookings: { body: { booking: [{ booking_id: 1, expected_refund_eur: 0 }] } },
+};
+const byScheme = (scheme: string) =>
+  operations.filter((operation) => operation.security?.some((entry) => scheme in entry));
+
+let counter = 0;
+const unique = (role: string) => `${role}-${Date.now()}-${(counter += 1)}@gym.example`;
+
+describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
+  let server: AccountApp;
+  let owner: Awaited<ReturnType<typeof loggedInOperator>>;
+  let staff: Awaited<ReturnType<typeof loggedInOperator>>;
+  let member: Awaited<ReturnType<typeof verifiedAccount>>;
+  let branchId: number;
+
+  async function paidBooking(account: typeof member, start: string, end: string): Promise<number> {
+    const slotId = await insertSlot(server.app.db, { branchId, start, end, localDate: start.slice(0, 10) });
+    await bookAndPayOverHttp(newClient(server.app), account.token, slotId);
+    const { id } = await server.app.db
+      .selectFrom('bookings')
+      .select('id')
+      .where('slot_id', '=', slotId)
+      .where('status', '=', 'confirmed')
+      .executeTakeFirstOrThrow();
+    return id;
+  }
+
+  const auditOf = (action: string, entityId: string | number) =>
+    server.app.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', action)
+      .where('entity_id', '=', String(entityId))
+      .execute();
+
+  beforeAll(async () => {
+    server = await startAccountApp(target);
+    owner = await loggedInOperator(server.app, server.clock, unique('owner'), 'owner');
+    server.clock.advance({ seconds: 30 });
+    staff = await loggedInOperator(server.app, server.clock, unique('staff'), 'staff');
+    member = await verifiedAccount(newClient(server.app), server.app, { locale: 'de' });
+    branchId = await createBranch(server.app.db);
+  });
+  afterAll(async () => server?.close());
+
+  it('refuses a member token on every /api/admin operation and an operator token on every member operation', async () => {
+    const adminOperations = byScheme('operatorAuth');
+    const memberOperations = byScheme('bearerAuth');
+    expect(adminOperations.length).toBeGreaterThan(30);
+    expect(memberOperations.length).toBeGreaterThan(5);
+    const refused: string[] = [];
+    for (const [list, token] of [
+      [adminOperations, member.token],
+      [memberOperations, owner.token],
+    ] as const) {
+      for (const operation of list) {
+        const request = WELL_FORMED[operation.operationId] ?? {};
+        const response = await server.app.inject({
+          method: operation.method as 'GET',
+          url: `/api${concrete(operation.path)}${request.query ?? ''}`,
+          headers: { authorization: `Bearer ${token}` },
+          ...(request.body ? { payload: request.body } : {}),
+        });
+        if (response.statusCode !== 401 || response.json().code !== 'unauthorized') {
+          refused.push(`${operation.operationId}: ${response.statusCode}`);
+        }
+      }
+    }
+    expect(refused).toEqual([]);
+  });
+
+  it('answers staff 403 operator_forbidden on every owners-only operation, with nothing changed', async () => {
+    const ownersOnly = operations.filter((operation) => operation.description?.includes('Owners only.'));
+    expect(ownersOnly.map((operation) => operation.operationId).sort()).toEqual(
+      [
+        'createAdminBranch',
+        'createAdminCoupon',
+        'createOperator',
+        'getAdminRefundPolicy',
+        'getBranchPrices',
+        'getMoneyReport',
+        'getMoneyReportCsv',
+        'getOccupancyReport',
+        'getOccupancyReportCsv',
+        'listAdminCoupons',
+        'listAdminPayments',
+        'listOperators',
+        'removeOperator',
+        'setAdminRefundPolicy',
+        'setBranchPrices',
+        'updateAdminCoupon',
+      ].sort(),
+    );
+    const bodies: Record<string, unknown> = {
+      createAdminBranch: {
+        slug: 'staff-branch',
+        name: 'x',
+        location: 'x',
+        latitude: 0,
+        longitude: 0,
+        time_zone: 'Europe/Lisbon',
+        default_price_eur: 1,
+        images: ['/x.jpg'],
+        descriptions: { pt: 'x', en: 'x', fr: 'x', de: 'x', sk: 'x' },
+      },
+      createAdminCoupon: { code: 'STAFF10', discount: 0.1 },
+      createOperator: { email: 'new@gym.example', role: 'owner' },
+      setAdminRefundPolicy: { thresholds: [{ hours: 0, ratio: 1 }] },
+      setBranchPrices: { default_price_eur: 1, bands: [] },
+      updateAdminCoupon: { discount: 0.9 },
+    };
+    const query = '?from=2026-03-01&to=2026-03-31';
+    const answers: string[] = [];
+    for (const operation of ownersOnly) {
+      const response = await server.app.inject({
+        method: operation.method as 'GET',
+        url: `/api${concrete(operation.path)}${operation.method === 'GET' ? query : ''}`,
+        headers: { authorization: `Bearer ${staff.token}` },
+        ...(bodies[operation.operationId] ? { payload: bodies[operation.operationId] as object } : {}),
+      });
+      answers.push(`${operation.operationId}: ${response.statusCode} ${response.json().code}`);
+    }
+    expect(answers).toEqual(
+      ownersOnly.map((operation) => `${operation.operationId}: 403 operator_forbidden`),
+    );
+    expect(
+      await server.app.db.selectFrom('coupons').select('code').where('code', '=', 'STAFF10').execute(),
+    ).toEqual([]);
+    // Staff do see bookings and members.
+    expect((await staff.client.get('/api/admin/bookings', staff.token)).statusCode).toBe(200);
+    expect((await staff.client.get('/api/admin/members', staff.token)).statusCode).toBe(200);
+  });
+
+  it('cancels with an override amount up to what was paid, refunds once, tells the member and audits it', async () => {
+    const bookingId = await paidBooking(member, '2026-03-25T10:00:00Z', '2026-03-25T11:00:00Z');
+    const cancel = (amount: number) =>
+      owner.client.json(
+        'POST',
+        `/api/admin/bookings/${bookingId}/cancel`,
+        { refund: { mode: 'amount', amount_eur: amount }, reason: 'broken shower' },
+        owner.token,
+      );
+    const tooMuch = await cancel(15.01);
+    expect(tooMuch.statusCode).toBe(409);
+    expect(tooMuch.json().code).toBe('refund_exceeds_paid');
+    const done = await cancel(7.5);
+    expect(done.statusCode).toBe(200);
+    expect(done.json().booking).toMatchObject({ status: 'canceled', refunded_eur: 7.5, paid_eur: 15 });
+    expect(done.json().history.map((event: { kind: string }) => event.kind)).toEqual(
+      expect.arrayContaining(['created', 'paid', 'canceled', 'refunded']),
+    );
+    const again = await cancel(1);
+    expect(again.json().code).toBe('booking_not_cancelable');
+    const refunds = await server.app.db
+      .selectFrom('refunds')
+      .selectAll()
+      .where('booking_id', '=', bookingId)
+      .execute();
+    expect(refunds.map((refund) => refund.amount_cents)).toEqual([750]);
+    const [mail] = await outboxTo(server.app, member.email.toLowerCase());
+    expect(mail?.text).toContain('Das Studio hat diese Buchungen von Ihnen storniert');
+    const [audit] = await auditOf('booking.cancel', bookingId);
+    expect(audit).toMatchObject({ operator_email: owner.email, reason: 'broken shower' });
+    expect(audit!.after).toMatchObject({ refund_mode: 'amount', refunded_eur: 7.5 });
+  });
+
+  it('closes a branch for an evening: full refunds, a message in each member’s language, slots closed until reopened', async () => {
+    const other = await verifiedAccount(newClient(server.app), server.app, { locale: 'fr' });
+    const first = await paidBooking(member, '2026-03-26T18:00:00Z', '2026-03-26T19:00:00Z');
+    const second = await paidBooking(other, '2026-03-26T19:00:00Z', '2026-03-26T20:00:00Z');
+    const outside = await paidBooking(other, '2026-03-26T21:00:00Z', '2026-03-26T22:00:00Z');
+    const period = {
+      branch_id: branchId,
+      starts_at: '2026-03-26T17:30:00Z',
+      ends_at: '2026-03-26T20:30:00Z',
+      reason: 'leak',
+    };
+    const preview = await owner.client.json('POST', '/api/admin/closures/preview', period, owner.token);
+    expect(
+      preview
+        .json()
+        .bookings.map((booking: { id: number }) => booking.id)
+        .sort(),
+    ).toEqual([first, second].sort());
+    expect(preview.json().refund_total_eur).toBe(30);
+
+    const created = await owner.client.json('POST', '/api/admin/closures', period, owner.token);
+    expect(created.statusCode).toBe(201);
+    expect(created.json().canceled_booking_ids.sort()).toEqual([first, second].sort());
+    const refunds = await server.app.db
+      .selectFrom('refunds')
+      .select(['booking_id', 'amount_cents'])
+      .where('booking_id', 'in', [first, second, outside])
+      .execute();
+    expect(refunds.map((refund) => [refund.booking_id, refund.amount_cents]).sort()).toEqual(
+      [
+        [first, 1500],
+        [second, 1500],
+      ].sort(),
+    );
+    expect((await outboxTo(server.app, member.email.toLowerCase()))[0]?.text).toContain(
+      'Das Studio hat diese Buchungen von Ihnen storniert',
+    );
+    expect((await outboxTo(server.app, other.email.toLowerCase()))[0]?.text).toContain(
+      'La salle a annulé ces réservations',
+    );
+
+    const overlapping = await owner.client.json('POST', '/api/admin/closures', period, owner.token);
+    expect(overlapping.json().code).toBe('closure_overlaps');
+    const slots = async () =>
+      (await newClient(server.app).get(`/api/bookings/slots/${branchId}/2026-03-26`)).json() as {
+        start_time: string;
+        is_bookeable: boolean;
+      }[];
+    const during = (await slots()).filter(
+      (slot) => slot.start_time.startsWith('2026-03-26T18') || slot.start_time.startsWith('2026-03-26T19'),
+    );
+    expect(during.length).toBe(2);
+    expect(during.every((slot) => !slot.is_bookeable)).toBe(true);
+
+    const reopened = await owner.client.json(
+      'POST',
+      `/api/admin/closures/${created.json().id}/reopen`,
+      undefined,
+      owner.token,
+    );
+    expect(reopened.statusCode).toBe(200);
+    const after = (await slots()).filter(
+      (slot) => slot.start_time.startsWith('2026-03-26T18') || slot.start_time.startsWith('2026-03-26T19'),
+    );
+    expect(after.every((slot) => slot.is_bookeable)).toBe(true);
+    expect(await auditOf('closure.create', created.json().id)).toHaveLength(1);
+    expect(await auditOf('closure.reopen', created.json().id)).toHaveLength(1);
+  });
+
+  it('blocks a member, cancels their future bookings with the chosen refund, and audits both', async () => {
+    const blocked = await verifiedAccount(newClient(server.app), server.app);
+    const bookingId = await paidBooking(blocked, '2026-03-27T10:00:00Z', '2026-03-27T11:00:00Z');
+    const { id } = await server.app.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', blocked.email.toLowerCase())
+      .executeTakeFirstOrThrow();
+    const answer = await staff.client.json(
+      'POST',
+      `/api/admin/members/${id}/block`,
+      { reason: 'abuse', cancel_future_bookings: true, refund_mode: 'full' },
+      staff.token,
+    );
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json().member.blocked).toBe(true);
+    expect(answer.json().bookings.find((booking: { id: number }) => booking.id === bookingId)).toMatchObject({
+      status: 'canceled',
+      refunded_eur: 15,
+    });
+    const booking = await newClient(server.app).json(
+      'POST',
+      '/api/bookings/',
+      { time_slot_id: [1], max_bookings_per_slot: 1, coupon_code: null, expected_total_final_price_eur: 15 },
+      blocked.token,
+    );
+    expect(booking.json().code).toBe('booking_client_blocked');
+    expect(await auditOf('member.block', id)).toHaveLength(1);
+    const exported = await owner.client.get(`/api/admin/members/${id}/export`, owner.token);
+    expect(exported.statusCode).toBe(200);
+    expect(exported.json().account.email).toBe(blocked.email.toLowerCase());
+    expect(exported.json().account.password_hash).toBeUndefined();
+    expect(exported.json().bookings).toHaveLength(1);
+  });
+
+  it('finds each change in the audit log, filtered by action', async () => {
+    const log = await owner.client.get('/api/admin/audit?action=booking.cancel', owner.token);
+    expect(log.statusCode).toBe(200);
+    expect(log.json().items.length).toBeGreaterThan(0);
+    expect(log.json().items.every((item: { action: string }) => item.action === 'booking.cancel')).toBe(true);
+  });
+});
+
+describe('an operator cancel racing the member’s own cancel (PostgreSQL: real concurrency)', () => {
+  let server: AccountApp;
+  beforeAll(async () => {
+    server = await startAccountApp('postgres');
+  });
+  afterAll(async () => server?.close());
+
+  it('refunds the booking once, whoever wins', async () => {
+    const owner = await loggedInOperator(server.app, server.clock, unique('owner'), 'owner');
+    const member = await verifiedAccount(newClient(server.app), server.app);
+    const branchId = await createBranch(server.app.db);
+    for (let round = 0; round < 5; round += 1) {
+      const start = `2026-03-2${5 + (round % 4)}T${String(8 + round).padStart(2, '0')}:00:00Z`;
+      const end = start.replace(
+        /T(\d\d)/,
+        (_match, hour: string) => `T${String(Number(hour) + 1).padStart(2, '0')}`,
+      );
+      const slotId = await insertSlot(server.app.db, { branchId, start, end, localDate: start.slice(0, 10) });
+      await bookAndPayOverHttp(newClient(server.app), member.token, slotId);
+      const { id } = await server.app.db
+        .selectFrom('bookings')
+        .select('id')
+        .where('slot_id', '=', slotId)
+        .executeTakeFirstOrThrow();
+      const [byOperator, byMember] = await Promise.all([
+        owner.client.json(
+          'POST',
+          `/api/admin/bookings/${id}/cancel`,
+          { refund: { mode: 'full' }, reason: 'race' },
+          owner.token,
+        ),
+        newClient(server.app).json(
+          'POST',
+          '/api/bookings/cancel-bookings',
+          { booking: [{ booking_id: id, expected_refund_eur: 15 }] },
+          member.token,
+        ),
+      ]);
+      expect([byOperator.statusCode, byMember.statusCode]).toContain(200);
+      const refunds = await server.app.db
+        .selectFrom('refunds')
+        .select('amount_cents')
+        .where('booking_id', '=', id)
+        .execute();
+      expect(refunds).toEqual([{ amount_cents: 1500 }]);
+    }
+  });
+});
