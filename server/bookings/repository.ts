@@ -268,8 +268,12 @@ function userBookingsQuery(db: Db, userId: string) {
       ])
       .where('booking.user_id', '=', userId)
       // A move's hold is part of that move, not a booking of its own (the booking shows where it is).
-      .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('booking_moves').select('id').whereRef('hold_booking_id', '=', 'booking.id'))),
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb.selectFrom('booking_moves').select('id').whereRef('hold_booking_id', '=', 'booking.id'),
+          ),
+        ),
       )
   );
 }
