@@ -302,10 +302,12 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
     const overlapping = await owner.client.json('POST', '/api/admin/closures', period, owner.token);
     expect(overlapping.json().code).toBe('closure_overlaps');
     const slots = async () =>
-      (await newClient(server.app).get(`/api/bookings/slots/${branchId}/2026-03-26`)).json() as {
-        start_time: string;
-        is_bookeable: boolean;
-      }[];
+      (await newClient(server.app).get(`/api/bookings/slots/${branchId}/2026-03-26`)).json<
+        {
+          start_time: string;
+          is_bookeable: boolean;
+        }[]
+      >();
     const during = (await slots()).filter(
       (slot) => slot.start_time.startsWith('2026-03-26T18') || slot.start_time.startsWith('2026-03-26T19'),
     );
