@@ -67,17 +67,47 @@ export default tseslint.config(
     ],
   },
   js.configs.recommended,
-  ...tseslint.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
   {
-    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    languageOptions: {
+      globals: { ...globals.node, ...globals.browser },
+      parserOptions: {
+        projectService: {
+          allowDefaultProject: ['capacitor.config.ts', 'playwright.config.ts', 'eslint.config.js'],
+        },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
     plugins: { 'import-x': importX },
     rules: {
       ...boundaries,
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
+      // TanStack Router's `redirect()` answers a Response to throw from `beforeLoad` (its documented pattern).
+      '@typescript-eslint/only-throw-error': [
+        'error',
+        { allow: [{ from: 'package', package: '@tanstack/router-core', name: 'Redirect' }] },
+      ],
+      // XState's `types: { input: {} as T }` asserts only to drive inference, which the rule cannot see.
+      '@typescript-eslint/no-unnecessary-type-assertion': ['error', { typesToIgnore: ['AuthModalInput'] }],
+      // An async function that meets a Promise-returning contract (Fastify's async hooks, the adapters' ports,
+      // XState's fromPromise) is those libraries' pattern; dropping `async` would make its throws synchronous.
+      '@typescript-eslint/require-await': 'off',
     },
   },
   { files: ['machines/**'], rules: machinePurity },
+  // Not yet fixed (issue 16 item 9): the tests read untyped `inject().json()` answers and the doors demo
+  // prints untyped JSON. These are real findings, not false positives; the list shrinks as they are typed.
+  {
+    files: ['tests/**', 'scripts/doors-demo.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+    },
+  },
   // The rules of hooks and the React Compiler's checks (refs, purity, state in effects) on the React code.
   { files: ['src/**/*.tsx', 'src/**/*.ts'], ...reactHooks.configs.flat.recommended },
 );

@@ -7,6 +7,7 @@ import babel from '@rolldown/plugin-babel';
 import { lingui, linguiTransformerBabelPreset } from '@lingui/vite-plugin';
 import react from '@vitejs/plugin-react';
 import { build, defineConfig, loadEnv, type Plugin } from 'vite';
+import type { OutputBundle } from 'rolldown';
 import { parseConfig } from './src/config.ts';
 import { LOCALES } from './src/i18n/locales.ts';
 
@@ -38,6 +39,29 @@ function readPageMetadata(root: string, locale: string) {
       ),
     ]),
   );
+}
+
+/**
+ * The booking modal's scripts (its chunk and what it imports) and each locale's booking catalog: the server
+ * preloads them in the HTML of a page whose address opens the modal, so they load alongside the branch data.
+ */
+function bookingModalChunks(bundle: OutputBundle) {
+  const chunks = Object.values(bundle).filter((chunk) => chunk.type === 'chunk');
+  const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+  const scripts = new Set<string>();
+  const visit = (fileName: string) => {
+    if (scripts.has(fileName)) return;
+    scripts.add(fileName);
+    for (const imported of byFile.get(fileName)?.imports ?? []) visit(imported);
+  };
+  const catalogs: Record<string, string> = {};
+  for (const chunk of chunks) {
+    const source = chunk.facadeModuleId ?? '';
+    if (source.endsWith('src/booking/BookingModal.tsx')) visit(chunk.fileName);
+    const match = /locales\/(\w+)\/booking\.po$/.exec(source);
+    if (match?.[1]) catalogs[match[1]] = `/${chunk.fileName}`;
+  }
+  return { scripts: [...scripts].map((file) => `/${file}`), catalogs };
 }
 
 /**
@@ -74,10 +98,11 @@ function pageMetadata(siteName: string, env: Record<string, string>): Plugin {
         }
       }
       const locales = Object.fromEntries(LOCALES.map((locale) => [locale, readPageMetadata(root, locale)]));
+      const bookingModal = bookingModalChunks(bundle);
       this.emitFile({
         type: 'asset',
         fileName: 'page-metadata.json',
-        source: `${JSON.stringify({ siteName, titleSeparator: ' | ', locales, catalogs, styles }, null, 2)}\n`,
+        source: `${JSON.stringify({ siteName, titleSeparator: ' | ', locales, catalogs, styles, bookingModal }, null, 2)}\n`,
       });
     },
     // Renders every locale's pages to HTML (src/prerender.tsx) and adds them to page-metadata.json.

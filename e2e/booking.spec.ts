@@ -49,6 +49,32 @@ test.describe('the branch and booking modal', () => {
     await expect(page).not.toHaveURL(/booking_/);
   });
 
+  test('opened by its address, has its main image and its code preloaded from the first HTML', async ({
+    page,
+    request,
+  }) => {
+    const branch = await firstActiveBranch(request);
+    const html = await (
+      await request.get(`/en?booking_tab=bookSessions&booking_branch_id=${branch.id}`)
+    ).text();
+    const head = html.slice(0, html.indexOf('</head>'));
+    expect(head).toContain(`<link rel="preload" as="image" fetchpriority="high" href="${branch.image}" />`);
+    const preloaded = [...head.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)"/g)].map(
+      (match) => match[1],
+    );
+    expect(preloaded.some((path) => /BookingModal/.test(path ?? ''))).toBe(true);
+    expect(preloaded.some((path) => /\/booking-/.test(path ?? ''))).toBe(true);
+    // Without a branch in the address (or with one that does not exist), none of it.
+    for (const path of ['/en', '/en?booking_tab=bookSessions&booking_branch_id=999999']) {
+      const plain = await (await request.get(path)).text();
+      expect(plain).not.toContain('rel="preload" as="image" fetchpriority="high"');
+      expect(plain).not.toMatch(/modulepreload[^>]*BookingModal/);
+    }
+    // The page the browser gets from that address opens the modal over the adopted landing.
+    await open(page, `/en?booking_tab=bookSessions&booking_branch_id=${branch.id}`);
+    await expect(bookingDialog(page, branch.name)).toBeVisible();
+  });
+
   test('reopens on reload, falls back to the first active branch for an unknown id, and shows the branch information', async ({
     page,
     request,
@@ -125,7 +151,7 @@ test.describe('the branch and booking modal', () => {
     }) => {
       const branch = await firstActiveBranch(request);
       await storeToken(page, await apiLogin(request, DEMO_ACCOUNT));
-      await page.route('**/api/bookings/branches', async (route) => {
+      await page.route('**/api/bookings/branches?*', async (route) => {
         const response = await route.fetch();
         const branches = (await response.json()) as { id: number; active_with_smart_lock: boolean }[];
         const json = branches.map((candidate) => ({

@@ -31,6 +31,34 @@ test.describe('landing page', () => {
     expect(errors).toEqual([]);
   });
 
+  test('adopts the prerendered landing instead of rebuilding it, with no hydration mismatch', async ({
+    page,
+  }) => {
+    const errors: string[] = [];
+    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+    page.on('pageerror', (error) => errors.push(error.message));
+    // The prerendered hero, as the browser parsed it before any script ran.
+    await page.addInitScript(() => {
+      document.addEventListener('DOMContentLoaded', () => {
+        (window as unknown as { prerendered: Element | null }).prerendered =
+          document.querySelector('#root h1');
+      });
+    });
+    for (const path of ['/pt', '/en']) {
+      await open(page, path);
+      await waitForBranches(page);
+      const adopted = await page.evaluate(
+        () =>
+          (window as unknown as { prerendered: Element | null }).prerendered ===
+          document.querySelector('#root h1'),
+      );
+      expect(adopted, `the prerendered hero of ${path} is still the one on the page`).toBe(true);
+    }
+    // React reports a mismatch (or a render that fell back to the client) as an error in the console.
+    expect(errors.filter((text) => /hydrat|#418|#423|#425/i.test(text))).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
   test('shows bookable branches with a button and the coming-soon branch greyed out without one', async ({
     page,
   }) => {

@@ -152,7 +152,7 @@ test.describe('moving a booking', () => {
     const mail = await movedMail(request, person);
     expect(mail.text).toContain('Pagou a diferença');
     // The confirmation's calendar event, updated: the same UID at a higher SEQUENCE.
-    const [event] = mail.attachments!;
+    const [event] = mail.attachments;
     expect(event!.content_type).toContain('method=REQUEST');
     expect(event!.content).toContain(`UID:booking-${moved!.id}@`);
     expect(event!.content).toContain('SEQUENCE:1');

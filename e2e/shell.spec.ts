@@ -5,7 +5,7 @@ test.describe('app shell', () => {
   test('the loader covers the page and takes clicks while a request is in flight', async ({ page }) => {
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/api/bookings/branches', async (route) => {
+    await page.route('**/api/bookings/branches?*', async (route) => {
       await held;
       await route.continue();
     });

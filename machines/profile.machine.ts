@@ -208,7 +208,7 @@ export const profileMachine = setup({
             assign(({ event }) => ({
               fields: fieldsOf(event.output),
               agreeNewsletter: event.output.agree_newsletter,
-              success: { key: 'profile-updated-successfully' } as Feedback,
+              success: { key: 'profile-updated-successfully' },
               error: null,
             })),
             'revalidateSession',

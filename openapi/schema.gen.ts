@@ -3160,7 +3160,7 @@ export interface operations {
         /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
         locale?: components['parameters']['Locale'];
         /** @description The `ETag` of the copy the caller holds; when it is still current the answer is 304 without a body. */
-        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+        'if-none-match'?: components['parameters']['IfNoneMatch'];
       };
       path?: never;
       cookie?: never;
@@ -3223,7 +3223,7 @@ export interface operations {
         /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
         locale?: components['parameters']['Locale'];
         /** @description The `ETag` of the copy the caller holds; when it is still current the answer is 304 without a body. */
-        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+        'if-none-match'?: components['parameters']['IfNoneMatch'];
       };
       path: {
         /** @description The branch id. */
@@ -3371,7 +3371,7 @@ export interface operations {
         /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
         locale?: components['parameters']['Locale'];
         /** @description The `ETag` of the copy the caller holds; when it is still current the answer is 304 without a body. */
-        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+        'if-none-match'?: components['parameters']['IfNoneMatch'];
       };
       path?: never;
       cookie?: never;

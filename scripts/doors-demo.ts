@@ -53,7 +53,7 @@ const inject = async (method: 'GET' | 'POST', url: string, body?: unknown, token
     },
     ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
   });
-  return { status: response.statusCode, json: () => response.json() as any };
+  return { status: response.statusCode, json: () => response.json<any>() };
 };
 const fakeCodes = async () =>
   ((await (await fetch(`${fake.serverUrl}/_fake/database`)).json()) as { access_codes: any[] }).access_codes
@@ -131,7 +131,7 @@ const login = await app.inject({
   headers: { 'content-type': 'application/x-www-form-urlencoded' },
   payload: `username=${encodeURIComponent(email)}&password=${encodeURIComponent(password)}`,
 });
-const token = (login.json() as { access_token: string }).access_token;
+const token = login.json<{ access_token: string }>().access_token;
 const slots = (await inject('GET', `/api/bookings/slots/${branchId}/2026-03-30`)).json() as {
   id: number;
   start_time: string;
@@ -201,7 +201,7 @@ const onLock = await fakeCodes();
 const morningCode = onLock.find((code) => code.starts_at === '2026-03-30T08:45:00.000Z');
 const eveningCode = onLock.find((code) => code.starts_at === '2026-03-30T16:45:00.000Z');
 for (const code of [morningCode!, eveningCode!]) {
-  fake.database.updateAccessCode({ access_code_id: code.access_code_id, status: 'set' } as never);
+  fake.database.updateAccessCode({ access_code_id: code.access_code_id, status: 'set' });
   const answer = await signed({
     event_id: randomUUID(),
     event_type: 'access_code.set',

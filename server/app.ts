@@ -324,7 +324,9 @@ export async function buildApp(
       },
       security: { bearerAuth: bearerAuth(auth), operatorAuth: operatorAuth(operators) },
     });
-    await registerClient(app, config);
+    await registerClient(app, config, {
+      branchImage: async (branchId) => (await branches.findBranch(branchId))?.image ?? null,
+    });
     await app.ready();
   } catch (error) {
     await app.close();

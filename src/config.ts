@@ -114,8 +114,12 @@ export function parseConfig(env: Env, origin: string): ClientConfig {
   };
 }
 
-// `import.meta.env` is absent when Node loads this module (the build reads `parseConfig` for metadata).
+/**
+ * The build's `VITE_*` variables, as the prerender read them (src/app/static-runtime.ts). `import.meta.env` is
+ * absent when Node loads this module (the build reads `parseConfig` for metadata).
+ */
+export const clientEnv = (import.meta.env ?? {}) as Env;
 export const config: ClientConfig = parseConfig(
-  (import.meta.env ?? {}) as Env,
+  clientEnv,
   typeof window === 'undefined' ? 'http://localhost' : window.location.origin,
 );

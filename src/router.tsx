@@ -53,7 +53,7 @@ export const langRoute = createRoute({
         replace: true,
       });
     }
-    if (usesSearchAlias(location.search as Record<string, unknown>)) {
+    if (usesSearchAlias(location.search)) {
       throw redirect({
         to: location.pathname,
         search: modalSearchSchema.parse(location.search),

@@ -13,6 +13,8 @@ export type ApiBranch = {
   location: string;
   active_with_smart_lock: boolean;
   time_zone: string;
+  /** The main image's address. */
+  image: string;
 };
 
 export async function firstActiveBranch(request: APIRequestContext): Promise<ApiBranch> {

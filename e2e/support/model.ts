@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page, type Request, type Route } from '@playwright/test';
-import type { AnyStateMachine, EventFromLogic, InputFrom, SnapshotFrom } from 'xstate';
+import type { AnyStateMachine, EventFromLogic, EventObject, InputFrom, SnapshotFrom } from 'xstate';
 import { coverageOfPaths, type ModelPath } from '../../tests/machines/model/paths.ts';
 
 // Model-based end-to-end tests: paths generated from a machine (tests/machines/model/paths.ts) drive the real UI
@@ -164,8 +164,9 @@ export async function runPath<M extends AnyStateMachine, TData>(
   const gate = await holdCalls(fixtures.page, driver.calls);
   const data = await driver.setup(fixtures, path);
   for (const [index, step] of path.steps.entries()) {
-    const type = (step.event as { type: string }).type;
-    const before = (index === 0 ? step.state : path.steps[index - 1]!.state) as Snapshot<M>;
+    const event: EventObject = step.event;
+    const { type } = event;
+    const before = index === 0 ? step.state : path.steps[index - 1]!.state;
     const world: World<M, TData> = { ...fixtures, data, before, rest: path.steps.slice(index + 1) };
     const answer = /^xstate\.(?:done|error)\.actor\.(.+)$/.exec(type);
     if (answer?.[1]) await gate.release(answer[1]);

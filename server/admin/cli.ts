@@ -105,7 +105,7 @@ function parseInput(command: AdminCommand, rest: readonly string[]) {
   });
   if (values.help) return 'help' as const;
   const { help: _help, ...options } = values;
-  const tuple = command.schema.shape.args as z.ZodTuple | undefined;
+  const tuple = command.schema.shape.args;
   const count = tuple?.def.items.length ?? 0;
   const args = Array.from({ length: count }, (_, index) => positionals[index]);
   const parsed = command.schema.safeParse({ ...options, args });

@@ -42,7 +42,7 @@ export type AdminCommand<Schema extends CommandSchema = CommandSchema> = {
 
 /** Keeps `run`'s input typed by the command's own schema. */
 export function defineCommand<Schema extends CommandSchema>(command: AdminCommand<Schema>): AdminCommand {
-  return command as unknown as AdminCommand;
+  return command;
 }
 
 // --- Argument types: text in, values out, with the operator's message on bad text --------------------------
@@ -182,8 +182,14 @@ export function table(io: AdminIo, rows: Record<string, unknown>[], asJson: bool
     io.out('(none)');
     return;
   }
-  const cell = (value: unknown) =>
-    value === null || value === undefined ? '-' : value instanceof Date ? value.toISOString() : String(value);
+  const cell = (value: unknown): string => {
+    if (value === null || value === undefined) return '-';
+    if (value instanceof Date) return value.toISOString();
+    if (typeof value === 'string') return value;
+    if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean')
+      return String(value);
+    return JSON.stringify(value);
+  };
   const columns = Object.keys(rows[0]!);
   const widths = columns.map((column) =>
     Math.max(column.length, ...rows.map((row) => cell(row[column]).length)),

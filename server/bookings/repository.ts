@@ -268,8 +268,12 @@ function userBookingsQuery(db: Db, userId: string) {
       ])
       .where('booking.user_id', '=', userId)
       // A move's hold is part of that move, not a booking of its own (the booking shows where it is).
-      .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('booking_moves').select('id').whereRef('hold_booking_id', '=', 'booking.id'))),
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb.selectFrom('booking_moves').select('id').whereRef('hold_booking_id', '=', 'booking.id'),
+          ),
+        ),
       )
   );
 }
@@ -289,7 +293,7 @@ export async function listUpcomingUserBookings(db: Db, userId: string, now: Date
     .where(upcoming(now))
     .orderBy('booking.start_time')
     .orderBy('booking.id')
-    .execute() as Promise<MyBookingRow[]>;
+    .execute();
 }
 
 /** Where a page of history ends: the last booking's start and id (history runs newest first). */
@@ -309,11 +313,7 @@ export async function listUserBookingHistory(
   if (before) {
     query = query.where(sql<boolean>`(booking.start_time, booking.id) < (${before.startTime}, ${before.id})`);
   }
-  return query
-    .orderBy('booking.start_time', 'desc')
-    .orderBy('booking.id', 'desc')
-    .limit(limit)
-    .execute() as Promise<MyBookingRow[]>;
+  return query.orderBy('booking.start_time', 'desc').orderBy('booking.id', 'desc').limit(limit).execute();
 }
 
 export type BookingToCancelRow = {

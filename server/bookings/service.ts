@@ -271,7 +271,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
   });
 
   return {
-    moveBooking: moves.moveBooking,
+    moveBooking: (...args: Parameters<typeof moves.moveBooking>) => moves.moveBooking(...args),
 
     /**
      * Cancels bookings the caller locked in `trx` (`repository.lockBookings`), each with the refund the caller

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { preParsingHookHandler } from 'fastify';
+import type { preParsingAsyncHookHandler } from 'fastify';
 import { AppError } from '../errors.ts';
 import { assertDevelopmentCaller } from '../http/dev-routes.ts';
 import { defineHandlers } from '../http/operations.ts';
@@ -22,7 +22,7 @@ const RAW_BODY_LIMIT = 64 * 1024;
  * Keeps the raw bytes of the webhook's body (Stripe signs those, not the parsed JSON), then hands the same bytes
  * on to the ordinary JSON parser. Every other route is left alone.
  */
-export const keepWebhookRawBody: preParsingHookHandler = async (request, _reply, payload) => {
+export const keepWebhookRawBody: preParsingAsyncHookHandler = async (request, _reply, payload) => {
   if (request.routeOptions.url !== WEBHOOK_ROUTE && request.routeOptions.url !== LOCK_WEBHOOK_ROUTE)
     return payload;
   const chunks: Buffer[] = [];

@@ -142,7 +142,16 @@ export function createReportService(deps: {
   }
 
   const csvCell = (value: unknown) => {
-    const text = String(value ?? '');
+    const text =
+      value === null || value === undefined
+        ? ''
+        : typeof value === 'string'
+          ? value
+          : typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean'
+            ? String(value)
+            : value instanceof Date
+              ? value.toString()
+              : JSON.stringify(value);
     // A leading = + - @ would be a formula to a spreadsheet: quoted with a ' before it.
     const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
     return /[",\n\r]/.test(safe) || safe !== text ? `"${safe.replaceAll('"', '""')}"` : safe;

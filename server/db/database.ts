@@ -32,13 +32,15 @@ function parseSafeInteger(text: string): number {
 // bigint (ids, counts) and numeric (coupon discounts) as numbers, timestamptz as Date (pg's default),
 // and a calendar `date` as its 'YYYY-MM-DD' text, because a Date would pin it to the process's time zone.
 const rowTypes = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
+  getTypeParser(oid: number, format?: 'text' | 'binary'): (value: never) => unknown {
     if (format === undefined || format === 'text') {
       if (oid === PG_TYPE.int8) return parseSafeInteger;
       if (oid === PG_TYPE.numeric) return Number;
       if (oid === PG_TYPE.date) return (text: string) => text;
     }
-    return format === 'binary' ? pg.types.getTypeParser(oid, 'binary') : pg.types.getTypeParser(oid, 'text');
+    return (
+      format === 'binary' ? pg.types.getTypeParser(oid, 'binary') : pg.types.getTypeParser(oid, 'text')
+    ) as (value: never) => unknown;
   },
 };
 

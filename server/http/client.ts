@@ -20,6 +20,8 @@ type PageMetadata = {
   catalogs: Partial<Record<Locale, string>>;
   /** Stylesheets of lazily loaded pages, linked from their HTML so the prerendered markup is styled. */
   styles?: Partial<Record<PageName, string[]>>;
+  /** The booking modal's scripts and each locale's booking catalog, preloaded when the address opens it. */
+  bookingModal?: { scripts: string[]; catalogs: Partial<Record<Locale, string>> };
   /** Each page prerendered at build time, put into #root so the first paint needs no JavaScript. */
   bodies?: Partial<Record<Locale, Partial<Record<PageName, string>>>>;
 };
@@ -80,6 +82,28 @@ export function pageHead(metadata: PageMetadata, locale: Locale, page: PageName,
 }
 
 /** Puts the page's head, `lang` and prerendered body into the built index.html (replacing its generic title). */
+/**
+ * The head links of a page whose address opens the booking modal of a branch: its main image (the modal's
+ * largest paint) at high priority, and the modal's scripts and catalog, so they all load alongside the app
+ * instead of after the branch data.
+ */
+export function bookingModalLinks(metadata: PageMetadata, locale: Locale, image: string): string {
+  const modal = metadata.bookingModal;
+  const catalog = modal?.catalogs[locale];
+  return [
+    `<link rel="preload" as="image" fetchpriority="high" href="${escapeHtml(image)}" />`,
+    ...[...(modal?.scripts ?? []), ...(catalog ? [catalog] : [])].map(
+      (href) => `<link rel="modulepreload" crossorigin href="${escapeHtml(href)}" />`,
+    ),
+  ].join('\n    ');
+}
+
+/** The branch a page's address opens the booking modal of (`booking_branch_id`, as the client reads it). */
+function bookingBranchId(query: unknown): number | null {
+  const value = (query as Record<string, unknown> | undefined)?.booking_branch_id;
+  return typeof value === 'string' && /^[1-9]\d{0,9}$/.test(value) ? Number(value) : null;
+}
+
 export function localisedHtml(indexHtml: string, head: string, locale: Locale, body = ''): string {
   return indexHtml
     .replace(/<html([^>]*)\slang="[^"]*"/, `<html$1 lang="${locale}"`)
@@ -160,7 +184,16 @@ function sendHtml(
  * `/` redirects to `/{lang}`; `/{lang}` and `/{lang}/rights` come with their translated metadata; `/{lang}/admin`
  * and its pages are the operator console's.
  */
-export async function registerClient(app: FastifyInstance, config: Config): Promise<void> {
+export type ClientPorts = {
+  /** The main image of a branch, or null when there is no such branch. */
+  branchImage?: (branchId: number) => Promise<string | null>;
+};
+
+export async function registerClient(
+  app: FastifyInstance,
+  config: Config,
+  { branchImage }: ClientPorts = {},
+): Promise<void> {
   const indexFile = path.join(config.clientDistDir, 'index.html');
   const metadataFile = path.join(config.clientDistDir, 'page-metadata.json');
   const clientBuilt = existsSync(indexFile);
@@ -216,7 +249,7 @@ export async function registerClient(app: FastifyInstance, config: Config): Prom
     return sendHtml(request, reply.status(404), currentBuild().indexHtml, pagePolicy);
   };
 
-  const localisedPage = (name: PageName) => (request: FastifyRequest, reply: FastifyReply) => {
+  const localisedPage = (name: PageName) => async (request: FastifyRequest, reply: FastifyReply) => {
     const { lang } = request.params as { lang: string };
     const { indexHtml, metadata, pages } = currentBuild();
     if (!isLocale(lang)) return notFoundOrApp(request, reply);
@@ -231,6 +264,12 @@ export async function registerClient(app: FastifyInstance, config: Config): Prom
       );
       pages.set(key, html);
     }
+    const branchId = name === 'main' && branchImage ? bookingBranchId(request.query) : null;
+    const image = branchId === null ? null : await branchImage?.(branchId);
+    if (image)
+      html = page(
+        html.html.replace('</head>', () => `${bookingModalLinks(metadata, lang, image)}\n  </head>`),
+      );
     return sendHtml(request, reply, html, pagePolicy);
   };
 

@@ -6,10 +6,10 @@ import type { FastifyBaseLogger } from 'fastify';
  * can only ask again. A stopping process finishes the work in progress before its database closes.
  */
 export type AfterAnswer = {
-  run(name: string, work: () => Promise<unknown>): void;
+  run: (name: string, work: () => Promise<unknown>) => void;
   /** Resolves once no work is in progress (tests wait for it before reading the outbox). */
   idle(): Promise<void>;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 };
 
 export function createAfterAnswer(log: FastifyBaseLogger): AfterAnswer {

@@ -7,7 +7,7 @@ import type { Db } from '../db/database.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
 
-export type Housekeeping = { runOnce(): Promise<void>; start(): void; stop(): Promise<void> };
+export type Housekeeping = { runOnce(): Promise<void>; start(): void; stop: () => Promise<void> };
 
 /**
  * Deletes what has stopped mattering: rate-limit counters of windows long gone, verification codes and

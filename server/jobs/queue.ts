@@ -61,7 +61,7 @@ export type JobQueue = {
   /** Registers this process's workers and the recurring schedules (idempotent across processes). */
   startWorkers(): Promise<void>;
   /** Stops workers and timers, letting a job in progress finish; call before the database closes. */
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
   /**
    * Manual mode only (an injected test clock): moves the queue's clock to the app's and runs every job that is
    * due (of `queues`, by default all), each through the same handler the workers use. Answers how many jobs ran
@@ -77,9 +77,11 @@ export type JobQueue = {
  * queue behind the transaction in progress instead of running inside it. A multi-statement text answers one
  * result per statement; pg-boss reads their rows together.
  */
+type Rows = pg.QueryResult<Record<string, unknown>>;
+
 function sharedPoolAdapter(pool: pg.Pool): QueueDatabase {
   const run = async (text: string, values?: unknown[]) => {
-    const result = (await pool.query(text, values)) as pg.QueryResult | pg.QueryResult[];
+    const result = (await pool.query(text, values)) as Rows | Rows[];
     return Array.isArray(result) ? { rows: result.flatMap((part) => part.rows ?? []) } : result;
   };
   return {

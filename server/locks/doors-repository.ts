@@ -329,10 +329,11 @@ export async function markNoShows(
     .where('booking.no_show_at', 'is', null)
     .where('booking.checked_in_at', 'is', null)
     .where(sql<boolean>`booking.start_time + ${grace}::interval <= ${now}`)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('bookings as earlier')
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('bookings as earlier')
             .select('earlier.id')
             .whereRef('earlier.lock_code_id', '=', 'booking.lock_code_id')
             .where('earlier.status', '=', 'confirmed')

@@ -202,13 +202,13 @@ export function createDoorService(deps: {
   async function syncCode(lockCodeId: number): Promise<'settled'> {
     const code = await codes.findLockCode(db, lockCodeId);
     if (!code) return 'settled';
-    let outage: unknown = null;
+    let outage: Error | null = null;
     for (const door of await doors.listDoors(db, lockCodeId)) {
       try {
         if (door.state === 'revoking') await revokeDoor(code, door);
         else if (code.revoked_at === null) await programDoor(code, door);
       } catch (error) {
-        outage ??= error;
+        outage ??= error instanceof Error ? error : new Error('the lock provider failed', { cause: error });
       }
     }
     if (outage) throw outage;

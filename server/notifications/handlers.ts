@@ -1,6 +1,5 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import type { OutboxAttachment } from '../db/schema.ts';
 import { assertDevelopmentCaller } from '../http/dev-routes.ts';
 import { defineHandlers } from '../http/operations.ts';
 import { resolveLocale } from '../i18n.ts';
@@ -25,7 +24,7 @@ export function notificationHandlers(
         subject: row.subject,
         text: row.text_body,
         html: row.html_body,
-        attachments: (row.attachments as OutboxAttachment[]).map((attachment) => ({
+        attachments: row.attachments.map((attachment) => ({
           filename: attachment.filename,
           content_type: attachment.contentType,
           content: attachment.content,

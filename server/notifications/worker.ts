@@ -24,7 +24,7 @@ export type OutboxWorker = {
   runOnce(): Promise<{ delivered: number; retrying: number; failed: number }>;
   start(): void;
   /** Stops polling and waits for the delivery in progress, if any. */
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 };
 
 /** Seconds to wait before attempt `attempts + 1`: exponential, capped, with up to 20% jitter so retries spread. */

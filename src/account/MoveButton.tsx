@@ -13,7 +13,7 @@ export function MoveButton({ booking, when }: { booking: Booking; when: string }
       size="xs"
       aria-label={t`Mudar a reserva de ${when}`}
       onClick={() =>
-        updateSearch((previous) => ({
+        void updateSearch((previous) => ({
           ...previous,
           account_tab: undefined,
           booking_tab: 'bookSessions',

@@ -91,7 +91,7 @@ export function AdminConsole() {
 function Frame() {
   const { session } = useAdmin();
   // The one-time link of `operator add` is `/{lang}/admin?setup=<token>`.
-  const search = useSearch({ strict: false }) as { setup?: unknown };
+  const search: { setup?: unknown } = useSearch({ strict: false });
   const phase = useSelector(session, (state) =>
     state.matches('loggedIn') || state.matches('loggingOut')
       ? 'in'

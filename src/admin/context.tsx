@@ -28,6 +28,6 @@ export function useAdminLocale(): Locale {
 
 /** The console's page path after `/{lang}/admin/`, split in segments ('' is Today). */
 export function useAdminPath(): string[] {
-  const { _splat } = useParams({ strict: false }) as { _splat?: string };
+  const { _splat }: { _splat?: string } = useParams({ strict: false });
   return (_splat ?? '').split('/').filter((segment) => segment !== '');
 }

@@ -43,5 +43,5 @@ export function createAnalytics(
 
 async function loadMixpanel(): Promise<Mixpanel> {
   const module = await import('mixpanel-browser');
-  return module.default as unknown as Mixpanel;
+  return module.default;
 }

@@ -5,8 +5,8 @@
 export type LoaderStore = {
   begin(): void;
   end(): void;
-  isLoading(): boolean;
-  subscribe(listener: () => void): () => void;
+  isLoading: () => boolean;
+  subscribe: (listener: () => void) => () => void;
 };
 
 export function createLoaderStore(): LoaderStore {

@@ -1,5 +1,5 @@
 import { createActorContext } from '@xstate/react';
-import { useState, type ReactNode } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
 import type { AnyStateMachine, EventFrom, InputFrom } from 'xstate';
 import { useRuntime } from './context.tsx';
 import type { Runtime } from './runtime.ts';
@@ -41,7 +41,10 @@ export function createFlowBinding<TMachine extends AnyStateMachine, TPorts = Rec
   return {
     Provider,
     useSelector: context.useSelector,
-    useSend: () => context.useActorRef().send,
+    useSend: () => {
+      const actor = context.useActorRef();
+      return useCallback((event: EventFrom<TMachine>) => actor.send(event), [actor]);
+    },
     /** Whether the machine takes `event` now: what enables a button. */
     useCan: (event: EventFrom<TMachine>) =>
       context.useSelector((state) => (state as MachineSnapshotOf<TMachine>).can(event)),

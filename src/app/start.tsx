@@ -1,10 +1,11 @@
 import { I18nProvider } from '@lingui/react';
 import { RouterProvider } from '@tanstack/react-router';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { StrictMode, useSyncExternalStore } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RuntimeContext } from './context.tsx';
-import { createRuntime } from './runtime.ts';
-import { config } from '../config.ts';
+import { createRuntime, type Runtime } from './runtime.ts';
+import { staticRuntime } from './static-runtime.ts';
+import { clientEnv, config } from '../config.ts';
 import { activateLocale, i18n } from '../i18n/i18n.ts';
 import { detectLocale } from '../i18n/locales.ts';
 import { installNativeGuards, lockViewportZoom } from '../platform/guards.ts';
@@ -39,14 +40,43 @@ const runtime = createRuntime(config, {
 });
 await firstLocale;
 
+const unchanging = () => () => {};
+
+/**
+ * The app. Over a prerendered page, its first render uses the prerender's state (a first-time, logged-out
+ * visitor, no data yet), so it is the prerendered HTML exactly and React adopts that DOM instead of rebuilding
+ * it; right after, the live runtime takes over and only what differs (session, branches, a modal) re-renders.
+ */
+function App({ first }: { first: Runtime }) {
+  // React hydrates with the server snapshot, then renders again with the live one.
+  const current = useSyncExternalStore(
+    unchanging,
+    () => runtime,
+    () => first,
+  );
+  return (
+    <StrictMode>
+      <I18nProvider i18n={i18n}>
+        <RuntimeContext value={current}>
+          <RouterProvider router={router} />
+        </RuntimeContext>
+      </I18nProvider>
+    </StrictMode>
+  );
+}
+
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element.');
-createRoot(root).render(
-  <StrictMode>
-    <I18nProvider i18n={i18n}>
-      <RuntimeContext value={runtime}>
-        <RouterProvider router={router} />
-      </RuntimeContext>
-    </I18nProvider>
-  </StrictMode>,
-);
+const requested = window.location.href;
+if (root.hasChildNodes()) await router.load();
+// The prerendered page is adopted when the router shows that page (not after a redirect to another address).
+if (root.hasChildNodes() && window.location.href === requested) {
+  // As TanStack Router's own hydration does: the router renders as on the server (no Suspense boundary of its own).
+  router.ssr = { manifest: undefined };
+  // The prerender's state (its actors and configuration), with the live API: an effect that runs before the live
+  // runtime takes over (e.g. reading the refund policy) asks the server as usual.
+  const { config: staticConfig, session, startup } = staticRuntime(clientEnv);
+  hydrateRoot(root, <App first={{ ...runtime, config: staticConfig, session, startup }} />);
+} else {
+  createRoot(root).render(<App first={runtime} />);
+}

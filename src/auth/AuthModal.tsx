@@ -130,7 +130,7 @@ function AuthDialog() {
   const state = useAuthModalSelector((snapshot) => snapshot);
   const view = currentView(state);
   const { context } = state;
-  const busy = view !== null && !state.matches({ [view]: 'idle' } as never);
+  const busy = view !== null && !state.matches({ [view]: 'idle' });
   const verifying = state.matches({ verify: 'verifying' }) ? context.channel : null;
 
   // The URL follows the modal: its view, the link parameters while they apply, none once it is done.

@@ -36,7 +36,7 @@ function BookingFlow({ branch, tab, hidden }: { branch: Branch; tab: BookingTab;
     <>
       <Modal
         opened={!hidden}
-        onClose={close}
+        onClose={() => void close()}
         closeButtonProps={{ 'aria-label': t`Fechar` }}
         closeOnEscape={!dialogOpen}
         title={<span className="booking-title">{branchName}</span>}
@@ -134,7 +134,7 @@ export default function BookingModal({ hidden }: { hidden: boolean }) {
         <Modal
           opened={!hidden}
           onClose={() =>
-            updateSearch((previous) => ({
+            void updateSearch((previous) => ({
               ...previous,
               booking_tab: undefined,
               booking_branch_id: undefined,

@@ -75,7 +75,7 @@ export function MoveFlow({
     <>
       <Modal
         opened={!hidden && !state.matches('payment')}
-        onClose={close}
+        onClose={() => void close()}
         closeButtonProps={{ 'aria-label': t`Fechar` }}
         closeOnEscape={!state.matches('reviewing')}
         title={<span className="booking-title">{t`Mudar reserva em ${branchName}`}</span>}
@@ -92,7 +92,7 @@ export function MoveFlow({
             <Alert color="red" role="alert">
               {error ? feedbackText(error) : <Trans>Esta reserva já não pode ser mudada.</Trans>}
             </Alert>
-            <Button onClick={close}>
+            <Button onClick={() => void close()}>
               <Trans>Fechar</Trans>
             </Button>
           </Stack>
@@ -109,7 +109,7 @@ export function MoveFlow({
                 <Trans>Reembolsado: {formatEuros(refundedEur, locale)}</Trans>
               </Text>
             )}
-            <Button onClick={close}>
+            <Button onClick={() => void close()}>
               <Trans>Fechar</Trans>
             </Button>
           </Stack>
@@ -224,7 +224,7 @@ export function MoveFlow({
       </Modal>
       <Modal
         opened={!hidden && state.matches('payment')}
-        onClose={close}
+        onClose={() => void close()}
         closeButtonProps={{ 'aria-label': t`Fechar` }}
         title={<span className="booking-title">{t`Pagamento`}</span>}
         zIndex={300}

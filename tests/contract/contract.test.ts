@@ -516,7 +516,7 @@ describe('the schemas as the server validates them', () => {
         return [`${operation.operationId} ${resolved.in} ${resolved.name}`, resolved.schema];
       });
       // A webhook body is the provider's event: any object, authenticated by its signature rather than its shape.
-      if (operation.requestBody && !['stripeWebhook', 'seamWebhook'].includes(operation.operationId!)) {
+      if (operation.requestBody && !['stripeWebhook', 'seamWebhook'].includes(operation.operationId)) {
         for (const [media, { schema }] of Object.entries(operation.requestBody.content)) {
           inputs.push([`${operation.operationId} body ${media}`, schema]);
         }

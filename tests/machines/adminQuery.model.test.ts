@@ -12,7 +12,7 @@ const EVENTS = [
   { type: 'query.change', params: { status: 'cancelled' } },
   { type: 'query.reload' },
   { type: 'xstate.done.actor.load', output: ['#1', '#2'] },
-  { type: 'xstate.error.actor.load', error: new ApiError('operator_forbidden' as never, 'Owners only.') },
+  { type: 'xstate.error.actor.load', error: new ApiError('operator_forbidden', 'Owners only.') },
   { type: 'xstate.error.actor.load', error: new ApiError('unauthorized', 'Session ended.') },
   { type: 'xstate.error.actor.load', error: new ApiError('internal_error') },
 ] as unknown as Event[];

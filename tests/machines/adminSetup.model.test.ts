@@ -13,7 +13,7 @@ const EVENTS = [
   { type: 'xstate.done.actor.setPassword' },
   {
     type: 'xstate.error.actor.setPassword',
-    error: new ApiError('invalid_setup_token' as never, 'This link is no longer valid.'),
+    error: new ApiError('invalid_setup_token', 'This link is no longer valid.'),
   },
   {
     type: 'xstate.error.actor.setPassword',

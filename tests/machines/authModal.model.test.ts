@@ -93,7 +93,7 @@ function userEvents(state: Snapshot): Event[] {
         : [change('confirmPassword', PASSWORD), change('confirmPassword', 'other')]),
       send('register.submit'),
       send('view.login'),
-      { type: 'newsletter.change', checked: false } as Event,
+      { type: 'newsletter.change', checked: false } satisfies Event,
     ];
   }
   if (state.matches({ forgotPassword: 'idle' }))
@@ -111,8 +111,8 @@ function userEvents(state: Snapshot): Event[] {
       ...unless(fields.emailCode !== '', change('emailCode', ' 111111 ')),
       ...unless(fields.phoneCode !== '', change('phoneCode', '222222')),
       ...(['email', 'phone'] as const).flatMap((channel) => [
-        { type: 'code.verify', channel } as Event,
-        { type: 'code.resend', channel } as Event,
+        { type: 'code.verify', channel } satisfies Event,
+        { type: 'code.resend', channel } satisfies Event,
       ]),
       send('cancel'),
     ];

@@ -52,7 +52,7 @@ function start(input: AuthModalInput = {}, script: Script = {}) {
     }
   };
   const settled = (view: string) =>
-    waitFor(actor, (state) => currentView(state) === view && state.matches({ [view]: 'idle' } as never));
+    waitFor(actor, (state) => currentView(state) === view && state.matches({ [view]: 'idle' }));
   return { actor, calls, logIn, fill, settled };
 }
 

@@ -8,7 +8,7 @@ import { booking } from './bookings-fixtures.ts';
 function start(options: {
   lists?: Booking[][];
   cancel?: (input: CancelRequest) => Promise<void>;
-  loadError?: unknown;
+  loadError?: Error;
 }) {
   const lists = [...(options.lists ?? [[booking(1), booking(2), booking(3, { is_cancelable: false })]])];
   let last = lists[0] ?? [];

@@ -82,7 +82,9 @@ describe('profile machine, model-based', () => {
   const paths = generatePaths(profileMachine, {
     // The form is only on screen (and editable) once the profile is read.
     events: (state) =>
-      state.matches('editing') ? [...EDITS, ...ANSWERS] : [...ANSWERS, { type: 'profile.reload' } as Event],
+      state.matches('editing')
+        ? [...EDITS, ...ANSWERS]
+        : [...ANSWERS, { type: 'profile.reload' } satisfies Event],
     serializeState: (state) => `${JSON.stringify(state.value)} ${formOf(state)}`,
     maxStatesForSimplePaths: 0,
   });

@@ -23,7 +23,7 @@ describe('the session bridge (sessionChanges)', () => {
   it('tells a flow each time the session settles, not the steps in between or the user’s details', async () => {
     const world = modelSession();
     const { heard, flow } = listener(world);
-    world.through['session.changed']!({ type: 'session.changed', loggedIn: true });
+    world.through['session.changed']({ type: 'session.changed', loggedIn: true });
     // validating, then logged in, then the user's details arrive: one change.
     await settled(world, 'loggedIn');
     await waitFor(world.session, (state) => state.context.user !== null);
@@ -36,7 +36,7 @@ describe('the session bridge (sessionChanges)', () => {
     world.session.send({ type: 'logout' });
     expect(heard).toEqual([true, true, false]);
     // An expired token is refused: logged out again, after a validation.
-    world.through['session.changed']!({ type: 'session.changed', loggedIn: false });
+    world.through['session.changed']({ type: 'session.changed', loggedIn: false });
     await waitFor(world.session, (state) => state.matches('validating'));
     await settled(world, 'loggedOut');
     expect(heard).toEqual([true, true, false, false]);
@@ -48,7 +48,7 @@ describe('the session bridge (sessionChanges)', () => {
     const world = modelSession();
     const { heard, flow } = listener(world);
     flow.stop();
-    world.through['session.changed']!({ type: 'session.changed', loggedIn: true });
+    world.through['session.changed']({ type: 'session.changed', loggedIn: true });
     await settled(world, 'loggedIn');
     expect(heard).toEqual([]);
     world.session.stop();

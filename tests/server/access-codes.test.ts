@@ -148,9 +148,11 @@ describe.each(DATABASE_TARGETS)('scheduled work on the job queue (%s)', (target)
 
     clock.set('2026-03-30T08:30:00Z');
     expect(await runDue()).toBe(1);
-    const [mine] = (await caller.get('/api/bookings/my-bookings', account.token)).json() as {
-      lock_code: string | null;
-    }[];
+    const [mine] = (await caller.get('/api/bookings/my-bookings', account.token)).json<
+      {
+        lock_code: string | null;
+      }[]
+    >();
     expect(mine?.lock_code).toMatch(/^\d{6}$/);
     const [email, sms] = await accessMessages();
     expect(email).toMatchObject({ recipient: account.email.toLowerCase(), locale: 'fr' });

@@ -92,6 +92,7 @@ const WELL_FORMED: Record<string, { body?: object; query?: string }> = {
   getCheckoutSessionStatus: { query: '?stripe_session_id=cs_local_x' },
   resendAccessCode: { body: { booking_id: 1 } },
   cancelBookings: { body: { booking: [{ booking_id: 1, expected_refund_eur: 0 }] } },
+  moveBooking: { body: { time_slot_id: 1, expected_price_difference_eur: 0 } },
 };
 const byScheme = (scheme: string) =>
   operations.filter((operation) => operation.security?.some((entry) => scheme in entry));
@@ -301,10 +302,12 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
     const overlapping = await owner.client.json('POST', '/api/admin/closures', period, owner.token);
     expect(overlapping.json().code).toBe('closure_overlaps');
     const slots = async () =>
-      (await newClient(server.app).get(`/api/bookings/slots/${branchId}/2026-03-26`)).json() as {
-        start_time: string;
-        is_bookeable: boolean;
-      }[];
+      (await newClient(server.app).get(`/api/bookings/slots/${branchId}/2026-03-26`)).json<
+        {
+          start_time: string;
+          is_bookeable: boolean;
+        }[]
+      >();
     const during = (await slots()).filter(
       (slot) => slot.start_time.startsWith('2026-03-26T18') || slot.start_time.startsWith('2026-03-26T19'),
     );

@@ -1,3 +1,4 @@
+import type { ErrorBody } from './support/accounts.ts';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -135,7 +136,7 @@ describe.each(DATABASE_TARGETS)('the API on %s', (target) => {
       url: '/api/bookings/local-time/branch/9999',
       headers: { locale: 'xx' },
     });
-    expect(unsupported.json().detail).toBe('Filial não encontrada.');
+    expect(unsupported.json<ErrorBody>().detail).toBe('Filial não encontrada.');
   });
 
   it.each([
@@ -161,9 +162,11 @@ describe.each(DATABASE_TARGETS)('the API on %s', (target) => {
       url: '/api/bookings/slots/abc/2026-03-24',
       headers: { locale: 'en' },
     });
-    expect(response.json().detail).toBe("Invalid request: 'branch_id' has the wrong type");
+    expect(response.json<ErrorBody>().detail).toBe("Invalid request: 'branch_id' has the wrong type");
     const portuguese = await app.inject('/api/bookings/slots/abc/2026-03-24');
-    expect(portuguese.json().detail).toBe('Pedido inválido: «branch_id» tem um tipo de valor inválido');
+    expect(portuguese.json<ErrorBody>().detail).toBe(
+      'Pedido inválido: «branch_id» tem um tipo de valor inválido',
+    );
   });
 
   it('refuses broken and unexpected request bodies with a 4xx, never a 5xx', async () => {
@@ -174,7 +177,7 @@ describe.each(DATABASE_TARGETS)('the API on %s', (target) => {
       payload: '{"email": ',
     });
     expect(brokenJson.statusCode).toBe(400);
-    expect(brokenJson.json().code).toBe('malformed_body');
+    expect(brokenJson.json<ErrorBody>().code).toBe('malformed_body');
 
     const poisoned = await app.inject({
       method: 'POST',
@@ -184,7 +187,7 @@ describe.each(DATABASE_TARGETS)('the API on %s', (target) => {
     });
     expect(poisoned.statusCode).toBeGreaterThanOrEqual(400);
     expect(poisoned.statusCode).toBeLessThan(500);
-    expect(poisoned.json().code).toBeTypeOf('string');
+    expect(poisoned.json<ErrorBody>().code).toBeTypeOf('string');
 
     const extraField = await app.inject({
       method: 'POST',
@@ -192,7 +195,7 @@ describe.each(DATABASE_TARGETS)('the API on %s', (target) => {
       payload: { email: 'a@example.com', role: 'admin' },
     });
     expect(extraField.statusCode).toBe(422);
-    expect(extraField.json().detail).toContain('role');
+    expect(extraField.json<ErrorBody>().detail).toContain('role');
 
     const wrongType = await app.inject({
       method: 'POST',
@@ -208,7 +211,7 @@ describe.each(DATABASE_TARGETS)('the API on %s', (target) => {
       payload: '<email/>',
     });
     expect(wrongMediaType.statusCode).toBe(415);
-    expect(wrongMediaType.json().code).toBe('unsupported_media_type');
+    expect(wrongMediaType.json<ErrorBody>().code).toBe('unsupported_media_type');
 
     const oversized = await app.inject({
       method: 'POST',
@@ -224,7 +227,7 @@ describe.each(DATABASE_TARGETS)('the API on %s', (target) => {
       headers: { authorization: 'Bearer not-a-token' },
     });
     expect(response.statusCode).toBe(401);
-    expect(response.json().code).toBe('unauthorized');
+    expect(response.json<ErrorBody>().code).toBe('unauthorized');
   });
 
   it('sends security headers', async () => {

@@ -1,3 +1,4 @@
+import type { ErrorBody } from './support/accounts.ts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/database.ts';
@@ -360,7 +361,7 @@ describe.each(DATABASE_TARGETS)('abuse limits on %s', (target) => {
       expect(response.statusCode).toBeGreaterThanOrEqual(400);
       expect(response.statusCode).toBeLessThan(500);
       // {detail, code}; a validation error adds the refused fields (the contract's FieldProblem).
-      const errorBody = response.json() as { code: string; fields?: unknown[] };
+      const errorBody = response.json<{ code: string; fields?: unknown[] }>();
       expect(Object.keys(errorBody).sort()).toEqual(
         errorBody.code === 'validation_failed' ? ['code', 'detail', 'fields'] : ['code', 'detail'],
       );
@@ -393,7 +394,7 @@ describe.each(DATABASE_TARGETS)('abuse limits on %s', (target) => {
         const response = await client.json('PUT', '/api/auth/me', body, account.token);
         expect(response.statusCode).toBeGreaterThanOrEqual(400);
         expect(response.statusCode).toBeLessThan(500);
-        expect(response.json().code).toEqual(expect.any(String));
+        expect(response.json<ErrorBody>().code).toEqual(expect.any(String));
       }
       expect((await client.get('/api/auth/me', account.token)).json()).toEqual(before.json());
       expect(await rowCounts(server.app.db)).toEqual(counts);
@@ -423,7 +424,7 @@ describe('the global budget of wrong codes', () => {
       }
       const limited = await newClient(server.app).get('/api/auth/confirm-phone-number/000000');
       expect(limited.statusCode).toBe(429);
-      expect(limited.json().code).toBe('rate_limited');
+      expect(limited.json<ErrorBody>().code).toBe('rate_limited');
     } finally {
       await server.close();
     }

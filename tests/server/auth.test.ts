@@ -1,3 +1,4 @@
+import type { ErrorBody } from './support/accounts.ts';
 import { sql } from 'kysely';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -111,6 +112,7 @@ describe.each(DATABASE_TARGETS)('accounts on %s', (target) => {
         email_verified: true,
         phone_verified: true,
         locale: 'pt',
+        tax_id: null,
       });
     });
 
@@ -187,7 +189,7 @@ describe.each(DATABASE_TARGETS)('accounts on %s', (target) => {
         '/api/auth/register',
         registration({ confirm_password: 'x' }),
       );
-      expect(portuguese.json().detail).toBe('As palavras-passe não coincidem.');
+      expect(portuguese.json<ErrorBody>().detail).toBe('As palavras-passe não coincidem.');
     });
 
     it('refuses an e-mail address or phone number that another account uses', async () => {
@@ -200,14 +202,14 @@ describe.each(DATABASE_TARGETS)('accounts on %s', (target) => {
         registration({ email: first.email.toUpperCase() }),
       );
       expect(sameEmail.statusCode).toBe(409);
-      expect(sameEmail.json().code).toBe('email_in_use');
+      expect(sameEmail.json<ErrorBody>().code).toBe('email_in_use');
       const samePhone = await client.json(
         'POST',
         '/api/auth/register',
         registration({ phone_number: first.phone_number }),
       );
       expect(samePhone.statusCode).toBe(409);
-      expect(samePhone.json().code).toBe('phone_in_use');
+      expect(samePhone.json<ErrorBody>().code).toBe('phone_in_use');
     });
 
     it('refuses blocked e-mail addresses and phone numbers and creates nothing', async () => {
@@ -237,7 +239,7 @@ describe.each(DATABASE_TARGETS)('accounts on %s', (target) => {
         '/api/auth/register',
         registration({ phone_number: '+351 900 000 001' }),
       );
-      expect(byPhone.json().code).toBe('contact_blocked');
+      expect(byPhone.json<ErrorBody>().code).toBe('contact_blocked');
       expect(await userRow(server.app.db, blocked.email)).toBeUndefined();
       expect(await outboxTo(server.app, blocked.email)).toEqual([]);
     });
@@ -265,7 +267,7 @@ describe.each(DATABASE_TARGETS)('accounts on %s', (target) => {
       try {
         const expired = await client.get(`/api/auth/confirm-phone-number/${first}`);
         expect(expired.statusCode).toBe(400);
-        expect(expired.json().code).toBe('verification_code_expired');
+        expect(expired.json<ErrorBody>().code).toBe('verification_code_expired');
 
         const resent = await client.json('POST', '/api/auth/resend-phone-verification', {
           email: account.email,
@@ -320,7 +322,7 @@ describe.each(DATABASE_TARGETS)('accounts on %s', (target) => {
       expect(wrongPassword.statusCode).toBe(401);
       expect(unknownEmail.statusCode).toBe(401);
       expect(unknownEmail.json()).toEqual(wrongPassword.json());
-      expect(wrongPassword.json().code).toBe('invalid_credentials');
+      expect(wrongPassword.json<ErrorBody>().code).toBe('invalid_credentials');
     });
 
     it('refuses tokens that are forged, tampered with, unsigned or expired', async () => {
@@ -336,7 +338,7 @@ describe.each(DATABASE_TARGETS)('accounts on %s', (target) => {
       for (const token of [forged, tampered, unsigned, 'garbage', `${account.token}x`]) {
         const response = await client.get('/api/auth/me', token);
         expect(response.statusCode).toBe(401);
-        expect(response.json().code).toBe('unauthorized');
+        expect(response.json<ErrorBody>().code).toBe('unauthorized');
       }
       expect((await client.get('/api/auth/me')).statusCode).toBe(401);
 
@@ -391,7 +393,7 @@ describe.each(DATABASE_TARGETS)('accounts on %s', (target) => {
       const weak = await client.json('POST', `/api/auth/reset-password/${token}`, {
         new_password: 'abc123!',
       });
-      expect(weak.json().code).toBe('password_too_short');
+      expect(weak.json<ErrorBody>().code).toBe('password_too_short');
       const reset = await client.json('POST', `/api/auth/reset-password/${token}`, {
         new_password: 'a brand new passphrase',
       });
@@ -407,7 +409,7 @@ describe.each(DATABASE_TARGETS)('accounts on %s', (target) => {
         new_password: 'yet another passphrase',
       });
       expect(again.statusCode).toBe(400);
-      expect(again.json().code).toBe('invalid_reset_token');
+      expect(again.json<ErrorBody>().code).toBe('invalid_reset_token');
     });
 
     it('refuses a reset link after an hour', async () => {
@@ -424,7 +426,7 @@ describe.each(DATABASE_TARGETS)('accounts on %s', (target) => {
           new_password: 'a brand new passphrase',
         });
         expect(late.statusCode).toBe(400);
-        expect(late.json().code).toBe('invalid_reset_token');
+        expect(late.json<ErrorBody>().code).toBe('invalid_reset_token');
       } finally {
         server.clock.advance({ minutes: -61 });
       }
@@ -522,7 +524,7 @@ describe.each(DATABASE_TARGETS)('accounts on %s', (target) => {
         { ...profileOf(account), password: '12345678' },
         account.token,
       );
-      expect(weak.json().code).toBe('password_too_common');
+      expect(weak.json<ErrorBody>().code).toBe('password_too_common');
       const response = await client.json(
         'PUT',
         '/api/auth/me',
@@ -545,14 +547,14 @@ describe.each(DATABASE_TARGETS)('accounts on %s', (target) => {
         account.token,
       );
       expect(email.statusCode).toBe(409);
-      expect(email.json().code).toBe('email_in_use');
+      expect(email.json<ErrorBody>().code).toBe('email_in_use');
       const phone = await client.json(
         'PUT',
         '/api/auth/me',
         { ...profileOf(account), phone_number: other.phone_number },
         account.token,
       );
-      expect(phone.json().code).toBe('phone_in_use');
+      expect(phone.json<ErrorBody>().code).toBe('phone_in_use');
       expect((await client.get('/api/auth/me', account.token)).json().email).toBe(account.email);
     });
   });

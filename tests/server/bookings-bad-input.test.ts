@@ -335,7 +335,7 @@ describe.each(DATABASE_TARGETS)('bad input to the booking and checkout calls on 
     expect(response.statusCode, response.body).toBeGreaterThanOrEqual(400);
     expect(response.statusCode, response.body).toBeLessThan(500);
     // {detail, code}; a validation error adds the refused fields (the contract's FieldProblem).
-    const errorBody = response.json() as { code: string; fields?: unknown[] };
+    const errorBody = response.json<{ code: string; fields?: unknown[] }>();
     expect(Object.keys(errorBody).sort()).toEqual(
       errorBody.code === 'validation_failed' ? ['code', 'detail', 'fields'] : ['code', 'detail'],
     );

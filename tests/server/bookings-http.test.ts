@@ -1,3 +1,4 @@
+import type { ErrorBody } from './support/accounts.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCoupon, lisbonSlot } from './bookings-fixtures.ts';
 import { DATABASE_TARGETS, emptyAllTables } from './support/databases.ts';
@@ -110,7 +111,7 @@ describe.each(DATABASE_TARGETS)('the booking calls on %s', (target) => {
       token,
     );
     expect(stale.statusCode).toBe(409);
-    expect(stale.json().code).toBe('price_changed');
+    expect(stale.json<ErrorBody>().code).toBe('price_changed');
     expect(await server.app.db.selectFrom('bookings').select('id').execute()).toEqual([]);
 
     const created = await caller.json(
@@ -121,10 +122,12 @@ describe.each(DATABASE_TARGETS)('the booking calls on %s', (target) => {
     );
     expect(created.statusCode).toBe(201);
     expect(created.json().checkout_session.clientSecret).toMatch(/^cs_local_[0-9a-f]+_secret_[0-9a-f]+$/);
-    const listed = (await caller.get(`/api/bookings/slots/${branchId}/2026-03-25`)).json() as {
-      id: number;
-      is_bookeable: boolean;
-    }[];
+    const listed = (await caller.get(`/api/bookings/slots/${branchId}/2026-03-25`)).json<
+      {
+        id: number;
+        is_bookeable: boolean;
+      }[]
+    >();
     expect(listed.find((slot) => slot.id === slots[0])?.is_bookeable).toBe(false);
   });
 
@@ -162,7 +165,7 @@ describe.each(DATABASE_TARGETS)('the booking calls on %s', (target) => {
   it('lists the paid bookings and cancels them all with a full refund, once however often it is asked', async () => {
     const { caller, token } = await client();
     await bookAndPay(caller, token, 35);
-    const mine = (await caller.get('/api/bookings/my-bookings', token)).json() as Booking[];
+    const mine = (await caller.get('/api/bookings/my-bookings', token)).json<Booking[]>();
     expect(mine.map((booking) => [booking.paid, booking.is_cancelable, booking.refundable_eur])).toEqual([
       [true, true, 20],
       [true, true, 15],
@@ -194,7 +197,7 @@ describe.each(DATABASE_TARGETS)('the booking calls on %s', (target) => {
     expect(canceled.json().message).toMatch(/cancelad/);
     expect((await caller.json('POST', '/api/bookings/cancel-bookings', request, token)).statusCode).toBe(200);
 
-    const after = (await caller.get('/api/bookings/my-bookings', token)).json() as Booking[];
+    const after = (await caller.get('/api/bookings/my-bookings', token)).json<Booking[]>();
     expect(after.map((booking) => [booking.canceled, booking.refunded_eur])).toEqual([
       [true, 20],
       [true, 15],
@@ -206,7 +209,7 @@ describe.each(DATABASE_TARGETS)('the booking calls on %s', (target) => {
   it('refuses a cancellation whose refund figure is stale with 409, cancelling nothing', async () => {
     const { caller, token } = await client();
     await bookAndPay(caller, token, 35);
-    const mine = (await caller.get('/api/bookings/my-bookings', token)).json() as Booking[];
+    const mine = (await caller.get('/api/bookings/my-bookings', token)).json<Booking[]>();
     const refused = await caller.json(
       'POST',
       '/api/bookings/cancel-bookings',
@@ -219,8 +222,8 @@ describe.each(DATABASE_TARGETS)('the booking calls on %s', (target) => {
       token,
     );
     expect(refused.statusCode).toBe(409);
-    expect(refused.json().code).toBe('refund_changed');
-    const after = (await caller.get('/api/bookings/my-bookings', token)).json() as Booking[];
+    expect(refused.json<ErrorBody>().code).toBe('refund_changed');
+    const after = (await caller.get('/api/bookings/my-bookings', token)).json<Booking[]>();
     expect(after.every((booking) => !booking.canceled)).toBe(true);
   });
 
@@ -240,10 +243,12 @@ describe.each(DATABASE_TARGETS)('the booking calls on %s', (target) => {
       .where('kind', '=', 'booking_canceled')
       .execute();
     expect(told.map((row) => [row.channel, row.attachments[0]?.filename])).toEqual([['email', 'cancel.ics']]);
-    const listed = (await newClient(server.app).get(`/api/bookings/slots/${branchId}/2026-03-25`)).json() as {
-      id: number;
-      is_bookeable: boolean;
-    }[];
+    const listed = (await newClient(server.app).get(`/api/bookings/slots/${branchId}/2026-03-25`)).json<
+      {
+        id: number;
+        is_bookeable: boolean;
+      }[]
+    >();
     expect(listed.find((slot) => slot.id === slots[0])?.is_bookeable).toBe(true);
   });
 });

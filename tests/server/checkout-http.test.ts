@@ -1,3 +1,4 @@
+import type { ErrorBody } from './support/accounts.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -150,7 +151,7 @@ describe.each(DATABASE_TARGETS)('the checkout routes on %s', (target) => {
 
       const again = await complete('4242424242424242');
       expect(again.statusCode).toBe(409);
-      expect(again.json().code).toBe('checkout_session_closed');
+      expect(again.json<ErrorBody>().code).toBe('checkout_session_closed');
     });
 
     it('refuses to pay an expired session and releases its hold', async () => {
@@ -172,7 +173,7 @@ describe.each(DATABASE_TARGETS)('the checkout routes on %s', (target) => {
         payload: JSON.stringify({ id: 'evt_1', type: 'checkout.session.completed' }),
       });
       expect(response.statusCode).toBe(400);
-      expect(response.json().code).toBe('invalid_webhook_signature');
+      expect(response.json<ErrorBody>().code).toBe('invalid_webhook_signature');
     });
   });
 
@@ -280,7 +281,7 @@ describe.each(DATABASE_TARGETS)('the checkout routes on %s', (target) => {
       });
       const response = await post(completedEvent, stale);
       expect(response.statusCode).toBe(400);
-      expect(response.json().code).toBe('invalid_webhook_signature');
+      expect(response.json<ErrorBody>().code).toBe('invalid_webhook_signature');
 
       expect((await bookingsOf(app.db, user)).map((b) => b.status)).toEqual(['pending']);
       expect(await app.db.selectFrom('payment_events').selectAll().execute()).toEqual([]);

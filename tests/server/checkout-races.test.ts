@@ -1,3 +1,4 @@
+import type { ErrorBody } from './support/accounts.ts';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,7 +55,7 @@ describe.each(DATABASE_TARGETS)('racing a local checkout (%s)', (target) => {
     expect(statuses).toEqual([200, ...Array(9).fill(409)]);
     expect(answers.find((answer) => answer.statusCode === 200)!.json()).toMatchObject({ outcome: 'paid' });
     for (const answer of answers.filter((candidate) => candidate.statusCode === 409)) {
-      expect(answer.json().code).toBe('checkout_session_closed');
+      expect(answer.json<ErrorBody>().code).toBe('checkout_session_closed');
     }
     const { rows } = await sql<{ events: number }>`
       select count(*)::int as events from payment_events
@@ -62,7 +63,7 @@ describe.each(DATABASE_TARGETS)('racing a local checkout (%s)', (target) => {
       server.app.db,
     );
     expect(rows[0]!.events).toBe(1);
-    const mine = (await client.get('/api/bookings/my-bookings', token)).json() as { status: string }[];
+    const mine = (await client.get('/api/bookings/my-bookings', token)).json<{ status: string }[]>();
     expect(mine.map((booking) => booking.status)).toEqual(['confirmed']);
   });
 
@@ -78,10 +79,12 @@ describe.each(DATABASE_TARGETS)('racing a local checkout (%s)', (target) => {
       const status = (
         await client.get(`/api/checkout/session-status?stripe_session_id=${sessionId}`, token)
       ).json();
-      const mine = (await client.get('/api/bookings/my-bookings', token)).json() as {
-        status: string;
-        paid: boolean;
-      }[];
+      const mine = (await client.get('/api/bookings/my-bookings', token)).json<
+        {
+          status: string;
+          paid: boolean;
+        }[]
+      >();
       if (paid.statusCode === 200) {
         outcomes.push('paid');
         expect(paid.json().outcome).toBe('paid');
@@ -90,7 +93,7 @@ describe.each(DATABASE_TARGETS)('racing a local checkout (%s)', (target) => {
       } else {
         outcomes.push('expired');
         expect(paid.statusCode).toBe(409);
-        expect(paid.json().code).toBe('checkout_session_closed');
+        expect(paid.json<ErrorBody>().code).toBe('checkout_session_closed');
         expect(status.status).toBe('expired');
         expect(mine.map((booking) => [booking.status, booking.paid])).toEqual([['expired', false]]);
       }

@@ -13,8 +13,8 @@ function fakeStripe(answer: (request: Captured) => { status?: number; body: unkn
   const fetchFn = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request: Captured = {
       method: init?.method ?? 'GET',
-      url: String(input),
-      headers: new Headers(init?.headers as HeadersInit),
+      url: typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
+      headers: new Headers(init?.headers),
       body: new URLSearchParams(typeof init?.body === 'string' ? init.body : ''),
     };
     requests.push(request);
@@ -22,7 +22,7 @@ function fakeStripe(answer: (request: Captured) => { status?: number; body: unkn
     return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   };
   const client = new Stripe('sk_test_123', {
-    httpClient: Stripe.createFetchHttpClient(fetchFn as typeof fetch),
+    httpClient: Stripe.createFetchHttpClient(fetchFn),
     maxNetworkRetries: 0,
   });
   return { client, requests };

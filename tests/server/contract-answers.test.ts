@@ -1,3 +1,4 @@
+import type { ErrorBody } from './support/accounts.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCatalogue } from '../../server/errors.ts';
 import { newClient, startAccountApp, verifiedAccount, type AccountApp } from './support/accounts.ts';
@@ -28,7 +29,7 @@ describe('answers the contract declares', () => {
     }
     const missing = await server.app.inject({ method: 'GET', url: '/api/no/such/path' });
     expect(missing.statusCode).toBe(404);
-    expect(missing.json().code).toBe('not_found');
+    expect(missing.json<ErrorBody>().code).toBe('not_found');
   });
 
   it('refuses a blocked e-mail on a profile update with 403 contact_blocked in words of its own', async () => {
@@ -52,9 +53,9 @@ describe('answers the contract declares', () => {
         },
       });
       expect(response.statusCode).toBe(403);
-      expect(response.json().code).toBe('contact_blocked');
-      expect(response.json().detail).not.toBe(errorCatalogue.contact_blocked.detail[locale]);
-      expect(response.json().detail.length).toBeGreaterThan(20);
+      expect(response.json<ErrorBody>().code).toBe('contact_blocked');
+      expect(response.json<ErrorBody>().detail).not.toBe(errorCatalogue.contact_blocked.detail[locale]);
+      expect(response.json<ErrorBody>().detail.length).toBeGreaterThan(20);
     }
     expect((await client.get('/api/auth/me', account.token)).json().email).toBe(account.email.toLowerCase());
   });

@@ -1,3 +1,4 @@
+import type { ErrorBody } from './support/accounts.ts';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
@@ -93,8 +94,8 @@ describe('the database unreachable behind a TCP proxy (postgres)', () => {
       status: 'unavailable',
       database: 'unreachable',
     });
-    expect((branches.outcome as LightMyRequestResponse).json().code).toBe('service_unavailable');
-    expect((mine.outcome as LightMyRequestResponse).json().code).toBe('service_unavailable');
+    expect((branches.outcome as LightMyRequestResponse).json<ErrorBody>().code).toBe('service_unavailable');
+    expect((mine.outcome as LightMyRequestResponse).json<ErrorBody>().code).toBe('service_unavailable');
 
     proxy.restore();
     await waitUntilHealthy(app, 20_000);

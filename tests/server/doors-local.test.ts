@@ -69,7 +69,7 @@ describe.each(DATABASE_TARGETS)('the virtual door (%s)', (target) => {
     await bookAndPayOverHttp(caller, account.token, slot);
     await app.jobs.runDue();
     const mine = async () =>
-      ((await caller.get('/api/bookings/my-bookings', account.token)).json() as MyBooking[])[0]!;
+      (await caller.get('/api/bookings/my-bookings', account.token)).json<MyBooking[]>()[0]!;
     return { caller, account, mine };
   }
 
@@ -127,9 +127,11 @@ describe.each(DATABASE_TARGETS)('the virtual door (%s)', (target) => {
   it('refuses the revoked code of a cancelled booking', async () => {
     const { caller, account } = await bookedAndPaid();
     const code = (await app.db.selectFrom('lock_codes').select('code').executeTakeFirstOrThrow()).code;
-    const [booking] = (await caller.get('/api/bookings/my-bookings', account.token)).json() as {
-      id: number;
-    }[];
+    const [booking] = (await caller.get('/api/bookings/my-bookings', account.token)).json<
+      {
+        id: number;
+      }[]
+    >();
     const canceled = await caller.json(
       'POST',
       '/api/bookings/cancel-bookings',
@@ -198,7 +200,7 @@ describe.each(DATABASE_TARGETS)('the virtual door (%s)', (target) => {
     // A new hour for the limiter, but the window is over.
     clock.advance({ hours: 1 });
     expect((await again()).json()).toMatchObject({ code: 'code_not_available' });
-    const stranger = await newClient(app);
+    const stranger = newClient(app);
     const other = await verifiedAccount(stranger, app, { locale: 'en' });
     const foreign = await stranger.json(
       'POST',

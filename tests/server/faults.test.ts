@@ -1,3 +1,4 @@
+import type { ErrorBody } from './support/accounts.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -171,17 +172,19 @@ describe.each(DATABASE_TARGETS)('a checkout nobody finishes (%s)', (target) => {
     expect(session.status).toBe('expired');
     const status = await first.get(`/api/checkout/session-status?stripe_session_id=${sessionId}`, firstToken);
     expect(status.json()).toEqual({ status: 'expired', clientSecret: null });
-    const listed = (await first.get(`/api/bookings/slots/${branchId}/2026-03-26`)).json() as {
-      id: number;
-      is_bookeable: boolean;
-    }[];
+    const listed = (await first.get(`/api/bookings/slots/${branchId}/2026-03-26`)).json<
+      {
+        id: number;
+        is_bookeable: boolean;
+      }[]
+    >();
     expect(listed.find((candidate) => candidate.id === slot)?.is_bookeable).toBe(true);
     const paying = await first.json('POST', `/api/checkout/local/${sessionId}/complete`, {
       card_number: '4242 4242 4242 4242',
     });
     expect(paying.statusCode).toBe(409);
     expect((await second.json('POST', '/api/bookings/', body, secondToken)).statusCode).toBe(201);
-    const mine = (await first.get('/api/bookings/my-bookings', firstToken)).json() as { status: string }[];
+    const mine = (await first.get('/api/bookings/my-bookings', firstToken)).json<{ status: string }[]>();
     expect(mine.map((booking) => booking.status)).toEqual(['expired']);
   });
 });
@@ -248,7 +251,7 @@ describe('the database connection dropped in the middle of a booking (postgres)'
     const response = await pending;
     expect(response.statusCode).toBe(503);
     expect(Object.keys(response.json()).sort()).toEqual(['code', 'detail']);
-    expect(response.json().code).toBe('service_unavailable');
+    expect(response.json<ErrorBody>().code).toBe('service_unavailable');
     expect(response.body).not.toMatch(/terminat|postgres|sql|pg_|stack|at \w+ \(/i);
     const counts = await sql<{ bookings: number; sessions: number }>`
       select (select count(*)::int from bookings) as bookings,

@@ -1,3 +1,4 @@
+import type { ErrorBody } from './support/accounts.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newClient, startAccountApp, verifiedAccount, type AccountApp } from './support/accounts.ts';
 
@@ -36,7 +37,7 @@ describe('validation errors name their fields (pglite)', () => {
     const client = newClient(started.app);
     const missing = await client.json('POST', '/api/auth/register', { email: 'rita@example.com' });
     expect(missing.statusCode).toBe(422);
-    expect(missing.json().fields).toEqual([{ field: expect.any(String), problem: 'required' }]);
+    expect(missing.json<ErrorBody>().fields).toEqual([{ field: expect.any(String), problem: 'required' }]);
   });
 
   it('a tax number (NIF) with a wrong check digit is refused beside its field; a valid one is kept, null removes it', async () => {

@@ -389,7 +389,7 @@ function generateCases(operation: Operation, seeded: Seeded, random: ReturnType<
       label,
       expect,
       request: {
-        method: operation.method as InjectOptions['method'],
+        method: operation.method,
         url,
         headers,
         ...(payload === null || payload === undefined ? {} : { payload }),

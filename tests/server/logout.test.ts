@@ -1,3 +1,4 @@
+import type { ErrorBody } from './support/accounts.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_TARGETS } from './support/databases.ts';
 import { newClient, startAccountApp, verifiedAccount, type AccountApp } from './support/accounts.ts';
@@ -24,7 +25,7 @@ describe.each(DATABASE_TARGETS)('POST /auth/logout (%s)', (target) => {
     for (const url of ['/api/auth/me', '/api/auth/token/validate', '/api/bookings/my-bookings']) {
       const response = await client.get(url, copied);
       expect(response.statusCode, url).toBe(401);
-      expect(response.json().code).toBe('unauthorized');
+      expect(response.json<ErrorBody>().code).toBe('unauthorized');
     }
     const again = await client.login(account.email, account.password);
     expect(again.statusCode).toBe(200);

@@ -1,3 +1,4 @@
+import type { ErrorBody } from './support/accounts.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.ts';
 import { startAccountApp, type AccountApp } from './support/accounts.ts';
@@ -87,7 +88,7 @@ describe('the development server', () => {
       for (const remoteAddress of ['192.168.1.20', '10.0.0.5', '203.0.113.9', '::ffff:192.168.1.20']) {
         const outbox = await direct.app.inject({ url: '/api/dev/outbox', remoteAddress });
         expect(outbox.statusCode, remoteAddress).toBe(404);
-        expect(outbox.json().code).toBe('not_found');
+        expect(outbox.json<ErrorBody>().code).toBe('not_found');
         const expire = await direct.app.inject({
           method: 'POST',
           url: '/api/dev/checkout/cs_local_x/expire',
@@ -102,18 +103,18 @@ describe('the development server', () => {
         expect(payLate.statusCode, remoteAddress).toBe(404);
         // The virtual doors' keypad lists the codes a door holds: no one off this machine reaches it.
         const keypad = await direct.app.inject({ url: '/api/dev/doors/1', remoteAddress });
-        expect([keypad.statusCode, keypad.json().code], remoteAddress).toEqual([404, 'not_found']);
+        expect([keypad.statusCode, keypad.json<ErrorBody>().code], remoteAddress).toEqual([404, 'not_found']);
         const enter = await direct.app.inject({
           method: 'POST',
           url: '/api/dev/doors/1/enter',
           payload: { code: '123456' },
           remoteAddress,
         });
-        expect([enter.statusCode, enter.json().code], remoteAddress).toEqual([404, 'not_found']);
+        expect([enter.statusCode, enter.json<ErrorBody>().code], remoteAddress).toEqual([404, 'not_found']);
       }
       // From this machine the keypad's route is there (this database has no branch 1).
       const keypad = await direct.app.inject({ url: '/api/dev/doors/1', remoteAddress: '127.0.0.1' });
-      expect(keypad.json().code).toBe('branch_not_found');
+      expect(keypad.json<ErrorBody>().code).toBe('branch_not_found');
     });
 
     it('are not opened by a forged X-Forwarded-For, nor through a proxy on the same host', async () => {

@@ -1,3 +1,4 @@
+import type { ErrorBody } from './support/accounts.ts';
 import http from 'node:http';
 import type net from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
@@ -129,10 +130,12 @@ describe.each(DATABASE_TARGETS)('a payment provider that does not answer (%s)', 
   });
 
   const listSlots = async (client: ReturnType<typeof newClient>) =>
-    (await client.get(`/api/bookings/slots/${branchId}/${DAY}`)).json() as {
-      id: number;
-      is_bookeable: boolean;
-    }[];
+    (await client.get(`/api/bookings/slots/${branchId}/${DAY}`)).json<
+      {
+        id: number;
+        is_bookeable: boolean;
+      }[]
+    >();
 
   it('answers 20 concurrent bookings 503 within 10 s, serves everyone else meanwhile, and frees the slots', async () => {
     const { app } = server;
@@ -214,15 +217,17 @@ describe.each(DATABASE_TARGETS)('a payment provider that does not answer (%s)', 
     const racing = await second.json('POST', '/api/bookings/', bookingBody(slot), secondToken);
     expect(firstAnswered, 'the first booking answered before the second').toBe(false);
     expect(racing.statusCode).toBe(409);
-    expect(racing.json().code).toBe('slot_unavailable');
+    expect(racing.json<ErrorBody>().code).toBe('slot_unavailable');
 
     stripe.answerHeld();
     const created = await firstBooking;
     expect(created.statusCode).toBe(201);
     expect(created.json().checkout_session.clientSecret).toMatch(/^cs_test_outage_\d+_secret_fake$/);
-    const [booking] = (await first.get('/api/bookings/my-bookings', firstToken)).json() as {
-      status: string;
-    }[];
+    const [booking] = (await first.get('/api/bookings/my-bookings', firstToken)).json<
+      {
+        status: string;
+      }[]
+    >();
     expect(booking?.status).toBe('pending');
   }, 60_000);
 

@@ -1,3 +1,4 @@
+import type { ErrorBody } from './support/accounts.ts';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { SignJWT } from 'jose';
@@ -51,7 +52,7 @@ async function bookAndPayOverHttp(client: Client, token: string, slotId: number)
     card_number: '4242 4242 4242 4242',
   });
   expect(paid.json()).toMatchObject({ outcome: 'paid' });
-  const mine = (await client.get('/api/bookings/my-bookings', token)).json() as { id: number }[];
+  const mine = (await client.get('/api/bookings/my-bookings', token)).json<{ id: number }[]>();
   return { bookingId: mine.at(-1)!.id, sessionId, returnUrl: paid.json().return_url as string };
 }
 
@@ -125,7 +126,7 @@ describe('session tokens (pglite)', () => {
     };
     for (const [name, forgedToken] of Object.entries(forged)) {
       const response = await client.get('/api/auth/me', forgedToken);
-      expect({ name, status: response.statusCode, code: response.json().code }).toEqual({
+      expect({ name, status: response.statusCode, code: response.json<ErrorBody>().code }).toEqual({
         name,
         status: 401,
         code: 'unauthorized',
@@ -183,7 +184,7 @@ describe.each(DATABASE_TARGETS)("other people's bookings (%s)", (target) => {
       expect(status.body).not.toContain('_secret_');
     }
     expect(await rowCounts(server.app.db)).toEqual(before);
-    const mine = (await owner.get('/api/bookings/my-bookings', ownerToken)).json() as { status: string }[];
+    const mine = (await owner.get('/api/bookings/my-bookings', ownerToken)).json<{ status: string }[]>();
     expect(mine.map((row) => row.status)).toEqual(['confirmed', 'pending']);
   });
 
@@ -211,8 +212,8 @@ describe.each(DATABASE_TARGETS)("other people's bookings (%s)", (target) => {
         intruderToken,
       );
       expect(response.statusCode).toBe(422);
-      expect(response.json().code).toBe('validation_failed');
-      expect(response.json().detail).toContain(Object.keys(extra)[0]);
+      expect(response.json<ErrorBody>().code).toBe('validation_failed');
+      expect(response.json<ErrorBody>().detail).toContain(Object.keys(extra)[0]);
     }
     const cancel = await owner.json(
       'POST',
@@ -224,7 +225,7 @@ describe.each(DATABASE_TARGETS)("other people's bookings (%s)", (target) => {
     const profile = await owner.json(
       'PUT',
       '/api/auth/me',
-      { ...((await owner.get('/api/auth/me', ownerToken)).json() as object), email_verified: false },
+      { ...(await owner.get('/api/auth/me', ownerToken)).json<object>(), email_verified: false },
       ownerToken,
     );
     expect(profile.statusCode).toBe(422);
@@ -401,11 +402,13 @@ describe('door codes in logs and URLs (pglite)', () => {
       clock.set('2026-03-25T09:35:00Z');
       await app.jobs.runDue();
       await app.outboxWorker.runOnce();
-      const mine = (await client.get('/api/bookings/my-bookings', token)).json() as {
-        lock_code: string | null;
-        refundable_eur: number;
-        pay_again_url: string | null;
-      }[];
+      const mine = (await client.get('/api/bookings/my-bookings', token)).json<
+        {
+          lock_code: string | null;
+          refundable_eur: number;
+          pay_again_url: string | null;
+        }[]
+      >();
       expect(mine[0]!.lock_code).toMatch(/^\d{6}$/);
       urls.push(...mine.map((row) => row.pay_again_url ?? ''));
       const cancel = await client.json(

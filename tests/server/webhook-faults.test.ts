@@ -1,3 +1,4 @@
+import type { ErrorBody } from './support/accounts.ts';
 import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
@@ -74,7 +75,7 @@ describe.each(DATABASE_TARGETS)('webhook events the server cannot act on (%s)', 
     };
     const response = await app.inject({ method: 'POST', url: '/api/checkout/webhook', ...signed(event) });
     expect(response.statusCode).toBe(503);
-    expect(response.json().code).toBe('payment_provider_unavailable');
+    expect(response.json<ErrorBody>().code).toBe('payment_provider_unavailable');
     expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
     // Not recorded: the provider's retry is processed in full, refund included.
     expect(await recorded(event.id)).toEqual([]);
@@ -89,7 +90,7 @@ describe.each(DATABASE_TARGETS)('webhook events the server cannot act on (%s)', 
     };
     const response = await app.inject({ method: 'POST', url: '/api/checkout/webhook', ...signed(event) });
     expect(response.statusCode).toBe(400);
-    expect(response.json().code).toBe('invalid_webhook_event');
+    expect(response.json<ErrorBody>().code).toBe('invalid_webhook_event');
     expect(await recorded(event.id)).toEqual([{ id: event.id, type: event.type }]);
     // The same event again is answered the same way and recorded once.
     const again = await app.inject({ method: 'POST', url: '/api/checkout/webhook', ...signed(event) });

@@ -23,7 +23,7 @@ function setup(respond: (request: Request) => Promise<Response> | Response, toke
     getToken: () => token,
     loader,
     analytics,
-    fetch: fetchStub as unknown as typeof fetch,
+    fetch: fetchStub,
   });
   return { api, requests, analytics, loader, fetchStub };
 }

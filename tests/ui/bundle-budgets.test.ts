@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 // Budgets on the production build (`npm test` builds before it runs the suites), in gzip bytes, read from
 // the chunk graph Vite writes (dist/.vite/manifest.json):
 // - the landing page: the entry and its imports, the app chunk it starts right after the first paint with
-//   its imports, and the Portuguese catalog, <= 150 KiB;
+//   its imports, and the Portuguese catalog, <= 149.5 KiB (issue 19 aims at 110: React DOM alone is 55 of it);
 // - the booking modal: what opening it adds (its chunk and imports not already loaded, and its catalog),
 //   <= 60 KiB;
 // - Stripe.js is loaded only by the payment dialog's Stripe checkout;
@@ -68,10 +68,10 @@ describe('the production bundle', () => {
   );
   const stripeCheckout = closure(manifest, 'src/booking/StripeCheckout.tsx');
 
-  it('loads at most 150 KiB (gzip) of JavaScript for the landing page', () => {
+  it('loads at most 149.5 KiB (gzip) of JavaScript for the landing page', () => {
     const bytes = gzipBytes(landing);
     console.log(`landing page JavaScript: ${kib(bytes)} gzip in ${landing.size} files`);
-    expect(bytes).toBeLessThanOrEqual(150 * KIB);
+    expect(bytes).toBeLessThanOrEqual(149.5 * KIB);
   });
 
   it('adds at most 60 KiB (gzip) when the booking modal opens, and none of it before', () => {

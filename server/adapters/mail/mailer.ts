@@ -15,5 +15,5 @@ export type OutgoingEmail = {
 export type Mailer = {
   readonly name: 'smtp' | 'log';
   send(email: OutgoingEmail): Promise<DeliveryResult>;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 };

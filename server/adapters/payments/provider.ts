@@ -63,10 +63,10 @@ export type PaymentEvent = {
 
 export type PaymentProvider = {
   readonly name: ProviderName;
-  createCheckoutSession(input: CreateCheckoutSessionInput): Promise<ProviderSession>;
+  createCheckoutSession: (input: CreateCheckoutSessionInput) => Promise<ProviderSession>;
   /** The session's current state at the provider; null when the provider does not know it. */
   retrieveSession(sessionId: string): Promise<ProviderSession | null>;
-  refund(input: RefundInput): Promise<RefundResult>;
+  refund: (input: RefundInput) => Promise<RefundResult>;
   /** Checks the signature of a webhook body (raw bytes) and reads the event, else throws `invalid_webhook_signature`. */
   verifyWebhook(rawBody: Buffer | string, signature: string | undefined): PaymentEvent;
 };

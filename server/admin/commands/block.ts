@@ -7,7 +7,7 @@ const contactArguments = z.tuple([
     error: (issue) =>
       issue.input === undefined
         ? 'missing what to block: email or phone'
-        : `the first argument is email or phone, not '${String(issue.input)}'`,
+        : `the first argument is email or phone, not '${typeof issue.input === 'string' ? issue.input : JSON.stringify(issue.input)}'`,
   }),
   argument('the e-mail address or phone number'),
 ]);

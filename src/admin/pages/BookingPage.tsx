@@ -18,7 +18,7 @@ import {
 import { useMachine } from '@xstate/react';
 import { useState } from 'react';
 import { createAdminCancelActors } from '../../../machines/adminCancel.actors.ts';
-import { adminCancelMachine, cancelProblem, type RefundMode } from '../../../machines/adminCancel.machine.ts';
+import { adminCancelMachine, cancelProblem } from '../../../machines/adminCancel.machine.ts';
 import type { AdminBookingDetail } from '../../../machines/adminConsole.actors.ts';
 import { useAdmin } from '../context.tsx';
 import { ErrorBox } from '../feedback.tsx';
@@ -84,7 +84,7 @@ function CancelDialog({
           <Radio.Group
             label={t`Reembolso`}
             value={state.context.mode}
-            onChange={(value) => send({ type: 'mode.change', mode: value as RefundMode })}
+            onChange={(value) => send({ type: 'mode.change', mode: value })}
           >
             <Stack gap={6} mt={6}>
               <Radio value="policy" label={t`Pela política (${money(detail.refundable_eur)})`} />

@@ -61,7 +61,7 @@ function changesOf(branch: AdminBranch, edited: AdminBranch): AdminBranchUpdate 
     ]),
   );
   if (Object.keys(descriptions).length > 0) update.descriptions = descriptions;
-  return update as AdminBranchUpdate;
+  return update;
 }
 
 function BranchEditor({ branch, onSaved }: { branch: AdminBranch; onSaved: () => void }) {

@@ -135,6 +135,7 @@ function BlockDialog({
   const [reason, setReason] = useState('');
   const [cancelFuture, setCancelFuture] = useState(true);
   const block = useAdminTask(actors.blockMember, onDone);
+  // The moment the dialog opened: the bookings it offers to cancel do not change while it is open.
   const [now] = useState(() => Date.now());
   const future = detail.bookings.filter(
     (booking) =>

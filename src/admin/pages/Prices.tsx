@@ -185,14 +185,13 @@ function BranchPrices({
 }) {
   const query = useAdminQuery(load, { branchId });
   const data = query.data;
-  // Each loaded grid (first load, reload after saving) starts a fresh editor.
-  const [shown, setShown] = useState({ data, version: 0 });
-  if (shown.data !== data) setShown({ data, version: shown.version + 1 });
-  const version = shown.version;
   return (
     <>
       <QueryStatus query={query} hasData={data !== null} />
-      {data && <GridEditor key={version} branchId={branchId} grid={data} onSaved={query.reload} />}
+      {/* A new answer from the server starts the editor afresh from it. */}
+      {data && (
+        <GridEditor key={JSON.stringify(data)} branchId={branchId} grid={data} onSaved={query.reload} />
+      )}
     </>
   );
 }

@@ -135,7 +135,7 @@ export async function replayPath<TMachine extends AnyStateMachine>(
   const clock = new SimulatedClock();
   const provided = machine.provide({
     ...(options.provide ?? {}),
-    actors: { ...((options.provide as { actors?: object } | undefined)?.actors ?? {}), ...actors },
+    actors: { ...(options.provide?.actors ?? {}), ...actors },
   } as never) as TMachine;
   const actor = createActor(provided, {
     ...(options.input === undefined ? {} : { input: options.input }),
@@ -167,7 +167,7 @@ export async function replayPath<TMachine extends AnyStateMachine>(
         actor.send(step.event);
         await settle();
       }
-      const snapshot = actor.getSnapshot() as SnapshotFrom<TMachine>;
+      const snapshot = actor.getSnapshot();
       expect(
         (snapshot as { value: unknown }).value,
         `after ${type} on the path ${modelPath.description}`,

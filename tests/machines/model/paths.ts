@@ -46,7 +46,7 @@ export function inventory(machine: AnyStateMachine): { states: string[]; transit
     for (const item of node.always ?? []) transitions.push(transitionKey(item));
     for (const child of Object.values(node.states)) walk(child, false);
   };
-  walk(machine.root as unknown as AnyStateNode, true);
+  walk(machine.root, true);
   return { states, transitions };
 }
 
@@ -117,7 +117,7 @@ function worldOf(machine: AnyStateMachine): AnyActorLogic {
       if (snapshot.machine.status === 'done') return snapshot;
       const next = machine.transition(
         snapshot.machine as never,
-        event as never,
+        event,
         scope,
       ) as unknown as WorldSnapshot['machine'];
       return {
@@ -205,7 +205,7 @@ export function generatePaths<TMachine extends AnyStateMachine>(
     paths.push({
       steps,
       state: (candidate.state as WorldSnapshot).machine as SnapshotFrom<TMachine>,
-      description: describePath(steps as unknown as { event: { type: string } }[]),
+      description: describePath(steps),
     });
   }
   return paths;

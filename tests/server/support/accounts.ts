@@ -4,12 +4,16 @@ import { buildApp } from '../../../server/app.ts';
 import { fixedClock, type TestClock } from '../../../server/clock.ts';
 import { loadConfig, RATE_LIMIT_RULES, type Config } from '../../../server/config.ts';
 import { freshDatabaseConfig, type DatabaseTarget } from './databases.ts';
+import type { components } from '../../../openapi/schema.gen.ts';
 
 // Helpers for suites about accounts: an app on a fresh database with rate limits a test can reach, a client
 // with an IP address of its own (so one test's attempts never count against another's), and shortcuts
 // through registration and verification.
 
 /** Limits high enough to stay out of the way; a suite lowers the ones it is about. */
+/** The body of every error answer, as the contract declares it. */
+export type ErrorBody = components['schemas']['Error'];
+
 export const RELAXED_RATE_LIMITS = RATE_LIMIT_RULES.map((rule) => `${rule}=1000/1h`).join(',');
 
 export function accountTestConfig(database: Config['database'], env: Record<string, string> = {}): Config {
