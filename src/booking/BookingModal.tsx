@@ -10,7 +10,6 @@ import { useLocale } from '../shell/navigation.ts';
 import { MantineLayer } from '../ui/MantineLayer.tsx';
 import { BookSessions } from './BookSessions.tsx';
 import { Checkout } from './Checkout.tsx';
-import { MoveFlow } from './MoveBooking.tsx';
 import { SummaryDialog } from './SummaryDialog.tsx';
 import { BookingProvider, useBookingSelector, useBookingSend } from './useBooking.tsx';
 
@@ -18,6 +17,9 @@ import { BookingProvider, useBookingSelector, useBookingSend } from './useBookin
 const BranchInformation = lazy(async () => ({
   default: (await import('./BranchInformation.tsx')).BranchInformation,
 }));
+
+// Moving a booking is rarer than booking: its flow loads when a move is opened.
+const MoveFlow = lazy(async () => ({ default: (await import('./MoveBooking.tsx')).MoveFlow }));
 
 function BookingFlow({ branch, tab, hidden }: { branch: Branch; tab: BookingTab; hidden: boolean }) {
   const { t } = useLingui();
@@ -120,12 +122,14 @@ export default function BookingModal({ hidden }: { hidden: boolean }) {
   return (
     <MantineLayer>
       {branch && search.move_booking_id !== undefined ? (
-        <MoveFlow
-          key={search.move_booking_id}
-          branch={branch}
-          bookingId={search.move_booking_id}
-          hidden={hidden}
-        />
+        <Suspense fallback={null}>
+          <MoveFlow
+            key={search.move_booking_id}
+            branch={branch}
+            bookingId={search.move_booking_id}
+            hidden={hidden}
+          />
+        </Suspense>
       ) : branch ? (
         <BookingProvider key={branch.id} branch={branch} loggedIn={loggedIn} openLogin={openLogin}>
           <BookingFlow branch={branch} tab={search.booking_tab} hidden={hidden} />

@@ -115,6 +115,7 @@ describe.each(DATABASE_TARGETS)('a server process killed between booking and pay
     ).toEqual({
       status: 'open',
       clientSecret: secret,
+      bookings: [expect.objectContaining({ status: 'pending' })],
     });
     const paid = await call(`${second.url}/api/checkout/local/${sessionId}/complete`, {
       method: 'POST',
@@ -171,7 +172,11 @@ describe.each(DATABASE_TARGETS)('a checkout nobody finishes (%s)', (target) => {
       .executeTakeFirstOrThrow();
     expect(session.status).toBe('expired');
     const status = await first.get(`/api/checkout/session-status?stripe_session_id=${sessionId}`, firstToken);
-    expect(status.json()).toEqual({ status: 'expired', clientSecret: null });
+    expect(status.json()).toEqual({
+      status: 'expired',
+      clientSecret: null,
+      bookings: [expect.objectContaining({ status: 'expired' })],
+    });
     const listed = (await first.get(`/api/bookings/slots/${branchId}/2026-03-26`)).json<
       {
         id: number;
