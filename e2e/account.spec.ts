@@ -60,6 +60,7 @@ test.describe('the account modal in Portuguese', () => {
       password: null,
       agree_newsletter: false,
       locale: 'pt',
+      tax_id: null,
     });
 
     // The session survives (the e-mail did not change) and the menu greets the new name.
