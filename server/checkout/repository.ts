@@ -239,27 +239,43 @@ export async function findSessionCards(
 
 /** The bookings a checkout session pays for, by start, with their branch and what was refunded of each. */
 export async function listSessionBookings(db: Db, sessionId: string) {
-  return db
-    .selectFrom('bookings as booking')
-    .innerJoin('branches as branch', 'branch.id', 'booking.branch_id')
-    .select((eb) => [
-      'booking.id',
-      'booking.start_time',
-      'booking.end_time',
-      'booking.status',
-      'booking.hold_expires_at',
-      'branch.name as branch_name',
-      'branch.time_zone',
-      eb
-        .selectFrom('refunds')
-        .whereRef('refunds.booking_id', '=', 'booking.id')
-        .select(sql<number>`coalesce(sum(refunds.amount_cents), 0)::int`.as('refunded'))
-        .as('refunded_cents'),
-    ])
-    .where('booking.checkout_session_id', '=', sessionId)
-    .orderBy('booking.start_time')
-    .orderBy('booking.id')
-    .execute();
+  return (
+    db
+      .selectFrom('bookings as booking')
+      .innerJoin('branches as branch', 'branch.id', 'booking.branch_id')
+      .select((eb) => [
+        'booking.id',
+        'booking.start_time',
+        'booking.end_time',
+        'booking.status',
+        'booking.hold_expires_at',
+        'branch.name as branch_name',
+        'branch.time_zone',
+        eb
+          .selectFrom('refunds')
+          .whereRef('refunds.booking_id', '=', 'booking.id')
+          .select(sql<number>`coalesce(sum(refunds.amount_cents), 0)::int`.as('refunded'))
+          .as('refunded_cents'),
+      ])
+      // A move's checkout pays for the moved booking: once the move completes, that booking is what was bought.
+      .where((eb) =>
+        eb.or([
+          eb('booking.checkout_session_id', '=', sessionId),
+          eb(
+            'booking.id',
+            'in',
+            eb
+              .selectFrom('booking_moves')
+              .select('booking_moves.booking_id')
+              .where('booking_moves.checkout_session_id', '=', sessionId)
+              .where('booking_moves.state', '=', 'completed'),
+          ),
+        ]),
+      )
+      .orderBy('booking.start_time')
+      .orderBy('booking.id')
+      .execute()
+  );
 }
 
 /** What the receipt of confirmed bookings states beyond the confirmation: prices before coupons, the coupon, the payment. */
