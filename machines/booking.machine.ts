@@ -1,4 +1,4 @@
-import { and, assign, setup } from 'xstate';
+import { and, assign, not, setup } from 'xstate';
 import { placeholder } from './placeholder.ts';
 import { ApiError, hasErrorCode } from './api.ts';
 import {
@@ -22,7 +22,10 @@ type CouponError = { kind: 'invalid'; detail: string } | { kind: 'unreachable' }
 /** The summary's error line: the server's message, or a fallback the UI words (docs/decisions.md, 'Client'). */
 export type SummaryError =
   { kind: 'server'; detail: string } | { kind: 'cannotConfirm' } | { kind: 'providerFailed' };
-type AppliedCoupon = Coupon & { code: string };
+/** `offered`: applied by the flow itself (the early-bird coupon of the member's profile), not typed. */
+type AppliedCoupon = Coupon & { code: string; offered?: boolean };
+/** The coupon the member's profile offers without typing it (`offered_coupon` of `GET /auth/me`). */
+export type OfferedCoupon = Coupon & { code: string };
 
 export type BookingInput = { branchId: number; loggedIn: boolean; fallbackToday: string };
 
@@ -37,6 +40,8 @@ export type BookingContext = {
   couponInput: string;
   coupon: AppliedCoupon | null;
   couponError: CouponError | null;
+  /** Whether the offered coupon was looked up since the login (so a removed one is not applied again). */
+  offerChecked: boolean;
   termsAccepted: boolean;
   summaryError: SummaryError | null;
   clientSecret: string | null;
@@ -83,6 +88,16 @@ function summaryErrorOf(error: unknown): SummaryError {
   return { kind: 'cannotConfirm' };
 }
 
+/** What a logout leaves of the flow: no selection, no coupon, and the offer to look up again at the next login. */
+const LOGGED_OUT = {
+  loggedIn: false,
+  selected: [],
+  coupon: null,
+  couponError: null,
+  couponInput: '',
+  offerChecked: false,
+} satisfies Partial<BookingContext>;
+
 export const bookingMachine = setup({
   types: {
     context: {} as BookingContext,
@@ -94,6 +109,7 @@ export const bookingMachine = setup({
     loadLocalTime: placeholder<string, { branchId: number }>('loadLocalTime'),
     loadSlots: placeholder<TimeSlot[], SlotsInput>('loadSlots'),
     checkCoupon: placeholder<Coupon, { code: string }>('checkCoupon'),
+    loadOfferedCoupon: placeholder<OfferedCoupon | null>('loadOfferedCoupon'),
     createBooking: placeholder<string | null, CreateBookingInput>('createBooking'),
     // The app provides sessionChanges(session) (machines/session.changes.ts): logins and logouts meanwhile.
     sessionChanges: withoutSessionChanges,
@@ -101,6 +117,10 @@ export const bookingMachine = setup({
   actions: {
     // Provided by the app: opens the auth modal on its login view.
     requestLogin: () => {},
+    // A booking used some of the offered coupon's uses: it is looked up again (and dropped if none are left).
+    forgetOfferedCoupon: assign(({ context }) =>
+      context.coupon?.offered ? { coupon: null, offerChecked: false } : {},
+    ),
   },
   guards: {
     isLoggedIn: ({ context }) => context.loggedIn,
@@ -110,6 +130,7 @@ export const bookingMachine = setup({
     isSelectableDate: ({ context, event }) => event.type === 'date.select' && event.date >= context.today,
     hasSelection: ({ context }) => context.selected.length > 0,
     hasCouponInput: ({ context }) => context.couponInput.trim() !== '',
+    needsOffer: ({ context }) => context.loggedIn && !context.offerChecked && context.coupon === null,
     hasTermsAccepted: ({ context }) => context.termsAccepted,
     isCouponNotFound: ({ event }) => isCouponNotFound((event as { error?: unknown }).error),
     hasPendingSlot: ({ context, event }) =>
@@ -128,6 +149,7 @@ export const bookingMachine = setup({
     couponInput: '',
     coupon: null,
     couponError: null,
+    offerChecked: false,
     termsAccepted: false,
     summaryError: null,
     clientSecret: null,
@@ -151,11 +173,7 @@ export const bookingMachine = setup({
         }),
       },
       {
-        actions: assign(({ event }) =>
-          event.loggedIn
-            ? { loggedIn: true }
-            : { loggedIn: false, selected: [], coupon: null, couponError: null, couponInput: '' },
-        ),
+        actions: assign(({ event }) => (event.loggedIn ? { loggedIn: true } : LOGGED_OUT)),
       },
     ],
   },
@@ -252,6 +270,8 @@ export const bookingMachine = setup({
           initial: 'idle',
           states: {
             idle: {
+              // A logged-in member's offered coupon (the early bird) is applied once, unless one is applied already.
+              always: { guard: 'needsOffer', target: 'offering' },
               on: {
                 'coupon.input': {
                   actions: assign(({ event }) => ({ couponInput: event.value, couponError: null })),
@@ -260,6 +280,34 @@ export const bookingMachine = setup({
                 'coupon.remove': {
                   actions: assign({ coupon: null, couponInput: '', couponError: null }),
                 },
+              },
+            },
+            offering: {
+              // Logged out meanwhile: the answer would be the previous member's.
+              always: { guard: not('isLoggedIn'), target: 'idle' },
+              on: {
+                'coupon.input': {
+                  actions: assign(({ event }) => ({ couponInput: event.value, couponError: null })),
+                },
+                // A code typed meanwhile wins over the offer.
+                'coupon.apply': {
+                  guard: 'hasCouponInput',
+                  target: 'checking',
+                  actions: assign({ offerChecked: true }),
+                },
+              },
+              invoke: {
+                id: 'loadOfferedCoupon',
+                src: 'loadOfferedCoupon',
+                onDone: {
+                  target: 'idle',
+                  actions: assign(({ event }) => ({
+                    offerChecked: true,
+                    coupon: event.output && { ...event.output, offered: true },
+                  })),
+                },
+                // Without the offer the member can still type the code; the server prices it all the same.
+                onError: { target: 'idle', actions: assign({ offerChecked: true }) },
               },
             },
             checking: {
@@ -305,14 +353,7 @@ export const bookingMachine = setup({
         'session.changed': {
           guard: ({ event }) => !event.loggedIn,
           target: 'browsing',
-          actions: assign({
-            loggedIn: false,
-            selected: [],
-            coupon: null,
-            couponError: null,
-            couponInput: '',
-            summaryError: null,
-          }),
+          actions: assign({ ...LOGGED_OUT, summaryError: null }),
         },
         'summary.close': {
           target: 'browsing',
@@ -372,7 +413,12 @@ export const bookingMachine = setup({
         // the grid loads again when the dialog closes. Unhandled, the failure would stop the whole flow.
         onError: { actions: assign({ slots: [] }) },
       },
-      on: { 'payment.close': { target: 'browsing', actions: assign({ clientSecret: null }) } },
+      on: {
+        'payment.close': {
+          target: 'browsing',
+          actions: [assign({ clientSecret: null }), 'forgetOfferedCoupon'],
+        },
+      },
       states: {
         checkout: { on: { 'payment.failed': 'failed' } },
         failed: {},
@@ -380,7 +426,7 @@ export const bookingMachine = setup({
     },
     /** A booking whose total was 0 EUR is confirmed at once, without a checkout. */
     confirmed: {
-      on: { 'payment.close': 'browsing' },
+      on: { 'payment.close': { target: 'browsing', actions: 'forgetOfferedCoupon' } },
     },
   },
 });

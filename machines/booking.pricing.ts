@@ -53,16 +53,6 @@ export function slotDate(slot: TimeSlot): string {
   return slot.start_time.slice(0, 10);
 }
 
-/** 'HH:mm' of an ISO date-time with offset, as the branch's wall clock shows it. */
-function wallClock(iso: string): string {
-  return iso.slice(11, 16);
-}
-
-/** 'HH:mm - HH:mm' (docs/decisions.md, 'Bookings and payments'). */
-export function slotRange(slot: TimeSlot): string {
-  return `${wallClock(slot.start_time)} - ${wallClock(slot.end_time)}`;
-}
-
 /** Selected slots grouped by date, dates sorted, slots in each date sorted by start. */
 export function groupByDate(slots: readonly TimeSlot[]): { date: string; slots: TimeSlot[] }[] {
   const groups = new Map<string, TimeSlot[]>();

@@ -1,7 +1,11 @@
-import { Trans, useLingui } from '@lingui/react/macro';
-import { Button, Checkbox, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { Alert, Button, Checkbox, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { FIELD_LIMITS } from '../../machines/field-limits.ts';
-import { asksPasswordConfirmation, type ProfileFields } from '../../machines/profile.machine.ts';
+import {
+  asksPasswordConfirmation,
+  type ProfileContext,
+  type ProfileFields,
+} from '../../machines/profile.machine.ts';
 import { FeedbackBoxes } from '../auth/feedback.tsx';
 import { useFieldProblemText } from '../ui/fieldProblemText.ts';
 import { ProfileProvider, useProfileSelector, useProfileSend } from './useProfile.tsx';
@@ -45,6 +49,7 @@ function ProfileForm() {
     >
       <Stack gap="md">
         <FeedbackBoxes error={context.error} success={context.success} />
+        {context.offeredCoupon && <OfferedCoupon coupon={context.offeredCoupon} />}
         <Group grow gap="sm" align="flex-start">
           <TextInput
             label={t`Nome próprio`}
@@ -129,5 +134,24 @@ function ProfileForm() {
         </Group>
       </Stack>
     </form>
+  );
+}
+
+/** The early-bird coupon the member is offered: its code, its discount and how many uses are left. */
+function OfferedCoupon({ coupon }: { coupon: NonNullable<ProfileContext['offeredCoupon']> }) {
+  const { t } = useLingui();
+  const code = coupon.code;
+  const percent = Math.round(coupon.discount * 100);
+  return (
+    <Alert color="teal" title={t`Cupão de cliente fundador ${code}`}>
+      <Trans>{percent}% de desconto, aplicado automaticamente ao reservar.</Trans>{' '}
+      {coupon.remaining_uses !== null && (
+        <Plural
+          value={coupon.remaining_uses}
+          one="Resta-lhe # utilização."
+          other="Restam-lhe # utilizações."
+        />
+      )}
+    </Alert>
   );
 }

@@ -7,12 +7,12 @@ import {
   calendarCells,
   deviceOffsetDiffers,
   discountedCents,
-  slotRange,
   toCents,
   type TimeSlot,
 } from '../../machines/booking.pricing.ts';
 import { formatEuros } from '../i18n/format.ts';
 import type { Locale } from '../i18n/locales.ts';
+import { slotTimes } from '../account/time.ts';
 import { deviceTimeZone, formatDay, formatMonth, weekdayNames } from './dates.ts';
 import { useBookingCan, useBookingSelector, useBookingSend } from './useBooking.tsx';
 
@@ -143,9 +143,15 @@ function Coupon() {
     return (
       <Group gap="sm" align="center">
         <Text>
-          <Trans>
-            Cupão {code} aplicado: {percent}% de desconto.
-          </Trans>{' '}
+          {coupon.offered ? (
+            <Trans>
+              Cupão de cliente fundador {code} aplicado automaticamente: {percent}% de desconto.
+            </Trans>
+          ) : (
+            <Trans>
+              Cupão {code} aplicado: {percent}% de desconto.
+            </Trans>
+          )}{' '}
           {coupon.remaining_uses !== null && (
             <Plural
               value={coupon.remaining_uses}
@@ -224,7 +230,7 @@ function Slots({ locale }: { locale: Locale }) {
             disabled={!state.can({ type: 'slot.toggle', slot })}
             onClick={() => send({ type: 'slot.toggle', slot })}
           >
-            <span className="slot__time">{slotRange(slot)}</span>
+            <span className="slot__time">{slotTimes(slot, locale)}</span>
             <Price slot={slot} discount={slotDiscount(state.context, slot)} locale={locale} />
           </button>
         );
