@@ -4,7 +4,8 @@ import type { PaymentEvent, ProviderSession } from '../adapters/payments/provide
 import { formatLocalTime } from '../branches/service.ts';
 import * as bookingRepository from '../bookings/repository.ts';
 import { centsToEuros } from '../bookings/money.ts';
-import { checkoutReturnUrl, providerUnavailable } from '../bookings/service.ts';
+import { providerUnavailable } from '../bookings/held-checkout.ts';
+import { checkoutReturnUrl } from '../bookings/service.ts';
 import { dateFromInstant, instantFromDate, type Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { AppError } from '../errors.ts';
