@@ -1839,6 +1839,8 @@ export interface components {
     CheckoutSessionStatus: {
       /** @enum {string} */
       status: 'complete' | 'expired' | 'open';
+      /** @description When this checkout pays the price difference of a move to a dearer slot (`moveBooking`), that difference, so the result can say the booking was moved and what was paid; absent for a checkout of new bookings. */
+      move_price_difference_eur?: number;
       /** @description Re-opens the embedded checkout while the session is open; otherwise null. */
       clientSecret: string | null;
       /** @description The bookings this checkout pays for, by start: what the result says was booked, and, for a payment that arrived after the hold ended, what was refunded instead. */

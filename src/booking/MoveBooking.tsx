@@ -70,6 +70,7 @@ export function MoveFlow({
       )
     : '';
   const branchName = branch.name;
+  const movedTo = selected ? timeRange(selected.start_time, selected.end_time, branch.time_zone, locale) : '';
 
   return (
     <>
@@ -101,14 +102,18 @@ export function MoveFlow({
           <Stack>
             <Alert color="green" role="status">
               <Trans>
-                A sua reserva foi mudada. Enviámos-lhe o evento de calendário atualizado por e-mail.
-              </Trans>
+                A sua reserva foi mudada para {movedTo}, {branchName}.
+              </Trans>{' '}
+              {refundedEur !== null && refundedEur > 0 ? (
+                <Trans>
+                  Reembolsámos a diferença de {formatEuros(refundedEur, locale)} para o cartão usado no
+                  pagamento.
+                </Trans>
+              ) : (
+                <Trans>O preço é o mesmo: não há nada a pagar nem a reembolsar.</Trans>
+              )}{' '}
+              <Trans>Enviámos-lhe o evento de calendário atualizado por e-mail.</Trans>
             </Alert>
-            {refundedEur !== null && (
-              <Text>
-                <Trans>Reembolsado: {formatEuros(refundedEur, locale)}</Trans>
-              </Text>
-            )}
             <Button onClick={() => void close()}>
               <Trans>Fechar</Trans>
             </Button>
