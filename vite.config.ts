@@ -42,8 +42,8 @@ function readPageMetadata(root: string, locale: string) {
 }
 
 /**
- * The booking modal's scripts (the app's start chunk, which asks for the branch data, the modal's chunk, and what
- * they import) and each locale's booking catalog: the server preloads them in the HTML of a page whose address
+ * The booking modal's scripts (the app's start chunk and its live runtime, which asks for the branch data, the
+ * modal's chunk, and what they import) and each locale's booking catalog: the server preloads them in the HTML of a page whose address
  * opens the modal, so they load at once, alongside the branch data, not after the first paint.
  */
 function bookingModalChunks(bundle: OutputBundle) {
@@ -56,8 +56,10 @@ function bookingModalChunks(bundle: OutputBundle) {
     for (const imported of byFile.get(fileName)?.imports ?? []) visit(imported);
   };
   const catalogs: Record<string, string> = {};
-  const start = chunks.find((chunk) => chunk.facadeModuleId?.endsWith('src/app/start.tsx'));
-  if (start) visit(start.fileName);
+  for (const entry of ['src/app/start.tsx', 'src/app/runtime.ts']) {
+    const chunk = chunks.find((candidate) => candidate.facadeModuleId?.endsWith(entry));
+    if (chunk) visit(chunk.fileName);
+  }
   for (const chunk of chunks) {
     const source = chunk.facadeModuleId ?? '';
     if (source.endsWith('src/booking/BookingModal.tsx')) visit(chunk.fileName);
