@@ -21,14 +21,15 @@ const AccountModal = lazy(async () => {
   return module;
 });
 
+const importBookingModal = () => import('../booking/BookingModal.tsx');
 const BookingModal = lazy(async () => {
-  const [module] = await Promise.all([
-    import('../booking/BookingModal.tsx'),
-    loadFeatureMessages('booking'),
-    loadTemporal(),
-  ]);
+  const [module] = await Promise.all([importBookingModal(), loadFeatureMessages('booking'), loadTemporal()]);
   return module;
 });
+// An address that opens the booking modal fetches and runs its code (with its stylesheets) while the branch data
+// is on its way, not after it: the modal then shows as soon as the branches are there.
+if (typeof window !== 'undefined' && new URLSearchParams(window.location.search).has('booking_tab'))
+  void importBookingModal();
 
 const PaymentResult = lazy(async () => {
   const [module] = await Promise.all([

@@ -55,6 +55,10 @@ async function startRuntime(): Promise<Runtime> {
   return runtime;
 }
 
+// An address that opens a modal needs the live runtime for it (its chunk is preloaded with the page's HTML), so
+// it starts at once, and its requests (the branch data) go out while the page is adopted.
+const earlyRuntime = new URLSearchParams(window.location.search).size > 0 ? startRuntime() : null;
+
 await firstLocale;
 
 /**
@@ -90,7 +94,7 @@ if (root.hasChildNodes() && window.location.href === requested) {
   router.ssr = { manifest: undefined };
   // The prerender's state: its actors in their first state, and requests that wait for the live runtime.
   hydrateRoot(root, <App first={staticRuntime(clientEnv)} />);
-  void startRuntime();
+  void (earlyRuntime ?? startRuntime());
 } else {
-  createRoot(root).render(<App first={await startRuntime()} />);
+  createRoot(root).render(<App first={await (earlyRuntime ?? startRuntime())} />);
 }
