@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/database.ts';
 import { lisbonSlot } from './bookings-fixtures.ts';
 import { DATABASE_TARGETS } from './support/databases.ts';
-import { newClient, startAccountApp, verifiedAccount, type AccountApp } from './support/accounts.ts';
+import {
+  newClient,
+  startAccountApp,
+  verifiedAccount,
+  type AccountApp,
+  type Schemas,
+} from './support/accounts.ts';
 import { createBranch } from './support/fixtures.ts';
 
 // Whatever a caller sends to the booking and checkout calls, the answer is a 4xx {detail, code}: never a 5xx,
@@ -55,7 +61,9 @@ describe.each(DATABASE_TARGETS)('bad input to the booking and checkout calls on 
       },
       token,
     );
-    sessionId = (created.json().checkout_session.clientSecret as string).split('_secret_')[0]!;
+    sessionId = (
+      created.json<Schemas['CreateBookingResponse']>().checkout_session.clientSecret as string
+    ).split('_secret_')[0]!;
   });
   afterAll(async () => server?.close());
 

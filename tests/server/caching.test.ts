@@ -4,7 +4,13 @@ import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lisbonSlot } from './bookings-fixtures.ts';
-import { newClient, startAccountApp, verifiedAccount, type AccountApp } from './support/accounts.ts';
+import {
+  newClient,
+  startAccountApp,
+  verifiedAccount,
+  type AccountApp,
+  type Schemas,
+} from './support/accounts.ts';
 import { createBranch } from './support/fixtures.ts';
 
 // What may be kept along the way, and how answers travel: public reads compressed and revalidated with an ETag
@@ -45,7 +51,13 @@ describe('caching and compression', () => {
   it('sends the branches in the asked language only, compressed, cacheable a short time, and 304 when unchanged', async () => {
     const caller = newClient(server.app);
     const all = await caller.get('/api/bookings/branches');
-    expect(Object.keys(all.json()[0].descriptions_data)).toEqual(['pt', 'en', 'fr', 'de', 'sk']);
+    expect(Object.keys(all.json<Schemas['Branch'][]>()[0]!.descriptions_data)).toEqual([
+      'pt',
+      'en',
+      'fr',
+      'de',
+      'sk',
+    ]);
 
     const english = await caller.get('/api/bookings/branches?lang=en', undefined, {
       'accept-encoding': 'gzip, br',
@@ -71,7 +83,9 @@ describe('caching and compression', () => {
       'if-none-match': english.headers.etag as string,
     });
     expect(otherLanguage.statusCode).toBe(200);
-    expect(otherLanguage.json()[0].descriptions_data).toEqual({ de: description('de') });
+    expect(otherLanguage.json<Schemas['Branch'][]>()[0]!.descriptions_data).toEqual({
+      de: description('de'),
+    });
   });
 
   it('revalidates a day’s slots on every use, 304 while nothing changed', async () => {

@@ -17,6 +17,7 @@ import {
   startAccountApp,
   verifiedAccount,
   type AccountApp,
+  type Schemas,
 } from './support/accounts.ts';
 import { createBranch } from './support/fixtures.ts';
 
@@ -653,7 +654,9 @@ describe.each(DATABASE_TARGETS)('the contract fuzzer on %s', (target) => {
       account.token,
     );
     expect(created.statusCode).toBe(201);
-    const sessionId = (created.json().checkout_session.clientSecret as string).split('_secret_')[0]!;
+    const sessionId = (
+      created.json<Schemas['CreateBookingResponse']>().checkout_session.clientSecret as string
+    ).split('_secret_')[0]!;
     const booking = await app.db.selectFrom('bookings').select(['id', 'user_id']).executeTakeFirstOrThrow();
     const user = await app.db
       .selectFrom('users')

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATE_LIMIT_RULES } from '../../server/config.ts';
 import { DATABASE_TARGETS } from './support/databases.ts';
-import { newClient, startAccountApp, verifiedAccount, type AccountApp } from './support/accounts.ts';
+import {
+  newClient,
+  startAccountApp,
+  verifiedAccount,
+  type AccountApp,
+  type Schemas,
+} from './support/accounts.ts';
 
 // Wrong passwords typed by someone else must not lock the owner out: guessing is throttled per address and per
 // (account, address); the account as a whole has only a much higher ceiling. The login limits are the defaults.
@@ -32,7 +38,9 @@ describe.each(DATABASE_TARGETS)('wrong passwords for someone else’s account (%
     // The owner, from an address that has not been failing, gets in.
     const login = await owner.login(account.email, account.password);
     expect(login.statusCode).toBe(200);
-    expect((await owner.get('/api/auth/me', login.json().access_token)).statusCode).toBe(200);
+    expect(
+      (await owner.get('/api/auth/me', login.json<Schemas['LoginResponse']>().access_token)).statusCode,
+    ).toBe(200);
     // And from another fresh address too (a phone on mobile data).
     expect((await newClient(server.app).login(account.email, account.password)).statusCode).toBe(200);
   });

@@ -1,7 +1,13 @@
 import type { ErrorBody } from './support/accounts.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_TARGETS } from './support/databases.ts';
-import { newClient, startAccountApp, verifiedAccount, type AccountApp } from './support/accounts.ts';
+import {
+  newClient,
+  startAccountApp,
+  verifiedAccount,
+  type AccountApp,
+  type Schemas,
+} from './support/accounts.ts';
 
 // Logging out ends the session on the server: a token copied before logout is worth nothing afterwards.
 
@@ -29,7 +35,9 @@ describe.each(DATABASE_TARGETS)('POST /auth/logout (%s)', (target) => {
     }
     const again = await client.login(account.email, account.password);
     expect(again.statusCode).toBe(200);
-    expect((await client.get('/api/auth/me', again.json().access_token)).statusCode).toBe(200);
+    expect(
+      (await client.get('/api/auth/me', again.json<Schemas['LoginResponse']>().access_token)).statusCode,
+    ).toBe(200);
   });
 
   it('answers 401 without a valid token and changes nothing', async () => {

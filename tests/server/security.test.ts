@@ -18,6 +18,7 @@ import {
   verifiedAccount,
   type AccountApp,
   type Client,
+  type Schemas,
 } from './support/accounts.ts';
 import { createBranch, createUser } from './support/fixtures.ts';
 
@@ -47,13 +48,19 @@ const booking = (slotId: number, total: number) => ({
 async function bookAndPayOverHttp(client: Client, token: string, slotId: number) {
   const created = await client.json('POST', '/api/bookings/', booking(slotId, 15), token);
   expect(created.statusCode).toBe(201);
-  const sessionId = (created.json().checkout_session.clientSecret as string).split('_secret_')[0]!;
+  const sessionId = (
+    created.json<Schemas['CreateBookingResponse']>().checkout_session.clientSecret as string
+  ).split('_secret_')[0]!;
   const paid = await client.json('POST', `/api/checkout/local/${sessionId}/complete`, {
     card_number: '4242 4242 4242 4242',
   });
   expect(paid.json()).toMatchObject({ outcome: 'paid' });
   const mine = (await client.get('/api/bookings/my-bookings', token)).json<{ id: number }[]>();
-  return { bookingId: mine.at(-1)!.id, sessionId, returnUrl: paid.json().return_url as string };
+  return {
+    bookingId: mine.at(-1)!.id,
+    sessionId,
+    returnUrl: paid.json<Schemas['LocalCheckoutCompleteResponse']>().return_url,
+  };
 }
 
 describe('session tokens (pglite)', () => {
@@ -160,7 +167,9 @@ describe.each(DATABASE_TARGETS)("other people's bookings (%s)", (target) => {
     intruderToken = (await verifiedAccount(intruder, server.app)).token;
     paid = await bookAndPayOverHttp(owner, ownerToken, slots[0]!);
     const pending = await owner.json('POST', '/api/bookings/', booking(slots[1]!, 15), ownerToken);
-    pendingSession = (pending.json().checkout_session.clientSecret as string).split('_secret_')[0]!;
+    pendingSession = (
+      pending.json<Schemas['CreateBookingResponse']>().checkout_session.clientSecret as string
+    ).split('_secret_')[0]!;
   });
   afterAll(async () => server?.close());
 
