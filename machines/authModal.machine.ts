@@ -171,6 +171,11 @@ export const authModalMachine = setup({
     clearFeedback: assign({ error: null, success: null }),
     fail: assign((_, params: { feedback: Feedback }) => ({ error: params.feedback, success: null })),
     succeed: assign((_, params: { feedback: Feedback }) => ({ success: params.feedback, error: null })),
+    // A call that failed: the server's words, else the flow's own message for it.
+    failCall: assign(({ event }, params: { fallback: FeedbackKey }) => ({
+      error: failureFeedback((event as { error?: unknown }).error, params.fallback),
+      success: null,
+    })),
     forgetLinks: assign({ resetToken: null, verifyLink: null }),
     choose: assign((_, params: { channel: Channel }) => ({ channel: params.channel })),
     // The verification link carries the e-mail code: it no longer applies once the e-mail is verified.
@@ -277,22 +282,12 @@ export const authModalMachine = setup({
                       fields: { ...context.fields, password: '', emailCode: '', phoneCode: '' },
                     };
                   }),
-                  {
-                    type: 'fail',
-                    params: ({ event }) => ({
-                      feedback: failureFeedback(event.error, 'error-during-login'),
-                    }),
-                  },
+                  { type: 'failCall', params: { fallback: 'error-during-login' } },
                 ],
               },
               {
                 target: 'idle',
-                actions: {
-                  type: 'fail',
-                  params: ({ event }) => ({
-                    feedback: failureFeedback(event.error, 'error-during-login'),
-                  }),
-                },
+                actions: { type: 'failCall', params: { fallback: 'error-during-login' } },
               },
             ],
           },
@@ -353,10 +348,7 @@ export const authModalMachine = setup({
             },
             onError: {
               target: 'idle',
-              actions: {
-                type: 'fail',
-                params: ({ event }) => ({ feedback: failureFeedback(event.error, 'registration-failed') }),
-              },
+              actions: { type: 'failCall', params: { fallback: 'registration-failed' } },
             },
           },
         },
@@ -385,12 +377,7 @@ export const authModalMachine = setup({
             },
             onError: {
               target: 'idle',
-              actions: {
-                type: 'fail',
-                params: ({ event }) => ({
-                  feedback: failureFeedback(event.error, 'failed-to-request-password-reset'),
-                }),
-              },
+              actions: { type: 'failCall', params: { fallback: 'failed-to-request-password-reset' } },
             },
           },
         },
@@ -433,12 +420,7 @@ export const authModalMachine = setup({
             },
             onError: {
               target: 'idle',
-              actions: {
-                type: 'fail',
-                params: ({ event }) => ({
-                  feedback: failureFeedback(event.error, 'failed-to-reset-password'),
-                }),
-              },
+              actions: { type: 'failCall', params: { fallback: 'failed-to-reset-password' } },
             },
           },
         },
@@ -509,10 +491,8 @@ export const authModalMachine = setup({
             onError: {
               target: 'idle',
               actions: {
-                type: 'fail',
-                params: ({ context, event }) => ({
-                  feedback: failureFeedback(event.error, CHANNEL_FEEDBACK[context.channel].verifyFailed),
-                }),
+                type: 'failCall',
+                params: ({ context }) => ({ fallback: CHANNEL_FEEDBACK[context.channel].verifyFailed }),
               },
             },
           },
@@ -535,10 +515,8 @@ export const authModalMachine = setup({
             onError: {
               target: 'idle',
               actions: {
-                type: 'fail',
-                params: ({ context, event }) => ({
-                  feedback: failureFeedback(event.error, CHANNEL_FEEDBACK[context.channel].resendFailed),
-                }),
+                type: 'failCall',
+                params: ({ context }) => ({ fallback: CHANNEL_FEEDBACK[context.channel].resendFailed }),
               },
             },
           },
