@@ -124,6 +124,9 @@ const filled = (value: string) => value.trim() !== '';
  * Reset password and Verify, one view at a time. Client-side checks fail without a call. A successful login
  * hands the token to the session (`logIn`) and ends in `authenticated`; dismissing ends in `closed`.
  */
+/** Cancelling the forgot-password, reset or verify view: back to the login, its messages and links dropped. */
+const BACK_TO_LOGIN = { target: 'login', actions: ['clearFeedback', 'forgetLinks'] } as const;
+
 export const authModalMachine = setup({
   types: {
     context: {} as AuthModalContext,
@@ -356,9 +359,7 @@ export const authModalMachine = setup({
     },
     forgotPassword: {
       initial: 'idle',
-      on: {
-        cancel: { target: 'login', actions: ['clearFeedback', 'forgetLinks'] },
-      },
+      on: { cancel: BACK_TO_LOGIN },
       states: {
         idle: {
           on: { 'forgot.submit': { guard: 'hasEmail', target: 'requesting', actions: 'clearFeedback' } },
@@ -385,9 +386,7 @@ export const authModalMachine = setup({
     },
     resetPassword: {
       initial: 'idle',
-      on: {
-        cancel: { target: 'login', actions: ['clearFeedback', 'forgetLinks'] },
-      },
+      on: { cancel: BACK_TO_LOGIN },
       states: {
         idle: {
           on: {
@@ -428,9 +427,7 @@ export const authModalMachine = setup({
     },
     verify: {
       initial: 'idle',
-      on: {
-        cancel: { target: 'login', actions: ['clearFeedback', 'forgetLinks'] },
-      },
+      on: { cancel: BACK_TO_LOGIN },
       states: {
         idle: {
           on: {

@@ -1,3 +1,4 @@
+import type { Schemas } from './support/accounts.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DATABASE_TARGETS } from './support/databases.ts';
 import {
@@ -6,7 +7,6 @@ import {
   startAccountApp,
   type AccountApp,
   type ErrorBody,
-  type Schemas,
 } from './support/accounts.ts';
 import {
   addOperator,

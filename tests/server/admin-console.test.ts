@@ -1,3 +1,4 @@
+import type { Schemas } from './support/accounts.ts';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +11,6 @@ import {
   verifiedAccount,
   type AccountApp,
   type ErrorBody,
-  type Schemas,
 } from './support/accounts.ts';
 import { createBranch, insertSlot } from './support/fixtures.ts';
 import { loggedInOperator } from './support/operators.ts';

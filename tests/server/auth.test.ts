@@ -1,4 +1,4 @@
-import type { ErrorBody } from './support/accounts.ts';
+import type { ErrorBody, Schemas } from './support/accounts.ts';
 import { sql } from 'kysely';
 import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +13,6 @@ import {
   startAccountApp,
   verifiedAccount,
   type AccountApp,
-  type Schemas,
 } from './support/accounts.ts';
 import { anyOf } from './support/matchers.ts';
 

@@ -1,15 +1,10 @@
+import type { Schemas } from './support/accounts.ts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/database.ts';
 import { lisbonSlot } from './bookings-fixtures.ts';
 import { DATABASE_TARGETS } from './support/databases.ts';
-import {
-  newClient,
-  startAccountApp,
-  verifiedAccount,
-  type AccountApp,
-  type Schemas,
-} from './support/accounts.ts';
+import { newClient, startAccountApp, verifiedAccount, type AccountApp } from './support/accounts.ts';
 import { createBranch } from './support/fixtures.ts';
 
 // Whatever a caller sends to the booking and checkout calls, the answer is a 4xx {detail, code}: never a 5xx,

@@ -1,14 +1,8 @@
-import type { ErrorBody } from './support/accounts.ts';
+import type { ErrorBody, Schemas } from './support/accounts.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCoupon, lisbonSlot } from './bookings-fixtures.ts';
 import { DATABASE_TARGETS, emptyAllTables } from './support/databases.ts';
-import {
-  newClient,
-  startAccountApp,
-  verifiedAccount,
-  type AccountApp,
-  type Schemas,
-} from './support/accounts.ts';
+import { newClient, startAccountApp, verifiedAccount, type AccountApp } from './support/accounts.ts';
 import { createBranch } from './support/fixtures.ts';
 import { anyOf } from './support/matchers.ts';
 

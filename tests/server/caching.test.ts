@@ -1,16 +1,11 @@
+import type { Schemas } from './support/accounts.ts';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lisbonSlot } from './bookings-fixtures.ts';
-import {
-  newClient,
-  startAccountApp,
-  verifiedAccount,
-  type AccountApp,
-  type Schemas,
-} from './support/accounts.ts';
+import { newClient, startAccountApp, verifiedAccount, type AccountApp } from './support/accounts.ts';
 import { createBranch } from './support/fixtures.ts';
 
 // What may be kept along the way, and how answers travel: public reads compressed and revalidated with an ETag

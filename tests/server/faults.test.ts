@@ -1,4 +1,4 @@
-import type { ErrorBody } from './support/accounts.ts';
+import type { ErrorBody, Schemas } from './support/accounts.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,7 +19,6 @@ import {
   startAccountApp,
   verifiedAccount,
   type AccountApp,
-  type Schemas,
 } from './support/accounts.ts';
 import { createBranch } from './support/fixtures.ts';
 import { startSmtpServer } from './support/mail.ts';

@@ -1,3 +1,4 @@
+import type { Schemas } from './support/accounts.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { InjectOptions } from 'fastify';
@@ -17,7 +18,6 @@ import {
   startAccountApp,
   verifiedAccount,
   type AccountApp,
-  type Schemas,
 } from './support/accounts.ts';
 import { createBranch } from './support/fixtures.ts';
 

@@ -1,13 +1,8 @@
+import type { Schemas } from './support/accounts.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATE_LIMIT_RULES } from '../../server/config.ts';
 import { DATABASE_TARGETS } from './support/databases.ts';
-import {
-  newClient,
-  startAccountApp,
-  verifiedAccount,
-  type AccountApp,
-  type Schemas,
-} from './support/accounts.ts';
+import { newClient, startAccountApp, verifiedAccount, type AccountApp } from './support/accounts.ts';
 
 // Wrong passwords typed by someone else must not lock the owner out: guessing is throttled per address and per
 // (account, address); the account as a whole has only a much higher ceiling. The login limits are the defaults.

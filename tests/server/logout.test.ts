@@ -1,13 +1,7 @@
-import type { ErrorBody } from './support/accounts.ts';
+import type { ErrorBody, Schemas } from './support/accounts.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_TARGETS } from './support/databases.ts';
-import {
-  newClient,
-  startAccountApp,
-  verifiedAccount,
-  type AccountApp,
-  type Schemas,
-} from './support/accounts.ts';
+import { newClient, startAccountApp, verifiedAccount, type AccountApp } from './support/accounts.ts';
 
 // Logging out ends the session on the server: a token copied before logout is worth nothing afterwards.
 

@@ -1,4 +1,4 @@
-import type { ErrorBody } from './support/accounts.ts';
+import type { ErrorBody, Schemas } from './support/accounts.ts';
 import http from 'node:http';
 import type net from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
@@ -6,13 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dateFromInstant } from '../../server/clock.ts';
 import { JOB_QUEUES } from '../../server/jobs/queue.ts';
 import { lisbonSlot } from './bookings-fixtures.ts';
-import {
-  newClient,
-  startAccountApp,
-  verifiedAccount,
-  type AccountApp,
-  type Schemas,
-} from './support/accounts.ts';
+import { newClient, startAccountApp, verifiedAccount, type AccountApp } from './support/accounts.ts';
 import { DATABASE_TARGETS } from './support/databases.ts';
 import { createBranch } from './support/fixtures.ts';
 import { anyOf } from './support/matchers.ts';

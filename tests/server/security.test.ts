@@ -1,4 +1,4 @@
-import type { ErrorBody } from './support/accounts.ts';
+import type { ErrorBody, Schemas } from './support/accounts.ts';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { SignJWT } from 'jose';
@@ -18,7 +18,6 @@ import {
   verifiedAccount,
   type AccountApp,
   type Client,
-  type Schemas,
 } from './support/accounts.ts';
 import { createBranch, createUser } from './support/fixtures.ts';
 
