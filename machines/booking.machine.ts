@@ -2,7 +2,8 @@ import { and, assign, setup } from 'xstate';
 import { placeholder } from './placeholder.ts';
 import { ApiError, hasErrorCode } from './api.ts';
 import {
-  branchDate,
+  calendarFrom,
+  calendarOn,
   shiftMonth,
   slotDate,
   totalEuros,
@@ -143,9 +144,7 @@ export const bookingMachine = setup({
   context: ({ input }) => ({
     branchId: input.branchId,
     loggedIn: input.loggedIn,
-    today: input.fallbackToday,
-    date: input.fallbackToday,
-    month: input.fallbackToday.slice(0, 7),
+    ...calendarFrom(input.fallbackToday),
     slots: [],
     selected: [],
     couponInput: '',
@@ -188,10 +187,7 @@ export const bookingMachine = setup({
         input: ({ context }) => ({ branchId: context.branchId }),
         onDone: {
           target: 'browsing',
-          actions: assign(({ event }) => {
-            const today = branchDate(event.output);
-            return { today, date: today, month: today.slice(0, 7) };
-          }),
+          actions: assign(({ event }) => calendarFrom(event.output)),
         },
         // The device's idea of the branch's date (from Temporal) is the fallback.
         onError: { target: 'browsing' },
@@ -203,14 +199,10 @@ export const bookingMachine = setup({
         'date.select': {
           guard: 'isSelectableDate',
           target: '.slots.loading',
-          actions: assign(({ event }) => ({ date: event.date, month: event.date.slice(0, 7) })),
+          actions: assign(({ event }) => calendarOn(event.date)),
         },
-        'month.previous': {
-          actions: assign(({ context }) => ({ month: shiftMonth(context.month, -1) })),
-        },
-        'month.next': {
-          actions: assign(({ context }) => ({ month: shiftMonth(context.month, 1) })),
-        },
+        'month.previous': { actions: assign(({ context }) => ({ month: shiftMonth(context.month, -1) })) },
+        'month.next': { actions: assign(({ context }) => ({ month: shiftMonth(context.month, 1) })) },
       },
       states: {
         slots: {

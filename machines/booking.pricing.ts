@@ -79,6 +79,20 @@ export function shiftMonth(month: string, months: number): string {
   return temporal().PlainYearMonth.from(month).add({ months }).toString();
 }
 
+/** The calendar the booking and the move flows browse: the branch's today, the chosen date, the shown month. */
+export type Calendar = { today: string; date: string; month: string };
+
+/** The calendar on `date`, showing its month. */
+export function calendarOn(date: string): Pick<Calendar, 'date' | 'month'> {
+  return { date, month: date.slice(0, 7) };
+}
+
+/** The calendar opened on the branch's today (from its local time, or the device's fallback). */
+export function calendarFrom(localTime: string): Calendar {
+  const today = branchDate(localTime);
+  return { today, ...calendarOn(today) };
+}
+
 /** True when the device's current UTC offset differs from the branch's (docs/decisions.md, 'Client'). */
 export function deviceOffsetDiffers(branchTimeZone: string, deviceTimeZone: string): boolean {
   const now = temporal().Now.instant();

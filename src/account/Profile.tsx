@@ -25,8 +25,13 @@ function ProfileForm() {
   const send = useProfileSend();
   const state = useProfileSelector((snapshot) => snapshot);
   const { context } = state;
-  const change = (field: keyof ProfileFields) => (event: { currentTarget: { value: string } }) =>
-    send({ type: 'field.change', field, value: event.currentTarget.value });
+  // One field's value, change handler and the server's problem with it.
+  const field = (name: keyof ProfileFields) => ({
+    value: context.fields[name],
+    onChange: (event: { currentTarget: { value: string } }) =>
+      send({ type: 'field.change', field: name, value: event.currentTarget.value }),
+    error: problemText(context.fieldErrors[name]),
+  });
 
   if (state.matches('loading')) return null;
   if (state.matches('loadFailed')) {
@@ -56,18 +61,14 @@ function ProfileForm() {
             required
             autoComplete="given-name"
             maxLength={FIELD_LIMITS.personName}
-            error={problemText(context.fieldErrors.firstName)}
-            value={context.fields.firstName}
-            onChange={change('firstName')}
+            {...field('firstName')}
           />
           <TextInput
             label={t`Apelido`}
             required
             autoComplete="family-name"
             maxLength={FIELD_LIMITS.personName}
-            error={problemText(context.fieldErrors.lastName)}
-            value={context.fields.lastName}
-            onChange={change('lastName')}
+            {...field('lastName')}
           />
         </Group>
         <TextInput
@@ -76,9 +77,7 @@ function ProfileForm() {
           required
           autoComplete="email"
           maxLength={FIELD_LIMITS.email}
-          error={problemText(context.fieldErrors.email)}
-          value={context.fields.email}
-          onChange={change('email')}
+          {...field('email')}
         />
         <TextInput
           label={t`Número de telefone`}
@@ -87,30 +86,25 @@ function ProfileForm() {
           autoComplete="tel"
           placeholder="+351 912 345 678"
           maxLength={FIELD_LIMITS.phone}
-          error={problemText(context.fieldErrors.phone)}
-          value={context.fields.phone}
-          onChange={change('phone')}
+          {...field('phone')}
         />
         <TextInput
           label={t`NIF (opcional, para o recibo)`}
           inputMode="numeric"
           autoComplete="off"
           maxLength={FIELD_LIMITS.taxId}
+          {...field('taxId')}
           error={
             context.fieldErrors.taxId
               ? t`O NIF não é válido: tem 9 algarismos e o último é de controlo.`
               : undefined
           }
-          value={context.fields.taxId}
-          onChange={change('taxId')}
         />
         <PasswordInput
           label={t`Nova palavra-passe (opcional)`}
           autoComplete="new-password"
           maxLength={FIELD_LIMITS.password}
-          error={problemText(context.fieldErrors.newPassword)}
-          value={context.fields.newPassword}
-          onChange={change('newPassword')}
+          {...field('newPassword')}
         />
         {asksPasswordConfirmation(context) && (
           <PasswordInput
@@ -118,8 +112,7 @@ function ProfileForm() {
             autoComplete="new-password"
             required
             maxLength={FIELD_LIMITS.password}
-            value={context.fields.confirmNewPassword}
-            onChange={change('confirmNewPassword')}
+            {...field('confirmNewPassword')}
           />
         )}
         <Checkbox

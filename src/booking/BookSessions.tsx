@@ -58,28 +58,19 @@ export function MonthCalendar({
 }) {
   const { t } = useLingui();
   const weekdays = weekdayNames(locale);
+  const monthStep = (type: 'month.previous' | 'month.next', label: string, glyph: string) => (
+    <ActionIcon variant="subtle" aria-label={label} onClick={() => send({ type })} size="lg">
+      {glyph}
+    </ActionIcon>
+  );
   return (
     <section aria-label={t`Calendário`}>
       <div className="calendar__head">
-        <ActionIcon
-          variant="subtle"
-          aria-label={t`Mês anterior`}
-          onClick={() => send({ type: 'month.previous' })}
-          size="lg"
-        >
-          ‹
-        </ActionIcon>
+        {monthStep('month.previous', t`Mês anterior`, '‹')}
         <span className="calendar__month" aria-live="polite">
           {formatMonth(month, locale)}
         </span>
-        <ActionIcon
-          variant="subtle"
-          aria-label={t`Mês seguinte`}
-          onClick={() => send({ type: 'month.next' })}
-          size="lg"
-        >
-          ›
-        </ActionIcon>
+        {monthStep('month.next', t`Mês seguinte`, '›')}
       </div>
       <div className="calendar__grid" role="group" aria-label={formatMonth(month, locale)}>
         {weekdays.map((weekday) => (
