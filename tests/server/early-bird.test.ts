@@ -8,6 +8,7 @@ import {
   startAccountApp,
   verifiedAccount,
   type AccountApp,
+  type Schemas,
 } from './support/accounts.ts';
 
 // The early-bird coupon (EARLY_BIRD_COUPON_CODE, EARLYBIRD by default) is offered to the members it applies to:
@@ -38,7 +39,7 @@ describe.each(DATABASE_TARGETS)('the early-bird coupon on %s', (target) => {
   async function offeredCoupon(token: string) {
     const me = await newClient(server.app).get('/api/auth/me', token);
     expect(me.statusCode).toBe(200);
-    return me.json().offered_coupon;
+    return me.json<Schemas['User']>().offered_coupon;
   }
 
   it('is offered to an account made before the opening, with its uses left, and named in its e-mail', async () => {
