@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { apiLogin, bookableSlots, bookAndPay, storeToken, verifiedPerson } from './support/accounts.ts';
-import { dayLabel } from './support/booking.ts';
+import { dayLabel, range } from './support/booking.ts';
 
 // Run with `npm run screenshots` (its own Playwright project): writes docs/screenshots/*.png.
 const VIEWPORTS = {
@@ -137,7 +137,7 @@ for (const [index, [device, viewport]] of Object.entries(VIEWPORTS).entries()) {
     await day.click();
     const pick = slots.filter((slot) => /T(0[7-9]|1\d):00/.test(slot.start_time)).slice(0, 2);
     for (const slot of pick) {
-      await dialog.getByRole('button', { name: new RegExp(`^${slot.start_time.slice(11, 16)} - `) }).click();
+      await dialog.getByRole('button', { name: new RegExp(`^${range(slot, 'en')}`) }).click();
     }
     await dialog.getByLabel('Coupon code').fill('WELCOME5');
     await dialog.getByRole('button', { name: 'Apply' }).click();
@@ -187,7 +187,7 @@ for (const [index, [device, viewport]] of Object.entries(VIEWPORTS).entries()) {
       route.fulfill({
         status: 200,
         contentType: 'application/json',
-        body: '{"status":"expired","clientSecret":null}',
+        body: '{"status":"expired","clientSecret":null,"bookings":[]}',
       }),
     );
     await tab.goto(`${origin}/en?stripe_session_id=cs_local_expired&booking_date=${date}`);
