@@ -1,4 +1,4 @@
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, NativeSelect, Pagination, Stack, Table, Text, TextInput } from '@mantine/core';
 import type { AdminBookingStatus, BookingFilters } from '../../../machines/adminConsole.actors.ts';
 import { useAdminQuery, useBranchOptions, useConsoleActors } from '../hooks.ts';
@@ -97,7 +97,7 @@ function BookingSearch() {
       {page && page.items.length > 0 && (
         <>
           <Text size="sm" c="gray.4">
-            {t`${page.total} reservas`}
+            <Plural value={page.total} one="# reserva" other="# reservas" />
           </Text>
           <Table.ScrollContainer minWidth={560}>
             <Table striped verticalSpacing="xs">

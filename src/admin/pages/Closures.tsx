@@ -1,4 +1,4 @@
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
   Badge,
@@ -41,6 +41,7 @@ export default function Closures() {
   const reopen = useAdminTask(actors.reopenClosure, () => list.reload());
   const { fields, preview } = state.context;
   const editing = state.matches('editing') || state.matches('previewing');
+  const refundTotal = preview ? money(preview.refund_total_eur) : '';
   return (
     <Stack>
       <PageTitle>
@@ -113,7 +114,18 @@ export default function Closures() {
         {(state.matches('reviewing') || state.matches('closing')) && preview && (
           <Stack gap="sm">
             <Text>
-              {t`${preview.bookings.length} reservas serão canceladas e reembolsadas por inteiro (${money(preview.refund_total_eur)}); ${preview.slots} horários ficam fechados. Cada cliente recebe uma mensagem na sua língua.`}
+              <Plural
+                value={preview.bookings.length}
+                _0="Nenhuma reserva é cancelada."
+                one={`# reserva será cancelada e reembolsada por inteiro (${refundTotal}).`}
+                other={`# reservas serão canceladas e reembolsadas por inteiro (${refundTotal}).`}
+              />{' '}
+              <Plural
+                value={preview.slots}
+                one="# horário fica fechado."
+                other="# horários ficam fechados."
+              />{' '}
+              <Trans>Cada cliente recebe uma mensagem na sua língua.</Trans>
             </Text>
             {preview.bookings.length > 0 && (
               <Table.ScrollContainer minWidth={420}>
@@ -186,7 +198,13 @@ export default function Closures() {
                   </Text>
                   <Text size="sm">{closure.reason}</Text>
                   <Text size="xs" c="gray.4">
-                    {t`${closure.canceled_booking_ids.length} reservas canceladas · por ${closure.created_by}`}
+                    <Plural
+                      value={closure.canceled_booking_ids.length}
+                      one="# reserva cancelada"
+                      other="# reservas canceladas"
+                    />
+                    {' · '}
+                    {t`por ${closure.created_by}`}
                   </Text>
                 </Stack>
                 {closure.reopened_at ? (

@@ -1,4 +1,4 @@
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
   Badge,
@@ -159,7 +159,7 @@ function BlockDialog({
         {future.length > 0 ? (
           <>
             <Text size="sm" fw={600}>
-              {t`${future.length} reservas futuras:`}
+              <Plural value={future.length} one="# reserva futura:" other="# reservas futuras:" />
             </Text>
             {future.map((booking) => (
               <Text size="sm" key={booking.id}>

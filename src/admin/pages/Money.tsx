@@ -1,4 +1,4 @@
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import {
   Button,
   Card,
@@ -114,14 +114,18 @@ export default function Money() {
                 <Trans>Pagamentos</Trans>
               </Text>
               <Text fw={700}>{money(data.totals.payments_eur)}</Text>
-              <Text size="xs">{t`${data.totals.payments_count} pagamentos`}</Text>
+              <Text size="xs">
+                <Plural value={data.totals.payments_count} one="# pagamento" other="# pagamentos" />
+              </Text>
             </Card>
             <Card withBorder padding="sm">
               <Text size="xs" c="gray.4">
                 <Trans>Reembolsos</Trans>
               </Text>
               <Text fw={700}>{money(data.totals.refunds_eur)}</Text>
-              <Text size="xs">{t`${data.totals.refunds_count} reembolsos`}</Text>
+              <Text size="xs">
+                <Plural value={data.totals.refunds_count} one="# reembolso" other="# reembolsos" />
+              </Text>
             </Card>
             <Card withBorder padding="sm">
               <Text size="xs" c="gray.4">
