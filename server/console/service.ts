@@ -107,6 +107,18 @@ export function createConsoleService(deps: ConsoleDependencies) {
     });
   }
 
+  /** Who cancelled: an operator's e-mail (or the CLI's name); older rows kept `operator:<id>`, resolved here. */
+  async function canceledByName(canceledBy: string | null): Promise<string | null> {
+    const id = /^operator:(\d+)$/.exec(canceledBy ?? '')?.[1];
+    if (!id) return canceledBy;
+    const operator = await db
+      .selectFrom('operators')
+      .select('email')
+      .where('id', '=', Number(id))
+      .executeTakeFirst();
+    return operator?.email ?? canceledBy;
+  }
+
   async function requireBooking(bookingId: number): Promise<repository.AdminBookingRow> {
     const row = await repository.findAdminBooking(db, bookingId);
     if (!row) throw new AppError('booking_not_found');
@@ -245,7 +257,7 @@ export function createConsoleService(deps: ConsoleDependencies) {
         trx,
         future,
         refundChooser(input.refundMode),
-        `operator:${actor.operatorId ?? 'cli'}`,
+        actor.email ?? 'cli',
         input.reason,
       );
     }
@@ -307,33 +319,41 @@ export function createConsoleService(deps: ConsoleDependencies) {
           .where('action', '=', 'booking.move')
           .execute(),
       ]);
-      const history: Schemas['BookingEvent'][] = [
-        { at: local(row.created_at), kind: 'created', detail: null },
-      ];
-      if (row.paid_at)
-        history.push({ at: local(row.paid_at), kind: 'paid', detail: `${centsToEuros(paidCents(row))} EUR` });
+      const fact = (
+        at: Date,
+        kind: Schemas['BookingEvent']['kind'],
+        more: Partial<Omit<Schemas['BookingEvent'], 'at' | 'kind'>> = {},
+      ): Schemas['BookingEvent'] => ({
+        at: local(at),
+        kind,
+        amount_cents: null,
+        currency: null,
+        actor: null,
+        reason: null,
+        error: null,
+        ...more,
+      });
+      const money = (cents: number) => ({ amount_cents: cents, currency: 'EUR' });
+      const history = [fact(row.created_at, 'created')];
+      if (row.paid_at) history.push(fact(row.paid_at, 'paid', money(paidCents(row))));
       for (const door of codeEvents) {
-        if (door.state === 'set')
-          history.push({ at: local(door.updated_at), kind: 'code_programmed', detail: null });
+        if (door.state === 'set') history.push(fact(door.updated_at, 'code_programmed'));
         if (door.state === 'failed')
-          history.push({ at: local(door.updated_at), kind: 'code_failed', detail: door.error });
+          history.push(fact(door.updated_at, 'code_failed', { error: door.error }));
       }
-      if (row.access_code_sent_at)
-        history.push({ at: local(row.access_code_sent_at), kind: 'code_sent', detail: null });
-      if (row.checked_in_at) history.push({ at: local(row.checked_in_at), kind: 'entered', detail: null });
-      if (row.overstay_at) history.push({ at: local(row.overstay_at), kind: 'overstay', detail: null });
-      for (const move of moves) history.push({ at: local(move.at), kind: 'moved', detail: move.reason });
+      if (row.access_code_sent_at) history.push(fact(row.access_code_sent_at, 'code_sent'));
+      if (row.checked_in_at) history.push(fact(row.checked_in_at, 'entered'));
+      if (row.overstay_at) history.push(fact(row.overstay_at, 'overstay'));
+      for (const move of moves)
+        history.push(fact(move.at, 'moved', { actor: move.operator_email, reason: move.reason }));
       if (row.canceled_at)
-        history.push({ at: local(row.canceled_at), kind: 'canceled', detail: row.canceled_by });
-      if (booking!.status === 'expired' && row.hold_expires_at) {
-        history.push({ at: local(row.hold_expires_at), kind: 'expired', detail: null });
-      }
+        history.push(fact(row.canceled_at, 'canceled', { actor: await canceledByName(row.canceled_by) }));
+      if (booking!.status === 'expired' && row.hold_expires_at)
+        history.push(fact(row.hold_expires_at, 'expired'));
       for (const payment of payments.filter((movement) => movement.kind === 'refund')) {
-        history.push({
-          at: local(payment.at),
-          kind: 'refunded',
-          detail: `${centsToEuros(Number(payment.amount_cents))} EUR${payment.reason ? `: ${payment.reason}` : ''}`,
-        });
+        history.push(
+          fact(payment.at, 'refunded', { ...money(Number(payment.amount_cents)), reason: payment.reason }),
+        );
       }
       history.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
       const at = now();
@@ -404,7 +424,7 @@ export function createConsoleService(deps: ConsoleDependencies) {
             }
             return amountCents!;
           },
-          `operator:${actor.operatorId ?? 'cli'}`,
+          actor.email ?? 'cli',
           input.reason,
         );
         return {

@@ -16,7 +16,7 @@ import type { ReactNode } from 'react';
 import type { AdminBooking } from '../../machines/adminConsole.actors.ts';
 import type { Feedback } from '../../machines/feedback.ts';
 import { timeOnly, timeRange } from '../account/time.ts';
-import { formatEuros } from '../i18n/format.ts';
+import { formatEuros, intlTag } from '../i18n/format.ts';
 import { useAdminLocale } from './context.tsx';
 import { ErrorBox } from './feedback.tsx';
 
@@ -67,6 +67,16 @@ export function QueryStatus({ query, hasData }: { query: QueryLike; hasData: boo
 export function useMoney() {
   const lang = useAdminLocale();
   return (euros: number) => formatEuros(euros, lang);
+}
+
+/** An amount in a currency's minor unit, in the console's language (the currency's own decimals). */
+export function useMinorUnits() {
+  const lang = useAdminLocale();
+  return (cents: number, currency: string) => {
+    const format = new Intl.NumberFormat(intlTag(lang), { style: 'currency', currency });
+    const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+    return format.format(cents / 10 ** digits);
+  };
 }
 
 export function useTimes() {

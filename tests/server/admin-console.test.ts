@@ -243,6 +243,23 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
     expect(done.json().history.map((event: { kind: string }) => event.kind)).toEqual(
       expect.arrayContaining(['created', 'paid', 'canceled', 'refunded']),
     );
+    // Facts, not sentences: the console words and formats them in the operator's language.
+    const history = done.json().history as { kind: string }[];
+    const event = (kind: string) => history.find((entry) => entry.kind === kind);
+    expect(event('paid')).toMatchObject({ amount_cents: 1500, currency: 'EUR', actor: null, reason: null });
+    expect(event('refunded')).toMatchObject({
+      amount_cents: 750,
+      currency: 'EUR',
+      reason: 'broken shower',
+    });
+    expect(event('canceled')).toMatchObject({ actor: owner.email, amount_cents: null });
+    expect(history.every((entry) => !('detail' in entry))).toBe(true);
+    const detail = await owner.client.get(`/api/admin/bookings/${bookingId}`, owner.token);
+    expect(detail.json().messages).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'booking_canceled', channel: 'email', status: expect.any(String) }),
+      ]),
+    );
     const again = await cancel(1);
     expect(again.json().code).toBe('booking_not_cancelable');
     const refunds = await server.app.db
