@@ -23,6 +23,7 @@ import { useRuntime } from '../app/context.tsx';
 import { rememberLocale } from '../i18n/i18n.ts';
 import { LOCALE_NAMES, LOCALES, switchLocaleInPath, type Locale } from '../i18n/locales.ts';
 import { theme } from '../ui/theme.ts';
+import { ConsoleDates } from './dates.tsx';
 import { AdminContext, useAdmin, useAdminLocale, useAdminPath, useOperator } from './context.tsx';
 import { Login } from './Login.tsx';
 import { Forbidden } from './parts.tsx';
@@ -82,7 +83,9 @@ export function AdminConsole() {
     // which the member app's MantineLayer leaves out.
     <MantineProvider theme={theme} forceColorScheme="dark" cssVariablesResolver={consoleContrast}>
       <AdminContext value={admin}>
-        <Frame />
+        <ConsoleDates>
+          <Frame />
+        </ConsoleDates>
       </AdminContext>
     </MantineProvider>
   );

@@ -3,6 +3,7 @@ import { Code, Group, Pagination, Stack, Table, Text, TextInput } from '@mantine
 import type { AuditFilters } from '../../../machines/adminConsole.actors.ts';
 import { useAdminQuery, useConsoleActors } from '../hooks.ts';
 import { Empty, PageTitle, QueryStatus, useTimes } from '../parts.tsx';
+import { DayField } from '../dates.tsx';
 
 const show = (value: unknown) => (value === null || value === undefined ? '—' : JSON.stringify(value));
 
@@ -45,18 +46,8 @@ export default function Audit() {
           value={filters.entityId}
           onChange={(event) => set({ entityId: event.currentTarget.value })}
         />
-        <TextInput
-          type="date"
-          label={t`De`}
-          value={filters.from}
-          onChange={(event) => set({ from: event.currentTarget.value })}
-        />
-        <TextInput
-          type="date"
-          label={t`Até`}
-          value={filters.to}
-          onChange={(event) => set({ to: event.currentTarget.value })}
-        />
+        <DayField label={t`De`} value={filters.from} onChange={(value) => set({ from: value })} />
+        <DayField label={t`Até`} value={filters.to} onChange={(value) => set({ to: value })} />
       </Group>
       <QueryStatus query={query} hasData={page !== null} />
       {page?.items.length === 0 && (

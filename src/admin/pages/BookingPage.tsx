@@ -34,6 +34,7 @@ import {
   useMoney,
   useTimes,
 } from '../parts.tsx';
+import { DayField } from '../dates.tsx';
 
 type Detail = AdminBookingDetail;
 
@@ -163,13 +164,12 @@ function MoveDialog({
       closeButtonProps={{ 'aria-label': t`Fechar` }}
     >
       <Stack gap="md">
-        <TextInput
-          type="date"
+        <DayField
           label={t`Dia`}
           value={slots.params.date}
-          onChange={(event) => {
+          onChange={(value) => {
             setSlotId('');
-            slots.change({ ...slots.params, date: event.currentTarget.value });
+            slots.change({ ...slots.params, date: value });
           }}
         />
         <QueryStatus query={slots} hasData={slots.data !== null} />

@@ -13,6 +13,7 @@ import {
   useTimes,
 } from '../parts.tsx';
 import { BookingPage } from './BookingPage.tsx';
+import { DayField } from '../dates.tsx';
 
 function BookingSearch() {
   const { t } = useLingui();
@@ -65,18 +66,8 @@ function BookingSearch() {
               set({ branchId: event.currentTarget.value === '' ? null : Number(event.currentTarget.value) })
             }
           />
-          <TextInput
-            type="date"
-            label={t`De`}
-            value={filters.from}
-            onChange={(event) => set({ from: event.currentTarget.value })}
-          />
-          <TextInput
-            type="date"
-            label={t`Até`}
-            value={filters.to}
-            onChange={(event) => set({ to: event.currentTarget.value })}
-          />
+          <DayField label={t`De`} value={filters.from} onChange={(value) => set({ from: value })} />
+          <DayField label={t`Até`} value={filters.to} onChange={(value) => set({ to: value })} />
           <NativeSelect
             label={t`Estado`}
             value={filters.status}

@@ -9,7 +9,6 @@ import {
   Stack,
   Table,
   Text,
-  TextInput,
   Textarea,
   Title,
 } from '@mantine/core';
@@ -21,6 +20,7 @@ import { useAdmin } from '../context.tsx';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useBranchOptions, useConsoleActors } from '../hooks.ts';
 import { Empty, memberName, PageTitle, QueryStatus, useMoney, useTimes } from '../parts.tsx';
+import { DayTimeField } from '../dates.tsx';
 
 /** Closures (issue 18): close a branch for a period after seeing the bookings it cancels; reopen one. */
 export default function Closures() {
@@ -70,23 +70,17 @@ export default function Closures() {
                 }}
               />
               <Group grow wrap="wrap">
-                <TextInput
-                  type="datetime-local"
+                <DayTimeField
                   label={t`Desde (hora da filial)`}
                   required
                   value={fields.from}
-                  onChange={(event) =>
-                    send({ type: 'field.change', field: 'from', value: event.currentTarget.value })
-                  }
+                  onChange={(value) => send({ type: 'field.change', field: 'from', value })}
                 />
-                <TextInput
-                  type="datetime-local"
+                <DayTimeField
                   label={t`Até (hora da filial)`}
                   required
                   value={fields.to}
-                  onChange={(event) =>
-                    send({ type: 'field.change', field: 'to', value: event.currentTarget.value })
-                  }
+                  onChange={(value) => send({ type: 'field.change', field: 'to', value })}
                 />
               </Group>
               <Textarea

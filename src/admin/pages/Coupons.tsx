@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useConsoleActors } from '../hooks.ts';
 import { Empty, PageTitle, QueryStatus, useTimes } from '../parts.tsx';
+import { DayField } from '../dates.tsx';
 
 const positiveInteger = (value: string) =>
   /^\d{1,7}$/.test(value) && Number(value) > 0 ? Number(value) : null;
@@ -68,12 +69,7 @@ export default function Coupons() {
               value={percent}
               onChange={(event) => setPercent(event.currentTarget.value)}
             />
-            <TextInput
-              type="date"
-              label={t`Válido até`}
-              value={until}
-              onChange={(event) => setUntil(event.currentTarget.value)}
-            />
+            <DayField label={t`Válido até`} value={until} onChange={(value) => setUntil(value)} />
             <TextInput
               label={t`Usos no total`}
               inputMode="numeric"

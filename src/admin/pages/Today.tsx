@@ -1,8 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Alert, Badge, Card, Group, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import type { AdminToday } from '../../../machines/adminConsole.actors.ts';
 import { useAdminQuery, useConsoleActors } from '../hooks.ts';
 import { AdminLink, BookingFlags, Empty, memberName, PageTitle, QueryStatus, useTimes } from '../parts.tsx';
+import { DayField } from '../dates.tsx';
 
 type Alert = AdminToday['alerts'][number];
 type Door = AdminToday['branches'][number]['doors'][number];
@@ -54,12 +55,11 @@ export default function Today() {
     <Stack>
       <PageTitle
         actions={
-          <TextInput
-            type="date"
+          <DayField
             label={t`Dia`}
             size="xs"
             value={query.params.date}
-            onChange={(event) => query.change({ date: event.currentTarget.value })}
+            onChange={(value) => query.change({ date: value })}
           />
         }
       >
