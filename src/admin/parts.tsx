@@ -69,6 +69,19 @@ export function useMoney() {
   return (euros: number) => formatEuros(euros, lang);
 }
 
+/** Ratios as percentages, hours, and report periods (a day, or the first day of a week or month) in the console's language. */
+export function useFigures() {
+  const tag = intlTag(useAdminLocale());
+  const percentFormat = new Intl.NumberFormat(tag, { style: 'percent', maximumFractionDigits: 1 });
+  const numberFormat = new Intl.NumberFormat(tag, { maximumFractionDigits: 2 });
+  const dayFormat = new Intl.DateTimeFormat(tag, { day: 'numeric', month: 'short', timeZone: 'UTC' });
+  return {
+    percent: (ratio: number) => percentFormat.format(ratio),
+    number: (value: number) => numberFormat.format(value),
+    period: (isoDay: string) => dayFormat.format(new Date(`${isoDay}T00:00:00Z`)),
+  };
+}
+
 /** An amount in a currency's minor unit, in the console's language (the currency's own decimals). */
 export function useMinorUnits() {
   const lang = useAdminLocale();

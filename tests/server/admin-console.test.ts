@@ -381,6 +381,42 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
     expect(exported.json().bookings).toHaveLength(1);
   });
 
+  it('reports occupancy as booked hours over open hours per branch-local day', async () => {
+    const occupancyBranch = await createBranch(server.app.db, { slug: `occupancy-${String(target)}` });
+    const slot = (day: string, hour: number) =>
+      insertSlot(server.app.db, {
+        branchId: occupancyBranch,
+        start: `${day}T${String(hour).padStart(2, '0')}:00:00Z`,
+        end: `${day}T${String(hour + 1).padStart(2, '0')}:00:00Z`,
+        localDate: day,
+      });
+    // Four open hours on the 27th, one of them booked and paid; two open hours on the 28th, none booked.
+    const booked = await slot('2026-03-27', 9);
+    for (const hour of [10, 11, 12]) await slot('2026-03-27', hour);
+    for (const hour of [9, 10]) await slot('2026-03-28', hour);
+    await bookAndPayOverHttp(newClient(server.app), member.token, booked);
+    const report = await owner.client.get(
+      `/api/admin/reports/occupancy?from=2026-03-27&to=2026-03-28&branch_id=${occupancyBranch}`,
+      owner.token,
+    );
+    expect(report.statusCode).toBe(200);
+    expect(
+      (
+        report.json() as {
+          rows: { period: string; booked_hours: number; open_hours: number; occupancy: number }[];
+        }
+      ).rows.map(({ period, booked_hours, open_hours, occupancy }) => ({
+        period,
+        booked_hours,
+        open_hours,
+        occupancy,
+      })),
+    ).toEqual([
+      { period: '2026-03-27', booked_hours: 1, open_hours: 4, occupancy: 0.25 },
+      { period: '2026-03-28', booked_hours: 0, open_hours: 2, occupancy: 0 },
+    ]);
+  });
+
   it('finds each change in the audit log, filtered by action', async () => {
     const log = await owner.client.get('/api/admin/audit?action=booking.cancel', owner.token);
     expect(log.statusCode).toBe(200);

@@ -1,21 +1,11 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import {
-  Button,
-  Card,
-  Group,
-  NativeSelect,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Button, Card, Group, NativeSelect, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import type { Granularity, ReportFilters } from '../../../machines/adminConsole.actors.ts';
 import { BarChart } from '../BarChart.tsx';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useBranchOptions, useConsoleActors } from '../hooks.ts';
-import { download, Empty, PageTitle, QueryStatus, useMoney } from '../parts.tsx';
+import { download, Empty, PageTitle, QueryStatus, useFigures, useMoney } from '../parts.tsx';
+import { DayField } from '../dates.tsx';
 
 function isoDate(date: Date): string {
   return date.toISOString().slice(0, 10);
@@ -30,17 +20,30 @@ function perPeriod<T extends { period: string }>(rows: T[], value: (row: T) => n
     .map(([label, sum]) => ({ label, value: sum }));
 }
 
+/** Occupancy per period over every branch shown: the booked hours over the open hours, as a ratio. */
+function occupancyBars(rows: { period: string; booked_hours: number; open_hours: number }[]) {
+  const booked = perPeriod(rows, (row) => row.booked_hours);
+  const open = new Map(perPeriod(rows, (row) => row.open_hours).map((bar) => [bar.label, bar.value]));
+  return booked.map((bar) => {
+    const hours = open.get(bar.label) ?? 0;
+    return { label: bar.label, value: hours > 0 ? bar.value / hours : 0 };
+  });
+}
+
 /** Money and use (owners): payments, refunds, revenue and occupancy per period and branch; charts and CSV. */
 export default function Money() {
   const { t } = useLingui();
   const actors = useConsoleActors();
   const branches = useBranchOptions();
   const money = useMoney();
+  const { percent, number, period } = useFigures();
   const today = new Date();
   const initial: ReportFilters = {
     branchId: null,
+    // The last 30 days and the next 14: occupancy is mostly about bookings ahead (a booking counts on the day it
+    // takes place), money about the days behind.
     from: isoDate(new Date(today.getTime() - 29 * 86_400_000)),
-    to: isoDate(today),
+    to: isoDate(new Date(today.getTime() + 14 * 86_400_000)),
     granularity: 'day',
   };
   const report = useAdminQuery(actors.money, initial);
@@ -79,18 +82,8 @@ export default function Money() {
             set({ branchId: event.currentTarget.value === '' ? null : Number(event.currentTarget.value) })
           }
         />
-        <TextInput
-          type="date"
-          label={t`De`}
-          value={filters.from}
-          onChange={(event) => set({ from: event.currentTarget.value })}
-        />
-        <TextInput
-          type="date"
-          label={t`Até`}
-          value={filters.to}
-          onChange={(event) => set({ to: event.currentTarget.value })}
-        />
+        <DayField label={t`De`} value={filters.from} onChange={(value) => set({ from: value })} />
+        <DayField label={t`Até`} value={filters.to} onChange={(value) => set({ to: value })} />
         <NativeSelect
           label={t`Agrupar`}
           value={filters.granularity}
@@ -146,6 +139,7 @@ export default function Money() {
               bars={perPeriod(data.rows, (row) => row.revenue_eur)}
               title={t`Receita por período`}
               format={money}
+              label={period}
             />
           )}
           {data.rows.length > 0 && (
@@ -173,7 +167,7 @@ export default function Money() {
                 <Table.Tbody>
                   {data.rows.map((row) => (
                     <Table.Tr key={`${row.period}-${row.branch.id}`}>
-                      <Table.Td>{row.period}</Table.Td>
+                      <Table.Td>{period(row.period)}</Table.Td>
                       <Table.Td>{row.branch.name}</Table.Td>
                       <Table.Td>{money(row.payments_eur)}</Table.Td>
                       <Table.Td>{money(row.refunds_eur)}</Table.Td>
@@ -191,16 +185,48 @@ export default function Money() {
       </Title>
       <QueryStatus query={occupancy} hasData={use !== null} />
       {use && use.rows.length > 0 && (
-        <BarChart
-          bars={perPeriod(use.rows, (row) => row.booked_hours).map((bar) => {
-            const open =
-              perPeriod(use.rows, (row) => row.open_hours).find((item) => item.label === bar.label)?.value ??
-              0;
-            return { label: bar.label, value: open > 0 ? Math.round((bar.value / open) * 100) : 0 };
-          })}
-          title={t`Ocupação por período (%)`}
-          format={(value) => `${value}%`}
-        />
+        <>
+          <BarChart
+            bars={occupancyBars(use.rows)}
+            title={t`Ocupação por período (%)`}
+            format={(value) => percent(value)}
+            label={period}
+          />
+          <Table.ScrollContainer minWidth={520}>
+            <Table striped verticalSpacing={4} aria-label={t`Ocupação por período e filial`}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>
+                    <Trans>Período</Trans>
+                  </Table.Th>
+                  <Table.Th>
+                    <Trans>Filial</Trans>
+                  </Table.Th>
+                  <Table.Th>
+                    <Trans>Horas reservadas</Trans>
+                  </Table.Th>
+                  <Table.Th>
+                    <Trans>Horas abertas</Trans>
+                  </Table.Th>
+                  <Table.Th>
+                    <Trans>Ocupação</Trans>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {use.rows.map((row) => (
+                  <Table.Tr key={`${row.period}-${row.branch.id}`}>
+                    <Table.Td>{period(row.period)}</Table.Td>
+                    <Table.Td>{row.branch.name}</Table.Td>
+                    <Table.Td>{number(row.booked_hours)}</Table.Td>
+                    <Table.Td>{number(row.open_hours)}</Table.Td>
+                    <Table.Td>{row.occupancy === null ? '—' : percent(row.occupancy)}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </>
       )}
       {use && use.rows.length === 0 && (
         <Empty>
