@@ -4,9 +4,12 @@ import { normaliseContact } from '../auth/blocked-contacts.ts';
 import * as authRepository from '../auth/repository.ts';
 import type { AuthService } from '../auth/service.ts';
 import { formatLocalTime } from '../branches/service.ts';
+import type { NoticeDependencies } from '../bookings/cancellation-notices.ts';
 import type { AccessCodeNotifier, AccessCodeScheduler } from '../bookings/access-codes.ts';
 import { isConflict, sqlState, SQLSTATE } from '../bookings/database-errors.ts';
 import { centsToEuros, eurosToCents, formatMoney } from '../bookings/money.ts';
+import * as movesRepository from '../bookings/moves-repository.ts';
+import { writeMovedEmail } from '../bookings/moves.ts';
 import { refundableCents } from '../bookings/refunds.ts';
 import * as bookingRepository from '../bookings/repository.ts';
 import type { BookingService } from '../bookings/service.ts';
@@ -23,14 +26,15 @@ type Schemas = components['schemas'];
 export type RefundMode = 'policy' | 'full' | 'none' | 'amount';
 export type RefundChoice = { mode: RefundMode; amount_eur?: number };
 
-export type ConsoleDependencies = LockDependencies & {
-  db: Db;
-  clock: Clock;
-  bookings: BookingService;
-  resend: AccessCodeNotifier;
-  accessCodes: AccessCodeScheduler | null;
-  auth: AuthService;
-};
+export type ConsoleDependencies = LockDependencies &
+  Pick<NoticeDependencies, 'organizer' | 'publicUrl'> & {
+    db: Db;
+    clock: Clock;
+    bookings: BookingService;
+    resend: AccessCodeNotifier;
+    accessCodes: AccessCodeScheduler | null;
+    auth: AuthService;
+  };
 
 /** What a booking has been paid: its price when a payment confirmed it through a checkout (free ones: 0). */
 function paidCents(row: {
@@ -523,6 +527,35 @@ export function createConsoleService(deps: ConsoleDependencies) {
         await deps.accessCodes?.schedule(trx, [
           { id: bookingId, start: slot.start_time, lockCodeId: moved.lock_code_id ?? undefined },
         ]);
+        // Recorded as a move of the booking (its seq numbers the member's messages), told as the member's own is.
+        const seq = await movesRepository.nextMoveSeq(trx, bookingId);
+        await movesRepository.insertMove(trx, {
+          booking_id: bookingId,
+          seq,
+          from_slot_id: current.slot_id,
+          to_slot_id: slot.id,
+          from_price_cents: current.final_price_cents,
+          to_base_price_cents: slot.price_cents,
+          to_price_cents: current.final_price_cents,
+          difference_cents: 0,
+          state: 'completed',
+          created_at: at,
+          settled_at: at,
+        });
+        await writeMovedEmail(
+          trx,
+          deps,
+          {
+            id: bookingId,
+            user_id: row.user_id,
+            branch_id: current.branch_id,
+            start_time: current.start_time,
+            end_time: current.end_time,
+          },
+          slot,
+          { seq, differenceCents: 0 },
+          at,
+        );
         return {
           result: undefined,
           audit: {

@@ -381,6 +381,39 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
     expect(exported.json().bookings).toHaveLength(1);
   });
 
+  it('moves a booking from the console and sends the member the updated-booking e-mail with the same calendar event at a higher SEQUENCE', async () => {
+    const bookingId = await paidBooking(member, '2026-03-30T10:00:00Z', '2026-03-30T11:00:00Z');
+    const target = await insertSlot(server.app.db, {
+      branchId,
+      start: '2026-03-31T17:00:00Z',
+      end: '2026-03-31T18:00:00Z',
+      localDate: '2026-03-31',
+    });
+    const moved = await owner.client.json(
+      'POST',
+      `/api/admin/bookings/${bookingId}/move`,
+      { time_slot_id: target, reason: 'member phoned' },
+      owner.token,
+    );
+    expect(moved.statusCode).toBe(200);
+    expect(moved.json().messages).toEqual(
+      expect.arrayContaining([expect.objectContaining({ kind: 'booking_moved', channel: 'email' })]),
+    );
+    const mails = await server.app.db
+      .selectFrom('outbox')
+      .select(['recipient', 'attachments', 'locale'])
+      .where('kind', '=', 'booking_moved')
+      .where('dedupe_key', 'like', `booking_moved:${bookingId}:%`)
+      .execute();
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toMatchObject({ recipient: member.email.toLowerCase(), locale: 'de' });
+    const [calendar] = mails[0]!.attachments as { content: string }[];
+    expect(calendar!.content).toContain(`UID:booking-${bookingId}@`);
+    expect(calendar!.content).toContain('SEQUENCE:1');
+    expect(calendar!.content).toContain('METHOD:REQUEST');
+    expect(calendar!.content).toContain('DTSTART:20260331T170000Z');
+  });
+
   it('reports occupancy as booked hours over open hours per branch-local day', async () => {
     const occupancyBranch = await createBranch(server.app.db, { slug: `occupancy-${String(target)}` });
     const slot = (day: string, hour: number) =>
@@ -401,16 +434,14 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
     );
     expect(report.statusCode).toBe(200);
     expect(
-      (
-        report.json() as {
-          rows: { period: string; booked_hours: number; open_hours: number; occupancy: number }[];
-        }
-      ).rows.map(({ period, booked_hours, open_hours, occupancy }) => ({
-        period,
-        booked_hours,
-        open_hours,
-        occupancy,
-      })),
+      report
+        .json<{ rows: { period: string; booked_hours: number; open_hours: number; occupancy: number }[] }>()
+        .rows.map(({ period, booked_hours, open_hours, occupancy }) => ({
+          period,
+          booked_hours,
+          open_hours,
+          occupancy,
+        })),
     ).toEqual([
       { period: '2026-03-27', booked_hours: 1, open_hours: 4, occupancy: 0.25 },
       { period: '2026-03-28', booked_hours: 0, open_hours: 2, occupancy: 0 },
