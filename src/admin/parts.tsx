@@ -7,6 +7,7 @@ import {
   Group,
   Loader,
   Stack,
+  Table,
   Text,
   Title,
   type AnchorProps,
@@ -25,6 +26,18 @@ export function Forbidden() {
     <Alert color="yellow" variant="light" role="alert" title={<Trans>Sem acesso</Trans>}>
       <Trans>Esta página é só para responsáveis.</Trans>
     </Alert>
+  );
+}
+
+/**
+ * A table that scrolls sideways on a phone: its scrolling region takes the keyboard focus, so it can be scrolled
+ * without a pointer (axe: scrollable-region-focusable).
+ */
+export function ScrollTable({ minWidth, children }: { minWidth: number; children: ReactNode }) {
+  return (
+    <Table.ScrollContainer minWidth={minWidth} scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}>
+      {children}
+    </Table.ScrollContainer>
   );
 }
 

@@ -30,6 +30,7 @@ import {
   memberName,
   PageTitle,
   QueryStatus,
+  ScrollTable,
   useMinorUnits,
   useMoney,
   useTimes,
@@ -386,7 +387,7 @@ export function BookingPage({ id }: { id: number }) {
                 <Trans>Sem mensagens</Trans>
               </Empty>
             ) : (
-              <Table.ScrollContainer minWidth={480}>
+              <ScrollTable minWidth={480}>
                 <Table verticalSpacing={4}>
                   <Table.Tbody>
                     {detail.messages.map((message) => (
@@ -401,7 +402,7 @@ export function BookingPage({ id }: { id: number }) {
                     ))}
                   </Table.Tbody>
                 </Table>
-              </Table.ScrollContainer>
+              </ScrollTable>
             )}
           </section>
           {dialog === 'cancel' && (

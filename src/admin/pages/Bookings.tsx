@@ -9,6 +9,7 @@ import {
   memberName,
   PageTitle,
   QueryStatus,
+  ScrollTable,
   useMoney,
   useTimes,
 } from '../parts.tsx';
@@ -90,7 +91,7 @@ function BookingSearch() {
           <Text size="sm" c="gray.4">
             <Plural value={page.total} one="# reserva" other="# reservas" />
           </Text>
-          <Table.ScrollContainer minWidth={560}>
+          <ScrollTable minWidth={560}>
             <Table striped verticalSpacing="xs">
               <Table.Thead>
                 <Table.Tr>
@@ -137,7 +138,7 @@ function BookingSearch() {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </ScrollTable>
           {page.total > page.page_size && (
             <Pagination
               total={Math.ceil(page.total / page.page_size)}

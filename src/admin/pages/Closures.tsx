@@ -19,7 +19,7 @@ import { adminClosureMachine, isClosureComplete } from '../../../machines/adminC
 import { useAdmin } from '../context.tsx';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useBranchOptions, useConsoleActors } from '../hooks.ts';
-import { Empty, memberName, PageTitle, QueryStatus, useMoney, useTimes } from '../parts.tsx';
+import { Empty, memberName, PageTitle, QueryStatus, ScrollTable, useMoney, useTimes } from '../parts.tsx';
 import { DayTimeField } from '../dates.tsx';
 
 /** Closures (issue 18): close a branch for a period after seeing the bookings it cancels; reopen one. */
@@ -122,7 +122,7 @@ export default function Closures() {
               <Trans>Cada cliente recebe uma mensagem na sua língua.</Trans>
             </Text>
             {preview.bookings.length > 0 && (
-              <Table.ScrollContainer minWidth={420}>
+              <ScrollTable minWidth={420}>
                 <Table verticalSpacing={4}>
                   <Table.Tbody>
                     {preview.bookings.map((booking) => (
@@ -137,7 +137,7 @@ export default function Closures() {
                     ))}
                   </Table.Tbody>
                 </Table>
-              </Table.ScrollContainer>
+              </ScrollTable>
             )}
             <ErrorBox error={state.context.error} />
             <Group>

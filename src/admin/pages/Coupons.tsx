@@ -3,7 +3,7 @@ import { Badge, Button, Card, Group, Stack, Switch, Table, TextInput, Title } fr
 import { useState } from 'react';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useConsoleActors } from '../hooks.ts';
-import { Empty, PageTitle, QueryStatus, useTimes } from '../parts.tsx';
+import { Empty, PageTitle, QueryStatus, ScrollTable, useTimes } from '../parts.tsx';
 import { DayField } from '../dates.tsx';
 
 const positiveInteger = (value: string) =>
@@ -97,7 +97,7 @@ export default function Coupons() {
       )}
       <ErrorBox error={toggle.state.context.error} />
       {list.data && list.data.length > 0 && (
-        <Table.ScrollContainer minWidth={560}>
+        <ScrollTable minWidth={560}>
           <Table striped verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
@@ -150,7 +150,7 @@ export default function Coupons() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </ScrollTable>
       )}
     </Stack>
   );

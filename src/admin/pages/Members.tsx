@@ -27,6 +27,7 @@ import {
   Empty,
   PageTitle,
   QueryStatus,
+  ScrollTable,
   useMoney,
   useTimes,
 } from '../parts.tsx';
@@ -67,7 +68,7 @@ function MemberSearch() {
         </Empty>
       )}
       {page && page.items.length > 0 && (
-        <Table.ScrollContainer minWidth={480}>
+        <ScrollTable minWidth={480}>
           <Table striped verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
@@ -107,7 +108,7 @@ function MemberSearch() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </ScrollTable>
       )}
       {page && page.total > page.page_size && (
         <Pagination

@@ -4,7 +4,7 @@ import type { Granularity, ReportFilters } from '../../../machines/adminConsole.
 import { BarChart } from '../BarChart.tsx';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useBranchOptions, useConsoleActors } from '../hooks.ts';
-import { download, Empty, PageTitle, QueryStatus, useFigures, useMoney } from '../parts.tsx';
+import { download, Empty, PageTitle, QueryStatus, ScrollTable, useFigures, useMoney } from '../parts.tsx';
 import { DayField } from '../dates.tsx';
 
 function isoDate(date: Date): string {
@@ -143,7 +143,7 @@ export default function Money() {
             />
           )}
           {data.rows.length > 0 && (
-            <Table.ScrollContainer minWidth={520}>
+            <ScrollTable minWidth={520}>
               <Table striped verticalSpacing={4}>
                 <Table.Thead>
                   <Table.Tr>
@@ -176,7 +176,7 @@ export default function Money() {
                   ))}
                 </Table.Tbody>
               </Table>
-            </Table.ScrollContainer>
+            </ScrollTable>
           )}
         </>
       )}
@@ -192,7 +192,7 @@ export default function Money() {
             format={(value) => percent(value)}
             label={period}
           />
-          <Table.ScrollContainer minWidth={520}>
+          <ScrollTable minWidth={520}>
             <Table striped verticalSpacing={4} aria-label={t`Ocupação por período e filial`}>
               <Table.Thead>
                 <Table.Tr>
@@ -225,7 +225,7 @@ export default function Money() {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </ScrollTable>
         </>
       )}
       {use && use.rows.length === 0 && (
