@@ -96,15 +96,24 @@ describe('password hashing', () => {
     expect(stored).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     const time = async (storedHash: string | undefined) => {
       const start = performance.now();
-      for (let round = 0; round < 4; round += 1)
-        expect(await hasher.verify(storedHash, 'a wrong guess')).toBe(false);
+      expect(await hasher.verify(storedHash, 'a wrong guess')).toBe(false);
       return performance.now() - start;
     };
     await time(stored);
-    const wrongPassword = await time(stored);
-    const unknownAccount = await time(undefined);
-    expect(unknownAccount / wrongPassword).toBeGreaterThan(0.5);
-    expect(unknownAccount / wrongPassword).toBeLessThan(2);
+    await time(undefined);
+    // Adjacent pairs (order alternating) meet the same background load; the median of their ratios compares the
+    // two paths rather than whatever else the machine is running at the time.
+    const ratios: number[] = [];
+    for (let round = 0; round < 9; round += 1) {
+      const [wrongPassword, unknownAccount] =
+        round % 2 === 0
+          ? [await time(stored), await time(undefined)]
+          : await time(undefined).then(async (unknown) => [await time(stored), unknown]);
+      ratios.push(unknownAccount / wrongPassword);
+    }
+    const ratio = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!;
+    expect(ratio).toBeGreaterThan(0.5);
+    expect(ratio).toBeLessThan(2);
     expect(await hasher.verify(stored, 'the real passphrase')).toBe(true);
     expect(await hasher.verify('not a hash', 'the real passphrase')).toBe(false);
   });
