@@ -42,8 +42,9 @@ function readPageMetadata(root: string, locale: string) {
 }
 
 /**
- * The booking modal's scripts (its chunk and what it imports) and each locale's booking catalog: the server
- * preloads them in the HTML of a page whose address opens the modal, so they load alongside the branch data.
+ * The booking modal's scripts (the app's start chunk and its live runtime, which asks for the branch data, the
+ * modal's chunk, and what they import) and each locale's booking catalog: the server preloads them in the HTML of a page whose address
+ * opens the modal, so they load at once, alongside the branch data, not after the first paint.
  */
 function bookingModalChunks(bundle: OutputBundle) {
   const chunks = Object.values(bundle).filter((chunk) => chunk.type === 'chunk');
@@ -55,6 +56,10 @@ function bookingModalChunks(bundle: OutputBundle) {
     for (const imported of byFile.get(fileName)?.imports ?? []) visit(imported);
   };
   const catalogs: Record<string, string> = {};
+  for (const entry of ['src/app/start.tsx', 'src/app/runtime.ts']) {
+    const chunk = chunks.find((candidate) => candidate.facadeModuleId?.endsWith(entry));
+    if (chunk) visit(chunk.fileName);
+  }
   for (const chunk of chunks) {
     const source = chunk.facadeModuleId ?? '';
     if (source.endsWith('src/booking/BookingModal.tsx')) visit(chunk.fileName);

@@ -63,6 +63,9 @@ test.describe('the branch and booking modal', () => {
       (match) => match[1],
     );
     expect(preloaded.some((path) => /BookingModal/.test(path ?? ''))).toBe(true);
+    // The app that asks for the branch data loads at once too, not only after the first paint.
+    expect(preloaded.some((path) => /\/start-/.test(path ?? ''))).toBe(true);
+    expect(preloaded.some((path) => /\/runtime-/.test(path ?? ''))).toBe(true);
     expect(preloaded.some((path) => /\/booking-/.test(path ?? ''))).toBe(true);
     // Without a branch in the address (or with one that does not exist), none of it.
     for (const path of ['/en', '/en?booking_tab=bookSessions&booking_branch_id=999999']) {

@@ -59,6 +59,33 @@ test.describe('landing page', () => {
     expect(errors).toEqual([]);
   });
 
+  test('keeps the landing still while the app takes over and the branches arrive, on a phone', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 412, height: 823 });
+    // The branches answer late, after the app has adopted the page, as on a slow network.
+    await page.route(/\/api\/branches/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    await page.addInitScript(() => {
+      const shifts: number[] = [];
+      (window as unknown as { shifts: number[] }).shifts = shifts;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & {
+          value: number;
+          hadRecentInput: boolean;
+        })[])
+          if (!entry.hadRecentInput) shifts.push(entry.value);
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await open(page, '/pt');
+    await waitForBranches(page);
+    await expect(page.getByRole('button', { name: 'Ver os nossos espaços' })).toBeVisible();
+    const shifts = await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts);
+    expect(shifts).toEqual([]);
+  });
+
   test('shows bookable branches with a button and the coming-soon branch greyed out without one', async ({
     page,
   }) => {

@@ -444,6 +444,8 @@ export function createBookingService(deps: BookingServiceDependencies) {
         const status = holdOver ? 'expired' : row.status;
         const started = startMs <= nowMs;
         const cancelable = status === 'confirmed' && !started;
+        // A Temporal instant only for a confirmed booking still ahead: no other one is refundable or movable.
+        const start = cancelable ? instantFromDate(row.start_time) : null;
         const sessionOpen =
           status === 'pending' &&
           row.session_status === 'open' &&
@@ -485,14 +487,10 @@ export function createBookingService(deps: BookingServiceDependencies) {
                 )
               : null,
           refunded_eur: row.refunded_cents === null ? null : centsToEuros(Number(row.refunded_cents)),
-          refundable_eur: cancelable
+          refundable_eur: start
             ? centsToEuros(
                 refundableCents(
-                  {
-                    finalPriceCents: row.final_price_cents,
-                    refundRatios: row.refund_ratios,
-                    start: instantFromDate(row.start_time),
-                  },
+                  { finalPriceCents: row.final_price_cents, refundRatios: row.refund_ratios, start },
                   now,
                 ),
               )
@@ -509,12 +507,9 @@ export function createBookingService(deps: BookingServiceDependencies) {
           checked_in_at: row.checked_in_at ? formatEpochInZone(row.checked_in_at.getTime(), zone) : null,
           coupon_code: row.coupon_code,
           is_movable:
-            status === 'confirmed' &&
+            start !== null &&
             row.paid_at !== null &&
-            withinBestRefundTier(
-              { refundRatios: row.refund_ratios, start: instantFromDate(row.start_time) },
-              now,
-            ),
+            withinBestRefundTier({ refundRatios: row.refund_ratios, start }, now),
           coupon_discount: row.coupon_discount === null ? null : Number(row.coupon_discount),
         };
       });

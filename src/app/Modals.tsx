@@ -1,12 +1,11 @@
 // The modals (auth, account, branch/booking, payment result), rendered as the startup machine arranges them
 // (machines/startup.machine.ts: the one place their precedence is written). Each is a lazily loaded chunk, so
 // the landing page carries none of their code.
-import { useSelector } from '@xstate/react';
 import { lazy, Suspense, useEffect } from 'react';
 import { loadTemporal } from '../../machines/temporal.ts';
 import { useModalSearch } from '../auth/useModalSearch.ts';
 import { loadFeatureMessages } from '../i18n/i18n.ts';
-import { useRuntime } from './context.tsx';
+import { useActorSelector, useRuntime } from './context.tsx';
 
 const AuthModal = lazy(async () => {
   const [module] = await Promise.all([import('../auth/AuthModal.tsx'), loadFeatureMessages('account')]);
@@ -22,14 +21,15 @@ const AccountModal = lazy(async () => {
   return module;
 });
 
+const importBookingModal = () => import('../booking/BookingModal.tsx');
 const BookingModal = lazy(async () => {
-  const [module] = await Promise.all([
-    import('../booking/BookingModal.tsx'),
-    loadFeatureMessages('booking'),
-    loadTemporal(),
-  ]);
+  const [module] = await Promise.all([importBookingModal(), loadFeatureMessages('booking'), loadTemporal()]);
   return module;
 });
+// An address that opens the booking modal fetches and runs its code (with its stylesheets) while the branch data
+// is on its way, not after it: the modal then shows as soon as the branches are there.
+if (typeof window !== 'undefined' && new URLSearchParams(window.location.search).has('booking_tab'))
+  void importBookingModal();
 
 const PaymentResult = lazy(async () => {
   const [module] = await Promise.all([
@@ -46,8 +46,8 @@ export function Modals() {
   useEffect(() => {
     startup.send({ type: 'search.changed', search });
   }, [startup, search]);
-  const modal = useSelector(startup, (state) => state.context.modal);
-  const behind = useSelector(startup, (state) => state.context.behind);
+  const modal = useActorSelector(startup, (state) => state.context.modal);
+  const behind = useActorSelector(startup, (state) => state.context.behind);
   const base = modal === 'auth' ? behind : modal;
   // The modal behind the auth modal steps aside while it is open (its flow keeps its state).
   const hidden = modal === 'auth';

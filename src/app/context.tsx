@@ -1,5 +1,4 @@
-import { useSelector } from '@xstate/react';
-import { createContext, use, useSyncExternalStore } from 'react';
+import { createContext, use, useCallback, useSyncExternalStore } from 'react';
 import { activeBranches } from '../../machines/branches.ts';
 import type { Runtime } from './runtime.ts';
 
@@ -11,14 +10,44 @@ export function useRuntime(): Runtime {
   return runtime;
 }
 
+/** What the app's long-lived actors (the runtime's session and startup) give a component to read. */
+type ReadableActor<TSnapshot> = {
+  getSnapshot(): TSnapshot;
+  subscribe(observer: { next: () => void; error: () => void }): { unsubscribe(): void };
+};
+
+/**
+ * `useSelector` of @xstate/react for the runtime's actors, read by the page frame and the landing. That module
+ * imports XState itself, which the landing adopts its page without (src/app/static-runtime.ts); the selections
+ * here are plain values or references the actor keeps, so React's own store hook compares them as they are.
+ */
+export function useActorSelector<TSnapshot, TSelected>(
+  actor: ReadableActor<TSnapshot>,
+  selector: (snapshot: TSnapshot) => TSelected,
+): TSelected {
+  const subscribe = useCallback(
+    (onChange: () => void) => {
+      const subscription = actor.subscribe({ next: onChange, error: onChange });
+      return () => subscription.unsubscribe();
+    },
+    [actor],
+  );
+  const select = () => {
+    const snapshot = actor.getSnapshot() as TSnapshot & { status?: string; error?: unknown };
+    if (snapshot.status === 'error') throw snapshot.error;
+    return selector(snapshot);
+  };
+  return useSyncExternalStore(subscribe, select, select);
+}
+
 export function useLoggedIn(): boolean {
-  return useSelector(useRuntime().session, (state) => state.matches('loggedIn'));
+  return useActorSelector(useRuntime().session, (state) => state.matches('loggedIn'));
 }
 
 export function useBranches() {
   const { startup } = useRuntime();
-  const branches = useSelector(startup, (state) => state.context.branches);
-  const ready = useSelector(startup, (state) => !state.matches('starting'));
+  const branches = useActorSelector(startup, (state) => state.context.branches);
+  const ready = useActorSelector(startup, (state) => !state.matches('starting'));
   return { branches, active: activeBranches(branches), ready };
 }
 

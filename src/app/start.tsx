@@ -3,7 +3,7 @@ import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode, useSyncExternalStore } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RuntimeContext } from './context.tsx';
-import { createRuntime, type Runtime } from './runtime.ts';
+import type { Runtime } from './runtime.ts';
 import { staticRuntime } from './static-runtime.ts';
 import { clientEnv, config } from '../config.ts';
 import { activateLocale, i18n } from '../i18n/i18n.ts';
@@ -18,7 +18,7 @@ if (isNative) {
   installNativeGuards(window);
 }
 
-// The first catalog loads while the runtime starts its requests, so the first paint is already translated.
+// The first catalog loads before the first render, so the first paint is already translated.
 const firstLocale = activateLocale(
   detectLocale({
     pathname: window.location.pathname,
@@ -27,31 +27,50 @@ const firstLocale = activateLocale(
   }),
 );
 const router = createAppRouter();
-const runtime = createRuntime(config, {
-  openLogin: () =>
-    void router.navigate({
-      from: '/$lang',
-      to: '.',
-      replace: true,
-      resetScroll: false,
-      hash: (previous) => previous ?? '',
-      search: (previous) => ({ ...previous, auth_tab: 'login' as const }),
-    }),
-});
-await firstLocale;
 
-const unchanging = () => () => {};
+let runtime: Runtime | null = null;
+const listeners = new Set<() => void>();
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+};
+/**
+ * The live runtime (XState, the machines, the API client: src/app/runtime.ts) is a chunk of its own, loaded while
+ * React adopts the prerendered page, which needs none of it; the app switches to it as soon as it is there.
+ */
+async function startRuntime(): Promise<Runtime> {
+  const { createRuntime } = await import('./runtime.ts');
+  runtime = createRuntime(config, {
+    openLogin: () =>
+      void router.navigate({
+        from: '/$lang',
+        to: '.',
+        replace: true,
+        resetScroll: false,
+        hash: (previous) => previous ?? '',
+        search: (previous) => ({ ...previous, auth_tab: 'login' as const }),
+      }),
+  });
+  listeners.forEach((listener) => listener());
+  return runtime;
+}
+
+// An address that opens a modal needs the live runtime for it (its chunk is preloaded with the page's HTML), so
+// it starts at once, and its requests (the branch data) go out while the page is adopted.
+const earlyRuntime = new URLSearchParams(window.location.search).size > 0 ? startRuntime() : null;
+
+await firstLocale;
 
 /**
  * The app. Over a prerendered page, its first render uses the prerender's state (a first-time, logged-out
  * visitor, no data yet), so it is the prerendered HTML exactly and React adopts that DOM instead of rebuilding
- * it; right after, the live runtime takes over and only what differs (session, branches, a modal) re-renders.
+ * it; once the live runtime is there, only what differs (session, branches, a modal) re-renders.
  */
 function App({ first }: { first: Runtime }) {
   // React hydrates with the server snapshot, then renders again with the live one.
   const current = useSyncExternalStore(
-    unchanging,
-    () => runtime,
+    subscribe,
+    () => runtime ?? first,
     () => first,
   );
   return (
@@ -73,10 +92,9 @@ if (root.hasChildNodes()) await router.load();
 if (root.hasChildNodes() && window.location.href === requested) {
   // As TanStack Router's own hydration does: the router renders as on the server (no Suspense boundary of its own).
   router.ssr = { manifest: undefined };
-  // The prerender's state (its actors and configuration), with the live API: an effect that runs before the live
-  // runtime takes over (e.g. reading the refund policy) asks the server as usual.
-  const { config: staticConfig, session, startup } = staticRuntime(clientEnv);
-  hydrateRoot(root, <App first={{ ...runtime, config: staticConfig, session, startup }} />);
+  // The prerender's state: its actors in their first state, and requests that wait for the live runtime.
+  hydrateRoot(root, <App first={staticRuntime(clientEnv)} />);
+  void (earlyRuntime ?? startRuntime());
 } else {
-  createRoot(root).render(<App first={runtime} />);
+  createRoot(root).render(<App first={await (earlyRuntime ?? startRuntime())} />);
 }

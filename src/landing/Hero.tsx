@@ -25,7 +25,7 @@ function EarlyBirdBanner() {
 
 export function Hero() {
   const { config } = useRuntime();
-  const { branches } = useBranches();
+  const { branches, ready } = useBranches();
   const goToSection = useGoToSection();
   return (
     <section id={SECTION_IDS.home} className="hero" aria-labelledby="home-title">
@@ -53,8 +53,13 @@ export function Hero() {
           </Trans>
         </p>
         <div className="hero__actions">
-          {branches.length > 0 && (
-            <Button size="lg" onClick={() => goToSection(SECTION_IDS.branches)}>
+          {/* Its place is kept (hidden) until the branches arrive, so their arrival moves nothing on the page. */}
+          {(branches.length > 0 || !ready) && (
+            <Button
+              size="lg"
+              className={ready ? undefined : 'hero__pending'}
+              onClick={() => goToSection(SECTION_IDS.branches)}
+            >
               <Trans>Ver os nossos espaços</Trans>
             </Button>
           )}

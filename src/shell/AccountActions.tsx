@@ -1,7 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button } from '../ui/Button.tsx';
-import { useSelector } from '@xstate/react';
-import { useBranches, useLoggedIn, useRuntime } from '../app/context.tsx';
+import { useActorSelector, useBranches, useLoggedIn, useRuntime } from '../app/context.tsx';
 import { DropdownMenu, MenuItem } from '../ui/DropdownMenu.tsx';
 import { SECTION_IDS, useGoToSection, useOpenModal } from './navigation.ts';
 
@@ -46,7 +45,7 @@ export function AccountActions() {
   const openModal = useOpenModal();
   const { available, bookNow } = useBookNow();
   const { session } = useRuntime();
-  const firstName = useSelector(session, (state) => state.context.user?.first_name ?? null);
+  const firstName = useActorSelector(session, (state) => state.context.user?.first_name ?? null);
 
   if (!loggedIn) {
     return (

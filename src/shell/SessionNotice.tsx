@@ -1,6 +1,5 @@
 import { Trans } from '@lingui/react/macro';
-import { useSelector } from '@xstate/react';
-import { useRuntime } from '../app/context.tsx';
+import { useActorSelector, useRuntime } from '../app/context.tsx';
 
 /**
  * Plain markup rather than Mantine's Alert: the shell is on the landing page's JavaScript budget.
@@ -8,7 +7,7 @@ import { useRuntime } from '../app/context.tsx';
  * stays logged in, and reads the generic failure message (docs/decisions.md, 'Faults and abuse').
  */
 export function SessionNotice() {
-  const unavailable = useSelector(useRuntime().session, (state) => state.context.unavailable);
+  const unavailable = useActorSelector(useRuntime().session, (state) => state.context.unavailable);
   if (!unavailable) return null;
   return (
     <p role="alert" className="app__notice">

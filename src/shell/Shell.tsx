@@ -3,6 +3,7 @@ import { Outlet, useRouterState } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { useRuntime } from '../app/context.tsx';
 import { Modals } from '../app/Modals.tsx';
+import { isStaticRuntime } from '../app/static-runtime.ts';
 import { applyPageMetadata, type PageName } from '../i18n/metadata.ts';
 import { isNative } from '../platform/native.ts';
 import { BottomBar } from './BottomBar.tsx';
@@ -32,10 +33,12 @@ function usePageMetadata() {
 /** The page frame: top bar and footer on the web, the bottom bar in the native app, and the global loader. */
 export function Shell() {
   usePageMetadata();
-  // Until the app has taken over, the page is the prerendered HTML (tests and tools wait for this mark).
+  // Until the app has taken over with its live runtime, the page is the prerendered HTML (tests and tools wait for
+  // this mark).
+  const runtime = useRuntime();
   useEffect(() => {
-    document.documentElement.dataset.appReady = 'true';
-  }, []);
+    if (!isStaticRuntime(runtime)) document.documentElement.dataset.appReady = 'true';
+  }, [runtime]);
   return (
     <div className={isNative ? 'app app--native' : 'app'}>
       {!isNative && <TopBar />}

@@ -2,9 +2,8 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Burger } from '../ui/Burger.tsx';
 import { Button } from '../ui/Button.tsx';
 import { useClickOutside, useDisclosure } from '@mantine/hooks';
-import { useSelector } from '@xstate/react';
 import type { MouseEvent, ReactNode } from 'react';
-import { useBranches, useLoggedIn, useRuntime } from '../app/context.tsx';
+import { useActorSelector, useBranches, useLoggedIn, useRuntime } from '../app/context.tsx';
 import { AccountActions, useBookNow } from './AccountActions.tsx';
 import { LanguageSelector } from './LanguageSelector.tsx';
 import { SECTION_IDS, useGoToSection, useLocale, useOpenModal, type SectionId } from './navigation.ts';
@@ -72,7 +71,7 @@ export function TopBar() {
   const openModal = useOpenModal();
   const { available, bookNow } = useBookNow();
   const { session } = useRuntime();
-  const userName = useSelector(session, (state) => state.context.user?.first_name ?? null);
+  const userName = useActorSelector(session, (state) => state.context.user?.first_name ?? null);
 
   const { branches, active } = useBranches();
   const header = useTopBarFit<HTMLElement>([

@@ -105,10 +105,15 @@ describe('password hashing', () => {
     // two paths rather than whatever else the machine is running at the time.
     const ratios: number[] = [];
     for (let round = 0; round < 9; round += 1) {
-      const [wrongPassword, unknownAccount] =
-        round % 2 === 0
-          ? [await time(stored), await time(undefined)]
-          : await time(undefined).then(async (unknown) => [await time(stored), unknown]);
+      let wrongPassword: number;
+      let unknownAccount: number;
+      if (round % 2 === 0) {
+        wrongPassword = await time(stored);
+        unknownAccount = await time(undefined);
+      } else {
+        unknownAccount = await time(undefined);
+        wrongPassword = await time(stored);
+      }
       ratios.push(unknownAccount / wrongPassword);
     }
     const ratio = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!;
