@@ -23,7 +23,6 @@ import { useRuntime } from '../app/context.tsx';
 import { rememberLocale } from '../i18n/i18n.ts';
 import { LOCALE_NAMES, LOCALES, switchLocaleInPath, type Locale } from '../i18n/locales.ts';
 import { theme } from '../ui/theme.ts';
-import { ConsoleDates } from './dates.tsx';
 import { AdminContext, useAdmin, useAdminLocale, useAdminPath, useOperator } from './context.tsx';
 import { Login } from './Login.tsx';
 import { Forbidden } from './parts.tsx';
@@ -83,9 +82,7 @@ export function AdminConsole() {
     // which the member app's MantineLayer leaves out.
     <MantineProvider theme={theme} forceColorScheme="dark" cssVariablesResolver={consoleContrast}>
       <AdminContext value={admin}>
-        <ConsoleDates>
-          <Frame />
-        </ConsoleDates>
+        <Frame />
       </AdminContext>
     </MantineProvider>
   );
