@@ -1,6 +1,7 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Button, Card, Group, NativeSelect, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import type { Granularity, ReportFilters } from '../../../machines/adminConsole.actors.ts';
+import type { ReactNode } from 'react';
 import { BarChart } from '../BarChart.tsx';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useBranchOptions, useConsoleActors } from '../hooks.ts';
@@ -28,6 +29,52 @@ function occupancyBars(rows: { period: string; booked_hours: number; open_hours:
     const hours = open.get(bar.label) ?? 0;
     return { label: bar.label, value: hours > 0 ? bar.value / hours : 0 };
   });
+}
+
+/** A report's rows per period and branch, with the report's own columns after those two. */
+function PeriodTable<Row extends { period: string; branch: { id: number; name: string } }>({
+  label,
+  rows,
+  headers,
+  cells,
+  period,
+}: {
+  label?: string;
+  rows: Row[];
+  headers: ReactNode[];
+  cells: (row: Row) => ReactNode[];
+  period: (isoDay: string) => string;
+}) {
+  return (
+    <ScrollTable minWidth={520}>
+      <Table striped verticalSpacing={4} aria-label={label}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>
+              <Trans>Período</Trans>
+            </Table.Th>
+            <Table.Th>
+              <Trans>Filial</Trans>
+            </Table.Th>
+            {headers.map((header, index) => (
+              <Table.Th key={index}>{header}</Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((row) => (
+            <Table.Tr key={`${row.period}-${row.branch.id}`}>
+              <Table.Td>{period(row.period)}</Table.Td>
+              <Table.Td>{row.branch.name}</Table.Td>
+              {cells(row).map((cell, index) => (
+                <Table.Td key={index}>{cell}</Table.Td>
+              ))}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </ScrollTable>
+  );
 }
 
 /** Money and use (owners): payments, refunds, revenue and occupancy per period and branch; charts and CSV. */
@@ -143,40 +190,16 @@ export default function Money() {
             />
           )}
           {data.rows.length > 0 && (
-            <ScrollTable minWidth={520}>
-              <Table striped verticalSpacing={4}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>
-                      <Trans>Período</Trans>
-                    </Table.Th>
-                    <Table.Th>
-                      <Trans>Filial</Trans>
-                    </Table.Th>
-                    <Table.Th>
-                      <Trans>Pagamentos</Trans>
-                    </Table.Th>
-                    <Table.Th>
-                      <Trans>Reembolsos</Trans>
-                    </Table.Th>
-                    <Table.Th>
-                      <Trans>Receita</Trans>
-                    </Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {data.rows.map((row) => (
-                    <Table.Tr key={`${row.period}-${row.branch.id}`}>
-                      <Table.Td>{period(row.period)}</Table.Td>
-                      <Table.Td>{row.branch.name}</Table.Td>
-                      <Table.Td>{money(row.payments_eur)}</Table.Td>
-                      <Table.Td>{money(row.refunds_eur)}</Table.Td>
-                      <Table.Td>{money(row.revenue_eur)}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </ScrollTable>
+            <PeriodTable
+              rows={data.rows}
+              headers={[
+                <Trans key="p">Pagamentos</Trans>,
+                <Trans key="r">Reembolsos</Trans>,
+                <Trans key="v">Receita</Trans>,
+              ]}
+              cells={(row) => [money(row.payments_eur), money(row.refunds_eur), money(row.revenue_eur)]}
+              period={period}
+            />
           )}
         </>
       )}
@@ -192,40 +215,21 @@ export default function Money() {
             format={(value) => percent(value)}
             label={period}
           />
-          <ScrollTable minWidth={520}>
-            <Table striped verticalSpacing={4} aria-label={t`Ocupação por período e filial`}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>
-                    <Trans>Período</Trans>
-                  </Table.Th>
-                  <Table.Th>
-                    <Trans>Filial</Trans>
-                  </Table.Th>
-                  <Table.Th>
-                    <Trans>Horas reservadas</Trans>
-                  </Table.Th>
-                  <Table.Th>
-                    <Trans>Horas abertas</Trans>
-                  </Table.Th>
-                  <Table.Th>
-                    <Trans>Ocupação</Trans>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {use.rows.map((row) => (
-                  <Table.Tr key={`${row.period}-${row.branch.id}`}>
-                    <Table.Td>{period(row.period)}</Table.Td>
-                    <Table.Td>{row.branch.name}</Table.Td>
-                    <Table.Td>{number(row.booked_hours)}</Table.Td>
-                    <Table.Td>{number(row.open_hours)}</Table.Td>
-                    <Table.Td>{row.occupancy === null ? '—' : percent(row.occupancy)}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </ScrollTable>
+          <PeriodTable
+            label={t`Ocupação por período e filial`}
+            rows={use.rows}
+            headers={[
+              <Trans key="b">Horas reservadas</Trans>,
+              <Trans key="o">Horas abertas</Trans>,
+              <Trans key="u">Ocupação</Trans>,
+            ]}
+            cells={(row) => [
+              number(row.booked_hours),
+              number(row.open_hours),
+              row.occupancy === null ? '—' : percent(row.occupancy),
+            ]}
+            period={period}
+          />
         </>
       )}
       {use && use.rows.length === 0 && (
