@@ -96,18 +96,6 @@ export default tseslint.config(
     },
   },
   { files: ['machines/**'], rules: machinePurity },
-  // Not yet fixed (issue 16 item 9): the tests read untyped `inject().json()` answers and the doors demo
-  // prints untyped JSON. These are real findings, not false positives; the list shrinks as they are typed.
-  {
-    files: ['tests/**', 'scripts/doors-demo.ts'],
-    rules: {
-      '@typescript-eslint/no-unsafe-member-access': 'off',
-      '@typescript-eslint/no-unsafe-assignment': 'off',
-      '@typescript-eslint/no-unsafe-argument': 'off',
-      '@typescript-eslint/no-unsafe-return': 'off',
-      '@typescript-eslint/no-unsafe-call': 'off',
-    },
-  },
   // The rules of hooks and the React Compiler's checks (refs, purity, state in effects) on the React code.
   { files: ['src/**/*.tsx', 'src/**/*.ts'], ...reactHooks.configs.flat.recommended },
 );

@@ -63,6 +63,9 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       // The journeys see no answer the contract does not declare: a wrong body or status is a 500 and fails them.
       VALIDATE_RESPONSES: 'true',
+      // The journeys price their bookings without the early-bird coupon the demo would offer every new account;
+      // e2e/early-bird.spec.ts runs a server of its own with the offer on (the default).
+      EARLY_BIRD_COUPON_CODE: '',
       // E2E_DIST_DIR lets two runs at once (different E2E_PORT) build and serve their own client.
       CLIENT_DIST_DIR: process.env.E2E_DIST_DIR ?? 'dist',
       // Every test browser reaches the server from 127.0.0.1, so the per-IP abuse limits would count the whole

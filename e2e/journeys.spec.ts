@@ -117,8 +117,8 @@ JOURNEY_LOCALES.forEach((locale, index) => {
     await booking.getByRole('button', { name: dateName, exact: true }).click();
     await expect(booking.getByRole('heading', { name: dateName })).toBeVisible();
     const slots = booking.getByRole('group', { name: t('Horários') });
-    const slotA = slots.getByRole('button', { name: new RegExp(`^${range(first)}`) });
-    const slotB = slots.getByRole('button', { name: new RegExp(`^${range(second)}`) });
+    const slotA = slots.getByRole('button', { name: new RegExp(`^${range(first, locale)}`) });
+    const slotB = slots.getByRole('button', { name: new RegExp(`^${range(second, locale)}`) });
     await slotA.click();
     await slotB.click();
     await expect(slotA).toHaveAttribute('aria-pressed', 'true');
@@ -142,8 +142,8 @@ JOURNEY_LOCALES.forEach((locale, index) => {
     // The summary.
     const summary = page.getByRole('dialog', { name: t('Resumo da reserva') });
     await expect(summary).toBeVisible();
-    await expect(summary.getByRole('region', { name: dateName })).toContainText(range(first));
-    await expect(summary.getByRole('region', { name: dateName })).toContainText(range(second));
+    await expect(summary.getByRole('region', { name: dateName })).toContainText(range(first, locale));
+    await expect(summary.getByRole('region', { name: dateName })).toContainText(range(second, locale));
     const total = Math.round((priceA + priceB) * 100) / 100;
     await expect(summary.getByText(await euros(page, locale, total), { exact: true })).toBeVisible();
     const confirm = summary.getByRole('button', { name: t('Confirmar'), exact: true });

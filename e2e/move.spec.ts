@@ -22,6 +22,16 @@ type MyBooking = {
   refunded_eur: number | null;
 };
 
+/** A euro amount as the Portuguese interface writes it (whole euros without decimals). */
+function euros(amount: number): string {
+  return new Intl.NumberFormat('pt-PT', {
+    style: 'currency',
+    currency: 'EUR',
+    minimumFractionDigits: Number.isInteger(amount) ? 0 : 2,
+    maximumFractionDigits: 2,
+  }).format(amount);
+}
+
 async function myBookings(request: APIRequestContext, token: string): Promise<MyBooking[]> {
   const response = await request.get('/api/bookings/my-bookings', {
     headers: { Authorization: `Bearer ${token}` },
@@ -130,9 +140,14 @@ test.describe('moving a booking', () => {
     await expect(page.getByRole('dialog', { name: 'Pagamento' })).toBeVisible();
     await page.screenshot({ path: 'test-results/move-checkout.png' });
     await payInLocalCheckout(page, '4242 4242 4242 4242');
-    await expect(page.getByRole('dialog', { name: 'Pagamento concluído' })).toBeVisible({
-      timeout: 15_000,
-    });
+    // The result says what happened: moved, to when and where, and the difference paid.
+    const result = page.getByRole('dialog', { name: 'Reserva mudada' });
+    await expect(result).toBeVisible({ timeout: 15_000 });
+    await expect(result).toContainText('A sua reserva foi mudada para:');
+    await expect(result.getByRole('list', { name: 'Nova hora da reserva' })).toContainText(
+      `${to!.start_time.slice(11, 16)} - ${to!.end_time.slice(11, 16)}, ${branch.name}`,
+    );
+    await expect(result).toContainText(`Pagou a diferença de ${euros(difference)}.`);
 
     const [moved] = await myBookings(request, token);
     expect(moved!.time_slot_data.start_time).toBe(to!.start_time);
@@ -176,8 +191,14 @@ test.describe('moving a booking', () => {
     const review = await chooseAndReview(page, dialog, day.today, day.date, to!);
     await expect(review).toContainText('Diferença a reembolsar');
     await review.getByRole('button', { name: 'Confirmar a mudança' }).click();
-    await expect(dialog.getByText('A sua reserva foi mudada.', { exact: false })).toBeVisible();
-    await expect(dialog.getByText(/^Reembolsado:/)).toBeVisible();
+    const movedNote = dialog.getByRole('status');
+    await expect(movedNote).toContainText('A sua reserva foi mudada para ');
+    await expect(movedNote).toContainText(
+      `${to!.start_time.slice(11, 16)} - ${to!.end_time.slice(11, 16)}, ${branch.name}.`,
+    );
+    await expect(movedNote).toContainText(
+      `Reembolsámos a diferença de ${euros(dearest.basic_price_eur - to!.basic_price_eur)} para o cartão usado no pagamento.`,
+    );
     await page.screenshot({ path: 'test-results/move-refunded.png' });
 
     const [moved] = await myBookings(request, token);
@@ -200,7 +221,11 @@ test.describe('moving a booking', () => {
     const review = await chooseAndReview(page, dialog, day.today, day.date, to);
     await expect(review).toContainText('O preço é o mesmo.');
     await review.getByRole('button', { name: 'Confirmar a mudança' }).click();
-    await expect(dialog.getByText('A sua reserva foi mudada.', { exact: false })).toBeVisible();
+    const movedNote = dialog.getByRole('status');
+    await expect(movedNote).toContainText(
+      `${to.start_time.slice(11, 16)} - ${to.end_time.slice(11, 16)}, ${branch.name}.`,
+    );
+    await expect(movedNote).toContainText('O preço é o mesmo: não há nada a pagar nem a reembolsar.');
     await dialog.getByRole('button', { name: 'Fechar' }).first().click();
     // Back in My bookings, the booking shows its new time.
     const account = page.getByRole('dialog', { name: 'A minha conta' });

@@ -124,6 +124,9 @@ const filled = (value: string) => value.trim() !== '';
  * Reset password and Verify, one view at a time. Client-side checks fail without a call. A successful login
  * hands the token to the session (`logIn`) and ends in `authenticated`; dismissing ends in `closed`.
  */
+/** Cancelling the forgot-password, reset or verify view: back to the login, its messages and links dropped. */
+const BACK_TO_LOGIN = { target: 'login', actions: ['clearFeedback', 'forgetLinks'] } as const;
+
 export const authModalMachine = setup({
   types: {
     context: {} as AuthModalContext,
@@ -171,6 +174,11 @@ export const authModalMachine = setup({
     clearFeedback: assign({ error: null, success: null }),
     fail: assign((_, params: { feedback: Feedback }) => ({ error: params.feedback, success: null })),
     succeed: assign((_, params: { feedback: Feedback }) => ({ success: params.feedback, error: null })),
+    // A call that failed: the server's words, else the flow's own message for it.
+    failCall: assign(({ event }, params: { fallback: FeedbackKey }) => ({
+      error: failureFeedback((event as { error?: unknown }).error, params.fallback),
+      success: null,
+    })),
     forgetLinks: assign({ resetToken: null, verifyLink: null }),
     choose: assign((_, params: { channel: Channel }) => ({ channel: params.channel })),
     // The verification link carries the e-mail code: it no longer applies once the e-mail is verified.
@@ -277,22 +285,12 @@ export const authModalMachine = setup({
                       fields: { ...context.fields, password: '', emailCode: '', phoneCode: '' },
                     };
                   }),
-                  {
-                    type: 'fail',
-                    params: ({ event }) => ({
-                      feedback: failureFeedback(event.error, 'error-during-login'),
-                    }),
-                  },
+                  { type: 'failCall', params: { fallback: 'error-during-login' } },
                 ],
               },
               {
                 target: 'idle',
-                actions: {
-                  type: 'fail',
-                  params: ({ event }) => ({
-                    feedback: failureFeedback(event.error, 'error-during-login'),
-                  }),
-                },
+                actions: { type: 'failCall', params: { fallback: 'error-during-login' } },
               },
             ],
           },
@@ -353,10 +351,7 @@ export const authModalMachine = setup({
             },
             onError: {
               target: 'idle',
-              actions: {
-                type: 'fail',
-                params: ({ event }) => ({ feedback: failureFeedback(event.error, 'registration-failed') }),
-              },
+              actions: { type: 'failCall', params: { fallback: 'registration-failed' } },
             },
           },
         },
@@ -364,9 +359,7 @@ export const authModalMachine = setup({
     },
     forgotPassword: {
       initial: 'idle',
-      on: {
-        cancel: { target: 'login', actions: ['clearFeedback', 'forgetLinks'] },
-      },
+      on: { cancel: BACK_TO_LOGIN },
       states: {
         idle: {
           on: { 'forgot.submit': { guard: 'hasEmail', target: 'requesting', actions: 'clearFeedback' } },
@@ -385,12 +378,7 @@ export const authModalMachine = setup({
             },
             onError: {
               target: 'idle',
-              actions: {
-                type: 'fail',
-                params: ({ event }) => ({
-                  feedback: failureFeedback(event.error, 'failed-to-request-password-reset'),
-                }),
-              },
+              actions: { type: 'failCall', params: { fallback: 'failed-to-request-password-reset' } },
             },
           },
         },
@@ -398,9 +386,7 @@ export const authModalMachine = setup({
     },
     resetPassword: {
       initial: 'idle',
-      on: {
-        cancel: { target: 'login', actions: ['clearFeedback', 'forgetLinks'] },
-      },
+      on: { cancel: BACK_TO_LOGIN },
       states: {
         idle: {
           on: {
@@ -433,12 +419,7 @@ export const authModalMachine = setup({
             },
             onError: {
               target: 'idle',
-              actions: {
-                type: 'fail',
-                params: ({ event }) => ({
-                  feedback: failureFeedback(event.error, 'failed-to-reset-password'),
-                }),
-              },
+              actions: { type: 'failCall', params: { fallback: 'failed-to-reset-password' } },
             },
           },
         },
@@ -446,9 +427,7 @@ export const authModalMachine = setup({
     },
     verify: {
       initial: 'idle',
-      on: {
-        cancel: { target: 'login', actions: ['clearFeedback', 'forgetLinks'] },
-      },
+      on: { cancel: BACK_TO_LOGIN },
       states: {
         idle: {
           on: {
@@ -509,10 +488,8 @@ export const authModalMachine = setup({
             onError: {
               target: 'idle',
               actions: {
-                type: 'fail',
-                params: ({ context, event }) => ({
-                  feedback: failureFeedback(event.error, CHANNEL_FEEDBACK[context.channel].verifyFailed),
-                }),
+                type: 'failCall',
+                params: ({ context }) => ({ fallback: CHANNEL_FEEDBACK[context.channel].verifyFailed }),
               },
             },
           },
@@ -535,10 +512,8 @@ export const authModalMachine = setup({
             onError: {
               target: 'idle',
               actions: {
-                type: 'fail',
-                params: ({ context, event }) => ({
-                  feedback: failureFeedback(event.error, CHANNEL_FEEDBACK[context.channel].resendFailed),
-                }),
+                type: 'failCall',
+                params: ({ context }) => ({ fallback: CHANNEL_FEEDBACK[context.channel].resendFailed }),
               },
             },
           },

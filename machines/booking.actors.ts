@@ -1,7 +1,7 @@
 import { fromPromise } from 'xstate';
 import { expectData, type ApiClient } from './api.ts';
 import type { Coupon, TimeSlot } from './booking.pricing.ts';
-import type { CreateBookingInput, SlotsInput } from './booking.machine.ts';
+import type { CreateBookingInput, OfferedCoupon, SlotsInput } from './booking.machine.ts';
 
 /** The booking flow's calls over the typed client (docs/decisions.md, 'Contract and API'). */
 export function createBookingActors(api: ApiClient) {
@@ -21,6 +21,10 @@ export function createBookingActors(api: ApiClient) {
     checkCoupon: fromPromise<Coupon, { code: string }>(({ input }) =>
       expectData(api.GET('/bookings/coupon-code/{code}', { params: { path: { code: input.code } } })),
     ),
+    loadOfferedCoupon: fromPromise<OfferedCoupon | null>(async () => {
+      const user = await expectData(api.GET('/auth/me'));
+      return user.offered_coupon;
+    }),
     createBooking: fromPromise<string | null, CreateBookingInput>(async ({ input }) => {
       const data = await expectData(api.POST('/bookings/', { body: input }));
       return data.checkout_session.clientSecret;

@@ -2,7 +2,8 @@ import { and, assign, setup } from 'xstate';
 import { placeholder } from './placeholder.ts';
 import { ApiError, hasErrorCode } from './api.ts';
 import {
-  branchDate,
+  calendarFrom,
+  calendarOn,
   shiftMonth,
   slotDate,
   totalEuros,
@@ -22,7 +23,10 @@ type CouponError = { kind: 'invalid'; detail: string } | { kind: 'unreachable' }
 /** The summary's error line: the server's message, or a fallback the UI words (docs/decisions.md, 'Client'). */
 export type SummaryError =
   { kind: 'server'; detail: string } | { kind: 'cannotConfirm' } | { kind: 'providerFailed' };
-type AppliedCoupon = Coupon & { code: string };
+/** `offered`: applied by the flow itself (the early-bird coupon of the member's profile), not typed. */
+type AppliedCoupon = Coupon & { code: string; offered?: boolean };
+/** The coupon the member's profile offers without typing it (`offered_coupon` of `GET /auth/me`). */
+export type OfferedCoupon = Coupon & { code: string };
 
 export type BookingInput = { branchId: number; loggedIn: boolean; fallbackToday: string };
 
@@ -37,6 +41,8 @@ export type BookingContext = {
   couponInput: string;
   coupon: AppliedCoupon | null;
   couponError: CouponError | null;
+  /** Whether the offered coupon was looked up since the login (so a removed one is not applied again). */
+  offerChecked: boolean;
   termsAccepted: boolean;
   summaryError: SummaryError | null;
   clientSecret: string | null;
@@ -83,6 +89,16 @@ function summaryErrorOf(error: unknown): SummaryError {
   return { kind: 'cannotConfirm' };
 }
 
+/** What a logout leaves of the flow: no selection, no coupon, and the offer to look up again at the next login. */
+const LOGGED_OUT = {
+  loggedIn: false,
+  selected: [],
+  coupon: null,
+  couponError: null,
+  couponInput: '',
+  offerChecked: false,
+} satisfies Partial<BookingContext>;
+
 export const bookingMachine = setup({
   types: {
     context: {} as BookingContext,
@@ -94,6 +110,7 @@ export const bookingMachine = setup({
     loadLocalTime: placeholder<string, { branchId: number }>('loadLocalTime'),
     loadSlots: placeholder<TimeSlot[], SlotsInput>('loadSlots'),
     checkCoupon: placeholder<Coupon, { code: string }>('checkCoupon'),
+    loadOfferedCoupon: placeholder<OfferedCoupon | null>('loadOfferedCoupon'),
     createBooking: placeholder<string | null, CreateBookingInput>('createBooking'),
     // The app provides sessionChanges(session) (machines/session.changes.ts): logins and logouts meanwhile.
     sessionChanges: withoutSessionChanges,
@@ -101,15 +118,22 @@ export const bookingMachine = setup({
   actions: {
     // Provided by the app: opens the auth modal on its login view.
     requestLogin: () => {},
+    // A booking used some of the offered coupon's uses: it is looked up again (and dropped if none are left).
+    forgetOfferedCoupon: assign(({ context }) =>
+      context.coupon?.offered ? { coupon: null, offerChecked: false } : {},
+    ),
   },
   guards: {
     isLoggedIn: ({ context }) => context.loggedIn,
+    // Not xstate's not(): that helper would join the landing page's share of xstate (tests/ui/bundle-budgets).
+    isLoggedOut: ({ context }) => !context.loggedIn,
     isSelectable: ({ context, event }) =>
       event.type === 'slot.toggle' &&
       (event.slot.is_bookeable || context.selected.some((slot) => slot.id === event.slot.id)),
     isSelectableDate: ({ context, event }) => event.type === 'date.select' && event.date >= context.today,
     hasSelection: ({ context }) => context.selected.length > 0,
     hasCouponInput: ({ context }) => context.couponInput.trim() !== '',
+    needsOffer: ({ context }) => context.loggedIn && !context.offerChecked && context.coupon === null,
     hasTermsAccepted: ({ context }) => context.termsAccepted,
     isCouponNotFound: ({ event }) => isCouponNotFound((event as { error?: unknown }).error),
     hasPendingSlot: ({ context, event }) =>
@@ -120,14 +144,13 @@ export const bookingMachine = setup({
   context: ({ input }) => ({
     branchId: input.branchId,
     loggedIn: input.loggedIn,
-    today: input.fallbackToday,
-    date: input.fallbackToday,
-    month: input.fallbackToday.slice(0, 7),
+    ...calendarFrom(input.fallbackToday),
     slots: [],
     selected: [],
     couponInput: '',
     coupon: null,
     couponError: null,
+    offerChecked: false,
     termsAccepted: false,
     summaryError: null,
     clientSecret: null,
@@ -151,11 +174,7 @@ export const bookingMachine = setup({
         }),
       },
       {
-        actions: assign(({ event }) =>
-          event.loggedIn
-            ? { loggedIn: true }
-            : { loggedIn: false, selected: [], coupon: null, couponError: null, couponInput: '' },
-        ),
+        actions: assign(({ event }) => (event.loggedIn ? { loggedIn: true } : LOGGED_OUT)),
       },
     ],
   },
@@ -168,10 +187,7 @@ export const bookingMachine = setup({
         input: ({ context }) => ({ branchId: context.branchId }),
         onDone: {
           target: 'browsing',
-          actions: assign(({ event }) => {
-            const today = branchDate(event.output);
-            return { today, date: today, month: today.slice(0, 7) };
-          }),
+          actions: assign(({ event }) => calendarFrom(event.output)),
         },
         // The device's idea of the branch's date (from Temporal) is the fallback.
         onError: { target: 'browsing' },
@@ -183,14 +199,10 @@ export const bookingMachine = setup({
         'date.select': {
           guard: 'isSelectableDate',
           target: '.slots.loading',
-          actions: assign(({ event }) => ({ date: event.date, month: event.date.slice(0, 7) })),
+          actions: assign(({ event }) => calendarOn(event.date)),
         },
-        'month.previous': {
-          actions: assign(({ context }) => ({ month: shiftMonth(context.month, -1) })),
-        },
-        'month.next': {
-          actions: assign(({ context }) => ({ month: shiftMonth(context.month, 1) })),
-        },
+        'month.previous': { actions: assign(({ context }) => ({ month: shiftMonth(context.month, -1) })) },
+        'month.next': { actions: assign(({ context }) => ({ month: shiftMonth(context.month, 1) })) },
       },
       states: {
         slots: {
@@ -252,6 +264,8 @@ export const bookingMachine = setup({
           initial: 'idle',
           states: {
             idle: {
+              // A logged-in member's offered coupon (the early bird) is applied once, unless one is applied already.
+              always: { guard: 'needsOffer', target: 'offering' },
               on: {
                 'coupon.input': {
                   actions: assign(({ event }) => ({ couponInput: event.value, couponError: null })),
@@ -260,6 +274,34 @@ export const bookingMachine = setup({
                 'coupon.remove': {
                   actions: assign({ coupon: null, couponInput: '', couponError: null }),
                 },
+              },
+            },
+            offering: {
+              // Logged out meanwhile: the answer would be the previous member's.
+              always: { guard: 'isLoggedOut', target: 'idle' },
+              on: {
+                'coupon.input': {
+                  actions: assign(({ event }) => ({ couponInput: event.value, couponError: null })),
+                },
+                // A code typed meanwhile wins over the offer.
+                'coupon.apply': {
+                  guard: 'hasCouponInput',
+                  target: 'checking',
+                  actions: assign({ offerChecked: true }),
+                },
+              },
+              invoke: {
+                id: 'loadOfferedCoupon',
+                src: 'loadOfferedCoupon',
+                onDone: {
+                  target: 'idle',
+                  actions: assign(({ event }) => ({
+                    offerChecked: true,
+                    coupon: event.output && { ...event.output, offered: true },
+                  })),
+                },
+                // Without the offer the member can still type the code; the server prices it all the same.
+                onError: { target: 'idle', actions: assign({ offerChecked: true }) },
               },
             },
             checking: {
@@ -305,14 +347,7 @@ export const bookingMachine = setup({
         'session.changed': {
           guard: ({ event }) => !event.loggedIn,
           target: 'browsing',
-          actions: assign({
-            loggedIn: false,
-            selected: [],
-            coupon: null,
-            couponError: null,
-            couponInput: '',
-            summaryError: null,
-          }),
+          actions: assign({ ...LOGGED_OUT, summaryError: null }),
         },
         'summary.close': {
           target: 'browsing',
@@ -372,7 +407,12 @@ export const bookingMachine = setup({
         // the grid loads again when the dialog closes. Unhandled, the failure would stop the whole flow.
         onError: { actions: assign({ slots: [] }) },
       },
-      on: { 'payment.close': { target: 'browsing', actions: assign({ clientSecret: null }) } },
+      on: {
+        'payment.close': {
+          target: 'browsing',
+          actions: [assign({ clientSecret: null }), 'forgetOfferedCoupon'],
+        },
+      },
       states: {
         checkout: { on: { 'payment.failed': 'failed' } },
         failed: {},
@@ -380,7 +420,7 @@ export const bookingMachine = setup({
     },
     /** A booking whose total was 0 EUR is confirmed at once, without a checkout. */
     confirmed: {
-      on: { 'payment.close': 'browsing' },
+      on: { 'payment.close': { target: 'browsing', actions: 'forgetOfferedCoupon' } },
     },
   },
 });

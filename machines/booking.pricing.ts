@@ -53,16 +53,6 @@ export function slotDate(slot: TimeSlot): string {
   return slot.start_time.slice(0, 10);
 }
 
-/** 'HH:mm' of an ISO date-time with offset, as the branch's wall clock shows it. */
-function wallClock(iso: string): string {
-  return iso.slice(11, 16);
-}
-
-/** 'HH:mm - HH:mm' (docs/decisions.md, 'Bookings and payments'). */
-export function slotRange(slot: TimeSlot): string {
-  return `${wallClock(slot.start_time)} - ${wallClock(slot.end_time)}`;
-}
-
 /** Selected slots grouped by date, dates sorted, slots in each date sorted by start. */
 export function groupByDate(slots: readonly TimeSlot[]): { date: string; slots: TimeSlot[] }[] {
   const groups = new Map<string, TimeSlot[]>();
@@ -87,6 +77,20 @@ export function calendarCells(month: string): string[] {
 
 export function shiftMonth(month: string, months: number): string {
   return temporal().PlainYearMonth.from(month).add({ months }).toString();
+}
+
+/** The calendar the booking and the move flows browse: the branch's today, the chosen date, the shown month. */
+export type Calendar = { today: string; date: string; month: string };
+
+/** The calendar on `date`, showing its month. */
+export function calendarOn(date: string): Pick<Calendar, 'date' | 'month'> {
+  return { date, month: date.slice(0, 7) };
+}
+
+/** The calendar opened on the branch's today (from its local time, or the device's fallback). */
+export function calendarFrom(localTime: string): Calendar {
+  const today = branchDate(localTime);
+  return { today, ...calendarOn(today) };
 }
 
 /** True when the device's current UTC offset differs from the branch's (docs/decisions.md, 'Client'). */

@@ -1,7 +1,14 @@
 import { assign, setup } from 'xstate';
 import { placeholder } from './placeholder.ts';
 import { hasErrorCode } from './api.ts';
-import { branchDate, discountedCents, shiftMonth, toCents, type TimeSlot } from './booking.pricing.ts';
+import {
+  calendarFrom,
+  calendarOn,
+  discountedCents,
+  shiftMonth,
+  toCents,
+  type TimeSlot,
+} from './booking.pricing.ts';
 import { failureFeedback, type Feedback } from './feedback.ts';
 import type { Booking } from './myBookings.selectors.ts';
 
@@ -95,9 +102,7 @@ export const moveMachine = setup({
   context: ({ input }) => ({
     bookingId: input.bookingId,
     booking: null,
-    today: input.fallbackToday,
-    date: input.fallbackToday,
-    month: input.fallbackToday.slice(0, 7),
+    ...calendarFrom(input.fallbackToday),
     slots: [],
     selected: null,
     serverDifferenceEur: null,
@@ -140,10 +145,7 @@ export const moveMachine = setup({
         input: ({ context }) => ({ branchId: context.booking!.time_slot_data.branch_data.id }),
         onDone: {
           target: 'browsing',
-          actions: assign(({ event }) => {
-            const today = branchDate(event.output);
-            return { today, date: today, month: today.slice(0, 7) };
-          }),
+          actions: assign(({ event }) => calendarFrom(event.output)),
         },
         onError: { target: 'browsing' },
       },
@@ -154,7 +156,7 @@ export const moveMachine = setup({
         'date.select': {
           guard: 'isSelectableDate',
           target: '.loading',
-          actions: assign(({ event }) => ({ date: event.date, month: event.date.slice(0, 7) })),
+          actions: assign(({ event }) => calendarOn(event.date)),
         },
         'month.previous': { actions: assign(({ context }) => ({ month: shiftMonth(context.month, -1) })) },
         'month.next': { actions: assign(({ context }) => ({ month: shiftMonth(context.month, 1) })) },

@@ -21,6 +21,8 @@ export type PaymentContext = {
   clientSecret: string | null;
   /** What the checkout paid for, as the last check answered. */
   bookings: SessionBooking[];
+  /** The price difference this checkout pays when it is a move's (the booking moved once paid); else null. */
+  moveDifferenceEur: number | null;
 };
 
 export type PaymentEvent =
@@ -56,7 +58,13 @@ export const paymentMachine = setup({
   },
 }).createMachine({
   id: 'payment',
-  context: ({ input }) => ({ sessionId: input.sessionId, status: null, clientSecret: null, bookings: [] }),
+  context: ({ input }) => ({
+    sessionId: input.sessionId,
+    status: null,
+    clientSecret: null,
+    bookings: [],
+    moveDifferenceEur: null,
+  }),
   initial: 'checking',
   invoke: { id: 'session', src: 'sessionChanges' },
   states: {
@@ -71,6 +79,7 @@ export const paymentMachine = setup({
             status: event.output.status,
             clientSecret: event.output.clientSecret,
             bookings: event.output.bookings,
+            moveDifferenceEur: event.output.move_price_difference_eur ?? null,
           })),
         },
         onError: [{ guard: 'isRefusal', target: 'awaitingLogin' }, { target: 'failed' }],

@@ -24,6 +24,8 @@ export type ProfileContext = {
   success: Feedback | null;
   /** What the server refused, by form field: shown beside the field. */
   fieldErrors: Partial<Record<keyof ProfileFields, FieldProblem>>;
+  /** The coupon the member is offered without typing it (the early bird), with its uses left; shown, not edited. */
+  offeredCoupon: User['offered_coupon'];
 };
 
 /** The API's names of the profile's fields. */
@@ -130,6 +132,7 @@ export const profileMachine = setup({
     error: null,
     success: null,
     fieldErrors: {},
+    offeredCoupon: null,
   },
   initial: 'loading',
   on: {
@@ -151,6 +154,7 @@ export const profileMachine = setup({
           actions: assign(({ event }) => ({
             fields: fieldsOf(event.output),
             agreeNewsletter: event.output.agree_newsletter,
+            offeredCoupon: event.output.offered_coupon,
           })),
         },
         onError: {
@@ -208,6 +212,7 @@ export const profileMachine = setup({
             assign(({ event }) => ({
               fields: fieldsOf(event.output),
               agreeNewsletter: event.output.agree_newsletter,
+              offeredCoupon: event.output.offered_coupon,
               success: { key: 'profile-updated-successfully' },
               error: null,
             })),

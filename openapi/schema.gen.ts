@@ -1754,6 +1754,23 @@ export interface components {
       locale: components['schemas']['LocaleCode'];
       /** @description The member's Portuguese tax number (NIF, nine digits) for receipts; null when not given. */
       tax_id: string | null;
+      /** @description The coupon this member is offered without typing its code (the early-bird coupon, configured on the server by `EARLY_BIRD_COUPON_CODE`) while they may use it now, with the uses they have left; null when there is none or it no longer applies to them (registered after its date, uses exhausted, expired). The booking modal applies it; it is booked like a typed coupon (`createBooking`'s `coupon_code`). */
+      offered_coupon: components['schemas']['OfferedCoupon'] | null;
+    };
+    OfferedCoupon: {
+      id: components['schemas']['Id'];
+      /**
+       * @description The coupon's code, upper-case.
+       * @example EARLYBIRD
+       */
+      code: string;
+      /**
+       * @description The fraction taken off each slot price; price x (1 - discount).
+       * @example 0.1
+       */
+      discount: number;
+      /** @description How many more slots this member may discount with it; null when no cap limits it. */
+      remaining_uses: number | null;
     };
     /** @description A Portuguese tax number (NIF): nine digits, the last a check digit; spaces and a leading 'PT' are accepted and dropped. A wrong check digit is a 422 `validation_failed` with the field problem `invalid`. Null or an empty string removes it. */
     TaxId: string | null;
@@ -1822,6 +1839,8 @@ export interface components {
     CheckoutSessionStatus: {
       /** @enum {string} */
       status: 'complete' | 'expired' | 'open';
+      /** @description When this checkout pays the price difference of a move to a dearer slot (`moveBooking`), that difference, so the result can say the booking was moved and what was paid; absent for a checkout of new bookings. */
+      move_price_difference_eur?: number;
       /** @description Re-opens the embedded checkout while the session is open; otherwise null. */
       clientSecret: string | null;
       /** @description The bookings this checkout pays for, by start: what the result says was booked, and, for a payment that arrived after the hold ended, what was refunded instead. */

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- a demo script printing loosely typed JSON answers */
 // A walk through the doors against Seam's own fake, on the real server code (buildApp) with an in-memory
 // database and a clock of our own (so "30 minutes before the start" comes when we say):
 //   node scripts/doors-demo.ts > doors-transcript.txt
@@ -13,6 +12,9 @@ import { runAdmin } from '../server/admin/cli.ts';
 import { buildApp } from '../server/app.ts';
 import { fixedClock } from '../server/clock.ts';
 import { loadConfig } from '../server/config.ts';
+import type { components } from '../openapi/schema.gen.ts';
+
+type Schemas = components['schemas'];
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
 const show = (label: string, value: unknown) => say(`${label}: ${JSON.stringify(value, null, 2)}`);
@@ -53,10 +55,23 @@ const inject = async (method: 'GET' | 'POST', url: string, body?: unknown, token
     },
     ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
   });
-  return { status: response.statusCode, json: () => response.json<any>() };
+  return { status: response.statusCode, json: <T = unknown>() => response.json<T>() };
+};
+/** The fields of the fake's access codes this walk prints. */
+type FakeAccessCode = {
+  access_code_id: string;
+  device_id: string;
+  is_backup?: boolean;
+  name?: string | null;
+  code?: string | null;
+  starts_at?: string;
+  ends_at?: string;
+  status: string;
 };
 const fakeCodes = async () =>
-  ((await (await fetch(`${fake.serverUrl}/_fake/database`)).json()) as { access_codes: any[] }).access_codes
+  (
+    (await (await fetch(`${fake.serverUrl}/_fake/database`)).json()) as { access_codes: FakeAccessCode[] }
+  ).access_codes
     .filter((code) => code.device_id === lock && !code.is_backup)
     .map(({ access_code_id, name, code, starts_at, ends_at, status }) => ({
       access_code_id,
@@ -132,12 +147,10 @@ const login = await app.inject({
   payload: `username=${encodeURIComponent(email)}&password=${encodeURIComponent(password)}`,
 });
 const token = login.json<{ access_token: string }>().access_token;
-const slots = (await inject('GET', `/api/bookings/slots/${branchId}/2026-03-30`)).json() as {
-  id: number;
-  start_time: string;
-  basic_price_eur: number;
-}[];
-const bookAndPay = async (slot: { id: number; basic_price_eur: number }) => {
+const slots = (await inject('GET', `/api/bookings/slots/${branchId}/2026-03-30`)).json<
+  Schemas['TimeSlot'][]
+>();
+const bookAndPay = async (slot: Schemas['TimeSlot']) => {
   const created = await inject(
     'POST',
     '/api/bookings/',
@@ -149,10 +162,12 @@ const bookAndPay = async (slot: { id: number; basic_price_eur: number }) => {
     },
     token,
   );
-  const sessionId = (created.json().checkout_session.clientSecret as string).split('_secret_')[0]!;
+  const sessionId = created
+    .json<Schemas['CreateBookingResponse']>()
+    .checkout_session.clientSecret!.split('_secret_')[0]!;
   return (
     await inject('POST', `/api/checkout/local/${sessionId}/complete`, { card_number: '4242 4242 4242 4242' })
-  ).json();
+  ).json<Schemas['LocalCheckoutCompleteResponse']>();
 };
 const morning = slots.find((slot) => slot.start_time.includes('T10:00'))!;
 const evening = slots.find((slot) => slot.start_time.includes('T18:00'))!;
@@ -175,6 +190,10 @@ show(
     .orderBy('lock_code_id')
     .execute(),
 );
+
+/** Our state of each code on each door. */
+const doorStates = () =>
+  app.db.selectFrom('lock_code_doors').select(['lock_code_id', 'state']).orderBy('lock_code_id').execute();
 
 // Seam reports the code set on the lock: a signed webhook.
 const signed = (event: Record<string, unknown>) => {
@@ -229,14 +248,7 @@ const forged = await app.inject({
   },
 });
 say(`POST /api/locks/webhook (forged signature) -> ${forged.statusCode} ${forged.body}`);
-show(
-  'states now',
-  await app.db
-    .selectFrom('lock_code_doors')
-    .select(['lock_code_id', 'state'])
-    .orderBy('lock_code_id')
-    .execute(),
-);
+show('states now', await doorStates());
 
 clock.set('2026-03-30T08:30:00Z');
 await app.jobs.runDue();
@@ -272,7 +284,9 @@ show(
     .execute(),
 );
 clock.set('2026-03-30T09:00:00Z');
-const mine = (await inject('GET', '/api/bookings/my-bookings', undefined, token)).json() as any[];
+const mine = (await inject('GET', '/api/bookings/my-bookings', undefined, token)).json<
+  Schemas['Booking'][]
+>();
 show(
   'GET /api/bookings/my-bookings (morning)',
   (({ id, time_slot_data, lock_code, lock_code_valid_from, lock_code_valid_until, checked_in_at }) => ({
@@ -282,12 +296,12 @@ show(
     lock_code_valid_from,
     lock_code_valid_until,
     checked_in_at,
-  }))(mine.find((booking) => booking.time_slot_data.start_time.includes('T10:00'))),
+  }))(mine.find((booking) => booking.time_slot_data.start_time.includes('T10:00'))!),
 );
 
 say();
 say('# The member cancels the evening session: its code is deleted from the lock and confirmed revoked');
-const eveningBooking = mine.find((booking) => booking.time_slot_data.start_time.includes('T18:00'));
+const eveningBooking = mine.find((booking) => booking.time_slot_data.start_time.includes('T18:00'))!;
 const canceled = await inject(
   'POST',
   '/api/bookings/cancel-bookings',
@@ -295,29 +309,24 @@ const canceled = await inject(
   token,
 );
 say(`POST /api/bookings/cancel-bookings -> ${canceled.status} ${JSON.stringify(canceled.json())}`);
-show(
-  'states right after',
-  await app.db
-    .selectFrom('lock_code_doors')
-    .select(['lock_code_id', 'state'])
-    .orderBy('lock_code_id')
-    .execute(),
-);
+show('states right after', await doorStates());
 await app.jobs.runDue();
 show('access codes on the lock after the sync', await fakeCodes());
-show(
-  'states after the sync',
-  await app.db
-    .selectFrom('lock_code_doors')
-    .select(['lock_code_id', 'state'])
-    .orderBy('lock_code_id')
-    .execute(),
-);
+show('states after the sync', await doorStates());
 
+/** The fields of `bookings list --json` this walk prints. */
+type AdminBookingRow = {
+  id: number;
+  start: string;
+  status: string;
+  lock_code: string | null;
+  lock_code_state: string | null;
+  checked_in_at: string | null;
+};
 await admin('bookings', 'list', '--json');
 show(
   '$ npm run admin -- bookings list --json (door fields)',
-  (JSON.parse(out.splice(0).join('\n')) as any[]).map(
+  (JSON.parse(out.splice(0).join('\n')) as AdminBookingRow[]).map(
     ({ id, start, status, lock_code, lock_code_state, checked_in_at }) => ({
       id,
       start,

@@ -218,7 +218,11 @@ export async function buildApp(
       ...fulfilment,
       checkoutExpiryMinutes: config.checkoutExpiryMinutes,
     });
-    const coupons = createCouponService({ db: database.db, clock });
+    const coupons = createCouponService({
+      db: database.db,
+      clock,
+      earlyBirdCouponCode: config.earlyBirdCouponCode,
+    });
 
     const keys = await loadAuthKeys(database.db, config);
     const limiter = createRateLimiter({
@@ -246,6 +250,7 @@ export async function buildApp(
       keys,
       limiter,
       afterAnswer: afterAnswer.run,
+      findOfferedCoupon: (userId, trx) => coupons.findOfferedCoupon(userId, trx),
       // Upcoming bookings are cancelled and refunded in the deletion's own transaction (all or nothing).
       beforeErasure: [
         async (trx, user) => {

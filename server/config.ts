@@ -70,6 +70,12 @@ const environmentSchema = z.object({
     .default('512345678'),
   // Prices include VAT at this rate (a fraction: 0.23 is 23 %); the receipt states the VAT they contain.
   VAT_RATE: z.coerce.number().min(0).max(1).default(0.23),
+  // The coupon every eligible member is offered without typing it (the demo's early bird); empty: none.
+  EARLY_BIRD_COUPON_CODE: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{0,40}$/, 'EARLY_BIRD_COUPON_CODE is up to 40 letters, digits, - or _')
+    .default('EARLYBIRD'),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'SMTP_URL must be an smtp:// or smtps:// URL')
@@ -204,6 +210,8 @@ export type Config = {
   companyName: string;
   /** The seller named on receipts; prices include VAT at `vatRate`. */
   company: CompanyDetails;
+  /** The code of the coupon offered to every member it applies to (applied in the booking modal), or null. */
+  earlyBirdCouponCode: string | null;
   auth: {
     /** Signs session tokens and keys the hashes of codes. null: generated once and kept in the database (never in production). */
     jwtSecret: string | null;
@@ -336,6 +344,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       taxId: values.COMPANY_TAX_ID,
       vatRate: values.VAT_RATE,
     },
+    earlyBirdCouponCode: values.EARLY_BIRD_COUPON_CODE.toUpperCase() || null,
     auth: {
       jwtSecret: values.JWT_SECRET ?? null,
       sessionHours: values.SESSION_HOURS,

@@ -34,9 +34,23 @@ export async function slotsOn(request: APIRequestContext, branch: ApiBranch, day
   return { today: now.slice(0, 10), date, slots: slots.filter((slot) => slot.is_bookeable) };
 }
 
-/** 'HH:mm - HH:mm' on the branch's wall clock (the ISO strings carry the branch's offset). */
-export function range(slot: ApiSlot): string {
-  return `${slot.start_time.slice(11, 16)} - ${slot.end_time.slice(11, 16)}`;
+const CLOCK_TAGS = { pt: 'pt-PT', en: 'en-GB', fr: 'fr-FR', de: 'de-DE', sk: 'sk-SK' } as const;
+
+/** A wall-clock time (the ISO string carries the branch's offset) on a language's clock: '21:00', '9:00 pm'. */
+function wallClock(iso: string, locale: keyof typeof CLOCK_TAGS): string {
+  const [hours, minutes] = iso.slice(11, 16).split(':').map(Number) as [number, number];
+  const twelveHour = locale === 'en';
+  return new Intl.DateTimeFormat(CLOCK_TAGS[locale], {
+    hour: twelveHour ? 'numeric' : '2-digit',
+    minute: '2-digit',
+    hour12: twelveHour,
+    timeZone: 'UTC',
+  }).format(Date.UTC(2026, 0, 1, hours, minutes));
+}
+
+/** 'HH:mm - HH:mm' ('9:00 am - 10:00 am' in English) on the branch's wall clock, as the slot buttons show it. */
+export function range(slot: ApiSlot, locale: keyof typeof CLOCK_TAGS = 'pt'): string {
+  return `${wallClock(slot.start_time, locale)} - ${wallClock(slot.end_time, locale)}`;
 }
 
 /** The name of a calendar day (Portuguese unless told), as the calendar's day buttons are labelled. */

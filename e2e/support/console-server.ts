@@ -14,10 +14,10 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 /** The port of the console's own server: the run's E2E_PORT plus 100 (each helper owns both). */
 export const CONSOLE_PORT = Number(process.env.E2E_PORT ?? 3100) + 100;
 
-export function consoleEnv(dataDir: string): NodeJS.ProcessEnv {
+export function consoleEnv(dataDir: string, port = CONSOLE_PORT): NodeJS.ProcessEnv {
   return {
     ...process.env,
-    PORT: String(CONSOLE_PORT),
+    PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
@@ -53,25 +53,25 @@ export function addOperatorWithCli(dataDir: string, email: string, role: 'owner'
   return { email, setupPath: `${url.pathname}${url.search}`, totpUri };
 }
 
-/** Starts the server on CONSOLE_PORT and waits for its health check. */
-export async function startConsoleServer(dataDir: string): Promise<ChildProcess> {
+/** Starts the server on CONSOLE_PORT (or `port`) and waits for its health check. */
+export async function startConsoleServer(dataDir: string, port = CONSOLE_PORT): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['server/main.ts'], {
     cwd: ROOT,
-    env: consoleEnv(dataDir),
+    env: consoleEnv(dataDir, port),
     stdio: 'inherit',
   });
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the console server exited with ${child.exitCode}`);
     try {
-      if ((await fetch(`http://127.0.0.1:${CONSOLE_PORT}/api/health`)).ok) return child;
+      if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) return child;
     } catch {
       // Not listening yet.
     }
     await new Promise((resolve) => setTimeout(resolve, 300));
   }
   child.kill('SIGTERM');
-  throw new Error('the console server did not start in 90 s');
+  throw new Error(`the server on port ${port} did not start in 90 s`);
 }
 
 export async function stopConsoleServer(child: ChildProcess | undefined): Promise<void> {

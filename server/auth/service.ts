@@ -52,8 +52,11 @@ export function createAuthService(deps: {
   /** Runs work after the caller has its answer (the recovery calls, whose timing must not reveal accounts). */
   afterAnswer: (name: string, work: () => Promise<unknown>) => void;
   beforeErasure?: AccountErasureStep[];
+  /** The coupon a member is offered without typing it (the early bird), read in `trx`; none when absent. */
+  findOfferedCoupon?: (userId: string, trx: Db) => Promise<Schemas['OfferedCoupon'] | null>;
 }) {
   const { db, clock, config, hasher, tokens, keys, limiter } = deps;
+  const findOfferedCoupon = deps.findOfferedCoupon ?? (async () => null);
   const now = () => dateFromInstant(clock.now());
   const minutesFrom = (start: Date, minutes: number) => new Date(start.getTime() + minutes * 60_000);
   const codeHash = (channel: CodeChannel, code: string) =>
@@ -100,6 +103,15 @@ export function createAuthService(deps: {
         code,
         link: link.toString(),
         minutes: CODE_LIFETIME_MINUTES,
+        // An account the early-bird coupon applies to learns its code and terms with its first message.
+        offer: await findOfferedCoupon(user.id, trx).then(
+          (coupon) =>
+            coupon && {
+              code: coupon.code,
+              discount: coupon.discount,
+              remainingUses: coupon.remaining_uses,
+            },
+        ),
       }),
       now: at,
     });
@@ -140,7 +152,7 @@ export function createAuthService(deps: {
     if (owners.some((row) => row.phone_number === contacts.phoneNumber)) throw new AppError('phone_in_use');
   }
 
-  function view(user: UserRow): Schemas['User'] {
+  async function view(user: UserRow): Promise<Schemas['User']> {
     return {
       email: user.email ?? '',
       phone_number: user.phone_number ?? '',
@@ -153,6 +165,7 @@ export function createAuthService(deps: {
       phone_verified: user.phone_verified_at !== null,
       locale: user.locale,
       tax_id: user.tax_id,
+      offered_coupon: await findOfferedCoupon(user.id, db),
     };
   }
 

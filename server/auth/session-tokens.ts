@@ -1,8 +1,5 @@
-import { errors, jwtVerify, SignJWT } from 'jose';
 import type { Clock } from '../clock.ts';
-
-const ISSUER = 'private-gym';
-const AUDIENCE = 'private-gym-api';
+import { signJwt, verifyJwt, type JwtKind } from './jwt.ts';
 
 export type SessionClaims = { userId: string; tokenVersion: number };
 
@@ -14,34 +11,17 @@ export type SessionTokens = {
 
 /** Bearer JWTs (HS256). `ver` is the account's token version: bumping it ends every session issued before. */
 export function createSessionTokens(key: Uint8Array, clock: Clock, sessionHours: number): SessionTokens {
-  const nowSeconds = () => Math.floor(clock.now().epochMilliseconds / 1000);
+  const kind: JwtKind = { key, issuer: 'private-gym', audience: 'private-gym-api' };
   return {
-    issue: async ({ userId, tokenVersion }) => {
-      const issuedAt = nowSeconds();
-      return new SignJWT({ ver: tokenVersion })
-        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-        .setSubject(userId)
-        .setIssuer(ISSUER)
-        .setAudience(AUDIENCE)
-        .setIssuedAt(issuedAt)
-        .setExpirationTime(issuedAt + sessionHours * 3600)
-        .sign(key);
+    issue: ({ userId, tokenVersion }) => {
+      // Whole seconds, as the token carries them: the expiry is exactly `sessionHours` after the issue.
+      const issuedAtMs = Math.floor(clock.now().epochMilliseconds / 1000) * 1000;
+      return signJwt(kind, clock, userId, { ver: tokenVersion }, issuedAtMs + sessionHours * 3_600_000);
     },
     read: async (token) => {
-      try {
-        const { payload } = await jwtVerify(token, key, {
-          algorithms: ['HS256'],
-          issuer: ISSUER,
-          audience: AUDIENCE,
-          currentDate: new Date(clock.now().epochMilliseconds),
-          requiredClaims: ['sub', 'exp', 'ver'],
-        });
-        if (typeof payload.sub !== 'string' || !Number.isSafeInteger(payload.ver)) return null;
-        return { userId: payload.sub, tokenVersion: payload.ver as number };
-      } catch (error) {
-        if (error instanceof errors.JOSEError) return null;
-        throw error;
-      }
+      const payload = await verifyJwt(kind, clock, token, ['ver']);
+      if (!payload || typeof payload.sub !== 'string' || !Number.isSafeInteger(payload.ver)) return null;
+      return { userId: payload.sub, tokenVersion: payload.ver as number };
     },
   };
 }

@@ -4,6 +4,8 @@ import * as checkoutRepository from '../checkout/repository.ts';
 import type { FulfilmentDependencies } from '../checkout/fulfilment.ts';
 import { dateFromInstant, instantFromDate, type Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
+import type { BookingMovesTable } from '../db/schema.ts';
+import type { Insertable } from 'kysely';
 import { AppError } from '../errors.ts';
 import type { Locale } from '../i18n.ts';
 import { issueLockCodes, releaseLockCodes } from '../locks/service.ts';
@@ -11,6 +13,7 @@ import { findMessageContext } from '../notifications/repository.ts';
 import { rescheduleRecodedAccessCodes } from './access-codes.ts';
 import { isConflict, sqlState, SQLSTATE } from './database-errors.ts';
 import { bookingMovedMessage, moveRefundedMessage } from './move-message.ts';
+import { openCheckoutOverHolds, PROVIDER_CALL_HOLD_MINUTES, providerUnavailable } from './held-checkout.ts';
 import { centsToEuros, discountedCents, formatMoney, sameAmount } from './money.ts';
 import * as movesRepository from './moves-repository.ts';
 import { highestThreshold, withinBestRefundTier } from './refunds.ts';
@@ -34,11 +37,19 @@ export type MoveBookingInput = {
 
 type MoveBookingResponse = components['schemas']['MoveBookingResponse'];
 
-function providerUnavailable(cause: unknown): AppError {
-  const error = new AppError('payment_provider_unavailable');
-  error.cause = cause;
-  return error;
-}
+/** The first step of a move: its answer (moved at once, or a repeated request), or a hold awaiting its checkout. */
+type MoveStep =
+  | { answer: MoveBookingResponse }
+  | {
+      dearer: {
+        holdId: number;
+        slot: repository.SlotForBookingRow;
+        difference: number;
+        moveFigures: Omit<Insertable<BookingMovesTable>, 'seq' | 'state'>;
+        fromSlotId: number;
+        email: string | null | undefined;
+      };
+    };
 
 /**
  * Pays `amountCents` of the booking back, from its latest payments first (a move's paid difference, then the
@@ -362,15 +373,22 @@ export function createMoveService(
   }
 
   return {
-    /** `POST /bookings/{booking_id}/move`: see the contract; one transaction, the provider called inside it. */
+    /**
+     * `POST /bookings/{booking_id}/move`: see the contract. An equal or cheaper slot moves in one transaction
+     * (a refund's provider call inside it, since the move and its refund stand or fall together). A dearer one
+     * goes as a new booking's checkout does (held-checkout.ts): a short transaction holds the new slot, the
+     * provider opens the checkout of the difference outside any transaction, and a second short transaction
+     * records the move while the hold and the booking are still as they were; the old booking is kept as it
+     * is until the difference is paid.
+     */
     async moveBooking(input: MoveBookingInput): Promise<MoveBookingResponse> {
       const now = clock.now();
       const nowDate = dateFromInstant(now);
-      return db.transaction().execute(async (trx) => {
+      const outcome = await db.transaction().execute(async (trx): Promise<MoveStep> => {
         const booking = await movesRepository.lockBookingToMove(trx, input.bookingId);
         if (!booking || booking.user_id !== input.userId) throw new AppError('booking_not_found');
         const replayed = await replay(trx, booking, input, nowDate);
-        if (replayed) return replayed;
+        if (replayed) return { answer: replayed };
 
         const start = instantFromDate(booking.start_time);
         if (
@@ -408,10 +426,8 @@ export function createMoveService(
             { price_difference_eur: centsToEuros(difference) },
           );
         }
-        const seq = await movesRepository.nextMoveSeq(trx, booking.id);
-        const moveRow = {
+        const moveFigures = {
           booking_id: booking.id,
-          seq,
           from_slot_id: booking.slot_id,
           to_slot_id: slot.id,
           from_price_cents: booking.final_price_cents,
@@ -421,6 +437,7 @@ export function createMoveService(
         };
 
         if (difference <= 0) {
+          const seq = await movesRepository.nextMoveSeq(trx, booking.id);
           await moveInPlace(trx, () =>
             completeMove(
               trx,
@@ -438,7 +455,12 @@ export function createMoveService(
             ),
           );
           // The move is recorded before the refund, so the refund's parts see this move's figures.
-          await movesRepository.insertMove(trx, { ...moveRow, state: 'completed', settled_at: nowDate });
+          await movesRepository.insertMove(trx, {
+            ...moveFigures,
+            seq,
+            state: 'completed',
+            settled_at: nowDate,
+          });
           const refunded =
             difference < 0
               ? await refundFromBookingPayments(
@@ -450,10 +472,12 @@ export function createMoveService(
                   'moved_to_cheaper_slot',
                 )
               : null;
-          return movedResponse({ difference_cents: difference, state: 'completed' }, refunded);
+          return { answer: movedResponse({ difference_cents: difference, state: 'completed' }, refunded) };
         }
 
-        // Dearer: the new slot is held like a new booking, for as long as the checkout of the difference.
+        // Dearer: the new slot is held like a new booking's, first while the provider opens the checkout of the
+        // difference, then for as long as that checkout.
+        const holdMinutes = Math.min(PROVIDER_CALL_HOLD_MINUTES, deps.checkoutExpiryMinutes);
         const holdId = await insertHold(trx, {
           user_id: booking.user_id,
           slot_id: slot.id,
@@ -461,16 +485,25 @@ export function createMoveService(
           start_time: slot.start_time,
           end_time: slot.end_time,
           status: 'pending',
-          hold_expires_at: dateFromInstant(now.add({ minutes: deps.checkoutExpiryMinutes })),
+          hold_expires_at: dateFromInstant(now.add({ minutes: holdMinutes })),
           base_price_cents: slot.price_cents,
           final_price_cents: toPrice,
           coupon_id: null,
           refund_ratios: JSON.stringify(booking.refund_ratios),
         });
         const user = await repository.findBookingUser(trx, input.userId);
-        let session;
-        try {
-          session = await deps.payments.createCheckoutSession({
+        return {
+          dearer: { holdId, slot, difference, moveFigures, fromSlotId: booking.slot_id, email: user?.email },
+        };
+      });
+      if ('answer' in outcome) return outcome.answer;
+
+      const { holdId, slot, difference, moveFigures, fromSlotId, email } = outcome.dearer;
+      const session = await openCheckoutOverHolds(
+        deps,
+        [holdId],
+        () =>
+          deps.payments.createCheckoutSession({
             amountCents: difference,
             currency: 'eur',
             lineItems: [
@@ -484,41 +517,55 @@ export function createMoveService(
                 amountCents: difference,
               },
             ],
-            customerEmail: user?.email ?? null,
+            customerEmail: email ?? null,
             locale: input.locale,
             expiresAt: now.add({ minutes: deps.checkoutExpiryMinutes }),
             returnUrl: deps.checkoutReturnUrl(input.locale, SESSION_ID_PLACEHOLDER, slot.local_date),
             // The hold's id is new for every attempt, so a retried attempt never meets an older one's session.
             idempotencyKey: `move-checkout-${holdId}`,
-            metadata: { booking_id: String(booking.id), move: String(seq), user_id: input.userId },
+            metadata: {
+              booking_id: String(input.bookingId),
+              hold_booking_id: String(holdId),
+              user_id: input.userId,
+            },
+          }),
+        async (trx, opened) => {
+          // Cancelled or moved while the provider answered: this move is void, and its hold ends.
+          const booking = await movesRepository.lockBookingToMove(trx, input.bookingId);
+          if (!booking || booking.status !== 'confirmed' || booking.slot_id !== fromSlotId) {
+            await movesRepository.endHold(trx, holdId);
+            return false;
+          }
+          const attachedAt = dateFromInstant(clock.now());
+          // Another move of this booking begun meanwhile gives way to this one, as in the first step.
+          await abandonMovesOf(trx, [booking.id], attachedAt);
+          await repository.insertCheckoutSession(trx, {
+            id: opened.id,
+            provider: deps.payments.name,
+            user_id: input.userId,
+            amount_cents: difference,
+            client_secret: opened.clientSecret,
+            locale: input.locale,
+            booking_date: slot.local_date,
+            expires_at: dateFromInstant(opened.expiresAt),
           });
-        } catch (error) {
-          throw providerUnavailable(error);
-        }
-        await repository.insertCheckoutSession(trx, {
-          id: session.id,
-          provider: deps.payments.name,
-          user_id: input.userId,
-          amount_cents: difference,
-          client_secret: session.clientSecret,
-          locale: input.locale,
-          booking_date: slot.local_date,
-          expires_at: dateFromInstant(session.expiresAt),
-        });
-        await movesRepository.setHoldExpiry(trx, holdId, dateFromInstant(session.expiresAt));
-        await movesRepository.insertMove(trx, {
-          ...moveRow,
-          state: 'awaiting_payment',
-          hold_booking_id: holdId,
-          checkout_session_id: session.id,
-        });
-        return {
-          status: 'awaiting_payment',
-          price_difference_eur: centsToEuros(difference),
-          refunded_eur: null,
-          checkout_session: { clientSecret: session.clientSecret ?? '' },
-        };
-      });
+          await movesRepository.setHoldExpiry(trx, holdId, dateFromInstant(opened.expiresAt));
+          await movesRepository.insertMove(trx, {
+            ...moveFigures,
+            seq: await movesRepository.nextMoveSeq(trx, booking.id),
+            state: 'awaiting_payment',
+            hold_booking_id: holdId,
+            checkout_session_id: opened.id,
+          });
+          return true;
+        },
+      );
+      return {
+        status: 'awaiting_payment',
+        price_difference_eur: centsToEuros(difference),
+        refunded_eur: null,
+        checkout_session: { clientSecret: session.clientSecret ?? '' },
+      };
     },
   };
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Temporal } from 'temporal-polyfill';
-import { SESSION_ID_PLACEHOLDER, type ProviderSession } from '../adapters/payments/provider.ts';
+import { SESSION_ID_PLACEHOLDER } from '../adapters/payments/provider.ts';
 import { formatEpochInZone } from '../branches/service.ts';
 import { dateFromInstant, instantFromDate, type Clock } from '../clock.ts';
 import { lockUsableCoupon } from '../coupons/service.ts';
@@ -14,6 +14,7 @@ import { rescheduleRecodedAccessCodes } from './access-codes.ts';
 import { queueCancellationNotices } from './cancellation-notices.ts';
 import type { CancellationReason } from './cancellation-message.ts';
 import { abandonMovesOf, createMoveService, refundFromBookingPayments } from './moves.ts';
+import { openCheckoutOverHolds, PROVIDER_CALL_HOLD_MINUTES } from './held-checkout.ts';
 import { readRefundRatios } from '../settings/refund-ratios.ts';
 import { isConflict, sqlState, SQLSTATE } from './database-errors.ts';
 import { centsToEuros, formatMoney, sameAmount } from './money.ts';
@@ -62,13 +63,6 @@ export type CancelBookingsInput = {
 
 export type CancelBookingsResult = { canceledBookingIds: number[]; refundedCents: number };
 
-/**
- * How long slots are held before the provider has opened their checkout session: far longer than a bounded
- * provider call (two tries of PAYMENT_PROVIDER_TIMEOUT_MS), short enough that a process dying mid-call blocks
- * its slots for minutes only. The attached session then sets the hold to its own expiry.
- */
-const PROVIDER_CALL_HOLD_MINUTES = 2;
-
 /** The lock code is readable from this long before the start until the end. */
 const LOCK_CODE_READABLE_BEFORE = Temporal.Duration.from({ minutes: 30 });
 
@@ -101,13 +95,6 @@ export function checkoutReturnUrl(
 ): string {
   const date = bookingDate ? `&booking_date=${bookingDate}` : '';
   return `${publicUrl}/${locale}?stripe_session_id=${sessionId}${date}`;
-}
-
-/** 503 for the caller; the provider's own error stays attached for the log. */
-export function providerUnavailable(cause: unknown): AppError {
-  const error = new AppError('payment_provider_unavailable');
-  error.cause = cause;
-  return error;
 }
 
 /** The operator's list of bookings (`npm run admin -- bookings list`). */
@@ -195,30 +182,26 @@ export function createBookingService(deps: BookingServiceDependencies) {
   ) {
     const slotById = new Map(slots.map((slot) => [slot.id, slot]));
     const first = slots[0]!;
-    try {
-      return await deps.payments.createCheckoutSession({
-        amountCents: priced.totalCents,
-        currency: 'eur',
-        lineItems: priced.slots.map((slot) => {
-          const row = slotById.get(slot.slotId)!;
-          const when = describeSlotTime(
-            input.locale,
-            row.time_zone,
-            instantFromDate(row.start_time),
-            instantFromDate(row.end_time),
-          );
-          return { name: `${row.branch_name}: ${when}`, amountCents: slot.finalPriceCents };
-        }),
-        customerEmail: user.email,
-        locale: input.locale,
-        expiresAt: now.add({ minutes: deps.checkoutExpiryMinutes }),
-        returnUrl: checkoutReturnUrl(deps.publicUrl, input.locale, SESSION_ID_PLACEHOLDER, first.local_date),
-        idempotencyKey: checkoutIdempotencyKey(bookingIds),
-        metadata: { booking_ids: bookingIds.join(','), user_id: user.id },
-      });
-    } catch (error) {
-      throw providerUnavailable(error);
-    }
+    return deps.payments.createCheckoutSession({
+      amountCents: priced.totalCents,
+      currency: 'eur',
+      lineItems: priced.slots.map((slot) => {
+        const row = slotById.get(slot.slotId)!;
+        const when = describeSlotTime(
+          input.locale,
+          row.time_zone,
+          instantFromDate(row.start_time),
+          instantFromDate(row.end_time),
+        );
+        return { name: `${row.branch_name}: ${when}`, amountCents: slot.finalPriceCents };
+      }),
+      customerEmail: user.email,
+      locale: input.locale,
+      expiresAt: now.add({ minutes: deps.checkoutExpiryMinutes }),
+      returnUrl: checkoutReturnUrl(deps.publicUrl, input.locale, SESSION_ID_PLACEHOLDER, first.local_date),
+      idempotencyKey: checkoutIdempotencyKey(bookingIds),
+      metadata: { booking_ids: bookingIds.join(','), user_id: user.id },
+    });
   }
 
   /**
@@ -359,51 +342,31 @@ export function createBookingService(deps: BookingServiceDependencies) {
       const { user, slots, priced, bookingIds } = held;
       if (priced.totalCents === 0) return { checkout_session: { clientSecret: null } };
 
-      let session: ProviderSession;
-      try {
-        session = await openCheckout(input, user, slots, bookingIds, priced, now);
-      } catch (error) {
-        // The caller hears about the provider either way; should the database be gone as well, the holds end
-        // with the expiry sweep within PROVIDER_CALL_HOLD_MINUTES.
-        await db
-          .transaction()
-          .execute((trx) => repository.deleteUnattachedHolds(trx, bookingIds))
-          .catch(() => undefined);
-        throw error;
-      }
-
-      const attached = await db.transaction().execute(async (trx) => {
-        const holds = await repository.lockBookings(trx, bookingIds);
-        const stillHeld = holds.every(
-          (hold) =>
-            hold.status === 'pending' &&
-            hold.checkout_session_id === null &&
-            hold.hold_expires_at !== null &&
-            hold.hold_expires_at > dateFromInstant(clock.now()),
-        );
-        if (holds.length !== bookingIds.length || !stillHeld) return false;
-        await repository.insertCheckoutSession(trx, {
-          id: session.id,
-          provider: deps.payments.name,
-          user_id: user.id,
-          amount_cents: priced.totalCents,
-          client_secret: session.clientSecret,
-          locale: input.locale,
-          booking_date: slots[0]!.local_date,
-          expires_at: dateFromInstant(session.expiresAt),
-        });
-        // The hold lasts exactly as long as the session the provider opened.
-        await repository.attachCheckoutSession(
-          trx,
-          bookingIds,
-          session.id,
-          dateFromInstant(session.expiresAt),
-        );
-        return true;
-      });
-      if (!attached) {
-        throw providerUnavailable(new Error('the holds ended before the payment provider answered'));
-      }
+      const session = await openCheckoutOverHolds(
+        deps,
+        bookingIds,
+        () => openCheckout(input, user, slots, bookingIds, priced, now),
+        async (trx, opened) => {
+          await repository.insertCheckoutSession(trx, {
+            id: opened.id,
+            provider: deps.payments.name,
+            user_id: user.id,
+            amount_cents: priced.totalCents,
+            client_secret: opened.clientSecret,
+            locale: input.locale,
+            booking_date: slots[0]!.local_date,
+            expires_at: dateFromInstant(opened.expiresAt),
+          });
+          // The hold lasts exactly as long as the session the provider opened.
+          await repository.attachCheckoutSession(
+            trx,
+            bookingIds,
+            opened.id,
+            dateFromInstant(opened.expiresAt),
+          );
+          return true;
+        },
+      );
       return { checkout_session: { clientSecret: session.clientSecret } };
     },
 

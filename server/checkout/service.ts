@@ -4,7 +4,8 @@ import type { PaymentEvent, ProviderSession } from '../adapters/payments/provide
 import { formatLocalTime } from '../branches/service.ts';
 import * as bookingRepository from '../bookings/repository.ts';
 import { centsToEuros } from '../bookings/money.ts';
-import { checkoutReturnUrl, providerUnavailable } from '../bookings/service.ts';
+import { providerUnavailable } from '../bookings/held-checkout.ts';
+import { checkoutReturnUrl } from '../bookings/service.ts';
 import { dateFromInstant, instantFromDate, type Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { AppError } from '../errors.ts';
@@ -18,6 +19,7 @@ import {
 } from './fulfilment.ts';
 import { localCheckoutPolicy, renderLocalCheckoutPage } from './local-page.ts';
 import * as repository from './repository.ts';
+import { findMoveBySession } from '../bookings/moves-repository.ts';
 import type { components } from '../../openapi/schema.gen.ts';
 
 type Schemas = components['schemas'];
@@ -66,9 +68,11 @@ export function createCheckoutService(deps: CheckoutServiceDependencies) {
     const current = (await repository.findSession(db, sessionId))!;
     const bookings = await repository.listSessionBookings(db, sessionId);
     const now = dateFromInstant(clock.now());
+    const move = await findMoveBySession(db, sessionId);
     return {
       status: current.status,
       clientSecret: current.status === 'open' ? current.client_secret : null,
+      ...(move ? { move_price_difference_eur: centsToEuros(move.difference_cents) } : {}),
       bookings: bookings.map((booking) => ({
         id: booking.id,
         start_time: formatLocalTime(instantFromDate(booking.start_time), booking.time_zone),

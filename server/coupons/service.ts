@@ -6,6 +6,7 @@ import { AppError } from '../errors.ts';
 import * as repository from './repository.ts';
 
 type Coupon = components['schemas']['Coupon'];
+type OfferedCoupon = components['schemas']['OfferedCoupon'];
 
 /** A coupon this user may use now; `remainingUses` null means no cap limits it. */
 type UsableCoupon = Omit<Coupon, 'remaining_uses'> & {
@@ -110,8 +111,34 @@ function checkSettings(
   }
 }
 
-export function createCouponService({ db, clock }: { db: Db; clock: Clock }) {
+export function createCouponService({
+  db,
+  clock,
+  earlyBirdCouponCode = null,
+}: {
+  db: Db;
+  clock: Clock;
+  /** The coupon offered to every member it applies to without typing it (config `EARLY_BIRD_COUPON_CODE`). */
+  earlyBirdCouponCode?: string | null;
+}) {
   return {
+    /**
+     * The early-bird coupon while this member may use it now (registered before its date, uses left), with
+     * the uses left; null otherwise. `trx` lets a registration's transaction ask about its new account.
+     */
+    async findOfferedCoupon(userId: string, trx: Db = db): Promise<OfferedCoupon | null> {
+      if (!earlyBirdCouponCode) return null;
+      const coupon = await repository.findCouponByCode(trx, normaliseCouponCode(earlyBirdCouponCode));
+      const usable = coupon ? await evaluateCoupon(trx, coupon, userId, clock.now()) : null;
+      if (!usable) return null;
+      return {
+        id: usable.id,
+        code: usable.code,
+        discount: usable.discount,
+        remaining_uses: usable.remainingUses,
+      };
+    },
+
     async listCoupons(): Promise<repository.CouponRow[]> {
       return repository.listCoupons(db);
     },

@@ -1,5 +1,5 @@
-import { errors, jwtVerify, SignJWT } from 'jose';
 import type { Clock } from '../clock.ts';
+import { signJwt, verifyJwt, type JwtKind } from '../auth/jwt.ts';
 
 // Operator tokens differ from member tokens in key, issuer and audience: either kind fails the other's check.
 const ISSUER = 'private-gym-console';
@@ -16,32 +16,16 @@ export type OperatorTokens = {
 };
 
 export function createOperatorTokens(key: Uint8Array, clock: Clock): OperatorTokens {
+  const kind: JwtKind = { key, issuer: ISSUER, audience: AUDIENCE };
   return {
-    issue: async ({ operatorId, sessionId }, expiresAt) =>
-      new SignJWT({ sid: sessionId })
-        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-        .setSubject(String(operatorId))
-        .setIssuer(ISSUER)
-        .setAudience(AUDIENCE)
-        .setIssuedAt(Math.floor(clock.now().epochMilliseconds / 1000))
-        .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
-        .sign(key),
+    issue: ({ operatorId, sessionId }, expiresAt) =>
+      signJwt(kind, clock, String(operatorId), { sid: sessionId }, expiresAt.getTime()),
     read: async (token) => {
-      try {
-        const { payload } = await jwtVerify(token, key, {
-          algorithms: ['HS256'],
-          issuer: ISSUER,
-          audience: AUDIENCE,
-          currentDate: new Date(clock.now().epochMilliseconds),
-          requiredClaims: ['sub', 'exp', 'sid'],
-        });
-        const operatorId = Number(payload.sub);
-        if (!Number.isSafeInteger(operatorId) || typeof payload.sid !== 'string') return null;
-        return { operatorId, sessionId: payload.sid };
-      } catch (error) {
-        if (error instanceof errors.JOSEError) return null;
-        throw error;
-      }
+      const payload = await verifyJwt(kind, clock, token, ['sid']);
+      if (!payload) return null;
+      const operatorId = Number(payload.sub);
+      if (!Number.isSafeInteger(operatorId) || typeof payload.sid !== 'string') return null;
+      return { operatorId, sessionId: payload.sid };
     },
   };
 }

@@ -1,7 +1,11 @@
-import { Trans, useLingui } from '@lingui/react/macro';
-import { Button, Checkbox, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { Alert, Button, Checkbox, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { FIELD_LIMITS } from '../../machines/field-limits.ts';
-import { asksPasswordConfirmation, type ProfileFields } from '../../machines/profile.machine.ts';
+import {
+  asksPasswordConfirmation,
+  type ProfileContext,
+  type ProfileFields,
+} from '../../machines/profile.machine.ts';
 import { FeedbackBoxes } from '../auth/feedback.tsx';
 import { useFieldProblemText } from '../ui/fieldProblemText.ts';
 import { ProfileProvider, useProfileSelector, useProfileSend } from './useProfile.tsx';
@@ -21,8 +25,13 @@ function ProfileForm() {
   const send = useProfileSend();
   const state = useProfileSelector((snapshot) => snapshot);
   const { context } = state;
-  const change = (field: keyof ProfileFields) => (event: { currentTarget: { value: string } }) =>
-    send({ type: 'field.change', field, value: event.currentTarget.value });
+  // One field's value, change handler and the server's problem with it.
+  const field = (name: keyof ProfileFields) => ({
+    value: context.fields[name],
+    onChange: (event: { currentTarget: { value: string } }) =>
+      send({ type: 'field.change', field: name, value: event.currentTarget.value }),
+    error: problemText(context.fieldErrors[name]),
+  });
 
   if (state.matches('loading')) return null;
   if (state.matches('loadFailed')) {
@@ -45,24 +54,21 @@ function ProfileForm() {
     >
       <Stack gap="md">
         <FeedbackBoxes error={context.error} success={context.success} />
+        {context.offeredCoupon && <OfferedCoupon coupon={context.offeredCoupon} />}
         <Group grow gap="sm" align="flex-start">
           <TextInput
             label={t`Nome próprio`}
             required
             autoComplete="given-name"
             maxLength={FIELD_LIMITS.personName}
-            error={problemText(context.fieldErrors.firstName)}
-            value={context.fields.firstName}
-            onChange={change('firstName')}
+            {...field('firstName')}
           />
           <TextInput
             label={t`Apelido`}
             required
             autoComplete="family-name"
             maxLength={FIELD_LIMITS.personName}
-            error={problemText(context.fieldErrors.lastName)}
-            value={context.fields.lastName}
-            onChange={change('lastName')}
+            {...field('lastName')}
           />
         </Group>
         <TextInput
@@ -71,9 +77,7 @@ function ProfileForm() {
           required
           autoComplete="email"
           maxLength={FIELD_LIMITS.email}
-          error={problemText(context.fieldErrors.email)}
-          value={context.fields.email}
-          onChange={change('email')}
+          {...field('email')}
         />
         <TextInput
           label={t`Número de telefone`}
@@ -82,30 +86,25 @@ function ProfileForm() {
           autoComplete="tel"
           placeholder="+351 912 345 678"
           maxLength={FIELD_LIMITS.phone}
-          error={problemText(context.fieldErrors.phone)}
-          value={context.fields.phone}
-          onChange={change('phone')}
+          {...field('phone')}
         />
         <TextInput
           label={t`NIF (opcional, para o recibo)`}
           inputMode="numeric"
           autoComplete="off"
           maxLength={FIELD_LIMITS.taxId}
+          {...field('taxId')}
           error={
             context.fieldErrors.taxId
               ? t`O NIF não é válido: tem 9 algarismos e o último é de controlo.`
               : undefined
           }
-          value={context.fields.taxId}
-          onChange={change('taxId')}
         />
         <PasswordInput
           label={t`Nova palavra-passe (opcional)`}
           autoComplete="new-password"
           maxLength={FIELD_LIMITS.password}
-          error={problemText(context.fieldErrors.newPassword)}
-          value={context.fields.newPassword}
-          onChange={change('newPassword')}
+          {...field('newPassword')}
         />
         {asksPasswordConfirmation(context) && (
           <PasswordInput
@@ -113,8 +112,7 @@ function ProfileForm() {
             autoComplete="new-password"
             required
             maxLength={FIELD_LIMITS.password}
-            value={context.fields.confirmNewPassword}
-            onChange={change('confirmNewPassword')}
+            {...field('confirmNewPassword')}
           />
         )}
         <Checkbox
@@ -129,5 +127,24 @@ function ProfileForm() {
         </Group>
       </Stack>
     </form>
+  );
+}
+
+/** The early-bird coupon the member is offered: its code, its discount and how many uses are left. */
+function OfferedCoupon({ coupon }: { coupon: NonNullable<ProfileContext['offeredCoupon']> }) {
+  const { t } = useLingui();
+  const code = coupon.code;
+  const percent = Math.round(coupon.discount * 100);
+  return (
+    <Alert color="teal" title={t`Cupão de cliente fundador ${code}`}>
+      <Trans>{percent}% de desconto, aplicado automaticamente ao reservar.</Trans>{' '}
+      {coupon.remaining_uses !== null && (
+        <Plural
+          value={coupon.remaining_uses}
+          one="Resta-lhe # utilização."
+          other="Restam-lhe # utilizações."
+        />
+      )}
+    </Alert>
   );
 }

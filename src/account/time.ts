@@ -37,3 +37,18 @@ export function timeRange(start: string, end: string, timeZone: string, locale: 
     sameDay ? timeOnly(end, timeZone, locale) : longDateTime(end, timeZone, locale)
   }`;
 }
+
+/** The zone of an ISO date-time's own offset ('+01:00', or UTC for 'Z'). */
+function ownOffset(iso: string): string {
+  const offset = /([+-]\d{2}:\d{2}|Z)$/.exec(iso)?.[1] ?? 'Z';
+  return offset === 'Z' ? 'UTC' : offset;
+}
+
+/**
+ * A slot's 'start - end' on the language's clock ('9:00 pm - 10:00 pm', '21:00 - 22:00'), as the branch's wall
+ * clock shows it: a slot's ISO times carry the branch's offset, so no device zone gets in.
+ */
+export function slotTimes(slot: { start_time: string; end_time: string }, locale: Locale): string {
+  const clock = (iso: string) => timeOnly(iso, ownOffset(iso), locale);
+  return `${clock(slot.start_time)} - ${clock(slot.end_time)}`;
+}

@@ -5,7 +5,7 @@ import { useEffect, type FormEvent, type ReactNode } from 'react';
 import {
   currentView,
   type AuthFields,
-  type AuthModalEvent,
+  type Channel,
   type AuthView,
 } from '../../machines/authModal.machine.ts';
 import { AuthModalProvider, useAuthModalSelector, useAuthModalSend } from './useAuthModal.tsx';
@@ -15,8 +15,6 @@ import { MantineLayer } from '../ui/MantineLayer.tsx';
 import { FeedbackBoxes } from './feedback.tsx';
 import { FIELD_LIMITS } from '../../machines/field-limits.ts';
 import { useModalSearch, useUpdateModalSearch } from './useModalSearch.ts';
-
-type Send = (event: AuthModalEvent) => void;
 
 /** The contract's limits on what each field may hold. */
 const MAX_LENGTHS: Partial<Record<keyof AuthFields, number>> = {
@@ -30,15 +28,12 @@ const MAX_LENGTHS: Partial<Record<keyof AuthFields, number>> = {
   confirmNewPassword: FIELD_LIMITS.password,
 };
 
+/** A field of the form: its value and its changes go through the auth modal's actor. */
 function Field({
   field,
-  value,
-  send,
   ...props
 }: {
   field: keyof AuthFields;
-  value: string;
-  send: Send;
   label: string;
   type?: string;
   autoComplete?: string;
@@ -46,6 +41,8 @@ function Field({
   required?: boolean;
   inputMode?: 'text' | 'numeric' | 'tel' | 'email';
 }) {
+  const value = useAuthModalSelector((snapshot) => snapshot.context.fields[field]);
+  const send = useAuthModalSend();
   return (
     <TextInput
       value={value}
@@ -58,20 +55,17 @@ function Field({
 
 function PasswordField({
   field,
-  value,
-  send,
-  visible,
   label,
   autoComplete,
 }: {
   field: keyof AuthFields;
-  value: string;
-  send: Send;
-  visible: boolean;
   label: string;
   autoComplete: string;
 }) {
   const { t } = useLingui();
+  const value = useAuthModalSelector((snapshot) => snapshot.context.fields[field]);
+  const visible = useAuthModalSelector((snapshot) => snapshot.context.showPassword);
+  const send = useAuthModalSend();
   return (
     <PasswordInput
       label={label}
@@ -102,6 +96,55 @@ function Form({ onSubmit, children }: { onSubmit: () => void; children: ReactNod
     >
       <Stack gap="md">{children}</Stack>
     </form>
+  );
+}
+
+/** One channel's code: the field, resending it, and verifying it. */
+function CodeForm({
+  channel,
+  field,
+  label,
+  resend,
+  verify,
+  verifying,
+  busy,
+}: {
+  channel: Channel;
+  field: keyof AuthFields;
+  label: string;
+  resend: ReactNode;
+  verify: ReactNode;
+  verifying: boolean;
+  busy: boolean;
+}) {
+  const send = useAuthModalSend();
+  return (
+    <Form onSubmit={() => send({ type: 'code.verify', channel })}>
+      <Field field={field} label={label} autoComplete="one-time-code" inputMode="numeric" required />
+      <Group justify="space-between" gap="sm">
+        <Anchor component="button" type="button" onClick={() => send({ type: 'code.resend', channel })}>
+          {resend}
+        </Anchor>
+        <Button type="submit" loading={verifying} disabled={busy}>
+          {verify}
+        </Button>
+      </Group>
+    </Form>
+  );
+}
+
+/** A form's cancel and submit buttons, side by side at the end. */
+function CancelOrSubmit({ busy, submit }: { busy: boolean; submit: ReactNode }) {
+  const send = useAuthModalSend();
+  return (
+    <Group justify="flex-end" gap="sm">
+      <Button variant="default" type="button" onClick={() => send({ type: 'cancel' })}>
+        <Trans>Cancelar</Trans>
+      </Button>
+      <Button type="submit" loading={busy}>
+        {submit}
+      </Button>
+    </Group>
   );
 }
 
@@ -146,8 +189,8 @@ function AuthDialog() {
     resetPassword: t`Redefinir a palavra-passe`,
     verify: t`Verificar a conta`,
   };
-  const { fields } = context;
   const feedback = <FeedbackBoxes error={context.error} success={context.success} />;
+  const emailField = <Field field="email" label={t`E-mail`} type="email" autoComplete="email" required />;
 
   return (
     <MantineLayer>
@@ -164,23 +207,8 @@ function AuthDialog() {
         {view === 'login' && (
           <Form onSubmit={() => send({ type: 'login.submit' })}>
             {feedback}
-            <Field
-              field="email"
-              value={fields.email}
-              send={send}
-              label={t`E-mail`}
-              type="email"
-              autoComplete="email"
-              required
-            />
-            <PasswordField
-              field="password"
-              value={fields.password}
-              send={send}
-              visible={context.showPassword}
-              label={t`Palavra-passe`}
-              autoComplete="current-password"
-            />
+            {emailField}
+            <PasswordField field="password" label={t`Palavra-passe`} autoComplete="current-password" />
             <Button type="submit" loading={busy} fullWidth>
               <Trans>Entrar</Trans>
             </Button>
@@ -198,56 +226,22 @@ function AuthDialog() {
         {view === 'register' && (
           <Form onSubmit={() => send({ type: 'register.submit' })}>
             {feedback}
-            <Field
-              field="email"
-              value={fields.email}
-              send={send}
-              label={t`E-mail`}
-              type="email"
-              autoComplete="email"
-              required
-            />
+            {emailField}
             <Group grow gap="sm" align="flex-start">
-              <Field
-                field="firstName"
-                value={fields.firstName}
-                send={send}
-                label={t`Nome próprio`}
-                autoComplete="given-name"
-                required
-              />
-              <Field
-                field="lastName"
-                value={fields.lastName}
-                send={send}
-                label={t`Apelido`}
-                autoComplete="family-name"
-                required
-              />
+              <Field field="firstName" label={t`Nome próprio`} autoComplete="given-name" required />
+              <Field field="lastName" label={t`Apelido`} autoComplete="family-name" required />
             </Group>
             <Field
               field="phone"
-              value={fields.phone}
-              send={send}
               label={t`Número de telefone`}
               type="tel"
               autoComplete="tel"
               placeholder="+351 912 345 678"
               required
             />
-            <PasswordField
-              field="password"
-              value={fields.password}
-              send={send}
-              visible={context.showPassword}
-              label={t`Palavra-passe`}
-              autoComplete="new-password"
-            />
+            <PasswordField field="password" label={t`Palavra-passe`} autoComplete="new-password" />
             <PasswordField
               field="confirmPassword"
-              value={fields.confirmPassword}
-              send={send}
-              visible={context.showPassword}
               label={t`Confirmar a palavra-passe`}
               autoComplete="new-password"
             />
@@ -287,53 +281,21 @@ function AuthDialog() {
                 Indique o e-mail da sua conta e enviamos-lhe uma ligação para escolher uma nova palavra-passe.
               </Trans>
             </Text>
-            <Field
-              field="email"
-              value={fields.email}
-              send={send}
-              label={t`E-mail`}
-              type="email"
-              autoComplete="email"
-              required
-            />
-            <Group justify="flex-end" gap="sm">
-              <Button variant="default" type="button" onClick={() => send({ type: 'cancel' })}>
-                <Trans>Cancelar</Trans>
-              </Button>
-              <Button type="submit" loading={busy}>
-                <Trans>Pedir a redefinição</Trans>
-              </Button>
-            </Group>
+            {emailField}
+            <CancelOrSubmit busy={busy} submit={<Trans>Pedir a redefinição</Trans>} />
           </Form>
         )}
 
         {view === 'resetPassword' && (
           <Form onSubmit={() => send({ type: 'reset.submit' })}>
             {feedback}
-            <PasswordField
-              field="newPassword"
-              value={fields.newPassword}
-              send={send}
-              visible={context.showPassword}
-              label={t`Nova palavra-passe`}
-              autoComplete="new-password"
-            />
+            <PasswordField field="newPassword" label={t`Nova palavra-passe`} autoComplete="new-password" />
             <PasswordField
               field="confirmNewPassword"
-              value={fields.confirmNewPassword}
-              send={send}
-              visible={context.showPassword}
               label={t`Confirmar a nova palavra-passe`}
               autoComplete="new-password"
             />
-            <Group justify="flex-end" gap="sm">
-              <Button variant="default" type="button" onClick={() => send({ type: 'cancel' })}>
-                <Trans>Cancelar</Trans>
-              </Button>
-              <Button type="submit" loading={busy}>
-                <Trans>Guardar a nova palavra-passe</Trans>
-              </Button>
-            </Group>
+            <CancelOrSubmit busy={busy} submit={<Trans>Guardar a nova palavra-passe</Trans>} />
           </Form>
         )}
 
@@ -341,64 +303,29 @@ function AuthDialog() {
           <Stack gap="lg">
             {feedback}
             {!context.verifyEmail && (
-              <Field
-                field="email"
-                value={fields.email}
-                send={send}
-                label={t`E-mail da conta`}
-                type="email"
-                autoComplete="email"
-              />
+              <Field field="email" label={t`E-mail da conta`} type="email" autoComplete="email" />
             )}
             {context.pending.email && (
-              <Form onSubmit={() => send({ type: 'code.verify', channel: 'email' })}>
-                <Field
-                  field="emailCode"
-                  value={fields.emailCode}
-                  send={send}
-                  label={t`Código de verificação do e-mail`}
-                  autoComplete="one-time-code"
-                  inputMode="numeric"
-                  required
-                />
-                <Group justify="space-between" gap="sm">
-                  <Anchor
-                    component="button"
-                    type="button"
-                    onClick={() => send({ type: 'code.resend', channel: 'email' })}
-                  >
-                    <Trans>Reenviar o código do e-mail</Trans>
-                  </Anchor>
-                  <Button type="submit" loading={verifying === 'email'} disabled={busy}>
-                    <Trans>Verificar e-mail</Trans>
-                  </Button>
-                </Group>
-              </Form>
+              <CodeForm
+                channel="email"
+                field="emailCode"
+                label={t`Código de verificação do e-mail`}
+                resend={<Trans>Reenviar o código do e-mail</Trans>}
+                verify={<Trans>Verificar e-mail</Trans>}
+                verifying={verifying === 'email'}
+                busy={busy}
+              />
             )}
             {context.pending.phone && (
-              <Form onSubmit={() => send({ type: 'code.verify', channel: 'phone' })}>
-                <Field
-                  field="phoneCode"
-                  value={fields.phoneCode}
-                  send={send}
-                  label={t`Código de verificação do telefone`}
-                  autoComplete="one-time-code"
-                  inputMode="numeric"
-                  required
-                />
-                <Group justify="space-between" gap="sm">
-                  <Anchor
-                    component="button"
-                    type="button"
-                    onClick={() => send({ type: 'code.resend', channel: 'phone' })}
-                  >
-                    <Trans>Reenviar o código do telefone</Trans>
-                  </Anchor>
-                  <Button type="submit" loading={verifying === 'phone'} disabled={busy}>
-                    <Trans>Verificar telefone</Trans>
-                  </Button>
-                </Group>
-              </Form>
+              <CodeForm
+                channel="phone"
+                field="phoneCode"
+                label={t`Código de verificação do telefone`}
+                resend={<Trans>Reenviar o código do telefone</Trans>}
+                verify={<Trans>Verificar telefone</Trans>}
+                verifying={verifying === 'phone'}
+                busy={busy}
+              />
             )}
             <Group justify="flex-end">
               <Button variant="default" type="button" onClick={() => send({ type: 'cancel' })}>

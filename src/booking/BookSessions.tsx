@@ -7,12 +7,12 @@ import {
   calendarCells,
   deviceOffsetDiffers,
   discountedCents,
-  slotRange,
   toCents,
   type TimeSlot,
 } from '../../machines/booking.pricing.ts';
 import { formatEuros } from '../i18n/format.ts';
 import type { Locale } from '../i18n/locales.ts';
+import { slotTimes } from '../account/time.ts';
 import { deviceTimeZone, formatDay, formatMonth, weekdayNames } from './dates.ts';
 import { useBookingCan, useBookingSelector, useBookingSend } from './useBooking.tsx';
 
@@ -58,28 +58,19 @@ export function MonthCalendar({
 }) {
   const { t } = useLingui();
   const weekdays = weekdayNames(locale);
+  const monthStep = (type: 'month.previous' | 'month.next', label: string, glyph: string) => (
+    <ActionIcon variant="subtle" aria-label={label} onClick={() => send({ type })} size="lg">
+      {glyph}
+    </ActionIcon>
+  );
   return (
     <section aria-label={t`Calendário`}>
       <div className="calendar__head">
-        <ActionIcon
-          variant="subtle"
-          aria-label={t`Mês anterior`}
-          onClick={() => send({ type: 'month.previous' })}
-          size="lg"
-        >
-          ‹
-        </ActionIcon>
+        {monthStep('month.previous', t`Mês anterior`, '‹')}
         <span className="calendar__month" aria-live="polite">
           {formatMonth(month, locale)}
         </span>
-        <ActionIcon
-          variant="subtle"
-          aria-label={t`Mês seguinte`}
-          onClick={() => send({ type: 'month.next' })}
-          size="lg"
-        >
-          ›
-        </ActionIcon>
+        {monthStep('month.next', t`Mês seguinte`, '›')}
       </div>
       <div className="calendar__grid" role="group" aria-label={formatMonth(month, locale)}>
         {weekdays.map((weekday) => (
@@ -143,9 +134,15 @@ function Coupon() {
     return (
       <Group gap="sm" align="center">
         <Text>
-          <Trans>
-            Cupão {code} aplicado: {percent}% de desconto.
-          </Trans>{' '}
+          {coupon.offered ? (
+            <Trans>
+              Cupão de cliente fundador {code} aplicado automaticamente: {percent}% de desconto.
+            </Trans>
+          ) : (
+            <Trans>
+              Cupão {code} aplicado: {percent}% de desconto.
+            </Trans>
+          )}{' '}
           {coupon.remaining_uses !== null && (
             <Plural
               value={coupon.remaining_uses}
@@ -224,7 +221,7 @@ function Slots({ locale }: { locale: Locale }) {
             disabled={!state.can({ type: 'slot.toggle', slot })}
             onClick={() => send({ type: 'slot.toggle', slot })}
           >
-            <span className="slot__time">{slotRange(slot)}</span>
+            <span className="slot__time">{slotTimes(slot, locale)}</span>
             <Price slot={slot} discount={slotDiscount(state.context, slot)} locale={locale} />
           </button>
         );

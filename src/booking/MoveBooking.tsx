@@ -2,7 +2,6 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Group, Modal, Stack, Text, Title } from '@mantine/core';
 import { useMachine } from '@xstate/react';
 import { useMemo } from 'react';
-import { slotRange } from '../../machines/booking.pricing.ts';
 import type { Branch } from '../../machines/branches.ts';
 import { createMoveActors } from '../../machines/move.actors.ts';
 import { moveMachine, priceDifferenceEur, shownDifferenceEur } from '../../machines/move.machine.ts';
@@ -16,6 +15,7 @@ import { useLocale } from '../shell/navigation.ts';
 import { MonthCalendar, Price } from './BookSessions.tsx';
 import { Checkout } from './Checkout.tsx';
 import { formatDay } from './dates.ts';
+import { slotTimes } from '../account/time.ts';
 
 /** '+€5.00 to pay', '€3.00 refunded', 'same price': what a move costs, in the member's words. */
 function Difference({ amount }: { amount: number }) {
@@ -70,6 +70,7 @@ export function MoveFlow({
       )
     : '';
   const branchName = branch.name;
+  const movedTo = selected ? timeRange(selected.start_time, selected.end_time, branch.time_zone, locale) : '';
 
   return (
     <>
@@ -101,14 +102,18 @@ export function MoveFlow({
           <Stack>
             <Alert color="green" role="status">
               <Trans>
-                A sua reserva foi mudada. Enviámos-lhe o evento de calendário atualizado por e-mail.
-              </Trans>
+                A sua reserva foi mudada para {movedTo}, {branchName}.
+              </Trans>{' '}
+              {refundedEur !== null && refundedEur > 0 ? (
+                <Trans>
+                  Reembolsámos a diferença de {formatEuros(refundedEur, locale)} para o cartão usado no
+                  pagamento.
+                </Trans>
+              ) : (
+                <Trans>O preço é o mesmo: não há nada a pagar nem a reembolsar.</Trans>
+              )}{' '}
+              <Trans>Enviámos-lhe o evento de calendário atualizado por e-mail.</Trans>
             </Alert>
-            {refundedEur !== null && (
-              <Text>
-                <Trans>Reembolsado: {formatEuros(refundedEur, locale)}</Trans>
-              </Text>
-            )}
             <Button onClick={() => void close()}>
               <Trans>Fechar</Trans>
             </Button>
@@ -161,7 +166,7 @@ export function MoveFlow({
                         disabled={!state.can({ type: 'slot.select', slot })}
                         onClick={() => send({ type: 'slot.select', slot })}
                       >
-                        <span className="slot__time">{slotRange(slot)}</span>
+                        <span className="slot__time">{slotTimes(slot, locale)}</span>
                         <Price slot={slot} discount={booking.coupon_discount} locale={locale} />
                       </button>
                     ))}
@@ -197,7 +202,7 @@ export function MoveFlow({
             </Text>
             <Text>
               <Trans>
-                Para: {formatDay(date, locale)}, {slotRange(selected)}
+                Para: {formatDay(date, locale)}, {slotTimes(selected, locale)}
               </Trans>
             </Text>
             <Text fw={600}>

@@ -65,7 +65,20 @@ function PaymentDialog({ hidden, openLogin }: { hidden: boolean; openLogin: () =
       {t`O pagamento destas horas chegou depois de terminar a reserva temporária, por isso não ficaram reservadas. Reembolsámos ${refundedTotal} para o cartão usado no pagamento e enviámos-lhe um e-mail.`}
     </Text>
   );
-  if (state.matches('result') && status === 'complete' && outcome === 'booked') {
+  const moveDifference = state.context.moveDifferenceEur;
+  if (state.matches('result') && status === 'complete' && outcome === 'booked' && moveDifference !== null) {
+    // A move's difference, paid: the booking now stands at its new time.
+    const paid = formatEuros(moveDifference, locale);
+    title = t`Reserva mudada`;
+    body = (
+      <>
+        <Text>{t`A sua reserva foi mudada para:`}</Text>
+        <SlotList slots={bookedSlots(state.context)} label={t`Nova hora da reserva`} />
+        <Text>{t`Pagou a diferença de ${paid}. Enviámos-lhe o evento de calendário atualizado por e-mail.`}</Text>
+        <Text>{t`Receberá o novo código da porta por e-mail e SMS 30 minutos antes do início. Também o encontra em As minhas reservas.`}</Text>
+      </>
+    );
+  } else if (state.matches('result') && status === 'complete' && outcome === 'booked') {
     title = t`Pagamento concluído`;
     body = (
       <>

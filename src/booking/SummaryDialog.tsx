@@ -2,9 +2,10 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
 import type { SummaryError } from '../../machines/booking.machine.ts';
 import { couponTerms, slotDiscount } from '../../machines/booking.selectors.ts';
-import { groupByDate, slotRange, totalEuros } from '../../machines/booking.pricing.ts';
+import { groupByDate, totalEuros } from '../../machines/booking.pricing.ts';
 import { formatEuros } from '../i18n/format.ts';
 import type { Locale } from '../i18n/locales.ts';
+import { slotTimes } from '../account/time.ts';
 import { Price } from './BookSessions.tsx';
 import { formatDay } from './dates.ts';
 import { useBookingSelector, useBookingSend } from './useBooking.tsx';
@@ -45,7 +46,7 @@ export function SummaryDialog({ locale }: { locale: Locale }) {
             <Stack gap={4} mt={4}>
               {group.slots.map((slot) => (
                 <Group key={slot.id} justify="space-between">
-                  <Text>{slotRange(slot)}</Text>
+                  <Text>{slotTimes(slot, locale)}</Text>
                   <Price slot={slot} discount={slotDiscount(state.context, slot)} locale={locale} />
                 </Group>
               ))}

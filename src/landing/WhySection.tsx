@@ -2,6 +2,7 @@ import { Trans } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import { SECTION_IDS } from '../shell/navigation.ts';
 import { Section } from './Section.tsx';
+import { LineIcon } from '../ui/LineIcon.tsx';
 
 const ICONS = {
   space: 'M3 21V8l9-5 9 5v13M9 21v-7h6v7',
@@ -25,9 +26,9 @@ function Feature({
   return (
     <li className="feature">
       <span className="feature__icon" aria-hidden="true">
-        <svg viewBox="0 0 24 24" width="26" height="26" fill="none" stroke="currentColor" strokeWidth="1.8">
+        <LineIcon size={26}>
           <path d={ICONS[icon]} />
-        </svg>
+        </LineIcon>
       </span>
       <h3 className="feature__title">{title}</h3>
       <p className="feature__text">{children}</p>

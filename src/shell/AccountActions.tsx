@@ -3,6 +3,7 @@ import { Button } from '../ui/Button.tsx';
 import { useActorSelector, useBranches, useLoggedIn, useRuntime } from '../app/context.tsx';
 import { DropdownMenu, MenuItem } from '../ui/DropdownMenu.tsx';
 import { SECTION_IDS, useGoToSection, useOpenModal } from './navigation.ts';
+import { LineIcon } from '../ui/LineIcon.tsx';
 
 /**
  * 'Book now' opens the booking modal directly with one or no active branch (docs/decisions.md; with none, the modal
@@ -23,18 +24,10 @@ export function useBookNow() {
 
 function UserIcon() {
   return (
-    <svg
-      viewBox="0 0 24 24"
-      width="20"
-      height="20"
-      aria-hidden="true"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.8"
-    >
+    <LineIcon size={20}>
       <circle cx="12" cy="8" r="4" />
       <path d="M4 21c0-4.4 3.6-7 8-7s8 2.6 8 7" />
-    </svg>
+    </LineIcon>
   );
 }
 

@@ -3,20 +3,13 @@ import type { ReactNode } from 'react';
 import { useLoggedIn } from '../app/context.tsx';
 import { LanguageSelector } from './LanguageSelector.tsx';
 import { useOpenModal } from './navigation.ts';
+import { LineIcon } from '../ui/LineIcon.tsx';
 
 function Icon({ path }: { path: string }) {
   return (
-    <svg
-      viewBox="0 0 24 24"
-      width="22"
-      height="22"
-      aria-hidden="true"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.8"
-    >
+    <LineIcon size={22}>
       <path d={path} />
-    </svg>
+    </LineIcon>
   );
 }
 

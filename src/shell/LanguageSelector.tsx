@@ -6,6 +6,7 @@ import { DropdownMenu, MenuItem } from '../ui/DropdownMenu.tsx';
 import { rememberLocale } from '../i18n/i18n.ts';
 import { LOCALE_NAMES, LOCALES, switchLocaleInPath, type Locale } from '../i18n/locales.ts';
 import { useLocale } from './navigation.ts';
+import { LineIcon } from '../ui/LineIcon.tsx';
 
 /**
  * Switching replaces the leading locale segment, keeps the rest, saves the cookie (and, logged in, the account's
@@ -31,18 +32,10 @@ function useSwitchLocale() {
 
 function GlobeIcon() {
   return (
-    <svg
-      viewBox="0 0 24 24"
-      width="18"
-      height="18"
-      aria-hidden="true"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.8"
-    >
+    <LineIcon size={18}>
       <circle cx="12" cy="12" r="9" />
       <path d="M3 12h18M12 3c2.5 2.7 3.8 5.7 3.8 9s-1.3 6.3-3.8 9c-2.5-2.7-3.8-5.7-3.8-9S9.5 5.7 12 3z" />
-    </svg>
+    </LineIcon>
   );
 }
 

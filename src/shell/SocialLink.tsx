@@ -1,5 +1,6 @@
 import { useLingui } from '@lingui/react/macro';
 import { useRuntime } from '../app/context.tsx';
+import { LineIcon } from '../ui/LineIcon.tsx';
 
 export function SocialLink({ className }: { className?: string }) {
   const { t } = useLingui();
@@ -12,19 +13,11 @@ export function SocialLink({ className }: { className?: string }) {
       rel="noopener noreferrer"
       aria-label={t`Instagram (abre num novo separador)`}
     >
-      <svg
-        viewBox="0 0 24 24"
-        width="20"
-        height="20"
-        aria-hidden="true"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="1.8"
-      >
+      <LineIcon size={20}>
         <rect x="3" y="3" width="18" height="18" rx="5" />
         <circle cx="12" cy="12" r="4.2" />
         <circle cx="17.4" cy="6.6" r="1.1" fill="currentColor" stroke="none" />
-      </svg>
+      </LineIcon>
     </a>
   );
 }

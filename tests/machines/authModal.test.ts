@@ -32,7 +32,7 @@ function start(input: AuthModalInput = {}, script: Script = {}) {
     confirmCode: vi.fn(script.confirmCode ?? ok),
     resendCode: vi.fn(script.resendCode ?? ok),
   };
-  const logIn = vi.fn();
+  const logIn = vi.fn<(token: string) => void>();
   const machine = authModalMachine.provide({
     actors: {
       validateSession: fromPromise(calls.validateSession),

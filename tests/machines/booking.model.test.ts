@@ -26,6 +26,12 @@ const EVENTS = [
   { type: 'xstate.done.actor.checkCoupon', output: { id: 7, discount: 0.05, remaining_uses: null } },
   { type: 'xstate.error.actor.checkCoupon', error: new ApiError('invalid_coupon', 'Invalid coupon code.') },
   { type: 'xstate.error.actor.checkCoupon', error: new ApiError(null) },
+  {
+    type: 'xstate.done.actor.loadOfferedCoupon',
+    output: { id: 3, code: 'EARLYBIRD', discount: 0.1, remaining_uses: 3 },
+  },
+  { type: 'xstate.done.actor.loadOfferedCoupon', output: null },
+  { type: 'xstate.error.actor.loadOfferedCoupon', error: new ApiError(null) },
   { type: 'xstate.done.actor.createBooking', output: 'cs_1_secret_x' },
   { type: 'xstate.done.actor.createBooking', output: null },
   { type: 'xstate.error.actor.createBooking', error: new ApiError('slot_unavailable', 'Slot taken') },
@@ -71,6 +77,7 @@ describe('booking machine, model-based', () => {
         `sel:${state.context.selected.length > 0}`,
         `coupon:${state.context.coupon !== null}`,
         `input:${state.context.couponInput !== ''}`,
+        `offer:${state.context.offerChecked}`,
         `terms:${state.context.termsAccepted}`,
         `pending:${state.context.pendingSlot !== null}`,
       ].join(' '),
@@ -83,7 +90,7 @@ describe('booking machine, model-based', () => {
       const world = modelSession();
       try {
         await replayPath(bookingMachine, path, {
-          scripted: ['loadLocalTime', 'loadSlots', 'checkCoupon', 'createBooking'],
+          scripted: ['loadLocalTime', 'loadSlots', 'checkCoupon', 'loadOfferedCoupon', 'createBooking'],
           input,
           coverage,
           provide: { actions: { requestLogin }, actors: { sessionChanges: world.bridge } },
@@ -100,6 +107,11 @@ describe('booking machine, model-based', () => {
             // The terms checkbox is ticked only inside the summary.
             if (!snapshot.matches('summary')) expect(context.termsAccepted).toBe(false);
             if (context.pendingSlot) expect(requestLogin).toHaveBeenCalled();
+            // The offered coupon is looked up only for a logged-in member, and never over one already applied.
+            if (snapshot.matches({ browsing: { coupon: 'offering' } })) {
+              expect(context.loggedIn).toBe(true);
+              expect(context.coupon).toBeNull();
+            }
           },
         });
       } finally {

@@ -1,13 +1,16 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { ApiError } from '../../machines/api.ts';
-import { bookingMachine, type CreateBookingInput } from '../../machines/booking.machine.ts';
+import {
+  bookingMachine,
+  type CreateBookingInput,
+  type OfferedCoupon,
+} from '../../machines/booking.machine.ts';
 import {
   calendarCells,
   discountedCents,
   discountsBySlot,
   groupByDate,
-  slotRange,
   totalEuros,
   type Coupon,
   type TimeSlot,
@@ -37,11 +40,13 @@ type Script = {
   coupon?: (code: string) => Coupon | Promise<Coupon>;
   create?: (input: CreateBookingInput) => string | null | Promise<string | null>;
   localTime?: () => string | Promise<string>;
+  offered?: () => OfferedCoupon | null | Promise<OfferedCoupon | null>;
 };
 
 function start(script: Script = {}, loggedIn = true) {
   const created: CreateBookingInput[] = [];
   const slotCalls: string[] = [];
+  const offerCalls: number[] = [];
   const requestLogin = vi.fn();
   const machine = bookingMachine.provide({
     actors: {
@@ -56,6 +61,10 @@ function start(script: Script = {}, loggedIn = true) {
       checkCoupon: fromPromise(async ({ input }) =>
         script.coupon ? script.coupon(input.code) : { id: 7, discount: 0.05, remaining_uses: null },
       ),
+      loadOfferedCoupon: fromPromise(async () => {
+        offerCalls.push(1);
+        return script.offered ? script.offered() : null;
+      }),
       createBooking: fromPromise(async ({ input }) => {
         created.push(input);
         return script.create ? script.create(input) : 'cs_local_abc_secret_def';
@@ -66,7 +75,7 @@ function start(script: Script = {}, loggedIn = true) {
   const actor = createActor(machine, {
     input: { branchId: 1, loggedIn, fallbackToday: '2026-11-20' },
   }).start();
-  return { actor, created, slotCalls, requestLogin };
+  return { actor, created, slotCalls, offerCalls, requestLogin };
 }
 
 const slotsReady = (actor: ReturnType<typeof start>['actor']) =>
@@ -149,6 +158,57 @@ describe('the booking flow', () => {
   });
 
   describe('coupons', () => {
+    const earlyBird: OfferedCoupon = { id: 3, code: 'EARLYBIRD', discount: 0.1, remaining_uses: 3 };
+
+    it('applies the member’s offered coupon by itself; once removed it stays removed', async () => {
+      const { actor, offerCalls } = start({ offered: () => earlyBird });
+      const state = await waitFor(actor, (s) => s.context.coupon !== null);
+      expect(state.context.coupon).toEqual({ ...earlyBird, offered: true });
+      await slotsReady(actor);
+      actor.send({ type: 'slot.toggle', slot: day1[0]! });
+      actor.send({ type: 'summary.open' });
+      actor.send({ type: 'summary.close' });
+      expect(actor.getSnapshot().context.coupon).toEqual({ ...earlyBird, offered: true });
+      actor.send({ type: 'coupon.remove' });
+      actor.send({ type: 'summary.open' });
+      actor.send({ type: 'summary.close' });
+      expect(actor.getSnapshot().context.coupon).toBeNull();
+      expect(offerCalls).toHaveLength(1);
+    });
+
+    it('offers nothing to a logged-out visitor, and looks the offer up on login', async () => {
+      const { actor, offerCalls } = start({ offered: () => earlyBird }, false);
+      await slotsReady(actor);
+      expect(offerCalls).toHaveLength(0);
+      actor.send({ type: 'session.changed', loggedIn: true });
+      const state = await waitFor(actor, (s) => s.context.coupon !== null);
+      expect(state.context.coupon?.code).toBe('EARLYBIRD');
+      actor.send({ type: 'session.changed', loggedIn: false });
+      expect(actor.getSnapshot().context.coupon).toBeNull();
+    });
+
+    it('looks the offer up again after a booking, which used some of its uses', async () => {
+      let uses = 3;
+      const { actor, offerCalls } = start({
+        offered: () => (uses > 0 ? { ...earlyBird, remaining_uses: uses } : null),
+        create: () => {
+          uses = 0;
+          return 'cs_1_secret_x';
+        },
+      });
+      await waitFor(actor, (s) => s.context.coupon !== null);
+      await slotsReady(actor);
+      actor.send({ type: 'slot.toggle', slot: day1[0]! });
+      actor.send({ type: 'summary.open' });
+      actor.send({ type: 'terms.toggle' });
+      actor.send({ type: 'booking.confirm' });
+      await waitFor(actor, (s) => s.matches('payment'));
+      actor.send({ type: 'payment.close' });
+      await waitFor(actor, () => offerCalls.length === 2);
+      await waitFor(actor, (s) => s.matches({ browsing: { coupon: 'idle' } }));
+      expect(actor.getSnapshot().context.coupon).toBeNull();
+    });
+
     it('cannot be applied while the input is empty', async () => {
       const { actor } = start();
       await slotsReady(actor);
@@ -356,16 +416,6 @@ describe('booking arithmetic', () => {
         Math.round(later.basic_price_eur * 100)) /
         100,
     );
-  });
-
-  it('reads slot times on the branch’s wall clock whatever the device zone', () => {
-    expect(
-      slotRange({
-        ...day1[0]!,
-        start_time: '2026-07-01T09:00:00+01:00',
-        end_time: '2026-07-01T10:00:00+01:00',
-      }),
-    ).toBe('09:00 - 10:00');
   });
 
   it('groups selected slots by sorted date', () => {

@@ -18,7 +18,7 @@ function start(options: {
     return last;
   });
   const cancel = vi.fn(options.cancel ?? (async () => {}));
-  const logged = vi.fn();
+  const logged = vi.fn<(error: unknown) => void>();
   const actor = createActor(
     myBookingsMachine.provide({
       actors: {

@@ -101,6 +101,7 @@ describe('what a completed checkout came to', () => {
     status: 'complete' as const,
     clientSecret: null,
     bookings,
+    moveDifferenceEur: null,
   });
 
   it('is booked when a slot is confirmed, listing only the confirmed ones', () => {

@@ -17,6 +17,7 @@ const user: User = {
   phone_verified: true,
   locale: 'pt',
   tax_id: null,
+  offered_coupon: null,
 };
 
 type Event = EventFrom<typeof profileMachine>;

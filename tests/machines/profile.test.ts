@@ -19,6 +19,7 @@ const user: User = {
   phone_verified: true,
   locale: 'pt',
   tax_id: null,
+  offered_coupon: null,
 };
 
 function start(

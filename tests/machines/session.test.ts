@@ -27,6 +27,7 @@ const user: User = {
   phone_verified: true,
   locale: 'pt',
   tax_id: null,
+  offered_coupon: null,
 };
 
 function startSession(options: {
@@ -38,7 +39,7 @@ function startSession(options: {
   const validate = vi.fn(async ({ input }: { input: { token: string } }) =>
     (options.valid ?? (() => true))(input.token),
   );
-  const identifyUser = vi.fn();
+  const identifyUser = vi.fn<(user: User) => void>();
   const forgetIdentity = vi.fn();
   const machine = sessionMachine.provide({
     actors: {
@@ -96,7 +97,7 @@ describe('session machine', () => {
   });
 
   it('ends the session on the server with the token it drops when logging out', async () => {
-    const endServerSession = vi.fn();
+    const endServerSession = vi.fn<(token: string | null) => void>();
     const tokenStore = memoryStore('abc');
     const actor = createActor(
       sessionMachine.provide({

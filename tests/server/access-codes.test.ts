@@ -21,6 +21,7 @@ import {
   type FreshDatabase,
 } from './support/databases.ts';
 import { createBranch } from './support/fixtures.ts';
+import { objectContaining } from './support/matchers.ts';
 
 // The door-code message runs from the durable queue (pg-boss): scheduled when a booking is confirmed, written
 // to the outbox 30 minutes before the start. The app runs on a test clock, so the queue runs jobs only when a
@@ -401,7 +402,7 @@ describe.each(DATABASE_TARGETS)('a failing job (%s)', (target) => {
         expect(await queue.runDue()).toBe(1);
         expect(logged).toEqual([
           {
-            entry: expect.objectContaining({
+            entry: objectContaining({
               queue: JOB_QUEUES.accessCode,
               retryCount: 0,
               reason: 'Error: SMTP relay unreachable',

@@ -1,6 +1,13 @@
+import type { Schemas } from './support/accounts.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DATABASE_TARGETS } from './support/databases.ts';
-import { newClient, RELAXED_RATE_LIMITS, startAccountApp, type AccountApp } from './support/accounts.ts';
+import {
+  newClient,
+  RELAXED_RATE_LIMITS,
+  startAccountApp,
+  type AccountApp,
+  type ErrorBody,
+} from './support/accounts.ts';
 import {
   addOperator,
   codeAt,
@@ -56,7 +63,7 @@ describe.each(DATABASE_TARGETS)('operator login on %s', (target) => {
     expect((await client.json('POST', '/api/admin/auth/setup-password', body)).statusCode).toBe(200);
     const again = await client.json('POST', '/api/admin/auth/setup-password', body);
     expect(again.statusCode).toBe(400);
-    expect(again.json().code).toBe('invalid_setup_token');
+    expect(again.json<ErrorBody>().code).toBe('invalid_setup_token');
   });
 
   it('accepts the previous and the next step’s code, not one two steps away', async () => {
@@ -69,9 +76,9 @@ describe.each(DATABASE_TARGETS)('operator login on %s', (target) => {
     });
     const tooOld = await operatorLogin(client, email, OPERATOR_PASSWORD, codeAt(operator, server.clock, -2));
     expect(tooOld.statusCode).toBe(401);
-    expect(tooOld.json().code).toBe('invalid_credentials');
+    expect(tooOld.json<ErrorBody>().code).toBe('invalid_credentials');
     const tooNew = await operatorLogin(client, email, OPERATOR_PASSWORD, codeAt(operator, server.clock, 2));
-    expect(tooNew.json().code).toBe('invalid_credentials');
+    expect(tooNew.json<ErrorBody>().code).toBe('invalid_credentials');
     const previous = await operatorLogin(
       client,
       email,
@@ -95,14 +102,14 @@ describe.each(DATABASE_TARGETS)('operator login on %s', (target) => {
       codeAt(operator, server.clock),
     );
     expect(replay.statusCode).toBe(401);
-    expect(replay.json().code).toBe('totp_code_reused');
+    expect(replay.json<ErrorBody>().code).toBe('totp_code_reused');
     const older = await operatorLogin(
       newClient(server.app),
       email,
       OPERATOR_PASSWORD,
       codeAt(operator, server.clock, -1),
     );
-    expect(older.json().code).toBe('totp_code_reused');
+    expect(older.json<ErrorBody>().code).toBe('totp_code_reused');
     server.clock.advance({ seconds: 30 });
     const fresh = await operatorLogin(
       newClient(server.app),
@@ -141,11 +148,11 @@ describe.each(DATABASE_TARGETS)('operator login on %s', (target) => {
       OPERATOR_PASSWORD,
       codeAt(operator, server.clock),
     );
-    expect(unknown.json().code).toBe('invalid_credentials');
+    expect(unknown.json<ErrorBody>().code).toBe('invalid_credentials');
     for (let attempt = 0; attempt < 4; attempt += 1) {
       const wrong = await operatorLogin(client, email, 'not the passphrase', codeAt(operator, server.clock));
       expect(wrong.statusCode).toBe(401);
-      expect(wrong.json().code).toBe('invalid_credentials');
+      expect(wrong.json<ErrorBody>().code).toBe('invalid_credentials');
     }
     const limited = await operatorLogin(client, email, OPERATOR_PASSWORD, codeAt(operator, server.clock));
     expect(limited.statusCode).toBe(429);
@@ -162,15 +169,17 @@ describe.each(DATABASE_TARGETS)('operator login on %s', (target) => {
     server.clock.advance({ seconds: 30 });
     const staff = await loggedInOperator(server.app, server.clock, uniqueEmail('staff'), 'staff');
 
-    const staffSessions = (await staff.client.get('/api/admin/sessions', staff.token)).json();
+    const staffSessions = (await staff.client.get('/api/admin/sessions', staff.token)).json<
+      Schemas['OperatorSession'][]
+    >();
     expect(staffSessions).toHaveLength(1);
     expect(staffSessions[0]).toMatchObject({ current: true, operator_email: staff.email });
-    const ownerSessions = (await owner.client.get('/api/admin/sessions', owner.token)).json();
-    const ownerSession = ownerSessions.find((session: { current: boolean }) => session.current);
-    const staffSession = ownerSessions.find(
-      (session: { operator_email: string }) => session.operator_email === staff.email,
-    );
-    expect(staffSession).toBeDefined();
+    const ownerSessions = (await owner.client.get('/api/admin/sessions', owner.token)).json<
+      Schemas['OperatorSession'][]
+    >();
+    const ownerSession = ownerSessions.find((session) => session.current)!;
+    const staffSession = ownerSessions.find((session) => session.operator_email === staff.email);
+    if (!staffSession) throw new Error('the owner does not see the staff session');
 
     const refused = await staff.client.json(
       'DELETE',
@@ -179,7 +188,7 @@ describe.each(DATABASE_TARGETS)('operator login on %s', (target) => {
       staff.token,
     );
     expect(refused.statusCode).toBe(403);
-    expect(refused.json().code).toBe('operator_forbidden');
+    expect(refused.json<ErrorBody>().code).toBe('operator_forbidden');
 
     const ended = await owner.client.json(
       'DELETE',

@@ -1,3 +1,4 @@
+import type { Schemas } from './support/accounts.ts';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import {
   startAccountApp,
   verifiedAccount,
   type AccountApp,
+  type ErrorBody,
 } from './support/accounts.ts';
 import { createBranch, insertSlot } from './support/fixtures.ts';
 import { loggedInOperator } from './support/operators.ts';
@@ -155,7 +157,7 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
           headers: { authorization: `Bearer ${token}` },
           ...(request.body ? { payload: request.body } : {}),
         });
-        if (response.statusCode !== 401 || response.json().code !== 'unauthorized') {
+        if (response.statusCode !== 401 || response.json<ErrorBody>().code !== 'unauthorized') {
           refused.push(`${operation.operationId}: ${response.statusCode}`);
         }
       }
@@ -212,7 +214,7 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
         headers: { authorization: `Bearer ${staff.token}` },
         ...(bodies[operation.operationId] ? { payload: bodies[operation.operationId] as object } : {}),
       });
-      answers.push(`${operation.operationId}: ${response.statusCode} ${response.json().code}`);
+      answers.push(`${operation.operationId}: ${response.statusCode} ${response.json<ErrorBody>().code}`);
     }
     expect(answers).toEqual(
       ownersOnly.map((operation) => `${operation.operationId}: 403 operator_forbidden`),
@@ -236,11 +238,12 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
       );
     const tooMuch = await cancel(15.01);
     expect(tooMuch.statusCode).toBe(409);
-    expect(tooMuch.json().code).toBe('refund_exceeds_paid');
+    expect(tooMuch.json<ErrorBody>().code).toBe('refund_exceeds_paid');
     const done = await cancel(7.5);
     expect(done.statusCode).toBe(200);
-    expect(done.json().booking).toMatchObject({ status: 'canceled', refunded_eur: 7.5, paid_eur: 15 });
-    expect(done.json().history.map((event: { kind: string }) => event.kind)).toEqual(
+    const detail = done.json<Schemas['AdminBookingDetail']>();
+    expect(detail.booking).toMatchObject({ status: 'canceled', refunded_eur: 7.5, paid_eur: 15 });
+    expect(detail.history.map((event) => event.kind)).toEqual(
       expect.arrayContaining(['created', 'paid', 'canceled', 'refunded']),
     );
     // Facts, not sentences: the console words and formats them in the operator's language.
@@ -261,7 +264,7 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
       ]),
     );
     const again = await cancel(1);
-    expect(again.json().code).toBe('booking_not_cancelable');
+    expect(again.json<ErrorBody>().code).toBe('booking_not_cancelable');
     const refunds = await server.app.db
       .selectFrom('refunds')
       .selectAll()
@@ -287,17 +290,14 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
       reason: 'leak',
     };
     const preview = await owner.client.json('POST', '/api/admin/closures/preview', period, owner.token);
-    expect(
-      preview
-        .json()
-        .bookings.map((booking: { id: number }) => booking.id)
-        .sort(),
-    ).toEqual([first, second].sort());
-    expect(preview.json().refund_total_eur).toBe(30);
+    const previewed = preview.json<Schemas['ClosurePreview']>();
+    expect(previewed.bookings.map((booking) => booking.id).sort()).toEqual([first, second].sort());
+    expect(previewed.refund_total_eur).toBe(30);
 
     const created = await owner.client.json('POST', '/api/admin/closures', period, owner.token);
     expect(created.statusCode).toBe(201);
-    expect(created.json().canceled_booking_ids.sort()).toEqual([first, second].sort());
+    const closure = created.json<Schemas['Closure']>();
+    expect(closure.canceled_booking_ids.sort()).toEqual([first, second].sort());
     const refunds = await server.app.db
       .selectFrom('refunds')
       .select(['booking_id', 'amount_cents'])
@@ -317,7 +317,7 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
     );
 
     const overlapping = await owner.client.json('POST', '/api/admin/closures', period, owner.token);
-    expect(overlapping.json().code).toBe('closure_overlaps');
+    expect(overlapping.json<ErrorBody>().code).toBe('closure_overlaps');
     const slots = async () =>
       (await newClient(server.app).get(`/api/bookings/slots/${branchId}/2026-03-26`)).json<
         {
@@ -333,7 +333,7 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
 
     const reopened = await owner.client.json(
       'POST',
-      `/api/admin/closures/${created.json().id}/reopen`,
+      `/api/admin/closures/${closure.id}/reopen`,
       undefined,
       owner.token,
     );
@@ -342,8 +342,8 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
       (slot) => slot.start_time.startsWith('2026-03-26T18') || slot.start_time.startsWith('2026-03-26T19'),
     );
     expect(after.every((slot) => slot.is_bookeable)).toBe(true);
-    expect(await auditOf('closure.create', created.json().id)).toHaveLength(1);
-    expect(await auditOf('closure.reopen', created.json().id)).toHaveLength(1);
+    expect(await auditOf('closure.create', closure.id)).toHaveLength(1);
+    expect(await auditOf('closure.reopen', closure.id)).toHaveLength(1);
   });
 
   it('blocks a member, cancels their future bookings with the chosen refund, and audits both', async () => {
@@ -361,8 +361,9 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
       staff.token,
     );
     expect(answer.statusCode).toBe(200);
-    expect(answer.json().member.blocked).toBe(true);
-    expect(answer.json().bookings.find((booking: { id: number }) => booking.id === bookingId)).toMatchObject({
+    const member = answer.json<Schemas['MemberDetail']>();
+    expect(member.member.blocked).toBe(true);
+    expect(member.bookings.find((booking) => booking.id === bookingId)).toMatchObject({
       status: 'canceled',
       refunded_eur: 15,
     });
@@ -372,13 +373,14 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
       { time_slot_id: [1], max_bookings_per_slot: 1, coupon_code: null, expected_total_final_price_eur: 15 },
       blocked.token,
     );
-    expect(booking.json().code).toBe('booking_client_blocked');
+    expect(booking.json<ErrorBody>().code).toBe('booking_client_blocked');
     expect(await auditOf('member.block', id)).toHaveLength(1);
     const exported = await owner.client.get(`/api/admin/members/${id}/export`, owner.token);
     expect(exported.statusCode).toBe(200);
-    expect(exported.json().account.email).toBe(blocked.email.toLowerCase());
-    expect(exported.json().account.password_hash).toBeUndefined();
-    expect(exported.json().bookings).toHaveLength(1);
+    const data = exported.json<Schemas['MemberExport']>();
+    expect(data.account.email).toBe(blocked.email.toLowerCase());
+    expect(data.account).not.toHaveProperty('password_hash');
+    expect(data.bookings).toHaveLength(1);
   });
 
   it('moves a booking from the console and sends the member the updated-booking e-mail with the same calendar event at a higher SEQUENCE', async () => {
@@ -451,8 +453,9 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
   it('finds each change in the audit log, filtered by action', async () => {
     const log = await owner.client.get('/api/admin/audit?action=booking.cancel', owner.token);
     expect(log.statusCode).toBe(200);
-    expect(log.json().items.length).toBeGreaterThan(0);
-    expect(log.json().items.every((item: { action: string }) => item.action === 'booking.cancel')).toBe(true);
+    const { items } = log.json<Schemas['AuditPage']>();
+    expect(items.length).toBeGreaterThan(0);
+    expect(items.every((item) => item.action === 'booking.cancel')).toBe(true);
   });
 });
 

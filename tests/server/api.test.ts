@@ -1,4 +1,4 @@
-import type { ErrorBody } from './support/accounts.ts';
+import type { ErrorBody, Schemas } from './support/accounts.ts';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -151,7 +151,7 @@ describe.each(DATABASE_TARGETS)('the API on %s', (target) => {
   ])('answers %s with a 4xx carrying detail and code', async (_name, url, status, code) => {
     const response = await app.inject({ url, headers: { locale: 'en' } });
     expect(response.statusCode).toBe(status);
-    const body = response.json();
+    const body = response.json<ErrorBody>();
     expect(body.code).toBe(code);
     expect(typeof body.detail).toBe('string');
     expect(body.detail.length).toBeGreaterThan(0);
@@ -243,7 +243,11 @@ describe.each(DATABASE_TARGETS)('the API on %s', (target) => {
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toMatch(/text\/html/);
     const specification = await app.inject('/api/docs/json');
-    expect(specification.json().paths['/bookings/branches'].get.operationId).toBe('listBranches');
+    expect(
+      specification.json<{ paths: Record<string, { get?: { operationId: string } }> }>().paths[
+        '/bookings/branches'
+      ]?.get?.operationId,
+    ).toBe('listBranches');
   });
 
   it('lists the development outbox outside production', async () => {
@@ -326,10 +330,10 @@ describe('the embedded database', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'gym-data-'));
     try {
       const first = await buildApp(testConfig({ kind: 'pglite', dataDir }));
-      const before = (await first.inject('/api/bookings/branches')).json();
+      const before = (await first.inject('/api/bookings/branches')).json<Schemas['Branch'][]>();
       await first.close();
       const second = await buildApp(testConfig({ kind: 'pglite', dataDir }));
-      const after = (await second.inject('/api/bookings/branches')).json();
+      const after = (await second.inject('/api/bookings/branches')).json<Schemas['Branch'][]>();
       await second.close();
       expect(after).toEqual(before);
       expect(after).toHaveLength(3);

@@ -6,7 +6,7 @@ import { createPasswordHasher } from '../../server/auth/passwords.ts';
 import { buildApp } from '../../server/app.ts';
 import { ConfigError, loadConfig } from '../../server/config.ts';
 import { DEMO_CLIENT } from '../../server/db/demo-data.ts';
-import { accountTestConfig, newClient, verifiedAccount } from './support/accounts.ts';
+import { accountTestConfig, newClient, verifiedAccount, type Schemas } from './support/accounts.ts';
 
 describe('account configuration', () => {
   it('refuses to start in production without JWT_SECRET, or with a short one', () => {
@@ -133,7 +133,7 @@ describe('the demo data', () => {
       const client = newClient(app);
       const login = await client.login(DEMO_CLIENT.email, DEMO_CLIENT.password);
       expect(login.statusCode).toBe(200);
-      const me = await client.get('/api/auth/me', login.json().access_token);
+      const me = await client.get('/api/auth/me', login.json<Schemas['LoginResponse']>().access_token);
       expect(me.json()).toMatchObject({
         email: 'demo@example.com',
         email_verified: true,

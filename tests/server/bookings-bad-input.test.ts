@@ -1,3 +1,4 @@
+import type { Schemas } from './support/accounts.ts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/database.ts';
@@ -55,7 +56,9 @@ describe.each(DATABASE_TARGETS)('bad input to the booking and checkout calls on 
       },
       token,
     );
-    sessionId = (created.json().checkout_session.clientSecret as string).split('_secret_')[0]!;
+    sessionId = (
+      created.json<Schemas['CreateBookingResponse']>().checkout_session.clientSecret as string
+    ).split('_secret_')[0]!;
   });
   afterAll(async () => server?.close());
 

@@ -1,3 +1,4 @@
+import type { Schemas } from './support/accounts.ts';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -45,7 +46,13 @@ describe('caching and compression', () => {
   it('sends the branches in the asked language only, compressed, cacheable a short time, and 304 when unchanged', async () => {
     const caller = newClient(server.app);
     const all = await caller.get('/api/bookings/branches');
-    expect(Object.keys(all.json()[0].descriptions_data)).toEqual(['pt', 'en', 'fr', 'de', 'sk']);
+    expect(Object.keys(all.json<Schemas['Branch'][]>()[0]!.descriptions_data)).toEqual([
+      'pt',
+      'en',
+      'fr',
+      'de',
+      'sk',
+    ]);
 
     const english = await caller.get('/api/bookings/branches?lang=en', undefined, {
       'accept-encoding': 'gzip, br',
@@ -71,7 +78,9 @@ describe('caching and compression', () => {
       'if-none-match': english.headers.etag as string,
     });
     expect(otherLanguage.statusCode).toBe(200);
-    expect(otherLanguage.json()[0].descriptions_data).toEqual({ de: description('de') });
+    expect(otherLanguage.json<Schemas['Branch'][]>()[0]!.descriptions_data).toEqual({
+      de: description('de'),
+    });
   });
 
   it('revalidates a day’s slots on every use, 304 while nothing changed', async () => {

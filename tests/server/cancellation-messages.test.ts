@@ -16,6 +16,7 @@ import {
 } from './bookings-fixtures.ts';
 import { describeEachDatabase, emptyAllTables } from './support/databases.ts';
 import { createBranch } from './support/fixtures.ts';
+import { anyOf } from './support/matchers.ts';
 
 // The messages of issue 17 item 8: every way a booking ends without taking place tells the member, once, in
 // their language, with the refund, the card and a calendar file that removes the confirmation's event.
@@ -26,7 +27,7 @@ type CalendarEvent = { method: string; uid: string; sequence: number; status: st
 
 /** Reads an .ics the way a calendar does (ical.js), not by searching its text. */
 function readCalendar(attachment: OutboxAttachment | undefined): CalendarEvent[] {
-  const calendar = new ICAL.Component(ICAL.parse(attachment!.content));
+  const calendar = ICAL.Component.fromString(attachment!.content);
   return calendar.getAllSubcomponents('vevent').map((event) => ({
     method: String(calendar.getFirstPropertyValue('method')),
     uid: String(event.getFirstPropertyValue('uid')),
@@ -200,7 +201,7 @@ describeEachDatabase('cancellation and refund messages', (getDb) => {
     expect(status).toMatchObject({ status: 'complete', clientSecret: null });
     expect(status.bookings).toEqual([
       {
-        id: expect.any(Number),
+        id: anyOf(Number),
         start_time: '2026-03-21T09:00:00+00:00',
         end_time: '2026-03-21T10:00:00+00:00',
         branch_name: 'Lisboa – Avenidas Novas',

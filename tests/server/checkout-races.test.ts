@@ -1,4 +1,4 @@
-import type { ErrorBody } from './support/accounts.ts';
+import type { ErrorBody, Schemas } from './support/accounts.ts';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,7 +40,9 @@ describe.each(DATABASE_TARGETS)('racing a local checkout (%s)', (target) => {
       token,
     );
     expect(created.statusCode).toBe(201);
-    const sessionId = (created.json().checkout_session.clientSecret as string).split('_secret_')[0]!;
+    const sessionId = (
+      created.json<Schemas['CreateBookingResponse']>().checkout_session.clientSecret as string
+    ).split('_secret_')[0]!;
     return { client, token, sessionId };
   }
 
@@ -52,7 +54,7 @@ describe.each(DATABASE_TARGETS)('racing a local checkout (%s)', (target) => {
       ),
     );
     const statuses = answers.map((answer) => answer.statusCode).sort();
-    expect(statuses).toEqual([200, ...Array(9).fill(409)]);
+    expect(statuses).toEqual([200, ...Array<number>(9).fill(409)]);
     expect(answers.find((answer) => answer.statusCode === 200)!.json()).toMatchObject({ outcome: 'paid' });
     for (const answer of answers.filter((candidate) => candidate.statusCode === 409)) {
       expect(answer.json<ErrorBody>().code).toBe('checkout_session_closed');
@@ -78,7 +80,7 @@ describe.each(DATABASE_TARGETS)('racing a local checkout (%s)', (target) => {
       expect(expired.statusCode).toBe(200);
       const status = (
         await client.get(`/api/checkout/session-status?stripe_session_id=${sessionId}`, token)
-      ).json();
+      ).json<Schemas['CheckoutSessionStatus']>();
       const mine = (await client.get('/api/bookings/my-bookings', token)).json<
         {
           status: string;
@@ -87,7 +89,7 @@ describe.each(DATABASE_TARGETS)('racing a local checkout (%s)', (target) => {
       >();
       if (paid.statusCode === 200) {
         outcomes.push('paid');
-        expect(paid.json().outcome).toBe('paid');
+        expect(paid.json<Schemas['LocalCheckoutCompleteResponse']>().outcome).toBe('paid');
         expect(status.status).toBe('complete');
         expect(mine.map((booking) => [booking.status, booking.paid])).toEqual([['confirmed', true]]);
       } else {
@@ -168,7 +170,7 @@ describe('one local checkout paid ten times at once over two server processes (p
         return response.status;
       }),
     );
-    expect(statuses.sort()).toEqual([200, ...Array(9).fill(409)]);
+    expect(statuses.sort()).toEqual([200, ...Array<number>(9).fill(409)]);
     const client = new pg.Client({
       connectionString: fresh.config.kind === 'postgres' ? fresh.config.url : '',
     });

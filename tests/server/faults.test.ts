@@ -1,4 +1,4 @@
-import type { ErrorBody } from './support/accounts.ts';
+import type { ErrorBody, Schemas } from './support/accounts.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -158,7 +158,9 @@ describe.each(DATABASE_TARGETS)('a checkout nobody finishes (%s)', (target) => {
     };
     const created = await first.json('POST', '/api/bookings/', body, firstToken);
     expect(created.statusCode).toBe(201);
-    const sessionId = (created.json().checkout_session.clientSecret as string).split('_secret_')[0]!;
+    const sessionId = (
+      created.json<Schemas['CreateBookingResponse']>().checkout_session.clientSecret as string
+    ).split('_secret_')[0]!;
     expect((await second.json('POST', '/api/bookings/', body, secondToken)).statusCode).toBe(409);
 
     // The sweep as the queue runs it each minute (under a test clock the cron does not fire by itself).

@@ -1,3 +1,4 @@
+import type { Schemas } from './support/accounts.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { InjectOptions } from 'fastify';
@@ -653,7 +654,9 @@ describe.each(DATABASE_TARGETS)('the contract fuzzer on %s', (target) => {
       account.token,
     );
     expect(created.statusCode).toBe(201);
-    const sessionId = (created.json().checkout_session.clientSecret as string).split('_secret_')[0]!;
+    const sessionId = (
+      created.json<Schemas['CreateBookingResponse']>().checkout_session.clientSecret as string
+    ).split('_secret_')[0]!;
     const booking = await app.db.selectFrom('bookings').select(['id', 'user_id']).executeTakeFirstOrThrow();
     const user = await app.db
       .selectFrom('users')

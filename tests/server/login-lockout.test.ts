@@ -1,3 +1,4 @@
+import type { Schemas } from './support/accounts.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATE_LIMIT_RULES } from '../../server/config.ts';
 import { DATABASE_TARGETS } from './support/databases.ts';
@@ -32,7 +33,9 @@ describe.each(DATABASE_TARGETS)('wrong passwords for someone else’s account (%
     // The owner, from an address that has not been failing, gets in.
     const login = await owner.login(account.email, account.password);
     expect(login.statusCode).toBe(200);
-    expect((await owner.get('/api/auth/me', login.json().access_token)).statusCode).toBe(200);
+    expect(
+      (await owner.get('/api/auth/me', login.json<Schemas['LoginResponse']>().access_token)).statusCode,
+    ).toBe(200);
     // And from another fresh address too (a phone on mobile data).
     expect((await newClient(server.app).login(account.email, account.password)).statusCode).toBe(200);
   });

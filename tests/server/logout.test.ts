@@ -1,4 +1,4 @@
-import type { ErrorBody } from './support/accounts.ts';
+import type { ErrorBody, Schemas } from './support/accounts.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_TARGETS } from './support/databases.ts';
 import { newClient, startAccountApp, verifiedAccount, type AccountApp } from './support/accounts.ts';
@@ -29,7 +29,9 @@ describe.each(DATABASE_TARGETS)('POST /auth/logout (%s)', (target) => {
     }
     const again = await client.login(account.email, account.password);
     expect(again.statusCode).toBe(200);
-    expect((await client.get('/api/auth/me', again.json().access_token)).statusCode).toBe(200);
+    expect(
+      (await client.get('/api/auth/me', again.json<Schemas['LoginResponse']>().access_token)).statusCode,
+    ).toBe(200);
   });
 
   it('answers 401 without a valid token and changes nothing', async () => {

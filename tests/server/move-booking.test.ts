@@ -182,6 +182,10 @@ describeEachDatabase('moving a booking', (getDb) => {
       status: 'confirmed',
     });
     expect((await movedMails())[0]!.text_body).toContain('You paid the difference of €10.00.');
+    // The payment result can say the booking moved and what the difference was.
+    await expect(
+      checkout().reconcileSession({ sessionId: clientSecret.split('_secret_')[0]! }),
+    ).resolves.toMatchObject({ status: 'complete', move_price_difference_eur: 10 });
 
     // Cancelled 5 days ahead (100 %): 10 EUR back from the move's payment, 15 EUR from the booking's own.
     const session = (await booking(id)).checkout_session_id;

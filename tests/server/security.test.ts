@@ -1,4 +1,4 @@
-import type { ErrorBody } from './support/accounts.ts';
+import type { ErrorBody, Schemas } from './support/accounts.ts';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { SignJWT } from 'jose';
@@ -47,13 +47,19 @@ const booking = (slotId: number, total: number) => ({
 async function bookAndPayOverHttp(client: Client, token: string, slotId: number) {
   const created = await client.json('POST', '/api/bookings/', booking(slotId, 15), token);
   expect(created.statusCode).toBe(201);
-  const sessionId = (created.json().checkout_session.clientSecret as string).split('_secret_')[0]!;
+  const sessionId = (
+    created.json<Schemas['CreateBookingResponse']>().checkout_session.clientSecret as string
+  ).split('_secret_')[0]!;
   const paid = await client.json('POST', `/api/checkout/local/${sessionId}/complete`, {
     card_number: '4242 4242 4242 4242',
   });
   expect(paid.json()).toMatchObject({ outcome: 'paid' });
   const mine = (await client.get('/api/bookings/my-bookings', token)).json<{ id: number }[]>();
-  return { bookingId: mine.at(-1)!.id, sessionId, returnUrl: paid.json().return_url as string };
+  return {
+    bookingId: mine.at(-1)!.id,
+    sessionId,
+    returnUrl: paid.json<Schemas['LocalCheckoutCompleteResponse']>().return_url,
+  };
 }
 
 describe('session tokens (pglite)', () => {
@@ -160,7 +166,9 @@ describe.each(DATABASE_TARGETS)("other people's bookings (%s)", (target) => {
     intruderToken = (await verifiedAccount(intruder, server.app)).token;
     paid = await bookAndPayOverHttp(owner, ownerToken, slots[0]!);
     const pending = await owner.json('POST', '/api/bookings/', booking(slots[1]!, 15), ownerToken);
-    pendingSession = (pending.json().checkout_session.clientSecret as string).split('_secret_')[0]!;
+    pendingSession = (
+      pending.json<Schemas['CreateBookingResponse']>().checkout_session.clientSecret as string
+    ).split('_secret_')[0]!;
   });
   afterAll(async () => server?.close());
 

@@ -1,7 +1,7 @@
 import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
 import { formatLocalClock } from '../../server/bookings/time-format.ts';
-import { timeOnly } from '../../src/account/time.ts';
+import { slotTimes, timeOnly } from '../../src/account/time.ts';
 import { LOCALES } from '../../src/i18n/locales.ts';
 
 // Issue 17, item 7: e-mails wrote '09:00 pm' where the app wrote '9:00 pm'. One clock per language, the same in
@@ -25,5 +25,17 @@ describe('the clock', () => {
       '09:05',
     );
     expect(formatLocalClock('de', 'Europe/Lisbon', nine)).toBe('21:00');
+  });
+});
+
+describe('the booking modal’s slot times', () => {
+  it('use the messages’ clock in every language, on the branch’s wall clock whatever the device zone', () => {
+    const slot = { start_time: '2026-07-01T21:00:00+01:00', end_time: '2026-07-01T22:00:00+01:00' };
+    for (const locale of LOCALES) {
+      const clock = (iso: string) => formatLocalClock(locale, 'Europe/Lisbon', Temporal.Instant.from(iso));
+      expect(slotTimes(slot, locale), locale).toBe(`${clock(slot.start_time)} - ${clock(slot.end_time)}`);
+    }
+    expect(slotTimes(slot, 'en')).toMatch(/^9:00\s?pm - 10:00\s?pm$/);
+    expect(slotTimes(slot, 'pt')).toBe('21:00 - 22:00');
   });
 });

@@ -70,6 +70,56 @@ const verifyEmail: Record<Locale, Template> = {
   },
 };
 
+/** The early-bird coupon's code and terms in the verification e-mail of a member it applies to. */
+const offeredCoupon: Record<Locale, { limited: string; unlimited: string }> = {
+  pt: {
+    limited:
+      'Como cliente fundador, o código {code} dá-lhe {percent}% de desconto nos próximos {uses} horários que reservar. Não precisa de o escrever: aplicamo-lo automaticamente na janela de reserva, e pode ver quantas utilizações lhe restam em A minha conta.',
+    unlimited:
+      'Como cliente fundador, o código {code} dá-lhe {percent}% de desconto nos horários que reservar. Não precisa de o escrever: aplicamo-lo automaticamente na janela de reserva.',
+  },
+  en: {
+    limited:
+      'As an early member, the code {code} gives you {percent}% off the next {uses} slots you book. You do not need to type it: we apply it for you in the booking window, and My account shows how many uses you have left.',
+    unlimited:
+      'As an early member, the code {code} gives you {percent}% off the slots you book. You do not need to type it: we apply it for you in the booking window.',
+  },
+  fr: {
+    limited:
+      'En tant que membre de la première heure, le code {code} vous donne {percent} % de réduction sur les {uses} prochains créneaux que vous réservez. Inutile de le saisir : nous l’appliquons pour vous dans la fenêtre de réservation, et Mon compte indique combien d’utilisations il vous reste.',
+    unlimited:
+      'En tant que membre de la première heure, le code {code} vous donne {percent} % de réduction sur les créneaux que vous réservez. Inutile de le saisir : nous l’appliquons pour vous dans la fenêtre de réservation.',
+  },
+  de: {
+    limited:
+      'Als Mitglied der ersten Stunde erhalten Sie mit dem Code {code} {percent} % Rabatt auf die nächsten {uses} Zeitfenster, die Sie buchen. Sie müssen ihn nicht eingeben: Wir wenden ihn im Buchungsfenster automatisch an, und unter Mein Konto sehen Sie, wie viele Einlösungen Ihnen bleiben.',
+    unlimited:
+      'Als Mitglied der ersten Stunde erhalten Sie mit dem Code {code} {percent} % Rabatt auf die Zeitfenster, die Sie buchen. Sie müssen ihn nicht eingeben: Wir wenden ihn im Buchungsfenster automatisch an.',
+  },
+  sk: {
+    limited:
+      'Ako člen od začiatku máte s kódom {code} zľavu {percent} % na nasledujúcich {uses} termínov, ktoré si rezervujete. Nemusíte ho zadávať: v okne rezervácie ho použijeme automaticky a v časti Môj účet uvidíte, koľko použití vám zostáva.',
+    unlimited:
+      'Ako člen od začiatku máte s kódom {code} zľavu {percent} % na termíny, ktoré si rezervujete. Nemusíte ho zadávať: v okne rezervácie ho použijeme automaticky.',
+  },
+};
+
+/** The coupon a verification e-mail offers: its code, its discount (0.1 is 10 %) and the uses left (null: no cap). */
+export type CouponOffer = { code: string; discount: number; remainingUses: number | null };
+
+function offerLine(locale: Locale, offer: CouponOffer): string {
+  const text = offeredCoupon[locale];
+  const line = offer.remainingUses === null ? text.unlimited : text.limited;
+  return fill(
+    { line },
+    {
+      code: offer.code,
+      percent: String(Math.round(offer.discount * 1000) / 10),
+      uses: String(offer.remainingUses ?? ''),
+    },
+  ).line;
+}
+
 const resetPassword: Record<Locale, Template> = {
   pt: {
     subject: 'Redefinir a palavra-passe – {brand}',
@@ -184,9 +234,11 @@ function common({ locale, brand, firstName }: Common) {
 }
 
 export function verifyEmailMessage(
-  params: Common & { code: string; link: string; minutes: number },
+  params: Common & { code: string; link: string; minutes: number; offer?: CouponOffer | null },
 ): RenderedEmail {
   const text = fill(verifyEmail[params.locale], { brand: params.brand, minutes: params.minutes });
+  const [validity, ...rest] = text.after;
+  const after = params.offer ? [validity!, offerLine(params.locale, params.offer), ...rest] : text.after;
   return renderEmail(
     {
       subject: text.subject,
@@ -194,7 +246,7 @@ export function verifyEmailMessage(
       paragraphs: text.paragraphs,
       code: params.code,
       action: { label: text.actionLabel, url: params.link },
-      after: text.after,
+      after,
     },
     params.locale,
   );

@@ -2,7 +2,9 @@ import { getAdjacencyMap, getShortestPaths, getSimplePaths, serializeSnapshot } 
 import {
   createActor,
   fromPromise,
+  type ActorLogic,
   type AnyActorLogic,
+  type EventObject,
   type AnyStateMachine,
   type EventFromLogic,
   type InputFrom,
@@ -74,6 +76,9 @@ type WorldSnapshot = {
   pending: string[];
 };
 
+/** The wrapped machine as the graph sees it: world snapshots, any event, the machine's input. */
+type WorldLogic = ActorLogic<WorldSnapshot, EventObject, unknown>;
+
 const ANSWER = /^xstate\.(?:done|error)\.actor\.(.+)$/;
 
 function answeredActor(event: { type: string }): string | null {
@@ -85,7 +90,7 @@ function answeredActor(event: { type: string }): string | null {
  * waits for it (invoked and not yet answered), as in the running app. Without this the graph would answer
  * the same call twice, a path no real server can produce.
  */
-function worldOf(machine: AnyStateMachine): AnyActorLogic {
+function worldOf(machine: AnyStateMachine): WorldLogic {
   const waitingFor = (
     previous: Record<string, unknown>,
     next: Record<string, unknown>,
@@ -127,7 +132,7 @@ function worldOf(machine: AnyStateMachine): AnyActorLogic {
       };
     },
     getPersistedSnapshot: (snapshot: WorldSnapshot) => snapshot,
-  } as unknown as AnyActorLogic;
+  } as unknown as WorldLogic;
 }
 
 function canTake(world: WorldSnapshot, event: { type: string }): boolean {
@@ -174,9 +179,7 @@ export function generatePaths<TMachine extends AnyStateMachine>(
   const adjacency = getAdjacencyMap(logic, traversal) as unknown as Adjacency;
   // Every transition, not only every state: the shortest path to each state, extended by each event that
   // state handles (guards evaluated), so a transition that leads back to a known state is taken too.
-  const toState = new Map(
-    shortest.map((candidate) => [serialize(candidate.state as WorldSnapshot), candidate]),
-  );
+  const toState = new Map(shortest.map((candidate) => [serialize(candidate.state), candidate]));
   const edges: typeof shortest = [];
   for (const [key, node] of Object.entries(adjacency)) {
     const head = toState.get(key);
@@ -200,11 +203,11 @@ export function generatePaths<TMachine extends AnyStateMachine>(
     seen.add(key);
     const steps = candidate.steps.map((step) => ({
       event: step.event,
-      state: (step.state as WorldSnapshot).machine,
+      state: step.state.machine,
     })) as unknown as Step<TMachine>[];
     paths.push({
       steps,
-      state: (candidate.state as WorldSnapshot).machine as SnapshotFrom<TMachine>,
+      state: candidate.state.machine as SnapshotFrom<TMachine>,
       description: describePath(steps),
     });
   }

@@ -10,10 +10,12 @@ import type { components } from '../../../openapi/schema.gen.ts';
 // with an IP address of its own (so one test's attempts never count against another's), and shortcuts
 // through registration and verification.
 
-/** Limits high enough to stay out of the way; a suite lowers the ones it is about. */
+/** The bodies the contract declares, by schema name: `response.json<Schemas['Booking'][]>()`. */
+export type Schemas = components['schemas'];
 /** The body of every error answer, as the contract declares it. */
-export type ErrorBody = components['schemas']['Error'];
+export type ErrorBody = Schemas['Error'];
 
+/** Limits high enough to stay out of the way; a suite lowers the ones it is about. */
 export const RELAXED_RATE_LIMITS = RATE_LIMIT_RULES.map((rule) => `${rule}=1000/1h`).join(',');
 
 export function accountTestConfig(database: Config['database'], env: Record<string, string> = {}): Config {
@@ -133,7 +135,7 @@ export type OutboxMessage = {
 export async function outboxTo(app: FastifyInstance, to: string): Promise<OutboxMessage[]> {
   // Some calls write their messages just after answering (forgot-password, resend).
   await app.afterAnswer.idle();
-  return (await app.inject({ url: `/api/dev/outbox?to=${encodeURIComponent(to)}` })).json();
+  return (await app.inject({ url: `/api/dev/outbox?to=${encodeURIComponent(to)}` })).json<OutboxMessage[]>();
 }
 
 /** The code of the newest verification message to this address or phone. */
@@ -168,7 +170,7 @@ export async function verifiedAccount(
   await client.get(`/api/auth/confirm-phone-number/${await latestCode(app, phone)}`);
   const login = await client.login(account.email, account.password);
   if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
-  return { ...account, token: login.json().access_token };
+  return { ...account, token: login.json<Schemas['LoginResponse']>().access_token };
 }
 
 /** Books one slot for the account over HTTP and pays it with the local test card; answers the session id. */
@@ -184,7 +186,9 @@ export async function bookAndPayOverHttp(caller: Client, token: string, slotId: 
     },
     token,
   );
-  const sessionId = (created.json().checkout_session.clientSecret as string).split('_secret_')[0]!;
+  const sessionId = created
+    .json<Schemas['CreateBookingResponse']>()
+    .checkout_session.clientSecret!.split('_secret_')[0]!;
   await caller.json('POST', `/api/checkout/local/${sessionId}/complete`, {
     card_number: '4242 4242 4242 4242',
   });

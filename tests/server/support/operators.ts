@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { runAdmin } from '../../../server/admin/cli.ts';
 import type { TestClock } from '../../../server/clock.ts';
 import { totpCodeAt } from '../../../server/operators/totp.ts';
-import { newClient, type Client } from './accounts.ts';
+import { newClient, type Client, type Schemas } from './accounts.ts';
 
 // Console operators as the product makes them: `npm run admin -- operator add`, the one-time setup link, a
 // password, then a login with the TOTP code an authenticator app would show at the test clock's time.
@@ -67,5 +67,5 @@ export async function loggedInOperator(
   if (setup.statusCode !== 200) throw new Error(`setup failed: ${setup.body}`);
   const login = await operatorLogin(client, email, OPERATOR_PASSWORD, codeAt(operator, clock));
   if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
-  return { ...operator, token: login.json().access_token, client };
+  return { ...operator, token: login.json<Schemas['OperatorLoginResponse']>().access_token, client };
 }
