@@ -247,8 +247,8 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
       expect.arrayContaining(['created', 'paid', 'canceled', 'refunded']),
     );
     // Facts, not sentences: the console words and formats them in the operator's language.
-    const history = done.json().history as { kind: string }[];
-    const event = (kind: string) => history.find((entry) => entry.kind === kind);
+    const history = detail.history;
+    const event = (kind: (typeof history)[number]['kind']) => history.find((entry) => entry.kind === kind);
     expect(event('paid')).toMatchObject({ amount_cents: 1500, currency: 'EUR', actor: null, reason: null });
     expect(event('refunded')).toMatchObject({
       amount_cents: 750,
@@ -257,12 +257,12 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
     });
     expect(event('canceled')).toMatchObject({ actor: owner.email, amount_cents: null });
     expect(history.every((entry) => !('detail' in entry))).toBe(true);
-    const detail = await owner.client.get(`/api/admin/bookings/${bookingId}`, owner.token);
-    expect(detail.json().messages).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ kind: 'booking_canceled', channel: 'email', status: expect.any(String) }),
-      ]),
-    );
+    const fetched = await owner.client.get(`/api/admin/bookings/${bookingId}`, owner.token);
+    expect(
+      fetched
+        .json<Schemas['AdminBookingDetail']>()
+        .messages.map((message) => `${message.kind} ${message.channel}`),
+    ).toContain('booking_canceled email');
     const again = await cancel(1);
     expect(again.json<ErrorBody>().code).toBe('booking_not_cancelable');
     const refunds = await server.app.db
@@ -398,9 +398,11 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
       owner.token,
     );
     expect(moved.statusCode).toBe(200);
-    expect(moved.json().messages).toEqual(
-      expect.arrayContaining([expect.objectContaining({ kind: 'booking_moved', channel: 'email' })]),
-    );
+    expect(
+      moved
+        .json<Schemas['AdminBookingDetail']>()
+        .messages.map((message) => `${message.kind} ${message.channel}`),
+    ).toContain('booking_moved email');
     const mails = await server.app.db
       .selectFrom('outbox')
       .select(['recipient', 'attachments', 'locale'])
