@@ -170,13 +170,16 @@ test('an owner closes a branch for an evening: the member is refunded and told',
   await page.goto('/pt/admin/closures');
   await field(page, 'Filial').selectOption(String(branch.id));
   // The slot's own wall-clock times (its ISO string carries the branch's offset), an hour around it.
-  const start = slot.start_time.slice(0, 16);
-  const end = slot.end_time.slice(0, 16);
+  // Typed as the console shows dates in Portuguese: 26/03/2026 19:00.
+  const typed = (iso: string) =>
+    `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)} ${iso.slice(11, 16)}`;
+  const start = typed(slot.start_time);
+  const end = typed(slot.end_time);
   await field(page, 'Desde (hora da filial)').fill(start);
   await field(page, 'Até (hora da filial)').fill(end);
   await field(page, 'Motivo (dito aos clientes)').fill('Fuga de água');
   await page.getByRole('button', { name: 'Ver as reservas afetadas' }).click();
-  await expect(page.getByText(/1 reservas serão canceladas/)).toBeVisible();
+  await expect(page.getByText(/1 reserva será cancelada/)).toBeVisible();
   await page.getByRole('button', { name: 'Encerrar e reembolsar' }).click();
   await expect(page.getByRole('status')).toContainText('A filial está encerrada');
   await expect
@@ -229,7 +232,7 @@ test('an owner blocks a member and exports their data', async ({ page, request }
   expect(exported.bookings.length).toBeGreaterThan(0);
   await page.getByRole('button', { name: 'Bloquear…' }).click();
   const dialog = page.getByRole('dialog');
-  await expect(dialog.getByText('1 reservas futuras:')).toBeVisible();
+  await expect(dialog.getByText('1 reserva futura:')).toBeVisible();
   await field(dialog, 'Motivo').fill('Danos no equipamento');
   await dialog.getByRole('button', { name: 'Bloquear' }).click();
   await expect(page.getByText('bloqueado').first()).toBeVisible();
@@ -239,4 +242,56 @@ test('an owner blocks a member and exports their data', async ({ page, request }
   await expect(page.getByRole('table', { name: 'Registo de auditoria' })).toContainText(/block/);
   await expectNoSeriousViolationsOnPage(page, 'console, audit log');
   await page.screenshot({ path: 'docs/screenshots/admin-audit-desktop.png' });
+});
+
+test('every console page passes axe at phone and desktop width; the occupancy chart shows the booked hours', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const { person } = await memberWithBooking(request, 'console-pages', 2);
+  await asOwner(page);
+  const bookings = (await (
+    await request.get(`/api/admin/bookings?q=${encodeURIComponent(person.email)}`, {
+      headers: { Authorization: `Bearer ${ownerToken}` },
+    })
+  ).json()) as { items: { id: number; member: { id: string } | null }[] };
+  const booking = bookings.items[0]!;
+  const pages: [name: string, path: string, heading: string | RegExp][] = [
+    ['today', '', 'Hoje'],
+    ['bookings', 'bookings', 'Reservas'],
+    ['booking', `bookings/${booking.id}`, `Reserva #${booking.id}`],
+    ['closures', 'closures', 'Encerramentos'],
+    ['members', 'members', 'Clientes'],
+    ['member', `members/${booking.member!.id}`, /.+/],
+    ['branches', 'branches', 'Filiais'],
+    ['prices', 'prices', 'Preços'],
+    ['coupons', 'coupons', 'Cupões'],
+    ['refund-policy', 'refund-policy', 'Política de reembolso'],
+    ['money', 'money', 'Receitas e uso'],
+    ['audit', 'audit', 'Registo de auditoria'],
+    ['operators', 'operators', 'Operadores'],
+  ];
+  for (const [width, height, device] of [
+    [1280, 900, 'desktop'],
+    [390, 844, 'phone'],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    for (const [name, path, heading] of pages) {
+      await page.goto(`/pt/admin/${path}`);
+      await expect(page.getByRole('heading', { level: 2, name: heading }).first()).toBeVisible();
+      await expect(page.locator('.mantine-Loader-root')).toHaveCount(0);
+      if (name === 'money') {
+        // A booking two days ahead is inside the page's default period: its hour is a bar above zero.
+        const bars = page.getByRole('img', { name: 'Ocupação por período (%)' }).locator('rect');
+        await expect(bars).not.toHaveCount(0);
+        const heights = await bars.evaluateAll((rects) =>
+          rects.map((rect) => Number(rect.getAttribute('height'))),
+        );
+        expect(heights.some((value) => value > 0)).toBe(true);
+      }
+      await expectNoSeriousViolationsOnPage(page, `console ${name}, ${device}`);
+      await page.screenshot({ path: `docs/screenshots/admin-${name}-${device}.png`, fullPage: true });
+    }
+  }
 });

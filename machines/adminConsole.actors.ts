@@ -168,14 +168,6 @@ export function createAdminConsoleActors(api: ApiClient, publicApi: ApiClient) {
         }),
       ),
     refundPolicy: () => expectData(api.GET('/admin/refund-policy')),
-    setRefundPolicy: (ratios: RefundRatios) =>
-      expectData(
-        api.PUT('/admin/refund-policy', {
-          body: {
-            thresholds: Object.entries(ratios).map(([hours, ratio]) => ({ hours: Number(hours), ratio })),
-          },
-        }),
-      ),
     money: (filters: ReportFilters) =>
       expectData(api.GET('/admin/reports/money', { params: { query: reportQuery(filters) } })),
     occupancy: (filters: ReportFilters) =>

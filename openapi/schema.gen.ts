@@ -2082,6 +2082,7 @@ export interface components {
       page: number;
       page_size: number;
     };
+    /** @description One fact of a booking's history, as data: the console words it in the operator's language and formats amounts with the currency. */
     BookingEvent: {
       at: components['schemas']['Instant'];
       /** @enum {string} */
@@ -2097,8 +2098,16 @@ export interface components {
         | 'refunded'
         | 'expired'
         | 'moved';
-      /** @description A short fact for people (an amount, a reason, an operator's e-mail), untranslated. */
-      detail: string | null;
+      /** @description paid and refunded only; in the currency's minor unit. */
+      amount_cents: number | null;
+      /** @description ISO 4217 code of `amount_cents` (null without an amount). */
+      currency: string | null;
+      /** @description canceled by an operator (their e-mail, or `cli:<user>`) or moved by one; null for the member. */
+      actor: string | null;
+      /** @description The reason an operator gave (moved, refunded), as they typed it. */
+      reason: string | null;
+      /** @description code_failed only; the lock provider's own message. */
+      error: string | null;
     };
     MoneyMovement: {
       /** @description `payment-<n>` or `refund-<n>`. */
@@ -2122,12 +2131,27 @@ export interface components {
     };
     SentMessage: {
       id: components['schemas']['Id'];
-      kind: string;
+      /**
+       * @description What the message is about; the console names it in the operator's language.
+       * @enum {string}
+       */
+      kind:
+        | 'booking_confirmed'
+        | 'access_code'
+        | 'booking_canceled'
+        | 'late_payment_refunded'
+        | 'booking_moved'
+        | 'booking_move_refunded';
       /** @enum {string} */
       channel: 'email' | 'sms';
       to: string;
+      /** @description As the member received it, in the member's language. */
       subject: string | null;
-      status: string;
+      /**
+       * @description pending: not yet delivered; sent; logged: no provider configured, printed to the log; failed.
+       * @enum {string}
+       */
+      status: 'pending' | 'sent' | 'logged' | 'failed';
       created_at: components['schemas']['Instant'];
       /** Format: date-time */
       sent_at: string | null;

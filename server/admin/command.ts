@@ -1,7 +1,9 @@
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
 import type { LockProvider } from '../adapters/locks/provider.ts';
-import type { Clock } from '../clock.ts';
+import { userInfo } from 'node:os';
+import { cliActor, recordAudit, type Actor, type AuditRecord } from '../audit/repository.ts';
+import { dateFromInstant, type Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import type { LocaleCode } from '../db/schema.ts';
 
@@ -26,7 +28,39 @@ export type AdminContext = {
   /** Where links point (`PUBLIC_URL`) and the operators' default language (`OPERATOR_LOCALE`). */
   publicUrl?: string;
   operatorLocale?: LocaleCode;
+  /** Who the audit log names for this run's changes; by default `cli:<the OS user running it>`. */
+  actor?: Actor;
 };
+
+function osUserName(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    // A container user without a passwd entry has no name, only a uid.
+    return `uid ${process.getuid?.() ?? 'unknown'}`;
+  }
+}
+
+/** The CLI's actor in the audit log: the context's, or `cli:<OS user>`. */
+export function actorOf(context: AdminContext): Actor {
+  return context.actor ?? cliActor(osUserName());
+}
+
+/**
+ * A change of the CLI and its audit row in one transaction, as the console writes its own: `work` gets the
+ * transaction and answers its result and what to record (null: nothing changed).
+ */
+export async function auditedChange<T>(
+  context: AdminContext,
+  work: (trx: Db) => Promise<{ result: T; audit: AuditRecord | null }>,
+): Promise<T> {
+  const at = dateFromInstant(context.clock.now());
+  return context.db.transaction().execute(async (trx) => {
+    const { result, audit } = await work(trx);
+    if (audit) await recordAudit(trx, actorOf(context), audit, at);
+    return result;
+  });
+}
 
 /** Bad input: the message is for the operator, and the exit code is 2. */
 export class UsageError extends Error {}

@@ -3,7 +3,13 @@ import type { Db } from '../db/database.ts';
 /** Who made a change: an operator of the console, or the back-office CLI (no operator). */
 export type Actor = { operatorId: number | null; email: string | null };
 
-export const CLI_ACTOR: Actor = { operatorId: null, email: null };
+/**
+ * The back-office CLI as an actor: no operator, named `cli:<the OS user who ran it>` (docs/decisions.md,
+ * 'CLI changes in the audit log').
+ */
+export function cliActor(osUser: string): Actor {
+  return { operatorId: null, email: `cli:${osUser}` };
+}
 
 export type AuditRecord = {
   action: string;

@@ -140,10 +140,11 @@ async function completeMove(
   await writeMovedEmail(trx, deps, booking, slot, move, now);
 }
 
-async function writeMovedEmail(
+/** The updated-booking e-mail of a move (the member's own or an operator's): same calendar UID, next SEQUENCE. */
+export async function writeMovedEmail(
   trx: Db,
-  deps: FulfilmentDependencies,
-  booking: movesRepository.BookingToMoveRow,
+  deps: Pick<FulfilmentDependencies, 'organizer' | 'publicUrl'>,
+  booking: Pick<movesRepository.BookingToMoveRow, 'id' | 'user_id' | 'branch_id' | 'start_time' | 'end_time'>,
   slot: { start_time: Date; end_time: Date },
   move: { seq: number; differenceCents: number },
   now: Date,

@@ -390,6 +390,16 @@ export async function openHoursPerDay(db: Db, filter: { branchId?: number; from:
 }
 
 /** Outbox messages about one booking (confirmation, door code, cancellation), by their dedupe keys. */
+/** The kinds of message the console lists on a booking's page (the contract's SentMessage kinds). */
+const BOOKING_MESSAGE_KINDS = [
+  'booking_confirmed',
+  'access_code',
+  'booking_canceled',
+  'late_payment_refunded',
+  'booking_moved',
+  'booking_move_refunded',
+] as const;
+
 export async function messagesOfBooking(db: Db, bookingId: number) {
   const id = String(bookingId);
   return db
@@ -398,8 +408,10 @@ export async function messagesOfBooking(db: Db, bookingId: number) {
     .where(
       'dedupe_key',
       '~',
-      `^(booking_confirmed:([0-9]+,)*${id}(,[0-9]+)*|access_code(_again)?:(email|sms):${id}:.*|booking_canceled:(email|sms):${id})$`,
+      `^((booking_confirmed|booking_canceled|late_payment_refunded):([0-9]+,)*${id}(,[0-9]+)*(:sms)?|access_code(_again)?:(email|sms):${id}:.*|booking_canceled:(email|sms):${id}|booking_move(d|_refunded):${id}:[0-9]+)$`,
     )
+    .where('kind', 'in', BOOKING_MESSAGE_KINDS)
+    .$narrowType<{ kind: (typeof BOOKING_MESSAGE_KINDS)[number] }>()
     .orderBy('created_at')
     .orderBy('id')
     .execute();

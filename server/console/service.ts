@@ -4,9 +4,12 @@ import { normaliseContact } from '../auth/blocked-contacts.ts';
 import * as authRepository from '../auth/repository.ts';
 import type { AuthService } from '../auth/service.ts';
 import { formatLocalTime } from '../branches/service.ts';
+import type { NoticeDependencies } from '../bookings/cancellation-notices.ts';
 import type { AccessCodeNotifier, AccessCodeScheduler } from '../bookings/access-codes.ts';
 import { isConflict, sqlState, SQLSTATE } from '../bookings/database-errors.ts';
 import { centsToEuros, eurosToCents, formatMoney } from '../bookings/money.ts';
+import * as movesRepository from '../bookings/moves-repository.ts';
+import { writeMovedEmail } from '../bookings/moves.ts';
 import { refundableCents } from '../bookings/refunds.ts';
 import * as bookingRepository from '../bookings/repository.ts';
 import type { BookingService } from '../bookings/service.ts';
@@ -23,14 +26,15 @@ type Schemas = components['schemas'];
 export type RefundMode = 'policy' | 'full' | 'none' | 'amount';
 export type RefundChoice = { mode: RefundMode; amount_eur?: number };
 
-export type ConsoleDependencies = LockDependencies & {
-  db: Db;
-  clock: Clock;
-  bookings: BookingService;
-  resend: AccessCodeNotifier;
-  accessCodes: AccessCodeScheduler | null;
-  auth: AuthService;
-};
+export type ConsoleDependencies = LockDependencies &
+  Pick<NoticeDependencies, 'organizer' | 'publicUrl'> & {
+    db: Db;
+    clock: Clock;
+    bookings: BookingService;
+    resend: AccessCodeNotifier;
+    accessCodes: AccessCodeScheduler | null;
+    auth: AuthService;
+  };
 
 /** What a booking has been paid: its price when a payment confirmed it through a checkout (free ones: 0). */
 function paidCents(row: {
@@ -105,6 +109,18 @@ export function createConsoleService(deps: ConsoleDependencies) {
         canceled_at: row.canceled_at ? local(row.canceled_at) : null,
       };
     });
+  }
+
+  /** Who cancelled: an operator's e-mail (or the CLI's name); older rows kept `operator:<id>`, resolved here. */
+  async function canceledByName(canceledBy: string | null): Promise<string | null> {
+    const id = /^operator:(\d+)$/.exec(canceledBy ?? '')?.[1];
+    if (!id) return canceledBy;
+    const operator = await db
+      .selectFrom('operators')
+      .select('email')
+      .where('id', '=', Number(id))
+      .executeTakeFirst();
+    return operator?.email ?? canceledBy;
   }
 
   async function requireBooking(bookingId: number): Promise<repository.AdminBookingRow> {
@@ -245,7 +261,7 @@ export function createConsoleService(deps: ConsoleDependencies) {
         trx,
         future,
         refundChooser(input.refundMode),
-        `operator:${actor.operatorId ?? 'cli'}`,
+        actor.email ?? 'cli',
         input.reason,
       );
     }
@@ -307,33 +323,41 @@ export function createConsoleService(deps: ConsoleDependencies) {
           .where('action', '=', 'booking.move')
           .execute(),
       ]);
-      const history: Schemas['BookingEvent'][] = [
-        { at: local(row.created_at), kind: 'created', detail: null },
-      ];
-      if (row.paid_at)
-        history.push({ at: local(row.paid_at), kind: 'paid', detail: `${centsToEuros(paidCents(row))} EUR` });
+      const fact = (
+        at: Date,
+        kind: Schemas['BookingEvent']['kind'],
+        more: Partial<Omit<Schemas['BookingEvent'], 'at' | 'kind'>> = {},
+      ): Schemas['BookingEvent'] => ({
+        at: local(at),
+        kind,
+        amount_cents: null,
+        currency: null,
+        actor: null,
+        reason: null,
+        error: null,
+        ...more,
+      });
+      const money = (cents: number) => ({ amount_cents: cents, currency: 'EUR' });
+      const history = [fact(row.created_at, 'created')];
+      if (row.paid_at) history.push(fact(row.paid_at, 'paid', money(paidCents(row))));
       for (const door of codeEvents) {
-        if (door.state === 'set')
-          history.push({ at: local(door.updated_at), kind: 'code_programmed', detail: null });
+        if (door.state === 'set') history.push(fact(door.updated_at, 'code_programmed'));
         if (door.state === 'failed')
-          history.push({ at: local(door.updated_at), kind: 'code_failed', detail: door.error });
+          history.push(fact(door.updated_at, 'code_failed', { error: door.error }));
       }
-      if (row.access_code_sent_at)
-        history.push({ at: local(row.access_code_sent_at), kind: 'code_sent', detail: null });
-      if (row.checked_in_at) history.push({ at: local(row.checked_in_at), kind: 'entered', detail: null });
-      if (row.overstay_at) history.push({ at: local(row.overstay_at), kind: 'overstay', detail: null });
-      for (const move of moves) history.push({ at: local(move.at), kind: 'moved', detail: move.reason });
+      if (row.access_code_sent_at) history.push(fact(row.access_code_sent_at, 'code_sent'));
+      if (row.checked_in_at) history.push(fact(row.checked_in_at, 'entered'));
+      if (row.overstay_at) history.push(fact(row.overstay_at, 'overstay'));
+      for (const move of moves)
+        history.push(fact(move.at, 'moved', { actor: move.operator_email, reason: move.reason }));
       if (row.canceled_at)
-        history.push({ at: local(row.canceled_at), kind: 'canceled', detail: row.canceled_by });
-      if (booking!.status === 'expired' && row.hold_expires_at) {
-        history.push({ at: local(row.hold_expires_at), kind: 'expired', detail: null });
-      }
+        history.push(fact(row.canceled_at, 'canceled', { actor: await canceledByName(row.canceled_by) }));
+      if (booking!.status === 'expired' && row.hold_expires_at)
+        history.push(fact(row.hold_expires_at, 'expired'));
       for (const payment of payments.filter((movement) => movement.kind === 'refund')) {
-        history.push({
-          at: local(payment.at),
-          kind: 'refunded',
-          detail: `${centsToEuros(Number(payment.amount_cents))} EUR${payment.reason ? `: ${payment.reason}` : ''}`,
-        });
+        history.push(
+          fact(payment.at, 'refunded', { ...money(Number(payment.amount_cents)), reason: payment.reason }),
+        );
       }
       history.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
       const at = now();
@@ -404,7 +428,7 @@ export function createConsoleService(deps: ConsoleDependencies) {
             }
             return amountCents!;
           },
-          `operator:${actor.operatorId ?? 'cli'}`,
+          actor.email ?? 'cli',
           input.reason,
         );
         return {
@@ -503,6 +527,35 @@ export function createConsoleService(deps: ConsoleDependencies) {
         await deps.accessCodes?.schedule(trx, [
           { id: bookingId, start: slot.start_time, lockCodeId: moved.lock_code_id ?? undefined },
         ]);
+        // Recorded as a move of the booking (its seq numbers the member's messages), told as the member's own is.
+        const seq = await movesRepository.nextMoveSeq(trx, bookingId);
+        await movesRepository.insertMove(trx, {
+          booking_id: bookingId,
+          seq,
+          from_slot_id: current.slot_id,
+          to_slot_id: slot.id,
+          from_price_cents: current.final_price_cents,
+          to_base_price_cents: slot.price_cents,
+          to_price_cents: current.final_price_cents,
+          difference_cents: 0,
+          state: 'completed',
+          created_at: at,
+          settled_at: at,
+        });
+        await writeMovedEmail(
+          trx,
+          deps,
+          {
+            id: bookingId,
+            user_id: row.user_id,
+            branch_id: current.branch_id,
+            start_time: current.start_time,
+            end_time: current.end_time,
+          },
+          slot,
+          { seq, differenceCents: 0 },
+          at,
+        );
         return {
           result: undefined,
           audit: {

@@ -11,14 +11,17 @@ export function BarChart({
   bars,
   title,
   format,
+  label,
 }: {
   bars: Bar[];
   title: string;
   format: (value: number) => string;
+  /** The period's name under its bar and in its tooltip. */
+  label: (period: string) => string;
 }) {
   const width = 640;
   const height = 200;
-  const max = Math.max(1, ...bars.map((bar) => Math.abs(bar.value)));
+  const max = Math.max(Number.EPSILON, ...bars.map((bar) => Math.abs(bar.value)));
   const step = bars.length ? width / bars.length : width;
   const barWidth = Math.max(2, step * 0.7);
   if (bars.length === 0) return null;
@@ -31,8 +34,17 @@ export function BarChart({
         aria-label={title}
         style={{ maxHeight: 260 }}
       >
+        <line
+          x1={0}
+          x2={width}
+          y1={height + 0.5}
+          y2={height + 0.5}
+          stroke="var(--mantine-color-gray-6)"
+          strokeWidth={1}
+        />
         {bars.map((bar, index) => {
-          const barHeight = (Math.abs(bar.value) / max) * (height - 16);
+          // A small value keeps a visible sliver; a zero draws only the baseline.
+          const barHeight = bar.value === 0 ? 0 : Math.max(3, (Math.abs(bar.value) / max) * (height - 16));
           const x = index * step + (step - barWidth) / 2;
           return (
             <g key={`${bar.label}-${index}`}>
@@ -43,7 +55,7 @@ export function BarChart({
                 height={barHeight}
                 fill={bar.value < 0 ? 'var(--mantine-color-red-6)' : 'var(--mantine-color-lime-5)'}
               >
-                <title>{`${bar.label}: ${format(bar.value)}`}</title>
+                <title>{`${label(bar.label)}: ${format(bar.value)}`}</title>
               </rect>
               {bars.length <= 16 && (
                 <text
@@ -53,7 +65,7 @@ export function BarChart({
                   textAnchor="middle"
                   fill="currentColor"
                 >
-                  {bar.label.slice(5)}
+                  {label(bar.label)}
                 </text>
               )}
             </g>

@@ -7,6 +7,7 @@ import {
   Group,
   Loader,
   Stack,
+  Table,
   Text,
   Title,
   type AnchorProps,
@@ -16,7 +17,7 @@ import type { ReactNode } from 'react';
 import type { AdminBooking } from '../../machines/adminConsole.actors.ts';
 import type { Feedback } from '../../machines/feedback.ts';
 import { timeOnly, timeRange } from '../account/time.ts';
-import { formatEuros } from '../i18n/format.ts';
+import { formatEuros, intlTag } from '../i18n/format.ts';
 import { useAdminLocale } from './context.tsx';
 import { ErrorBox } from './feedback.tsx';
 
@@ -25,6 +26,18 @@ export function Forbidden() {
     <Alert color="yellow" variant="light" role="alert" title={<Trans>Sem acesso</Trans>}>
       <Trans>Esta página é só para responsáveis.</Trans>
     </Alert>
+  );
+}
+
+/**
+ * A table that scrolls sideways on a phone: its scrolling region takes the keyboard focus, so it can be scrolled
+ * without a pointer (axe: scrollable-region-focusable).
+ */
+export function ScrollTable({ minWidth, children }: { minWidth: number; children: ReactNode }) {
+  return (
+    <Table.ScrollContainer minWidth={minWidth} scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}>
+      {children}
+    </Table.ScrollContainer>
   );
 }
 
@@ -67,6 +80,29 @@ export function QueryStatus({ query, hasData }: { query: QueryLike; hasData: boo
 export function useMoney() {
   const lang = useAdminLocale();
   return (euros: number) => formatEuros(euros, lang);
+}
+
+/** Ratios as percentages, hours, and report periods (a day, or the first day of a week or month) in the console's language. */
+export function useFigures() {
+  const tag = intlTag(useAdminLocale());
+  const percentFormat = new Intl.NumberFormat(tag, { style: 'percent', maximumFractionDigits: 1 });
+  const numberFormat = new Intl.NumberFormat(tag, { maximumFractionDigits: 2 });
+  const dayFormat = new Intl.DateTimeFormat(tag, { day: 'numeric', month: 'short', timeZone: 'UTC' });
+  return {
+    percent: (ratio: number) => percentFormat.format(ratio),
+    number: (value: number) => numberFormat.format(value),
+    period: (isoDay: string) => dayFormat.format(new Date(`${isoDay}T00:00:00Z`)),
+  };
+}
+
+/** An amount in a currency's minor unit, in the console's language (the currency's own decimals). */
+export function useMinorUnits() {
+  const lang = useAdminLocale();
+  return (cents: number, currency: string) => {
+    const format = new Intl.NumberFormat(intlTag(lang), { style: 'currency', currency });
+    const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+    return format.format(cents / 10 ** digits);
+  };
 }
 
 export function useTimes() {

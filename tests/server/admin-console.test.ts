@@ -246,6 +246,23 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
     expect(detail.history.map((event) => event.kind)).toEqual(
       expect.arrayContaining(['created', 'paid', 'canceled', 'refunded']),
     );
+    // Facts, not sentences: the console words and formats them in the operator's language.
+    const history = detail.history;
+    const event = (kind: (typeof history)[number]['kind']) => history.find((entry) => entry.kind === kind);
+    expect(event('paid')).toMatchObject({ amount_cents: 1500, currency: 'EUR', actor: null, reason: null });
+    expect(event('refunded')).toMatchObject({
+      amount_cents: 750,
+      currency: 'EUR',
+      reason: 'broken shower',
+    });
+    expect(event('canceled')).toMatchObject({ actor: owner.email, amount_cents: null });
+    expect(history.every((entry) => !('detail' in entry))).toBe(true);
+    const fetched = await owner.client.get(`/api/admin/bookings/${bookingId}`, owner.token);
+    expect(
+      fetched
+        .json<Schemas['AdminBookingDetail']>()
+        .messages.map((message) => `${message.kind} ${message.channel}`),
+    ).toContain('booking_canceled email');
     const again = await cancel(1);
     expect(again.json<ErrorBody>().code).toBe('booking_not_cancelable');
     const refunds = await server.app.db
@@ -364,6 +381,75 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
     expect(data.account.email).toBe(blocked.email.toLowerCase());
     expect(data.account).not.toHaveProperty('password_hash');
     expect(data.bookings).toHaveLength(1);
+  });
+
+  it('moves a booking from the console and sends the member the updated-booking e-mail with the same calendar event at a higher SEQUENCE', async () => {
+    const bookingId = await paidBooking(member, '2026-03-30T10:00:00Z', '2026-03-30T11:00:00Z');
+    const target = await insertSlot(server.app.db, {
+      branchId,
+      start: '2026-03-31T17:00:00Z',
+      end: '2026-03-31T18:00:00Z',
+      localDate: '2026-03-31',
+    });
+    const moved = await owner.client.json(
+      'POST',
+      `/api/admin/bookings/${bookingId}/move`,
+      { time_slot_id: target, reason: 'member phoned' },
+      owner.token,
+    );
+    expect(moved.statusCode).toBe(200);
+    expect(
+      moved
+        .json<Schemas['AdminBookingDetail']>()
+        .messages.map((message) => `${message.kind} ${message.channel}`),
+    ).toContain('booking_moved email');
+    const mails = await server.app.db
+      .selectFrom('outbox')
+      .select(['recipient', 'attachments', 'locale'])
+      .where('kind', '=', 'booking_moved')
+      .where('dedupe_key', 'like', `booking_moved:${bookingId}:%`)
+      .execute();
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toMatchObject({ recipient: member.email.toLowerCase(), locale: 'de' });
+    const [calendar] = mails[0]!.attachments as { content: string }[];
+    expect(calendar!.content).toContain(`UID:booking-${bookingId}@`);
+    expect(calendar!.content).toContain('SEQUENCE:1');
+    expect(calendar!.content).toContain('METHOD:REQUEST');
+    expect(calendar!.content).toContain('DTSTART:20260331T170000Z');
+  });
+
+  it('reports occupancy as booked hours over open hours per branch-local day', async () => {
+    const occupancyBranch = await createBranch(server.app.db, { slug: `occupancy-${String(target)}` });
+    const slot = (day: string, hour: number) =>
+      insertSlot(server.app.db, {
+        branchId: occupancyBranch,
+        start: `${day}T${String(hour).padStart(2, '0')}:00:00Z`,
+        end: `${day}T${String(hour + 1).padStart(2, '0')}:00:00Z`,
+        localDate: day,
+      });
+    // Four open hours on the 27th, one of them booked and paid; two open hours on the 28th, none booked.
+    const booked = await slot('2026-03-27', 9);
+    for (const hour of [10, 11, 12]) await slot('2026-03-27', hour);
+    for (const hour of [9, 10]) await slot('2026-03-28', hour);
+    await bookAndPayOverHttp(newClient(server.app), member.token, booked);
+    const report = await owner.client.get(
+      `/api/admin/reports/occupancy?from=2026-03-27&to=2026-03-28&branch_id=${occupancyBranch}`,
+      owner.token,
+    );
+    expect(report.statusCode).toBe(200);
+    expect(
+      report
+        .json<{ rows: { period: string; booked_hours: number; open_hours: number; occupancy: number }[] }>()
+        .rows.map(({ period, booked_hours, open_hours, occupancy }) => ({
+          period,
+          booked_hours,
+          open_hours,
+          occupancy,
+        })),
+    ).toEqual([
+      { period: '2026-03-27', booked_hours: 1, open_hours: 4, occupancy: 0.25 },
+      { period: '2026-03-28', booked_hours: 0, open_hours: 2, occupancy: 0 },
+    ]);
   });
 
   it('finds each change in the audit log, filtered by action', async () => {

@@ -1,3 +1,4 @@
+import { userInfo } from 'node:os';
 import { beforeEach, expect, it } from 'vitest';
 import { runAdmin } from '../../server/admin/cli.ts';
 import { createBranchService } from '../../server/branches/service.ts';
@@ -390,6 +391,62 @@ describeEachDatabase('back office commands', (getDb) => {
     ]);
     expect(await admin('payments', 'list', '--status', 'unpaid')).toBe(0);
     expect(out).toEqual(['(none)']);
+  });
+
+  it('writes each change to the audit log as cli:<OS user>, with what it was before and after; reads and refusals write nothing', async () => {
+    const id = await createBranch(getDb(), { defaultPriceCents: 1500 });
+    const audit = () =>
+      getDb()
+        .selectFrom('audit_log')
+        .select(['operator_id', 'operator_email', 'action', 'entity_type', 'entity_id', 'before', 'after'])
+        .orderBy('id')
+        .execute();
+    const changes = [
+      ['branch', 'update', String(id), '--name', 'Porto – Baixa'],
+      [
+        'price-rule',
+        'add',
+        String(id),
+        '--weekdays',
+        '6',
+        '--from',
+        '08:00',
+        '--to',
+        '12:00',
+        '--price',
+        '25',
+      ],
+      ['coupon', 'create', 'audit10', '--discount', '0.10'],
+      ['coupon', 'update', 'AUDIT10', '--discount', '0.20'],
+      ['refund-ratios', 'set', '{"24": 1, "0": 0}'],
+      ['block', 'add', 'email', 'eve@example.com', '--reason', 'fraud'],
+      ['block', 'remove', 'email', 'eve@example.com'],
+    ];
+    for (const argv of changes) expect(await admin(...argv), argv.join(' ')).toBe(0);
+    const [rule] = await branches().listPriceRules(id);
+    expect(await admin('price-rule', 'remove', String(rule!.id))).toBe(0);
+    // Reading, and a change refused, leave no row.
+    expect(await admin('coupon', 'list')).toBe(0);
+    expect(await admin('coupon', 'update', 'NOPE', '--discount', '0.5')).toBe(2);
+    const rows = await audit();
+    expect(rows.map((row) => `${row.action} ${row.entity_type}:${row.entity_id}`)).toEqual([
+      `branch.update branch:${id}`,
+      `branch.prices branch:${id}`,
+      'coupon.create coupon:AUDIT10',
+      'coupon.update coupon:AUDIT10',
+      'refund_policy.set refund_policy:refund_ratios',
+      'contact.block blocked_contact:email:eve@example.com',
+      'contact.unblock blocked_contact:email:eve@example.com',
+      `price_rule.remove price_rule:${rule!.id}`,
+    ]);
+    expect(new Set(rows.map((row) => `${row.operator_id} ${row.operator_email}`))).toEqual(
+      new Set([`null cli:${userInfo().username}`]),
+    );
+    expect((rows[0]!.before as { name: string }).name).not.toMatch(/Porto/);
+    expect(rows[0]!.after).toMatchObject({ name: 'Porto – Baixa' });
+    expect(rows[3]!.before).toMatchObject({ discount: 0.1 });
+    expect(rows[3]!.after).toMatchObject({ discount: 0.2 });
+    expect(rows[4]!.after).toEqual({ '0': 0, '24': 1 });
   });
 
   it('prints help for the tool and for each command', async () => {

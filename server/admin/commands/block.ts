@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { createBlockedContactService, normaliseContact } from '../../auth/blocked-contacts.ts';
-import { argument, defineCommand, jsonOption, table, text, UsageError } from '../command.ts';
+import { argument, auditedChange, defineCommand, jsonOption, table, text, UsageError } from '../command.ts';
 
 const contactArguments = z.tuple([
   z.enum(['email', 'phone'], {
@@ -17,10 +17,24 @@ export const blockCommands = {
     usage: 'block add email|phone <value> [--reason <text>]',
     summary: 'Blocks an e-mail address or phone number from registering and booking.',
     schema: z.object({ args: contactArguments, reason: text().optional() }),
-    async run({ args: [kind, raw], reason }, { db, io }) {
+    async run({ args: [kind, raw], reason }, context) {
       const contact = normaliseContact(kind, raw);
-      const added = await createBlockedContactService({ db }).block(contact, reason ?? null);
-      io.out(
+      const added = await auditedChange(context, async (trx) => {
+        const blocked = await createBlockedContactService({ db: trx }).block(contact, reason ?? null);
+        return {
+          result: blocked,
+          audit: blocked
+            ? {
+                action: 'contact.block',
+                entityType: 'blocked_contact',
+                entityId: `${contact.kind}:${contact.value}`,
+                reason: reason ?? null,
+                after: contact,
+              }
+            : null,
+        };
+      });
+      context.io.out(
         added
           ? `blocked ${contact.kind} ${contact.value}`
           : `${contact.kind} ${contact.value} was blocked already`,
@@ -32,12 +46,23 @@ export const blockCommands = {
     usage: 'block remove email|phone <value>',
     summary: 'Lifts a block.',
     schema: z.object({ args: contactArguments }),
-    async run({ args: [kind, raw] }, { db, io }) {
+    async run({ args: [kind, raw] }, context) {
       const contact = normaliseContact(kind, raw);
-      if (!(await createBlockedContactService({ db }).unblock(contact))) {
-        throw new UsageError(`${contact.kind} ${contact.value} is not blocked`);
-      }
-      io.out(`unblocked ${contact.kind} ${contact.value}`);
+      await auditedChange(context, async (trx) => {
+        if (!(await createBlockedContactService({ db: trx }).unblock(contact))) {
+          throw new UsageError(`${contact.kind} ${contact.value} is not blocked`);
+        }
+        return {
+          result: undefined,
+          audit: {
+            action: 'contact.unblock',
+            entityType: 'blocked_contact',
+            entityId: `${contact.kind}:${contact.value}`,
+            before: contact,
+          },
+        };
+      });
+      context.io.out(`unblocked ${contact.kind} ${contact.value}`);
     },
   }),
 

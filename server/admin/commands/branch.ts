@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { findBranch } from '../../branches/repository.ts';
 import { createBranchService } from '../../branches/service.ts';
 import { mapBranchDoors } from '../../locks/status.ts';
 import { LOCALES, isLocale, type Locale } from '../../i18n.ts';
 import {
   activation,
   activationOptions,
+  auditedChange,
   BOTH_ACTIVATIONS,
   decimal,
   defineCommand,
@@ -157,28 +159,38 @@ export const branchCommands = {
       .refine(refuseBothActivations, BOTH_ACTIVATIONS),
     async run(input, context) {
       const changes = branchChanges(input);
-      const branches = createBranchService(context);
-      const branchId = await branches.createBranch({
-        ...changes,
-        slug: input.slug,
-        name: input.name,
-        order: changes.order ?? 0,
-        location: input.location,
-        latitude: input.latitude,
-        longitude: input.longitude,
-        mapUrl: changes.mapUrl ?? null,
-        timeZone: input['time-zone'],
-        slotMinutes: changes.slotMinutes ?? 60,
-        openingHours: changes.openingHours ?? null,
-        activeWithSmartLock: changes.activeWithSmartLock ?? true,
-        images: input.image,
-        descriptions: input.description,
-        defaultPriceCents: input.price,
-        priceRules: [],
+      const branchId = await auditedChange(context, async (trx) => {
+        const branches = createBranchService({ ...context, db: trx });
+        const created = await branches.createBranch({
+          ...changes,
+          slug: input.slug,
+          name: input.name,
+          order: changes.order ?? 0,
+          location: input.location,
+          latitude: input.latitude,
+          longitude: input.longitude,
+          mapUrl: changes.mapUrl ?? null,
+          timeZone: input['time-zone'],
+          slotMinutes: changes.slotMinutes ?? 60,
+          openingHours: changes.openingHours ?? null,
+          activeWithSmartLock: changes.activeWithSmartLock ?? true,
+          images: input.image,
+          descriptions: input.description,
+          defaultPriceCents: input.price,
+          priceRules: [],
+        });
+        if (input['lock-device']) await mapBranchDoors(trx, context.clock, created, input['lock-device']);
+        await branches.ensureSlotHorizon();
+        return {
+          result: created,
+          audit: {
+            action: 'branch.create',
+            entityType: 'branch',
+            entityId: created,
+            after: { ...(await findBranch(trx, created)), lock_devices: input['lock-device'] ?? [] },
+          },
+        };
       });
-      if (input['lock-device'])
-        await mapBranchDoors(context.db, context.clock, branchId, input['lock-device']);
-      await branches.ensureSlotHorizon();
       context.io.out(`created branch ${branchId} (${input.slug})`);
     },
   }),
@@ -193,12 +205,23 @@ export const branchCommands = {
       .refine(refuseBothActivations, BOTH_ACTIVATIONS),
     async run(input, context) {
       const [branchId] = input.args;
-      const branches = createBranchService(context);
-      if (!(await branches.findBranch(branchId))) throw new UsageError(`there is no branch ${branchId}`);
       const changes = branchChanges(input);
-      const { slotsGeneratedUntil } = await branches.updateBranch(branchId, changes);
+      const { slotsGeneratedUntil } = await auditedChange(context, async (trx) => {
+        const branches = createBranchService({ ...context, db: trx });
+        const before = await findBranch(trx, branchId);
+        if (!before) throw new UsageError(`there is no branch ${branchId}`);
+        const updated = await branches.updateBranch(branchId, changes);
+        if (input['lock-device']) await mapBranchDoors(trx, context.clock, branchId, input['lock-device']);
+        const after = {
+          ...(await findBranch(trx, branchId)),
+          ...(input['lock-device'] ? { lock_devices: input['lock-device'] } : {}),
+        };
+        return {
+          result: updated,
+          audit: { action: 'branch.update', entityType: 'branch', entityId: branchId, before, after },
+        };
+      });
       if (input['lock-device']) {
-        await mapBranchDoors(context.db, context.clock, branchId, input['lock-device']);
         context.io.out(
           input['lock-device'].length === 0
             ? `branch ${branchId} has no mapped doors now`

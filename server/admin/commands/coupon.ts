@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import * as couponRepository from '../../coupons/repository.ts';
 import { createCouponService } from '../../coupons/service.ts';
 import {
   activation,
   activationOptions,
   argument,
+  auditedChange,
   BOTH_ACTIVATIONS,
   decimal,
   defineCommand,
@@ -82,12 +84,19 @@ export const couponCommands = {
         ...activationOptions,
       })
       .refine(refuseBothActivations, BOTH_ACTIVATIONS),
-    async run(input, { db, clock, io }) {
-      const code = await createCouponService({ db, clock }).createCoupon(input.args[0], {
-        ...couponSettings(input),
-        discount: input.discount,
+    async run(input, context) {
+      const code = await auditedChange(context, async (trx) => {
+        const stored = await createCouponService({ db: trx, clock: context.clock }).createCoupon(
+          input.args[0],
+          { ...couponSettings(input), discount: input.discount },
+        );
+        const after = await couponRepository.findCouponByCode(trx, stored);
+        return {
+          result: stored,
+          audit: { action: 'coupon.create', entityType: 'coupon', entityId: stored, after },
+        };
       });
-      io.out(`created coupon ${code}`);
+      context.io.out(`created coupon ${code}`);
     },
   }),
 
@@ -107,11 +116,22 @@ export const couponCommands = {
         ...activationOptions,
       })
       .refine(refuseBothActivations, BOTH_ACTIVATIONS),
-    async run(input, { db, clock, io }) {
+    async run(input, context) {
       const [code] = input.args;
-      const updated = await createCouponService({ db, clock }).updateCoupon(code, couponSettings(input));
-      if (updated === undefined) throw new UsageError(`there is no coupon ${code.toUpperCase()}`);
-      io.out(`updated coupon ${updated}`);
+      const updated = await auditedChange(context, async (trx) => {
+        const before = await couponRepository.findCouponByCode(trx, code.trim().toUpperCase());
+        const stored = await createCouponService({ db: trx, clock: context.clock }).updateCoupon(
+          code,
+          couponSettings(input),
+        );
+        if (stored === undefined) throw new UsageError(`there is no coupon ${code.toUpperCase()}`);
+        const after = await couponRepository.findCouponByCode(trx, stored);
+        return {
+          result: stored,
+          audit: { action: 'coupon.update', entityType: 'coupon', entityId: stored, before, after },
+        };
+      });
+      context.io.out(`updated coupon ${updated}`);
     },
   }),
 };

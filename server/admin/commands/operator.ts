@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { CLI_ACTOR } from '../../audit/repository.ts';
 import { AppError } from '../../errors.ts';
 import { createOperatorAccounts } from '../../operators/service.ts';
-import { argument, defineCommand, jsonOption, oneOf, table, type AdminContext } from '../command.ts';
+import { actorOf, argument, defineCommand, jsonOption, oneOf, table, type AdminContext } from '../command.ts';
 
 function accounts(context: AdminContext) {
   return createOperatorAccounts({
@@ -20,7 +19,7 @@ export const operatorCommands = {
       'Adds a console operator; prints a one-time password-setup link (72 hours) and the TOTP secret as an otpauth:// URI.',
     schema: z.object({ args: z.tuple([argument('the e-mail address')]), role: oneOf(['owner', 'staff']) }),
     async run({ args: [email], role }, context) {
-      const created = await accounts(context).createOperator(CLI_ACTOR, { email, role });
+      const created = await accounts(context).createOperator(actorOf(context), { email, role });
       context.io.out(`added ${created.operator.role} ${created.operator.email} (id ${created.operator.id})`);
       context.io.out(`password setup link (once, until ${created.setupExpiresAt.toISOString()}):`);
       context.io.out(`  ${created.setupUrl}`);
@@ -57,7 +56,7 @@ export const operatorCommands = {
       const service = accounts(context);
       const operator = await service.findOperatorByEmail(email);
       if (!operator) throw new AppError('operator_not_found');
-      await service.removeOperator(CLI_ACTOR, operator.id);
+      await service.removeOperator(actorOf(context), operator.id);
       context.io.out(`removed ${operator.email}`);
     },
   }),

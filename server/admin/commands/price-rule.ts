@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createBranchService } from '../../branches/service.ts';
 import {
+  auditedChange,
   defineCommand,
   euros,
   idArgument,
@@ -62,13 +63,21 @@ export const priceRuleCommands = {
       })
       .refine((band) => band.to > band.from, { message: '--to must be later than --from' }),
     async run({ args: [branchId], weekdays, from, to, price }, context) {
-      const branches = createBranchService(context);
-      if (!(await branches.findBranch(branchId))) throw new UsageError(`there is no branch ${branchId}`);
-      const ids = await branches.addPriceBand(branchId, {
-        weekdays,
-        startsAtMinute: from,
-        endsAtMinute: to,
-        priceCents: price,
+      const ids = await auditedChange(context, async (trx) => {
+        const branches = createBranchService({ ...context, db: trx });
+        if (!(await branches.findBranch(branchId))) throw new UsageError(`there is no branch ${branchId}`);
+        const before = await branches.listPriceRules(branchId);
+        const added = await branches.addPriceBand(branchId, {
+          weekdays,
+          startsAtMinute: from,
+          endsAtMinute: to,
+          priceCents: price,
+        });
+        const after = await branches.listPriceRules(branchId);
+        return {
+          result: added,
+          audit: { action: 'branch.prices', entityType: 'branch', entityId: branchId, before, after },
+        };
       });
       context.io.out(`added price rule${ids.length > 1 ? 's' : ''} ${ids.join(', ')}`);
     },
@@ -79,9 +88,15 @@ export const priceRuleCommands = {
     summary: 'Removes a price band.',
     schema: z.object({ args: z.tuple([idArgument('the price rule id')]) }),
     async run({ args: [ruleId] }, context) {
-      if (!(await createBranchService(context).removePriceRule(ruleId))) {
-        throw new UsageError(`there is no price rule ${ruleId}`);
-      }
+      await auditedChange(context, async (trx) => {
+        if (!(await createBranchService({ ...context, db: trx }).removePriceRule(ruleId))) {
+          throw new UsageError(`there is no price rule ${ruleId}`);
+        }
+        return {
+          result: undefined,
+          audit: { action: 'price_rule.remove', entityType: 'price_rule', entityId: ruleId },
+        };
+      });
       context.io.out(`removed price rule ${ruleId}`);
     },
   }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { readRefundRatios, writeRefundRatios } from '../../settings/refund-ratios.ts';
-import { argument, defineCommand } from '../command.ts';
+import { argument, auditedChange, defineCommand } from '../command.ts';
 
 const json = (what: string) =>
   argument(what).transform((raw, context): unknown => {
@@ -29,8 +29,22 @@ export const refundRatioCommands = {
     usage: `refund-ratios set '{"48": 1, "24": 0.5, "0": 0}'`,
     summary: 'Sets the refund policy of bookings made from now on (existing bookings keep theirs).',
     schema: z.object({ args: z.tuple([json('the ratios as JSON')]) }),
-    async run({ args: [ratios] }, { db, io }) {
-      io.out(`refund ratios set to ${JSON.stringify(await writeRefundRatios(db, ratios))}`);
+    async run({ args: [ratios] }, context) {
+      const after = await auditedChange(context, async (trx) => {
+        const before = await readRefundRatios(trx);
+        const written = await writeRefundRatios(trx, ratios);
+        return {
+          result: written,
+          audit: {
+            action: 'refund_policy.set',
+            entityType: 'refund_policy',
+            entityId: 'refund_ratios',
+            before,
+            after: written,
+          },
+        };
+      });
+      context.io.out(`refund ratios set to ${JSON.stringify(after)}`);
     },
   }),
 };

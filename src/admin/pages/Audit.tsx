@@ -2,7 +2,8 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Code, Group, Pagination, Stack, Table, Text, TextInput } from '@mantine/core';
 import type { AuditFilters } from '../../../machines/adminConsole.actors.ts';
 import { useAdminQuery, useConsoleActors } from '../hooks.ts';
-import { Empty, PageTitle, QueryStatus, useTimes } from '../parts.tsx';
+import { Empty, PageTitle, QueryStatus, ScrollTable, useTimes } from '../parts.tsx';
+import { DayField } from '../dates.tsx';
 
 const show = (value: unknown) => (value === null || value === undefined ? '—' : JSON.stringify(value));
 
@@ -45,18 +46,8 @@ export default function Audit() {
           value={filters.entityId}
           onChange={(event) => set({ entityId: event.currentTarget.value })}
         />
-        <TextInput
-          type="date"
-          label={t`De`}
-          value={filters.from}
-          onChange={(event) => set({ from: event.currentTarget.value })}
-        />
-        <TextInput
-          type="date"
-          label={t`Até`}
-          value={filters.to}
-          onChange={(event) => set({ to: event.currentTarget.value })}
-        />
+        <DayField label={t`De`} value={filters.from} onChange={(value) => set({ from: value })} />
+        <DayField label={t`Até`} value={filters.to} onChange={(value) => set({ to: value })} />
       </Group>
       <QueryStatus query={query} hasData={page !== null} />
       {page?.items.length === 0 && (
@@ -65,7 +56,7 @@ export default function Audit() {
         </Empty>
       )}
       {page && page.items.length > 0 && (
-        <Table.ScrollContainer minWidth={720}>
+        <ScrollTable minWidth={720}>
           <Table striped verticalSpacing="xs" aria-label={t`Registo de auditoria`}>
             <Table.Thead>
               <Table.Tr>
@@ -106,7 +97,7 @@ export default function Audit() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </ScrollTable>
       )}
       {page && page.total > page.page_size && (
         <Pagination

@@ -30,9 +30,12 @@ import {
   memberName,
   PageTitle,
   QueryStatus,
+  ScrollTable,
+  useMinorUnits,
   useMoney,
   useTimes,
 } from '../parts.tsx';
+import { DayField } from '../dates.tsx';
 
 type Detail = AdminBookingDetail;
 
@@ -162,13 +165,12 @@ function MoveDialog({
       closeButtonProps={{ 'aria-label': t`Fechar` }}
     >
       <Stack gap="md">
-        <TextInput
-          type="date"
+        <DayField
           label={t`Dia`}
           value={slots.params.date}
-          onChange={(event) => {
+          onChange={(value) => {
             setSlotId('');
-            slots.change({ ...slots.params, date: event.currentTarget.value });
+            slots.change({ ...slots.params, date: value });
           }}
         />
         <QueryStatus query={slots} hasData={slots.data !== null} />
@@ -214,9 +216,14 @@ function MoveDialog({
   );
 }
 
-function useEventLabels() {
+type HistoryEvent = Detail['history'][number];
+type Message = Detail['messages'][number];
+
+/** A history fact in the console's language: its name, then its amount, who and why when it has them. */
+function useHistoryText() {
   const { t } = useLingui();
-  return {
+  const amount = useMinorUnits();
+  const names = {
     created: t`criada`,
     paid: t`paga`,
     code_programmed: t`código programado`,
@@ -228,7 +235,37 @@ function useEventLabels() {
     refunded: t`reembolsada`,
     expired: t`expirada`,
     moved: t`mudada`,
-  } satisfies Record<Detail['history'][number]['kind'], string>;
+  } satisfies Record<HistoryEvent['kind'], string>;
+  return (event: HistoryEvent) =>
+    [
+      names[event.kind],
+      event.amount_cents !== null && event.currency ? amount(event.amount_cents, event.currency) : null,
+      event.actor ? t`por ${event.actor}` : null,
+      event.reason,
+      event.error,
+    ]
+      .filter((part) => part)
+      .join(' · ');
+}
+
+function useMessageLabels() {
+  const { t } = useLingui();
+  return {
+    kind: {
+      booking_confirmed: t`confirmação da reserva`,
+      access_code: t`código da porta`,
+      booking_canceled: t`cancelamento`,
+      late_payment_refunded: t`pagamento tardio reembolsado`,
+      booking_moved: t`mudança de horário`,
+      booking_move_refunded: t`diferença da mudança reembolsada`,
+    } satisfies Record<Message['kind'], string>,
+    status: {
+      pending: t`por enviar`,
+      sent: t`enviada`,
+      logged: t`só registada (sem fornecedor)`,
+      failed: t`falhou`,
+    } satisfies Record<Message['status'], string>,
+  };
 }
 
 /** A booking's page (issue 18): its state, history, payments and messages; cancel, resend the code, move. */
@@ -237,7 +274,8 @@ export function BookingPage({ id }: { id: number }) {
   const actors = useConsoleActors();
   const money = useMoney();
   const times = useTimes();
-  const labels = useEventLabels();
+  const historyText = useHistoryText();
+  const messageLabels = useMessageLabels();
   const query = useAdminQuery(actors.booking, { id });
   const [dialog, setDialog] = useState<'cancel' | 'move' | null>(null);
   const resend = useAdminTask(actors.resendCode);
@@ -314,8 +352,7 @@ export function BookingPage({ id }: { id: number }) {
               <Stack gap={4}>
                 {detail.history.map((event, index) => (
                   <Text size="sm" key={`${event.at}-${event.kind}-${index}`}>
-                    {times.instant(event.at)} · {labels[event.kind]}
-                    {event.detail ? ` · ${event.detail}` : ''}
+                    {times.instant(event.at)} · {historyText(event)}
                   </Text>
                 ))}
               </Stack>
@@ -350,7 +387,7 @@ export function BookingPage({ id }: { id: number }) {
                 <Trans>Sem mensagens</Trans>
               </Empty>
             ) : (
-              <Table.ScrollContainer minWidth={480}>
+              <ScrollTable minWidth={480}>
                 <Table verticalSpacing={4}>
                   <Table.Tbody>
                     {detail.messages.map((message) => (
@@ -358,13 +395,14 @@ export function BookingPage({ id }: { id: number }) {
                         <Table.Td>{times.instant(message.created_at)}</Table.Td>
                         <Table.Td>{message.channel === 'sms' ? 'SMS' : t`e-mail`}</Table.Td>
                         <Table.Td>{message.to}</Table.Td>
-                        <Table.Td>{message.subject ?? message.kind}</Table.Td>
-                        <Table.Td>{message.status}</Table.Td>
+                        <Table.Td>{messageLabels.kind[message.kind]}</Table.Td>
+                        <Table.Td>{message.subject}</Table.Td>
+                        <Table.Td>{messageLabels.status[message.status]}</Table.Td>
                       </Table.Tr>
                     ))}
                   </Table.Tbody>
                 </Table>
-              </Table.ScrollContainer>
+              </ScrollTable>
             )}
           </section>
           {dialog === 'cancel' && (

@@ -1,4 +1,4 @@
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, NativeSelect, Pagination, Stack, Table, Text, TextInput } from '@mantine/core';
 import type { AdminBookingStatus, BookingFilters } from '../../../machines/adminConsole.actors.ts';
 import { useAdminQuery, useBranchOptions, useConsoleActors } from '../hooks.ts';
@@ -9,10 +9,12 @@ import {
   memberName,
   PageTitle,
   QueryStatus,
+  ScrollTable,
   useMoney,
   useTimes,
 } from '../parts.tsx';
 import { BookingPage } from './BookingPage.tsx';
+import { DayField } from '../dates.tsx';
 
 function BookingSearch() {
   const { t } = useLingui();
@@ -65,18 +67,8 @@ function BookingSearch() {
               set({ branchId: event.currentTarget.value === '' ? null : Number(event.currentTarget.value) })
             }
           />
-          <TextInput
-            type="date"
-            label={t`De`}
-            value={filters.from}
-            onChange={(event) => set({ from: event.currentTarget.value })}
-          />
-          <TextInput
-            type="date"
-            label={t`Até`}
-            value={filters.to}
-            onChange={(event) => set({ to: event.currentTarget.value })}
-          />
+          <DayField label={t`De`} value={filters.from} onChange={(value) => set({ from: value })} />
+          <DayField label={t`Até`} value={filters.to} onChange={(value) => set({ to: value })} />
           <NativeSelect
             label={t`Estado`}
             value={filters.status}
@@ -97,9 +89,9 @@ function BookingSearch() {
       {page && page.items.length > 0 && (
         <>
           <Text size="sm" c="gray.4">
-            {t`${page.total} reservas`}
+            <Plural value={page.total} one="# reserva" other="# reservas" />
           </Text>
-          <Table.ScrollContainer minWidth={560}>
+          <ScrollTable minWidth={560}>
             <Table striped verticalSpacing="xs">
               <Table.Thead>
                 <Table.Tr>
@@ -146,7 +138,7 @@ function BookingSearch() {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </ScrollTable>
           {page.total > page.page_size && (
             <Pagination
               total={Math.ceil(page.total / page.page_size)}

@@ -1,4 +1,4 @@
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
   Button,
@@ -180,7 +180,13 @@ function BranchEditor({ branch, onSaved }: { branch: AdminBranch; onSaved: () =>
                 {effectText(effect)}
               </Text>
             ))}
-            <Text size="sm">{t`${shown.future_bookings} reservas futuras nesta filial.`}</Text>
+            <Text size="sm">
+              <Plural
+                value={shown.future_bookings}
+                one="# reserva futura nesta filial."
+                other="# reservas futuras nesta filial."
+              />
+            </Text>
           </Stack>
         </Alert>
       )}

@@ -1,4 +1,4 @@
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
   Badge,
@@ -9,7 +9,6 @@ import {
   Stack,
   Table,
   Text,
-  TextInput,
   Textarea,
   Title,
 } from '@mantine/core';
@@ -20,7 +19,8 @@ import { adminClosureMachine, isClosureComplete } from '../../../machines/adminC
 import { useAdmin } from '../context.tsx';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useBranchOptions, useConsoleActors } from '../hooks.ts';
-import { Empty, memberName, PageTitle, QueryStatus, useMoney, useTimes } from '../parts.tsx';
+import { Empty, memberName, PageTitle, QueryStatus, ScrollTable, useMoney, useTimes } from '../parts.tsx';
+import { DayTimeField } from '../dates.tsx';
 
 /** Closures (issue 18): close a branch for a period after seeing the bookings it cancels; reopen one. */
 export default function Closures() {
@@ -41,6 +41,7 @@ export default function Closures() {
   const reopen = useAdminTask(actors.reopenClosure, () => list.reload());
   const { fields, preview } = state.context;
   const editing = state.matches('editing') || state.matches('previewing');
+  const refundTotal = preview ? money(preview.refund_total_eur) : '';
   return (
     <Stack>
       <PageTitle>
@@ -69,23 +70,17 @@ export default function Closures() {
                 }}
               />
               <Group grow wrap="wrap">
-                <TextInput
-                  type="datetime-local"
+                <DayTimeField
                   label={t`Desde (hora da filial)`}
                   required
                   value={fields.from}
-                  onChange={(event) =>
-                    send({ type: 'field.change', field: 'from', value: event.currentTarget.value })
-                  }
+                  onChange={(value) => send({ type: 'field.change', field: 'from', value })}
                 />
-                <TextInput
-                  type="datetime-local"
+                <DayTimeField
                   label={t`Até (hora da filial)`}
                   required
                   value={fields.to}
-                  onChange={(event) =>
-                    send({ type: 'field.change', field: 'to', value: event.currentTarget.value })
-                  }
+                  onChange={(value) => send({ type: 'field.change', field: 'to', value })}
                 />
               </Group>
               <Textarea
@@ -113,10 +108,21 @@ export default function Closures() {
         {(state.matches('reviewing') || state.matches('closing')) && preview && (
           <Stack gap="sm">
             <Text>
-              {t`${preview.bookings.length} reservas serão canceladas e reembolsadas por inteiro (${money(preview.refund_total_eur)}); ${preview.slots} horários ficam fechados. Cada cliente recebe uma mensagem na sua língua.`}
+              <Plural
+                value={preview.bookings.length}
+                _0="Nenhuma reserva é cancelada."
+                one={`# reserva será cancelada e reembolsada por inteiro (${refundTotal}).`}
+                other={`# reservas serão canceladas e reembolsadas por inteiro (${refundTotal}).`}
+              />{' '}
+              <Plural
+                value={preview.slots}
+                one="# horário fica fechado."
+                other="# horários ficam fechados."
+              />{' '}
+              <Trans>Cada cliente recebe uma mensagem na sua língua.</Trans>
             </Text>
             {preview.bookings.length > 0 && (
-              <Table.ScrollContainer minWidth={420}>
+              <ScrollTable minWidth={420}>
                 <Table verticalSpacing={4}>
                   <Table.Tbody>
                     {preview.bookings.map((booking) => (
@@ -131,7 +137,7 @@ export default function Closures() {
                     ))}
                   </Table.Tbody>
                 </Table>
-              </Table.ScrollContainer>
+              </ScrollTable>
             )}
             <ErrorBox error={state.context.error} />
             <Group>
@@ -186,7 +192,13 @@ export default function Closures() {
                   </Text>
                   <Text size="sm">{closure.reason}</Text>
                   <Text size="xs" c="gray.4">
-                    {t`${closure.canceled_booking_ids.length} reservas canceladas · por ${closure.created_by}`}
+                    <Plural
+                      value={closure.canceled_booking_ids.length}
+                      one="# reserva cancelada"
+                      other="# reservas canceladas"
+                    />
+                    {' · '}
+                    {t`por ${closure.created_by}`}
                   </Text>
                 </Stack>
                 {closure.reopened_at ? (

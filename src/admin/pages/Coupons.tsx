@@ -3,7 +3,8 @@ import { Badge, Button, Card, Group, Stack, Switch, Table, TextInput, Title } fr
 import { useState } from 'react';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useConsoleActors } from '../hooks.ts';
-import { Empty, PageTitle, QueryStatus, useTimes } from '../parts.tsx';
+import { Empty, PageTitle, QueryStatus, ScrollTable, useTimes } from '../parts.tsx';
+import { DayField } from '../dates.tsx';
 
 const positiveInteger = (value: string) =>
   /^\d{1,7}$/.test(value) && Number(value) > 0 ? Number(value) : null;
@@ -68,12 +69,7 @@ export default function Coupons() {
               value={percent}
               onChange={(event) => setPercent(event.currentTarget.value)}
             />
-            <TextInput
-              type="date"
-              label={t`Válido até`}
-              value={until}
-              onChange={(event) => setUntil(event.currentTarget.value)}
-            />
+            <DayField label={t`Válido até`} value={until} onChange={(value) => setUntil(value)} />
             <TextInput
               label={t`Usos no total`}
               inputMode="numeric"
@@ -101,7 +97,7 @@ export default function Coupons() {
       )}
       <ErrorBox error={toggle.state.context.error} />
       {list.data && list.data.length > 0 && (
-        <Table.ScrollContainer minWidth={560}>
+        <ScrollTable minWidth={560}>
           <Table striped verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
@@ -154,7 +150,7 @@ export default function Coupons() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </ScrollTable>
       )}
     </Stack>
   );

@@ -1,4 +1,4 @@
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
   Badge,
@@ -27,6 +27,7 @@ import {
   Empty,
   PageTitle,
   QueryStatus,
+  ScrollTable,
   useMoney,
   useTimes,
 } from '../parts.tsx';
@@ -67,7 +68,7 @@ function MemberSearch() {
         </Empty>
       )}
       {page && page.items.length > 0 && (
-        <Table.ScrollContainer minWidth={480}>
+        <ScrollTable minWidth={480}>
           <Table striped verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
@@ -107,7 +108,7 @@ function MemberSearch() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </ScrollTable>
       )}
       {page && page.total > page.page_size && (
         <Pagination
@@ -159,7 +160,7 @@ function BlockDialog({
         {future.length > 0 ? (
           <>
             <Text size="sm" fw={600}>
-              {t`${future.length} reservas futuras:`}
+              <Plural value={future.length} one="# reserva futura:" other="# reservas futuras:" />
             </Text>
             {future.map((booking) => (
               <Text size="sm" key={booking.id}>

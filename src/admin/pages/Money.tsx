@@ -1,21 +1,12 @@
-import { Trans, useLingui } from '@lingui/react/macro';
-import {
-  Button,
-  Card,
-  Group,
-  NativeSelect,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { Button, Card, Group, NativeSelect, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import type { Granularity, ReportFilters } from '../../../machines/adminConsole.actors.ts';
+import type { ReactNode } from 'react';
 import { BarChart } from '../BarChart.tsx';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useBranchOptions, useConsoleActors } from '../hooks.ts';
-import { download, Empty, PageTitle, QueryStatus, useMoney } from '../parts.tsx';
+import { download, Empty, PageTitle, QueryStatus, ScrollTable, useFigures, useMoney } from '../parts.tsx';
+import { DayField } from '../dates.tsx';
 
 function isoDate(date: Date): string {
   return date.toISOString().slice(0, 10);
@@ -30,17 +21,76 @@ function perPeriod<T extends { period: string }>(rows: T[], value: (row: T) => n
     .map(([label, sum]) => ({ label, value: sum }));
 }
 
+/** Occupancy per period over every branch shown: the booked hours over the open hours, as a ratio. */
+function occupancyBars(rows: { period: string; booked_hours: number; open_hours: number }[]) {
+  const booked = perPeriod(rows, (row) => row.booked_hours);
+  const open = new Map(perPeriod(rows, (row) => row.open_hours).map((bar) => [bar.label, bar.value]));
+  return booked.map((bar) => {
+    const hours = open.get(bar.label) ?? 0;
+    return { label: bar.label, value: hours > 0 ? bar.value / hours : 0 };
+  });
+}
+
+/** A report's rows per period and branch, with the report's own columns after those two. */
+function PeriodTable<Row extends { period: string; branch: { id: number; name: string } }>({
+  label,
+  rows,
+  headers,
+  cells,
+  period,
+}: {
+  label?: string;
+  rows: Row[];
+  headers: ReactNode[];
+  cells: (row: Row) => ReactNode[];
+  period: (isoDay: string) => string;
+}) {
+  return (
+    <ScrollTable minWidth={520}>
+      <Table striped verticalSpacing={4} aria-label={label}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>
+              <Trans>Período</Trans>
+            </Table.Th>
+            <Table.Th>
+              <Trans>Filial</Trans>
+            </Table.Th>
+            {headers.map((header, index) => (
+              <Table.Th key={index}>{header}</Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((row) => (
+            <Table.Tr key={`${row.period}-${row.branch.id}`}>
+              <Table.Td>{period(row.period)}</Table.Td>
+              <Table.Td>{row.branch.name}</Table.Td>
+              {cells(row).map((cell, index) => (
+                <Table.Td key={index}>{cell}</Table.Td>
+              ))}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </ScrollTable>
+  );
+}
+
 /** Money and use (owners): payments, refunds, revenue and occupancy per period and branch; charts and CSV. */
 export default function Money() {
   const { t } = useLingui();
   const actors = useConsoleActors();
   const branches = useBranchOptions();
   const money = useMoney();
+  const { percent, number, period } = useFigures();
   const today = new Date();
   const initial: ReportFilters = {
     branchId: null,
+    // The last 30 days and the next 14: occupancy is mostly about bookings ahead (a booking counts on the day it
+    // takes place), money about the days behind.
     from: isoDate(new Date(today.getTime() - 29 * 86_400_000)),
-    to: isoDate(today),
+    to: isoDate(new Date(today.getTime() + 14 * 86_400_000)),
     granularity: 'day',
   };
   const report = useAdminQuery(actors.money, initial);
@@ -79,18 +129,8 @@ export default function Money() {
             set({ branchId: event.currentTarget.value === '' ? null : Number(event.currentTarget.value) })
           }
         />
-        <TextInput
-          type="date"
-          label={t`De`}
-          value={filters.from}
-          onChange={(event) => set({ from: event.currentTarget.value })}
-        />
-        <TextInput
-          type="date"
-          label={t`Até`}
-          value={filters.to}
-          onChange={(event) => set({ to: event.currentTarget.value })}
-        />
+        <DayField label={t`De`} value={filters.from} onChange={(value) => set({ from: value })} />
+        <DayField label={t`Até`} value={filters.to} onChange={(value) => set({ to: value })} />
         <NativeSelect
           label={t`Agrupar`}
           value={filters.granularity}
@@ -114,14 +154,18 @@ export default function Money() {
                 <Trans>Pagamentos</Trans>
               </Text>
               <Text fw={700}>{money(data.totals.payments_eur)}</Text>
-              <Text size="xs">{t`${data.totals.payments_count} pagamentos`}</Text>
+              <Text size="xs">
+                <Plural value={data.totals.payments_count} one="# pagamento" other="# pagamentos" />
+              </Text>
             </Card>
             <Card withBorder padding="sm">
               <Text size="xs" c="gray.4">
                 <Trans>Reembolsos</Trans>
               </Text>
               <Text fw={700}>{money(data.totals.refunds_eur)}</Text>
-              <Text size="xs">{t`${data.totals.refunds_count} reembolsos`}</Text>
+              <Text size="xs">
+                <Plural value={data.totals.refunds_count} one="# reembolso" other="# reembolsos" />
+              </Text>
             </Card>
             <Card withBorder padding="sm">
               <Text size="xs" c="gray.4">
@@ -142,43 +186,20 @@ export default function Money() {
               bars={perPeriod(data.rows, (row) => row.revenue_eur)}
               title={t`Receita por período`}
               format={money}
+              label={period}
             />
           )}
           {data.rows.length > 0 && (
-            <Table.ScrollContainer minWidth={520}>
-              <Table striped verticalSpacing={4}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>
-                      <Trans>Período</Trans>
-                    </Table.Th>
-                    <Table.Th>
-                      <Trans>Filial</Trans>
-                    </Table.Th>
-                    <Table.Th>
-                      <Trans>Pagamentos</Trans>
-                    </Table.Th>
-                    <Table.Th>
-                      <Trans>Reembolsos</Trans>
-                    </Table.Th>
-                    <Table.Th>
-                      <Trans>Receita</Trans>
-                    </Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {data.rows.map((row) => (
-                    <Table.Tr key={`${row.period}-${row.branch.id}`}>
-                      <Table.Td>{row.period}</Table.Td>
-                      <Table.Td>{row.branch.name}</Table.Td>
-                      <Table.Td>{money(row.payments_eur)}</Table.Td>
-                      <Table.Td>{money(row.refunds_eur)}</Table.Td>
-                      <Table.Td>{money(row.revenue_eur)}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <PeriodTable
+              rows={data.rows}
+              headers={[
+                <Trans key="p">Pagamentos</Trans>,
+                <Trans key="r">Reembolsos</Trans>,
+                <Trans key="v">Receita</Trans>,
+              ]}
+              cells={(row) => [money(row.payments_eur), money(row.refunds_eur), money(row.revenue_eur)]}
+              period={period}
+            />
           )}
         </>
       )}
@@ -187,16 +208,29 @@ export default function Money() {
       </Title>
       <QueryStatus query={occupancy} hasData={use !== null} />
       {use && use.rows.length > 0 && (
-        <BarChart
-          bars={perPeriod(use.rows, (row) => row.booked_hours).map((bar) => {
-            const open =
-              perPeriod(use.rows, (row) => row.open_hours).find((item) => item.label === bar.label)?.value ??
-              0;
-            return { label: bar.label, value: open > 0 ? Math.round((bar.value / open) * 100) : 0 };
-          })}
-          title={t`Ocupação por período (%)`}
-          format={(value) => `${value}%`}
-        />
+        <>
+          <BarChart
+            bars={occupancyBars(use.rows)}
+            title={t`Ocupação por período (%)`}
+            format={(value) => percent(value)}
+            label={period}
+          />
+          <PeriodTable
+            label={t`Ocupação por período e filial`}
+            rows={use.rows}
+            headers={[
+              <Trans key="b">Horas reservadas</Trans>,
+              <Trans key="o">Horas abertas</Trans>,
+              <Trans key="u">Ocupação</Trans>,
+            ]}
+            cells={(row) => [
+              number(row.booked_hours),
+              number(row.open_hours),
+              row.occupancy === null ? '—' : percent(row.occupancy),
+            ]}
+            period={period}
+          />
+        </>
       )}
       {use && use.rows.length === 0 && (
         <Empty>

@@ -17,7 +17,7 @@ import { useState } from 'react';
 import type { Operator } from '../../../machines/adminConsole.actors.ts';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useConsoleActors } from '../hooks.ts';
-import { PageTitle, QueryStatus, useTimes } from '../parts.tsx';
+import { PageTitle, QueryStatus, ScrollTable, useTimes } from '../parts.tsx';
 
 /** Operators (owners): add one (its setup link and TOTP secret shown once), remove one, end sessions. */
 export default function Operators() {
@@ -99,7 +99,7 @@ export default function Operators() {
       <QueryStatus query={list} hasData={list.data !== null} />
       <ErrorBox error={remove.state.context.error} />
       {list.data && (
-        <Table.ScrollContainer minWidth={480}>
+        <ScrollTable minWidth={480}>
           <Table striped verticalSpacing="xs">
             <Table.Tbody>
               {list.data.map((operator) => (
@@ -136,7 +136,7 @@ export default function Operators() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </ScrollTable>
       )}
       <Title order={3} size="h5">
         <Trans>Sessões abertas</Trans>
@@ -144,7 +144,7 @@ export default function Operators() {
       <QueryStatus query={sessions} hasData={sessions.data !== null} />
       <ErrorBox error={end.state.context.error} />
       {sessions.data && (
-        <Table.ScrollContainer minWidth={520}>
+        <ScrollTable minWidth={520}>
           <Table striped verticalSpacing="xs">
             <Table.Tbody>
               {sessions.data.map((session) => (
@@ -165,7 +165,7 @@ export default function Operators() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </ScrollTable>
       )}
     </Stack>
   );

@@ -15,7 +15,7 @@ import { intlTag } from '../../i18n/format.ts';
 import { useAdminLocale } from '../context.tsx';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useBranchOptions, useConsoleActors } from '../hooks.ts';
-import { PageTitle, QueryStatus, useMoney } from '../parts.tsx';
+import { PageTitle, QueryStatus, ScrollTable, useMoney } from '../parts.tsx';
 
 function weekdayNames(locale: string): string[] {
   // 2024-01-01 was a Monday.
@@ -76,7 +76,7 @@ function GridEditor({
           <Trans>Dividir</Trans>
         </Button>
       </Group>
-      <Table.ScrollContainer minWidth={640}>
+      <ScrollTable minWidth={640}>
         <Table
           withTableBorder
           withColumnBorders
@@ -128,7 +128,7 @@ function GridEditor({
             })}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </ScrollTable>
       <ErrorBox error={save.state.context.error} />
       {save.state.matches('done') && (
         <Alert color="green" variant="light" role="status">

@@ -1,37 +1,25 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Group, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useState } from 'react';
-import type { RefundRatios } from '../../../machines/adminConsole.actors.ts';
+import type { PolicyRow } from '../../../machines/adminRefundPolicy.machine.ts';
 import { ErrorBox } from '../feedback.tsx';
-import { useAdminQuery, useAdminTask, useConsoleActors } from '../hooks.ts';
+import { useAdminQuery, useConsoleActors } from '../hooks.ts';
+import {
+  RefundPolicyProvider,
+  useRefundPolicyCan,
+  useRefundPolicySelector,
+  useRefundPolicySend,
+} from '../useRefundPolicy.tsx';
 import { PageTitle, QueryStatus } from '../parts.tsx';
 
-type Row = { hours: string; percent: string };
-
-function rowsOf(ratios: RefundRatios): Row[] {
-  return Object.entries(ratios)
-    .map(([hours, ratio]) => ({ hours, percent: String(Math.round(ratio * 100)) }))
-    .sort((a, b) => Number(b.hours) - Number(a.hours));
-}
-
-function ratiosOf(rows: Row[]): RefundRatios | null {
-  const ratios: RefundRatios = {};
-  for (const row of rows) {
-    if (!/^\d{1,5}$/.test(row.hours) || !/^\d{1,3}$/.test(row.percent) || Number(row.percent) > 100)
-      return null;
-    ratios[String(Number(row.hours))] = Number(row.percent) / 100;
-  }
-  return '0' in ratios ? ratios : null;
-}
-
-function PolicyEditor({ ratios, onSaved }: { ratios: RefundRatios; onSaved: () => void }) {
+function PolicyEditor() {
   const { t } = useLingui();
-  const actors = useConsoleActors();
-  const [rows, setRows] = useState<Row[]>(() => rowsOf(ratios));
-  const save = useAdminTask(actors.setRefundPolicy, onSaved);
-  const next = ratiosOf(rows);
-  const change = (index: number, patch: Partial<Row>) =>
-    setRows((current) => current.map((row, at) => (at === index ? { ...row, ...patch } : row)));
+  const rows = useRefundPolicySelector((state) => state.context.rows);
+  const error = useRefundPolicySelector((state) => state.context.error);
+  const saving = useRefundPolicySelector((state) => state.matches('saving'));
+  const saved = useRefundPolicySelector((state) => state.matches({ editing: 'saved' }));
+  const canSave = useRefundPolicyCan({ type: 'policy.save' });
+  const send = useRefundPolicySend();
+  const change = (index: number, patch: Partial<PolicyRow>) => send({ type: 'row.change', index, patch });
   return (
     <Stack>
       <Text size="sm">
@@ -74,11 +62,7 @@ function PolicyEditor({ ratios, onSaved }: { ratios: RefundRatios; onSaved: () =
                 />
               </Table.Td>
               <Table.Td>
-                <Button
-                  size="xs"
-                  variant="subtle"
-                  onClick={() => setRows((current) => current.filter((_, at) => at !== index))}
-                >
+                <Button size="xs" variant="subtle" onClick={() => send({ type: 'row.remove', index })}>
                   <Trans>Remover</Trans>
                 </Button>
               </Table.Td>
@@ -87,27 +71,20 @@ function PolicyEditor({ ratios, onSaved }: { ratios: RefundRatios; onSaved: () =
         </Table.Tbody>
       </Table>
       <Group>
-        <Button
-          variant="default"
-          onClick={() => setRows((current) => [...current, { hours: '', percent: '' }])}
-        >
+        <Button variant="default" onClick={() => send({ type: 'row.add' })}>
           <Trans>Acrescentar linha</Trans>
         </Button>
-        <Button
-          disabled={next === null}
-          loading={save.state.matches('running')}
-          onClick={() => next && save.run(next)}
-        >
+        <Button disabled={!canSave && !saving} loading={saving} onClick={() => send({ type: 'policy.save' })}>
           <Trans>Guardar a política</Trans>
         </Button>
       </Group>
-      {next === null && (
+      {!canSave && !saving && (
         <Text size="sm" c="red.4">
           <Trans>Horas e percentagens inteiras (0 a 100), com uma linha de 0 horas.</Trans>
         </Text>
       )}
-      <ErrorBox error={save.state.context.error} />
-      {save.state.matches('done') && (
+      <ErrorBox error={error} />
+      {saved && (
         <Alert color="green" variant="light" role="status">
           <Trans>Política de reembolso guardada.</Trans>
         </Alert>
@@ -126,7 +103,11 @@ export default function RefundPolicy() {
         <Trans>Política de reembolso</Trans>
       </PageTitle>
       <QueryStatus query={query} hasData={query.data !== null} />
-      {query.data && <PolicyEditor ratios={query.data} onSaved={() => {}} />}
+      {query.data && (
+        <RefundPolicyProvider ratios={query.data}>
+          <PolicyEditor />
+        </RefundPolicyProvider>
+      )}
     </Stack>
   );
 }

@@ -1,8 +1,18 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Alert, Badge, Card, Group, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import type { AdminToday } from '../../../machines/adminConsole.actors.ts';
 import { useAdminQuery, useConsoleActors } from '../hooks.ts';
-import { AdminLink, BookingFlags, Empty, memberName, PageTitle, QueryStatus, useTimes } from '../parts.tsx';
+import {
+  AdminLink,
+  BookingFlags,
+  Empty,
+  memberName,
+  PageTitle,
+  QueryStatus,
+  ScrollTable,
+  useTimes,
+} from '../parts.tsx';
+import { DayField } from '../dates.tsx';
 
 type Alert = AdminToday['alerts'][number];
 type Door = AdminToday['branches'][number]['doors'][number];
@@ -54,12 +64,11 @@ export default function Today() {
     <Stack>
       <PageTitle
         actions={
-          <TextInput
-            type="date"
+          <DayField
             label={t`Dia`}
             size="xs"
             value={query.params.date}
-            onChange={(event) => query.change({ date: event.currentTarget.value })}
+            onChange={(value) => query.change({ date: value })}
           />
         }
       >
@@ -118,7 +127,7 @@ export default function Today() {
                     <Trans>Sem reservas neste dia</Trans>
                   </Empty>
                 ) : (
-                  <Table.ScrollContainer minWidth={320}>
+                  <ScrollTable minWidth={320}>
                     <Table verticalSpacing="xs">
                       <Table.Thead>
                         <Table.Tr>
@@ -149,7 +158,7 @@ export default function Today() {
                         ))}
                       </Table.Tbody>
                     </Table>
-                  </Table.ScrollContainer>
+                  </ScrollTable>
                 )}
               </Stack>
             </Card>
