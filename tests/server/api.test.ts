@@ -340,5 +340,5 @@ describe('the embedded database', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 120_000); // an on-disk PGlite opened twice: a minute or more on a loaded machine
 });

@@ -50,7 +50,8 @@ describe('account configuration', () => {
   });
 });
 
-describe('sessions across restarts', () => {
+// Each test opens an on-disk PGlite twice (every migration, then a restart): a minute or more on a loaded machine.
+describe('sessions across restarts', { timeout: 120_000 }, () => {
   it('keeps a session valid after a restart in development, with the secret generated once and stored', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'gym-auth-'));
     try {
