@@ -67,6 +67,23 @@ export function createConsoleService(deps: ConsoleDependencies) {
     return row.status;
   }
 
+  /**
+   * The live bookings (confirmed, or pending on a hold) of a branch's period or of members from a day on, read as
+   * the console lists them: what a closure or a contact's move would touch.
+   */
+  async function liveBookings(
+    filter: Parameters<typeof repository.lockLiveBookingsInPeriod>[1],
+  ): Promise<repository.AdminBookingRow[]> {
+    const ids = await db.transaction().execute((trx) => repository.lockLiveBookingsInPeriod(trx, filter));
+    const { rows } = await repository.searchBookings(db, {
+      bookingIds: ids,
+      now: filter.now,
+      offset: 0,
+      limit: 1000,
+    });
+    return rows;
+  }
+
   async function views(rows: readonly repository.AdminBookingRow[]): Promise<Schemas['AdminBooking'][]> {
     const doors = await doorStatesOfBookings(
       db,
@@ -590,19 +607,11 @@ export function createConsoleService(deps: ConsoleDependencies) {
       const period = closurePeriod(input);
       await requireBranch(db, input.branch_id);
       const at = dateFromInstant(now());
-      const ids = await db.transaction().execute((trx) =>
-        repository.lockLiveBookingsInPeriod(trx, {
-          branchId: input.branch_id,
-          from: period.from,
-          until: period.until,
-          now: at,
-        }),
-      );
-      const { rows } = await repository.searchBookings(db, {
-        bookingIds: ids,
+      const rows = await liveBookings({
+        branchId: input.branch_id,
+        from: period.from,
+        until: period.until,
         now: at,
-        offset: 0,
-        limit: 1000,
       });
       return {
         slots: await repository.countSlotsInPeriod(db, input.branch_id, period.from, period.until),
@@ -813,19 +822,11 @@ export function createConsoleService(deps: ConsoleDependencies) {
       const contact = normaliseContact(target.kind, target.value);
       const members = await repository.membersWithContact(db, contact.kind, contact.value);
       const at = dateFromInstant(now());
-      const ids = await db.transaction().execute((trx) =>
-        repository.lockLiveBookingsInPeriod(trx, {
-          userIds: members.map((member) => member.id),
-          from: at,
-          until: null,
-          now: at,
-        }),
-      );
-      const { rows } = await repository.searchBookings(db, {
-        bookingIds: ids,
+      const rows = await liveBookings({
+        userIds: members.map((member) => member.id),
+        from: at,
+        until: null,
         now: at,
-        offset: 0,
-        limit: 1000,
       });
       const future = rows.filter((row) => row.start_time > at);
       const nowInstant = now();
