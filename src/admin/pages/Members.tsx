@@ -1,20 +1,5 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Checkbox,
-  Group,
-  Modal,
-  Pagination,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Textarea,
-  Title,
-} from '@mantine/core';
+import { Alert, Badge, Button, Card, Checkbox, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import type { MemberDetail } from '../../../machines/adminConsole.actors.ts';
 import { useIsOwner } from '../context.tsx';
@@ -23,11 +8,15 @@ import { useAdminQuery, useAdminTask, useConsoleActors } from '../hooks.ts';
 import {
   AdminLink,
   BookingFlags,
+  DataTable,
+  DialogActions,
   download,
   Empty,
   PageTitle,
+  Pager,
   QueryStatus,
-  ScrollTable,
+  ReasonField,
+  Section,
   useMoney,
   useTimes,
 } from '../parts.tsx';
@@ -68,51 +57,40 @@ function MemberSearch() {
         </Empty>
       )}
       {page && page.items.length > 0 && (
-        <ScrollTable minWidth={480}>
-          <Table striped verticalSpacing="xs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>
-                  <Trans>Nome</Trans>
-                </Table.Th>
-                <Table.Th>
-                  <Trans>Contacto</Trans>
-                </Table.Th>
-                <Table.Th>
-                  <Trans>Reservas</Trans>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {page.items.map((member) => (
-                <Table.Tr key={member.id}>
-                  <Table.Td>
-                    <AdminLink path={`members/${member.id}`}>
-                      {`${member.first_name} ${member.last_name}`.trim() || member.email || member.id}
-                    </AdminLink>{' '}
-                    {member.blocked && (
-                      <Badge color="red" variant="light">
-                        {t`bloqueado`}
-                      </Badge>
-                    )}
-                    {member.deleted && <Badge variant="light">{t`apagado`}</Badge>}
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{member.email}</Text>
-                    <Text size="xs" c="gray.4">
-                      {member.phone_number}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{member.bookings_count}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollTable>
+        <DataTable
+          minWidth={480}
+          headers={[
+            <Trans key="n">Nome</Trans>,
+            <Trans key="c">Contacto</Trans>,
+            <Trans key="b">Reservas</Trans>,
+          ]}
+          rows={page.items}
+          rowKey={(member) => member.id}
+          cells={(member) => [
+            <>
+              <AdminLink path={`members/${member.id}`}>
+                {`${member.first_name} ${member.last_name}`.trim() || member.email || member.id}
+              </AdminLink>{' '}
+              {member.blocked && (
+                <Badge color="red" variant="light">
+                  {t`bloqueado`}
+                </Badge>
+              )}
+              {member.deleted && <Badge variant="light">{t`apagado`}</Badge>}
+            </>,
+            <>
+              <Text size="sm">{member.email}</Text>
+              <Text size="xs" c="gray.4">
+                {member.phone_number}
+              </Text>
+            </>,
+            member.bookings_count,
+          ]}
+        />
       )}
-      {page && page.total > page.page_size && (
-        <Pagination
-          total={Math.ceil(page.total / page.page_size)}
+      {page && (
+        <Pager
+          list={page}
           value={query.params.page}
           onChange={(value) => query.change({ ...query.params, page: value })}
         />
@@ -179,18 +157,8 @@ function BlockDialog({
             <Trans>Sem reservas futuras.</Trans>
           </Empty>
         )}
-        <Textarea
-          label={t`Motivo`}
-          required
-          maxLength={500}
-          value={reason}
-          onChange={(event) => setReason(event.currentTarget.value)}
-        />
-        <ErrorBox error={block.state.context.error} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            <Trans>Voltar</Trans>
-          </Button>
+        <ReasonField value={reason} onChange={setReason} />
+        <DialogActions error={block.state.context.error} onClose={onClose}>
           <Button
             color="red"
             disabled={reason.trim() === ''}
@@ -205,7 +173,7 @@ function BlockDialog({
           >
             <Trans>Bloquear</Trans>
           </Button>
-        </Group>
+        </DialogActions>
       </Stack>
     </Modal>
   );
@@ -245,18 +213,8 @@ function EraseDialog({
           value={confirmEmail}
           onChange={(event) => setConfirmEmail(event.currentTarget.value)}
         />
-        <Textarea
-          label={t`Motivo`}
-          required
-          maxLength={500}
-          value={reason}
-          onChange={(event) => setReason(event.currentTarget.value)}
-        />
-        <ErrorBox error={erase.state.context.error} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            <Trans>Voltar</Trans>
-          </Button>
+        <ReasonField value={reason} onChange={setReason} />
+        <DialogActions error={erase.state.context.error} onClose={onClose}>
           <Button
             color="red"
             disabled={
@@ -270,7 +228,7 @@ function EraseDialog({
           >
             <Trans>Apagar</Trans>
           </Button>
-        </Group>
+        </DialogActions>
       </Stack>
     </Modal>
   );
@@ -381,10 +339,7 @@ function MemberPage({ id }: { id: string }) {
               )}
             </Stack>
           </Card>
-          <section aria-labelledby="member-bookings">
-            <Title order={3} size="h5" id="member-bookings" mb="xs">
-              <Trans>Reservas</Trans>
-            </Title>
+          <Section id="member-bookings" title={<Trans>Reservas</Trans>}>
             {detail.bookings.length === 0 ? (
               <Empty>
                 <Trans>Sem reservas</Trans>
@@ -403,11 +358,8 @@ function MemberPage({ id }: { id: string }) {
                 ))}
               </Stack>
             )}
-          </section>
-          <section aria-labelledby="member-payments">
-            <Title order={3} size="h5" id="member-payments" mb="xs">
-              <Trans>Pagamentos</Trans>
-            </Title>
+          </Section>
+          <Section id="member-payments" title={<Trans>Pagamentos</Trans>}>
             {detail.payments.length === 0 ? (
               <Empty>
                 <Trans>Sem pagamentos</Trans>
@@ -420,7 +372,7 @@ function MemberPage({ id }: { id: string }) {
                 </Text>
               ))
             )}
-          </section>
+          </Section>
           {dialog === 'block' && (
             <BlockDialog detail={detail} onClose={() => setDialog(null)} onDone={after} />
           )}
