@@ -1,9 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Badge, Button, Card, Group, Stack, Switch, Table, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, Stack, Switch, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useConsoleActors } from '../hooks.ts';
-import { Empty, PageTitle, QueryStatus, ScrollTable, useTimes } from '../parts.tsx';
+import { DataTable, Empty, PageTitle, QueryStatus, SectionCard, useTimes } from '../parts.tsx';
 import { DayField } from '../dates.tsx';
 
 const positiveInteger = (value: string) =>
@@ -37,10 +37,7 @@ export default function Coupons() {
       <PageTitle>
         <Trans>Cupões</Trans>
       </PageTitle>
-      <Card withBorder component="section" aria-labelledby="coupon-new">
-        <Title order={3} size="h5" id="coupon-new" mb="sm">
-          <Trans>Novo cupão</Trans>
-        </Title>
+      <SectionCard id="coupon-new" title={<Trans>Novo cupão</Trans>}>
         <form
           onSubmit={(event) => {
             event.preventDefault();
@@ -88,7 +85,7 @@ export default function Coupons() {
           </Group>
           <ErrorBox error={create.state.context.error} />
         </form>
-      </Card>
+      </SectionCard>
       <QueryStatus query={list} hasData={list.data !== null} />
       {list.data?.length === 0 && (
         <Empty>
@@ -97,60 +94,37 @@ export default function Coupons() {
       )}
       <ErrorBox error={toggle.state.context.error} />
       {list.data && list.data.length > 0 && (
-        <ScrollTable minWidth={560}>
-          <Table striped verticalSpacing="xs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>
-                  <Trans>Código</Trans>
-                </Table.Th>
-                <Table.Th>
-                  <Trans>Desconto</Trans>
-                </Table.Th>
-                <Table.Th>
-                  <Trans>Validade</Trans>
-                </Table.Th>
-                <Table.Th>
-                  <Trans>Usos</Trans>
-                </Table.Th>
-                <Table.Th>
-                  <Trans>Ativo</Trans>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.data.map((coupon) => (
-                <Table.Tr key={coupon.code}>
-                  <Table.Td>
-                    <Badge variant="outline">{coupon.code}</Badge>
-                  </Table.Td>
-                  <Table.Td>{Math.round(coupon.discount * 100)}%</Table.Td>
-                  <Table.Td>
-                    {times.instant(coupon.valid_from)} –{' '}
-                    {coupon.valid_until ? times.instant(coupon.valid_until) : '∞'}
-                  </Table.Td>
-                  <Table.Td>
-                    {coupon.uses}
-                    {coupon.max_uses !== null ? ` / ${coupon.max_uses}` : ''}
-                    {coupon.max_uses_per_user !== null
-                      ? ` · ${t`${coupon.max_uses_per_user} por cliente`}`
-                      : ''}
-                  </Table.Td>
-                  <Table.Td>
-                    <Switch
-                      aria-label={t`Cupão ${coupon.code} ativo`}
-                      checked={coupon.active}
-                      disabled={toggle.state.matches('running')}
-                      onChange={(event) =>
-                        toggle.run({ code: coupon.code, active: event.currentTarget.checked })
-                      }
-                    />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollTable>
+        <DataTable
+          minWidth={560}
+          headers={[
+            <Trans key="c">Código</Trans>,
+            <Trans key="d">Desconto</Trans>,
+            <Trans key="v">Validade</Trans>,
+            <Trans key="u">Usos</Trans>,
+            <Trans key="a">Ativo</Trans>,
+          ]}
+          rows={list.data}
+          rowKey={(coupon) => coupon.code}
+          cells={(coupon) => [
+            <Badge variant="outline">{coupon.code}</Badge>,
+            `${Math.round(coupon.discount * 100)}%`,
+            <>
+              {times.instant(coupon.valid_from)} –{' '}
+              {coupon.valid_until ? times.instant(coupon.valid_until) : '∞'}
+            </>,
+            <>
+              {coupon.uses}
+              {coupon.max_uses !== null ? ` / ${coupon.max_uses}` : ''}
+              {coupon.max_uses_per_user !== null ? ` · ${t`${coupon.max_uses_per_user} por cliente`}` : ''}
+            </>,
+            <Switch
+              aria-label={t`Cupão ${coupon.code} ativo`}
+              checked={coupon.active}
+              disabled={toggle.state.matches('running')}
+              onChange={(event) => toggle.run({ code: coupon.code, active: event.currentTarget.checked })}
+            />,
+          ]}
+        />
       )}
     </Stack>
   );

@@ -3,12 +3,10 @@ import {
   Alert,
   Badge,
   Button,
-  Card,
   Code,
   Group,
   NativeSelect,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
@@ -17,7 +15,7 @@ import { useState } from 'react';
 import type { Operator } from '../../../machines/adminConsole.actors.ts';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useConsoleActors } from '../hooks.ts';
-import { PageTitle, QueryStatus, ScrollTable, useTimes } from '../parts.tsx';
+import { DataTable, PageTitle, QueryStatus, SectionCard, useTimes } from '../parts.tsx';
 
 /** Operators (owners): add one (its setup link and TOTP secret shown once), remove one, end sessions. */
 export default function Operators() {
@@ -43,10 +41,7 @@ export default function Operators() {
       <PageTitle>
         <Trans>Operadores</Trans>
       </PageTitle>
-      <Card withBorder component="section" aria-labelledby="operator-new">
-        <Title order={3} size="h5" id="operator-new" mb="sm">
-          <Trans>Novo operador</Trans>
-        </Title>
+      <SectionCard id="operator-new" title={<Trans>Novo operador</Trans>}>
         <form
           onSubmit={(event) => {
             event.preventDefault();
@@ -95,48 +90,36 @@ export default function Operators() {
             </Stack>
           </Alert>
         )}
-      </Card>
+      </SectionCard>
       <QueryStatus query={list} hasData={list.data !== null} />
       <ErrorBox error={remove.state.context.error} />
       {list.data && (
-        <ScrollTable minWidth={480}>
-          <Table striped verticalSpacing="xs">
-            <Table.Tbody>
-              {list.data.map((operator) => (
-                <Table.Tr key={operator.id}>
-                  <Table.Td>{operator.email}</Table.Td>
-                  <Table.Td>
-                    <Badge variant="light">{operator.role === 'owner' ? t`responsável` : t`equipa`}</Badge>{' '}
-                    {!operator.password_set && (
-                      <Badge color="yellow" variant="outline">{t`por ativar`}</Badge>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    {remove.state.matches('confirming') && remove.input?.id === operator.id ? (
-                      <Group gap="xs">
-                        <Button size="xs" color="red" onClick={remove.confirm}>
-                          <Trans>Confirmar remoção</Trans>
-                        </Button>
-                        <Button size="xs" variant="default" onClick={remove.dismiss}>
-                          <Trans>Voltar</Trans>
-                        </Button>
-                      </Group>
-                    ) : (
-                      <Button
-                        size="xs"
-                        variant="subtle"
-                        color="red"
-                        onClick={() => remove.ask({ id: operator.id })}
-                      >
-                        <Trans>Remover…</Trans>
-                      </Button>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollTable>
+        <DataTable
+          minWidth={480}
+          rows={list.data}
+          rowKey={(operator) => operator.id}
+          cells={(operator) => [
+            operator.email,
+            <>
+              <Badge variant="light">{operator.role === 'owner' ? t`responsável` : t`equipa`}</Badge>{' '}
+              {!operator.password_set && <Badge color="yellow" variant="outline">{t`por ativar`}</Badge>}
+            </>,
+            remove.state.matches('confirming') && remove.input?.id === operator.id ? (
+              <Group gap="xs">
+                <Button size="xs" color="red" onClick={remove.confirm}>
+                  <Trans>Confirmar remoção</Trans>
+                </Button>
+                <Button size="xs" variant="default" onClick={remove.dismiss}>
+                  <Trans>Voltar</Trans>
+                </Button>
+              </Group>
+            ) : (
+              <Button size="xs" variant="subtle" color="red" onClick={() => remove.ask({ id: operator.id })}>
+                <Trans>Remover…</Trans>
+              </Button>
+            ),
+          ]}
+        />
       )}
       <Title order={3} size="h5">
         <Trans>Sessões abertas</Trans>
@@ -144,28 +127,23 @@ export default function Operators() {
       <QueryStatus query={sessions} hasData={sessions.data !== null} />
       <ErrorBox error={end.state.context.error} />
       {sessions.data && (
-        <ScrollTable minWidth={520}>
-          <Table striped verticalSpacing="xs">
-            <Table.Tbody>
-              {sessions.data.map((session) => (
-                <Table.Tr key={session.id}>
-                  <Table.Td>{session.operator_email}</Table.Td>
-                  <Table.Td>{t`até ${times.instant(session.expires_at)}`}</Table.Td>
-                  <Table.Td>{session.ip}</Table.Td>
-                  <Table.Td>
-                    {session.current ? (
-                      <Badge variant="light">{t`esta sessão`}</Badge>
-                    ) : (
-                      <Button size="xs" variant="subtle" onClick={() => end.run({ id: session.id })}>
-                        <Trans>Terminar</Trans>
-                      </Button>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollTable>
+        <DataTable
+          minWidth={520}
+          rows={sessions.data}
+          rowKey={(session) => session.id}
+          cells={(session) => [
+            session.operator_email,
+            t`até ${times.instant(session.expires_at)}`,
+            session.ip,
+            session.current ? (
+              <Badge variant="light">{t`esta sessão`}</Badge>
+            ) : (
+              <Button size="xs" variant="subtle" onClick={() => end.run({ id: session.id })}>
+                <Trans>Terminar</Trans>
+              </Button>
+            ),
+          ]}
+        />
       )}
     </Stack>
   );
