@@ -7,6 +7,7 @@ import {
   Card,
   Group,
   Loader,
+  Modal,
   NativeSelect,
   Pagination,
   Stack,
@@ -371,6 +372,24 @@ export function ReasonField({
       value={value}
       onChange={(event) => onChange(event.currentTarget.value)}
     />
+  );
+}
+
+/** A console dialog: open while it is shown, centred, its close button named in the console's language. */
+export function Dialog({
+  title,
+  onClose,
+  children,
+}: {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  const { t } = useLingui();
+  return (
+    <Modal opened onClose={onClose} title={title} centered closeButtonProps={{ 'aria-label': t`Fechar` }}>
+      {children}
+    </Modal>
   );
 }
 

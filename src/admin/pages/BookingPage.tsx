@@ -4,16 +4,12 @@ import {
   Button,
   Card,
   Group,
-  Modal,
   NativeSelect,
   Radio,
   SimpleGrid,
   Stack,
-  Table,
   Text,
   TextInput,
-  Textarea,
-  Title,
 } from '@mantine/core';
 import { useMachine } from '@xstate/react';
 import { useState } from 'react';
@@ -26,11 +22,15 @@ import { useAdminQuery, useAdminTask, useConsoleActors } from '../hooks.ts';
 import {
   AdminLink,
   BookingFlags,
+  DataTable,
+  Dialog,
+  DialogActions,
   Empty,
   memberName,
   PageTitle,
   QueryStatus,
-  ScrollTable,
+  ReasonField,
+  Section,
   useMinorUnits,
   useMoney,
   useTimes,
@@ -67,13 +67,7 @@ function CancelDialog({
         ? t`Escreva um valor em euros, por exemplo 12,50.`
         : null;
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      title={t`Cancelar a reserva #${detail.booking.id}`}
-      centered
-      closeButtonProps={{ 'aria-label': t`Fechar` }}
-    >
+    <Dialog onClose={onClose} title={t`Cancelar a reserva #${detail.booking.id}`}>
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -105,19 +99,12 @@ function CancelDialog({
               onChange={(event) => send({ type: 'amount.change', value: event.currentTarget.value })}
             />
           )}
-          <Textarea
-            label={t`Motivo`}
+          <ReasonField
             description={t`Fica no registo de auditoria.`}
-            required
-            maxLength={500}
             value={state.context.reason}
-            onChange={(event) => send({ type: 'reason.change', value: event.currentTarget.value })}
+            onChange={(value) => send({ type: 'reason.change', value })}
           />
-          <ErrorBox error={state.context.error} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              <Trans>Voltar</Trans>
-            </Button>
+          <DialogActions error={state.context.error} onClose={onClose}>
             <Button
               type="submit"
               color="red"
@@ -126,10 +113,10 @@ function CancelDialog({
             >
               <Trans>Cancelar a reserva</Trans>
             </Button>
-          </Group>
+          </DialogActions>
         </Stack>
       </form>
-    </Modal>
+    </Dialog>
   );
 }
 
@@ -157,13 +144,7 @@ function MoveDialog({
     onDone();
   });
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      title={t`Mudar a reserva #${booking.id}`}
-      centered
-      closeButtonProps={{ 'aria-label': t`Fechar` }}
-    >
+    <Dialog onClose={onClose} title={t`Mudar a reserva #${booking.id}`}>
       <Stack gap="md">
         <DayField
           label={t`Dia`}
@@ -191,18 +172,8 @@ function MoveDialog({
             onChange={(event) => setSlotId(event.currentTarget.value)}
           />
         )}
-        <Textarea
-          label={t`Motivo`}
-          required
-          maxLength={500}
-          value={reason}
-          onChange={(event) => setReason(event.currentTarget.value)}
-        />
-        <ErrorBox error={move.state.context.error} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            <Trans>Voltar</Trans>
-          </Button>
+        <ReasonField value={reason} onChange={setReason} />
+        <DialogActions error={move.state.context.error} onClose={onClose}>
           <Button
             disabled={slotId === '' || reason.trim() === ''}
             loading={move.state.matches('running')}
@@ -210,9 +181,9 @@ function MoveDialog({
           >
             <Trans>Mudar</Trans>
           </Button>
-        </Group>
+        </DialogActions>
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }
 
@@ -345,10 +316,7 @@ export function BookingPage({ id }: { id: number }) {
             </Stack>
           </Card>
           <SimpleGrid cols={{ base: 1, md: 2 }}>
-            <section aria-labelledby="booking-history">
-              <Title order={3} size="h5" id="booking-history" mb="xs">
-                <Trans>Histórico</Trans>
-              </Title>
+            <Section id="booking-history" title={<Trans>Histórico</Trans>}>
               <Stack gap={4}>
                 {detail.history.map((event, index) => (
                   <Text size="sm" key={`${event.at}-${event.kind}-${index}`}>
@@ -356,11 +324,8 @@ export function BookingPage({ id }: { id: number }) {
                   </Text>
                 ))}
               </Stack>
-            </section>
-            <section aria-labelledby="booking-payments">
-              <Title order={3} size="h5" id="booking-payments" mb="xs">
-                <Trans>Pagamentos</Trans>
-              </Title>
+            </Section>
+            <Section id="booking-payments" title={<Trans>Pagamentos</Trans>}>
               {detail.payments.length === 0 ? (
                 <Empty>
                   <Trans>Sem pagamentos</Trans>
@@ -376,35 +341,31 @@ export function BookingPage({ id }: { id: number }) {
                   ))}
                 </Stack>
               )}
-            </section>
+            </Section>
           </SimpleGrid>
-          <section aria-labelledby="booking-messages">
-            <Title order={3} size="h5" id="booking-messages" mb="xs">
-              <Trans>Mensagens</Trans>
-            </Title>
+          <Section id="booking-messages" title={<Trans>Mensagens</Trans>}>
             {detail.messages.length === 0 ? (
               <Empty>
                 <Trans>Sem mensagens</Trans>
               </Empty>
             ) : (
-              <ScrollTable minWidth={480}>
-                <Table verticalSpacing={4}>
-                  <Table.Tbody>
-                    {detail.messages.map((message) => (
-                      <Table.Tr key={message.id}>
-                        <Table.Td>{times.instant(message.created_at)}</Table.Td>
-                        <Table.Td>{message.channel === 'sms' ? 'SMS' : t`e-mail`}</Table.Td>
-                        <Table.Td>{message.to}</Table.Td>
-                        <Table.Td>{messageLabels.kind[message.kind]}</Table.Td>
-                        <Table.Td>{message.subject}</Table.Td>
-                        <Table.Td>{messageLabels.status[message.status]}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </ScrollTable>
+              <DataTable
+                minWidth={480}
+                striped={false}
+                verticalSpacing={4}
+                rows={detail.messages}
+                rowKey={(message) => message.id}
+                cells={(message) => [
+                  times.instant(message.created_at),
+                  message.channel === 'sms' ? 'SMS' : t`e-mail`,
+                  message.to,
+                  messageLabels.kind[message.kind],
+                  message.subject,
+                  messageLabels.status[message.status],
+                ]}
+              />
             )}
-          </section>
+          </Section>
           {dialog === 'cancel' && (
             <CancelDialog detail={detail} onClose={() => setDialog(null)} onDone={after} />
           )}

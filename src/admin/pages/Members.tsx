@@ -1,5 +1,5 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import { Alert, Badge, Button, Card, Checkbox, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Card, Checkbox, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import type { MemberDetail } from '../../../machines/adminConsole.actors.ts';
 import { useIsOwner } from '../context.tsx';
@@ -9,6 +9,7 @@ import {
   AdminLink,
   BookingFlags,
   DataTable,
+  Dialog,
   DialogActions,
   download,
   Empty,
@@ -122,13 +123,7 @@ function BlockDialog({
       Date.parse(booking.start_time) > now,
   );
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      title={t`Bloquear o cliente`}
-      centered
-      closeButtonProps={{ 'aria-label': t`Fechar` }}
-    >
+    <Dialog onClose={onClose} title={t`Bloquear o cliente`}>
       <Stack gap="sm">
         <Text size="sm">
           <Trans>
@@ -175,7 +170,7 @@ function BlockDialog({
           </Button>
         </DialogActions>
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }
 
@@ -194,13 +189,7 @@ function EraseDialog({
   const [confirmEmail, setConfirmEmail] = useState('');
   const erase = useAdminTask(actors.eraseMember, onDone);
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      title={t`Apagar os dados do cliente`}
-      centered
-      closeButtonProps={{ 'aria-label': t`Fechar` }}
-    >
+    <Dialog onClose={onClose} title={t`Apagar os dados do cliente`}>
       <Stack gap="sm">
         <Alert color="red" variant="light">
           <Trans>
@@ -230,7 +219,7 @@ function EraseDialog({
           </Button>
         </DialogActions>
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }
 
