@@ -375,6 +375,9 @@ export function ReasonField({
   );
 }
 
+/** What a page gives the dialog it opens: the record it acts on, closing it, and what to do once it is done. */
+export type DialogProps<Detail> = { detail: Detail; onClose: () => void; onDone: () => void };
+
 /** A console dialog: open while it is shown, centred, its close button named in the console's language. */
 export function Dialog({
   title,

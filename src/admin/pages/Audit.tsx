@@ -57,12 +57,7 @@ export default function Audit() {
         <DataTable
           minWidth={720}
           label={t`Registo de auditoria`}
-          headers={[
-            <Trans key="w">Quando</Trans>,
-            <Trans key="o">Quem</Trans>,
-            <Trans key="a">O quê</Trans>,
-            <Trans key="c">Antes → depois</Trans>,
-          ]}
+          headers={[t`Quando`, t`Quem`, t`O quê`, t`Antes → depois`]}
           rows={page.items}
           rowKey={(entry) => entry.id}
           nowrap={[0]}

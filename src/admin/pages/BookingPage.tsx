@@ -25,6 +25,7 @@ import {
   DataTable,
   Dialog,
   DialogActions,
+  type DialogProps,
   Empty,
   memberName,
   PageTitle,
@@ -39,15 +40,7 @@ import { DayField } from '../dates.tsx';
 
 type Detail = AdminBookingDetail;
 
-function CancelDialog({
-  detail,
-  onClose,
-  onDone,
-}: {
-  detail: Detail;
-  onClose: () => void;
-  onDone: () => void;
-}) {
+function CancelDialog({ detail, onClose, onDone }: DialogProps<Detail>) {
   const { t } = useLingui();
   const { api, sessionEnded } = useAdmin();
   const money = useMoney();
@@ -120,15 +113,7 @@ function CancelDialog({
   );
 }
 
-function MoveDialog({
-  detail,
-  onClose,
-  onDone,
-}: {
-  detail: Detail;
-  onClose: () => void;
-  onDone: () => void;
-}) {
+function MoveDialog({ detail, onClose, onDone }: DialogProps<Detail>) {
   const { t } = useLingui();
   const actors = useConsoleActors();
   const times = useTimes();

@@ -85,13 +85,7 @@ function BookingSearch() {
           </Text>
           <DataTable
             minWidth={560}
-            headers={[
-              <Trans key="b">Reserva</Trans>,
-              <Trans key="w">Quando</Trans>,
-              <Trans key="m">Cliente</Trans>,
-              <Trans key="p">Pago</Trans>,
-              <Trans key="s">Estado</Trans>,
-            ]}
+            headers={[t`Reserva`, t`Quando`, t`Cliente`, t`Pago`, t`Estado`]}
             rows={page.items}
             rowKey={(booking) => booking.id}
             cells={(booking) => [

@@ -96,13 +96,7 @@ export default function Coupons() {
       {list.data && list.data.length > 0 && (
         <DataTable
           minWidth={560}
-          headers={[
-            <Trans key="c">Código</Trans>,
-            <Trans key="d">Desconto</Trans>,
-            <Trans key="v">Validade</Trans>,
-            <Trans key="u">Usos</Trans>,
-            <Trans key="a">Ativo</Trans>,
-          ]}
+          headers={[t`Código`, t`Desconto`, t`Validade`, t`Usos`, t`Ativo`]}
           rows={list.data}
           rowKey={(coupon) => coupon.code}
           cells={(coupon) => [

@@ -11,6 +11,7 @@ import {
   DataTable,
   Dialog,
   DialogActions,
+  type DialogProps,
   download,
   Empty,
   PageTitle,
@@ -60,11 +61,7 @@ function MemberSearch() {
       {page && page.items.length > 0 && (
         <DataTable
           minWidth={480}
-          headers={[
-            <Trans key="n">Nome</Trans>,
-            <Trans key="c">Contacto</Trans>,
-            <Trans key="b">Reservas</Trans>,
-          ]}
+          headers={[t`Nome`, t`Contacto`, t`Reservas`]}
           rows={page.items}
           rowKey={(member) => member.id}
           cells={(member) => [
@@ -100,15 +97,7 @@ function MemberSearch() {
   );
 }
 
-function BlockDialog({
-  detail,
-  onClose,
-  onDone,
-}: {
-  detail: MemberDetail;
-  onClose: () => void;
-  onDone: () => void;
-}) {
+function BlockDialog({ detail, onClose, onDone }: DialogProps<MemberDetail>) {
   const { t } = useLingui();
   const actors = useConsoleActors();
   const times = useTimes();
@@ -174,15 +163,7 @@ function BlockDialog({
   );
 }
 
-function EraseDialog({
-  detail,
-  onClose,
-  onDone,
-}: {
-  detail: MemberDetail;
-  onClose: () => void;
-  onDone: () => void;
-}) {
+function EraseDialog({ detail, onClose, onDone }: DialogProps<MemberDetail>) {
   const { t } = useLingui();
   const actors = useConsoleActors();
   const [reason, setReason] = useState('');

@@ -54,12 +54,13 @@ function PeriodTable<Row extends { period: string; branch: { id: number; name: s
   cells: (row: Row) => ReactNode[];
   period: (isoDay: string) => string;
 }) {
+  const { t } = useLingui();
   return (
     <DataTable
       minWidth={520}
       verticalSpacing={4}
       label={label}
-      headers={[<Trans key="p">Período</Trans>, <Trans key="b">Filial</Trans>, ...headers]}
+      headers={[t`Período`, t`Filial`, ...headers]}
       rows={rows}
       rowKey={(row) => `${row.period}-${row.branch.id}`}
       cells={(row) => [period(row.period), row.branch.name, ...cells(row)]}
@@ -160,11 +161,7 @@ export default function Money() {
           {data.rows.length > 0 && (
             <PeriodTable
               rows={data.rows}
-              headers={[
-                <Trans key="p">Pagamentos</Trans>,
-                <Trans key="r">Reembolsos</Trans>,
-                <Trans key="v">Receita</Trans>,
-              ]}
+              headers={[t`Pagamentos`, t`Reembolsos`, t`Receita`]}
               cells={(row) => [money(row.payments_eur), money(row.refunds_eur), money(row.revenue_eur)]}
               period={period}
             />
@@ -186,11 +183,7 @@ export default function Money() {
           <PeriodTable
             label={t`Ocupação por período e filial`}
             rows={use.rows}
-            headers={[
-              <Trans key="b">Horas reservadas</Trans>,
-              <Trans key="o">Horas abertas</Trans>,
-              <Trans key="u">Ocupação</Trans>,
-            ]}
+            headers={[t`Horas reservadas`, t`Horas abertas`, t`Ocupação`]}
             cells={(row) => [
               number(row.booked_hours),
               number(row.open_hours),

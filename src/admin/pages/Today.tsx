@@ -130,7 +130,7 @@ export default function Today() {
                   <DataTable
                     minWidth={320}
                     striped={false}
-                    headers={[<Trans key="h">Hora</Trans>, <Trans key="m">Cliente e estado</Trans>]}
+                    headers={[t`Hora`, t`Cliente e estado`]}
                     rows={bookings}
                     rowKey={(booking) => booking.id}
                     nowrap={[0]}
