@@ -11,11 +11,76 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useState } from 'react';
 import type { Operator } from '../../../machines/adminConsole.actors.ts';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useConsoleActors } from '../hooks.ts';
+import { NewOperatorProvider, useNewOperatorSelector, useNewOperatorSend } from '../useNewOperator.tsx';
 import { DataTable, PageTitle, QueryStatus, SectionCard, useTimes } from '../parts.tsx';
+
+/** The new-operator form (machines/adminOperator.machine.ts): its setup link and TOTP secret are shown once. */
+function NewOperatorForm() {
+  const { t } = useLingui();
+  const send = useNewOperatorSend();
+  const email = useNewOperatorSelector((state) => state.context.email);
+  const role = useNewOperatorSelector((state) => state.context.role);
+  const created = useNewOperatorSelector((state) => state.context.created);
+  const error = useNewOperatorSelector((state) => state.context.error);
+  const creating = useNewOperatorSelector((state) => state.matches('creating'));
+  return (
+    <SectionCard id="operator-new" title={<Trans>Novo operador</Trans>}>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          send({ type: 'operator.create' });
+        }}
+      >
+        <Group align="flex-end" wrap="wrap">
+          <TextInput
+            type="email"
+            label={t`E-mail`}
+            required
+            value={email}
+            onChange={(event) => send({ type: 'email.change', value: event.currentTarget.value })}
+          />
+          <NativeSelect
+            label={t`Papel`}
+            value={role}
+            data={[
+              { value: 'staff', label: t`equipa` },
+              { value: 'owner', label: t`responsável` },
+            ]}
+            onChange={(event) =>
+              send({ type: 'role.change', role: event.currentTarget.value as Operator['role'] })
+            }
+          />
+          <Button type="submit" disabled={email.trim() === ''} loading={creating}>
+            <Trans>Criar</Trans>
+          </Button>
+        </Group>
+      </form>
+      <ErrorBox error={error} />
+      {created && (
+        <Alert
+          color="green"
+          variant="light"
+          mt="sm"
+          title={t`Mostrado só agora: envie ao operador por um canal seguro`}
+        >
+          <Stack gap={4}>
+            <Text size="sm">
+              <Trans>Ligação para definir a palavra-passe:</Trans>
+            </Text>
+            <Code block>{created.setup_url}</Code>
+            <Text size="sm">
+              <Trans>Segredo TOTP (para a aplicação de autenticação):</Trans>
+            </Text>
+            <Code block>{created.totp_uri}</Code>
+          </Stack>
+        </Alert>
+      )}
+    </SectionCard>
+  );
+}
 
 /** Operators (owners): add one (its setup link and TOTP secret shown once), remove one, end sessions. */
 export default function Operators() {
@@ -24,73 +89,19 @@ export default function Operators() {
   const times = useTimes();
   const list = useAdminQuery(actors.operators, undefined);
   const sessions = useAdminQuery(actors.sessions, undefined);
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<Operator['role']>('staff');
-  const create = useAdminTask(actors.createOperator, () => {
-    setEmail('');
-    list.reload();
-  });
   const remove = useAdminTask(actors.removeOperator, () => {
     list.reload();
     sessions.reload();
   });
   const end = useAdminTask(actors.endSession, () => sessions.reload());
-  const created = create.state.matches('done') ? create.output : null;
   return (
     <Stack>
       <PageTitle>
         <Trans>Operadores</Trans>
       </PageTitle>
-      <SectionCard id="operator-new" title={<Trans>Novo operador</Trans>}>
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            create.run({ email: email.trim(), role });
-          }}
-        >
-          <Group align="flex-end" wrap="wrap">
-            <TextInput
-              type="email"
-              label={t`E-mail`}
-              required
-              value={email}
-              onChange={(event) => setEmail(event.currentTarget.value)}
-            />
-            <NativeSelect
-              label={t`Papel`}
-              value={role}
-              data={[
-                { value: 'staff', label: t`equipa` },
-                { value: 'owner', label: t`responsável` },
-              ]}
-              onChange={(event) => setRole(event.currentTarget.value as Operator['role'])}
-            />
-            <Button type="submit" disabled={email.trim() === ''} loading={create.state.matches('running')}>
-              <Trans>Criar</Trans>
-            </Button>
-          </Group>
-        </form>
-        <ErrorBox error={create.state.context.error} />
-        {created && (
-          <Alert
-            color="green"
-            variant="light"
-            mt="sm"
-            title={t`Mostrado só agora: envie ao operador por um canal seguro`}
-          >
-            <Stack gap={4}>
-              <Text size="sm">
-                <Trans>Ligação para definir a palavra-passe:</Trans>
-              </Text>
-              <Code block>{created.setup_url}</Code>
-              <Text size="sm">
-                <Trans>Segredo TOTP (para a aplicação de autenticação):</Trans>
-              </Text>
-              <Code block>{created.totp_uri}</Code>
-            </Stack>
-          </Alert>
-        )}
-      </SectionCard>
+      <NewOperatorProvider created={list.reload}>
+        <NewOperatorForm />
+      </NewOperatorProvider>
       <QueryStatus query={list} hasData={list.data !== null} />
       <ErrorBox error={remove.state.context.error} />
       {list.data && (
