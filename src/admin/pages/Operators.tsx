@@ -14,7 +14,7 @@ import {
 import type { Operator } from '../../../machines/adminConsole.actors.ts';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useConsoleActors } from '../hooks.ts';
-import { NewOperatorProvider, useNewOperatorSelector, useNewOperatorSend } from '../useNewOperator.tsx';
+import { NewOperatorProvider, useNewOperatorSelector, useNewOperatorSend } from '../useConsoleForms.tsx';
 import { DataTable, PageTitle, QueryStatus, SectionCard, useTimes } from '../parts.tsx';
 
 /** The new-operator form (machines/adminOperator.machine.ts): its setup link and TOTP secret are shown once. */
