@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise, waitFor } from 'xstate';
+import { createActor, waitFor } from 'xstate';
 import type { AdminCoupon, AdminCouponCreate } from '../../machines/adminConsole.actors.ts';
 import { adminCouponMachine, couponOf, type CouponFields } from '../../machines/adminCoupon.machine.ts';
 import { ApiError } from '../../machines/api.ts';
+import { formCall } from './adminForms.ts';
 
 const empty: CouponFields = { code: '', percent: '', until: '', maxUses: '', perUser: '' };
 
@@ -21,28 +22,16 @@ function stored(input: AdminCouponCreate): AdminCoupon {
   };
 }
 
-function start(create: (input: AdminCouponCreate) => Promise<AdminCoupon>) {
-  const asked: AdminCouponCreate[] = [];
-  const events = { created: 0, sessionEnded: 0 };
+function start(answer: (input: AdminCouponCreate) => Promise<AdminCoupon>) {
+  const call = formCall(answer);
   const actor = createActor(
-    adminCouponMachine.provide({
-      actors: {
-        createCoupon: fromPromise<AdminCoupon, AdminCouponCreate>(({ input }) => {
-          asked.push(input);
-          return create(input);
-        }),
-      },
-      actions: {
-        created: () => void events.created++,
-        sessionEnded: () => void events.sessionEnded++,
-      },
-    }),
+    adminCouponMachine.provide({ actors: { createCoupon: call.logic }, actions: call.actions }),
   ).start();
   const fill = (fields: Partial<CouponFields>) => {
     for (const [field, value] of Object.entries(fields))
       actor.send({ type: 'field.change', field: field as keyof CouponFields, value });
   };
-  return { actor, asked, events, fill };
+  return { actor, asked: call.asked, events: call.events, fill };
 }
 
 describe('new coupon form machine', () => {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise, waitFor } from 'xstate';
+import { createActor, waitFor } from 'xstate';
 import type { CreatedOperator } from '../../machines/adminConsole.actors.ts';
 import { adminOperatorMachine, type NewOperator } from '../../machines/adminOperator.machine.ts';
 import { ApiError } from '../../machines/api.ts';
+import { formCall } from './adminForms.ts';
 
 function made(input: NewOperator): CreatedOperator {
   return {
@@ -13,24 +14,12 @@ function made(input: NewOperator): CreatedOperator {
   };
 }
 
-function start(create: (input: NewOperator) => Promise<CreatedOperator>) {
-  const asked: NewOperator[] = [];
-  const events = { created: 0, sessionEnded: 0 };
+function start(answer: (input: NewOperator) => Promise<CreatedOperator>) {
+  const call = formCall(answer);
   const actor = createActor(
-    adminOperatorMachine.provide({
-      actors: {
-        createOperator: fromPromise<CreatedOperator, NewOperator>(({ input }) => {
-          asked.push(input);
-          return create(input);
-        }),
-      },
-      actions: {
-        created: () => void events.created++,
-        sessionEnded: () => void events.sessionEnded++,
-      },
-    }),
+    adminOperatorMachine.provide({ actors: { createOperator: call.logic }, actions: call.actions }),
   ).start();
-  return { actor, asked, events };
+  return { actor, asked: call.asked, events: call.events };
 }
 
 describe('new operator form machine', () => {
