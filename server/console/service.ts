@@ -45,6 +45,27 @@ function paidCents(row: {
   return row.paid_at !== null && row.checkout_session_id !== null ? row.final_price_cents : 0;
 }
 
+/** What the refund policy gives back for a booking cancelled `at`: its share of the price, at most what was `paid`. */
+function policyRefundCents(
+  row: {
+    final_price_cents: number;
+    refund_ratios: Parameters<typeof refundableCents>[0]['refundRatios'];
+    start_time: Date;
+  },
+  paid: number,
+  at: Temporal.Instant,
+): number {
+  const policy = refundableCents(
+    {
+      finalPriceCents: row.final_price_cents,
+      refundRatios: row.refund_ratios,
+      start: instantFromDate(row.start_time),
+    },
+    at,
+  );
+  return Math.min(paid, policy);
+}
+
 function doorCodeState(
   row: repository.AdminBookingRow,
   door: { state: LockDoorState | null } | undefined,
@@ -187,17 +208,7 @@ export function createConsoleService(deps: ConsoleDependencies) {
     );
     const toCancel = confirmed.map((row) => {
       const paid = paidById.get(row.id) ?? 0;
-      const policy = Math.min(
-        paid,
-        refundableCents(
-          {
-            finalPriceCents: row.final_price_cents,
-            refundRatios: row.refund_ratios,
-            start: instantFromDate(row.start_time),
-          },
-          at,
-        ),
-      );
+      const policy = policyRefundCents(row, paid, at);
       return { row, refundCents: choose(row, policy, paid) };
     });
     // The member is told by the cancellation's own notice (docs/decisions.md, 'Messages about a booking').
@@ -381,21 +392,7 @@ export function createConsoleService(deps: ConsoleDependencies) {
       const cancelable = row.status === 'confirmed' && row.start_time.getTime() > at.epochMilliseconds;
       return {
         booking: booking!,
-        refundable_eur: cancelable
-          ? centsToEuros(
-              Math.min(
-                paidCents(row),
-                refundableCents(
-                  {
-                    finalPriceCents: row.final_price_cents,
-                    refundRatios: row.refund_ratios,
-                    start: instantFromDate(row.start_time),
-                  },
-                  at,
-                ),
-              ),
-            )
-          : 0,
+        refundable_eur: cancelable ? centsToEuros(policyRefundCents(row, paidCents(row), at)) : 0,
         history,
         payments: payments.map(movementView),
         messages: messages.map((message) => ({
@@ -845,22 +842,7 @@ export function createConsoleService(deps: ConsoleDependencies) {
         refund_total_eur: centsToEuros(
           future
             .filter((row) => row.status === 'confirmed')
-            .reduce(
-              (sum, row) =>
-                sum +
-                Math.min(
-                  paidCents(row),
-                  refundableCents(
-                    {
-                      finalPriceCents: row.final_price_cents,
-                      refundRatios: row.refund_ratios,
-                      start: instantFromDate(row.start_time),
-                    },
-                    nowInstant,
-                  ),
-                ),
-              0,
-            ),
+            .reduce((sum, row) => sum + policyRefundCents(row, paidCents(row), nowInstant), 0),
         ),
       };
     },

@@ -315,15 +315,43 @@ export function Pager({
   );
 }
 
-/** A part of a page under its own heading (`id` names the heading, which labels the part). */
-export function Section({ id, title, children }: { id: string; title: ReactNode; children: ReactNode }) {
+/**
+ * A part of a page under its own heading (`id` names the heading, which labels the part); `empty`, when given,
+ * is said instead of the content (a list with nothing in it).
+ */
+export function Section({
+  id,
+  title,
+  empty,
+  children,
+}: {
+  id: string;
+  title: ReactNode;
+  empty?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <section aria-labelledby={id}>
       <Title order={3} size="h5" id={id} mb="xs">
         {title}
       </Title>
-      {children}
+      {empty ? <Empty>{empty}</Empty> : children}
     </section>
+  );
+}
+
+/** A list's search form: submitting it (Enter or its button) runs `onSearch`. */
+export function SearchForm({ onSearch, children }: { onSearch: () => void; children: ReactNode }) {
+  return (
+    <form
+      role="search"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSearch();
+      }}
+    >
+      {children}
+    </form>
   );
 }
 

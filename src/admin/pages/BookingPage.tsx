@@ -310,46 +310,42 @@ export function BookingPage({ id }: { id: number }) {
                 ))}
               </Stack>
             </Section>
-            <Section id="booking-payments" title={<Trans>Pagamentos</Trans>}>
-              {detail.payments.length === 0 ? (
-                <Empty>
-                  <Trans>Sem pagamentos</Trans>
-                </Empty>
-              ) : (
-                <Stack gap={4}>
-                  {detail.payments.map((movement) => (
-                    <Text size="sm" key={movement.id}>
-                      {times.instant(movement.at)} ·{' '}
-                      {movement.kind === 'refund' ? t`reembolso` : t`pagamento`} {money(movement.amount_eur)}
-                      {movement.reason ? ` · ${movement.reason}` : ''}
-                    </Text>
-                  ))}
-                </Stack>
-              )}
+            <Section
+              id="booking-payments"
+              title={<Trans>Pagamentos</Trans>}
+              empty={detail.payments.length === 0 && <Trans>Sem pagamentos</Trans>}
+            >
+              <Stack gap={4}>
+                {detail.payments.map((movement) => (
+                  <Text size="sm" key={movement.id}>
+                    {times.instant(movement.at)} · {movement.kind === 'refund' ? t`reembolso` : t`pagamento`}{' '}
+                    {money(movement.amount_eur)}
+                    {movement.reason ? ` · ${movement.reason}` : ''}
+                  </Text>
+                ))}
+              </Stack>
             </Section>
           </SimpleGrid>
-          <Section id="booking-messages" title={<Trans>Mensagens</Trans>}>
-            {detail.messages.length === 0 ? (
-              <Empty>
-                <Trans>Sem mensagens</Trans>
-              </Empty>
-            ) : (
-              <DataTable
-                minWidth={480}
-                striped={false}
-                verticalSpacing={4}
-                rows={detail.messages}
-                rowKey={(message) => message.id}
-                cells={(message) => [
-                  times.instant(message.created_at),
-                  message.channel === 'sms' ? 'SMS' : t`e-mail`,
-                  message.to,
-                  messageLabels.kind[message.kind],
-                  message.subject,
-                  messageLabels.status[message.status],
-                ]}
-              />
-            )}
+          <Section
+            id="booking-messages"
+            title={<Trans>Mensagens</Trans>}
+            empty={detail.messages.length === 0 && <Trans>Sem mensagens</Trans>}
+          >
+            <DataTable
+              minWidth={480}
+              striped={false}
+              verticalSpacing={4}
+              rows={detail.messages}
+              rowKey={(message) => message.id}
+              cells={(message) => [
+                times.instant(message.created_at),
+                message.channel === 'sms' ? 'SMS' : t`e-mail`,
+                message.to,
+                messageLabels.kind[message.kind],
+                message.subject,
+                messageLabels.status[message.status],
+              ]}
+            />
           </Section>
           {dialog === 'cancel' && (
             <CancelDialog detail={detail} onClose={() => setDialog(null)} onDone={after} />

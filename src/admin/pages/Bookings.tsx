@@ -12,6 +12,7 @@ import {
   PageTitle,
   Pager,
   QueryStatus,
+  SearchForm,
   useMoney,
   useTimes,
 } from '../parts.tsx';
@@ -46,13 +47,7 @@ function BookingSearch() {
       <PageTitle>
         <Trans>Reservas</Trans>
       </PageTitle>
-      <form
-        role="search"
-        onSubmit={(event) => {
-          event.preventDefault();
-          query.reload();
-        }}
-      >
+      <SearchForm onSearch={query.reload}>
         <Group align="flex-end" wrap="wrap" gap="sm">
           <TextInput
             label={t`Cliente (e-mail, telefone ou nome)`}
@@ -71,7 +66,7 @@ function BookingSearch() {
             <Trans>Procurar</Trans>
           </Button>
         </Group>
-      </form>
+      </SearchForm>
       <QueryStatus query={query} hasData={page !== null} />
       {page && page.items.length === 0 && (
         <Empty>

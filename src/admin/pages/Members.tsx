@@ -18,6 +18,7 @@ import {
   Pager,
   QueryStatus,
   ReasonField,
+  SearchForm,
   Section,
   useMoney,
   useTimes,
@@ -33,13 +34,7 @@ function MemberSearch() {
       <PageTitle>
         <Trans>Clientes</Trans>
       </PageTitle>
-      <form
-        role="search"
-        onSubmit={(event) => {
-          event.preventDefault();
-          query.reload();
-        }}
-      >
+      <SearchForm onSearch={query.reload}>
         <Group align="flex-end">
           <TextInput
             label={t`E-mail, telefone ou nome`}
@@ -51,7 +46,7 @@ function MemberSearch() {
             <Trans>Procurar</Trans>
           </Button>
         </Group>
-      </form>
+      </SearchForm>
       <QueryStatus query={query} hasData={page !== null} />
       {page?.items.length === 0 && (
         <Empty>
@@ -309,39 +304,35 @@ function MemberPage({ id }: { id: string }) {
               )}
             </Stack>
           </Card>
-          <Section id="member-bookings" title={<Trans>Reservas</Trans>}>
-            {detail.bookings.length === 0 ? (
-              <Empty>
-                <Trans>Sem reservas</Trans>
-              </Empty>
-            ) : (
-              <Stack gap="xs">
-                {detail.bookings.map((booking) => (
-                  <Group key={booking.id} gap="sm" wrap="wrap">
-                    <AdminLink path={`bookings/${booking.id}`}>#{booking.id}</AdminLink>
-                    <Text size="sm">
-                      {booking.branch.name} ·{' '}
-                      {times.range(booking.start_time, booking.end_time, booking.branch.time_zone)}
-                    </Text>
-                    <BookingFlags booking={booking} />
-                  </Group>
-                ))}
-              </Stack>
-            )}
+          <Section
+            id="member-bookings"
+            title={<Trans>Reservas</Trans>}
+            empty={detail.bookings.length === 0 && <Trans>Sem reservas</Trans>}
+          >
+            <Stack gap="xs">
+              {detail.bookings.map((booking) => (
+                <Group key={booking.id} gap="sm" wrap="wrap">
+                  <AdminLink path={`bookings/${booking.id}`}>#{booking.id}</AdminLink>
+                  <Text size="sm">
+                    {booking.branch.name} ·{' '}
+                    {times.range(booking.start_time, booking.end_time, booking.branch.time_zone)}
+                  </Text>
+                  <BookingFlags booking={booking} />
+                </Group>
+              ))}
+            </Stack>
           </Section>
-          <Section id="member-payments" title={<Trans>Pagamentos</Trans>}>
-            {detail.payments.length === 0 ? (
-              <Empty>
-                <Trans>Sem pagamentos</Trans>
-              </Empty>
-            ) : (
-              detail.payments.map((movement) => (
-                <Text size="sm" key={movement.id}>
-                  {times.instant(movement.at)} · {movement.kind === 'refund' ? t`reembolso` : t`pagamento`}{' '}
-                  {money(movement.amount_eur)} · {movement.branch.name}
-                </Text>
-              ))
-            )}
+          <Section
+            id="member-payments"
+            title={<Trans>Pagamentos</Trans>}
+            empty={detail.payments.length === 0 && <Trans>Sem pagamentos</Trans>}
+          >
+            {detail.payments.map((movement) => (
+              <Text size="sm" key={movement.id}>
+                {times.instant(movement.at)} · {movement.kind === 'refund' ? t`reembolso` : t`pagamento`}{' '}
+                {money(movement.amount_eur)} · {movement.branch.name}
+              </Text>
+            ))}
           </Section>
           {dialog === 'block' && (
             <BlockDialog detail={detail} onClose={() => setDialog(null)} onDone={after} />
