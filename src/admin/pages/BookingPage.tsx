@@ -26,7 +26,6 @@ import {
   Dialog,
   DialogActions,
   type DialogProps,
-  Empty,
   memberName,
   PageTitle,
   QueryStatus,
