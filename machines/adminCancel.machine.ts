@@ -1,5 +1,5 @@
 import { assign, setup } from 'xstate';
-import { adminFailure } from './adminErrors.ts';
+import { failedBackTo } from './adminErrors.ts';
 import { failureFeedback, type Feedback } from './feedback.ts';
 import { placeholder } from './placeholder.ts';
 
@@ -82,6 +82,9 @@ export const adminCancelMachine = setup({
   actions: {
     cancelled: () => {},
     sessionEnded: () => {},
+    failed: assign((_, params: { error: unknown }) => ({
+      error: failureFeedback(params.error, 'can-not-cancel-bookings'),
+    })),
   },
   guards: {
     canSubmit: ({ context }) => cancelProblem(context) === null,
@@ -105,19 +108,7 @@ export const adminCancelMachine = setup({
         src: 'cancelBooking',
         input: ({ context }) => requestOf(context),
         onDone: { target: 'cancelled', actions: 'cancelled' },
-        onError: [
-          {
-            guard: ({ event }) => adminFailure(event.error) === 'session',
-            target: 'editing',
-            actions: 'sessionEnded',
-          },
-          {
-            target: 'editing',
-            actions: assign({
-              error: ({ event }) => failureFeedback(event.error, 'can-not-cancel-bookings'),
-            }),
-          },
-        ],
+        onError: failedBackTo('editing'),
       },
     },
     cancelled: { type: 'final' },

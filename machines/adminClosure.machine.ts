@@ -1,5 +1,5 @@
 import { assign, setup } from 'xstate';
-import { adminFailure } from './adminErrors.ts';
+import { failedBackTo } from './adminErrors.ts';
 import { failureFeedback, type Feedback } from './feedback.ts';
 import { placeholder } from './placeholder.ts';
 import type { components } from '../openapi/schema.gen.ts';
@@ -62,6 +62,7 @@ export const adminClosureMachine = setup({
   actions: {
     closed: () => {},
     sessionEnded: () => {},
+    failed: assign((_, params: { error: unknown }) => ({ error: failureFeedback(params.error, 'generic') })),
   },
   guards: {
     isComplete: ({ context }) => isClosureComplete(context.fields),
@@ -98,17 +99,7 @@ export const adminClosureMachine = setup({
         src: 'previewClosure',
         input: ({ context }) => requestOf(context.fields),
         onDone: { target: 'reviewing', actions: assign({ preview: ({ event }) => event.output }) },
-        onError: [
-          {
-            guard: ({ event }) => adminFailure(event.error) === 'session',
-            target: 'editing',
-            actions: 'sessionEnded',
-          },
-          {
-            target: 'editing',
-            actions: assign({ error: ({ event }) => failureFeedback(event.error, 'generic') }),
-          },
-        ],
+        onError: failedBackTo('editing'),
       },
     },
     reviewing: {
@@ -123,17 +114,7 @@ export const adminClosureMachine = setup({
         src: 'closeBranch',
         input: ({ context }) => requestOf(context.fields),
         onDone: { target: 'closed', actions: 'closed' },
-        onError: [
-          {
-            guard: ({ event }) => adminFailure(event.error) === 'session',
-            target: 'reviewing',
-            actions: 'sessionEnded',
-          },
-          {
-            target: 'reviewing',
-            actions: assign({ error: ({ event }) => failureFeedback(event.error, 'generic') }),
-          },
-        ],
+        onError: failedBackTo('reviewing'),
       },
     },
     closed: {

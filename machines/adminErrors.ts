@@ -13,3 +13,24 @@ export function adminFailure(error: unknown): AdminFailure {
   if (error.code === 'operator_forbidden') return 'forbidden';
   return 'other';
 }
+
+/**
+ * Where a console step goes when its call fails: back to `target`, either reporting the operator's ended session
+ * (`sessionEnded`: the login opens) or handing the failure to the machine's `failed` action, which keeps it to show.
+ */
+export function failedBackTo<T extends string>(target: T) {
+  return [
+    {
+      guard: ({ event }: { event: { error: unknown } }) => adminFailure(event.error) === 'session',
+      target,
+      actions: 'sessionEnded' as const,
+    },
+    {
+      target,
+      actions: {
+        type: 'failed' as const,
+        params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }),
+      },
+    },
+  ];
+}

@@ -1,5 +1,5 @@
 import { assign, setup } from 'xstate';
-import { adminFailure } from './adminErrors.ts';
+import { failedBackTo } from './adminErrors.ts';
 import type { RefundRatios } from './adminConsole.actors.ts';
 import { failureFeedback, type Feedback } from './feedback.ts';
 import { placeholder } from './placeholder.ts';
@@ -48,6 +48,7 @@ export const adminRefundPolicyMachine = setup({
   },
   actions: {
     sessionEnded: () => {},
+    failed: assign((_, params: { error: unknown }) => ({ error: failureFeedback(params.error, 'generic') })),
   },
   guards: {
     isPolicy: ({ context }) => ratiosOf(context.rows) !== null,
@@ -91,17 +92,7 @@ export const adminRefundPolicyMachine = setup({
           target: 'editing.saved',
           actions: assign({ rows: ({ event }) => rowsOf(event.output), error: null }),
         },
-        onError: [
-          {
-            guard: ({ event }) => adminFailure(event.error) === 'session',
-            target: 'editing',
-            actions: 'sessionEnded',
-          },
-          {
-            target: 'editing',
-            actions: assign({ error: ({ event }) => failureFeedback(event.error, 'generic') }),
-          },
-        ],
+        onError: failedBackTo('editing'),
       },
     },
   },

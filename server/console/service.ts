@@ -45,6 +45,27 @@ function paidCents(row: {
   return row.paid_at !== null && row.checkout_session_id !== null ? row.final_price_cents : 0;
 }
 
+/** What the refund policy gives back for a booking cancelled `at`: its share of the price, at most what was `paid`. */
+function policyRefundCents(
+  row: {
+    final_price_cents: number;
+    refund_ratios: Parameters<typeof refundableCents>[0]['refundRatios'];
+    start_time: Date;
+  },
+  paid: number,
+  at: Temporal.Instant,
+): number {
+  const policy = refundableCents(
+    {
+      finalPriceCents: row.final_price_cents,
+      refundRatios: row.refund_ratios,
+      start: instantFromDate(row.start_time),
+    },
+    at,
+  );
+  return Math.min(paid, policy);
+}
+
 function doorCodeState(
   row: repository.AdminBookingRow,
   door: { state: LockDoorState | null } | undefined,
@@ -65,6 +86,23 @@ export function createConsoleService(deps: ConsoleDependencies) {
     if (row.status === 'pending' && (row.hold_expires_at === null || row.hold_expires_at <= at))
       return 'expired';
     return row.status;
+  }
+
+  /**
+   * The live bookings (confirmed, or pending on a hold) of a branch's period or of members from a day on, read as
+   * the console lists them: what a closure or a contact's move would touch.
+   */
+  async function liveBookings(
+    filter: Parameters<typeof repository.lockLiveBookingsInPeriod>[1],
+  ): Promise<repository.AdminBookingRow[]> {
+    const ids = await db.transaction().execute((trx) => repository.lockLiveBookingsInPeriod(trx, filter));
+    const { rows } = await repository.searchBookings(db, {
+      bookingIds: ids,
+      now: filter.now,
+      offset: 0,
+      limit: 1000,
+    });
+    return rows;
   }
 
   async function views(rows: readonly repository.AdminBookingRow[]): Promise<Schemas['AdminBooking'][]> {
@@ -170,17 +208,7 @@ export function createConsoleService(deps: ConsoleDependencies) {
     );
     const toCancel = confirmed.map((row) => {
       const paid = paidById.get(row.id) ?? 0;
-      const policy = Math.min(
-        paid,
-        refundableCents(
-          {
-            finalPriceCents: row.final_price_cents,
-            refundRatios: row.refund_ratios,
-            start: instantFromDate(row.start_time),
-          },
-          at,
-        ),
-      );
+      const policy = policyRefundCents(row, paid, at);
       return { row, refundCents: choose(row, policy, paid) };
     });
     // The member is told by the cancellation's own notice (docs/decisions.md, 'Messages about a booking').
@@ -364,21 +392,7 @@ export function createConsoleService(deps: ConsoleDependencies) {
       const cancelable = row.status === 'confirmed' && row.start_time.getTime() > at.epochMilliseconds;
       return {
         booking: booking!,
-        refundable_eur: cancelable
-          ? centsToEuros(
-              Math.min(
-                paidCents(row),
-                refundableCents(
-                  {
-                    finalPriceCents: row.final_price_cents,
-                    refundRatios: row.refund_ratios,
-                    start: instantFromDate(row.start_time),
-                  },
-                  at,
-                ),
-              ),
-            )
-          : 0,
+        refundable_eur: cancelable ? centsToEuros(policyRefundCents(row, paidCents(row), at)) : 0,
         history,
         payments: payments.map(movementView),
         messages: messages.map((message) => ({
@@ -590,19 +604,11 @@ export function createConsoleService(deps: ConsoleDependencies) {
       const period = closurePeriod(input);
       await requireBranch(db, input.branch_id);
       const at = dateFromInstant(now());
-      const ids = await db.transaction().execute((trx) =>
-        repository.lockLiveBookingsInPeriod(trx, {
-          branchId: input.branch_id,
-          from: period.from,
-          until: period.until,
-          now: at,
-        }),
-      );
-      const { rows } = await repository.searchBookings(db, {
-        bookingIds: ids,
+      const rows = await liveBookings({
+        branchId: input.branch_id,
+        from: period.from,
+        until: period.until,
         now: at,
-        offset: 0,
-        limit: 1000,
       });
       return {
         slots: await repository.countSlotsInPeriod(db, input.branch_id, period.from, period.until),
@@ -813,19 +819,11 @@ export function createConsoleService(deps: ConsoleDependencies) {
       const contact = normaliseContact(target.kind, target.value);
       const members = await repository.membersWithContact(db, contact.kind, contact.value);
       const at = dateFromInstant(now());
-      const ids = await db.transaction().execute((trx) =>
-        repository.lockLiveBookingsInPeriod(trx, {
-          userIds: members.map((member) => member.id),
-          from: at,
-          until: null,
-          now: at,
-        }),
-      );
-      const { rows } = await repository.searchBookings(db, {
-        bookingIds: ids,
+      const rows = await liveBookings({
+        userIds: members.map((member) => member.id),
+        from: at,
+        until: null,
         now: at,
-        offset: 0,
-        limit: 1000,
       });
       const future = rows.filter((row) => row.start_time > at);
       const nowInstant = now();
@@ -844,22 +842,7 @@ export function createConsoleService(deps: ConsoleDependencies) {
         refund_total_eur: centsToEuros(
           future
             .filter((row) => row.status === 'confirmed')
-            .reduce(
-              (sum, row) =>
-                sum +
-                Math.min(
-                  paidCents(row),
-                  refundableCents(
-                    {
-                      finalPriceCents: row.final_price_cents,
-                      refundRatios: row.refund_ratios,
-                      start: instantFromDate(row.start_time),
-                    },
-                    nowInstant,
-                  ),
-                ),
-              0,
-            ),
+            .reduce((sum, row) => sum + policyRefundCents(row, paidCents(row), nowInstant), 0),
         ),
       };
     },

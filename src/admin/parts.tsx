@@ -4,13 +4,19 @@ import {
   Anchor,
   Badge,
   Button,
+  Card,
   Group,
   Loader,
+  Modal,
+  NativeSelect,
+  Pagination,
   Stack,
   Table,
   Text,
+  Textarea,
   Title,
   type AnchorProps,
+  type MantineSpacing,
 } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
@@ -19,6 +25,7 @@ import type { Feedback } from '../../machines/feedback.ts';
 import { timeOnly, timeRange } from '../account/time.ts';
 import { formatEuros, intlTag } from '../i18n/format.ts';
 import { useAdminLocale } from './context.tsx';
+import { DayField } from './dates.tsx';
 import { ErrorBox } from './feedback.tsx';
 
 export function Forbidden() {
@@ -229,5 +236,260 @@ export function AdminLink({ path, children, ...props }: { path: string; children
     >
       {children}
     </Anchor>
+  );
+}
+
+/**
+ * A console table: an optional header row, then a row an item, a cell a value `cells` gives (the columns listed in
+ * `nowrap` do not wrap); it scrolls sideways on a phone (ScrollTable).
+ */
+export function DataTable<Row>({
+  minWidth,
+  label,
+  headers,
+  rows,
+  rowKey,
+  cells,
+  striped = true,
+  verticalSpacing = 'xs',
+  nowrap = [],
+}: {
+  minWidth: number;
+  label?: string;
+  headers?: ReactNode[];
+  rows: readonly Row[];
+  rowKey: (row: Row) => string | number;
+  cells: (row: Row) => ReactNode[];
+  striped?: boolean;
+  verticalSpacing?: MantineSpacing | number;
+  nowrap?: number[];
+}) {
+  return (
+    <ScrollTable minWidth={minWidth}>
+      <Table striped={striped} verticalSpacing={verticalSpacing} aria-label={label}>
+        {headers && (
+          <Table.Thead>
+            <Table.Tr>
+              {headers.map((header, index) => (
+                <Table.Th key={index}>{header}</Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+        )}
+        <Table.Tbody>
+          {rows.map((row) => (
+            <Table.Tr key={rowKey(row)}>
+              {cells(row).map((cell, index) => (
+                <Table.Td key={index} style={nowrap.includes(index) ? { whiteSpace: 'nowrap' } : undefined}>
+                  {cell}
+                </Table.Td>
+              ))}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </ScrollTable>
+  );
+}
+
+/** The pages of a long list, when it has more than one. */
+export function Pager({
+  list,
+  value,
+  onChange,
+  labelControls = false,
+}: {
+  list: { total: number; page_size: number };
+  value: number;
+  onChange: (page: number) => void;
+  labelControls?: boolean;
+}) {
+  if (list.total <= list.page_size) return null;
+  return (
+    <Pagination
+      total={Math.ceil(list.total / list.page_size)}
+      value={value}
+      onChange={onChange}
+      getControlProps={labelControls ? (control) => ({ 'aria-label': control }) : undefined}
+    />
+  );
+}
+
+/**
+ * A part of a page under its own heading (`id` names the heading, which labels the part); `empty`, when given,
+ * is said instead of the content (a list with nothing in it).
+ */
+export function Section({
+  id,
+  title,
+  empty,
+  children,
+}: {
+  id: string;
+  title: ReactNode;
+  empty?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <section aria-labelledby={id}>
+      <Title order={3} size="h5" id={id} mb="xs">
+        {title}
+      </Title>
+      {empty ? <Empty>{empty}</Empty> : children}
+    </section>
+  );
+}
+
+/** A list's search form: submitting it (Enter or its button) runs `onSearch`. */
+export function SearchForm({ onSearch, children }: { onSearch: () => void; children: ReactNode }) {
+  return (
+    <form
+      role="search"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSearch();
+      }}
+    >
+      {children}
+    </form>
+  );
+}
+
+/** A form or panel on a page, in a card under its own heading (`id` names the heading, which labels the card). */
+export function SectionCard({ id, title, children }: { id: string; title: ReactNode; children: ReactNode }) {
+  return (
+    <Card withBorder component="section" aria-labelledby={id}>
+      <Title order={3} size="h5" id={id} mb="sm">
+        {title}
+      </Title>
+      {children}
+    </Card>
+  );
+}
+
+/** A figure with its label above and an optional note below (the money report's totals). */
+export function Figure({ label, value, note }: { label: ReactNode; value: ReactNode; note?: ReactNode }) {
+  return (
+    <Card withBorder padding="sm">
+      <Text size="xs" c="gray.4">
+        {label}
+      </Text>
+      <Text fw={700}>{value}</Text>
+      {note !== undefined && <Text size="xs">{note}</Text>}
+    </Card>
+  );
+}
+
+/** The reason an operator gives for a change; it goes to the audit log. */
+export function ReasonField({
+  value,
+  onChange,
+  description,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  description?: string;
+}) {
+  const { t } = useLingui();
+  return (
+    <Textarea
+      label={t`Motivo`}
+      description={description}
+      required
+      maxLength={500}
+      value={value}
+      onChange={(event) => onChange(event.currentTarget.value)}
+    />
+  );
+}
+
+/** What a page gives the dialog it opens: the record it acts on, closing it, and what to do once it is done. */
+export type DialogProps<Detail> = { detail: Detail; onClose: () => void; onDone: () => void };
+
+/** A console dialog: open while it is shown, centred, its close button named in the console's language. */
+export function Dialog({
+  title,
+  onClose,
+  children,
+}: {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  const { t } = useLingui();
+  return (
+    <Modal opened onClose={onClose} title={title} centered closeButtonProps={{ 'aria-label': t`Fechar` }}>
+      {children}
+    </Modal>
+  );
+}
+
+/** The foot of a dialog: its failure, if any, then Back and the dialog's own action. */
+export function DialogActions({
+  error,
+  onClose,
+  children,
+}: {
+  error: Feedback | null;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <ErrorBox error={error} />
+      <Group justify="flex-end">
+        <Button variant="default" onClick={onClose}>
+          <Trans>Voltar</Trans>
+        </Button>
+        {children}
+      </Group>
+    </>
+  );
+}
+
+/** A period's first and last day, as a list's filters. */
+export function PeriodFields({
+  from,
+  to,
+  onChange,
+}: {
+  from: string;
+  to: string;
+  onChange: (patch: { from?: string; to?: string }) => void;
+}) {
+  const { t } = useLingui();
+  return (
+    <>
+      <DayField label={t`De`} value={from} onChange={(value) => onChange({ from: value })} />
+      <DayField label={t`Até`} value={to} onChange={(value) => onChange({ to: value })} />
+    </>
+  );
+}
+
+export type BranchPeriod = { branchId: number | null; from: string; to: string };
+
+/** The filters a report or list of bookings shares: one branch or all, and the period. */
+export function BranchPeriodFilters({
+  value,
+  branches,
+  onChange,
+}: {
+  value: BranchPeriod;
+  branches: { value: string; label: string }[];
+  onChange: (patch: Partial<BranchPeriod>) => void;
+}) {
+  const { t } = useLingui();
+  return (
+    <>
+      <NativeSelect
+        label={t`Filial`}
+        value={value.branchId === null ? '' : String(value.branchId)}
+        data={[{ value: '', label: t`Todas as filiais` }, ...branches]}
+        onChange={(event) =>
+          onChange({ branchId: event.currentTarget.value === '' ? null : Number(event.currentTarget.value) })
+        }
+      />
+      <PeriodFields from={value.from} to={value.to} onChange={onChange} />
+    </>
   );
 }

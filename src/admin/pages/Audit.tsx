@@ -1,9 +1,8 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Code, Group, Pagination, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Code, Group, Stack, Text, TextInput } from '@mantine/core';
 import type { AuditFilters } from '../../../machines/adminConsole.actors.ts';
 import { useAdminQuery, useConsoleActors } from '../hooks.ts';
-import { Empty, PageTitle, QueryStatus, ScrollTable, useTimes } from '../parts.tsx';
-import { DayField } from '../dates.tsx';
+import { DataTable, Empty, PageTitle, Pager, PeriodFields, QueryStatus, useTimes } from '../parts.tsx';
 
 const show = (value: unknown) => (value === null || value === undefined ? '—' : JSON.stringify(value));
 
@@ -46,8 +45,7 @@ export default function Audit() {
           value={filters.entityId}
           onChange={(event) => set({ entityId: event.currentTarget.value })}
         />
-        <DayField label={t`De`} value={filters.from} onChange={(value) => set({ from: value })} />
-        <DayField label={t`Até`} value={filters.to} onChange={(value) => set({ to: value })} />
+        <PeriodFields from={filters.from} to={filters.to} onChange={set} />
       </Group>
       <QueryStatus query={query} hasData={page !== null} />
       {page?.items.length === 0 && (
@@ -56,52 +54,34 @@ export default function Audit() {
         </Empty>
       )}
       {page && page.items.length > 0 && (
-        <ScrollTable minWidth={720}>
-          <Table striped verticalSpacing="xs" aria-label={t`Registo de auditoria`}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>
-                  <Trans>Quando</Trans>
-                </Table.Th>
-                <Table.Th>
-                  <Trans>Quem</Trans>
-                </Table.Th>
-                <Table.Th>
-                  <Trans>O quê</Trans>
-                </Table.Th>
-                <Table.Th>
-                  <Trans>Antes → depois</Trans>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {page.items.map((entry) => (
-                <Table.Tr key={entry.id}>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{times.instant(entry.at)}</Table.Td>
-                  <Table.Td>{entry.operator_email ?? t`linha de comandos`}</Table.Td>
-                  <Table.Td>
-                    <Text size="sm" fw={600}>
-                      {entry.action}
-                    </Text>
-                    <Text size="xs" c="gray.4">
-                      {entry.entity_type} {entry.entity_id}
-                    </Text>
-                    {entry.reason && <Text size="xs">{entry.reason}</Text>}
-                  </Table.Td>
-                  <Table.Td>
-                    <Code block style={{ maxWidth: 420, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
-                      {show(entry.before)} → {show(entry.after)}
-                    </Code>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollTable>
+        <DataTable
+          minWidth={720}
+          label={t`Registo de auditoria`}
+          headers={[t`Quando`, t`Quem`, t`O quê`, t`Antes → depois`]}
+          rows={page.items}
+          rowKey={(entry) => entry.id}
+          nowrap={[0]}
+          cells={(entry) => [
+            times.instant(entry.at),
+            entry.operator_email ?? t`linha de comandos`,
+            <>
+              <Text size="sm" fw={600}>
+                {entry.action}
+              </Text>
+              <Text size="xs" c="gray.4">
+                {entry.entity_type} {entry.entity_id}
+              </Text>
+              {entry.reason && <Text size="xs">{entry.reason}</Text>}
+            </>,
+            <Code block style={{ maxWidth: 420, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+              {show(entry.before)} → {show(entry.after)}
+            </Code>,
+          ]}
+        />
       )}
-      {page && page.total > page.page_size && (
-        <Pagination
-          total={Math.ceil(page.total / page.page_size)}
+      {page && (
+        <Pager
+          list={page}
           value={filters.page}
           onChange={(value) => query.change({ ...filters, page: value })}
         />

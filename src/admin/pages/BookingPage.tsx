@@ -4,16 +4,12 @@ import {
   Button,
   Card,
   Group,
-  Modal,
   NativeSelect,
   Radio,
   SimpleGrid,
   Stack,
-  Table,
   Text,
   TextInput,
-  Textarea,
-  Title,
 } from '@mantine/core';
 import { useMachine } from '@xstate/react';
 import { useState } from 'react';
@@ -26,11 +22,15 @@ import { useAdminQuery, useAdminTask, useConsoleActors } from '../hooks.ts';
 import {
   AdminLink,
   BookingFlags,
-  Empty,
+  DataTable,
+  Dialog,
+  DialogActions,
+  type DialogProps,
   memberName,
   PageTitle,
   QueryStatus,
-  ScrollTable,
+  ReasonField,
+  Section,
   useMinorUnits,
   useMoney,
   useTimes,
@@ -39,15 +39,7 @@ import { DayField } from '../dates.tsx';
 
 type Detail = AdminBookingDetail;
 
-function CancelDialog({
-  detail,
-  onClose,
-  onDone,
-}: {
-  detail: Detail;
-  onClose: () => void;
-  onDone: () => void;
-}) {
+function CancelDialog({ detail, onClose, onDone }: DialogProps<Detail>) {
   const { t } = useLingui();
   const { api, sessionEnded } = useAdmin();
   const money = useMoney();
@@ -67,13 +59,7 @@ function CancelDialog({
         ? t`Escreva um valor em euros, por exemplo 12,50.`
         : null;
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      title={t`Cancelar a reserva #${detail.booking.id}`}
-      centered
-      closeButtonProps={{ 'aria-label': t`Fechar` }}
-    >
+    <Dialog onClose={onClose} title={t`Cancelar a reserva #${detail.booking.id}`}>
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -105,19 +91,12 @@ function CancelDialog({
               onChange={(event) => send({ type: 'amount.change', value: event.currentTarget.value })}
             />
           )}
-          <Textarea
-            label={t`Motivo`}
+          <ReasonField
             description={t`Fica no registo de auditoria.`}
-            required
-            maxLength={500}
             value={state.context.reason}
-            onChange={(event) => send({ type: 'reason.change', value: event.currentTarget.value })}
+            onChange={(value) => send({ type: 'reason.change', value })}
           />
-          <ErrorBox error={state.context.error} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              <Trans>Voltar</Trans>
-            </Button>
+          <DialogActions error={state.context.error} onClose={onClose}>
             <Button
               type="submit"
               color="red"
@@ -126,22 +105,14 @@ function CancelDialog({
             >
               <Trans>Cancelar a reserva</Trans>
             </Button>
-          </Group>
+          </DialogActions>
         </Stack>
       </form>
-    </Modal>
+    </Dialog>
   );
 }
 
-function MoveDialog({
-  detail,
-  onClose,
-  onDone,
-}: {
-  detail: Detail;
-  onClose: () => void;
-  onDone: () => void;
-}) {
+function MoveDialog({ detail, onClose, onDone }: DialogProps<Detail>) {
   const { t } = useLingui();
   const actors = useConsoleActors();
   const times = useTimes();
@@ -157,13 +128,7 @@ function MoveDialog({
     onDone();
   });
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      title={t`Mudar a reserva #${booking.id}`}
-      centered
-      closeButtonProps={{ 'aria-label': t`Fechar` }}
-    >
+    <Dialog onClose={onClose} title={t`Mudar a reserva #${booking.id}`}>
       <Stack gap="md">
         <DayField
           label={t`Dia`}
@@ -191,18 +156,8 @@ function MoveDialog({
             onChange={(event) => setSlotId(event.currentTarget.value)}
           />
         )}
-        <Textarea
-          label={t`Motivo`}
-          required
-          maxLength={500}
-          value={reason}
-          onChange={(event) => setReason(event.currentTarget.value)}
-        />
-        <ErrorBox error={move.state.context.error} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            <Trans>Voltar</Trans>
-          </Button>
+        <ReasonField value={reason} onChange={setReason} />
+        <DialogActions error={move.state.context.error} onClose={onClose}>
           <Button
             disabled={slotId === '' || reason.trim() === ''}
             loading={move.state.matches('running')}
@@ -210,9 +165,9 @@ function MoveDialog({
           >
             <Trans>Mudar</Trans>
           </Button>
-        </Group>
+        </DialogActions>
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }
 
@@ -345,10 +300,7 @@ export function BookingPage({ id }: { id: number }) {
             </Stack>
           </Card>
           <SimpleGrid cols={{ base: 1, md: 2 }}>
-            <section aria-labelledby="booking-history">
-              <Title order={3} size="h5" id="booking-history" mb="xs">
-                <Trans>Histórico</Trans>
-              </Title>
+            <Section id="booking-history" title={<Trans>Histórico</Trans>}>
               <Stack gap={4}>
                 {detail.history.map((event, index) => (
                   <Text size="sm" key={`${event.at}-${event.kind}-${index}`}>
@@ -356,55 +308,44 @@ export function BookingPage({ id }: { id: number }) {
                   </Text>
                 ))}
               </Stack>
-            </section>
-            <section aria-labelledby="booking-payments">
-              <Title order={3} size="h5" id="booking-payments" mb="xs">
-                <Trans>Pagamentos</Trans>
-              </Title>
-              {detail.payments.length === 0 ? (
-                <Empty>
-                  <Trans>Sem pagamentos</Trans>
-                </Empty>
-              ) : (
-                <Stack gap={4}>
-                  {detail.payments.map((movement) => (
-                    <Text size="sm" key={movement.id}>
-                      {times.instant(movement.at)} ·{' '}
-                      {movement.kind === 'refund' ? t`reembolso` : t`pagamento`} {money(movement.amount_eur)}
-                      {movement.reason ? ` · ${movement.reason}` : ''}
-                    </Text>
-                  ))}
-                </Stack>
-              )}
-            </section>
+            </Section>
+            <Section
+              id="booking-payments"
+              title={<Trans>Pagamentos</Trans>}
+              empty={detail.payments.length === 0 && <Trans>Sem pagamentos</Trans>}
+            >
+              <Stack gap={4}>
+                {detail.payments.map((movement) => (
+                  <Text size="sm" key={movement.id}>
+                    {times.instant(movement.at)} · {movement.kind === 'refund' ? t`reembolso` : t`pagamento`}{' '}
+                    {money(movement.amount_eur)}
+                    {movement.reason ? ` · ${movement.reason}` : ''}
+                  </Text>
+                ))}
+              </Stack>
+            </Section>
           </SimpleGrid>
-          <section aria-labelledby="booking-messages">
-            <Title order={3} size="h5" id="booking-messages" mb="xs">
-              <Trans>Mensagens</Trans>
-            </Title>
-            {detail.messages.length === 0 ? (
-              <Empty>
-                <Trans>Sem mensagens</Trans>
-              </Empty>
-            ) : (
-              <ScrollTable minWidth={480}>
-                <Table verticalSpacing={4}>
-                  <Table.Tbody>
-                    {detail.messages.map((message) => (
-                      <Table.Tr key={message.id}>
-                        <Table.Td>{times.instant(message.created_at)}</Table.Td>
-                        <Table.Td>{message.channel === 'sms' ? 'SMS' : t`e-mail`}</Table.Td>
-                        <Table.Td>{message.to}</Table.Td>
-                        <Table.Td>{messageLabels.kind[message.kind]}</Table.Td>
-                        <Table.Td>{message.subject}</Table.Td>
-                        <Table.Td>{messageLabels.status[message.status]}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </ScrollTable>
-            )}
-          </section>
+          <Section
+            id="booking-messages"
+            title={<Trans>Mensagens</Trans>}
+            empty={detail.messages.length === 0 && <Trans>Sem mensagens</Trans>}
+          >
+            <DataTable
+              minWidth={480}
+              striped={false}
+              verticalSpacing={4}
+              rows={detail.messages}
+              rowKey={(message) => message.id}
+              cells={(message) => [
+                times.instant(message.created_at),
+                message.channel === 'sms' ? 'SMS' : t`e-mail`,
+                message.to,
+                messageLabels.kind[message.kind],
+                message.subject,
+                messageLabels.status[message.status],
+              ]}
+            />
+          </Section>
           {dialog === 'cancel' && (
             <CancelDialog detail={detail} onClose={() => setDialog(null)} onDone={after} />
           )}

@@ -1,20 +1,22 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import { Button, Group, NativeSelect, Pagination, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Button, Group, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import type { AdminBookingStatus, BookingFilters } from '../../../machines/adminConsole.actors.ts';
 import { useAdminQuery, useBranchOptions, useConsoleActors } from '../hooks.ts';
 import {
   AdminLink,
   BookingFlags,
+  BranchPeriodFilters,
+  DataTable,
   Empty,
   memberName,
   PageTitle,
+  Pager,
   QueryStatus,
-  ScrollTable,
+  SearchForm,
   useMoney,
   useTimes,
 } from '../parts.tsx';
 import { BookingPage } from './BookingPage.tsx';
-import { DayField } from '../dates.tsx';
 
 function BookingSearch() {
   const { t } = useLingui();
@@ -45,13 +47,7 @@ function BookingSearch() {
       <PageTitle>
         <Trans>Reservas</Trans>
       </PageTitle>
-      <form
-        role="search"
-        onSubmit={(event) => {
-          event.preventDefault();
-          query.reload();
-        }}
-      >
+      <SearchForm onSearch={query.reload}>
         <Group align="flex-end" wrap="wrap" gap="sm">
           <TextInput
             label={t`Cliente (e-mail, telefone ou nome)`}
@@ -59,16 +55,7 @@ function BookingSearch() {
             onChange={(event) => set({ q: event.currentTarget.value })}
             miw={220}
           />
-          <NativeSelect
-            label={t`Filial`}
-            value={filters.branchId === null ? '' : String(filters.branchId)}
-            data={[{ value: '', label: t`Todas as filiais` }, ...branches.options]}
-            onChange={(event) =>
-              set({ branchId: event.currentTarget.value === '' ? null : Number(event.currentTarget.value) })
-            }
-          />
-          <DayField label={t`De`} value={filters.from} onChange={(value) => set({ from: value })} />
-          <DayField label={t`Até`} value={filters.to} onChange={(value) => set({ to: value })} />
+          <BranchPeriodFilters value={filters} branches={branches.options} onChange={set} />
           <NativeSelect
             label={t`Estado`}
             value={filters.status}
@@ -79,7 +66,7 @@ function BookingSearch() {
             <Trans>Procurar</Trans>
           </Button>
         </Group>
-      </form>
+      </SearchForm>
       <QueryStatus query={query} hasData={page !== null} />
       {page && page.items.length === 0 && (
         <Empty>
@@ -91,62 +78,35 @@ function BookingSearch() {
           <Text size="sm" c="gray.4">
             <Plural value={page.total} one="# reserva" other="# reservas" />
           </Text>
-          <ScrollTable minWidth={560}>
-            <Table striped verticalSpacing="xs">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>
-                    <Trans>Reserva</Trans>
-                  </Table.Th>
-                  <Table.Th>
-                    <Trans>Quando</Trans>
-                  </Table.Th>
-                  <Table.Th>
-                    <Trans>Cliente</Trans>
-                  </Table.Th>
-                  <Table.Th>
-                    <Trans>Pago</Trans>
-                  </Table.Th>
-                  <Table.Th>
-                    <Trans>Estado</Trans>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {page.items.map((booking) => (
-                  <Table.Tr key={booking.id}>
-                    <Table.Td>
-                      <AdminLink path={`bookings/${booking.id}`}>#{booking.id}</AdminLink>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{booking.branch.name}</Text>
-                      <Text size="xs" c="gray.4">
-                        {times.range(booking.start_time, booking.end_time, booking.branch.time_zone)}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{memberName(booking.member)}</Text>
-                      <Text size="xs" c="gray.4">
-                        {booking.member?.email}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>{money(booking.paid_eur)}</Table.Td>
-                    <Table.Td>
-                      <BookingFlags booking={booking} />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </ScrollTable>
-          {page.total > page.page_size && (
-            <Pagination
-              total={Math.ceil(page.total / page.page_size)}
-              value={filters.page}
-              onChange={(value) => query.change({ ...filters, page: value })}
-              getControlProps={(control) => ({ 'aria-label': control })}
-            />
-          )}
+          <DataTable
+            minWidth={560}
+            headers={[t`Reserva`, t`Quando`, t`Cliente`, t`Pago`, t`Estado`]}
+            rows={page.items}
+            rowKey={(booking) => booking.id}
+            cells={(booking) => [
+              <AdminLink path={`bookings/${booking.id}`}>#{booking.id}</AdminLink>,
+              <>
+                <Text size="sm">{booking.branch.name}</Text>
+                <Text size="xs" c="gray.4">
+                  {times.range(booking.start_time, booking.end_time, booking.branch.time_zone)}
+                </Text>
+              </>,
+              <>
+                <Text size="sm">{memberName(booking.member)}</Text>
+                <Text size="xs" c="gray.4">
+                  {booking.member?.email}
+                </Text>
+              </>,
+              money(booking.paid_eur),
+              <BookingFlags booking={booking} />,
+            ]}
+          />
+          <Pager
+            list={page}
+            value={filters.page}
+            onChange={(value) => query.change({ ...filters, page: value })}
+            labelControls
+          />
         </>
       )}
     </Stack>

@@ -1,17 +1,5 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Group,
-  NativeSelect,
-  Stack,
-  Table,
-  Text,
-  Textarea,
-  Title,
-} from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, NativeSelect, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useMachine } from '@xstate/react';
 import { useState } from 'react';
 import { createAdminClosureActors } from '../../../machines/adminClosure.actors.ts';
@@ -19,7 +7,16 @@ import { adminClosureMachine, isClosureComplete } from '../../../machines/adminC
 import { useAdmin } from '../context.tsx';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useBranchOptions, useConsoleActors } from '../hooks.ts';
-import { Empty, memberName, PageTitle, QueryStatus, ScrollTable, useMoney, useTimes } from '../parts.tsx';
+import {
+  DataTable,
+  Empty,
+  memberName,
+  PageTitle,
+  QueryStatus,
+  SectionCard,
+  useMoney,
+  useTimes,
+} from '../parts.tsx';
 import { DayTimeField } from '../dates.tsx';
 
 /** Closures (issue 18): close a branch for a period after seeing the bookings it cancels; reopen one. */
@@ -47,10 +44,7 @@ export default function Closures() {
       <PageTitle>
         <Trans>Encerramentos</Trans>
       </PageTitle>
-      <Card withBorder component="section" aria-labelledby="closure-new">
-        <Title order={3} size="h5" id="closure-new" mb="sm">
-          <Trans>Encerrar uma filial</Trans>
-        </Title>
+      <SectionCard id="closure-new" title={<Trans>Encerrar uma filial</Trans>}>
         {editing && (
           <form
             onSubmit={(event) => {
@@ -122,22 +116,19 @@ export default function Closures() {
               <Trans>Cada cliente recebe uma mensagem na sua língua.</Trans>
             </Text>
             {preview.bookings.length > 0 && (
-              <ScrollTable minWidth={420}>
-                <Table verticalSpacing={4}>
-                  <Table.Tbody>
-                    {preview.bookings.map((booking) => (
-                      <Table.Tr key={booking.id}>
-                        <Table.Td>#{booking.id}</Table.Td>
-                        <Table.Td>
-                          {times.range(booking.start_time, booking.end_time, booking.branch.time_zone)}
-                        </Table.Td>
-                        <Table.Td>{memberName(booking.member)}</Table.Td>
-                        <Table.Td>{money(booking.paid_eur)}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </ScrollTable>
+              <DataTable
+                minWidth={420}
+                striped={false}
+                verticalSpacing={4}
+                rows={preview.bookings}
+                rowKey={(booking) => booking.id}
+                cells={(booking) => [
+                  `#${booking.id}`,
+                  times.range(booking.start_time, booking.end_time, booking.branch.time_zone),
+                  memberName(booking.member),
+                  money(booking.paid_eur),
+                ]}
+              />
             )}
             <ErrorBox error={state.context.error} />
             <Group>
@@ -170,7 +161,7 @@ export default function Closures() {
             </Button>
           </Stack>
         )}
-      </Card>
+      </SectionCard>
       <section aria-labelledby="closure-list">
         <Title order={3} size="h5" id="closure-list" mb="sm">
           <Trans>Encerramentos registados</Trans>

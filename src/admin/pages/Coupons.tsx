@@ -1,13 +1,65 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Badge, Button, Card, Group, Stack, Switch, Table, TextInput, Title } from '@mantine/core';
-import { useState } from 'react';
+import { Badge, Button, Group, Stack, Switch, TextInput } from '@mantine/core';
+import { couponOf, type CouponFields } from '../../../machines/adminCoupon.machine.ts';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useConsoleActors } from '../hooks.ts';
-import { Empty, PageTitle, QueryStatus, ScrollTable, useTimes } from '../parts.tsx';
+import { NewCouponProvider, useNewCouponSelector, useNewCouponSend } from '../useConsoleForms.tsx';
+import { DataTable, Empty, PageTitle, QueryStatus, SectionCard, useTimes } from '../parts.tsx';
 import { DayField } from '../dates.tsx';
 
-const positiveInteger = (value: string) =>
-  /^\d{1,7}$/.test(value) && Number(value) > 0 ? Number(value) : null;
+/** The new-coupon form (machines/adminCoupon.machine.ts). */
+function NewCouponForm() {
+  const { t } = useLingui();
+  const send = useNewCouponSend();
+  const fields = useNewCouponSelector((state) => state.context.fields);
+  const error = useNewCouponSelector((state) => state.context.error);
+  const creating = useNewCouponSelector((state) => state.matches('creating'));
+  const valid = couponOf(fields) !== null;
+  const change = (field: keyof CouponFields, value: string) => send({ type: 'field.change', field, value });
+  return (
+    <SectionCard id="coupon-new" title={<Trans>Novo cupão</Trans>}>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          send({ type: 'coupon.create' });
+        }}
+      >
+        <Group align="flex-end" wrap="wrap">
+          <TextInput
+            label={t`Código`}
+            required
+            value={fields.code}
+            onChange={(event) => change('code', event.currentTarget.value)}
+          />
+          <TextInput
+            label={t`Desconto (%)`}
+            required
+            inputMode="numeric"
+            value={fields.percent}
+            onChange={(event) => change('percent', event.currentTarget.value)}
+          />
+          <DayField label={t`Válido até`} value={fields.until} onChange={(value) => change('until', value)} />
+          <TextInput
+            label={t`Usos no total`}
+            inputMode="numeric"
+            value={fields.maxUses}
+            onChange={(event) => change('maxUses', event.currentTarget.value)}
+          />
+          <TextInput
+            label={t`Usos por cliente`}
+            inputMode="numeric"
+            value={fields.perUser}
+            onChange={(event) => change('perUser', event.currentTarget.value)}
+          />
+          <Button type="submit" disabled={!valid} loading={creating}>
+            <Trans>Criar</Trans>
+          </Button>
+        </Group>
+        <ErrorBox error={error} />
+      </form>
+    </SectionCard>
+  );
+}
 
 /** Coupons (owners): the list with uses, a new coupon, switching one on or off. */
 export default function Coupons() {
@@ -15,80 +67,15 @@ export default function Coupons() {
   const actors = useConsoleActors();
   const times = useTimes();
   const list = useAdminQuery(actors.coupons, undefined);
-  const [code, setCode] = useState('');
-  const [percent, setPercent] = useState('');
-  const [until, setUntil] = useState('');
-  const [maxUses, setMaxUses] = useState('');
-  const [perUser, setPerUser] = useState('');
-  const create = useAdminTask(actors.createCoupon, () => {
-    setCode('');
-    setPercent('');
-    list.reload();
-  });
   const toggle = useAdminTask(actors.setCouponActive, () => list.reload());
-  const discount = /^\d{1,2}$|^100$/.test(percent) && Number(percent) > 0 ? Number(percent) / 100 : null;
-  const valid =
-    /^[A-Za-z0-9_-]{1,64}$/.test(code) &&
-    discount !== null &&
-    (maxUses === '' || positiveInteger(maxUses) !== null) &&
-    (perUser === '' || positiveInteger(perUser) !== null);
   return (
     <Stack>
       <PageTitle>
         <Trans>Cupões</Trans>
       </PageTitle>
-      <Card withBorder component="section" aria-labelledby="coupon-new">
-        <Title order={3} size="h5" id="coupon-new" mb="sm">
-          <Trans>Novo cupão</Trans>
-        </Title>
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (!valid || discount === null) return;
-            create.run({
-              code,
-              discount,
-              valid_until: until === '' ? null : new Date(`${until}T23:59:59Z`).toISOString(),
-              max_uses: maxUses === '' ? null : positiveInteger(maxUses),
-              max_uses_per_user: perUser === '' ? null : positiveInteger(perUser),
-              active: true,
-            });
-          }}
-        >
-          <Group align="flex-end" wrap="wrap">
-            <TextInput
-              label={t`Código`}
-              required
-              value={code}
-              onChange={(event) => setCode(event.currentTarget.value)}
-            />
-            <TextInput
-              label={t`Desconto (%)`}
-              required
-              inputMode="numeric"
-              value={percent}
-              onChange={(event) => setPercent(event.currentTarget.value)}
-            />
-            <DayField label={t`Válido até`} value={until} onChange={(value) => setUntil(value)} />
-            <TextInput
-              label={t`Usos no total`}
-              inputMode="numeric"
-              value={maxUses}
-              onChange={(event) => setMaxUses(event.currentTarget.value)}
-            />
-            <TextInput
-              label={t`Usos por cliente`}
-              inputMode="numeric"
-              value={perUser}
-              onChange={(event) => setPerUser(event.currentTarget.value)}
-            />
-            <Button type="submit" disabled={!valid} loading={create.state.matches('running')}>
-              <Trans>Criar</Trans>
-            </Button>
-          </Group>
-          <ErrorBox error={create.state.context.error} />
-        </form>
-      </Card>
+      <NewCouponProvider created={list.reload}>
+        <NewCouponForm />
+      </NewCouponProvider>
       <QueryStatus query={list} hasData={list.data !== null} />
       {list.data?.length === 0 && (
         <Empty>
@@ -97,60 +84,31 @@ export default function Coupons() {
       )}
       <ErrorBox error={toggle.state.context.error} />
       {list.data && list.data.length > 0 && (
-        <ScrollTable minWidth={560}>
-          <Table striped verticalSpacing="xs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>
-                  <Trans>Código</Trans>
-                </Table.Th>
-                <Table.Th>
-                  <Trans>Desconto</Trans>
-                </Table.Th>
-                <Table.Th>
-                  <Trans>Validade</Trans>
-                </Table.Th>
-                <Table.Th>
-                  <Trans>Usos</Trans>
-                </Table.Th>
-                <Table.Th>
-                  <Trans>Ativo</Trans>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.data.map((coupon) => (
-                <Table.Tr key={coupon.code}>
-                  <Table.Td>
-                    <Badge variant="outline">{coupon.code}</Badge>
-                  </Table.Td>
-                  <Table.Td>{Math.round(coupon.discount * 100)}%</Table.Td>
-                  <Table.Td>
-                    {times.instant(coupon.valid_from)} –{' '}
-                    {coupon.valid_until ? times.instant(coupon.valid_until) : '∞'}
-                  </Table.Td>
-                  <Table.Td>
-                    {coupon.uses}
-                    {coupon.max_uses !== null ? ` / ${coupon.max_uses}` : ''}
-                    {coupon.max_uses_per_user !== null
-                      ? ` · ${t`${coupon.max_uses_per_user} por cliente`}`
-                      : ''}
-                  </Table.Td>
-                  <Table.Td>
-                    <Switch
-                      aria-label={t`Cupão ${coupon.code} ativo`}
-                      checked={coupon.active}
-                      disabled={toggle.state.matches('running')}
-                      onChange={(event) =>
-                        toggle.run({ code: coupon.code, active: event.currentTarget.checked })
-                      }
-                    />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollTable>
+        <DataTable
+          minWidth={560}
+          headers={[t`Código`, t`Desconto`, t`Validade`, t`Usos`, t`Ativo`]}
+          rows={list.data}
+          rowKey={(coupon) => coupon.code}
+          cells={(coupon) => [
+            <Badge variant="outline">{coupon.code}</Badge>,
+            `${Math.round(coupon.discount * 100)}%`,
+            <>
+              {times.instant(coupon.valid_from)} –{' '}
+              {coupon.valid_until ? times.instant(coupon.valid_until) : '∞'}
+            </>,
+            <>
+              {coupon.uses}
+              {coupon.max_uses !== null ? ` / ${coupon.max_uses}` : ''}
+              {coupon.max_uses_per_user !== null ? ` · ${t`${coupon.max_uses_per_user} por cliente`}` : ''}
+            </>,
+            <Switch
+              aria-label={t`Cupão ${coupon.code} ativo`}
+              checked={coupon.active}
+              disabled={toggle.state.matches('running')}
+              onChange={(event) => toggle.run({ code: coupon.code, active: event.currentTarget.checked })}
+            />,
+          ]}
+        />
       )}
     </Stack>
   );

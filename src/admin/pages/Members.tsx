@@ -1,20 +1,5 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Checkbox,
-  Group,
-  Modal,
-  Pagination,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Textarea,
-  Title,
-} from '@mantine/core';
+import { Alert, Badge, Button, Card, Checkbox, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import type { MemberDetail } from '../../../machines/adminConsole.actors.ts';
 import { useIsOwner } from '../context.tsx';
@@ -23,11 +8,18 @@ import { useAdminQuery, useAdminTask, useConsoleActors } from '../hooks.ts';
 import {
   AdminLink,
   BookingFlags,
+  DataTable,
+  Dialog,
+  DialogActions,
+  type DialogProps,
   download,
   Empty,
   PageTitle,
+  Pager,
   QueryStatus,
-  ScrollTable,
+  ReasonField,
+  SearchForm,
+  Section,
   useMoney,
   useTimes,
 } from '../parts.tsx';
@@ -42,13 +34,7 @@ function MemberSearch() {
       <PageTitle>
         <Trans>Clientes</Trans>
       </PageTitle>
-      <form
-        role="search"
-        onSubmit={(event) => {
-          event.preventDefault();
-          query.reload();
-        }}
-      >
+      <SearchForm onSearch={query.reload}>
         <Group align="flex-end">
           <TextInput
             label={t`E-mail, telefone ou nome`}
@@ -60,7 +46,7 @@ function MemberSearch() {
             <Trans>Procurar</Trans>
           </Button>
         </Group>
-      </form>
+      </SearchForm>
       <QueryStatus query={query} hasData={page !== null} />
       {page?.items.length === 0 && (
         <Empty>
@@ -68,51 +54,36 @@ function MemberSearch() {
         </Empty>
       )}
       {page && page.items.length > 0 && (
-        <ScrollTable minWidth={480}>
-          <Table striped verticalSpacing="xs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>
-                  <Trans>Nome</Trans>
-                </Table.Th>
-                <Table.Th>
-                  <Trans>Contacto</Trans>
-                </Table.Th>
-                <Table.Th>
-                  <Trans>Reservas</Trans>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {page.items.map((member) => (
-                <Table.Tr key={member.id}>
-                  <Table.Td>
-                    <AdminLink path={`members/${member.id}`}>
-                      {`${member.first_name} ${member.last_name}`.trim() || member.email || member.id}
-                    </AdminLink>{' '}
-                    {member.blocked && (
-                      <Badge color="red" variant="light">
-                        {t`bloqueado`}
-                      </Badge>
-                    )}
-                    {member.deleted && <Badge variant="light">{t`apagado`}</Badge>}
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{member.email}</Text>
-                    <Text size="xs" c="gray.4">
-                      {member.phone_number}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{member.bookings_count}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollTable>
+        <DataTable
+          minWidth={480}
+          headers={[t`Nome`, t`Contacto`, t`Reservas`]}
+          rows={page.items}
+          rowKey={(member) => member.id}
+          cells={(member) => [
+            <>
+              <AdminLink path={`members/${member.id}`}>
+                {`${member.first_name} ${member.last_name}`.trim() || member.email || member.id}
+              </AdminLink>{' '}
+              {member.blocked && (
+                <Badge color="red" variant="light">
+                  {t`bloqueado`}
+                </Badge>
+              )}
+              {member.deleted && <Badge variant="light">{t`apagado`}</Badge>}
+            </>,
+            <>
+              <Text size="sm">{member.email}</Text>
+              <Text size="xs" c="gray.4">
+                {member.phone_number}
+              </Text>
+            </>,
+            member.bookings_count,
+          ]}
+        />
       )}
-      {page && page.total > page.page_size && (
-        <Pagination
-          total={Math.ceil(page.total / page.page_size)}
+      {page && (
+        <Pager
+          list={page}
           value={query.params.page}
           onChange={(value) => query.change({ ...query.params, page: value })}
         />
@@ -121,15 +92,7 @@ function MemberSearch() {
   );
 }
 
-function BlockDialog({
-  detail,
-  onClose,
-  onDone,
-}: {
-  detail: MemberDetail;
-  onClose: () => void;
-  onDone: () => void;
-}) {
+function BlockDialog({ detail, onClose, onDone }: DialogProps<MemberDetail>) {
   const { t } = useLingui();
   const actors = useConsoleActors();
   const times = useTimes();
@@ -144,13 +107,7 @@ function BlockDialog({
       Date.parse(booking.start_time) > now,
   );
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      title={t`Bloquear o cliente`}
-      centered
-      closeButtonProps={{ 'aria-label': t`Fechar` }}
-    >
+    <Dialog onClose={onClose} title={t`Bloquear o cliente`}>
       <Stack gap="sm">
         <Text size="sm">
           <Trans>
@@ -179,18 +136,8 @@ function BlockDialog({
             <Trans>Sem reservas futuras.</Trans>
           </Empty>
         )}
-        <Textarea
-          label={t`Motivo`}
-          required
-          maxLength={500}
-          value={reason}
-          onChange={(event) => setReason(event.currentTarget.value)}
-        />
-        <ErrorBox error={block.state.context.error} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            <Trans>Voltar</Trans>
-          </Button>
+        <ReasonField value={reason} onChange={setReason} />
+        <DialogActions error={block.state.context.error} onClose={onClose}>
           <Button
             color="red"
             disabled={reason.trim() === ''}
@@ -205,34 +152,20 @@ function BlockDialog({
           >
             <Trans>Bloquear</Trans>
           </Button>
-        </Group>
+        </DialogActions>
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }
 
-function EraseDialog({
-  detail,
-  onClose,
-  onDone,
-}: {
-  detail: MemberDetail;
-  onClose: () => void;
-  onDone: () => void;
-}) {
+function EraseDialog({ detail, onClose, onDone }: DialogProps<MemberDetail>) {
   const { t } = useLingui();
   const actors = useConsoleActors();
   const [reason, setReason] = useState('');
   const [confirmEmail, setConfirmEmail] = useState('');
   const erase = useAdminTask(actors.eraseMember, onDone);
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      title={t`Apagar os dados do cliente`}
-      centered
-      closeButtonProps={{ 'aria-label': t`Fechar` }}
-    >
+    <Dialog onClose={onClose} title={t`Apagar os dados do cliente`}>
       <Stack gap="sm">
         <Alert color="red" variant="light">
           <Trans>
@@ -245,18 +178,8 @@ function EraseDialog({
           value={confirmEmail}
           onChange={(event) => setConfirmEmail(event.currentTarget.value)}
         />
-        <Textarea
-          label={t`Motivo`}
-          required
-          maxLength={500}
-          value={reason}
-          onChange={(event) => setReason(event.currentTarget.value)}
-        />
-        <ErrorBox error={erase.state.context.error} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            <Trans>Voltar</Trans>
-          </Button>
+        <ReasonField value={reason} onChange={setReason} />
+        <DialogActions error={erase.state.context.error} onClose={onClose}>
           <Button
             color="red"
             disabled={
@@ -270,9 +193,9 @@ function EraseDialog({
           >
             <Trans>Apagar</Trans>
           </Button>
-        </Group>
+        </DialogActions>
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }
 
@@ -381,46 +304,36 @@ function MemberPage({ id }: { id: string }) {
               )}
             </Stack>
           </Card>
-          <section aria-labelledby="member-bookings">
-            <Title order={3} size="h5" id="member-bookings" mb="xs">
-              <Trans>Reservas</Trans>
-            </Title>
-            {detail.bookings.length === 0 ? (
-              <Empty>
-                <Trans>Sem reservas</Trans>
-              </Empty>
-            ) : (
-              <Stack gap="xs">
-                {detail.bookings.map((booking) => (
-                  <Group key={booking.id} gap="sm" wrap="wrap">
-                    <AdminLink path={`bookings/${booking.id}`}>#{booking.id}</AdminLink>
-                    <Text size="sm">
-                      {booking.branch.name} ·{' '}
-                      {times.range(booking.start_time, booking.end_time, booking.branch.time_zone)}
-                    </Text>
-                    <BookingFlags booking={booking} />
-                  </Group>
-                ))}
-              </Stack>
-            )}
-          </section>
-          <section aria-labelledby="member-payments">
-            <Title order={3} size="h5" id="member-payments" mb="xs">
-              <Trans>Pagamentos</Trans>
-            </Title>
-            {detail.payments.length === 0 ? (
-              <Empty>
-                <Trans>Sem pagamentos</Trans>
-              </Empty>
-            ) : (
-              detail.payments.map((movement) => (
-                <Text size="sm" key={movement.id}>
-                  {times.instant(movement.at)} · {movement.kind === 'refund' ? t`reembolso` : t`pagamento`}{' '}
-                  {money(movement.amount_eur)} · {movement.branch.name}
-                </Text>
-              ))
-            )}
-          </section>
+          <Section
+            id="member-bookings"
+            title={<Trans>Reservas</Trans>}
+            empty={detail.bookings.length === 0 && <Trans>Sem reservas</Trans>}
+          >
+            <Stack gap="xs">
+              {detail.bookings.map((booking) => (
+                <Group key={booking.id} gap="sm" wrap="wrap">
+                  <AdminLink path={`bookings/${booking.id}`}>#{booking.id}</AdminLink>
+                  <Text size="sm">
+                    {booking.branch.name} ·{' '}
+                    {times.range(booking.start_time, booking.end_time, booking.branch.time_zone)}
+                  </Text>
+                  <BookingFlags booking={booking} />
+                </Group>
+              ))}
+            </Stack>
+          </Section>
+          <Section
+            id="member-payments"
+            title={<Trans>Pagamentos</Trans>}
+            empty={detail.payments.length === 0 && <Trans>Sem pagamentos</Trans>}
+          >
+            {detail.payments.map((movement) => (
+              <Text size="sm" key={movement.id}>
+                {times.instant(movement.at)} · {movement.kind === 'refund' ? t`reembolso` : t`pagamento`}{' '}
+                {money(movement.amount_eur)} · {movement.branch.name}
+              </Text>
+            ))}
+          </Section>
           {dialog === 'block' && (
             <BlockDialog detail={detail} onClose={() => setDialog(null)} onDone={after} />
           )}

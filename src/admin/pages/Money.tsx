@@ -1,12 +1,21 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import { Button, Card, Group, NativeSelect, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Button, Group, NativeSelect, SimpleGrid, Stack, Title } from '@mantine/core';
 import type { Granularity, ReportFilters } from '../../../machines/adminConsole.actors.ts';
 import type { ReactNode } from 'react';
 import { BarChart } from '../BarChart.tsx';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useBranchOptions, useConsoleActors } from '../hooks.ts';
-import { download, Empty, PageTitle, QueryStatus, ScrollTable, useFigures, useMoney } from '../parts.tsx';
-import { DayField } from '../dates.tsx';
+import {
+  BranchPeriodFilters,
+  DataTable,
+  download,
+  Empty,
+  Figure,
+  PageTitle,
+  QueryStatus,
+  useFigures,
+  useMoney,
+} from '../parts.tsx';
 
 function isoDate(date: Date): string {
   return date.toISOString().slice(0, 10);
@@ -45,35 +54,17 @@ function PeriodTable<Row extends { period: string; branch: { id: number; name: s
   cells: (row: Row) => ReactNode[];
   period: (isoDay: string) => string;
 }) {
+  const { t } = useLingui();
   return (
-    <ScrollTable minWidth={520}>
-      <Table striped verticalSpacing={4} aria-label={label}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>
-              <Trans>Período</Trans>
-            </Table.Th>
-            <Table.Th>
-              <Trans>Filial</Trans>
-            </Table.Th>
-            {headers.map((header, index) => (
-              <Table.Th key={index}>{header}</Table.Th>
-            ))}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((row) => (
-            <Table.Tr key={`${row.period}-${row.branch.id}`}>
-              <Table.Td>{period(row.period)}</Table.Td>
-              <Table.Td>{row.branch.name}</Table.Td>
-              {cells(row).map((cell, index) => (
-                <Table.Td key={index}>{cell}</Table.Td>
-              ))}
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </ScrollTable>
+    <DataTable
+      minWidth={520}
+      verticalSpacing={4}
+      label={label}
+      headers={[t`Período`, t`Filial`, ...headers]}
+      rows={rows}
+      rowKey={(row) => `${row.period}-${row.branch.id}`}
+      cells={(row) => [period(row.period), row.branch.name, ...cells(row)]}
+    />
   );
 }
 
@@ -121,16 +112,7 @@ export default function Money() {
         <Trans>Receitas e uso</Trans>
       </PageTitle>
       <Group align="flex-end" wrap="wrap">
-        <NativeSelect
-          label={t`Filial`}
-          value={filters.branchId === null ? '' : String(filters.branchId)}
-          data={[{ value: '', label: t`Todas as filiais` }, ...branches.options]}
-          onChange={(event) =>
-            set({ branchId: event.currentTarget.value === '' ? null : Number(event.currentTarget.value) })
-          }
-        />
-        <DayField label={t`De`} value={filters.from} onChange={(value) => set({ from: value })} />
-        <DayField label={t`Até`} value={filters.to} onChange={(value) => set({ to: value })} />
+        <BranchPeriodFilters value={filters} branches={branches.options} onChange={set} />
         <NativeSelect
           label={t`Agrupar`}
           value={filters.granularity}
@@ -149,30 +131,17 @@ export default function Money() {
       {data && (
         <>
           <SimpleGrid cols={{ base: 2, sm: 3 }}>
-            <Card withBorder padding="sm">
-              <Text size="xs" c="gray.4">
-                <Trans>Pagamentos</Trans>
-              </Text>
-              <Text fw={700}>{money(data.totals.payments_eur)}</Text>
-              <Text size="xs">
-                <Plural value={data.totals.payments_count} one="# pagamento" other="# pagamentos" />
-              </Text>
-            </Card>
-            <Card withBorder padding="sm">
-              <Text size="xs" c="gray.4">
-                <Trans>Reembolsos</Trans>
-              </Text>
-              <Text fw={700}>{money(data.totals.refunds_eur)}</Text>
-              <Text size="xs">
-                <Plural value={data.totals.refunds_count} one="# reembolso" other="# reembolsos" />
-              </Text>
-            </Card>
-            <Card withBorder padding="sm">
-              <Text size="xs" c="gray.4">
-                <Trans>Receita</Trans>
-              </Text>
-              <Text fw={700}>{money(data.totals.revenue_eur)}</Text>
-            </Card>
+            <Figure
+              label={<Trans>Pagamentos</Trans>}
+              value={money(data.totals.payments_eur)}
+              note={<Plural value={data.totals.payments_count} one="# pagamento" other="# pagamentos" />}
+            />
+            <Figure
+              label={<Trans>Reembolsos</Trans>}
+              value={money(data.totals.refunds_eur)}
+              note={<Plural value={data.totals.refunds_count} one="# reembolso" other="# reembolsos" />}
+            />
+            <Figure label={<Trans>Receita</Trans>} value={money(data.totals.revenue_eur)} />
           </SimpleGrid>
           <Title order={3} size="h5">
             <Trans>Receita por período</Trans>
@@ -192,11 +161,7 @@ export default function Money() {
           {data.rows.length > 0 && (
             <PeriodTable
               rows={data.rows}
-              headers={[
-                <Trans key="p">Pagamentos</Trans>,
-                <Trans key="r">Reembolsos</Trans>,
-                <Trans key="v">Receita</Trans>,
-              ]}
+              headers={[t`Pagamentos`, t`Reembolsos`, t`Receita`]}
               cells={(row) => [money(row.payments_eur), money(row.refunds_eur), money(row.revenue_eur)]}
               period={period}
             />
@@ -218,11 +183,7 @@ export default function Money() {
           <PeriodTable
             label={t`Ocupação por período e filial`}
             rows={use.rows}
-            headers={[
-              <Trans key="b">Horas reservadas</Trans>,
-              <Trans key="o">Horas abertas</Trans>,
-              <Trans key="u">Ocupação</Trans>,
-            ]}
+            headers={[t`Horas reservadas`, t`Horas abertas`, t`Ocupação`]}
             cells={(row) => [
               number(row.booked_hours),
               number(row.open_hours),

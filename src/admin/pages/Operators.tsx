@@ -3,21 +3,84 @@ import {
   Alert,
   Badge,
   Button,
-  Card,
   Code,
   Group,
   NativeSelect,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
 } from '@mantine/core';
-import { useState } from 'react';
 import type { Operator } from '../../../machines/adminConsole.actors.ts';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useConsoleActors } from '../hooks.ts';
-import { PageTitle, QueryStatus, ScrollTable, useTimes } from '../parts.tsx';
+import { NewOperatorProvider, useNewOperatorSelector, useNewOperatorSend } from '../useConsoleForms.tsx';
+import { DataTable, PageTitle, QueryStatus, SectionCard, useTimes } from '../parts.tsx';
+
+/** The new-operator form (machines/adminOperator.machine.ts): its setup link and TOTP secret are shown once. */
+function NewOperatorForm() {
+  const { t } = useLingui();
+  const send = useNewOperatorSend();
+  const email = useNewOperatorSelector((state) => state.context.email);
+  const role = useNewOperatorSelector((state) => state.context.role);
+  const created = useNewOperatorSelector((state) => state.context.created);
+  const error = useNewOperatorSelector((state) => state.context.error);
+  const creating = useNewOperatorSelector((state) => state.matches('creating'));
+  return (
+    <SectionCard id="operator-new" title={<Trans>Novo operador</Trans>}>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          send({ type: 'operator.create' });
+        }}
+      >
+        <Group align="flex-end" wrap="wrap">
+          <TextInput
+            type="email"
+            label={t`E-mail`}
+            required
+            value={email}
+            onChange={(event) => send({ type: 'email.change', value: event.currentTarget.value })}
+          />
+          <NativeSelect
+            label={t`Papel`}
+            value={role}
+            data={[
+              { value: 'staff', label: t`equipa` },
+              { value: 'owner', label: t`responsável` },
+            ]}
+            onChange={(event) =>
+              send({ type: 'role.change', role: event.currentTarget.value as Operator['role'] })
+            }
+          />
+          <Button type="submit" disabled={email.trim() === ''} loading={creating}>
+            <Trans>Criar</Trans>
+          </Button>
+        </Group>
+      </form>
+      <ErrorBox error={error} />
+      {created && (
+        <Alert
+          color="green"
+          variant="light"
+          mt="sm"
+          title={t`Mostrado só agora: envie ao operador por um canal seguro`}
+        >
+          <Stack gap={4}>
+            <Text size="sm">
+              <Trans>Ligação para definir a palavra-passe:</Trans>
+            </Text>
+            <Code block>{created.setup_url}</Code>
+            <Text size="sm">
+              <Trans>Segredo TOTP (para a aplicação de autenticação):</Trans>
+            </Text>
+            <Code block>{created.totp_uri}</Code>
+          </Stack>
+        </Alert>
+      )}
+    </SectionCard>
+  );
+}
 
 /** Operators (owners): add one (its setup link and TOTP secret shown once), remove one, end sessions. */
 export default function Operators() {
@@ -26,117 +89,48 @@ export default function Operators() {
   const times = useTimes();
   const list = useAdminQuery(actors.operators, undefined);
   const sessions = useAdminQuery(actors.sessions, undefined);
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<Operator['role']>('staff');
-  const create = useAdminTask(actors.createOperator, () => {
-    setEmail('');
-    list.reload();
-  });
   const remove = useAdminTask(actors.removeOperator, () => {
     list.reload();
     sessions.reload();
   });
   const end = useAdminTask(actors.endSession, () => sessions.reload());
-  const created = create.state.matches('done') ? create.output : null;
   return (
     <Stack>
       <PageTitle>
         <Trans>Operadores</Trans>
       </PageTitle>
-      <Card withBorder component="section" aria-labelledby="operator-new">
-        <Title order={3} size="h5" id="operator-new" mb="sm">
-          <Trans>Novo operador</Trans>
-        </Title>
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            create.run({ email: email.trim(), role });
-          }}
-        >
-          <Group align="flex-end" wrap="wrap">
-            <TextInput
-              type="email"
-              label={t`E-mail`}
-              required
-              value={email}
-              onChange={(event) => setEmail(event.currentTarget.value)}
-            />
-            <NativeSelect
-              label={t`Papel`}
-              value={role}
-              data={[
-                { value: 'staff', label: t`equipa` },
-                { value: 'owner', label: t`responsável` },
-              ]}
-              onChange={(event) => setRole(event.currentTarget.value as Operator['role'])}
-            />
-            <Button type="submit" disabled={email.trim() === ''} loading={create.state.matches('running')}>
-              <Trans>Criar</Trans>
-            </Button>
-          </Group>
-        </form>
-        <ErrorBox error={create.state.context.error} />
-        {created && (
-          <Alert
-            color="green"
-            variant="light"
-            mt="sm"
-            title={t`Mostrado só agora: envie ao operador por um canal seguro`}
-          >
-            <Stack gap={4}>
-              <Text size="sm">
-                <Trans>Ligação para definir a palavra-passe:</Trans>
-              </Text>
-              <Code block>{created.setup_url}</Code>
-              <Text size="sm">
-                <Trans>Segredo TOTP (para a aplicação de autenticação):</Trans>
-              </Text>
-              <Code block>{created.totp_uri}</Code>
-            </Stack>
-          </Alert>
-        )}
-      </Card>
+      <NewOperatorProvider created={list.reload}>
+        <NewOperatorForm />
+      </NewOperatorProvider>
       <QueryStatus query={list} hasData={list.data !== null} />
       <ErrorBox error={remove.state.context.error} />
       {list.data && (
-        <ScrollTable minWidth={480}>
-          <Table striped verticalSpacing="xs">
-            <Table.Tbody>
-              {list.data.map((operator) => (
-                <Table.Tr key={operator.id}>
-                  <Table.Td>{operator.email}</Table.Td>
-                  <Table.Td>
-                    <Badge variant="light">{operator.role === 'owner' ? t`responsável` : t`equipa`}</Badge>{' '}
-                    {!operator.password_set && (
-                      <Badge color="yellow" variant="outline">{t`por ativar`}</Badge>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    {remove.state.matches('confirming') && remove.input?.id === operator.id ? (
-                      <Group gap="xs">
-                        <Button size="xs" color="red" onClick={remove.confirm}>
-                          <Trans>Confirmar remoção</Trans>
-                        </Button>
-                        <Button size="xs" variant="default" onClick={remove.dismiss}>
-                          <Trans>Voltar</Trans>
-                        </Button>
-                      </Group>
-                    ) : (
-                      <Button
-                        size="xs"
-                        variant="subtle"
-                        color="red"
-                        onClick={() => remove.ask({ id: operator.id })}
-                      >
-                        <Trans>Remover…</Trans>
-                      </Button>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollTable>
+        <DataTable
+          minWidth={480}
+          rows={list.data}
+          rowKey={(operator) => operator.id}
+          cells={(operator) => [
+            operator.email,
+            <>
+              <Badge variant="light">{operator.role === 'owner' ? t`responsável` : t`equipa`}</Badge>{' '}
+              {!operator.password_set && <Badge color="yellow" variant="outline">{t`por ativar`}</Badge>}
+            </>,
+            remove.state.matches('confirming') && remove.input?.id === operator.id ? (
+              <Group gap="xs">
+                <Button size="xs" color="red" onClick={remove.confirm}>
+                  <Trans>Confirmar remoção</Trans>
+                </Button>
+                <Button size="xs" variant="default" onClick={remove.dismiss}>
+                  <Trans>Voltar</Trans>
+                </Button>
+              </Group>
+            ) : (
+              <Button size="xs" variant="subtle" color="red" onClick={() => remove.ask({ id: operator.id })}>
+                <Trans>Remover…</Trans>
+              </Button>
+            ),
+          ]}
+        />
       )}
       <Title order={3} size="h5">
         <Trans>Sessões abertas</Trans>
@@ -144,28 +138,23 @@ export default function Operators() {
       <QueryStatus query={sessions} hasData={sessions.data !== null} />
       <ErrorBox error={end.state.context.error} />
       {sessions.data && (
-        <ScrollTable minWidth={520}>
-          <Table striped verticalSpacing="xs">
-            <Table.Tbody>
-              {sessions.data.map((session) => (
-                <Table.Tr key={session.id}>
-                  <Table.Td>{session.operator_email}</Table.Td>
-                  <Table.Td>{t`até ${times.instant(session.expires_at)}`}</Table.Td>
-                  <Table.Td>{session.ip}</Table.Td>
-                  <Table.Td>
-                    {session.current ? (
-                      <Badge variant="light">{t`esta sessão`}</Badge>
-                    ) : (
-                      <Button size="xs" variant="subtle" onClick={() => end.run({ id: session.id })}>
-                        <Trans>Terminar</Trans>
-                      </Button>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollTable>
+        <DataTable
+          minWidth={520}
+          rows={sessions.data}
+          rowKey={(session) => session.id}
+          cells={(session) => [
+            session.operator_email,
+            t`até ${times.instant(session.expires_at)}`,
+            session.ip,
+            session.current ? (
+              <Badge variant="light">{t`esta sessão`}</Badge>
+            ) : (
+              <Button size="xs" variant="subtle" onClick={() => end.run({ id: session.id })}>
+                <Trans>Terminar</Trans>
+              </Button>
+            ),
+          ]}
+        />
       )}
     </Stack>
   );

@@ -1,15 +1,15 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Alert, Badge, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { AdminToday } from '../../../machines/adminConsole.actors.ts';
 import { useAdminQuery, useConsoleActors } from '../hooks.ts';
 import {
   AdminLink,
   BookingFlags,
+  DataTable,
   Empty,
   memberName,
   PageTitle,
   QueryStatus,
-  ScrollTable,
   useTimes,
 } from '../parts.tsx';
 import { DayField } from '../dates.tsx';
@@ -127,38 +127,24 @@ export default function Today() {
                     <Trans>Sem reservas neste dia</Trans>
                   </Empty>
                 ) : (
-                  <ScrollTable minWidth={320}>
-                    <Table verticalSpacing="xs">
-                      <Table.Thead>
-                        <Table.Tr>
-                          <Table.Th>
-                            <Trans>Hora</Trans>
-                          </Table.Th>
-                          <Table.Th>
-                            <Trans>Cliente e estado</Trans>
-                          </Table.Th>
-                        </Table.Tr>
-                      </Table.Thead>
-                      <Table.Tbody>
-                        {bookings.map((booking) => (
-                          <Table.Tr key={booking.id}>
-                            <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                              <AdminLink path={`bookings/${booking.id}`}>
-                                {times.time(booking.start_time, branch.time_zone)}–
-                                {times.time(booking.end_time, branch.time_zone)}
-                              </AdminLink>
-                            </Table.Td>
-                            <Table.Td>
-                              <Stack gap={4}>
-                                <Text size="sm">{memberName(booking.member)}</Text>
-                                <BookingFlags booking={booking} />
-                              </Stack>
-                            </Table.Td>
-                          </Table.Tr>
-                        ))}
-                      </Table.Tbody>
-                    </Table>
-                  </ScrollTable>
+                  <DataTable
+                    minWidth={320}
+                    striped={false}
+                    headers={[t`Hora`, t`Cliente e estado`]}
+                    rows={bookings}
+                    rowKey={(booking) => booking.id}
+                    nowrap={[0]}
+                    cells={(booking) => [
+                      <AdminLink path={`bookings/${booking.id}`}>
+                        {times.time(booking.start_time, branch.time_zone)}–
+                        {times.time(booking.end_time, branch.time_zone)}
+                      </AdminLink>,
+                      <Stack gap={4}>
+                        <Text size="sm">{memberName(booking.member)}</Text>
+                        <BookingFlags booking={booking} />
+                      </Stack>,
+                    ]}
+                  />
                 )}
               </Stack>
             </Card>
