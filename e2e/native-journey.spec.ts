@@ -72,8 +72,8 @@ test('in the app: registers, verifies, books with a coupon, pays, cancels, chang
   const date = await dayName(page, 'en', day.date);
   await booking.getByRole('button', { name: date, exact: true }).click();
   const slots = booking.getByRole('group', { name: 'Time slots' });
-  const slotA = slots.getByRole('button', { name: new RegExp(`^${range(first)}`) });
-  const slotB = slots.getByRole('button', { name: new RegExp(`^${range(second)}`) });
+  const slotA = slots.getByRole('button', { name: new RegExp(`^${range(first, 'en')}`) });
+  const slotB = slots.getByRole('button', { name: new RegExp(`^${range(second, 'en')}`) });
   await slotA.click();
   await slotB.click();
   await booking.getByLabel('Coupon code').fill('WELCOME5');
