@@ -7,6 +7,7 @@ import {
   type ConstructorOptions,
   type Db as QueueDatabase,
   type Job,
+  type JobResult,
 } from 'pg-boss';
 import {
   accessCodeDueAt,
@@ -43,6 +44,29 @@ export const RECURRING_JOBS = {
   [JOB_QUEUES.doorSweep]: '* * * * *',
   [JOB_QUEUES.slotHorizon]: '15 3 * * *',
 } as const;
+
+/**
+ * How each process works its queues. The booking queues take jobs in batches and keep fetching while batches come
+ * back full, with two workers each, so a backlog (a morning of bookings, a restart after an outage) drains in
+ * seconds while a slow door holds up only its own worker; a batch is small enough to end well within a job's
+ * expiry even when every call in it waits out the lock provider's timeout. The sweeps run one at a time anyway.
+ */
+const BOOKING_QUEUE_WORK = {
+  batchSize: 3,
+  burstWhenBatchFull: true,
+  localConcurrency: 2,
+  pollingIntervalSeconds: 2,
+  perJobResults: true,
+} as const;
+const SWEEP_WORK = { batchSize: 1, pollingIntervalSeconds: 5, perJobResults: true } as const;
+const WORK_OPTIONS: Record<JobQueueName, typeof BOOKING_QUEUE_WORK | typeof SWEEP_WORK> = {
+  [JOB_QUEUES.lockSync]: BOOKING_QUEUE_WORK,
+  [JOB_QUEUES.lockCheck]: BOOKING_QUEUE_WORK,
+  [JOB_QUEUES.accessCode]: BOOKING_QUEUE_WORK,
+  [JOB_QUEUES.doorSweep]: SWEEP_WORK,
+  [JOB_QUEUES.holdExpiry]: SWEEP_WORK,
+  [JOB_QUEUES.slotHorizon]: SWEEP_WORK,
+};
 
 export type JobHandlers = {
   accessCode(data: AccessCodeJobData): Promise<unknown>;
@@ -278,8 +302,18 @@ export async function openJobQueue(deps: {
       // Under a manual clock, runDue() is the worker.
       if (queueClock) return;
       for (const name of Object.values(JOB_QUEUES)) {
-        await boss.work(name, { pollingIntervalSeconds: 5, batchSize: 1 }, async (jobs) => {
-          for (const job of jobs) await runJob(name, job);
+        await boss.work(name, WORK_OPTIONS[name], async (jobs): Promise<JobResult[]> => {
+          // Each job settles on its own: a failure is retried by the queue without failing its batch.
+          const results: JobResult[] = [];
+          for (const job of jobs) {
+            try {
+              await runJob(name, job);
+              results.push({ id: job.id, status: 'completed' });
+            } catch (error) {
+              results.push({ id: job.id, status: 'failed', output: { message: describe(error) } });
+            }
+          }
+          return results;
         });
       }
     },

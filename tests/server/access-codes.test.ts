@@ -7,7 +7,7 @@ import { createLogMailer } from '../../server/adapters/mail/log.ts';
 import { createLogSmsProvider } from '../../server/adapters/sms/log.ts';
 import { buildApp } from '../../server/app.ts';
 import { accessCodeJobId } from '../../server/bookings/access-codes.ts';
-import { dateFromInstant, fixedClock } from '../../server/clock.ts';
+import { dateFromInstant, fixedClock, systemClock } from '../../server/clock.ts';
 import type { Config } from '../../server/config.ts';
 import { openDatabase } from '../../server/db/database.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
@@ -453,4 +453,62 @@ describe('door codes in logs', () => {
     expect(JSON.stringify(entries.slice(0, 2))).not.toContain('481516');
     expect(JSON.stringify(entries[2])).toContain('481516');
   });
+});
+
+describe.each(DATABASE_TARGETS)('the workers (%s)', (target) => {
+  // Every door code waits on this queue: a backlog (a morning of bookings, a restart after an outage) must drain
+  // in seconds, not at one job per poll, and one failing job must not hold back or fail its neighbours.
+  it('drain a backlog of door syncs promptly, a failing one retried without failing the others', async () => {
+    const fresh = await freshDatabaseConfig(target);
+    const database = await openDatabase(fresh.config);
+    const quiet = () => {};
+    const log = { error: quiet, warn: quiet, info: quiet } as unknown as FastifyBaseLogger;
+    const synced: number[] = [];
+    let failures = 0;
+    try {
+      await migrateToLatest(database.db);
+      const queue = await openJobQueue({
+        database,
+        config: accountTestConfig(fresh.config),
+        clock: systemClock,
+        manual: false,
+        log,
+        handlers: {
+          accessCode: async () => {},
+          holdExpiry: async () => {},
+          slotHorizon: async () => {},
+          lockSync: async ({ lockCodeId }) => {
+            if (lockCodeId === 3 && failures === 0) {
+              failures += 1;
+              throw new Error('door still programming');
+            }
+            synced.push(lockCodeId);
+          },
+          lockCheck: async () => {},
+          doorSweep: async () => {},
+        },
+      });
+      try {
+        const codes = Array.from({ length: 40 }, (_, index) => index + 1);
+        await database.db.transaction().execute((trx) => queue.lockSync.schedule(trx, codes));
+        await queue.startWorkers();
+        // One job per five-second poll took over three minutes for these; the retry waits its own delay.
+        await expect
+          .poll(() => synced.filter((id) => id !== 3).length, { timeout: 20_000, interval: 200 })
+          .toBe(39);
+        expect(synced).not.toContain(3);
+        const [failed] = await queue.boss.findJobs(JOB_QUEUES.lockSync, { data: { lockCodeId: 3 } });
+        expect(failed?.state).toBe('retry');
+        // Its retry comes after the queue's delay, and succeeds.
+        await expect.poll(() => synced.includes(3), { timeout: 40_000, interval: 500 }).toBe(true);
+        expect(failures).toBe(1);
+        expect(new Set(synced).size).toBe(40);
+      } finally {
+        await queue.stop();
+      }
+    } finally {
+      await database.close();
+      await fresh.cleanup();
+    }
+  }, 90_000);
 });
