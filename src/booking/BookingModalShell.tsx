@@ -7,9 +7,9 @@
 import { useLingui } from '@lingui/react/macro';
 import { SHELL_ATTRIBUTE } from './booking-shell.ts';
 
-/** The placeholders the server replaces (escaped) with the branch's name and main image. */
-export const SHELL_BRANCH_NAME = '%BRANCH_NAME%';
-export const SHELL_BRANCH_IMAGE = '%BRANCH_IMAGE%';
+/** The placeholders the server replaces (escaped) with the branch's name and main image (server/http/client.ts). */
+const SHELL_BRANCH_NAME = '%BRANCH_NAME%';
+const SHELL_BRANCH_IMAGE = '%BRANCH_IMAGE%';
 
 export function BookingModalShell({ closeHref }: { closeHref: string }) {
   const { t } = useLingui();
