@@ -4,9 +4,9 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { loadTemporal } from '../../machines/temporal.ts';
 import { useModalSearch } from '../auth/useModalSearch.ts';
-import { removeBookingModalShell } from '../booking/booking-shell.ts';
 import { loadFeatureMessages } from '../i18n/i18n.ts';
 import { useActorSelector, useRuntime } from './context.tsx';
+import { removeBookingModalShell } from './first-html-modal.ts';
 
 const AuthModal = lazy(async () => {
   const [module] = await Promise.all([import('../auth/AuthModal.tsx'), loadFeatureMessages('account')]);
@@ -61,7 +61,7 @@ export function Modals() {
   return (
     <Suspense fallback={null}>
       {base === 'account' && <AccountModal hidden={hidden} />}
-      {base === 'booking' && <BookingModal hidden={hidden} />}
+      {base === 'booking' && <BookingModal hidden={hidden} onShown={removeBookingModalShell} />}
       {base === 'payment' && search.stripe_session_id && (
         <PaymentResult key={search.stripe_session_id} sessionId={search.stripe_session_id} hidden={hidden} />
       )}

@@ -8,7 +8,6 @@ import { useBranches, useLoggedIn } from '../app/context.tsx';
 import { useModalSearch, useOpenLogin, useUpdateModalSearch } from '../auth/useModalSearch.ts';
 import { useLocale } from '../shell/navigation.ts';
 import { MantineLayer } from '../ui/MantineLayer.tsx';
-import { removeBookingModalShell } from './booking-shell.ts';
 import { BookSessions } from './BookSessions.tsx';
 import { Checkout } from './Checkout.tsx';
 import { SummaryDialog } from './SummaryDialog.tsx';
@@ -23,15 +22,25 @@ const BranchInformation = lazy(async () => ({
 const MoveFlow = lazy(async () => ({ default: (await import('./MoveBooking.tsx')).MoveFlow }));
 
 /**
- * Rendered inside the live modal: once its content is in the page (before the browser paints it), the modal of
- * the first HTML (src/booking/BookingModalShell.tsx) that stood in its place goes.
+ * Rendered inside the live modal: once its content is in the page (before the browser paints it), `onShown` takes
+ * away the modal of the first HTML (src/booking/BookingModalShell.tsx) that stood in its place.
  */
-function ReplacesFirstHtmlModal() {
-  useLayoutEffect(removeBookingModalShell, []);
+function Shown({ onShown }: { onShown: () => void }) {
+  useLayoutEffect(onShown, [onShown]);
   return null;
 }
 
-function BookingFlow({ branch, tab, hidden }: { branch: Branch; tab: BookingTab; hidden: boolean }) {
+function BookingFlow({
+  branch,
+  tab,
+  hidden,
+  onShown,
+}: {
+  branch: Branch;
+  tab: BookingTab;
+  hidden: boolean;
+  onShown: () => void;
+}) {
   const { t } = useLingui();
   const locale = useLocale();
   const updateSearch = useUpdateModalSearch();
@@ -55,7 +64,7 @@ function BookingFlow({ branch, tab, hidden }: { branch: Branch; tab: BookingTab;
         size="xl"
         zIndex={200}
       >
-        <ReplacesFirstHtmlModal />
+        <Shown onShown={onShown} />
         <Tabs
           value={tab}
           onChange={(value) => {
@@ -118,9 +127,9 @@ function BookingFlow({ branch, tab, hidden }: { branch: Branch; tab: BookingTab;
 
 /**
  * docs/decisions.md, 'Client': the branch/booking modal, opened by booking_tab and booking_branch_id. `hidden`: the auth modal
- * is open over it (its flow keeps its state).
+ * is open over it (its flow keeps its state). `onShown`: called once the live modal is in the page.
  */
-export default function BookingModal({ hidden }: { hidden: boolean }) {
+export default function BookingModal({ hidden, onShown }: { hidden: boolean; onShown: () => void }) {
   const { t } = useLingui();
   const search = useModalSearch();
   const { active, ready } = useBranches();
@@ -143,7 +152,7 @@ export default function BookingModal({ hidden }: { hidden: boolean }) {
         </Suspense>
       ) : branch ? (
         <BookingProvider key={branch.id} branch={branch} loggedIn={loggedIn} openLogin={openLogin}>
-          <BookingFlow branch={branch} tab={search.booking_tab} hidden={hidden} />
+          <BookingFlow branch={branch} tab={search.booking_tab} hidden={hidden} onShown={onShown} />
         </BookingProvider>
       ) : (
         <Modal
@@ -158,7 +167,7 @@ export default function BookingModal({ hidden }: { hidden: boolean }) {
           closeButtonProps={{ 'aria-label': t`Fechar` }}
           title={<span className="booking-title">{t`Reservar`}</span>}
         >
-          <ReplacesFirstHtmlModal />
+          <Shown onShown={onShown} />
           <Alert color="red" role="alert">
             <Trans>Nenhum espaço ativo encontrado</Trans>
           </Alert>

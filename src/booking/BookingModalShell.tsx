@@ -3,9 +3,9 @@
 // live modal lays them out (src/booking/booking-shell.css), so the image (the page's largest paint) shows as soon
 // as the HTML and the preloaded image are there. The build renders it once per locale with placeholders
 // (src/prerender.tsx); the server fills in the branch for an address that names one; the live modal removes it
-// when it shows (src/booking/booking-shell.ts). Its close link works without JavaScript.
+// when it shows (src/app/first-html-modal.ts). Its close link works without JavaScript.
 import { useLingui } from '@lingui/react/macro';
-import { SHELL_ATTRIBUTE } from './booking-shell.ts';
+import { SHELL_ATTRIBUTE } from '../app/first-html-modal.ts';
 
 /** The placeholders the server replaces (escaped) with the branch's name and main image (server/http/client.ts). */
 const SHELL_BRANCH_NAME = '%BRANCH_NAME%';
