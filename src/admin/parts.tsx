@@ -417,11 +417,16 @@ export function SubmitForm({
   );
 }
 
-/** A list's search form: submitting it (Enter or its button) runs `onSearch`. */
+/** A list's search form: its fields in a row, then Search; submitting it (Enter or the button) runs `onSearch`. */
 export function SearchForm({ onSearch, children }: { onSearch: () => void; children: ReactNode }) {
   return (
     <SubmitForm role="search" onSubmit={onSearch}>
-      {children}
+      <Group align="flex-end" wrap="wrap" gap="sm">
+        {children}
+        <Button type="submit" variant="default">
+          <Trans>Procurar</Trans>
+        </Button>
+      </Group>
     </SubmitForm>
   );
 }

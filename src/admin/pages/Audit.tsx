@@ -19,8 +19,6 @@ export default function Audit() {
     to: '',
     page: 1,
   });
-  const filters = query.params;
-  const set = query.filter;
   return (
     <Stack>
       <PageTitle>
@@ -30,21 +28,21 @@ export default function Audit() {
         <TextInput
           label={t`Ação`}
           placeholder="booking.cancel"
-          value={filters.action}
-          onChange={(event) => set({ action: event.currentTarget.value })}
+          value={query.params.action}
+          onChange={(event) => query.filter({ action: event.currentTarget.value })}
         />
         <TextInput
           label={t`Tipo`}
           placeholder="booking"
-          value={filters.entityType}
-          onChange={(event) => set({ entityType: event.currentTarget.value })}
+          value={query.params.entityType}
+          onChange={(event) => query.filter({ entityType: event.currentTarget.value })}
         />
         <TextInput
           label={t`Identificador`}
-          value={filters.entityId}
-          onChange={(event) => set({ entityId: event.currentTarget.value })}
+          value={query.params.entityId}
+          onChange={(event) => query.filter({ entityId: event.currentTarget.value })}
         />
-        <PeriodFields from={filters.from} to={filters.to} onChange={set} />
+        <PeriodFields from={query.params.from} to={query.params.to} onChange={query.filter} />
       </Group>
       <PagedTable
         query={query}

@@ -1,5 +1,5 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import { Button, Group, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
+import { NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import type { AdminBookingStatus, BookingFilters } from '../../../machines/adminConsole.actors.ts';
 import { useBranchOptions, useConsoleActors, usePagedQuery } from '../hooks.ts';
 import {
@@ -29,8 +29,6 @@ function BookingSearch() {
     status: '',
     page: 1,
   });
-  const filters = query.params;
-  const set = query.filter;
   const statuses: { value: AdminBookingStatus | ''; label: string }[] = [
     { value: '', label: t`Todos os estados` },
     { value: 'pending', label: t`pendente` },
@@ -44,24 +42,19 @@ function BookingSearch() {
         <Trans>Reservas</Trans>
       </PageTitle>
       <SearchForm onSearch={query.reload}>
-        <Group align="flex-end" wrap="wrap" gap="sm">
-          <TextInput
-            label={t`Cliente (e-mail, telefone ou nome)`}
-            value={filters.q}
-            onChange={(event) => set({ q: event.currentTarget.value })}
-            miw={220}
-          />
-          <BranchPeriodFilters value={filters} branches={branches.options} onChange={set} />
-          <NativeSelect
-            label={t`Estado`}
-            value={filters.status}
-            data={statuses}
-            onChange={(event) => set({ status: event.currentTarget.value as AdminBookingStatus | '' })}
-          />
-          <Button type="submit" variant="default">
-            <Trans>Procurar</Trans>
-          </Button>
-        </Group>
+        <TextInput
+          label={t`Cliente (e-mail, telefone ou nome)`}
+          value={query.params.q}
+          onChange={(event) => query.filter({ q: event.currentTarget.value })}
+          miw={220}
+        />
+        <BranchPeriodFilters value={query.params} branches={branches.options} onChange={query.filter} />
+        <NativeSelect
+          label={t`Estado`}
+          value={query.params.status}
+          data={statuses}
+          onChange={(event) => query.filter({ status: event.currentTarget.value as AdminBookingStatus | '' })}
+        />
       </SearchForm>
       <PagedTable
         query={query}

@@ -32,17 +32,12 @@ function MemberSearch() {
         <Trans>Clientes</Trans>
       </PageTitle>
       <SearchForm onSearch={query.reload}>
-        <Group align="flex-end">
-          <TextInput
-            label={t`E-mail, telefone ou nome`}
-            value={query.params.q}
-            onChange={(event) => query.filter({ q: event.currentTarget.value })}
-            miw={240}
-          />
-          <Button type="submit" variant="default">
-            <Trans>Procurar</Trans>
-          </Button>
-        </Group>
+        <TextInput
+          label={t`E-mail, telefone ou nome`}
+          value={query.params.q}
+          onChange={(event) => query.filter({ q: event.currentTarget.value })}
+          miw={240}
+        />
       </SearchForm>
       <PagedTable
         query={query}
