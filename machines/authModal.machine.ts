@@ -395,10 +395,7 @@ export const authModalMachine = setup({
         idle: {
           on: {
             'reset.submit': [
-              {
-                guard: 'newPasswordsDiffer',
-                actions: failWith('passwords-do-not-match'),
-              },
+              { guard: 'newPasswordsDiffer', actions: failWith('passwords-do-not-match') },
               { guard: 'resetFilled', target: 'resetting', actions: 'clearFeedback' },
             ],
           },

@@ -4,7 +4,7 @@ import { ApiError, hasErrorCode } from './api.ts';
 import {
   calendarFrom,
   calendarOn,
-  shiftMonth,
+  monthNavigation,
   slotDate,
   totalEuros,
   type Coupon,
@@ -201,8 +201,7 @@ export const bookingMachine = setup({
           target: '.slots.loading',
           actions: assign(({ event }) => calendarOn(event.date)),
         },
-        'month.previous': { actions: assign(({ context }) => ({ month: shiftMonth(context.month, -1) })) },
-        'month.next': { actions: assign(({ context }) => ({ month: shiftMonth(context.month, 1) })) },
+        ...monthNavigation<BookingContext, BookingEvent>(),
       },
       states: {
         slots: {

@@ -1,3 +1,4 @@
+import { assign, type EventObject } from 'xstate';
 import { temporal } from './temporal.ts';
 import type { components } from '../openapi/schema.gen.ts';
 
@@ -91,6 +92,16 @@ export function calendarOn(date: string): Pick<Calendar, 'date' | 'month'> {
 export function calendarFrom(localTime: string): Calendar {
   const today = branchDate(localTime);
   return { today, ...calendarOn(today) };
+}
+
+/** The calendar's month buttons, as the booking and the move flows take them: one month back, one forward. */
+export function monthNavigation<TContext extends Calendar, TEvent extends EventObject>() {
+  const shift = (months: number) => ({
+    actions: assign<TContext, TEvent, undefined, TEvent, never>(
+      ({ context }) => ({ month: shiftMonth(context.month, months) }) as Partial<TContext>,
+    ),
+  });
+  return { 'month.previous': shift(-1), 'month.next': shift(1) };
 }
 
 /** True when the device's current UTC offset differs from the branch's (docs/decisions.md, 'Client'). */

@@ -5,7 +5,7 @@ import {
   calendarFrom,
   calendarOn,
   discountedCents,
-  shiftMonth,
+  monthNavigation,
   toCents,
   type TimeSlot,
 } from './booking.pricing.ts';
@@ -158,8 +158,7 @@ export const moveMachine = setup({
           target: '.loading',
           actions: assign(({ event }) => calendarOn(event.date)),
         },
-        'month.previous': { actions: assign(({ context }) => ({ month: shiftMonth(context.month, -1) })) },
-        'month.next': { actions: assign(({ context }) => ({ month: shiftMonth(context.month, 1) })) },
+        ...monthNavigation<MoveContext, MoveEvent>(),
       },
       states: {
         loading: {
