@@ -4,6 +4,7 @@ import { ApiError, hasErrorCode } from './api.ts';
 import {
   calendarFrom,
   calendarOn,
+  loadingToday,
   monthNavigation,
   slotDate,
   totalEuros,
@@ -180,19 +181,7 @@ export const bookingMachine = setup({
   },
   initial: 'loadingToday',
   states: {
-    loadingToday: {
-      invoke: {
-        id: 'loadLocalTime',
-        src: 'loadLocalTime',
-        input: ({ context }) => ({ branchId: context.branchId }),
-        onDone: {
-          target: 'browsing',
-          actions: assign(({ event }) => calendarFrom(event.output)),
-        },
-        // The device's idea of the branch's date (from Temporal) is the fallback.
-        onError: { target: 'browsing' },
-      },
-    },
+    loadingToday: loadingToday<BookingContext, BookingEvent>((context) => context.branchId),
     browsing: {
       type: 'parallel',
       on: {

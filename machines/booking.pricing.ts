@@ -1,4 +1,4 @@
-import { assign, type EventObject } from 'xstate';
+import { assign, type DoneActorEvent, type EventObject } from 'xstate';
 import { temporal } from './temporal.ts';
 import type { components } from '../openapi/schema.gen.ts';
 
@@ -92,6 +92,29 @@ export function calendarOn(date: string): Pick<Calendar, 'date' | 'month'> {
 export function calendarFrom(localTime: string): Calendar {
   const today = branchDate(localTime);
   return { today, ...calendarOn(today) };
+}
+
+/**
+ * Opening the calendar (the booking and the move flows): on the branch's today as its local time says
+ * (`loadLocalTime`), else on the device's, which the context holds already; either way on to `browsing`.
+ */
+export function loadingToday<TContext extends Calendar, TEvent extends EventObject>(
+  branchId: (context: TContext) => number,
+) {
+  return {
+    invoke: {
+      id: 'loadLocalTime',
+      src: 'loadLocalTime',
+      input: ({ context }: { context: TContext }) => ({ branchId: branchId(context) }),
+      onDone: {
+        target: 'browsing',
+        actions: assign<TContext, DoneActorEvent<string>, undefined, TEvent, never>(
+          ({ event }) => calendarFrom(event.output) as Partial<TContext>,
+        ),
+      },
+      onError: { target: 'browsing' },
+    },
+  } as const;
 }
 
 /** The calendar's month buttons, as the booking and the move flows take them: one month back, one forward. */

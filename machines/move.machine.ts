@@ -4,6 +4,7 @@ import { hasErrorCode } from './api.ts';
 import {
   calendarFrom,
   calendarOn,
+  loadingToday,
   discountedCents,
   monthNavigation,
   toCents,
@@ -138,18 +139,9 @@ export const moveMachine = setup({
         },
       },
     },
-    loadingToday: {
-      invoke: {
-        id: 'loadLocalTime',
-        src: 'loadLocalTime',
-        input: ({ context }) => ({ branchId: context.booking!.time_slot_data.branch_data.id }),
-        onDone: {
-          target: 'browsing',
-          actions: assign(({ event }) => calendarFrom(event.output)),
-        },
-        onError: { target: 'browsing' },
-      },
-    },
+    loadingToday: loadingToday<MoveContext, MoveEvent>(
+      (context) => context.booking!.time_slot_data.branch_data.id,
+    ),
     browsing: {
       initial: 'loading',
       on: {
