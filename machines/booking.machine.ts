@@ -8,6 +8,8 @@ import {
   monthNavigation,
   slotDate,
   totalEuros,
+  type Calendar,
+  type CalendarEvent,
   type Coupon,
   type TimeSlot,
 } from './booking.pricing.ts';
@@ -31,12 +33,9 @@ export type OfferedCoupon = Coupon & { code: string };
 
 export type BookingInput = { branchId: number; loggedIn: boolean; fallbackToday: string };
 
-export type BookingContext = {
+export type BookingContext = Calendar & {
   branchId: number;
   loggedIn: boolean;
-  today: string;
-  date: string;
-  month: string;
   slots: TimeSlot[];
   selected: TimeSlot[];
   couponInput: string;
@@ -52,9 +51,7 @@ export type BookingContext = {
 };
 
 export type BookingEvent =
-  | { type: 'date.select'; date: string }
-  | { type: 'month.previous' }
-  | { type: 'month.next' }
+  | CalendarEvent
   | { type: 'slot.toggle'; slot: TimeSlot }
   | { type: 'selection.clear' }
   | { type: 'coupon.input'; value: string }

@@ -83,6 +83,10 @@ export function shiftMonth(month: string, months: number): string {
 /** The calendar the booking and the move flows browse: the branch's today, the chosen date, the shown month. */
 export type Calendar = { today: string; date: string; month: string };
 
+/** What the calendar takes: a date picked, the month before or after. */
+export type CalendarEvent =
+  { type: 'date.select'; date: string } | { type: 'month.previous' } | { type: 'month.next' };
+
 /** The calendar on `date`, showing its month. */
 export function calendarOn(date: string): Pick<Calendar, 'date' | 'month'> {
   return { date, month: date.slice(0, 7) };

@@ -8,6 +8,8 @@ import {
   discountedCents,
   monthNavigation,
   toCents,
+  type Calendar,
+  type CalendarEvent,
   type TimeSlot,
 } from './booking.pricing.ts';
 import { failureFeedback, type Feedback } from './feedback.ts';
@@ -23,12 +25,9 @@ import type { Booking } from './myBookings.selectors.ts';
 
 export type MoveInput = { bookingId: number; fallbackToday: string };
 
-export type MoveContext = {
+export type MoveContext = Calendar & {
   bookingId: number;
   booking: Booking | null;
-  today: string;
-  date: string;
-  month: string;
   slots: TimeSlot[];
   selected: TimeSlot | null;
   /** The server's figure after a `price_difference_changed`, until another slot is picked. */
@@ -39,9 +38,7 @@ export type MoveContext = {
 };
 
 export type MoveEvent =
-  | { type: 'date.select'; date: string }
-  | { type: 'month.previous' }
-  | { type: 'month.next' }
+  | CalendarEvent
   | { type: 'slot.select'; slot: TimeSlot }
   | { type: 'review.open' }
   | { type: 'review.close' }
