@@ -81,6 +81,11 @@ export const moveMachine = setup({
     loadSlots: placeholder<TimeSlot[], { branchId: number; date: string }>('loadSlots'),
     moveBooking: placeholder<MoveAnswer, MoveRequest>('moveBooking'),
   },
+  actions: {
+    moveFailed: assign(({ event }) => ({
+      error: failureFeedback((event as { error?: unknown }).error, 'can-not-move-booking'),
+    })),
+  },
   guards: {
     isMovable: ({ context }) => context.booking?.is_movable === true,
     isSelectableDate: ({ context, event }) => event.type === 'date.select' && event.date >= context.today,
@@ -132,7 +137,7 @@ export const moveMachine = setup({
         ],
         onError: {
           target: 'unavailable',
-          actions: assign(({ event }) => ({ error: failureFeedback(event.error, 'can-not-move-booking') })),
+          actions: 'moveFailed',
         },
       },
     },
@@ -222,33 +227,27 @@ export const moveMachine = setup({
               {
                 guard: 'isDifferenceChanged',
                 target: 'idle',
-                actions: assign(({ event }) => ({
-                  serverDifferenceEur: (event.error as { priceDifferenceEur: number | null })
-                    .priceDifferenceEur,
-                  error: failureFeedback(event.error, 'can-not-move-booking'),
-                })),
+                actions: [
+                  assign(({ event }) => ({
+                    serverDifferenceEur: (event.error as { priceDifferenceEur: number | null })
+                      .priceDifferenceEur,
+                  })),
+                  'moveFailed',
+                ],
               },
               {
                 guard: 'isSlotGone',
                 target: '#move.browsing.loading',
-                actions: assign(({ event }) => ({
-                  selected: null,
-                  serverDifferenceEur: null,
-                  error: failureFeedback(event.error, 'can-not-move-booking'),
-                })),
+                actions: [assign({ selected: null, serverDifferenceEur: null }), 'moveFailed'],
               },
               {
                 guard: 'isNotMovable',
                 target: '#move.unavailable',
-                actions: assign(({ event }) => ({
-                  error: failureFeedback(event.error, 'can-not-move-booking'),
-                })),
+                actions: 'moveFailed',
               },
               {
                 target: 'idle',
-                actions: assign(({ event }) => ({
-                  error: failureFeedback(event.error, 'can-not-move-booking'),
-                })),
+                actions: 'moveFailed',
               },
             ],
           },
