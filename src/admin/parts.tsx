@@ -19,7 +19,7 @@ import {
   type MantineSpacing,
 } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
-import { useState, type ReactNode } from 'react';
+import { useState, type ComponentType, type ReactNode } from 'react';
 import type { AdminBooking, MemberDetail } from '../../machines/adminConsole.actors.ts';
 import type { Feedback } from '../../machines/feedback.ts';
 import { timeOnly, timeRange } from '../account/time.ts';
@@ -481,6 +481,32 @@ export function ReasonField({
 
 /** What a page gives the dialog it opens: the record it acts on, closing it, and what to do once it is done. */
 export type DialogProps<Detail> = { detail: Detail; onClose: () => void; onDone: () => void };
+
+/**
+ * The dialogs a record's page opens (by name, one at a time) on its record: `open` one, `render` the one open.
+ * Done, it closes and the page reloads (`reload`).
+ */
+export function usePageDialogs<Detail, Name extends string>(
+  dialogs: Record<Name, ComponentType<DialogProps<Detail>>>,
+  reload: () => void,
+) {
+  const [open, setOpen] = useState<Name | null>(null);
+  const Shown: ComponentType<DialogProps<Detail>> | null = open === null ? null : dialogs[open];
+  return {
+    open: (name: Name) => setOpen(name),
+    render: (detail: Detail) =>
+      Shown && (
+        <Shown
+          detail={detail}
+          onClose={() => setOpen(null)}
+          onDone={() => {
+            setOpen(null);
+            reload();
+          }}
+        />
+      ),
+  };
+}
 
 /** A console dialog: open while it is shown, centred, its close button named in the console's language. */
 export function Dialog({

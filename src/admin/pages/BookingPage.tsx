@@ -36,6 +36,7 @@ import {
   SubmitForm,
   useMinorUnits,
   useMoney,
+  usePageDialogs,
   useTimes,
 } from '../parts.tsx';
 import { DayField } from '../dates.tsx';
@@ -225,13 +226,9 @@ export function BookingPage({ id }: { id: number }) {
   const historyText = useHistoryText();
   const messageLabels = useMessageLabels();
   const query = useAdminQuery(actors.booking, { id });
-  const [dialog, setDialog] = useState<'cancel' | 'move' | null>(null);
+  const dialogs = usePageDialogs({ cancel: CancelDialog, move: MoveDialog }, query.reload);
   const resend = useAdminTask(actors.resendCode);
   const detail = query.data;
-  const after = () => {
-    setDialog(null);
-    query.reload();
-  };
   const live =
     detail !== null && (detail.booking.status === 'confirmed' || detail.booking.status === 'pending');
   return (
@@ -269,10 +266,10 @@ export function BookingPage({ id }: { id: number }) {
                 {detail.booking.coupon_code ? ` · ${detail.booking.coupon_code}` : ''}
               </Text>
               <Group gap="sm" mt="xs">
-                <Button color="red" variant="light" disabled={!live} onClick={() => setDialog('cancel')}>
+                <Button color="red" variant="light" disabled={!live} onClick={() => dialogs.open('cancel')}>
                   <Trans>Cancelar…</Trans>
                 </Button>
-                <Button variant="default" disabled={!live} onClick={() => setDialog('move')}>
+                <Button variant="default" disabled={!live} onClick={() => dialogs.open('move')}>
                   <Trans>Mudar de horário…</Trans>
                 </Button>
                 <Button
@@ -329,10 +326,7 @@ export function BookingPage({ id }: { id: number }) {
               ]}
             />
           </Section>
-          {dialog === 'cancel' && (
-            <CancelDialog detail={detail} onClose={() => setDialog(null)} onDone={after} />
-          )}
-          {dialog === 'move' && <MoveDialog detail={detail} onClose={() => setDialog(null)} onDone={after} />}
+          {dialogs.render(detail)}
         </>
       )}
     </Stack>

@@ -19,6 +19,7 @@ import {
   ReasonDialog,
   SearchForm,
   Section,
+  usePageDialogs,
   useTimes,
 } from '../parts.tsx';
 
@@ -161,17 +162,13 @@ function MemberPage({ id }: { id: string }) {
   const actors = useConsoleActors();
   const times = useTimes();
   const query = useAdminQuery(actors.member, { id });
-  const [dialog, setDialog] = useState<'block' | 'erase' | null>(null);
+  const dialogs = usePageDialogs({ block: BlockDialog, erase: EraseDialog }, query.reload);
   const [unblockReason, setUnblockReason] = useState('');
   const exporter = useAdminTask(actors.exportMember, (data) =>
     download(`member-${id}.json`, 'application/json', JSON.stringify(data, null, 2)),
   );
   const unblock = useAdminTask(actors.unblockMember, () => query.reload());
   const detail = query.data;
-  const after = () => {
-    setDialog(null);
-    query.reload();
-  };
   return (
     <Stack>
       <AdminLink path={'members'} size="sm">
@@ -206,7 +203,7 @@ function MemberPage({ id }: { id: string }) {
               ))}
               <Group gap="sm" mt="xs">
                 {!detail.member.blocked && !detail.member.deleted && (
-                  <Button color="red" variant="light" onClick={() => setDialog('block')}>
+                  <Button color="red" variant="light" onClick={() => dialogs.open('block')}>
                     <Trans>Bloquear…</Trans>
                   </Button>
                 )}
@@ -223,7 +220,7 @@ function MemberPage({ id }: { id: string }) {
                   <Trans>Exportar os dados (JSON)</Trans>
                 </Button>
                 {isOwner && !detail.member.deleted && (
-                  <Button color="red" variant="subtle" onClick={() => setDialog('erase')}>
+                  <Button color="red" variant="subtle" onClick={() => dialogs.open('erase')}>
                     <Trans>Apagar os dados…</Trans>
                   </Button>
                 )}
@@ -276,12 +273,7 @@ function MemberPage({ id }: { id: string }) {
             payments={detail.payments}
             detail={(movement) => ` · ${movement.branch.name}`}
           />
-          {dialog === 'block' && (
-            <BlockDialog detail={detail} onClose={() => setDialog(null)} onDone={after} />
-          )}
-          {dialog === 'erase' && (
-            <EraseDialog detail={detail} onClose={() => setDialog(null)} onDone={after} />
-          )}
+          {dialogs.render(detail)}
         </>
       )}
     </Stack>
