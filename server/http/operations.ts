@@ -14,7 +14,7 @@ type Content<Body> = Body extends { content: infer ByType } ? ByType[keyof ByTyp
 type RequestBody<Id extends OperationId> =
   Operation<Id> extends { requestBody: infer Body } ? Content<NonNullable<Body>> : undefined;
 
-type OperationRequest<Id extends OperationId> = FastifyRequest<{
+export type OperationRequest<Id extends OperationId> = FastifyRequest<{
   Params: NonNullable<Operation<Id>['parameters']['path']>;
   Querystring: NonNullable<Operation<Id>['parameters']['query']>;
   Body: RequestBody<Id>;
