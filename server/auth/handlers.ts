@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
-import { defineHandlers } from '../http/operations.ts';
+import { bearerSecurity, defineHandlers } from '../http/operations.ts';
 import { resolveLocale } from '../i18n.ts';
 import type { UserRow } from './repository.ts';
 import type { AuthService, CallContext } from './service.ts';
@@ -23,12 +23,12 @@ function currentUser(request: FastifyRequest): UserRow {
 
 /** Checks `Authorization: Bearer <jwt>` for the operations the contract marks with bearerAuth. */
 export function bearerAuth(auth: AuthService) {
-  return async (request: FastifyRequest): Promise<void> => {
-    const match = /^Bearer ([A-Za-z0-9._~+/=-]{1,4096})$/i.exec(request.headers.authorization ?? '');
-    const user = match?.[1] ? await auth.authenticate(match[1]) : null;
-    if (!user) throw new AppError('unauthorized');
-    request.user = user;
-  };
+  return bearerSecurity(
+    (token) => auth.authenticate(token),
+    (request, user) => {
+      request.user = user;
+    },
+  );
 }
 
 // Answers that carry a token or personal data are never stored by a cache along the way.

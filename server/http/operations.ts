@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { operations } from '../../openapi/schema.gen.ts';
+import { AppError } from '../errors.ts';
 
 // Handlers are typed from the contract's operations: each domain's `handlers.ts` returns
 // `defineHandlers({ <operationId>: async (request, reply) => ... })`, and the request (path, query, body) and
@@ -41,4 +42,20 @@ export function defineHandlers<Ids extends OperationId>(handlers: {
   [Id in Ids]: OperationHandler<Id>;
 }): { [Id in Ids]: OperationHandler<Id> } {
   return handlers;
+}
+
+/**
+ * A security handler for `Authorization: Bearer <token>`: `authenticate` names the caller of a token it accepts,
+ * and `keep` puts the caller on the request; no token, or one it refuses, is 401 `unauthorized`.
+ */
+export function bearerSecurity<Caller>(
+  authenticate: (token: string) => Promise<Caller | null>,
+  keep: (request: FastifyRequest, caller: Caller) => void,
+) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const match = /^Bearer ([A-Za-z0-9._~+/=-]{1,4096})$/i.exec(request.headers.authorization ?? '');
+    const caller = match?.[1] ? await authenticate(match[1]) : null;
+    if (!caller) throw new AppError('unauthorized');
+    keep(request, caller);
+  };
 }

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
-import { defineHandlers } from '../http/operations.ts';
+import { bearerSecurity, defineHandlers } from '../http/operations.ts';
 import { localisedMessage } from '../console/messages.ts';
 import { resolveLocale } from '../i18n.ts';
 import {
@@ -27,12 +27,12 @@ export function currentOperator(request: FastifyRequest): OperatorCaller {
 
 /** Checks `Authorization: Bearer <operator jwt>` for the operations the contract marks with operatorAuth. */
 export function operatorAuth(operators: OperatorService) {
-  return async (request: FastifyRequest): Promise<void> => {
-    const match = /^Bearer ([A-Za-z0-9._~+/=-]{1,4096})$/i.exec(request.headers.authorization ?? '');
-    const caller = match?.[1] ? await operators.authenticate(match[1]) : null;
-    if (!caller) throw new AppError('unauthorized');
-    request.operatorCaller = caller;
-  };
+  return bearerSecurity(
+    (token) => operators.authenticate(token),
+    (request, caller) => {
+      request.operatorCaller = caller;
+    },
+  );
 }
 
 function context(request: FastifyRequest): CallContext {
