@@ -12,10 +12,9 @@ import {
   defineCommand,
   euros,
   idArgument,
-  jsonOption,
+  listCommand,
   money,
   refuseBothActivations,
-  table,
   text,
   UsageError,
   wholeNumber,
@@ -115,27 +114,22 @@ function branchChanges(options: BranchOptions) {
 }
 
 export const branchCommands = {
-  'branch list': defineCommand({
+  'branch list': listCommand({
     usage: 'branch list [--json]',
     summary: 'Lists branches with their zone, slot length, prices and activation.',
-    schema: z.object(jsonOption),
-    async run({ json }, context) {
+    async list(context) {
       const branches = await createBranchService(context).listBranchRecords();
-      table(
-        context.io,
-        branches.map((branch) => ({
-          id: branch.id,
-          slug: branch.slug,
-          name: branch.name,
-          order: branch.order,
-          time_zone: branch.time_zone,
-          slot_minutes: branch.slot_minutes,
-          price_eur: money(branch.default_price_cents),
-          active_with_smart_lock: branch.active_with_smart_lock,
-          slots_until: branch.slots_generated_until,
-        })),
-        json,
-      );
+      return branches.map((branch) => ({
+        id: branch.id,
+        slug: branch.slug,
+        name: branch.name,
+        order: branch.order,
+        time_zone: branch.time_zone,
+        slot_minutes: branch.slot_minutes,
+        price_eur: money(branch.default_price_cents),
+        active_with_smart_lock: branch.active_with_smart_lock,
+        slots_until: branch.slots_generated_until,
+      }));
     },
   }),
 
