@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.ts';
-import { bearerSecurity, defineHandlers } from '../http/operations.ts';
+import { bearerSecurity, defineHandlers, signedIn } from '../http/operations.ts';
 import { resolveLocale } from '../i18n.ts';
 import type { UserRow } from './repository.ts';
 import type { AuthService, CallContext } from './service.ts';
@@ -16,9 +15,9 @@ function context(request: FastifyRequest): CallContext {
   return { ip: request.ip, locale: resolveLocale(request.headers.locale) };
 }
 
-function currentUser(request: FastifyRequest): UserRow {
-  if (!request.user) throw new AppError('unauthorized');
-  return request.user;
+/** The client making the call (bearerAuth ran first). */
+export function currentUser(request: FastifyRequest): UserRow {
+  return signedIn(request.user);
 }
 
 /** Checks `Authorization: Bearer <jwt>` for the operations the contract marks with bearerAuth. */

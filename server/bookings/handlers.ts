@@ -1,15 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { currentUser } from '../auth/handlers.ts';
 import type { CheckoutService } from '../checkout/service.ts';
 import type { CouponService } from '../coupons/service.ts';
-import { AppError } from '../errors.ts';
 import { defineHandlers } from '../http/operations.ts';
 import { resolveLocale } from '../i18n.ts';
 import { bookingMessage } from './messages.ts';
 import type { BookingService } from './service.ts';
 
 function userId(request: FastifyRequest): string {
-  if (!request.user) throw new AppError('unauthorized');
-  return request.user.id;
+  return currentUser(request).id;
 }
 
 // Bookings, coupons and checkout states are personal: no cache along the way may keep them.

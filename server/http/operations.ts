@@ -44,6 +44,12 @@ export function defineHandlers<Ids extends OperationId>(handlers: {
   return handlers;
 }
 
+/** The caller the operation's security handler found: 401 `unauthorized` without one. */
+export function signedIn<Caller>(caller: Caller | null | undefined): Caller {
+  if (!caller) throw new AppError('unauthorized');
+  return caller;
+}
+
 /**
  * A security handler for `Authorization: Bearer <token>`: `authenticate` names the caller of a token it accepts,
  * and `keep` puts the caller on the request; no token, or one it refuses, is 401 `unauthorized`.
@@ -54,8 +60,6 @@ export function bearerSecurity<Caller>(
 ) {
   return async (request: FastifyRequest): Promise<void> => {
     const match = /^Bearer ([A-Za-z0-9._~+/=-]{1,4096})$/i.exec(request.headers.authorization ?? '');
-    const caller = match?.[1] ? await authenticate(match[1]) : null;
-    if (!caller) throw new AppError('unauthorized');
-    keep(request, caller);
+    keep(request, signedIn(match?.[1] ? await authenticate(match[1]) : null));
   };
 }

@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.ts';
-import { bearerSecurity, defineHandlers } from '../http/operations.ts';
+import { bearerSecurity, defineHandlers, signedIn } from '../http/operations.ts';
 import { localisedMessage } from '../console/messages.ts';
 import { resolveLocale } from '../i18n.ts';
 import {
@@ -21,8 +20,7 @@ declare module 'fastify' {
 
 /** The operator making the call (operatorAuth ran first). */
 export function currentOperator(request: FastifyRequest): OperatorCaller {
-  if (!request.operatorCaller) throw new AppError('unauthorized');
-  return request.operatorCaller;
+  return signedIn(request.operatorCaller);
 }
 
 /** Checks `Authorization: Bearer <operator jwt>` for the operations the contract marks with operatorAuth. */
