@@ -1,4 +1,5 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import { noStore } from '../http/caching.ts';
 import { bearerSecurity, defineHandlers, signedIn } from '../http/operations.ts';
 import { resolveLocale } from '../i18n.ts';
 import type { UserRow } from './repository.ts';
@@ -22,35 +23,27 @@ export function currentUser(request: FastifyRequest): UserRow {
 
 /** Checks `Authorization: Bearer <jwt>` for the operations the contract marks with bearerAuth. */
 export function bearerAuth(auth: AuthService) {
-  return bearerSecurity(
-    (token) => auth.authenticate(token),
-    (request, user) => {
-      request.user = user;
-    },
-  );
+  return bearerSecurity('user', (token) => auth.authenticate(token));
 }
 
-// Answers that carry a token or personal data are never stored by a cache along the way.
-function private_(reply: FastifyReply): void {
-  reply.header('cache-control', 'no-store');
-}
+// Answers that carry a token or personal data are never stored by a cache along the way (noStore).
 
 export function authHandlers(auth: AuthService) {
   return defineHandlers({
     validateToken: async (_request, reply) => {
-      private_(reply);
+      noStore(reply);
       return { valid: true as const };
     },
     getMe: async (request, reply) => {
-      private_(reply);
+      noStore(reply);
       return auth.view(currentUser(request));
     },
     updateMe: async (request, reply) => {
-      private_(reply);
+      noStore(reply);
       return auth.updateProfile(currentUser(request), request.body);
     },
     login: async (request, reply) => {
-      private_(reply);
+      noStore(reply);
       const token = await auth.login(request.body.username, request.body.password, context(request));
       return { access_token: token, token_type: 'bearer' };
     },

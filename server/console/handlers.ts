@@ -7,7 +7,8 @@ import {
   type OperationRequest,
 } from '../http/operations.ts';
 import { resolveLocale } from '../i18n.ts';
-import { currentOperator, noStore } from '../operators/handlers.ts';
+import { noStore } from '../http/caching.ts';
+import { currentOperator } from '../operators/handlers.ts';
 import { actorOf, requireOwner } from '../operators/service.ts';
 import type { CatalogueService } from './catalogue.ts';
 import { localisedMessage } from './messages.ts';

@@ -52,14 +52,14 @@ export function signedIn<Caller>(caller: Caller | null | undefined): Caller {
 
 /**
  * A security handler for `Authorization: Bearer <token>`: `authenticate` names the caller of a token it accepts,
- * and `keep` puts the caller on the request; no token, or one it refuses, is 401 `unauthorized`.
+ * kept on the request as `request[key]`; no token, or one it refuses, is 401 `unauthorized`.
  */
-export function bearerSecurity<Caller>(
-  authenticate: (token: string) => Promise<Caller | null>,
-  keep: (request: FastifyRequest, caller: Caller) => void,
+export function bearerSecurity<Key extends 'user' | 'operatorCaller'>(
+  key: Key,
+  authenticate: (token: string) => Promise<FastifyRequest[Key]>,
 ) {
   return async (request: FastifyRequest): Promise<void> => {
     const match = /^Bearer ([A-Za-z0-9._~+/=-]{1,4096})$/i.exec(request.headers.authorization ?? '');
-    keep(request, signedIn(match?.[1] ? await authenticate(match[1]) : null));
+    request[key] = signedIn(match?.[1] ? await authenticate(match[1]) : null);
   };
 }

@@ -1,4 +1,5 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import { noStore } from '../http/caching.ts';
 import { bearerSecurity, defineHandlers, signedIn } from '../http/operations.ts';
 import { localisedMessage } from '../console/messages.ts';
 import { resolveLocale } from '../i18n.ts';
@@ -25,12 +26,7 @@ export function currentOperator(request: FastifyRequest): OperatorCaller {
 
 /** Checks `Authorization: Bearer <operator jwt>` for the operations the contract marks with operatorAuth. */
 export function operatorAuth(operators: OperatorService) {
-  return bearerSecurity(
-    (token) => operators.authenticate(token),
-    (request, caller) => {
-      request.operatorCaller = caller;
-    },
-  );
+  return bearerSecurity('operatorCaller', (token) => operators.authenticate(token));
 }
 
 function context(request: FastifyRequest): CallContext {
@@ -38,10 +34,7 @@ function context(request: FastifyRequest): CallContext {
   return { ip: request.ip, userAgent: agent ? agent.slice(0, 500) : null };
 }
 
-/** Console answers carry personal data and tokens: never stored by a cache along the way. */
-export function noStore(reply: FastifyReply): void {
-  reply.header('cache-control', 'no-store');
-}
+// Console answers carry personal data and tokens: never stored by a cache along the way (noStore).
 
 export function operatorHandlers(operators: OperatorService) {
   return defineHandlers({
