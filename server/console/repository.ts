@@ -1,5 +1,6 @@
 import { sql, type ExpressionBuilder } from 'kysely';
-import type { Db } from '../db/database.ts';
+import { pageWithTotal, type Db } from '../db/database.ts';
+import { setOnBookings } from '../bookings/repository.ts';
 export { anySlotClosed } from '../bookings/repository.ts';
 import type { BookingStatus, Database } from '../db/schema.ts';
 
@@ -106,16 +107,11 @@ function applySearch(query: ReturnType<typeof bookingBase>, search: BookingSearc
 
 export async function searchBookings(db: Db, search: BookingSearch) {
   const scoped = applySearch(bookingBase(db), search);
-  const [rows, count] = await Promise.all([
-    bookingColumns(scoped)
-      .orderBy('booking.start_time', 'desc')
-      .orderBy('booking.id', 'desc')
-      .offset(search.offset)
-      .limit(search.limit)
-      .execute(),
-    scoped.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return pageWithTotal(
+    bookingColumns(scoped).orderBy('booking.start_time', 'desc').orderBy('booking.id', 'desc'),
+    scoped,
+    search,
+  );
 }
 
 export async function findAdminBooking(db: Db, bookingId: number): Promise<AdminBookingRow | undefined> {
@@ -166,11 +162,7 @@ export async function markCanceledBy(
   reason: string,
 ): Promise<void> {
   if (bookingIds.length === 0) return;
-  await db
-    .updateTable('bookings')
-    .set({ canceled_by: canceledBy })
-    .where('id', 'in', [...bookingIds])
-    .execute();
+  await setOnBookings(db, bookingIds, { canceled_by: canceledBy });
   await db
     .updateTable('refunds')
     .set({ reason })
@@ -262,20 +254,11 @@ export async function searchMembers(db: Db, search: MemberSearch) {
       ]),
     ]);
   };
-  const [rows, count] = await Promise.all([
-    memberColumns(db)
-      .where(where)
-      .orderBy('user.created_at', 'desc')
-      .offset(search.offset)
-      .limit(search.limit)
-      .execute(),
-    db
-      .selectFrom('users as user')
-      .where(where)
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return pageWithTotal(
+    memberColumns(db).where(where).orderBy('user.created_at', 'desc'),
+    db.selectFrom('users as user').where(where),
+    search,
+  );
 }
 
 export async function findMember(db: Db, memberId: string): Promise<MemberRow | undefined> {
