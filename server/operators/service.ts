@@ -49,16 +49,18 @@ export type CreatedOperator = {
   totpUri: string;
 };
 
-/**
- * Operator accounts: adding (with a setup link and a TOTP secret), listing and removing. The CLI's `operator`
- * commands and the console's handlers both call these.
- */
-export function createOperatorAccounts(deps: {
+type OperatorAccountsDependencies = {
   db: Db;
   clock: Clock;
   publicUrl: string;
   defaultLocale: LocaleCode;
-}) {
+};
+
+/**
+ * Operator accounts: adding (with a setup link and a TOTP secret), listing and removing. The CLI's `operator`
+ * commands and the console's handlers both call these.
+ */
+export function createOperatorAccounts(deps: OperatorAccountsDependencies) {
   const { db, clock } = deps;
   const now = () => dateFromInstant(clock.now());
   async function issueSetupLink(trx: Db, operator: OperatorRow, at: Date) {
@@ -156,15 +158,13 @@ export function createOperatorAccounts(deps: {
 
 export type OperatorAccounts = ReturnType<typeof createOperatorAccounts>;
 
-export function createOperatorService(deps: {
-  db: Db;
-  clock: Clock;
-  hasher: PasswordHasher;
-  tokens: OperatorTokens;
-  limiter: RateLimiter;
-  publicUrl: string;
-  defaultLocale: LocaleCode;
-}) {
+export function createOperatorService(
+  deps: OperatorAccountsDependencies & {
+    hasher: PasswordHasher;
+    tokens: OperatorTokens;
+    limiter: RateLimiter;
+  },
+) {
   const { db, clock } = deps;
   const now = () => dateFromInstant(clock.now());
   const accounts = createOperatorAccounts(deps);
