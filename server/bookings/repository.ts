@@ -413,12 +413,17 @@ export type BookingFilter = {
   limit: number;
 };
 
-/** Bookings by start, newest first, with their branch, client and coupon: the operator's view. */
-export async function listBookingRecords(db: Db, filter: BookingFilter) {
-  let query = db
+/** Bookings (`booking`) with their branch (`branch`) and client (`user`, when there is one): what operators read. */
+export function bookingsWithBranchAndClient(db: Db) {
+  return db
     .selectFrom('bookings as booking')
     .innerJoin('branches as branch', 'branch.id', 'booking.branch_id')
-    .leftJoin('users as user', 'user.id', 'booking.user_id')
+    .leftJoin('users as user', 'user.id', 'booking.user_id');
+}
+
+/** Bookings by start, newest first, with their branch, client and coupon: the operator's view. */
+export async function listBookingRecords(db: Db, filter: BookingFilter) {
+  let query = bookingsWithBranchAndClient(db)
     .leftJoin('coupons as coupon', 'coupon.id', 'booking.coupon_id')
     .select([
       'booking.id',

@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import { pageWithTotal, type Db } from '../db/database.ts';
-import { setOnBookings } from '../bookings/repository.ts';
+import { bookingsWithBranchAndClient, setOnBookings } from '../bookings/repository.ts';
 export { anySlotClosed } from '../bookings/repository.ts';
 import type { BookingStatus, Database } from '../db/schema.ts';
 
@@ -11,14 +11,7 @@ export function containing(text: string): string {
   return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 
-function bookingBase(db: Db) {
-  return db
-    .selectFrom('bookings as booking')
-    .innerJoin('branches as branch', 'branch.id', 'booking.branch_id')
-    .leftJoin('users as user', 'user.id', 'booking.user_id');
-}
-
-function bookingColumns(query: ReturnType<typeof bookingBase>) {
+function bookingColumns(query: ReturnType<typeof bookingsWithBranchAndClient>) {
   return query.leftJoin('coupons as coupon', 'coupon.id', 'booking.coupon_id').select([
     'booking.id',
     'booking.status',
@@ -72,7 +65,7 @@ export type BookingSearch = {
   limit: number;
 };
 
-function applySearch(query: ReturnType<typeof bookingBase>, search: BookingSearch) {
+function applySearch(query: ReturnType<typeof bookingsWithBranchAndClient>, search: BookingSearch) {
   let scoped = query;
   if (search.q !== undefined) {
     const pattern = containing(search.q.trim());
@@ -106,7 +99,7 @@ function applySearch(query: ReturnType<typeof bookingBase>, search: BookingSearc
 }
 
 export async function searchBookings(db: Db, search: BookingSearch) {
-  const scoped = applySearch(bookingBase(db), search);
+  const scoped = applySearch(bookingsWithBranchAndClient(db), search);
   return pageWithTotal(
     bookingColumns(scoped).orderBy('booking.start_time', 'desc').orderBy('booking.id', 'desc'),
     scoped,
@@ -115,12 +108,14 @@ export async function searchBookings(db: Db, search: BookingSearch) {
 }
 
 export async function findAdminBooking(db: Db, bookingId: number): Promise<AdminBookingRow | undefined> {
-  return bookingColumns(bookingBase(db)).where('booking.id', '=', bookingId).executeTakeFirst();
+  return bookingColumns(bookingsWithBranchAndClient(db))
+    .where('booking.id', '=', bookingId)
+    .executeTakeFirst();
 }
 
 /** A branch's bookings whose start falls on a local day, by start (expired holds left out). */
 export async function bookingsOfLocalDay(db: Db, branchId: number, localDate: string) {
-  return bookingColumns(bookingBase(db))
+  return bookingColumns(bookingsWithBranchAndClient(db))
     .where('booking.branch_id', '=', branchId)
     .where(
       sql<string>`(booking.start_time at time zone branch.time_zone)::date`,
