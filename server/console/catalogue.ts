@@ -1,6 +1,6 @@
 import { recordAudit, type Actor } from '../audit/repository.ts';
 import * as branchRepository from '../branches/repository.ts';
-import { createBranchService } from '../branches/service.ts';
+import { createBranchService, newBranchDefinition } from '../branches/service.ts';
 import { centsToEuros, eurosToCents } from '../bookings/money.ts';
 import { dateFromInstant, type Clock } from '../clock.ts';
 import { createCouponService } from '../coupons/service.ts';
@@ -162,24 +162,20 @@ export function createCatalogueService(deps: { db: Db; clock: Clock; horizonDays
       const branchId = await audited(actor, async (trx) => {
         let id: number;
         try {
-          id = await branchesOn(trx).createBranch({
-            ...changesOf(input),
-            slug: input.slug,
-            name: input.name,
-            order: input.order ?? 0,
-            location: input.location,
-            latitude: input.latitude,
-            longitude: input.longitude,
-            mapUrl: input.map_url ?? null,
-            timeZone: input.time_zone,
-            slotMinutes: input.slot_minutes ?? 60,
-            openingHours: (input.opening_hours ?? null) as never,
-            activeWithSmartLock: input.active_with_smart_lock ?? true,
-            images: input.images,
-            descriptions: input.descriptions,
-            defaultPriceCents: eurosToCents(input.default_price_eur),
-            priceRules: [],
-          });
+          id = await branchesOn(trx).createBranch(
+            newBranchDefinition({
+              ...changesOf(input),
+              slug: input.slug,
+              name: input.name,
+              location: input.location,
+              latitude: input.latitude,
+              longitude: input.longitude,
+              timeZone: input.time_zone,
+              images: input.images,
+              descriptions: input.descriptions,
+              defaultPriceCents: eurosToCents(input.default_price_eur),
+            }),
+          );
         } catch (error) {
           if (isUniqueViolation(error)) throw new AppError('branch_slug_taken');
           throw error;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { findBranch } from '../../branches/repository.ts';
-import { createBranchService } from '../../branches/service.ts';
+import { createBranchService, newBranchDefinition } from '../../branches/service.ts';
 import { mapBranchDoors } from '../../locks/status.ts';
 import { LOCALES, isLocale, type Locale } from '../../i18n.ts';
 import {
@@ -155,24 +155,20 @@ export const branchCommands = {
       const changes = branchChanges(input);
       const branchId = await auditedChange(context, async (trx) => {
         const branches = createBranchService({ ...context, db: trx });
-        const created = await branches.createBranch({
-          ...changes,
-          slug: input.slug,
-          name: input.name,
-          order: changes.order ?? 0,
-          location: input.location,
-          latitude: input.latitude,
-          longitude: input.longitude,
-          mapUrl: changes.mapUrl ?? null,
-          timeZone: input['time-zone'],
-          slotMinutes: changes.slotMinutes ?? 60,
-          openingHours: changes.openingHours ?? null,
-          activeWithSmartLock: changes.activeWithSmartLock ?? true,
-          images: input.image,
-          descriptions: input.description,
-          defaultPriceCents: input.price,
-          priceRules: [],
-        });
+        const created = await branches.createBranch(
+          newBranchDefinition({
+            ...changes,
+            slug: input.slug,
+            name: input.name,
+            location: input.location,
+            latitude: input.latitude,
+            longitude: input.longitude,
+            timeZone: input['time-zone'],
+            images: input.image,
+            descriptions: input.description,
+            defaultPriceCents: input.price,
+          }),
+        );
         if (input['lock-device']) await mapBranchDoors(trx, context.clock, created, input['lock-device']);
         await branches.ensureSlotHorizon();
         return {
