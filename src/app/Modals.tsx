@@ -4,6 +4,7 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { loadTemporal } from '../../machines/temporal.ts';
 import { useModalSearch } from '../auth/useModalSearch.ts';
+import { removeBookingModalShell } from '../booking/booking-shell.ts';
 import { loadFeatureMessages } from '../i18n/i18n.ts';
 import { useActorSelector, useRuntime } from './context.tsx';
 
@@ -49,6 +50,12 @@ export function Modals() {
   const modal = useActorSelector(startup, (state) => state.context.modal);
   const behind = useActorSelector(startup, (state) => state.context.behind);
   const base = modal === 'auth' ? behind : modal;
+  // The booking modal of the first HTML (src/booking/BookingModalShell.tsx) stays until the live one replaces it,
+  // or until the modals are arranged (the live runtime has started) with no booking modal among them.
+  const arranged = useActorSelector(startup, (state) => !state.matches('starting'));
+  useEffect(() => {
+    if (arranged && base !== 'booking') removeBookingModalShell();
+  }, [arranged, base]);
   // The modal behind the auth modal steps aside while it is open (its flow keeps its state).
   const hidden = modal === 'auth';
   return (

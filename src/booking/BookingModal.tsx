@@ -1,13 +1,14 @@
 import './mantine-styles.ts';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Modal, Stack, Tabs, Text } from '@mantine/core';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useLayoutEffect } from 'react';
 import type { Branch } from '../../machines/branches.ts';
 import { bookingTab, type BookingTab } from '../../machines/modal-search.ts';
 import { useBranches, useLoggedIn } from '../app/context.tsx';
 import { useModalSearch, useOpenLogin, useUpdateModalSearch } from '../auth/useModalSearch.ts';
 import { useLocale } from '../shell/navigation.ts';
 import { MantineLayer } from '../ui/MantineLayer.tsx';
+import { removeBookingModalShell } from './booking-shell.ts';
 import { BookSessions } from './BookSessions.tsx';
 import { Checkout } from './Checkout.tsx';
 import { SummaryDialog } from './SummaryDialog.tsx';
@@ -20,6 +21,15 @@ const BranchInformation = lazy(async () => ({
 
 // Moving a booking is rarer than booking: its flow loads when a move is opened.
 const MoveFlow = lazy(async () => ({ default: (await import('./MoveBooking.tsx')).MoveFlow }));
+
+/**
+ * Rendered inside the live modal: once its content is in the page (before the browser paints it), the modal of
+ * the first HTML (src/booking/BookingModalShell.tsx) that stood in its place goes.
+ */
+function ReplacesFirstHtmlModal() {
+  useLayoutEffect(removeBookingModalShell, []);
+  return null;
+}
 
 function BookingFlow({ branch, tab, hidden }: { branch: Branch; tab: BookingTab; hidden: boolean }) {
   const { t } = useLingui();
@@ -45,6 +55,7 @@ function BookingFlow({ branch, tab, hidden }: { branch: Branch; tab: BookingTab;
         size="xl"
         zIndex={200}
       >
+        <ReplacesFirstHtmlModal />
         <Tabs
           value={tab}
           onChange={(value) => {
@@ -147,6 +158,7 @@ export default function BookingModal({ hidden }: { hidden: boolean }) {
           closeButtonProps={{ 'aria-label': t`Fechar` }}
           title={<span className="booking-title">{t`Reservar`}</span>}
         >
+          <ReplacesFirstHtmlModal />
           <Alert color="red" role="alert">
             <Trans>Nenhum espaço ativo encontrado</Trans>
           </Alert>

@@ -1,0 +1,9 @@
+// The first HTML's booking modal (src/booking/BookingModalShell.tsx) is marked by this attribute; the live app
+// takes it away. No React here: the start chunk imports it.
+export const SHELL_ATTRIBUTE = 'data-booking-shell';
+
+/** Takes the first HTML's booking modal away: the live modal is showing (or the address opens none). */
+export function removeBookingModalShell(): void {
+  if (typeof document === 'undefined') return;
+  document.querySelector(`[${SHELL_ATTRIBUTE}]`)?.remove();
+}
