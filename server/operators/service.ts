@@ -49,18 +49,16 @@ export type CreatedOperator = {
   totpUri: string;
 };
 
-type OperatorAccountsDependencies = {
-  db: Db;
-  clock: Clock;
-  publicUrl: string;
-  defaultLocale: LocaleCode;
-};
-
 /**
  * Operator accounts: adding (with a setup link and a TOTP secret), listing and removing. The CLI's `operator`
  * commands and the console's handlers both call these.
  */
-export function createOperatorAccounts(deps: OperatorAccountsDependencies) {
+export function createOperatorAccounts(deps: {
+  db: Db;
+  clock: Clock;
+  publicUrl: string;
+  defaultLocale: LocaleCode;
+}) {
   const { db, clock } = deps;
   const now = () => dateFromInstant(clock.now());
   async function issueSetupLink(trx: Db, operator: OperatorRow, at: Date) {
@@ -159,7 +157,7 @@ export function createOperatorAccounts(deps: OperatorAccountsDependencies) {
 export type OperatorAccounts = ReturnType<typeof createOperatorAccounts>;
 
 export function createOperatorService(
-  deps: OperatorAccountsDependencies & {
+  deps: Parameters<typeof createOperatorAccounts>[0] & {
     hasher: PasswordHasher;
     tokens: OperatorTokens;
     limiter: RateLimiter;
