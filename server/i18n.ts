@@ -5,6 +5,13 @@ export const DEFAULT_LOCALE: Locale = 'pt';
 
 export type Localised = Record<Locale, string>;
 
+/** From a table of localised confirmations, the `{"message": ...}` answer for a key in the caller's language. */
+export function messageAnswer<Key extends string>(
+  table: Record<Key, Localised>,
+): (key: Key, locale: Locale) => { message: string } {
+  return (key, locale) => ({ message: table[key][locale] });
+}
+
 /** The region each language is written for, as Intl formats numbers and dates (Portugal for Portuguese). */
 export const INTL_LOCALES: Record<Locale, string> = {
   pt: 'pt-PT',

@@ -206,6 +206,22 @@ export function period(input: { from?: Date; until?: Date; limit: number }) {
 
 // --- Output ------------------------------------------------------------------------------------------------
 
+/** A `<noun> list [--json]` command: the rows `list` reads, as a table (or JSON). */
+export function listCommand(command: {
+  usage: string;
+  summary: string;
+  list(context: AdminContext): Promise<Record<string, unknown>[]>;
+}): AdminCommand {
+  return defineCommand({
+    usage: command.usage,
+    summary: command.summary,
+    schema: z.object(jsonOption),
+    async run({ json }, context) {
+      table(context.io, await command.list(context), json);
+    },
+  });
+}
+
 /** Rows as aligned columns, or as JSON with `--json`. */
 export function table(io: AdminIo, rows: Record<string, unknown>[], asJson: boolean | undefined): void {
   if (asJson) {

@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.ts';
+import { pageWithTotal, type Db } from '../db/database.ts';
 
 /** Who made a change: an operator of the console, or the back-office CLI (no operator). */
 export type Actor = { operatorId: number | null; email: string | null };
@@ -59,15 +59,5 @@ export async function listAudit(db: Db, filter: AuditFilter) {
   if (filter.entityId !== undefined) query = query.where('entity_id', '=', filter.entityId);
   if (filter.from !== undefined) query = query.where('at', '>=', filter.from);
   if (filter.until !== undefined) query = query.where('at', '<', filter.until);
-  const [rows, count] = await Promise.all([
-    query
-      .selectAll()
-      .orderBy('at', 'desc')
-      .orderBy('id', 'desc')
-      .offset(filter.offset)
-      .limit(filter.limit)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return pageWithTotal(query.selectAll().orderBy('at', 'desc').orderBy('id', 'desc'), query, filter);
 }

@@ -28,6 +28,14 @@ export function normaliseContact(kind: ContactKind, raw: string): repository.Blo
   return { kind, value };
 }
 
+/** What the audit log names a change to a contact's block by: the same from the console and the CLI. */
+export function blockAuditSubject(
+  action: 'contact.block' | 'contact.unblock',
+  contact: repository.BlockedContact,
+) {
+  return { action, entityType: 'blocked_contact', entityId: `${contact.kind}:${contact.value}` };
+}
+
 export function createBlockedContactService({ db }: { db: Db }) {
   return {
     /** Answers false when it was blocked already. */

@@ -1,6 +1,6 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.ts';
-import { defineHandlers } from '../http/operations.ts';
+import type { FastifyRequest } from 'fastify';
+import { noStore } from '../http/caching.ts';
+import { bearerSecurity, defineHandlers, signedIn } from '../http/operations.ts';
 import { resolveLocale } from '../i18n.ts';
 import type { UserRow } from './repository.ts';
 import type { AuthService, CallContext } from './service.ts';
@@ -16,42 +16,34 @@ function context(request: FastifyRequest): CallContext {
   return { ip: request.ip, locale: resolveLocale(request.headers.locale) };
 }
 
-function currentUser(request: FastifyRequest): UserRow {
-  if (!request.user) throw new AppError('unauthorized');
-  return request.user;
+/** The client making the call (bearerAuth ran first). */
+export function currentUser(request: FastifyRequest): UserRow {
+  return signedIn(request.user);
 }
 
 /** Checks `Authorization: Bearer <jwt>` for the operations the contract marks with bearerAuth. */
 export function bearerAuth(auth: AuthService) {
-  return async (request: FastifyRequest): Promise<void> => {
-    const match = /^Bearer ([A-Za-z0-9._~+/=-]{1,4096})$/i.exec(request.headers.authorization ?? '');
-    const user = match?.[1] ? await auth.authenticate(match[1]) : null;
-    if (!user) throw new AppError('unauthorized');
-    request.user = user;
-  };
+  return bearerSecurity('user', (token) => auth.authenticate(token));
 }
 
-// Answers that carry a token or personal data are never stored by a cache along the way.
-function private_(reply: FastifyReply): void {
-  reply.header('cache-control', 'no-store');
-}
+// Answers that carry a token or personal data are never stored by a cache along the way (noStore).
 
 export function authHandlers(auth: AuthService) {
   return defineHandlers({
     validateToken: async (_request, reply) => {
-      private_(reply);
+      noStore(reply);
       return { valid: true as const };
     },
     getMe: async (request, reply) => {
-      private_(reply);
+      noStore(reply);
       return auth.view(currentUser(request));
     },
     updateMe: async (request, reply) => {
-      private_(reply);
+      noStore(reply);
       return auth.updateProfile(currentUser(request), request.body);
     },
     login: async (request, reply) => {
-      private_(reply);
+      noStore(reply);
       const token = await auth.login(request.body.username, request.body.password, context(request));
       return { access_token: token, token_type: 'bearer' };
     },

@@ -1,4 +1,4 @@
-import type { Locale, Localised } from '../i18n.ts';
+import { messageAnswer, type Localised } from '../i18n.ts';
 
 // The confirmations of the account calls (`{"message": ...}`), in the caller's language.
 export const accountMessages = {
@@ -76,6 +76,4 @@ export const accountMessages = {
 
 export type AccountMessage = keyof typeof accountMessages;
 
-export function accountMessage(key: AccountMessage, locale: Locale): { message: string } {
-  return { message: accountMessages[key][locale] };
-}
+export const accountMessage = messageAnswer(accountMessages);

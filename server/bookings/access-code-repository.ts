@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.ts';
+import { setOnBookings } from './repository.ts';
 
 // SQL of the door-code message. Runs in the job's transaction, with the bookings it covers locked.
 
@@ -74,10 +75,5 @@ export async function markAccessCodeSent(
   lockCodeId: number,
   at: Date,
 ): Promise<void> {
-  if (bookingIds.length === 0) return;
-  await db
-    .updateTable('bookings')
-    .set({ access_code_sent_at: at, access_code_sent_for: lockCodeId })
-    .where('id', 'in', [...bookingIds])
-    .execute();
+  await setOnBookings(db, bookingIds, { access_code_sent_at: at, access_code_sent_for: lockCodeId });
 }

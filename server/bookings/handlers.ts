@@ -1,21 +1,18 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import { currentUser } from '../auth/handlers.ts';
 import type { CheckoutService } from '../checkout/service.ts';
 import type { CouponService } from '../coupons/service.ts';
-import { AppError } from '../errors.ts';
+import { noStore } from '../http/caching.ts';
 import { defineHandlers } from '../http/operations.ts';
 import { resolveLocale } from '../i18n.ts';
 import { bookingMessage } from './messages.ts';
 import type { BookingService } from './service.ts';
 
 function userId(request: FastifyRequest): string {
-  if (!request.user) throw new AppError('unauthorized');
-  return request.user.id;
+  return currentUser(request).id;
 }
 
-// Bookings, coupons and checkout states are personal: no cache along the way may keep them.
-function private_(reply: FastifyReply): void {
-  reply.header('cache-control', 'no-store');
-}
+// Bookings, coupons and checkout states are personal: no cache along the way may keep them (noStore).
 
 /** The operations of a logged-in client: coupons, booking, paying, listing and cancelling. */
 export function bookingHandlers(services: {
@@ -26,12 +23,12 @@ export function bookingHandlers(services: {
   const { bookings, coupons, checkout } = services;
   return defineHandlers({
     getCoupon: async (request, reply) => {
-      private_(reply);
+      noStore(reply);
       return coupons.findUsableCoupon(userId(request), request.params.code);
     },
 
     createBooking: async (request, reply) => {
-      private_(reply);
+      noStore(reply);
       const result = await bookings.createBooking({
         userId: userId(request),
         slotIds: request.body.time_slot_id,
@@ -43,7 +40,7 @@ export function bookingHandlers(services: {
     },
 
     getCheckoutSessionStatus: async (request, reply) => {
-      private_(reply);
+      noStore(reply);
       return checkout.reconcileSession({
         sessionId: request.query.stripe_session_id,
         userId: userId(request),
@@ -51,7 +48,7 @@ export function bookingHandlers(services: {
     },
 
     listMyBookings: async (request, reply) => {
-      private_(reply);
+      noStore(reply);
       const { bookings: page, nextCursor } = await bookings.listMyBookingsPage(userId(request), {
         historyBefore: request.query.history_before ?? null,
         historyLimit: request.query.history_limit,
@@ -61,7 +58,7 @@ export function bookingHandlers(services: {
     },
 
     moveBooking: async (request, reply) => {
-      private_(reply);
+      noStore(reply);
       return bookings.moveBooking({
         userId: userId(request),
         bookingId: request.params.booking_id,
@@ -72,7 +69,7 @@ export function bookingHandlers(services: {
     },
 
     cancelBookings: async (request, reply) => {
-      private_(reply);
+      noStore(reply);
       await bookings.cancelBookings({
         userId: userId(request),
         items: request.body.booking.map((item) => ({

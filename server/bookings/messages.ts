@@ -1,4 +1,4 @@
-import type { Locale, Localised } from '../i18n.ts';
+import { messageAnswer, type Localised } from '../i18n.ts';
 
 // The confirmations of the booking calls whose answer is `{"message": ...}`, in the caller's language.
 export const bookingMessages = {
@@ -18,6 +18,4 @@ export const bookingMessages = {
   },
 } satisfies Record<string, Localised>;
 
-export function bookingMessage(key: keyof typeof bookingMessages, locale: Locale): { message: string } {
-  return { message: bookingMessages[key][locale] };
-}
+export const bookingMessage = messageAnswer(bookingMessages);

@@ -1,4 +1,4 @@
-import { sql, type Insertable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { BookingStatus, BookingsTable, CheckoutSessionsTable, LocaleCode } from '../db/schema.ts';
 
@@ -144,6 +144,20 @@ export async function insertBookings(db: Db, rows: readonly Insertable<BookingsT
 
 export async function insertCheckoutSession(db: Db, row: Insertable<CheckoutSessionsTable>): Promise<void> {
   await db.insertInto('checkout_sessions').values(row).execute();
+}
+
+/** Sets the same columns on each of these bookings; none given, nothing happens. */
+export async function setOnBookings(
+  db: Db,
+  bookingIds: readonly number[],
+  values: Updateable<BookingsTable>,
+): Promise<void> {
+  if (bookingIds.length === 0) return;
+  await db
+    .updateTable('bookings')
+    .set(values)
+    .where('id', 'in', [...bookingIds])
+    .execute();
 }
 
 export async function attachCheckoutSession(
@@ -399,12 +413,17 @@ export type BookingFilter = {
   limit: number;
 };
 
-/** Bookings by start, newest first, with their branch, client and coupon: the operator's view. */
-export async function listBookingRecords(db: Db, filter: BookingFilter) {
-  let query = db
+/** Bookings (`booking`) with their branch (`branch`) and client (`user`, when there is one): what operators read. */
+export function bookingsWithBranchAndClient(db: Db) {
+  return db
     .selectFrom('bookings as booking')
     .innerJoin('branches as branch', 'branch.id', 'booking.branch_id')
-    .leftJoin('users as user', 'user.id', 'booking.user_id')
+    .leftJoin('users as user', 'user.id', 'booking.user_id');
+}
+
+/** Bookings by start, newest first, with their branch, client and coupon: the operator's view. */
+export async function listBookingRecords(db: Db, filter: BookingFilter) {
+  let query = bookingsWithBranchAndClient(db)
     .leftJoin('coupons as coupon', 'coupon.id', 'booking.coupon_id')
     .select([
       'booking.id',

@@ -219,6 +219,27 @@ const branchDefinitionSchema = z.object({
 
 export type BranchDefinition = z.input<typeof branchDefinitionSchema>;
 
+type DefaultedField =
+  'order' | 'mapUrl' | 'slotMinutes' | 'openingHours' | 'activeWithSmartLock' | 'priceRules';
+
+/**
+ * A new branch as the CLI and the console add it: what is not given takes its default (first in order, no map
+ * link, hourly slots, open all hours, active with the smart lock, no price rules).
+ */
+export function newBranchDefinition(
+  branch: Omit<BranchDefinition, DefaultedField> & Partial<Pick<BranchDefinition, DefaultedField>>,
+): BranchDefinition {
+  return {
+    ...branch,
+    order: branch.order ?? 0,
+    mapUrl: branch.mapUrl ?? null,
+    slotMinutes: branch.slotMinutes ?? 60,
+    openingHours: branch.openingHours ?? null,
+    activeWithSmartLock: branch.activeWithSmartLock ?? true,
+    priceRules: branch.priceRules ?? [],
+  };
+}
+
 /** What an operator may change of a branch: any field of its definition but its price rules. */
 type BranchChanges = Partial<Omit<BranchDefinition, 'priceRules'>>;
 

@@ -1,6 +1,6 @@
 import { recordAudit, type Actor } from '../audit/repository.ts';
 import * as branchRepository from '../branches/repository.ts';
-import { createBranchService } from '../branches/service.ts';
+import { createBranchService, newBranchDefinition } from '../branches/service.ts';
 import { centsToEuros, eurosToCents } from '../bookings/money.ts';
 import { dateFromInstant, type Clock } from '../clock.ts';
 import { createCouponService } from '../coupons/service.ts';
@@ -8,7 +8,7 @@ import * as couponRepository from '../coupons/repository.ts';
 import type { Db } from '../db/database.ts';
 import { AppError } from '../errors.ts';
 import { mapBranchDoors } from '../locks/status.ts';
-import { readRefundRatios, writeRefundRatios } from '../settings/refund-ratios.ts';
+import { changeRefundRatios, readRefundRatios } from '../settings/refund-ratios.ts';
 import type { components } from '../../openapi/schema.gen.ts';
 
 // What the console changes of the catalogue (branches, prices, coupons, refund policy), through the same
@@ -39,6 +39,11 @@ function changesOf(input: Schemas['AdminBranchUpdate']) {
     images: input.images,
     descriptions: input.descriptions,
   };
+}
+
+/** A date an update sets, clears (null) or leaves as it is (undefined). */
+function dateChange(value: string | null | undefined): Date | null | undefined {
+  return value === undefined || value === null ? value : new Date(value);
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -138,20 +143,10 @@ export function createCatalogueService(deps: { db: Db; clock: Clock; horizonDays
   const couponSettings = (input: Schemas['AdminCouponUpdate']) => ({
     discount: input.discount,
     valid_from: input.valid_from === undefined ? undefined : new Date(input.valid_from),
-    valid_until:
-      input.valid_until === undefined
-        ? undefined
-        : input.valid_until === null
-          ? null
-          : new Date(input.valid_until),
+    valid_until: dateChange(input.valid_until),
     max_redemptions: input.max_uses,
     max_redemptions_per_user: input.max_uses_per_user,
-    registered_before:
-      input.registered_before === undefined
-        ? undefined
-        : input.registered_before === null
-          ? null
-          : new Date(input.registered_before),
+    registered_before: dateChange(input.registered_before),
     active: input.active,
   });
 
@@ -167,24 +162,20 @@ export function createCatalogueService(deps: { db: Db; clock: Clock; horizonDays
       const branchId = await audited(actor, async (trx) => {
         let id: number;
         try {
-          id = await branchesOn(trx).createBranch({
-            ...changesOf(input),
-            slug: input.slug,
-            name: input.name,
-            order: input.order ?? 0,
-            location: input.location,
-            latitude: input.latitude,
-            longitude: input.longitude,
-            mapUrl: input.map_url ?? null,
-            timeZone: input.time_zone,
-            slotMinutes: input.slot_minutes ?? 60,
-            openingHours: (input.opening_hours ?? null) as never,
-            activeWithSmartLock: input.active_with_smart_lock ?? true,
-            images: input.images,
-            descriptions: input.descriptions,
-            defaultPriceCents: eurosToCents(input.default_price_eur),
-            priceRules: [],
-          });
+          id = await branchesOn(trx).createBranch(
+            newBranchDefinition({
+              ...changesOf(input),
+              slug: input.slug,
+              name: input.name,
+              location: input.location,
+              latitude: input.latitude,
+              longitude: input.longitude,
+              timeZone: input.time_zone,
+              images: input.images,
+              descriptions: input.descriptions,
+              defaultPriceCents: eurosToCents(input.default_price_eur),
+            }),
+          );
         } catch (error) {
           if (isUniqueViolation(error)) throw new AppError('branch_slug_taken');
           throw error;
@@ -418,20 +409,7 @@ export function createCatalogueService(deps: { db: Db; clock: Clock; horizonDays
           },
         );
       }
-      return audited(actor, async (trx) => {
-        const before = await readRefundRatios(trx);
-        const after = await writeRefundRatios(trx, ratios);
-        return {
-          result: after,
-          audit: {
-            action: 'refund_policy.set',
-            entityType: 'refund_policy',
-            entityId: 'refund_ratios',
-            before,
-            after,
-          },
-        };
-      });
+      return audited(actor, (trx) => changeRefundRatios(trx, ratios));
     },
   };
 }

@@ -1,6 +1,14 @@
-import { defineHandlers } from '../http/operations.ts';
+import type { FastifyReply } from 'fastify';
+import type { Actor } from '../audit/repository.ts';
+import {
+  defineHandlers,
+  type OperationHandler,
+  type OperationId,
+  type OperationRequest,
+} from '../http/operations.ts';
 import { resolveLocale } from '../i18n.ts';
-import { currentOperator, noStore } from '../operators/handlers.ts';
+import { noStore } from '../http/caching.ts';
+import { currentOperator } from '../operators/handlers.ts';
 import { actorOf, requireOwner } from '../operators/service.ts';
 import type { CatalogueService } from './catalogue.ts';
 import { localisedMessage } from './messages.ts';
@@ -22,146 +30,84 @@ export function consoleHandlers(services: {
     if (ownersOnly) requireOwner(operator);
     return actorOf(operator);
   };
+  /** The usual operation: not cached, the caller checked (owners only when asked), then one service call. */
+  const answer = <Id extends OperationId>(
+    ownersOnly: boolean,
+    call: (request: OperationRequest<Id>, by: Actor) => ReturnType<OperationHandler<Id>>,
+  ): OperationHandler<Id> => {
+    // `call` answers what the operation answers; the cast only spares TypeScript awaiting a generic result.
+    const handler = async (request: OperationRequest<Id>, reply: FastifyReply): Promise<unknown> => {
+      noStore(reply);
+      return call(request, actor(request, ownersOnly));
+    };
+    return handler as OperationHandler<Id>;
+  };
+  const created = (reply: FastifyReply, body: unknown) =>
+    reply.status(201).header('cache-control', 'no-store').send(body);
+  /** A report as a CSV download named after it and its period. */
+  const csv = (reply: FastifyReply, name: string, period: { from: string; to: string }, body: string) =>
+    reply
+      .header('cache-control', 'no-store')
+      .header('content-disposition', `attachment; filename="${name}-${period.from}-${period.to}.csv"`)
+      .type('text/csv; charset=utf-8')
+      .send(body);
   return defineHandlers({
-    getAdminToday: async (request, reply) => {
-      noStore(reply);
-      actor(request);
-      return reports.today(request.query);
-    },
-    searchAdminBookings: async (request, reply) => {
-      noStore(reply);
-      actor(request);
-      return service.searchBookings(request.query);
-    },
-    getAdminBooking: async (request, reply) => {
-      noStore(reply);
-      actor(request);
-      return service.bookingDetail(request.params.booking_id);
-    },
-    adminCancelBooking: async (request, reply) => {
-      noStore(reply);
-      return service.cancelBooking(actor(request), request.params.booking_id, request.body);
-    },
+    getAdminToday: answer(false, (request) => reports.today(request.query)),
+    searchAdminBookings: answer(false, (request) => service.searchBookings(request.query)),
+    getAdminBooking: answer(false, (request) => service.bookingDetail(request.params.booking_id)),
+    adminCancelBooking: answer(false, (request, by) =>
+      service.cancelBooking(by, request.params.booking_id, request.body),
+    ),
     adminResendAccessCode: async (request, reply) => {
       await service.resendCode(actor(request), request.params.booking_id);
       return reply.status(202).send(localisedMessage('codeSent', resolveLocale(request.headers.locale)));
     },
-    adminMoveBooking: async (request, reply) => {
-      noStore(reply);
-      return service.moveBooking(actor(request), request.params.booking_id, request.body);
-    },
-    listClosures: async (request, reply) => {
-      noStore(reply);
-      actor(request);
-      return service.listClosures(request.query.branch_id);
-    },
-    previewClosure: async (request, reply) => {
-      noStore(reply);
-      actor(request);
-      return service.previewClosure(request.body);
-    },
+    adminMoveBooking: answer(false, (request, by) =>
+      service.moveBooking(by, request.params.booking_id, request.body),
+    ),
+    listClosures: answer(false, (request) => service.listClosures(request.query.branch_id)),
+    previewClosure: answer(false, (request) => service.previewClosure(request.body)),
     createClosure: async (request, reply) =>
-      reply
-        .status(201)
-        .header('cache-control', 'no-store')
-        .send(await service.createClosure(actor(request), request.body)),
-    reopenClosure: async (request, reply) => {
-      noStore(reply);
-      return service.reopenClosure(actor(request), request.params.closure_id);
-    },
-    listAdminBranches: async (request, reply) => {
-      noStore(reply);
-      actor(request);
-      return catalogue.listBranches();
-    },
+      created(reply, await service.createClosure(actor(request), request.body)),
+    reopenClosure: answer(false, (request, by) => service.reopenClosure(by, request.params.closure_id)),
+    listAdminBranches: answer(false, () => catalogue.listBranches()),
     createAdminBranch: async (request, reply) =>
-      reply
-        .status(201)
-        .header('cache-control', 'no-store')
-        .send(await catalogue.createBranch(actor(request, true), request.body)),
-    getAdminBranch: async (request, reply) => {
-      noStore(reply);
-      actor(request);
-      return catalogue.getBranch(request.params.branch_id);
-    },
-    previewBranchUpdate: async (request, reply) => {
-      noStore(reply);
-      actor(request);
-      return catalogue.previewBranchUpdate(request.params.branch_id, request.body);
-    },
-    updateAdminBranch: async (request, reply) => {
-      noStore(reply);
-      return catalogue.updateBranch(actor(request), request.params.branch_id, request.body);
-    },
-    getBranchPrices: async (request, reply) => {
-      noStore(reply);
-      actor(request, true);
-      return catalogue.getPrices(request.params.branch_id);
-    },
-    setBranchPrices: async (request, reply) => {
-      noStore(reply);
-      return catalogue.setPrices(actor(request, true), request.params.branch_id, request.body);
-    },
-    listAdminCoupons: async (request, reply) => {
-      noStore(reply);
-      actor(request, true);
-      return catalogue.listCoupons();
-    },
+      created(reply, await catalogue.createBranch(actor(request, true), request.body)),
+    getAdminBranch: answer(false, (request) => catalogue.getBranch(request.params.branch_id)),
+    previewBranchUpdate: answer(false, (request) =>
+      catalogue.previewBranchUpdate(request.params.branch_id, request.body),
+    ),
+    updateAdminBranch: answer(false, (request, by) =>
+      catalogue.updateBranch(by, request.params.branch_id, request.body),
+    ),
+    getBranchPrices: answer(true, (request) => catalogue.getPrices(request.params.branch_id)),
+    setBranchPrices: answer(true, (request, by) =>
+      catalogue.setPrices(by, request.params.branch_id, request.body),
+    ),
+    listAdminCoupons: answer(true, () => catalogue.listCoupons()),
     createAdminCoupon: async (request, reply) =>
-      reply
-        .status(201)
-        .header('cache-control', 'no-store')
-        .send(await catalogue.createCoupon(actor(request, true), request.body)),
-    updateAdminCoupon: async (request, reply) => {
-      noStore(reply);
-      return catalogue.updateCoupon(actor(request, true), request.params.coupon_code, request.body);
-    },
-    getAdminRefundPolicy: async (request, reply) => {
-      noStore(reply);
-      actor(request, true);
-      return catalogue.getRefundPolicy();
-    },
-    setAdminRefundPolicy: async (request, reply) => {
-      noStore(reply);
-      return catalogue.setRefundPolicy(actor(request, true), request.body);
-    },
-    listBlockedContacts: async (request, reply) => {
-      noStore(reply);
-      actor(request);
-      return service.listBlockedContacts();
-    },
-    previewBlockContact: async (request, reply) => {
-      noStore(reply);
-      actor(request);
-      return service.previewBlock(request.body);
-    },
+      created(reply, await catalogue.createCoupon(actor(request, true), request.body)),
+    updateAdminCoupon: answer(true, (request, by) =>
+      catalogue.updateCoupon(by, request.params.coupon_code, request.body),
+    ),
+    getAdminRefundPolicy: answer(true, () => catalogue.getRefundPolicy()),
+    setAdminRefundPolicy: answer(true, (request, by) => catalogue.setRefundPolicy(by, request.body)),
+    listBlockedContacts: answer(false, () => service.listBlockedContacts()),
+    previewBlockContact: answer(false, (request) => service.previewBlock(request.body)),
     blockContact: async (request, reply) =>
-      reply
-        .status(201)
-        .header('cache-control', 'no-store')
-        .send(await service.blockContact(actor(request), request.body)),
+      created(reply, await service.blockContact(actor(request), request.body)),
     unblockContact: async (request, reply) => {
       await service.unblockContact(actor(request), request.params.blocked_id);
       return reply.status(204).send();
     },
-    searchMembers: async (request, reply) => {
-      noStore(reply);
-      actor(request);
-      return service.searchMembers(request.query);
-    },
-    getMember: async (request, reply) => {
-      noStore(reply);
-      actor(request);
-      return service.memberDetail(request.params.member_id);
-    },
-    blockMember: async (request, reply) => {
-      noStore(reply);
-      return service.blockMember(actor(request), request.params.member_id, request.body);
-    },
-    unblockMember: async (request, reply) => {
-      noStore(reply);
-      return service.unblockMember(actor(request), request.params.member_id, request.body.reason);
-    },
+    searchMembers: answer(false, (request) => service.searchMembers(request.query)),
+    getMember: answer(false, (request) => service.memberDetail(request.params.member_id)),
+    blockMember: answer(false, (request, by) =>
+      service.blockMember(by, request.params.member_id, request.body),
+    ),
+    unblockMember: answer(false, (request, by) =>
+      service.unblockMember(by, request.params.member_id, request.body.reason),
+    ),
     exportMember: async (request, reply) => {
       noStore(reply);
       reply.header('content-disposition', `attachment; filename="member-${request.params.member_id}.json"`);
@@ -173,49 +119,17 @@ export function consoleHandlers(services: {
       await service.eraseMember(actor(request), request.params.member_id, request.body, locale);
       return localisedMessage('memberErased', locale);
     },
-    listAdminPayments: async (request, reply) => {
-      noStore(reply);
-      actor(request, true);
-      return reports.payments(request.query);
-    },
-    getMoneyReport: async (request, reply) => {
-      noStore(reply);
-      actor(request, true);
-      return reports.money(request.query);
-    },
+    listAdminPayments: answer(true, (request) => reports.payments(request.query)),
+    getMoneyReport: answer(true, (request) => reports.money(request.query)),
     getMoneyReportCsv: async (request, reply) => {
       actor(request, true);
-      const body = await reports.moneyCsv(request.query);
-      return reply
-        .header('cache-control', 'no-store')
-        .header(
-          'content-disposition',
-          `attachment; filename="money-${request.query.from}-${request.query.to}.csv"`,
-        )
-        .type('text/csv; charset=utf-8')
-        .send(body);
+      return csv(reply, 'money', request.query, await reports.moneyCsv(request.query));
     },
-    getOccupancyReport: async (request, reply) => {
-      noStore(reply);
-      actor(request, true);
-      return reports.occupancy(request.query);
-    },
+    getOccupancyReport: answer(true, (request) => reports.occupancy(request.query)),
     getOccupancyReportCsv: async (request, reply) => {
       actor(request, true);
-      const body = await reports.occupancyCsv(request.query);
-      return reply
-        .header('cache-control', 'no-store')
-        .header(
-          'content-disposition',
-          `attachment; filename="occupancy-${request.query.from}-${request.query.to}.csv"`,
-        )
-        .type('text/csv; charset=utf-8')
-        .send(body);
+      return csv(reply, 'occupancy', request.query, await reports.occupancyCsv(request.query));
     },
-    listAuditLog: async (request, reply) => {
-      noStore(reply);
-      actor(request);
-      return reports.audit(request.query);
-    },
+    listAuditLog: answer(false, (request) => reports.audit(request.query)),
   });
 }

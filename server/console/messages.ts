@@ -1,4 +1,4 @@
-import type { Locale, Localised } from '../i18n.ts';
+import { messageAnswer, type Localised } from '../i18n.ts';
 
 // The confirmations of console calls whose answer is `{"message": ...}`, in the caller's language.
 export const consoleMessages = {
@@ -25,6 +25,4 @@ export const consoleMessages = {
   },
 } satisfies Record<string, Localised>;
 
-export function localisedMessage(key: keyof typeof consoleMessages, locale: Locale): { message: string } {
-  return { message: consoleMessages[key][locale] };
-}
+export const localisedMessage = messageAnswer(consoleMessages);

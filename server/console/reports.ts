@@ -7,7 +7,7 @@ import type { Db } from '../db/database.ts';
 import { lockStatus } from '../locks/status.ts';
 import type { components } from '../../openapi/schema.gen.ts';
 import * as repository from './repository.ts';
-import { checkPeriod, type ConsoleService } from './service.ts';
+import { checkPeriod, paging, type ConsoleService, type PageQuery } from './service.ts';
 
 // Money and use, the day's timeline and the audit log: reads only.
 
@@ -20,6 +20,18 @@ function periodStart(day: string, granularity: Granularity): string {
   if (granularity === 'week') return date.subtract({ days: date.dayOfWeek - 1 }).toString();
   if (granularity === 'month') return date.with({ day: 1 }).toString();
   return day;
+}
+
+/** What the money and occupancy reports are asked: a period of local days, one branch or all, a granularity. */
+type ReportQuery = { branch_id?: number; from: string; to: string; granularity?: Granularity };
+
+/** A report's period checked (at most a year) and its granularity (by day unless asked), with the rows' filter. */
+function reportScope(query: ReportQuery) {
+  checkPeriod(query.from, query.to, 366);
+  return {
+    granularity: query.granularity ?? 'day',
+    filter: { branchId: query.branch_id, from: query.from, to: query.to },
+  };
 }
 
 const LOW_BATTERY = 0.2;
@@ -38,19 +50,9 @@ export function createReportService(deps: {
     return new Map((await query.execute()).map((row) => [row.id, row]));
   }
 
-  async function money(query: {
-    branch_id?: number;
-    from: string;
-    to: string;
-    granularity?: Granularity;
-  }): Promise<Schemas['MoneyReport']> {
-    checkPeriod(query.from, query.to, 366);
-    const granularity = query.granularity ?? 'day';
-    const movements = await repository.moneyMovements(db, {
-      branchId: query.branch_id,
-      from: query.from,
-      to: query.to,
-    });
+  async function money(query: ReportQuery): Promise<Schemas['MoneyReport']> {
+    const { granularity, filter } = reportScope(query);
+    const movements = await repository.moneyMovements(db, filter);
     const rows = new Map<string, Schemas['MoneyRow']>();
     const totals = { payments_eur: 0, refunds_eur: 0, revenue_eur: 0, payments_count: 0, refunds_count: 0 };
     const cents = { payments: 0, refunds: 0 };
@@ -99,15 +101,8 @@ export function createReportService(deps: {
     };
   }
 
-  async function occupancy(query: {
-    branch_id?: number;
-    from: string;
-    to: string;
-    granularity?: Granularity;
-  }): Promise<Schemas['OccupancyReport']> {
-    checkPeriod(query.from, query.to, 366);
-    const granularity = query.granularity ?? 'day';
-    const filter = { branchId: query.branch_id, from: query.from, to: query.to };
+  async function occupancy(query: ReportQuery): Promise<Schemas['OccupancyReport']> {
+    const { granularity, filter } = reportScope(query);
     const [booked, open, branches] = await Promise.all([
       repository.bookedHoursPerDay(db, filter),
       repository.openHoursPerDay(db, filter),
@@ -163,7 +158,7 @@ export function createReportService(deps: {
     money,
     occupancy,
 
-    async moneyCsv(query: Parameters<typeof money>[0]): Promise<string> {
+    async moneyCsv(query: ReportQuery): Promise<string> {
       const report = await money(query);
       return csv(
         [
@@ -189,7 +184,7 @@ export function createReportService(deps: {
       );
     },
 
-    async occupancyCsv(query: Parameters<typeof occupancy>[0]): Promise<string> {
+    async occupancyCsv(query: ReportQuery): Promise<string> {
       const report = await occupancy(query);
       return csv(
         ['period', 'branch_id', 'branch', 'booked_hours', 'open_hours', 'occupancy'],
@@ -204,27 +199,24 @@ export function createReportService(deps: {
       );
     },
 
-    async payments(query: {
-      branch_id?: number;
-      from: string;
-      to: string;
-      page?: number;
-      page_size?: number;
-    }): Promise<Schemas['MoneyMovementPage']> {
+    async payments(
+      query: {
+        branch_id?: number;
+        from: string;
+        to: string;
+      } & PageQuery,
+    ): Promise<Schemas['MoneyMovementPage']> {
       checkPeriod(query.from, query.to, 366);
-      const page = query.page ?? 1;
-      const pageSize = query.page_size ?? 50;
+      const page = paging(query);
       const all = await repository.moneyMovements(db, {
         branchId: query.branch_id,
         from: query.from,
         to: query.to,
       });
-      return {
-        items: all.slice((page - 1) * pageSize, page * pageSize).map(deps.console.movementView),
-        total: all.length,
-        page,
-        page_size: pageSize,
-      };
+      return page.answer(
+        all.slice(page.offset, page.offset + page.limit).map(deps.console.movementView),
+        all.length,
+      );
     },
 
     /** Each branch's local day (today by default): its bookings and its doors, alerts first. */
@@ -308,19 +300,18 @@ export function createReportService(deps: {
       return { alerts, branches: result };
     },
 
-    async audit(query: {
-      operator_id?: number;
-      action?: string;
-      entity_type?: string;
-      entity_id?: string;
-      from?: string;
-      to?: string;
-      page?: number;
-      page_size?: number;
-    }): Promise<Schemas['AuditPage']> {
+    async audit(
+      query: {
+        operator_id?: number;
+        action?: string;
+        entity_type?: string;
+        entity_id?: string;
+        from?: string;
+        to?: string;
+      } & PageQuery,
+    ): Promise<Schemas['AuditPage']> {
       checkPeriod(query.from, query.to);
-      const page = query.page ?? 1;
-      const pageSize = query.page_size ?? 50;
+      const page = paging(query);
       // Days in UTC: the log spans every branch.
       const { rows, total } = await listAudit(db, {
         operatorId: query.operator_id,
@@ -329,11 +320,11 @@ export function createReportService(deps: {
         entityId: query.entity_id,
         from: query.from ? new Date(`${query.from}T00:00:00Z`) : undefined,
         until: query.to ? new Date(Date.parse(`${query.to}T00:00:00Z`) + 86_400_000) : undefined,
-        offset: (page - 1) * pageSize,
-        limit: pageSize,
+        offset: page.offset,
+        limit: page.limit,
       });
-      return {
-        items: rows.map((row) => ({
+      return page.answer(
+        rows.map((row) => ({
           id: row.id,
           at: row.at.toISOString(),
           operator_id: row.operator_id,
@@ -346,9 +337,7 @@ export function createReportService(deps: {
           after: row.after ?? null,
         })),
         total,
-        page,
-        page_size: pageSize,
-      };
+      );
     },
   };
 }

@@ -1,5 +1,6 @@
 import { sql, type ExpressionBuilder } from 'kysely';
-import type { Db } from '../db/database.ts';
+import { pageWithTotal, type Db } from '../db/database.ts';
+import { bookingsWithBranchAndClient, setOnBookings } from '../bookings/repository.ts';
 export { anySlotClosed } from '../bookings/repository.ts';
 import type { BookingStatus, Database } from '../db/schema.ts';
 
@@ -10,14 +11,7 @@ export function containing(text: string): string {
   return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 
-function bookingBase(db: Db) {
-  return db
-    .selectFrom('bookings as booking')
-    .innerJoin('branches as branch', 'branch.id', 'booking.branch_id')
-    .leftJoin('users as user', 'user.id', 'booking.user_id');
-}
-
-function bookingColumns(query: ReturnType<typeof bookingBase>) {
+function bookingColumns(query: ReturnType<typeof bookingsWithBranchAndClient>) {
   return query.leftJoin('coupons as coupon', 'coupon.id', 'booking.coupon_id').select([
     'booking.id',
     'booking.status',
@@ -71,7 +65,7 @@ export type BookingSearch = {
   limit: number;
 };
 
-function applySearch(query: ReturnType<typeof bookingBase>, search: BookingSearch) {
+function applySearch(query: ReturnType<typeof bookingsWithBranchAndClient>, search: BookingSearch) {
   let scoped = query;
   if (search.q !== undefined) {
     const pattern = containing(search.q.trim());
@@ -105,26 +99,23 @@ function applySearch(query: ReturnType<typeof bookingBase>, search: BookingSearc
 }
 
 export async function searchBookings(db: Db, search: BookingSearch) {
-  const scoped = applySearch(bookingBase(db), search);
-  const [rows, count] = await Promise.all([
-    bookingColumns(scoped)
-      .orderBy('booking.start_time', 'desc')
-      .orderBy('booking.id', 'desc')
-      .offset(search.offset)
-      .limit(search.limit)
-      .execute(),
-    scoped.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  const scoped = applySearch(bookingsWithBranchAndClient(db), search);
+  return pageWithTotal(
+    bookingColumns(scoped).orderBy('booking.start_time', 'desc').orderBy('booking.id', 'desc'),
+    scoped,
+    search,
+  );
 }
 
 export async function findAdminBooking(db: Db, bookingId: number): Promise<AdminBookingRow | undefined> {
-  return bookingColumns(bookingBase(db)).where('booking.id', '=', bookingId).executeTakeFirst();
+  return bookingColumns(bookingsWithBranchAndClient(db))
+    .where('booking.id', '=', bookingId)
+    .executeTakeFirst();
 }
 
 /** A branch's bookings whose start falls on a local day, by start (expired holds left out). */
 export async function bookingsOfLocalDay(db: Db, branchId: number, localDate: string) {
-  return bookingColumns(bookingBase(db))
+  return bookingColumns(bookingsWithBranchAndClient(db))
     .where('booking.branch_id', '=', branchId)
     .where(
       sql<string>`(booking.start_time at time zone branch.time_zone)::date`,
@@ -166,11 +157,7 @@ export async function markCanceledBy(
   reason: string,
 ): Promise<void> {
   if (bookingIds.length === 0) return;
-  await db
-    .updateTable('bookings')
-    .set({ canceled_by: canceledBy })
-    .where('id', 'in', [...bookingIds])
-    .execute();
+  await setOnBookings(db, bookingIds, { canceled_by: canceledBy });
   await db
     .updateTable('refunds')
     .set({ reason })
@@ -262,20 +249,11 @@ export async function searchMembers(db: Db, search: MemberSearch) {
       ]),
     ]);
   };
-  const [rows, count] = await Promise.all([
-    memberColumns(db)
-      .where(where)
-      .orderBy('user.created_at', 'desc')
-      .offset(search.offset)
-      .limit(search.limit)
-      .execute(),
-    db
-      .selectFrom('users as user')
-      .where(where)
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return pageWithTotal(
+    memberColumns(db).where(where).orderBy('user.created_at', 'desc'),
+    db.selectFrom('users as user').where(where),
+    search,
+  );
 }
 
 export async function findMember(db: Db, memberId: string): Promise<MemberRow | undefined> {

@@ -1,6 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
 import { recordAudit, type Actor } from '../audit/repository.ts';
-import { normaliseContact } from '../auth/blocked-contacts.ts';
+import { blockAuditSubject, normaliseContact } from '../auth/blocked-contacts.ts';
 import * as authRepository from '../auth/repository.ts';
 import type { AuthService } from '../auth/service.ts';
 import { formatLocalTime } from '../branches/service.ts';
@@ -300,18 +300,17 @@ export function createConsoleService(deps: ConsoleDependencies) {
     views,
     movementView,
 
-    async searchBookings(query: {
-      q?: string;
-      branch_id?: number;
-      from?: string;
-      to?: string;
-      status?: BookingStatus;
-      page?: number;
-      page_size?: number;
-    }): Promise<Schemas['AdminBookingPage']> {
+    async searchBookings(
+      query: {
+        q?: string;
+        branch_id?: number;
+        from?: string;
+        to?: string;
+        status?: BookingStatus;
+      } & PageQuery,
+    ): Promise<Schemas['AdminBookingPage']> {
       checkPeriod(query.from, query.to);
-      const page = query.page ?? 1;
-      const pageSize = query.page_size ?? 50;
+      const page = paging(query);
       const { rows, total } = await repository.searchBookings(db, {
         q: query.q,
         branchId: query.branch_id,
@@ -319,10 +318,10 @@ export function createConsoleService(deps: ConsoleDependencies) {
         to: query.to,
         status: query.status,
         now: dateFromInstant(now()),
-        offset: (page - 1) * pageSize,
-        limit: pageSize,
+        offset: page.offset,
+        limit: page.limit,
       });
-      return { items: await views(rows), total, page, page_size: pageSize };
+      return page.answer(await views(rows), total);
     },
 
     async bookingDetail(bookingId: number): Promise<Schemas['AdminBookingDetail']> {
@@ -725,19 +724,18 @@ export function createConsoleService(deps: ConsoleDependencies) {
 
     // --- Members and blocks ---------------------------------------------------------------------------------
 
-    async searchMembers(query: {
-      q?: string;
-      page?: number;
-      page_size?: number;
-    }): Promise<Schemas['MemberPage']> {
-      const page = query.page ?? 1;
-      const pageSize = query.page_size ?? 50;
+    async searchMembers(
+      query: {
+        q?: string;
+      } & PageQuery,
+    ): Promise<Schemas['MemberPage']> {
+      const page = paging(query);
       const { rows, total } = await repository.searchMembers(db, {
         q: query.q,
-        offset: (page - 1) * pageSize,
-        limit: pageSize,
+        offset: page.offset,
+        limit: page.limit,
       });
-      return { items: rows.map(memberView), total, page, page_size: pageSize };
+      return page.answer(rows.map(memberView), total);
     },
 
     memberDetail,
@@ -875,9 +873,7 @@ export function createConsoleService(deps: ConsoleDependencies) {
         return {
           result: undefined,
           audit: {
-            action: 'contact.block',
-            entityType: 'blocked_contact',
-            entityId: `${contact.kind}:${contact.value}`,
+            ...blockAuditSubject('contact.block', contact),
             reason: input.reason,
             after: { canceled_booking_ids: done.canceled.map((item) => item.bookingId) },
           },
@@ -904,9 +900,7 @@ export function createConsoleService(deps: ConsoleDependencies) {
         return {
           result: undefined,
           audit: {
-            action: 'contact.unblock',
-            entityType: 'blocked_contact',
-            entityId: `${row.kind}:${row.value}`,
+            ...blockAuditSubject('contact.unblock', row),
             before: { reason: row.reason },
           },
         };
@@ -1011,6 +1005,21 @@ function closurePeriod(input: { starts_at: string; ends_at: string }) {
   const until = Temporal.Instant.from(input.ends_at);
   if (Temporal.Instant.compare(until, from) <= 0) throw new AppError('invalid_period', { limit: '' });
   return { from: dateFromInstant(from), until: dateFromInstant(until) };
+}
+
+/** A listing's page: `page` counts from 1; 50 rows unless `page_size` says. */
+export type PageQuery = { page?: number; page_size?: number };
+
+/** The page a listing asks for, as rows to skip and take. */
+export function paging(query: PageQuery) {
+  const page = query.page ?? 1;
+  const pageSize = query.page_size ?? 50;
+  return {
+    offset: (page - 1) * pageSize,
+    limit: pageSize,
+    /** The listing's answer: the page's items, how many there are in all, and which page this is. */
+    answer: <Item>(items: Item[], total: number) => ({ items, total, page, page_size: pageSize }),
+  };
 }
 
 /** `from` and `to` are real dates, `from` not after `to`, and at most `maxDays` apart when given. */

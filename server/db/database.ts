@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
-import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, sql, type SelectQueryBuilder } from 'kysely';
 import pg from 'pg';
 import type { Config, DatabaseTimeouts } from '../config.ts';
 import type { Database } from './schema.ts';
@@ -189,4 +189,23 @@ function createKysely(pool: pg.Pool, { setTimeZone = true } = {}): Db {
 /** Runs `work` inside the caller's transaction when `db` is one, else in a transaction of its own. */
 export function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
   return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
+/**
+ * One page of a listing and how many rows match in all, read side by side: `rows` is the listing in its order,
+ * `matching` the same filter without columns, counted.
+ */
+export async function pageWithTotal<Row, DB, TB extends keyof DB, O>(
+  rows: { offset(offset: number): { limit(limit: number): { execute(): Promise<Row[]> } } },
+  matching: SelectQueryBuilder<DB, TB, O>,
+  page: { offset: number; limit: number },
+): Promise<{ rows: Row[]; total: number }> {
+  const [found, count] = await Promise.all([
+    rows.offset(page.offset).limit(page.limit).execute(),
+    matching
+      .select(sql<number>`count(*)`.as('total'))
+      .$castTo<{ total: number }>()
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows: found, total: Number(count.total) };
 }

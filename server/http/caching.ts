@@ -8,6 +8,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 // - every other API answer (anything personal, anything that changes state) is `no-store` unless its handler
 //   says otherwise (server/app.ts sets the default on every /api answer).
 
+/** An answer no cache along the way may keep: anything personal, a token, business data. */
+export function noStore(reply: FastifyReply): void {
+  reply.header('cache-control', 'no-store');
+}
+
 /** A strong validator of a body's bytes. */
 export function entityTag(body: string | Buffer): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;

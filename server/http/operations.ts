@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { operations } from '../../openapi/schema.gen.ts';
+import { AppError } from '../errors.ts';
 
 // Handlers are typed from the contract's operations: each domain's `handlers.ts` returns
 // `defineHandlers({ <operationId>: async (request, reply) => ... })`, and the request (path, query, body) and
@@ -14,7 +15,7 @@ type Content<Body> = Body extends { content: infer ByType } ? ByType[keyof ByTyp
 type RequestBody<Id extends OperationId> =
   Operation<Id> extends { requestBody: infer Body } ? Content<NonNullable<Body>> : undefined;
 
-type OperationRequest<Id extends OperationId> = FastifyRequest<{
+export type OperationRequest<Id extends OperationId> = FastifyRequest<{
   Params: NonNullable<Operation<Id>['parameters']['path']>;
   Querystring: NonNullable<Operation<Id>['parameters']['query']>;
   Body: RequestBody<Id>;
@@ -41,4 +42,24 @@ export function defineHandlers<Ids extends OperationId>(handlers: {
   [Id in Ids]: OperationHandler<Id>;
 }): { [Id in Ids]: OperationHandler<Id> } {
   return handlers;
+}
+
+/** The caller the operation's security handler found: 401 `unauthorized` without one. */
+export function signedIn<Caller>(caller: Caller | null | undefined): Caller {
+  if (!caller) throw new AppError('unauthorized');
+  return caller;
+}
+
+/**
+ * A security handler for `Authorization: Bearer <token>`: `authenticate` names the caller of a token it accepts,
+ * kept on the request as `request[key]`; no token, or one it refuses, is 401 `unauthorized`.
+ */
+export function bearerSecurity<Key extends 'user' | 'operatorCaller'>(
+  key: Key,
+  authenticate: (token: string) => Promise<FastifyRequest[Key]>,
+) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const match = /^Bearer ([A-Za-z0-9._~+/=-]{1,4096})$/i.exec(request.headers.authorization ?? '');
+    request[key] = signedIn(match?.[1] ? await authenticate(match[1]) : null);
+  };
 }

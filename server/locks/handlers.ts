@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { verifySeamWebhook } from '../adapters/locks/seam.ts';
+import { currentUser } from '../auth/handlers.ts';
 import type { RateLimiter } from '../auth/rate-limiter.ts';
 import type { AccessCodeNotifier } from '../bookings/access-codes.ts';
 import { bookingMessage } from '../bookings/messages.ts';
@@ -68,10 +69,10 @@ export function lockHandlers(deps: {
     },
 
     resendAccessCode: async (request, reply) => {
-      if (!request.user) throw new AppError('unauthorized');
+      const user = currentUser(request);
       reply.header('cache-control', 'no-store');
-      await deps.limiter.consume('code.resend', `user:${request.user.id}`);
-      const outcome = await deps.resend.resend(request.body.booking_id, request.user.id);
+      await deps.limiter.consume('code.resend', `user:${user.id}`);
+      const outcome = await deps.resend.resend(request.body.booking_id, user.id);
       if (outcome === 'not_found') throw new AppError('booking_not_found');
       if (outcome !== 'sent') throw new AppError('code_not_available');
       return reply.status(202).send(bookingMessage('codeSent', resolveLocale(request.headers.locale)));

@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { setOnBookings } from '../bookings/repository.ts';
 import type { Db } from '../db/database.ts';
 import type { LockCodesTable } from '../db/schema.ts';
 
@@ -81,12 +82,7 @@ export async function setBookingLockCode(
   bookingIds: readonly number[],
   lockCodeId: number | null,
 ): Promise<void> {
-  if (bookingIds.length === 0) return;
-  await db
-    .updateTable('bookings')
-    .set({ lock_code_id: lockCodeId })
-    .where('id', 'in', [...bookingIds])
-    .execute();
+  await setOnBookings(db, bookingIds, { lock_code_id: lockCodeId });
 }
 
 /** The confirmed bookings a code opens the door for, by start time. */

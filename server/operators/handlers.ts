@@ -1,6 +1,6 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.ts';
-import { defineHandlers } from '../http/operations.ts';
+import type { FastifyRequest } from 'fastify';
+import { noStore } from '../http/caching.ts';
+import { bearerSecurity, defineHandlers, signedIn } from '../http/operations.ts';
 import { localisedMessage } from '../console/messages.ts';
 import { resolveLocale } from '../i18n.ts';
 import {
@@ -21,18 +21,12 @@ declare module 'fastify' {
 
 /** The operator making the call (operatorAuth ran first). */
 export function currentOperator(request: FastifyRequest): OperatorCaller {
-  if (!request.operatorCaller) throw new AppError('unauthorized');
-  return request.operatorCaller;
+  return signedIn(request.operatorCaller);
 }
 
 /** Checks `Authorization: Bearer <operator jwt>` for the operations the contract marks with operatorAuth. */
 export function operatorAuth(operators: OperatorService) {
-  return async (request: FastifyRequest): Promise<void> => {
-    const match = /^Bearer ([A-Za-z0-9._~+/=-]{1,4096})$/i.exec(request.headers.authorization ?? '');
-    const caller = match?.[1] ? await operators.authenticate(match[1]) : null;
-    if (!caller) throw new AppError('unauthorized');
-    request.operatorCaller = caller;
-  };
+  return bearerSecurity('operatorCaller', (token) => operators.authenticate(token));
 }
 
 function context(request: FastifyRequest): CallContext {
@@ -40,10 +34,7 @@ function context(request: FastifyRequest): CallContext {
   return { ip: request.ip, userAgent: agent ? agent.slice(0, 500) : null };
 }
 
-/** Console answers carry personal data and tokens: never stored by a cache along the way. */
-export function noStore(reply: FastifyReply): void {
-  reply.header('cache-control', 'no-store');
-}
+// Console answers carry personal data and tokens: never stored by a cache along the way (noStore).
 
 export function operatorHandlers(operators: OperatorService) {
   return defineHandlers({

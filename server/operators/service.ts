@@ -156,15 +156,13 @@ export function createOperatorAccounts(deps: {
 
 export type OperatorAccounts = ReturnType<typeof createOperatorAccounts>;
 
-export function createOperatorService(deps: {
-  db: Db;
-  clock: Clock;
-  hasher: PasswordHasher;
-  tokens: OperatorTokens;
-  limiter: RateLimiter;
-  publicUrl: string;
-  defaultLocale: LocaleCode;
-}) {
+export function createOperatorService(
+  deps: Parameters<typeof createOperatorAccounts>[0] & {
+    hasher: PasswordHasher;
+    tokens: OperatorTokens;
+    limiter: RateLimiter;
+  },
+) {
   const { db, clock } = deps;
   const now = () => dateFromInstant(clock.now());
   const accounts = createOperatorAccounts(deps);

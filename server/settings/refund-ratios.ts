@@ -29,3 +29,22 @@ export async function writeRefundRatios(db: Db, ratios: unknown): Promise<Refund
   await writeSetting(db, REFUND_RATIOS_KEY, policy);
   return policy;
 }
+
+/**
+ * Sets the policy (as `writeRefundRatios`) and answers it with the audit entry of the change, what it was before
+ * and after: the console and the CLI record the same. Run it in the change's transaction.
+ */
+export async function changeRefundRatios(trx: Db, ratios: unknown) {
+  const before = await readRefundRatios(trx);
+  const after = await writeRefundRatios(trx, ratios);
+  return {
+    result: after,
+    audit: {
+      action: 'refund_policy.set',
+      entityType: 'refund_policy',
+      entityId: REFUND_RATIOS_KEY,
+      before,
+      after,
+    },
+  };
+}

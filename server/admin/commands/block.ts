@@ -1,6 +1,10 @@
 import { z } from 'zod';
-import { createBlockedContactService, normaliseContact } from '../../auth/blocked-contacts.ts';
-import { argument, auditedChange, defineCommand, jsonOption, table, text, UsageError } from '../command.ts';
+import {
+  blockAuditSubject,
+  createBlockedContactService,
+  normaliseContact,
+} from '../../auth/blocked-contacts.ts';
+import { argument, auditedChange, defineCommand, listCommand, text, UsageError } from '../command.ts';
 
 const contactArguments = z.tuple([
   z.enum(['email', 'phone'], {
@@ -25,9 +29,7 @@ export const blockCommands = {
           result: blocked,
           audit: blocked
             ? {
-                action: 'contact.block',
-                entityType: 'blocked_contact',
-                entityId: `${contact.kind}:${contact.value}`,
+                ...blockAuditSubject('contact.block', contact),
                 reason: reason ?? null,
                 after: contact,
               }
@@ -54,24 +56,16 @@ export const blockCommands = {
         }
         return {
           result: undefined,
-          audit: {
-            action: 'contact.unblock',
-            entityType: 'blocked_contact',
-            entityId: `${contact.kind}:${contact.value}`,
-            before: contact,
-          },
+          audit: { ...blockAuditSubject('contact.unblock', contact), before: contact },
         };
       });
       context.io.out(`unblocked ${contact.kind} ${contact.value}`);
     },
   }),
 
-  'block list': defineCommand({
+  'block list': listCommand({
     usage: 'block list [--json]',
     summary: 'Lists blocked e-mail addresses and phone numbers.',
-    schema: z.object(jsonOption),
-    async run({ json }, { db, io }) {
-      table(io, await createBlockedContactService({ db }).list(), json);
-    },
+    list: ({ db }) => createBlockedContactService({ db }).list(),
   }),
 };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { findBranch } from '../../branches/repository.ts';
-import { createBranchService } from '../../branches/service.ts';
+import { createBranchService, newBranchDefinition } from '../../branches/service.ts';
 import { mapBranchDoors } from '../../locks/status.ts';
 import { LOCALES, isLocale, type Locale } from '../../i18n.ts';
 import {
@@ -12,10 +12,9 @@ import {
   defineCommand,
   euros,
   idArgument,
-  jsonOption,
+  listCommand,
   money,
   refuseBothActivations,
-  table,
   text,
   UsageError,
   wholeNumber,
@@ -115,27 +114,22 @@ function branchChanges(options: BranchOptions) {
 }
 
 export const branchCommands = {
-  'branch list': defineCommand({
+  'branch list': listCommand({
     usage: 'branch list [--json]',
     summary: 'Lists branches with their zone, slot length, prices and activation.',
-    schema: z.object(jsonOption),
-    async run({ json }, context) {
+    async list(context) {
       const branches = await createBranchService(context).listBranchRecords();
-      table(
-        context.io,
-        branches.map((branch) => ({
-          id: branch.id,
-          slug: branch.slug,
-          name: branch.name,
-          order: branch.order,
-          time_zone: branch.time_zone,
-          slot_minutes: branch.slot_minutes,
-          price_eur: money(branch.default_price_cents),
-          active_with_smart_lock: branch.active_with_smart_lock,
-          slots_until: branch.slots_generated_until,
-        })),
-        json,
-      );
+      return branches.map((branch) => ({
+        id: branch.id,
+        slug: branch.slug,
+        name: branch.name,
+        order: branch.order,
+        time_zone: branch.time_zone,
+        slot_minutes: branch.slot_minutes,
+        price_eur: money(branch.default_price_cents),
+        active_with_smart_lock: branch.active_with_smart_lock,
+        slots_until: branch.slots_generated_until,
+      }));
     },
   }),
 
@@ -161,24 +155,20 @@ export const branchCommands = {
       const changes = branchChanges(input);
       const branchId = await auditedChange(context, async (trx) => {
         const branches = createBranchService({ ...context, db: trx });
-        const created = await branches.createBranch({
-          ...changes,
-          slug: input.slug,
-          name: input.name,
-          order: changes.order ?? 0,
-          location: input.location,
-          latitude: input.latitude,
-          longitude: input.longitude,
-          mapUrl: changes.mapUrl ?? null,
-          timeZone: input['time-zone'],
-          slotMinutes: changes.slotMinutes ?? 60,
-          openingHours: changes.openingHours ?? null,
-          activeWithSmartLock: changes.activeWithSmartLock ?? true,
-          images: input.image,
-          descriptions: input.description,
-          defaultPriceCents: input.price,
-          priceRules: [],
-        });
+        const created = await branches.createBranch(
+          newBranchDefinition({
+            ...changes,
+            slug: input.slug,
+            name: input.name,
+            location: input.location,
+            latitude: input.latitude,
+            longitude: input.longitude,
+            timeZone: input['time-zone'],
+            images: input.image,
+            descriptions: input.description,
+            defaultPriceCents: input.price,
+          }),
+        );
         if (input['lock-device']) await mapBranchDoors(trx, context.clock, created, input['lock-device']);
         await branches.ensureSlotHorizon();
         return {

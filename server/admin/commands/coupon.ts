@@ -10,10 +10,9 @@ import {
   decimal,
   defineCommand,
   instant,
-  jsonOption,
+  listCommand,
   orNone,
   refuseBothActivations,
-  table,
   UsageError,
   wholeNumber,
 } from '../command.ts';
@@ -45,26 +44,21 @@ function couponSettings(input: CouponOptions) {
 }
 
 export const couponCommands = {
-  'coupon list': defineCommand({
+  'coupon list': listCommand({
     usage: 'coupon list [--json]',
     summary: 'Lists coupons with their discount, window and caps.',
-    schema: z.object(jsonOption),
-    async run({ json }, { db, clock, io }) {
+    async list({ db, clock }) {
       const coupons = await createCouponService({ db, clock }).listCoupons();
-      table(
-        io,
-        coupons.map((coupon) => ({
-          code: coupon.code,
-          discount: coupon.discount,
-          valid_from: coupon.valid_from,
-          valid_until: coupon.valid_until,
-          max_uses: coupon.max_redemptions,
-          max_uses_per_user: coupon.max_redemptions_per_user,
-          registered_before: coupon.registered_before,
-          active: coupon.active,
-        })),
-        json,
-      );
+      return coupons.map((coupon) => ({
+        code: coupon.code,
+        discount: coupon.discount,
+        valid_from: coupon.valid_from,
+        valid_until: coupon.valid_until,
+        max_uses: coupon.max_redemptions,
+        max_uses_per_user: coupon.max_redemptions_per_user,
+        registered_before: coupon.registered_before,
+        active: coupon.active,
+      }));
     },
   }),
 

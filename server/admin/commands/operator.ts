@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { createOperatorAccounts } from '../../operators/service.ts';
-import { actorOf, argument, defineCommand, jsonOption, oneOf, table, type AdminContext } from '../command.ts';
+import { actorOf, type AdminContext, argument, defineCommand, listCommand, oneOf } from '../command.ts';
 
 function accounts(context: AdminContext) {
   return createOperatorAccounts({
@@ -28,23 +28,18 @@ export const operatorCommands = {
     },
   }),
 
-  'operator list': defineCommand({
+  'operator list': listCommand({
     usage: 'operator list [--json]',
     summary: 'Lists the console operators.',
-    schema: z.object(jsonOption),
-    async run({ json }, context) {
+    async list(context) {
       const operators = await accounts(context).listOperators();
-      table(
-        context.io,
-        operators.map((operator) => ({
-          id: operator.id,
-          email: operator.email,
-          role: operator.role,
-          password_set: operator.password_hash !== null,
-          created_at: operator.created_at.toISOString(),
-        })),
-        json,
-      );
+      return operators.map((operator) => ({
+        id: operator.id,
+        email: operator.email,
+        role: operator.role,
+        password_set: operator.password_hash !== null,
+        created_at: operator.created_at.toISOString(),
+      }));
     },
   }),
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readRefundRatios, writeRefundRatios } from '../../settings/refund-ratios.ts';
+import { changeRefundRatios, readRefundRatios } from '../../settings/refund-ratios.ts';
 import { argument, auditedChange, defineCommand } from '../command.ts';
 
 const json = (what: string) =>
@@ -30,20 +30,7 @@ export const refundRatioCommands = {
     summary: 'Sets the refund policy of bookings made from now on (existing bookings keep theirs).',
     schema: z.object({ args: z.tuple([json('the ratios as JSON')]) }),
     async run({ args: [ratios] }, context) {
-      const after = await auditedChange(context, async (trx) => {
-        const before = await readRefundRatios(trx);
-        const written = await writeRefundRatios(trx, ratios);
-        return {
-          result: written,
-          audit: {
-            action: 'refund_policy.set',
-            entityType: 'refund_policy',
-            entityId: 'refund_ratios',
-            before,
-            after: written,
-          },
-        };
-      });
+      const after = await auditedChange(context, (trx) => changeRefundRatios(trx, ratios));
       context.io.out(`refund ratios set to ${JSON.stringify(after)}`);
     },
   }),
