@@ -1,5 +1,5 @@
 import { CompiledQuery, sql, type Insertable, type Selectable, type Updateable } from 'kysely';
-import type { Db } from '../db/database.ts';
+import { preparedStatement, type Db } from '../db/database.ts';
 import type { BranchesTable, PriceRulesTable, SlotsTable } from '../db/schema.ts';
 
 // SQL for branches, their price rules and their slots. `db` may be a transaction.
@@ -162,7 +162,9 @@ export type SlotAvailabilityRow = {
 // the GiST exclusion index's overlap probe did not. Live is confirmed, or pending with a hold that has not
 // expired at $3.
 // A slot a closure in force covers (the operator console's) is taken too.
-const LIST_SLOTS_ON_DATE = `
+const LIST_SLOTS_ON_DATE = preparedStatement(
+  'list_slots_on_date',
+  `
 select slot.id, slot.price_cents, branch.time_zone, branch.active_with_smart_lock,
   (extract(epoch from slot.start_time) * 1000)::float8 as start_ms,
   (extract(epoch from slot.end_time) * 1000)::float8 as end_ms,
@@ -179,7 +181,8 @@ select slot.id, slot.price_cents, branch.time_zone, branch.active_with_smart_loc
 from slots as slot
 inner join branches as branch on branch.id = slot.branch_id
 where slot.branch_id = $1 and slot.local_date = $2
-order by slot.start_time`;
+order by slot.start_time`,
+);
 
 /** The slots starting on a branch-local date, each marked `taken` as above. */
 export async function listSlotsOnDate(
