@@ -403,24 +403,18 @@ export function createBranchService({ db, clock, horizonDays }: BranchServiceDep
     async listSlots(branchId: number, date: string): Promise<Schemas['TimeSlot'][]> {
       const localDate = parseCalendarDate(date);
       const now = clock.now();
-      // One round trip in the common case: the rows carry their branch's zone and activation.
-      const slots = await repository.listSlotsOnDate(
-        db,
-        branchId,
-        localDate.toString(),
-        dateFromInstant(now),
-      );
-      if (slots.length === 0) {
-        await requireBranch(branchId);
-        return [];
-      }
+      // One round trip: the branch comes with its day's slots.
+      const day = await repository.listSlotsOnDate(db, branchId, localDate.toString(), dateFromInstant(now));
+      if (!day) throw new AppError('branch_not_found');
+      if (day.slots === null) return [];
       const nowMs = now.epochMilliseconds;
-      return slots.map((slot) => ({
-        id: slot.id,
-        start_time: formatSlotTime(slot.start_ms, slot.time_zone),
-        end_time: formatSlotTime(slot.end_ms, slot.time_zone),
-        basic_price_eur: centsToEuros(slot.price_cents),
-        is_bookeable: slot.active_with_smart_lock && slot.start_ms > nowMs && !slot.taken,
+      const { time_zone: timeZone, active_with_smart_lock: active } = day;
+      return day.slots.map(([id, startMs, endMs, priceCents, taken]) => ({
+        id,
+        start_time: formatSlotTime(startMs, timeZone),
+        end_time: formatSlotTime(endMs, timeZone),
+        basic_price_eur: centsToEuros(priceCents),
+        is_bookeable: active && startMs > nowMs && !taken,
       }));
     },
 
