@@ -208,10 +208,11 @@ export async function listSlotsOnDate(
   db: Db,
   branchId: number,
   localDate: string,
-  now: Date,
+  nowMs: number,
 ): Promise<DaySlots | null> {
+  // The instant as ISO text: the driver's own Date conversion goes through the process's local time, slowly.
   const { rows } = await db.executeQuery<DaySlots>(
-    CompiledQuery.raw(LIST_SLOTS_ON_DATE, [branchId, localDate, now]),
+    CompiledQuery.raw(LIST_SLOTS_ON_DATE, [branchId, localDate, new Date(nowMs).toISOString()]),
   );
   return rows[0] ?? null;
 }

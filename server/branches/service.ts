@@ -1,6 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
-import { dateFromInstant, type Clock } from '../clock.ts';
+import { type Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/database.ts';
 import type { Updateable } from 'kysely';
 import type { BranchesTable, Descriptions, RefundRatios } from '../db/schema.ts';
@@ -401,13 +401,13 @@ export function createBranchService({ db, clock, horizonDays }: BranchServiceDep
      * now, and no confirmed booking or unexpired hold covers it. Dates outside the horizon have none.
      */
     async listSlots(branchId: number, date: string): Promise<Schemas['TimeSlot'][]> {
-      const localDate = parseCalendarDate(date);
-      const now = clock.now();
+      // Validated; a valid date's text is already its canonical form.
+      parseCalendarDate(date);
+      const nowMs = clock.now().epochMilliseconds;
       // One round trip: the branch comes with its day's slots.
-      const day = await repository.listSlotsOnDate(db, branchId, localDate.toString(), dateFromInstant(now));
+      const day = await repository.listSlotsOnDate(db, branchId, date, nowMs);
       if (!day) throw new AppError('branch_not_found');
       if (day.slots === null) return [];
-      const nowMs = now.epochMilliseconds;
       const { time_zone: timeZone, active_with_smart_lock: active } = day;
       return day.slots.map(([id, startMs, endMs, priceCents, taken]) => ({
         id,
