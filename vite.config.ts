@@ -7,7 +7,6 @@ import babel from '@rolldown/plugin-babel';
 import { lingui, linguiTransformerBabelPreset } from '@lingui/vite-plugin';
 import react from '@vitejs/plugin-react';
 import { build, defineConfig, loadEnv, type Plugin } from 'vite';
-import type { OutputBundle } from 'rolldown';
 import { parseConfig } from './src/config.ts';
 import { LOCALES } from './src/i18n/locales.ts';
 
@@ -39,34 +38,6 @@ function readPageMetadata(root: string, locale: string) {
       ),
     ]),
   );
-}
-
-/**
- * The booking modal's scripts (the app's start chunk and its live runtime, which asks for the branch data, the
- * modal's chunk, and what they import) and each locale's booking catalog: the server preloads them in the HTML of a page whose address
- * opens the modal, so they load at once, alongside the branch data, not after the first paint.
- */
-function bookingModalChunks(bundle: OutputBundle) {
-  const chunks = Object.values(bundle).filter((chunk) => chunk.type === 'chunk');
-  const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-  const scripts = new Set<string>();
-  const visit = (fileName: string) => {
-    if (scripts.has(fileName)) return;
-    scripts.add(fileName);
-    for (const imported of byFile.get(fileName)?.imports ?? []) visit(imported);
-  };
-  const catalogs: Record<string, string> = {};
-  for (const entry of ['src/app/start.tsx', 'src/app/runtime.ts']) {
-    const chunk = chunks.find((candidate) => candidate.facadeModuleId?.endsWith(entry));
-    if (chunk) visit(chunk.fileName);
-  }
-  for (const chunk of chunks) {
-    const source = chunk.facadeModuleId ?? '';
-    if (source.endsWith('src/booking/BookingModal.tsx')) visit(chunk.fileName);
-    const match = /locales\/(\w+)\/booking\.po$/.exec(source);
-    if (match?.[1]) catalogs[match[1]] = `/${chunk.fileName}`;
-  }
-  return { scripts: [...scripts].map((file) => `/${file}`), catalogs };
 }
 
 /**
@@ -103,14 +74,14 @@ function pageMetadata(siteName: string, env: Record<string, string>): Plugin {
         }
       }
       const locales = Object.fromEntries(LOCALES.map((locale) => [locale, readPageMetadata(root, locale)]));
-      const bookingModal = bookingModalChunks(bundle);
       this.emitFile({
         type: 'asset',
         fileName: 'page-metadata.json',
-        source: `${JSON.stringify({ siteName, titleSeparator: ' | ', locales, catalogs, styles, bookingModal }, null, 2)}\n`,
+        source: `${JSON.stringify({ siteName, titleSeparator: ' | ', locales, catalogs, styles }, null, 2)}\n`,
       });
     },
-    // Renders every locale's pages to HTML (src/prerender.tsx) and adds them to page-metadata.json.
+    // Renders every locale's pages to HTML (src/prerender.tsx), and the booking modal of an address that opens one
+    // (the server fills in the branch), and adds them to page-metadata.json.
     async closeBundle() {
       if (isServerBuild) return;
       // One scratch directory per output directory, so builds into different directories can run at once.
@@ -125,19 +96,24 @@ function pageMetadata(siteName: string, env: Record<string, string>): Plugin {
         logLevel: 'warn',
         build: { ssr: 'src/prerender.tsx', outDir: serverOut, emptyOutDir: true, sourcemap: false },
       });
-      const { prerender } = (await import(pathToFileURL(path.join(serverOut, 'prerender.js')).href)) as {
+      const { prerender, prerenderBookingShell } = (await import(
+        pathToFileURL(path.join(serverOut, 'prerender.js')).href
+      )) as {
         prerender: (url: string, env: Record<string, string>) => Promise<string>;
+        prerenderBookingShell: (locale: string) => Promise<string>;
       };
       const bodies: Record<string, Record<string, string>> = {};
+      const bookingShells: Record<string, string> = {};
       for (const locale of LOCALES) {
         bodies[locale] = {
           main: await prerender(`/${locale}`, env),
           rights: await prerender(`/${locale}/rights`, env),
         };
+        bookingShells[locale] = await prerenderBookingShell(locale);
       }
       const file = path.join(outDir, 'page-metadata.json');
       const metadata = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-      writeFileSync(file, `${JSON.stringify({ ...metadata, bodies }, null, 2)}\n`);
+      writeFileSync(file, `${JSON.stringify({ ...metadata, bodies, bookingShells }, null, 2)}\n`);
       rmSync(serverOut, { recursive: true, force: true });
     },
   };

@@ -49,33 +49,50 @@ test.describe('the branch and booking modal', () => {
     await expect(page).not.toHaveURL(/booking_/);
   });
 
-  test('opened by its address, has its main image and its code preloaded from the first HTML', async ({
+  test('opened by its address, paints from the first HTML: its main image preloaded, the modal in the page', async ({
     page,
     request,
   }) => {
     const branch = await firstActiveBranch(request);
-    const html = await (
-      await request.get(`/en?booking_tab=bookSessions&booking_branch_id=${branch.id}`)
-    ).text();
+    const address = `/en?booking_tab=bookSessions&booking_branch_id=${branch.id}`;
+    const html = await (await request.get(address)).text();
     const head = html.slice(0, html.indexOf('</head>'));
     expect(head).toContain(`<link rel="preload" as="image" fetchpriority="high" href="${branch.image}" />`);
-    const preloaded = [...head.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)"/g)].map(
-      (match) => match[1],
-    );
-    expect(preloaded.some((path) => /BookingModal/.test(path ?? ''))).toBe(true);
-    // The app that asks for the branch data loads at once too, not only after the first paint.
-    expect(preloaded.some((path) => /\/start-/.test(path ?? ''))).toBe(true);
-    expect(preloaded.some((path) => /\/runtime-/.test(path ?? ''))).toBe(true);
-    expect(preloaded.some((path) => /\/booking-/.test(path ?? ''))).toBe(true);
-    // Without a branch in the address (or with one that does not exist), none of it.
+    // The first HTML's modal, after the prerendered landing, with the branch's name and main image.
+    const body = html.slice(html.indexOf('</head>'));
+    expect(body).toMatch(/<div class="booking-shell" data-booking-shell="">/);
+    expect(body).toContain(`<img class="booking-main-image" src="${branch.image}"`);
+    // The app's code loads after the first paint, as on the landing: none of it competes with the image.
+    expect(head).not.toMatch(/modulepreload[^>]*(BookingModal|\/start-|\/runtime-|\/booking-)/);
+    // Without a branch in the address (or with one that does not exist), neither the preload nor the modal.
     for (const path of ['/en', '/en?booking_tab=bookSessions&booking_branch_id=999999']) {
       const plain = await (await request.get(path)).text();
       expect(plain).not.toContain('rel="preload" as="image" fetchpriority="high"');
-      expect(plain).not.toMatch(/modulepreload[^>]*BookingModal/);
+      expect(plain).not.toContain('data-booking-shell');
     }
-    // The page the browser gets from that address opens the modal over the adopted landing.
-    await open(page, `/en?booking_tab=bookSessions&booking_branch_id=${branch.id}`);
-    await expect(bookingDialog(page, branch.name)).toBeVisible();
+    // The page the browser gets from that address opens the live modal over the adopted landing, in place of the
+    // first HTML's one.
+    await open(page, address);
+    const dialog = bookingDialog(page, branch.name);
+    await expect(dialog.getByRole('tab', { name: 'Book sessions', selected: true })).toBeVisible();
+    await expect(page.locator('[data-booking-shell]')).toHaveCount(0);
+    await expect(dialog).toHaveCount(1);
+  });
+
+  test('opened by its address without JavaScript, shows the branch and closes by its link', async ({
+    browser,
+    request,
+  }) => {
+    const branch = await firstActiveBranch(request);
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`/en?booking_tab=bookSessions&booking_branch_id=${branch.id}`);
+    const dialog = bookingDialog(page, branch.name);
+    await expect(dialog.getByRole('img', { name: branch.name })).toBeVisible();
+    await dialog.getByRole('link', { name: 'Close' }).click();
+    await expect(page).toHaveURL(/\/en$/);
+    await expect(page.locator('[data-booking-shell]')).toHaveCount(0);
+    await context.close();
   });
 
   test('reopens on reload, falls back to the first active branch for an unknown id, and shows the branch information', async ({

@@ -1,6 +1,6 @@
 import { assign, setup } from 'xstate';
-import { failedBackTo } from './adminErrors.ts';
-import { failureFeedback, type Feedback } from './feedback.ts';
+import { failedBackTo, failureActions } from './adminErrors.ts';
+import type { Feedback } from './feedback.ts';
 import { placeholder } from './placeholder.ts';
 
 /** `policy`: the refund policy's amount; the others override it. Every cancellation states a reason (audited). */
@@ -81,10 +81,7 @@ export const adminCancelMachine = setup({
   },
   actions: {
     cancelled: () => {},
-    sessionEnded: () => {},
-    failed: assign((_, params: { error: unknown }) => ({
-      error: failureFeedback(params.error, 'can-not-cancel-bookings'),
-    })),
+    ...failureActions<AdminCancelContext, AdminCancelEvent>('can-not-cancel-bookings'),
   },
   guards: {
     canSubmit: ({ context }) => cancelProblem(context) === null,

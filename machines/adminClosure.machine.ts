@@ -1,6 +1,6 @@
 import { assign, setup } from 'xstate';
-import { failedBackTo } from './adminErrors.ts';
-import { failureFeedback, type Feedback } from './feedback.ts';
+import { failedBackTo, failureActions } from './adminErrors.ts';
+import type { Feedback } from './feedback.ts';
 import { placeholder } from './placeholder.ts';
 import type { components } from '../openapi/schema.gen.ts';
 
@@ -61,8 +61,7 @@ export const adminClosureMachine = setup({
   },
   actions: {
     closed: () => {},
-    sessionEnded: () => {},
-    failed: assign((_, params: { error: unknown }) => ({ error: failureFeedback(params.error, 'generic') })),
+    ...failureActions<AdminClosureContext, AdminClosureEvent>('generic'),
   },
   guards: {
     isComplete: ({ context }) => isClosureComplete(context.fields),

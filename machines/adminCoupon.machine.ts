@@ -1,7 +1,7 @@
 import { assign, setup } from 'xstate';
 import type { AdminCoupon, AdminCouponCreate } from './adminConsole.actors.ts';
-import { failedBackTo } from './adminErrors.ts';
-import { failureFeedback, type Feedback } from './feedback.ts';
+import { failedBackTo, failureActions } from './adminErrors.ts';
+import type { Feedback } from './feedback.ts';
 import { placeholder } from './placeholder.ts';
 
 /** The new-coupon form as the owner types it: the last day ('YYYY-MM-DD') and the limits may stay empty. */
@@ -50,8 +50,7 @@ export const adminCouponMachine = setup({
   },
   actions: {
     created: () => {},
-    sessionEnded: () => {},
-    failed: assign((_, params: { error: unknown }) => ({ error: failureFeedback(params.error, 'generic') })),
+    ...failureActions<AdminCouponContext, AdminCouponEvent>('generic'),
   },
   guards: {
     isCoupon: ({ context }) => couponOf(context.fields) !== null,

@@ -1,4 +1,6 @@
+import { assign, type EventObject } from 'xstate';
 import { ApiError } from './api.ts';
+import { failureFeedback, type Feedback, type FeedbackKey } from './feedback.ts';
 
 /**
  * How a console view reads a failed call: `unauthorized` ends the operator's session (the login opens), a
@@ -33,4 +35,19 @@ export function failedBackTo<T extends string>(target: T) {
       },
     },
   ];
+}
+
+/**
+ * The actions a console form declares for its failures (what `failedBackTo` names): `sessionEnded`, which the
+ * console provides, and `failed`, which keeps the failure to show (the server's sentence, else `fallback`).
+ */
+export function failureActions<TContext extends { error: Feedback | null }, TEvent extends EventObject>(
+  fallback: FeedbackKey,
+) {
+  return {
+    sessionEnded: () => {},
+    failed: assign<TContext, TEvent, { error: unknown }, TEvent, never>(
+      (_, params) => ({ error: failureFeedback(params.error, fallback) }) as Partial<TContext>,
+    ),
+  };
 }

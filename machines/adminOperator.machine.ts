@@ -1,7 +1,7 @@
 import { assign, setup } from 'xstate';
 import type { CreatedOperator, Operator } from './adminConsole.actors.ts';
-import { failedBackTo } from './adminErrors.ts';
-import { failureFeedback, type Feedback } from './feedback.ts';
+import { failedBackTo, failureActions } from './adminErrors.ts';
+import type { Feedback } from './feedback.ts';
 import { placeholder } from './placeholder.ts';
 
 export type NewOperator = { email: string; role: Operator['role'] };
@@ -32,8 +32,7 @@ export const adminOperatorMachine = setup({
   },
   actions: {
     created: () => {},
-    sessionEnded: () => {},
-    failed: assign((_, params: { error: unknown }) => ({ error: failureFeedback(params.error, 'generic') })),
+    ...failureActions<AdminOperatorContext, AdminOperatorEvent>('generic'),
   },
   guards: {
     hasEmail: ({ context }) => context.email.trim() !== '',

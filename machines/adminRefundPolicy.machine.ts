@@ -1,7 +1,7 @@
 import { assign, setup } from 'xstate';
-import { failedBackTo } from './adminErrors.ts';
+import { failedBackTo, failureActions } from './adminErrors.ts';
 import type { RefundRatios } from './adminConsole.actors.ts';
-import { failureFeedback, type Feedback } from './feedback.ts';
+import type { Feedback } from './feedback.ts';
 import { placeholder } from './placeholder.ts';
 
 /** One line of the policy as the operator types it: hours before the start, and the percentage refunded. */
@@ -47,8 +47,7 @@ export const adminRefundPolicyMachine = setup({
     saveRefundPolicy: placeholder<RefundRatios, RefundRatios>('saveRefundPolicy'),
   },
   actions: {
-    sessionEnded: () => {},
-    failed: assign((_, params: { error: unknown }) => ({ error: failureFeedback(params.error, 'generic') })),
+    ...failureActions<AdminRefundPolicyContext, AdminRefundPolicyEvent>('generic'),
   },
   guards: {
     isPolicy: ({ context }) => ratiosOf(context.rows) !== null,

@@ -1,7 +1,14 @@
 import { assign, setup } from 'xstate';
 import { placeholder } from './placeholder.ts';
 import { ApiError, hasErrorCode, type PendingVerification } from './api.ts';
-import { failureFeedback, sanitisePhone, type Feedback, type FeedbackKey } from './feedback.ts';
+import {
+  failureFeedback,
+  failWith,
+  PASSWORD_AND_PHONE_CHECKS,
+  sanitisePhone,
+  type Feedback,
+  type FeedbackKey,
+} from './feedback.ts';
 import type { AuthTab } from './modal-search.ts';
 
 export type AuthView = AuthTab;
@@ -126,6 +133,19 @@ const filled = (value: string) => value.trim() !== '';
  */
 /** Cancelling the forgot-password, reset or verify view: back to the login, its messages and links dropped. */
 const BACK_TO_LOGIN = { target: 'login', actions: ['clearFeedback', 'forgetLinks'] } as const;
+
+/** A view's call that failed: back to its form (`idle`), saying the server's words, else `fallback`. */
+function failedBackToForm(fallback: FeedbackKey | ((channel: Channel) => FeedbackKey)) {
+  return {
+    target: 'idle',
+    actions: {
+      type: 'failCall',
+      params: ({ context }: { context: AuthModalContext }) => ({
+        fallback: typeof fallback === 'function' ? fallback(context.channel) : fallback,
+      }),
+    },
+  } as const;
+}
 
 export const authModalMachine = setup({
   types: {
@@ -288,10 +308,7 @@ export const authModalMachine = setup({
                   { type: 'failCall', params: { fallback: 'error-during-login' } },
                 ],
               },
-              {
-                target: 'idle',
-                actions: { type: 'failCall', params: { fallback: 'error-during-login' } },
-              },
+              failedBackToForm('error-during-login'),
             ],
           },
         },
@@ -306,14 +323,7 @@ export const authModalMachine = setup({
         idle: {
           on: {
             'register.submit': [
-              {
-                guard: 'passwordsDiffer',
-                actions: { type: 'fail', params: { feedback: { key: 'passwords-do-not-match' } } },
-              },
-              {
-                guard: 'phoneInvalid',
-                actions: { type: 'fail', params: { feedback: { key: 'invalid-phone-number' } } },
-              },
+              ...PASSWORD_AND_PHONE_CHECKS,
               { guard: 'registrationFilled', target: 'submitting', actions: 'clearFeedback' },
             ],
           },
@@ -349,10 +359,7 @@ export const authModalMachine = setup({
                 { type: 'succeed', params: ({ event }) => ({ feedback: { text: event.output } }) },
               ],
             },
-            onError: {
-              target: 'idle',
-              actions: { type: 'failCall', params: { fallback: 'registration-failed' } },
-            },
+            onError: failedBackToForm('registration-failed'),
           },
         },
       },
@@ -376,10 +383,7 @@ export const authModalMachine = setup({
                 params: { feedback: { key: 'if-account-exists-reset-link-will-be-sent' } },
               },
             },
-            onError: {
-              target: 'idle',
-              actions: { type: 'failCall', params: { fallback: 'failed-to-request-password-reset' } },
-            },
+            onError: failedBackToForm('failed-to-request-password-reset'),
           },
         },
       },
@@ -391,10 +395,7 @@ export const authModalMachine = setup({
         idle: {
           on: {
             'reset.submit': [
-              {
-                guard: 'newPasswordsDiffer',
-                actions: { type: 'fail', params: { feedback: { key: 'passwords-do-not-match' } } },
-              },
+              { guard: 'newPasswordsDiffer', actions: failWith('passwords-do-not-match') },
               { guard: 'resetFilled', target: 'resetting', actions: 'clearFeedback' },
             ],
           },
@@ -417,10 +418,7 @@ export const authModalMachine = setup({
                 { type: 'succeed', params: { feedback: { key: 'password-has-been-reset-successfully' } } },
               ],
             },
-            onError: {
-              target: 'idle',
-              actions: { type: 'failCall', params: { fallback: 'failed-to-reset-password' } },
-            },
+            onError: failedBackToForm('failed-to-reset-password'),
           },
         },
       },
@@ -485,13 +483,7 @@ export const authModalMachine = setup({
                 ],
               },
             ],
-            onError: {
-              target: 'idle',
-              actions: {
-                type: 'failCall',
-                params: ({ context }) => ({ fallback: CHANNEL_FEEDBACK[context.channel].verifyFailed }),
-              },
-            },
+            onError: failedBackToForm((channel) => CHANNEL_FEEDBACK[channel].verifyFailed),
           },
         },
         resending: {
@@ -509,13 +501,7 @@ export const authModalMachine = setup({
                 params: ({ context }) => ({ feedback: { key: CHANNEL_FEEDBACK[context.channel].resent } }),
               },
             },
-            onError: {
-              target: 'idle',
-              actions: {
-                type: 'failCall',
-                params: ({ context }) => ({ fallback: CHANNEL_FEEDBACK[context.channel].resendFailed }),
-              },
-            },
+            onError: failedBackToForm((channel) => CHANNEL_FEEDBACK[channel].resendFailed),
           },
         },
       },

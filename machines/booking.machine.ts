@@ -4,9 +4,12 @@ import { ApiError, hasErrorCode } from './api.ts';
 import {
   calendarFrom,
   calendarOn,
-  shiftMonth,
+  loadingToday,
+  monthNavigation,
   slotDate,
   totalEuros,
+  type Calendar,
+  type CalendarEvent,
   type Coupon,
   type TimeSlot,
 } from './booking.pricing.ts';
@@ -30,12 +33,9 @@ export type OfferedCoupon = Coupon & { code: string };
 
 export type BookingInput = { branchId: number; loggedIn: boolean; fallbackToday: string };
 
-export type BookingContext = {
+export type BookingContext = Calendar & {
   branchId: number;
   loggedIn: boolean;
-  today: string;
-  date: string;
-  month: string;
   slots: TimeSlot[];
   selected: TimeSlot[];
   couponInput: string;
@@ -51,9 +51,7 @@ export type BookingContext = {
 };
 
 export type BookingEvent =
-  | { type: 'date.select'; date: string }
-  | { type: 'month.previous' }
-  | { type: 'month.next' }
+  | CalendarEvent
   | { type: 'slot.toggle'; slot: TimeSlot }
   | { type: 'selection.clear' }
   | { type: 'coupon.input'; value: string }
@@ -180,19 +178,7 @@ export const bookingMachine = setup({
   },
   initial: 'loadingToday',
   states: {
-    loadingToday: {
-      invoke: {
-        id: 'loadLocalTime',
-        src: 'loadLocalTime',
-        input: ({ context }) => ({ branchId: context.branchId }),
-        onDone: {
-          target: 'browsing',
-          actions: assign(({ event }) => calendarFrom(event.output)),
-        },
-        // The device's idea of the branch's date (from Temporal) is the fallback.
-        onError: { target: 'browsing' },
-      },
-    },
+    loadingToday: loadingToday<BookingContext, BookingEvent>((context) => context.branchId),
     browsing: {
       type: 'parallel',
       on: {
@@ -201,8 +187,7 @@ export const bookingMachine = setup({
           target: '.slots.loading',
           actions: assign(({ event }) => calendarOn(event.date)),
         },
-        'month.previous': { actions: assign(({ context }) => ({ month: shiftMonth(context.month, -1) })) },
-        'month.next': { actions: assign(({ context }) => ({ month: shiftMonth(context.month, 1) })) },
+        ...monthNavigation<BookingContext, BookingEvent>(),
       },
       states: {
         slots: {

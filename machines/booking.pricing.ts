@@ -1,3 +1,4 @@
+import { assign, type DoneActorEvent, type EventObject } from 'xstate';
 import { temporal } from './temporal.ts';
 import type { components } from '../openapi/schema.gen.ts';
 
@@ -82,6 +83,10 @@ export function shiftMonth(month: string, months: number): string {
 /** The calendar the booking and the move flows browse: the branch's today, the chosen date, the shown month. */
 export type Calendar = { today: string; date: string; month: string };
 
+/** What the calendar takes: a date picked, the month before or after. */
+export type CalendarEvent =
+  { type: 'date.select'; date: string } | { type: 'month.previous' } | { type: 'month.next' };
+
 /** The calendar on `date`, showing its month. */
 export function calendarOn(date: string): Pick<Calendar, 'date' | 'month'> {
   return { date, month: date.slice(0, 7) };
@@ -91,6 +96,39 @@ export function calendarOn(date: string): Pick<Calendar, 'date' | 'month'> {
 export function calendarFrom(localTime: string): Calendar {
   const today = branchDate(localTime);
   return { today, ...calendarOn(today) };
+}
+
+/**
+ * Opening the calendar (the booking and the move flows): on the branch's today as its local time says
+ * (`loadLocalTime`), else on the device's, which the context holds already; either way on to `browsing`.
+ */
+export function loadingToday<TContext extends Calendar, TEvent extends EventObject>(
+  branchId: (context: TContext) => number,
+) {
+  return {
+    invoke: {
+      id: 'loadLocalTime',
+      src: 'loadLocalTime',
+      input: ({ context }: { context: TContext }) => ({ branchId: branchId(context) }),
+      onDone: {
+        target: 'browsing',
+        actions: assign<TContext, DoneActorEvent<string>, undefined, TEvent, never>(
+          ({ event }) => calendarFrom(event.output) as Partial<TContext>,
+        ),
+      },
+      onError: { target: 'browsing' },
+    },
+  } as const;
+}
+
+/** The calendar's month buttons, as the booking and the move flows take them: one month back, one forward. */
+export function monthNavigation<TContext extends Calendar, TEvent extends EventObject>() {
+  const shift = (months: number) => ({
+    actions: assign<TContext, TEvent, undefined, TEvent, never>(
+      ({ context }) => ({ month: shiftMonth(context.month, months) }) as Partial<TContext>,
+    ),
+  });
+  return { 'month.previous': shift(-1), 'month.next': shift(1) };
 }
 
 /** True when the device's current UTC offset differs from the branch's (docs/decisions.md, 'Client'). */

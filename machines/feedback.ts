@@ -52,3 +52,15 @@ export function sanitisePhone(raw: string): string | null {
   const phone = raw.trim().replace(/\s+/g, '');
   return /^\+\d{1,3}\d{7,14}$/.test(phone) ? phone : null;
 }
+
+/** A form's own refusal, made without a call: the machine's `fail` action, saying `key`. */
+export const failWith = (key: FeedbackKey) => ({ type: 'fail', params: { feedback: { key } } }) as const;
+
+/**
+ * What a form with a password, its confirmation and a phone refuses before any call (register, profile): the
+ * machine's `passwordsDiffer` and `phoneInvalid` guards, each with its message.
+ */
+export const PASSWORD_AND_PHONE_CHECKS = [
+  { guard: 'passwordsDiffer', actions: failWith('passwords-do-not-match') },
+  { guard: 'phoneInvalid', actions: failWith('invalid-phone-number') },
+] as const;

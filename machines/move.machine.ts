@@ -4,9 +4,12 @@ import { hasErrorCode } from './api.ts';
 import {
   calendarFrom,
   calendarOn,
+  loadingToday,
   discountedCents,
-  shiftMonth,
+  monthNavigation,
   toCents,
+  type Calendar,
+  type CalendarEvent,
   type TimeSlot,
 } from './booking.pricing.ts';
 import { failureFeedback, type Feedback } from './feedback.ts';
@@ -22,12 +25,9 @@ import type { Booking } from './myBookings.selectors.ts';
 
 export type MoveInput = { bookingId: number; fallbackToday: string };
 
-export type MoveContext = {
+export type MoveContext = Calendar & {
   bookingId: number;
   booking: Booking | null;
-  today: string;
-  date: string;
-  month: string;
   slots: TimeSlot[];
   selected: TimeSlot | null;
   /** The server's figure after a `price_difference_changed`, until another slot is picked. */
@@ -38,9 +38,7 @@ export type MoveContext = {
 };
 
 export type MoveEvent =
-  | { type: 'date.select'; date: string }
-  | { type: 'month.previous' }
-  | { type: 'month.next' }
+  | CalendarEvent
   | { type: 'slot.select'; slot: TimeSlot }
   | { type: 'review.open' }
   | { type: 'review.close' }
@@ -82,6 +80,11 @@ export const moveMachine = setup({
     loadLocalTime: placeholder<string, { branchId: number }>('loadLocalTime'),
     loadSlots: placeholder<TimeSlot[], { branchId: number; date: string }>('loadSlots'),
     moveBooking: placeholder<MoveAnswer, MoveRequest>('moveBooking'),
+  },
+  actions: {
+    moveFailed: assign(({ event }) => ({
+      error: failureFeedback((event as { error?: unknown }).error, 'can-not-move-booking'),
+    })),
   },
   guards: {
     isMovable: ({ context }) => context.booking?.is_movable === true,
@@ -134,22 +137,13 @@ export const moveMachine = setup({
         ],
         onError: {
           target: 'unavailable',
-          actions: assign(({ event }) => ({ error: failureFeedback(event.error, 'can-not-move-booking') })),
+          actions: 'moveFailed',
         },
       },
     },
-    loadingToday: {
-      invoke: {
-        id: 'loadLocalTime',
-        src: 'loadLocalTime',
-        input: ({ context }) => ({ branchId: context.booking!.time_slot_data.branch_data.id }),
-        onDone: {
-          target: 'browsing',
-          actions: assign(({ event }) => calendarFrom(event.output)),
-        },
-        onError: { target: 'browsing' },
-      },
-    },
+    loadingToday: loadingToday<MoveContext, MoveEvent>(
+      (context) => context.booking!.time_slot_data.branch_data.id,
+    ),
     browsing: {
       initial: 'loading',
       on: {
@@ -158,8 +152,7 @@ export const moveMachine = setup({
           target: '.loading',
           actions: assign(({ event }) => calendarOn(event.date)),
         },
-        'month.previous': { actions: assign(({ context }) => ({ month: shiftMonth(context.month, -1) })) },
-        'month.next': { actions: assign(({ context }) => ({ month: shiftMonth(context.month, 1) })) },
+        ...monthNavigation<MoveContext, MoveEvent>(),
       },
       states: {
         loading: {
@@ -234,33 +227,27 @@ export const moveMachine = setup({
               {
                 guard: 'isDifferenceChanged',
                 target: 'idle',
-                actions: assign(({ event }) => ({
-                  serverDifferenceEur: (event.error as { priceDifferenceEur: number | null })
-                    .priceDifferenceEur,
-                  error: failureFeedback(event.error, 'can-not-move-booking'),
-                })),
+                actions: [
+                  assign(({ event }) => ({
+                    serverDifferenceEur: (event.error as { priceDifferenceEur: number | null })
+                      .priceDifferenceEur,
+                  })),
+                  'moveFailed',
+                ],
               },
               {
                 guard: 'isSlotGone',
                 target: '#move.browsing.loading',
-                actions: assign(({ event }) => ({
-                  selected: null,
-                  serverDifferenceEur: null,
-                  error: failureFeedback(event.error, 'can-not-move-booking'),
-                })),
+                actions: [assign({ selected: null, serverDifferenceEur: null }), 'moveFailed'],
               },
               {
                 guard: 'isNotMovable',
                 target: '#move.unavailable',
-                actions: assign(({ event }) => ({
-                  error: failureFeedback(event.error, 'can-not-move-booking'),
-                })),
+                actions: 'moveFailed',
               },
               {
                 target: 'idle',
-                actions: assign(({ event }) => ({
-                  error: failureFeedback(event.error, 'can-not-move-booking'),
-                })),
+                actions: 'moveFailed',
               },
             ],
           },

@@ -81,6 +81,17 @@ export function selectedBookings(context: CancellationContext): Booking[] {
   return context.bookings.filter((booking) => ids.has(booking.id));
 }
 
+/** A load that failed: only logged (the lists stay as they were), on to `target`. */
+function loadFailedTo<T extends string>(target: T) {
+  return {
+    target,
+    actions: {
+      type: 'logLoadFailure',
+      params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }),
+    },
+  } as const;
+}
+
 /**
  * My bookings and their cancellation (docs/decisions.md, 'Client'): load the list, select cancelable bookings,
  * open the dialog, confirm. Confirming sends each booking's refundable amount as the expected refund; success
@@ -127,6 +138,9 @@ export const myBookingsMachine = setup({
       };
     }),
     clearSelection: assign({ selected: [], error: null }),
+    cancelFailed: assign(({ event }) => ({
+      error: failureFeedback((event as { error?: unknown }).error, 'can-not-cancel-bookings'),
+    })),
     // Provided by the app (docs/decisions.md, 'Client').
     logLoadFailure: (_, params: { error: unknown }) => {
       console.error('Could not load my bookings', params.error);
@@ -145,10 +159,7 @@ export const myBookingsMachine = setup({
           target: 'ready',
           actions: { type: 'keepBookings', params: ({ event }) => ({ bookings: event.output }) },
         },
-        onError: {
-          target: 'ready',
-          actions: { type: 'logLoadFailure', params: ({ event }) => ({ error: event.error }) },
-        },
+        onError: loadFailedTo('ready'),
       },
     },
     ready: {
@@ -184,10 +195,7 @@ export const myBookingsMachine = setup({
           target: 'ready',
           actions: { type: 'keepOlderHistory', params: ({ event }) => ({ page: event.output }) },
         },
-        onError: {
-          target: 'ready',
-          actions: { type: 'logLoadFailure', params: ({ event }) => ({ error: event.error }) },
-        },
+        onError: loadFailedTo('ready'),
       },
     },
     // "Send my code again": the message goes out by e-mail and SMS; a refusal (too early, too late, too often)
@@ -243,16 +251,9 @@ export const myBookingsMachine = setup({
               {
                 guard: { type: 'isConflict', params: ({ event }) => ({ error: event.error }) },
                 target: 'refreshing',
-                actions: assign(({ event }) => ({
-                  error: failureFeedback(event.error, 'can-not-cancel-bookings'),
-                })),
+                actions: 'cancelFailed',
               },
-              {
-                target: 'idle',
-                actions: assign(({ event }) => ({
-                  error: failureFeedback(event.error, 'can-not-cancel-bookings'),
-                })),
-              },
+              { target: 'idle', actions: 'cancelFailed' },
             ],
           },
         },
@@ -265,10 +266,7 @@ export const myBookingsMachine = setup({
               target: 'idle',
               actions: { type: 'keepBookings', params: ({ event }) => ({ bookings: event.output }) },
             },
-            onError: {
-              target: 'idle',
-              actions: { type: 'logLoadFailure', params: ({ event }) => ({ error: event.error }) },
-            },
+            onError: loadFailedTo('idle'),
           },
         },
       },

@@ -2,7 +2,7 @@ import { assign, setup } from 'xstate';
 import { isValidPortugueseTaxId } from '../openapi/tax-id.ts';
 import { ApiError } from './api.ts';
 import { placeholder } from './placeholder.ts';
-import { failureFeedback, sanitisePhone, type Feedback } from './feedback.ts';
+import { failureFeedback, PASSWORD_AND_PHONE_CHECKS, sanitisePhone, type Feedback } from './feedback.ts';
 import type { FieldProblem } from './field-limits.ts';
 import type { User } from './session.machine.ts';
 
@@ -169,14 +169,7 @@ export const profileMachine = setup({
     editing: {
       on: {
         'profile.submit': [
-          {
-            guard: 'passwordsDiffer',
-            actions: { type: 'fail', params: { feedback: { key: 'passwords-do-not-match' } } },
-          },
-          {
-            guard: 'phoneInvalid',
-            actions: { type: 'fail', params: { feedback: { key: 'invalid-phone-number' } } },
-          },
+          ...PASSWORD_AND_PHONE_CHECKS,
           {
             // Told beside the field, as the server would (422, `tax_id` invalid), without a call.
             guard: 'taxIdInvalid',

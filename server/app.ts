@@ -330,7 +330,10 @@ export async function buildApp(
       security: { bearerAuth: bearerAuth(auth), operatorAuth: operatorAuth(operators) },
     });
     await registerClient(app, config, {
-      branchImage: async (branchId) => (await branches.findBranch(branchId))?.image ?? null,
+      bookingBranch: async (branchId) => {
+        const branch = await branches.findBranch(branchId);
+        return branch?.active_with_smart_lock ? { name: branch.name, image: branch.image } : null;
+      },
     });
     await app.ready();
   } catch (error) {

@@ -5,7 +5,9 @@ import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
 import { renderToString } from 'react-dom/server';
 import { RuntimeContext } from './app/context.tsx';
 import { staticRuntime } from './app/static-runtime.ts';
-import { i18n } from './i18n/i18n.ts';
+import { BookingModalShell } from './booking/BookingModalShell.tsx';
+import { activateLocale, i18n, loadFeatureMessages } from './i18n/i18n.ts';
+import type { Locale } from './i18n/locales.ts';
 import { createAppRouter } from './router.tsx';
 
 export async function prerender(
@@ -21,4 +23,20 @@ export async function prerender(
       </RuntimeContext>
     </I18nProvider>,
   );
+}
+
+/**
+ * The booking modal of the first HTML (src/booking/BookingModalShell.tsx) in one locale, with the placeholders the
+ * server fills in for the branch an address names.
+ */
+export async function prerenderBookingShell(locale: Locale): Promise<string> {
+  await activateLocale(locale);
+  await loadFeatureMessages('booking');
+  const html = renderToString(
+    <I18nProvider i18n={i18n}>
+      <BookingModalShell closeHref={`/${locale}`} />
+    </I18nProvider>,
+  );
+  // React puts a preload of the image before the markup; the server preloads it in the head instead.
+  return html.replace(/^(?:<link rel="preload"[^>]*\/>)+/, '');
 }

@@ -20,8 +20,11 @@ type PageMetadata = {
   catalogs: Partial<Record<Locale, string>>;
   /** Stylesheets of lazily loaded pages, linked from their HTML so the prerendered markup is styled. */
   styles?: Partial<Record<PageName, string[]>>;
-  /** The booking modal's scripts and each locale's booking catalog, preloaded when the address opens it. */
-  bookingModal?: { scripts: string[]; catalogs: Partial<Record<Locale, string>> };
+  /**
+   * Each locale's booking modal as the first HTML shows it (src/booking/BookingModalShell.tsx), with the
+   * placeholders %BRANCH_NAME% and %BRANCH_IMAGE%: put after #root when the address opens a branch's booking.
+   */
+  bookingShells?: Partial<Record<Locale, string>>;
   /** Each page prerendered at build time, put into #root so the first paint needs no JavaScript. */
   bodies?: Partial<Record<Locale, Partial<Record<PageName, string>>>>;
 };
@@ -81,29 +84,41 @@ export function pageHead(metadata: PageMetadata, locale: Locale, page: PageName,
   ].join('\n    ');
 }
 
-/** Puts the page's head, `lang` and prerendered body into the built index.html (replacing its generic title). */
-/**
- * The head links of a page whose address opens the booking modal of a branch: its main image (the modal's
- * largest paint) at high priority, and the modal's scripts and catalog, so they all load alongside the app
- * instead of after the branch data.
- */
-export function bookingModalLinks(metadata: PageMetadata, locale: Locale, image: string): string {
-  const modal = metadata.bookingModal;
-  const catalog = modal?.catalogs[locale];
-  return [
-    `<link rel="preload" as="image" fetchpriority="high" href="${escapeHtml(image)}" />`,
-    ...[...(modal?.scripts ?? []), ...(catalog ? [catalog] : [])].map(
-      (href) => `<link rel="modulepreload" crossorigin href="${escapeHtml(href)}" />`,
-    ),
-  ].join('\n    ');
-}
+/** The branch an address opens the booking modal of: an active one, as its booking modal shows it. */
+export type BookingBranch = { name: string; image: string };
 
-/** The branch a page's address opens the booking modal of (`booking_branch_id`, as the client reads it). */
+/** The search parameters that open another modal in front of, or instead of, the booking one. */
+const OTHER_MODAL_PARAMETERS = ['auth_tab', 'account_tab', 'move_booking_id', 'stripe_session_id'];
+
+/**
+ * The branch whose booking modal the address opens at its booking tab (`booking_tab=bookSessions` and a
+ * `booking_branch_id` as the client reads it, no other modal asked for), or null.
+ */
 function bookingBranchId(query: unknown): number | null {
-  const value = (query as Record<string, unknown> | undefined)?.booking_branch_id;
+  const search = (query ?? {}) as Record<string, unknown>;
+  const value = search.booking_branch_id;
+  if (search.booking_tab !== 'bookSessions' || OTHER_MODAL_PARAMETERS.some((key) => key in search))
+    return null;
   return typeof value === 'string' && /^[1-9]\d{0,9}$/.test(value) ? Number(value) : null;
 }
 
+/**
+ * The page of an address that opens the booking modal of an active branch: the branch's main image (the page's
+ * largest paint) preloaded at high priority, and the modal's frame with that image in the first HTML (`shell`,
+ * page-metadata.json `bookingShells`) right after #root, so it paints before any JavaScript. The app's code
+ * loads after that paint, as on the landing; the live modal replaces the frame.
+ */
+export function withBookingModal(html: string, shell: string, branch: BookingBranch): string {
+  const filled = shell
+    .replaceAll('%BRANCH_NAME%', () => escapeHtml(branch.name))
+    .replaceAll('%BRANCH_IMAGE%', () => escapeHtml(branch.image));
+  const preload = `<link rel="preload" as="image" fetchpriority="high" href="${escapeHtml(branch.image)}" />`;
+  return html
+    .replace('</head>', () => `  ${preload}\n  </head>`)
+    .replace(/<\/body>(?![\s\S]*<\/body>)/, () => `${filled}\n  </body>`);
+}
+
+/** Puts the page's head, `lang` and prerendered body into the built index.html (replacing its generic title). */
 export function localisedHtml(indexHtml: string, head: string, locale: Locale, body = ''): string {
   return indexHtml
     .replace(/<html([^>]*)\slang="[^"]*"/, `<html$1 lang="${locale}"`)
@@ -185,14 +200,14 @@ function sendHtml(
  * and its pages are the operator console's.
  */
 export type ClientPorts = {
-  /** The main image of a branch, or null when there is no such branch. */
-  branchImage?: (branchId: number) => Promise<string | null>;
+  /** The branch whose booking modal an address opens, or null when there is no such active branch. */
+  bookingBranch?: (branchId: number) => Promise<BookingBranch | null>;
 };
 
 export async function registerClient(
   app: FastifyInstance,
   config: Config,
-  { branchImage }: ClientPorts = {},
+  { bookingBranch }: ClientPorts = {},
 ): Promise<void> {
   const indexFile = path.join(config.clientDistDir, 'index.html');
   const metadataFile = path.join(config.clientDistDir, 'page-metadata.json');
@@ -264,12 +279,10 @@ export async function registerClient(
       );
       pages.set(key, html);
     }
-    const branchId = name === 'main' && branchImage ? bookingBranchId(request.query) : null;
-    const image = branchId === null ? null : await branchImage?.(branchId);
-    if (image)
-      html = page(
-        html.html.replace('</head>', () => `${bookingModalLinks(metadata, lang, image)}\n  </head>`),
-      );
+    const shell = metadata.bookingShells?.[lang];
+    const branchId = name === 'main' && shell && bookingBranch ? bookingBranchId(request.query) : null;
+    const branch = branchId === null ? null : await bookingBranch?.(branchId);
+    if (shell && branch) html = page(withBookingModal(html.html, shell, branch));
     return sendHtml(request, reply, html, pagePolicy);
   };
 

@@ -6,7 +6,7 @@ import { createAdminSetupActors } from '../../machines/adminSetup.actors.ts';
 import { adminSetupMachine } from '../../machines/adminSetup.machine.ts';
 import { useAdmin } from './context.tsx';
 import { ErrorBox } from './feedback.tsx';
-import { AdminLink } from './parts.tsx';
+import { AdminLink, SubmitForm } from './parts.tsx';
 
 /** The page the one-time link of `operator add` opens: the operator chooses a password. */
 export function Setup({ setupToken }: { setupToken: string }) {
@@ -44,12 +44,7 @@ export function Setup({ setupToken }: { setupToken: string }) {
               {toLogin}
             </>
           ) : (
-            <form
-              onSubmit={(event) => {
-                event.preventDefault();
-                send({ type: 'setup.submit' });
-              }}
-            >
+            <SubmitForm onSubmit={() => send({ type: 'setup.submit' })}>
               <Stack gap="md">
                 <Text size="sm">
                   <Trans>Escolha a palavra-passe da sua conta de operador.</Trans>
@@ -77,7 +72,7 @@ export function Setup({ setupToken }: { setupToken: string }) {
                   <Trans>Guardar</Trans>
                 </Button>
               </Stack>
-            </form>
+            </SubmitForm>
           )}
         </Stack>
       </Paper>

@@ -32,6 +32,22 @@ export function useAdminQuery<TParams, TData>(load: (params: TParams) => Promise
   };
 }
 
+/**
+ * A searched list, a page at a time: changing a filter (`filter`) goes back to the first page; `goTo` turns the
+ * page.
+ */
+export function usePagedQuery<TParams extends { page: number }, TData>(
+  load: (params: TParams) => Promise<TData>,
+  params: TParams,
+) {
+  const query = useAdminQuery(load, params);
+  return {
+    ...query,
+    filter: (patch: Partial<TParams>) => query.change({ ...query.params, page: 1, ...patch }),
+    goTo: (page: number) => query.change({ ...query.params, page }),
+  };
+}
+
 /** One change that needs no form of its own: ask, confirm, run once (the action machine). */
 export function useAdminTask<TInput, TOutput>(
   run: (input: TInput) => Promise<TOutput>,

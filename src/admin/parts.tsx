@@ -19,8 +19,8 @@ import {
   type MantineSpacing,
 } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
-import type { ReactNode } from 'react';
-import type { AdminBooking } from '../../machines/adminConsole.actors.ts';
+import { useState, type ComponentType, type ReactNode } from 'react';
+import type { AdminBooking, MemberDetail } from '../../machines/adminConsole.actors.ts';
 import type { Feedback } from '../../machines/feedback.ts';
 import { timeOnly, timeRange } from '../account/time.ts';
 import { formatEuros, intlTag } from '../i18n/format.ts';
@@ -239,6 +239,18 @@ export function AdminLink({ path, children, ...props }: { path: string; children
   );
 }
 
+type DataTableProps<Row> = {
+  minWidth: number;
+  label?: string;
+  headers?: ReactNode[];
+  rows: readonly Row[];
+  rowKey: (row: Row) => string | number;
+  cells: (row: Row) => ReactNode[];
+  striped?: boolean;
+  verticalSpacing?: MantineSpacing | number;
+  nowrap?: number[];
+};
+
 /**
  * A console table: an optional header row, then a row an item, a cell a value `cells` gives (the columns listed in
  * `nowrap` do not wrap); it scrolls sideways on a phone (ScrollTable).
@@ -253,17 +265,7 @@ export function DataTable<Row>({
   striped = true,
   verticalSpacing = 'xs',
   nowrap = [],
-}: {
-  minWidth: number;
-  label?: string;
-  headers?: ReactNode[];
-  rows: readonly Row[];
-  rowKey: (row: Row) => string | number;
-  cells: (row: Row) => ReactNode[];
-  striped?: boolean;
-  verticalSpacing?: MantineSpacing | number;
-  nowrap?: number[];
-}) {
+}: DataTableProps<Row>) {
   return (
     <ScrollTable minWidth={minWidth}>
       <Table striped={striped} verticalSpacing={verticalSpacing} aria-label={label}>
@@ -289,6 +291,58 @@ export function DataTable<Row>({
         </Table.Tbody>
       </Table>
     </ScrollTable>
+  );
+}
+
+/**
+ * A list a query loads, as a table: the load's status, `empty` said when it has no rows (without `empty`, an empty
+ * table), the failure of the last action on the list, then `caption` and the rows.
+ */
+export function QueryTable<Row>({
+  query,
+  rows,
+  empty,
+  error = null,
+  caption,
+  ...table
+}: {
+  query: QueryLike;
+  rows: readonly Row[] | null | undefined;
+  empty?: ReactNode;
+  error?: Feedback | null;
+  caption?: ReactNode;
+} & Omit<DataTableProps<Row>, 'rows'>) {
+  const hasRows = rows != null && (rows.length > 0 || !empty);
+  return (
+    <>
+      <QueryStatus query={query} hasData={rows != null} />
+      {rows?.length === 0 && empty && <Empty>{empty}</Empty>}
+      <ErrorBox error={error} />
+      {hasRows && caption}
+      {hasRows && <DataTable rows={rows} {...table} />}
+    </>
+  );
+}
+
+type ListPage<Row> = { items: readonly Row[]; total: number; page_size: number };
+
+/** A searched list, a page at a time (`usePagedQuery`): its table (QueryTable), then its pages. */
+export function PagedTable<Row>({
+  query,
+  labelControls,
+  ...table
+}: {
+  query: QueryLike & { data: ListPage<Row> | null; params: { page: number }; goTo: (page: number) => void };
+  labelControls?: boolean;
+} & Omit<Parameters<typeof QueryTable<Row>>[0], 'query' | 'rows'>) {
+  const page = query.data;
+  return (
+    <>
+      <QueryTable query={query} rows={page?.items} {...table} />
+      {page && (
+        <Pager list={page} value={query.params.page} onChange={query.goTo} labelControls={labelControls} />
+      )}
+    </>
   );
 }
 
@@ -340,18 +394,40 @@ export function Section({
   );
 }
 
-/** A list's search form: submitting it (Enter or its button) runs `onSearch`. */
-export function SearchForm({ onSearch, children }: { onSearch: () => void; children: ReactNode }) {
+/** A form the console handles itself: submitting it (Enter or its submit button) runs `onSubmit`, nothing else. */
+export function SubmitForm({
+  onSubmit,
+  role,
+  children,
+}: {
+  onSubmit: () => void;
+  role?: 'search';
+  children: ReactNode;
+}) {
   return (
     <form
-      role="search"
+      role={role}
       onSubmit={(event) => {
         event.preventDefault();
-        onSearch();
+        onSubmit();
       }}
     >
       {children}
     </form>
+  );
+}
+
+/** A list's search form: its fields in a row, then Search; submitting it (Enter or the button) runs `onSearch`. */
+export function SearchForm({ onSearch, children }: { onSearch: () => void; children: ReactNode }) {
+  return (
+    <SubmitForm role="search" onSubmit={onSearch}>
+      <Group align="flex-end" wrap="wrap" gap="sm">
+        {children}
+        <Button type="submit" variant="default">
+          <Trans>Procurar</Trans>
+        </Button>
+      </Group>
+    </SubmitForm>
   );
 }
 
@@ -406,6 +482,32 @@ export function ReasonField({
 /** What a page gives the dialog it opens: the record it acts on, closing it, and what to do once it is done. */
 export type DialogProps<Detail> = { detail: Detail; onClose: () => void; onDone: () => void };
 
+/**
+ * The dialogs a record's page opens (by name, one at a time) on its record: `open` one, `render` the one open.
+ * Done, it closes and the page reloads (`reload`).
+ */
+export function usePageDialogs<Detail, Name extends string>(
+  dialogs: Record<Name, ComponentType<DialogProps<Detail>>>,
+  reload: () => void,
+) {
+  const [open, setOpen] = useState<Name | null>(null);
+  const Shown: ComponentType<DialogProps<Detail>> | null = open === null ? null : dialogs[open];
+  return {
+    open: (name: Name) => setOpen(name),
+    render: (detail: Detail) =>
+      Shown && (
+        <Shown
+          detail={detail}
+          onClose={() => setOpen(null)}
+          onDone={() => {
+            setOpen(null);
+            reload();
+          }}
+        />
+      ),
+  };
+}
+
 /** A console dialog: open while it is shown, centred, its close button named in the console's language. */
 export function Dialog({
   title,
@@ -444,6 +546,117 @@ export function DialogActions({
         {children}
       </Group>
     </>
+  );
+}
+
+/**
+ * A dialog that runs one change with the reason the operator gives for it (ReasonField): what `children` ask
+ * first, then the reason, Back and the change's button (`action`), which runs `onRun` with the reason once the
+ * dialog is `ready` and the reason given.
+ */
+export function ReasonDialog({
+  title,
+  task,
+  action,
+  color,
+  gap = 'sm',
+  ready = true,
+  onRun,
+  onClose,
+  children,
+}: {
+  title: string;
+  task: TaskLike;
+  action: ReactNode;
+  color?: string;
+  gap?: MantineSpacing;
+  ready?: boolean;
+  onRun: (reason: string) => void;
+  onClose: () => void;
+  children?: ReactNode;
+}) {
+  const [reason, setReason] = useState('');
+  return (
+    <Dialog onClose={onClose} title={title}>
+      <Stack gap={gap}>
+        {children}
+        <ReasonField value={reason} onChange={setReason} />
+        <DialogActions error={task.state.context.error} onClose={onClose}>
+          <Button
+            color={color}
+            disabled={!ready || reason.trim() === ''}
+            loading={task.state.matches('running')}
+            onClick={() => onRun(reason.trim())}
+          >
+            {action}
+          </Button>
+        </DialogActions>
+      </Stack>
+    </Dialog>
+  );
+}
+
+type TaskLike = {
+  state: { matches: (value: 'running') => boolean; context: { error: Feedback | null } };
+  dismiss: () => void;
+};
+
+/** The answer to a change asked inline (remove, reopen, unblock): its failure, then Back and the confirmation. */
+export function ConfirmActions({
+  task,
+  disabled,
+  onConfirm,
+  children,
+}: {
+  task: TaskLike;
+  disabled?: boolean;
+  onConfirm: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <ErrorBox error={task.state.context.error} />
+      <Group>
+        <Button variant="default" size="xs" onClick={task.dismiss}>
+          <Trans>Voltar</Trans>
+        </Button>
+        <Button size="xs" disabled={disabled} loading={task.state.matches('running')} onClick={onConfirm}>
+          {children}
+        </Button>
+      </Group>
+    </>
+  );
+}
+
+/** The payments and refunds of a booking or a member, each with `detail` after its amount. */
+export function PaymentsSection({
+  id,
+  payments,
+  detail,
+}: {
+  id: string;
+  payments: readonly MemberDetail['payments'][number][];
+  detail: (movement: MemberDetail['payments'][number]) => string;
+}) {
+  const { t } = useLingui();
+  const money = useMoney();
+  const times = useTimes();
+  return (
+    <Section
+      id={id}
+      title={<Trans>Pagamentos</Trans>}
+      empty={payments.length === 0 && <Trans>Sem pagamentos</Trans>}
+    >
+      <Stack gap={4}>
+        {payments.map((movement) => (
+          <Text size="sm" key={movement.id}>
+            {times.instant(movement.at)} · {movement.kind === 'refund' ? t`reembolso` : t`pagamento`}{' '}
+            {money(movement.amount_eur)}
+            {detail(movement)}
+          </Text>
+        ))}
+      </Stack>
+    </Section>
   );
 }
 

@@ -6,6 +6,7 @@ import { loadTemporal } from '../../machines/temporal.ts';
 import { useModalSearch } from '../auth/useModalSearch.ts';
 import { loadFeatureMessages } from '../i18n/i18n.ts';
 import { useActorSelector, useRuntime } from './context.tsx';
+import { removeBookingModalShell } from './first-html-modal.ts';
 
 const AuthModal = lazy(async () => {
   const [module] = await Promise.all([import('../auth/AuthModal.tsx'), loadFeatureMessages('account')]);
@@ -49,12 +50,18 @@ export function Modals() {
   const modal = useActorSelector(startup, (state) => state.context.modal);
   const behind = useActorSelector(startup, (state) => state.context.behind);
   const base = modal === 'auth' ? behind : modal;
+  // The booking modal of the first HTML (src/booking/BookingModalShell.tsx) stays until the live one replaces it,
+  // or until the modals are arranged (the live runtime has started) with no booking modal among them.
+  const arranged = useActorSelector(startup, (state) => !state.matches('starting'));
+  useEffect(() => {
+    if (arranged && base !== 'booking') removeBookingModalShell();
+  }, [arranged, base]);
   // The modal behind the auth modal steps aside while it is open (its flow keeps its state).
   const hidden = modal === 'auth';
   return (
     <Suspense fallback={null}>
       {base === 'account' && <AccountModal hidden={hidden} />}
-      {base === 'booking' && <BookingModal hidden={hidden} />}
+      {base === 'booking' && <BookingModal hidden={hidden} onShown={removeBookingModalShell} />}
       {base === 'payment' && search.stripe_session_id && (
         <PaymentResult key={search.stripe_session_id} sessionId={search.stripe_session_id} hidden={hidden} />
       )}

@@ -6,37 +6,14 @@ import type { ClientConfig } from '../config.ts';
 import { i18n, requestLocale } from '../i18n/i18n.ts';
 import { modalSearchSchema } from '../../machines/modal-search.ts';
 import { createSessionActors, endServerSession } from '../../machines/session.actors.ts';
-import { sessionMachine, type TokenStore } from '../../machines/session.machine.ts';
+import { sessionMachine } from '../../machines/session.machine.ts';
+import { localStorageTokenStore } from './tokenStore.ts';
 import { createStartupActors } from '../../machines/startup.actors.ts';
 import { startupMachine } from '../../machines/startup.machine.ts';
 import { fromPromise } from 'xstate';
 
-const TOKEN_KEY = 'token';
-
-/** The bearer token in local storage under `token`; storage may be unavailable (private modes). */
-const localTokenStore: TokenStore = {
-  read() {
-    try {
-      return window.localStorage.getItem(TOKEN_KEY);
-    } catch {
-      return null;
-    }
-  },
-  write(token) {
-    try {
-      window.localStorage.setItem(TOKEN_KEY, token);
-    } catch {
-      // The session still works for this page view.
-    }
-  },
-  clear() {
-    try {
-      window.localStorage.removeItem(TOKEN_KEY);
-    } catch {
-      // Nothing stored, nothing to clear.
-    }
-  },
-};
+/** The member's bearer token, in local storage under `token`. */
+const localTokenStore = localStorageTokenStore('token');
 
 export type Runtime = {
   config: ClientConfig;

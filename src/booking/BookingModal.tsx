@@ -1,7 +1,7 @@
 import './mantine-styles.ts';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Modal, Stack, Tabs, Text } from '@mantine/core';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useLayoutEffect } from 'react';
 import type { Branch } from '../../machines/branches.ts';
 import { bookingTab, type BookingTab } from '../../machines/modal-search.ts';
 import { useBranches, useLoggedIn } from '../app/context.tsx';
@@ -21,7 +21,26 @@ const BranchInformation = lazy(async () => ({
 // Moving a booking is rarer than booking: its flow loads when a move is opened.
 const MoveFlow = lazy(async () => ({ default: (await import('./MoveBooking.tsx')).MoveFlow }));
 
-function BookingFlow({ branch, tab, hidden }: { branch: Branch; tab: BookingTab; hidden: boolean }) {
+/**
+ * Rendered inside the live modal: once its content is in the page (before the browser paints it), `onShown` takes
+ * away the modal of the first HTML (src/booking/BookingModalShell.tsx) that stood in its place.
+ */
+function Shown({ onShown }: { onShown: () => void }) {
+  useLayoutEffect(onShown, [onShown]);
+  return null;
+}
+
+function BookingFlow({
+  branch,
+  tab,
+  hidden,
+  onShown,
+}: {
+  branch: Branch;
+  tab: BookingTab;
+  hidden: boolean;
+  onShown: () => void;
+}) {
   const { t } = useLingui();
   const locale = useLocale();
   const updateSearch = useUpdateModalSearch();
@@ -45,6 +64,7 @@ function BookingFlow({ branch, tab, hidden }: { branch: Branch; tab: BookingTab;
         size="xl"
         zIndex={200}
       >
+        <Shown onShown={onShown} />
         <Tabs
           value={tab}
           onChange={(value) => {
@@ -107,9 +127,9 @@ function BookingFlow({ branch, tab, hidden }: { branch: Branch; tab: BookingTab;
 
 /**
  * docs/decisions.md, 'Client': the branch/booking modal, opened by booking_tab and booking_branch_id. `hidden`: the auth modal
- * is open over it (its flow keeps its state).
+ * is open over it (its flow keeps its state). `onShown`: called once the live modal is in the page.
  */
-export default function BookingModal({ hidden }: { hidden: boolean }) {
+export default function BookingModal({ hidden, onShown }: { hidden: boolean; onShown: () => void }) {
   const { t } = useLingui();
   const search = useModalSearch();
   const { active, ready } = useBranches();
@@ -132,7 +152,7 @@ export default function BookingModal({ hidden }: { hidden: boolean }) {
         </Suspense>
       ) : branch ? (
         <BookingProvider key={branch.id} branch={branch} loggedIn={loggedIn} openLogin={openLogin}>
-          <BookingFlow branch={branch} tab={search.booking_tab} hidden={hidden} />
+          <BookingFlow branch={branch} tab={search.booking_tab} hidden={hidden} onShown={onShown} />
         </BookingProvider>
       ) : (
         <Modal
@@ -147,6 +167,7 @@ export default function BookingModal({ hidden }: { hidden: boolean }) {
           closeButtonProps={{ 'aria-label': t`Fechar` }}
           title={<span className="booking-title">{t`Reservar`}</span>}
         >
+          <Shown onShown={onShown} />
           <Alert color="red" role="alert">
             <Trans>Nenhum espaço ativo encontrado</Trans>
           </Alert>

@@ -1,4 +1,4 @@
-import { intlTag } from '../i18n/format.ts';
+import { dateTimeFormat } from '../i18n/format.ts';
 import type { Locale } from '../i18n/locales.ts';
 
 // Calendar dates (yyyy-MM-dd) are the branch's; formatting them at UTC noon keeps them that day anywhere.
@@ -7,13 +7,13 @@ function utcNoon(date: string): Date {
 }
 
 export function formatMonth(month: string, locale: Locale): string {
-  return new Intl.DateTimeFormat(intlTag(locale), { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+  return dateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
     utcNoon(`${month}-01`),
   );
 }
 
 export function formatDay(date: string, locale: Locale): string {
-  return new Intl.DateTimeFormat(intlTag(locale), {
+  return dateTimeFormat(locale, {
     weekday: 'long',
     day: 'numeric',
     month: 'long',
@@ -27,8 +27,8 @@ export function weekdayNames(locale: Locale): { short: string; long: string }[] 
   return Array.from({ length: 7 }, (_, index) => {
     const day = utcNoon(`2026-06-0${index + 1}`);
     return {
-      short: new Intl.DateTimeFormat(intlTag(locale), { weekday: 'short', timeZone: 'UTC' }).format(day),
-      long: new Intl.DateTimeFormat(intlTag(locale), { weekday: 'long', timeZone: 'UTC' }).format(day),
+      short: dateTimeFormat(locale, { weekday: 'short', timeZone: 'UTC' }).format(day),
+      long: dateTimeFormat(locale, { weekday: 'long', timeZone: 'UTC' }).format(day),
     };
   });
 }

@@ -22,10 +22,30 @@ export function clockOptions(locale: Locale): Intl.DateTimeFormatOptions {
   return { hour: twelveHour ? 'numeric' : '2-digit', minute: '2-digit', hour12: twelveHour };
 }
 
+// Making an Intl formatter costs far more than using one, and a page uses the same few many times (the booking
+// modal's calendar and slot grid, dozens per render): each is made once per language and options.
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/** The language's date and time formatter with these options (made once, then reused). */
+export function dateTimeFormat(locale: Locale, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale} ${JSON.stringify(options)}`;
+  let format = dateTimeFormats.get(key);
+  if (!format) dateTimeFormats.set(key, (format = new Intl.DateTimeFormat(intlTag(locale), options)));
+  return format;
+}
+
+function numberFormat(locale: Locale, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `${locale} ${JSON.stringify(options)}`;
+  let format = numberFormats.get(key);
+  if (!format) numberFormats.set(key, (format = new Intl.NumberFormat(intlTag(locale), options)));
+  return format;
+}
+
 /** A euro amount: whole euros without decimals, anything else with two. */
 export function formatEuros(amount: number, locale: Locale): string {
   const whole = Number.isInteger(amount);
-  return new Intl.NumberFormat(intlTag(locale), {
+  return numberFormat(locale, {
     style: 'currency',
     currency: 'EUR',
     minimumFractionDigits: whole ? 0 : 2,

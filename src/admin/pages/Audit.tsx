@@ -1,8 +1,8 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Code, Group, Stack, Text, TextInput } from '@mantine/core';
 import type { AuditFilters } from '../../../machines/adminConsole.actors.ts';
-import { useAdminQuery, useConsoleActors } from '../hooks.ts';
-import { DataTable, Empty, PageTitle, Pager, PeriodFields, QueryStatus, useTimes } from '../parts.tsx';
+import { useConsoleActors, usePagedQuery } from '../hooks.ts';
+import { PagedTable, PageTitle, PeriodFields, useTimes } from '../parts.tsx';
 
 const show = (value: unknown) => (value === null || value === undefined ? '—' : JSON.stringify(value));
 
@@ -11,7 +11,7 @@ export default function Audit() {
   const { t } = useLingui();
   const actors = useConsoleActors();
   const times = useTimes();
-  const query = useAdminQuery<AuditFilters, Awaited<ReturnType<typeof actors.audit>>>(actors.audit, {
+  const query = usePagedQuery<AuditFilters, Awaited<ReturnType<typeof actors.audit>>>(actors.audit, {
     action: '',
     entityType: '',
     entityId: '',
@@ -19,9 +19,6 @@ export default function Audit() {
     to: '',
     page: 1,
   });
-  const filters = query.params;
-  const set = (patch: Partial<AuditFilters>) => query.change({ ...filters, page: 1, ...patch });
-  const page = query.data;
   return (
     <Stack>
       <PageTitle>
@@ -31,61 +28,47 @@ export default function Audit() {
         <TextInput
           label={t`Ação`}
           placeholder="booking.cancel"
-          value={filters.action}
-          onChange={(event) => set({ action: event.currentTarget.value })}
+          value={query.params.action}
+          onChange={(event) => query.filter({ action: event.currentTarget.value })}
         />
         <TextInput
           label={t`Tipo`}
           placeholder="booking"
-          value={filters.entityType}
-          onChange={(event) => set({ entityType: event.currentTarget.value })}
+          value={query.params.entityType}
+          onChange={(event) => query.filter({ entityType: event.currentTarget.value })}
         />
         <TextInput
           label={t`Identificador`}
-          value={filters.entityId}
-          onChange={(event) => set({ entityId: event.currentTarget.value })}
+          value={query.params.entityId}
+          onChange={(event) => query.filter({ entityId: event.currentTarget.value })}
         />
-        <PeriodFields from={filters.from} to={filters.to} onChange={set} />
+        <PeriodFields from={query.params.from} to={query.params.to} onChange={query.filter} />
       </Group>
-      <QueryStatus query={query} hasData={page !== null} />
-      {page?.items.length === 0 && (
-        <Empty>
-          <Trans>Nenhuma entrada.</Trans>
-        </Empty>
-      )}
-      {page && page.items.length > 0 && (
-        <DataTable
-          minWidth={720}
-          label={t`Registo de auditoria`}
-          headers={[t`Quando`, t`Quem`, t`O quê`, t`Antes → depois`]}
-          rows={page.items}
-          rowKey={(entry) => entry.id}
-          nowrap={[0]}
-          cells={(entry) => [
-            times.instant(entry.at),
-            entry.operator_email ?? t`linha de comandos`,
-            <>
-              <Text size="sm" fw={600}>
-                {entry.action}
-              </Text>
-              <Text size="xs" c="gray.4">
-                {entry.entity_type} {entry.entity_id}
-              </Text>
-              {entry.reason && <Text size="xs">{entry.reason}</Text>}
-            </>,
-            <Code block style={{ maxWidth: 420, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
-              {show(entry.before)} → {show(entry.after)}
-            </Code>,
-          ]}
-        />
-      )}
-      {page && (
-        <Pager
-          list={page}
-          value={filters.page}
-          onChange={(value) => query.change({ ...filters, page: value })}
-        />
-      )}
+      <PagedTable
+        query={query}
+        empty={<Trans>Nenhuma entrada.</Trans>}
+        minWidth={720}
+        label={t`Registo de auditoria`}
+        headers={[t`Quando`, t`Quem`, t`O quê`, t`Antes → depois`]}
+        rowKey={(entry) => entry.id}
+        nowrap={[0]}
+        cells={(entry) => [
+          times.instant(entry.at),
+          entry.operator_email ?? t`linha de comandos`,
+          <>
+            <Text size="sm" fw={600}>
+              {entry.action}
+            </Text>
+            <Text size="xs" c="gray.4">
+              {entry.entity_type} {entry.entity_id}
+            </Text>
+            {entry.reason && <Text size="xs">{entry.reason}</Text>}
+          </>,
+          <Code block style={{ maxWidth: 420, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+            {show(entry.before)} → {show(entry.after)}
+          </Code>,
+        ]}
+      />
     </Stack>
   );
 }

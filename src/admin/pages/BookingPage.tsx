@@ -29,10 +29,14 @@ import {
   memberName,
   PageTitle,
   QueryStatus,
+  PaymentsSection,
+  ReasonDialog,
   ReasonField,
   Section,
+  SubmitForm,
   useMinorUnits,
   useMoney,
+  usePageDialogs,
   useTimes,
 } from '../parts.tsx';
 import { DayField } from '../dates.tsx';
@@ -60,12 +64,7 @@ function CancelDialog({ detail, onClose, onDone }: DialogProps<Detail>) {
         : null;
   return (
     <Dialog onClose={onClose} title={t`Cancelar a reserva #${detail.booking.id}`}>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          send({ type: 'cancel.submit' });
-        }}
-      >
+      <SubmitForm onSubmit={() => send({ type: 'cancel.submit' })}>
         <Stack gap="md">
           <Text size="sm">
             {t`Pago: ${money(detail.booking.paid_eur)}. Pela política de reembolso: ${money(detail.refundable_eur)}.`}
@@ -107,7 +106,7 @@ function CancelDialog({ detail, onClose, onDone }: DialogProps<Detail>) {
             </Button>
           </DialogActions>
         </Stack>
-      </form>
+      </SubmitForm>
     </Dialog>
   );
 }
@@ -123,51 +122,46 @@ function MoveDialog({ detail, onClose, onDone }: DialogProps<Detail>) {
     date: booking.start_time.slice(0, 10),
   });
   const [slotId, setSlotId] = useState('');
-  const [reason, setReason] = useState('');
   const move = useAdminTask(actors.moveBooking, () => {
     onDone();
   });
   return (
-    <Dialog onClose={onClose} title={t`Mudar a reserva #${booking.id}`}>
-      <Stack gap="md">
-        <DayField
-          label={t`Dia`}
-          value={slots.params.date}
-          onChange={(value) => {
-            setSlotId('');
-            slots.change({ ...slots.params, date: value });
-          }}
+    <ReasonDialog
+      title={t`Mudar a reserva #${booking.id}`}
+      task={move}
+      gap="md"
+      action={<Trans>Mudar</Trans>}
+      ready={slotId !== ''}
+      onRun={(reason) => move.run({ id: booking.id, slotId: Number(slotId), reason })}
+      onClose={onClose}
+    >
+      <DayField
+        label={t`Dia`}
+        value={slots.params.date}
+        onChange={(value) => {
+          setSlotId('');
+          slots.change({ ...slots.params, date: value });
+        }}
+      />
+      <QueryStatus query={slots} hasData={slots.data !== null} />
+      {slots.data && (
+        <NativeSelect
+          label={t`Novo horário`}
+          value={slotId}
+          data={[
+            {
+              value: '',
+              label: slots.data.length ? t`Escolha um horário livre` : t`Sem horários livres neste dia`,
+            },
+            ...slots.data.map((slot) => ({
+              value: String(slot.id),
+              label: times.range(slot.start_time, slot.end_time, zone),
+            })),
+          ]}
+          onChange={(event) => setSlotId(event.currentTarget.value)}
         />
-        <QueryStatus query={slots} hasData={slots.data !== null} />
-        {slots.data && (
-          <NativeSelect
-            label={t`Novo horário`}
-            value={slotId}
-            data={[
-              {
-                value: '',
-                label: slots.data.length ? t`Escolha um horário livre` : t`Sem horários livres neste dia`,
-              },
-              ...slots.data.map((slot) => ({
-                value: String(slot.id),
-                label: times.range(slot.start_time, slot.end_time, zone),
-              })),
-            ]}
-            onChange={(event) => setSlotId(event.currentTarget.value)}
-          />
-        )}
-        <ReasonField value={reason} onChange={setReason} />
-        <DialogActions error={move.state.context.error} onClose={onClose}>
-          <Button
-            disabled={slotId === '' || reason.trim() === ''}
-            loading={move.state.matches('running')}
-            onClick={() => move.run({ id: booking.id, slotId: Number(slotId), reason: reason.trim() })}
-          >
-            <Trans>Mudar</Trans>
-          </Button>
-        </DialogActions>
-      </Stack>
-    </Dialog>
+      )}
+    </ReasonDialog>
   );
 }
 
@@ -232,13 +226,9 @@ export function BookingPage({ id }: { id: number }) {
   const historyText = useHistoryText();
   const messageLabels = useMessageLabels();
   const query = useAdminQuery(actors.booking, { id });
-  const [dialog, setDialog] = useState<'cancel' | 'move' | null>(null);
+  const dialogs = usePageDialogs({ cancel: CancelDialog, move: MoveDialog }, query.reload);
   const resend = useAdminTask(actors.resendCode);
   const detail = query.data;
-  const after = () => {
-    setDialog(null);
-    query.reload();
-  };
   const live =
     detail !== null && (detail.booking.status === 'confirmed' || detail.booking.status === 'pending');
   return (
@@ -276,10 +266,10 @@ export function BookingPage({ id }: { id: number }) {
                 {detail.booking.coupon_code ? ` · ${detail.booking.coupon_code}` : ''}
               </Text>
               <Group gap="sm" mt="xs">
-                <Button color="red" variant="light" disabled={!live} onClick={() => setDialog('cancel')}>
+                <Button color="red" variant="light" disabled={!live} onClick={() => dialogs.open('cancel')}>
                   <Trans>Cancelar…</Trans>
                 </Button>
-                <Button variant="default" disabled={!live} onClick={() => setDialog('move')}>
+                <Button variant="default" disabled={!live} onClick={() => dialogs.open('move')}>
                   <Trans>Mudar de horário…</Trans>
                 </Button>
                 <Button
@@ -309,21 +299,11 @@ export function BookingPage({ id }: { id: number }) {
                 ))}
               </Stack>
             </Section>
-            <Section
+            <PaymentsSection
               id="booking-payments"
-              title={<Trans>Pagamentos</Trans>}
-              empty={detail.payments.length === 0 && <Trans>Sem pagamentos</Trans>}
-            >
-              <Stack gap={4}>
-                {detail.payments.map((movement) => (
-                  <Text size="sm" key={movement.id}>
-                    {times.instant(movement.at)} · {movement.kind === 'refund' ? t`reembolso` : t`pagamento`}{' '}
-                    {money(movement.amount_eur)}
-                    {movement.reason ? ` · ${movement.reason}` : ''}
-                  </Text>
-                ))}
-              </Stack>
-            </Section>
+              payments={detail.payments}
+              detail={(movement) => (movement.reason ? ` · ${movement.reason}` : '')}
+            />
           </SimpleGrid>
           <Section
             id="booking-messages"
@@ -346,10 +326,7 @@ export function BookingPage({ id }: { id: number }) {
               ]}
             />
           </Section>
-          {dialog === 'cancel' && (
-            <CancelDialog detail={detail} onClose={() => setDialog(null)} onDone={after} />
-          )}
-          {dialog === 'move' && <MoveDialog detail={detail} onClose={() => setDialog(null)} onDone={after} />}
+          {dialogs.render(detail)}
         </>
       )}
     </Stack>

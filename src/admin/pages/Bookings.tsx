@@ -1,17 +1,14 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import { Button, Group, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
+import { NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import type { AdminBookingStatus, BookingFilters } from '../../../machines/adminConsole.actors.ts';
-import { useAdminQuery, useBranchOptions, useConsoleActors } from '../hooks.ts';
+import { useBranchOptions, useConsoleActors, usePagedQuery } from '../hooks.ts';
 import {
   AdminLink,
   BookingFlags,
   BranchPeriodFilters,
-  DataTable,
-  Empty,
   memberName,
+  PagedTable,
   PageTitle,
-  Pager,
-  QueryStatus,
   SearchForm,
   useMoney,
   useTimes,
@@ -24,7 +21,7 @@ function BookingSearch() {
   const branches = useBranchOptions();
   const money = useMoney();
   const times = useTimes();
-  const query = useAdminQuery<BookingFilters, Awaited<ReturnType<typeof actors.bookings>>>(actors.bookings, {
+  const query = usePagedQuery<BookingFilters, Awaited<ReturnType<typeof actors.bookings>>>(actors.bookings, {
     q: '',
     branchId: null,
     from: '',
@@ -32,8 +29,6 @@ function BookingSearch() {
     status: '',
     page: 1,
   });
-  const filters = query.params;
-  const set = (patch: Partial<BookingFilters>) => query.change({ ...filters, page: 1, ...patch });
   const statuses: { value: AdminBookingStatus | ''; label: string }[] = [
     { value: '', label: t`Todos os estados` },
     { value: 'pending', label: t`pendente` },
@@ -41,74 +36,56 @@ function BookingSearch() {
     { value: 'canceled', label: t`cancelada` },
     { value: 'expired', label: t`expirada` },
   ];
-  const page = query.data;
   return (
     <Stack>
       <PageTitle>
         <Trans>Reservas</Trans>
       </PageTitle>
       <SearchForm onSearch={query.reload}>
-        <Group align="flex-end" wrap="wrap" gap="sm">
-          <TextInput
-            label={t`Cliente (e-mail, telefone ou nome)`}
-            value={filters.q}
-            onChange={(event) => set({ q: event.currentTarget.value })}
-            miw={220}
-          />
-          <BranchPeriodFilters value={filters} branches={branches.options} onChange={set} />
-          <NativeSelect
-            label={t`Estado`}
-            value={filters.status}
-            data={statuses}
-            onChange={(event) => set({ status: event.currentTarget.value as AdminBookingStatus | '' })}
-          />
-          <Button type="submit" variant="default">
-            <Trans>Procurar</Trans>
-          </Button>
-        </Group>
+        <TextInput
+          label={t`Cliente (e-mail, telefone ou nome)`}
+          value={query.params.q}
+          onChange={(event) => query.filter({ q: event.currentTarget.value })}
+          miw={220}
+        />
+        <BranchPeriodFilters value={query.params} branches={branches.options} onChange={query.filter} />
+        <NativeSelect
+          label={t`Estado`}
+          value={query.params.status}
+          data={statuses}
+          onChange={(event) => query.filter({ status: event.currentTarget.value as AdminBookingStatus | '' })}
+        />
       </SearchForm>
-      <QueryStatus query={query} hasData={page !== null} />
-      {page && page.items.length === 0 && (
-        <Empty>
-          <Trans>Nenhuma reserva encontrada.</Trans>
-        </Empty>
-      )}
-      {page && page.items.length > 0 && (
-        <>
+      <PagedTable
+        query={query}
+        empty={<Trans>Nenhuma reserva encontrada.</Trans>}
+        caption={
           <Text size="sm" c="gray.4">
-            <Plural value={page.total} one="# reserva" other="# reservas" />
+            <Plural value={query.data?.total ?? 0} one="# reserva" other="# reservas" />
           </Text>
-          <DataTable
-            minWidth={560}
-            headers={[t`Reserva`, t`Quando`, t`Cliente`, t`Pago`, t`Estado`]}
-            rows={page.items}
-            rowKey={(booking) => booking.id}
-            cells={(booking) => [
-              <AdminLink path={`bookings/${booking.id}`}>#{booking.id}</AdminLink>,
-              <>
-                <Text size="sm">{booking.branch.name}</Text>
-                <Text size="xs" c="gray.4">
-                  {times.range(booking.start_time, booking.end_time, booking.branch.time_zone)}
-                </Text>
-              </>,
-              <>
-                <Text size="sm">{memberName(booking.member)}</Text>
-                <Text size="xs" c="gray.4">
-                  {booking.member?.email}
-                </Text>
-              </>,
-              money(booking.paid_eur),
-              <BookingFlags booking={booking} />,
-            ]}
-          />
-          <Pager
-            list={page}
-            value={filters.page}
-            onChange={(value) => query.change({ ...filters, page: value })}
-            labelControls
-          />
-        </>
-      )}
+        }
+        minWidth={560}
+        headers={[t`Reserva`, t`Quando`, t`Cliente`, t`Pago`, t`Estado`]}
+        rowKey={(booking) => booking.id}
+        cells={(booking) => [
+          <AdminLink path={`bookings/${booking.id}`}>#{booking.id}</AdminLink>,
+          <>
+            <Text size="sm">{booking.branch.name}</Text>
+            <Text size="xs" c="gray.4">
+              {times.range(booking.start_time, booking.end_time, booking.branch.time_zone)}
+            </Text>
+          </>,
+          <>
+            <Text size="sm">{memberName(booking.member)}</Text>
+            <Text size="xs" c="gray.4">
+              {booking.member?.email}
+            </Text>
+          </>,
+          money(booking.paid_eur),
+          <BookingFlags booking={booking} />,
+        ]}
+        labelControls
+      />
     </Stack>
   );
 }

@@ -64,6 +64,14 @@ function changesOf(branch: AdminBranch, edited: AdminBranch): AdminBranchUpdate 
   return update;
 }
 
+/** The items of a list typed as text, split at `separator`, without blanks. */
+function listOf(text: string, separator: string): string[] {
+  return text
+    .split(separator)
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
 function BranchEditor({ branch, onSaved }: { branch: AdminBranch; onSaved: () => void }) {
   const { t } = useLingui();
   const actors = useConsoleActors();
@@ -125,26 +133,12 @@ function BranchEditor({ branch, onSaved }: { branch: AdminBranch; onSaved: () =>
             autosize
             minRows={2}
             value={edited.images.join('\n')}
-            onChange={(event) =>
-              set({
-                images: event.currentTarget.value
-                  .split('\n')
-                  .map((line) => line.trim())
-                  .filter(Boolean),
-              })
-            }
+            onChange={(event) => set({ images: listOf(event.currentTarget.value, '\n') })}
           />
           <TextInput
             label={t`Portas (identificadores separados por vírgulas)`}
             value={edited.lock_devices.join(', ')}
-            onChange={(event) =>
-              set({
-                lock_devices: event.currentTarget.value
-                  .split(',')
-                  .map((item) => item.trim())
-                  .filter(Boolean),
-              })
-            }
+            onChange={(event) => set({ lock_devices: listOf(event.currentTarget.value, ',') })}
           />
           <Switch
             label={t`Ativa (aceita reservas, com fechadura inteligente)`}

@@ -8,12 +8,14 @@ import { useAdmin } from '../context.tsx';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useBranchOptions, useConsoleActors } from '../hooks.ts';
 import {
+  ConfirmActions,
   DataTable,
   Empty,
   memberName,
   PageTitle,
   QueryStatus,
   SectionCard,
+  SubmitForm,
   useMoney,
   useTimes,
 } from '../parts.tsx';
@@ -46,12 +48,7 @@ export default function Closures() {
       </PageTitle>
       <SectionCard id="closure-new" title={<Trans>Encerrar uma filial</Trans>}>
         {editing && (
-          <form
-            onSubmit={(event) => {
-              event.preventDefault();
-              send({ type: 'closure.preview' });
-            }}
-          >
+          <SubmitForm onSubmit={() => send({ type: 'closure.preview' })}>
             <Stack gap="sm">
               <NativeSelect
                 label={t`Filial`}
@@ -97,7 +94,7 @@ export default function Closures() {
                 </Button>
               </Group>
             </Stack>
-          </form>
+          </SubmitForm>
         )}
         {(state.matches('reviewing') || state.matches('closing')) && preview && (
           <Stack gap="sm">
@@ -209,15 +206,9 @@ export default function Closures() {
                         voltam.
                       </Trans>
                     </Text>
-                    <ErrorBox error={reopen.state.context.error} />
-                    <Group>
-                      <Button variant="default" size="xs" onClick={reopen.dismiss}>
-                        <Trans>Voltar</Trans>
-                      </Button>
-                      <Button size="xs" loading={reopen.state.matches('running')} onClick={reopen.confirm}>
-                        <Trans>Reabrir os horários</Trans>
-                      </Button>
-                    </Group>
+                    <ConfirmActions task={reopen} onConfirm={reopen.confirm}>
+                      <Trans>Reabrir os horários</Trans>
+                    </ConfirmActions>
                   </Stack>
                 )}
             </Card>

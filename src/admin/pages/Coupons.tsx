@@ -4,7 +4,7 @@ import { couponOf, type CouponFields } from '../../../machines/adminCoupon.machi
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useConsoleActors } from '../hooks.ts';
 import { NewCouponProvider, useNewCouponSelector, useNewCouponSend } from '../useConsoleForms.tsx';
-import { DataTable, Empty, PageTitle, QueryStatus, SectionCard, useTimes } from '../parts.tsx';
+import { PageTitle, QueryTable, SectionCard, SubmitForm, useTimes } from '../parts.tsx';
 import { DayField } from '../dates.tsx';
 
 /** The new-coupon form (machines/adminCoupon.machine.ts). */
@@ -18,12 +18,7 @@ function NewCouponForm() {
   const change = (field: keyof CouponFields, value: string) => send({ type: 'field.change', field, value });
   return (
     <SectionCard id="coupon-new" title={<Trans>Novo cupão</Trans>}>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          send({ type: 'coupon.create' });
-        }}
-      >
+      <SubmitForm onSubmit={() => send({ type: 'coupon.create' })}>
         <Group align="flex-end" wrap="wrap">
           <TextInput
             label={t`Código`}
@@ -56,7 +51,7 @@ function NewCouponForm() {
           </Button>
         </Group>
         <ErrorBox error={error} />
-      </form>
+      </SubmitForm>
     </SectionCard>
   );
 }
@@ -76,40 +71,34 @@ export default function Coupons() {
       <NewCouponProvider created={list.reload}>
         <NewCouponForm />
       </NewCouponProvider>
-      <QueryStatus query={list} hasData={list.data !== null} />
-      {list.data?.length === 0 && (
-        <Empty>
-          <Trans>Nenhum cupão.</Trans>
-        </Empty>
-      )}
-      <ErrorBox error={toggle.state.context.error} />
-      {list.data && list.data.length > 0 && (
-        <DataTable
-          minWidth={560}
-          headers={[t`Código`, t`Desconto`, t`Validade`, t`Usos`, t`Ativo`]}
-          rows={list.data}
-          rowKey={(coupon) => coupon.code}
-          cells={(coupon) => [
-            <Badge variant="outline">{coupon.code}</Badge>,
-            `${Math.round(coupon.discount * 100)}%`,
-            <>
-              {times.instant(coupon.valid_from)} –{' '}
-              {coupon.valid_until ? times.instant(coupon.valid_until) : '∞'}
-            </>,
-            <>
-              {coupon.uses}
-              {coupon.max_uses !== null ? ` / ${coupon.max_uses}` : ''}
-              {coupon.max_uses_per_user !== null ? ` · ${t`${coupon.max_uses_per_user} por cliente`}` : ''}
-            </>,
-            <Switch
-              aria-label={t`Cupão ${coupon.code} ativo`}
-              checked={coupon.active}
-              disabled={toggle.state.matches('running')}
-              onChange={(event) => toggle.run({ code: coupon.code, active: event.currentTarget.checked })}
-            />,
-          ]}
-        />
-      )}
+      <QueryTable
+        query={list}
+        rows={list.data}
+        empty={<Trans>Nenhum cupão.</Trans>}
+        error={toggle.state.context.error}
+        minWidth={560}
+        headers={[t`Código`, t`Desconto`, t`Validade`, t`Usos`, t`Ativo`]}
+        rowKey={(coupon) => coupon.code}
+        cells={(coupon) => [
+          <Badge variant="outline">{coupon.code}</Badge>,
+          `${Math.round(coupon.discount * 100)}%`,
+          <>
+            {times.instant(coupon.valid_from)} –{' '}
+            {coupon.valid_until ? times.instant(coupon.valid_until) : '∞'}
+          </>,
+          <>
+            {coupon.uses}
+            {coupon.max_uses !== null ? ` / ${coupon.max_uses}` : ''}
+            {coupon.max_uses_per_user !== null ? ` · ${t`${coupon.max_uses_per_user} por cliente`}` : ''}
+          </>,
+          <Switch
+            aria-label={t`Cupão ${coupon.code} ativo`}
+            checked={coupon.active}
+            disabled={toggle.state.matches('running')}
+            onChange={(event) => toggle.run({ code: coupon.code, active: event.currentTarget.checked })}
+          />,
+        ]}
+      />
     </Stack>
   );
 }

@@ -4,90 +4,69 @@ import { useState } from 'react';
 import type { MemberDetail } from '../../../machines/adminConsole.actors.ts';
 import { useIsOwner } from '../context.tsx';
 import { ErrorBox } from '../feedback.tsx';
-import { useAdminQuery, useAdminTask, useConsoleActors } from '../hooks.ts';
+import { useAdminQuery, useAdminTask, useConsoleActors, usePagedQuery } from '../hooks.ts';
 import {
   AdminLink,
   BookingFlags,
-  DataTable,
-  Dialog,
-  DialogActions,
+  ConfirmActions,
   type DialogProps,
   download,
   Empty,
+  PagedTable,
   PageTitle,
-  Pager,
+  PaymentsSection,
   QueryStatus,
-  ReasonField,
+  ReasonDialog,
   SearchForm,
   Section,
-  useMoney,
+  usePageDialogs,
   useTimes,
 } from '../parts.tsx';
 
 function MemberSearch() {
   const { t } = useLingui();
   const actors = useConsoleActors();
-  const query = useAdminQuery(actors.members, { q: '', page: 1 });
-  const page = query.data;
+  const query = usePagedQuery(actors.members, { q: '', page: 1 });
   return (
     <Stack>
       <PageTitle>
         <Trans>Clientes</Trans>
       </PageTitle>
       <SearchForm onSearch={query.reload}>
-        <Group align="flex-end">
-          <TextInput
-            label={t`E-mail, telefone ou nome`}
-            value={query.params.q}
-            onChange={(event) => query.change({ q: event.currentTarget.value, page: 1 })}
-            miw={240}
-          />
-          <Button type="submit" variant="default">
-            <Trans>Procurar</Trans>
-          </Button>
-        </Group>
+        <TextInput
+          label={t`E-mail, telefone ou nome`}
+          value={query.params.q}
+          onChange={(event) => query.filter({ q: event.currentTarget.value })}
+          miw={240}
+        />
       </SearchForm>
-      <QueryStatus query={query} hasData={page !== null} />
-      {page?.items.length === 0 && (
-        <Empty>
-          <Trans>Nenhum cliente encontrado.</Trans>
-        </Empty>
-      )}
-      {page && page.items.length > 0 && (
-        <DataTable
-          minWidth={480}
-          headers={[t`Nome`, t`Contacto`, t`Reservas`]}
-          rows={page.items}
-          rowKey={(member) => member.id}
-          cells={(member) => [
-            <>
-              <AdminLink path={`members/${member.id}`}>
-                {`${member.first_name} ${member.last_name}`.trim() || member.email || member.id}
-              </AdminLink>{' '}
-              {member.blocked && (
-                <Badge color="red" variant="light">
-                  {t`bloqueado`}
-                </Badge>
-              )}
-              {member.deleted && <Badge variant="light">{t`apagado`}</Badge>}
-            </>,
-            <>
-              <Text size="sm">{member.email}</Text>
-              <Text size="xs" c="gray.4">
-                {member.phone_number}
-              </Text>
-            </>,
-            member.bookings_count,
-          ]}
-        />
-      )}
-      {page && (
-        <Pager
-          list={page}
-          value={query.params.page}
-          onChange={(value) => query.change({ ...query.params, page: value })}
-        />
-      )}
+      <PagedTable
+        query={query}
+        empty={<Trans>Nenhum cliente encontrado.</Trans>}
+        minWidth={480}
+        headers={[t`Nome`, t`Contacto`, t`Reservas`]}
+        rowKey={(member) => member.id}
+        cells={(member) => [
+          <>
+            <AdminLink path={`members/${member.id}`}>
+              {`${member.first_name} ${member.last_name}`.trim() || member.email || member.id}
+            </AdminLink>{' '}
+            {member.blocked && (
+              <Badge color="red" variant="light">
+                {t`bloqueado`}
+              </Badge>
+            )}
+            {member.deleted && <Badge variant="light">{t`apagado`}</Badge>}
+          </>,
+          <>
+            <Text size="sm">{member.email}</Text>
+            <Text size="xs" c="gray.4">
+              {member.phone_number}
+            </Text>
+          </>,
+          member.bookings_count,
+        ]}
+      />
     </Stack>
   );
 }
@@ -96,7 +75,6 @@ function BlockDialog({ detail, onClose, onDone }: DialogProps<MemberDetail>) {
   const { t } = useLingui();
   const actors = useConsoleActors();
   const times = useTimes();
-  const [reason, setReason] = useState('');
   const [cancelFuture, setCancelFuture] = useState(true);
   const block = useAdminTask(actors.blockMember, onDone);
   // The moment the dialog opened: the bookings it offers to cancel do not change while it is open.
@@ -107,95 +85,74 @@ function BlockDialog({ detail, onClose, onDone }: DialogProps<MemberDetail>) {
       Date.parse(booking.start_time) > now,
   );
   return (
-    <Dialog onClose={onClose} title={t`Bloquear o cliente`}>
-      <Stack gap="sm">
-        <Text size="sm">
-          <Trans>
-            O e-mail e o telefone do cliente ficam bloqueados: não pode reservar nem voltar a registar-se.
-          </Trans>
-        </Text>
-        {future.length > 0 ? (
-          <>
-            <Text size="sm" fw={600}>
-              <Plural value={future.length} one="# reserva futura:" other="# reservas futuras:" />
+    <ReasonDialog
+      title={t`Bloquear o cliente`}
+      task={block}
+      color="red"
+      action={<Trans>Bloquear</Trans>}
+      onRun={(reason) =>
+        block.run({ id: detail.member.id, reason, cancelFuture: cancelFuture && future.length > 0 })
+      }
+      onClose={onClose}
+    >
+      <Text size="sm">
+        <Trans>
+          O e-mail e o telefone do cliente ficam bloqueados: não pode reservar nem voltar a registar-se.
+        </Trans>
+      </Text>
+      {future.length > 0 ? (
+        <>
+          <Text size="sm" fw={600}>
+            <Plural value={future.length} one="# reserva futura:" other="# reservas futuras:" />
+          </Text>
+          {future.map((booking) => (
+            <Text size="sm" key={booking.id}>
+              #{booking.id} · {booking.branch.name} ·{' '}
+              {times.range(booking.start_time, booking.end_time, booking.branch.time_zone)}
             </Text>
-            {future.map((booking) => (
-              <Text size="sm" key={booking.id}>
-                #{booking.id} · {booking.branch.name} ·{' '}
-                {times.range(booking.start_time, booking.end_time, booking.branch.time_zone)}
-              </Text>
-            ))}
-            <Checkbox
-              label={t`Cancelar as reservas futuras (reembolso pela política)`}
-              checked={cancelFuture}
-              onChange={(event) => setCancelFuture(event.currentTarget.checked)}
-            />
-          </>
-        ) : (
-          <Empty>
-            <Trans>Sem reservas futuras.</Trans>
-          </Empty>
-        )}
-        <ReasonField value={reason} onChange={setReason} />
-        <DialogActions error={block.state.context.error} onClose={onClose}>
-          <Button
-            color="red"
-            disabled={reason.trim() === ''}
-            loading={block.state.matches('running')}
-            onClick={() =>
-              block.run({
-                id: detail.member.id,
-                reason: reason.trim(),
-                cancelFuture: cancelFuture && future.length > 0,
-              })
-            }
-          >
-            <Trans>Bloquear</Trans>
-          </Button>
-        </DialogActions>
-      </Stack>
-    </Dialog>
+          ))}
+          <Checkbox
+            label={t`Cancelar as reservas futuras (reembolso pela política)`}
+            checked={cancelFuture}
+            onChange={(event) => setCancelFuture(event.currentTarget.checked)}
+          />
+        </>
+      ) : (
+        <Empty>
+          <Trans>Sem reservas futuras.</Trans>
+        </Empty>
+      )}
+    </ReasonDialog>
   );
 }
 
 function EraseDialog({ detail, onClose, onDone }: DialogProps<MemberDetail>) {
   const { t } = useLingui();
   const actors = useConsoleActors();
-  const [reason, setReason] = useState('');
   const [confirmEmail, setConfirmEmail] = useState('');
   const erase = useAdminTask(actors.eraseMember, onDone);
   return (
-    <Dialog onClose={onClose} title={t`Apagar os dados do cliente`}>
-      <Stack gap="sm">
-        <Alert color="red" variant="light">
-          <Trans>
-            Como ao eliminar a conta: as reservas futuras são canceladas e reembolsadas pela política, os
-            dados pessoais apagados e as sessões terminadas. Não pode ser anulado.
-          </Trans>
-        </Alert>
-        <TextInput
-          label={t`Escreva o e-mail do cliente para confirmar`}
-          value={confirmEmail}
-          onChange={(event) => setConfirmEmail(event.currentTarget.value)}
-        />
-        <ReasonField value={reason} onChange={setReason} />
-        <DialogActions error={erase.state.context.error} onClose={onClose}>
-          <Button
-            color="red"
-            disabled={
-              reason.trim() === '' ||
-              confirmEmail.trim().toLowerCase() !== (detail.member.email ?? '').toLowerCase()
-            }
-            loading={erase.state.matches('running')}
-            onClick={() =>
-              erase.run({ id: detail.member.id, reason: reason.trim(), confirmEmail: confirmEmail.trim() })
-            }
-          >
-            <Trans>Apagar</Trans>
-          </Button>
-        </DialogActions>
-      </Stack>
-    </Dialog>
+    <ReasonDialog
+      title={t`Apagar os dados do cliente`}
+      task={erase}
+      color="red"
+      action={<Trans>Apagar</Trans>}
+      ready={confirmEmail.trim().toLowerCase() === (detail.member.email ?? '').toLowerCase()}
+      onRun={(reason) => erase.run({ id: detail.member.id, reason, confirmEmail: confirmEmail.trim() })}
+      onClose={onClose}
+    >
+      <Alert color="red" variant="light">
+        <Trans>
+          Como ao eliminar a conta: as reservas futuras são canceladas e reembolsadas pela política, os dados
+          pessoais apagados e as sessões terminadas. Não pode ser anulado.
+        </Trans>
+      </Alert>
+      <TextInput
+        label={t`Escreva o e-mail do cliente para confirmar`}
+        value={confirmEmail}
+        onChange={(event) => setConfirmEmail(event.currentTarget.value)}
+      />
+    </ReasonDialog>
   );
 }
 
@@ -203,20 +160,15 @@ function MemberPage({ id }: { id: string }) {
   const { t } = useLingui();
   const isOwner = useIsOwner();
   const actors = useConsoleActors();
-  const money = useMoney();
   const times = useTimes();
   const query = useAdminQuery(actors.member, { id });
-  const [dialog, setDialog] = useState<'block' | 'erase' | null>(null);
+  const dialogs = usePageDialogs({ block: BlockDialog, erase: EraseDialog }, query.reload);
   const [unblockReason, setUnblockReason] = useState('');
   const exporter = useAdminTask(actors.exportMember, (data) =>
     download(`member-${id}.json`, 'application/json', JSON.stringify(data, null, 2)),
   );
   const unblock = useAdminTask(actors.unblockMember, () => query.reload());
   const detail = query.data;
-  const after = () => {
-    setDialog(null);
-    query.reload();
-  };
   return (
     <Stack>
       <AdminLink path={'members'} size="sm">
@@ -251,7 +203,7 @@ function MemberPage({ id }: { id: string }) {
               ))}
               <Group gap="sm" mt="xs">
                 {!detail.member.blocked && !detail.member.deleted && (
-                  <Button color="red" variant="light" onClick={() => setDialog('block')}>
+                  <Button color="red" variant="light" onClick={() => dialogs.open('block')}>
                     <Trans>Bloquear…</Trans>
                   </Button>
                 )}
@@ -268,7 +220,7 @@ function MemberPage({ id }: { id: string }) {
                   <Trans>Exportar os dados (JSON)</Trans>
                 </Button>
                 {isOwner && !detail.member.deleted && (
-                  <Button color="red" variant="subtle" onClick={() => setDialog('erase')}>
+                  <Button color="red" variant="subtle" onClick={() => dialogs.open('erase')}>
                     <Trans>Apagar os dados…</Trans>
                   </Button>
                 )}
@@ -287,19 +239,13 @@ function MemberPage({ id }: { id: string }) {
                     value={unblockReason}
                     onChange={(event) => setUnblockReason(event.currentTarget.value)}
                   />
-                  <ErrorBox error={unblock.state.context.error} />
-                  <Group>
-                    <Button variant="default" size="xs" onClick={unblock.dismiss}>
-                      <Trans>Voltar</Trans>
-                    </Button>
-                    <Button
-                      size="xs"
-                      disabled={unblockReason.trim() === ''}
-                      onClick={() => unblock.run({ id, reason: unblockReason.trim() })}
-                    >
-                      <Trans>Desbloquear</Trans>
-                    </Button>
-                  </Group>
+                  <ConfirmActions
+                    task={unblock}
+                    disabled={unblockReason.trim() === ''}
+                    onConfirm={() => unblock.run({ id, reason: unblockReason.trim() })}
+                  >
+                    <Trans>Desbloquear</Trans>
+                  </ConfirmActions>
                 </Stack>
               )}
             </Stack>
@@ -322,24 +268,12 @@ function MemberPage({ id }: { id: string }) {
               ))}
             </Stack>
           </Section>
-          <Section
+          <PaymentsSection
             id="member-payments"
-            title={<Trans>Pagamentos</Trans>}
-            empty={detail.payments.length === 0 && <Trans>Sem pagamentos</Trans>}
-          >
-            {detail.payments.map((movement) => (
-              <Text size="sm" key={movement.id}>
-                {times.instant(movement.at)} · {movement.kind === 'refund' ? t`reembolso` : t`pagamento`}{' '}
-                {money(movement.amount_eur)} · {movement.branch.name}
-              </Text>
-            ))}
-          </Section>
-          {dialog === 'block' && (
-            <BlockDialog detail={detail} onClose={() => setDialog(null)} onDone={after} />
-          )}
-          {dialog === 'erase' && (
-            <EraseDialog detail={detail} onClose={() => setDialog(null)} onDone={after} />
-          )}
+            payments={detail.payments}
+            detail={(movement) => ` · ${movement.branch.name}`}
+          />
+          {dialogs.render(detail)}
         </>
       )}
     </Stack>

@@ -15,7 +15,7 @@ import type { Operator } from '../../../machines/adminConsole.actors.ts';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useConsoleActors } from '../hooks.ts';
 import { NewOperatorProvider, useNewOperatorSelector, useNewOperatorSend } from '../useConsoleForms.tsx';
-import { DataTable, PageTitle, QueryStatus, SectionCard, useTimes } from '../parts.tsx';
+import { PageTitle, QueryTable, SectionCard, SubmitForm, useTimes } from '../parts.tsx';
 
 /** The new-operator form (machines/adminOperator.machine.ts): its setup link and TOTP secret are shown once. */
 function NewOperatorForm() {
@@ -28,12 +28,7 @@ function NewOperatorForm() {
   const creating = useNewOperatorSelector((state) => state.matches('creating'));
   return (
     <SectionCard id="operator-new" title={<Trans>Novo operador</Trans>}>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          send({ type: 'operator.create' });
-        }}
-      >
+      <SubmitForm onSubmit={() => send({ type: 'operator.create' })}>
         <Group align="flex-end" wrap="wrap">
           <TextInput
             type="email"
@@ -57,7 +52,7 @@ function NewOperatorForm() {
             <Trans>Criar</Trans>
           </Button>
         </Group>
-      </form>
+      </SubmitForm>
       <ErrorBox error={error} />
       {created && (
         <Alert
@@ -102,60 +97,56 @@ export default function Operators() {
       <NewOperatorProvider created={list.reload}>
         <NewOperatorForm />
       </NewOperatorProvider>
-      <QueryStatus query={list} hasData={list.data !== null} />
-      <ErrorBox error={remove.state.context.error} />
-      {list.data && (
-        <DataTable
-          minWidth={480}
-          rows={list.data}
-          rowKey={(operator) => operator.id}
-          cells={(operator) => [
-            operator.email,
-            <>
-              <Badge variant="light">{operator.role === 'owner' ? t`responsável` : t`equipa`}</Badge>{' '}
-              {!operator.password_set && <Badge color="yellow" variant="outline">{t`por ativar`}</Badge>}
-            </>,
-            remove.state.matches('confirming') && remove.input?.id === operator.id ? (
-              <Group gap="xs">
-                <Button size="xs" color="red" onClick={remove.confirm}>
-                  <Trans>Confirmar remoção</Trans>
-                </Button>
-                <Button size="xs" variant="default" onClick={remove.dismiss}>
-                  <Trans>Voltar</Trans>
-                </Button>
-              </Group>
-            ) : (
-              <Button size="xs" variant="subtle" color="red" onClick={() => remove.ask({ id: operator.id })}>
-                <Trans>Remover…</Trans>
+      <QueryTable
+        query={list}
+        rows={list.data}
+        error={remove.state.context.error}
+        minWidth={480}
+        rowKey={(operator) => operator.id}
+        cells={(operator) => [
+          operator.email,
+          <>
+            <Badge variant="light">{operator.role === 'owner' ? t`responsável` : t`equipa`}</Badge>{' '}
+            {!operator.password_set && <Badge color="yellow" variant="outline">{t`por ativar`}</Badge>}
+          </>,
+          remove.state.matches('confirming') && remove.input?.id === operator.id ? (
+            <Group gap="xs">
+              <Button size="xs" color="red" onClick={remove.confirm}>
+                <Trans>Confirmar remoção</Trans>
               </Button>
-            ),
-          ]}
-        />
-      )}
+              <Button size="xs" variant="default" onClick={remove.dismiss}>
+                <Trans>Voltar</Trans>
+              </Button>
+            </Group>
+          ) : (
+            <Button size="xs" variant="subtle" color="red" onClick={() => remove.ask({ id: operator.id })}>
+              <Trans>Remover…</Trans>
+            </Button>
+          ),
+        ]}
+      />
       <Title order={3} size="h5">
         <Trans>Sessões abertas</Trans>
       </Title>
-      <QueryStatus query={sessions} hasData={sessions.data !== null} />
-      <ErrorBox error={end.state.context.error} />
-      {sessions.data && (
-        <DataTable
-          minWidth={520}
-          rows={sessions.data}
-          rowKey={(session) => session.id}
-          cells={(session) => [
-            session.operator_email,
-            t`até ${times.instant(session.expires_at)}`,
-            session.ip,
-            session.current ? (
-              <Badge variant="light">{t`esta sessão`}</Badge>
-            ) : (
-              <Button size="xs" variant="subtle" onClick={() => end.run({ id: session.id })}>
-                <Trans>Terminar</Trans>
-              </Button>
-            ),
-          ]}
-        />
-      )}
+      <QueryTable
+        query={sessions}
+        rows={sessions.data}
+        error={end.state.context.error}
+        minWidth={520}
+        rowKey={(session) => session.id}
+        cells={(session) => [
+          session.operator_email,
+          t`até ${times.instant(session.expires_at)}`,
+          session.ip,
+          session.current ? (
+            <Badge variant="light">{t`esta sessão`}</Badge>
+          ) : (
+            <Button size="xs" variant="subtle" onClick={() => end.run({ id: session.id })}>
+              <Trans>Terminar</Trans>
+            </Button>
+          ),
+        ]}
+      />
     </Stack>
   );
 }
