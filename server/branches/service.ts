@@ -1,6 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
-import { dateFromInstant, type Clock } from '../clock.ts';
+import { type Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/database.ts';
 import type { Updateable } from 'kysely';
 import type { BranchesTable, Descriptions, RefundRatios } from '../db/schema.ts';
@@ -422,26 +422,20 @@ export function createBranchService({ db, clock, horizonDays }: BranchServiceDep
      * now, and no confirmed booking or unexpired hold covers it. Dates outside the horizon have none.
      */
     async listSlots(branchId: number, date: string): Promise<Schemas['TimeSlot'][]> {
-      const localDate = parseCalendarDate(date);
-      const now = clock.now();
-      // One round trip in the common case: the rows carry their branch's zone and activation.
-      const slots = await repository.listSlotsOnDate(
-        db,
-        branchId,
-        localDate.toString(),
-        dateFromInstant(now),
-      );
-      if (slots.length === 0) {
-        await requireBranch(branchId);
-        return [];
-      }
-      const nowMs = now.epochMilliseconds;
-      return slots.map((slot) => ({
-        id: slot.id,
-        start_time: formatSlotTime(slot.start_ms, slot.time_zone),
-        end_time: formatSlotTime(slot.end_ms, slot.time_zone),
-        basic_price_eur: centsToEuros(slot.price_cents),
-        is_bookeable: slot.active_with_smart_lock && slot.start_ms > nowMs && !slot.taken,
+      // Validated; a valid date's text is already its canonical form.
+      parseCalendarDate(date);
+      const nowMs = clock.now().epochMilliseconds;
+      // One round trip: the branch comes with its day's slots.
+      const day = await repository.listSlotsOnDate(db, branchId, date, nowMs);
+      if (!day) throw new AppError('branch_not_found');
+      if (day.slots === null) return [];
+      const { time_zone: timeZone, active_with_smart_lock: active } = day;
+      return day.slots.map(([id, startMs, endMs, priceCents, taken]) => ({
+        id,
+        start_time: formatSlotTime(startMs, timeZone),
+        end_time: formatSlotTime(endMs, timeZone),
+        basic_price_eur: centsToEuros(priceCents),
+        is_bookeable: active && startMs > nowMs && !taken,
       }));
     },
 

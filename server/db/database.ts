@@ -56,6 +56,25 @@ export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = {
   idleInTransactionMs: 10_000,
 };
 
+// Statements PostgreSQL keeps parsed and planned on each connection (a named prepared statement), by their SQL
+// text. Only for the hottest reads, whose planning costs the database more than running them (the slot listing:
+// planning its joins and subqueries took most of PostgreSQL's time per request in `npm run bench`). A statement
+// whose tables change is planned again by PostgreSQL itself; the pooler, if any, must keep sessions (PgBouncer in
+// session mode, docs/operations.md).
+const preparedStatementNames = new Map<string, string>();
+
+/**
+ * Names `text` so every PostgreSQL connection prepares it once and then only binds and runs it; returns the text
+ * for `CompiledQuery.raw`. Call once per statement, at module load. PGlite runs it unnamed, as any other.
+ */
+export function preparedStatement(name: string, text: string): string {
+  if (preparedStatementNames.has(text) || [...preparedStatementNames.values()].includes(name)) {
+    throw new Error(`prepared statement ${name} is declared twice`);
+  }
+  preparedStatementNames.set(text, name);
+  return text;
+}
+
 /** How much longer than `statement_timeout` the driver waits for any answer before it gives the connection up. */
 const READ_TIMEOUT_MARGIN_MS = 2000;
 
@@ -79,7 +98,10 @@ function discardingSilentConnections(pool: pg.Pool) {
           async query(text, values) {
             if (broken) throw broken;
             try {
-              return await client.query(text, values);
+              const name = preparedStatementNames.get(text);
+              return await (name === undefined
+                ? client.query(text, values)
+                : client.query({ name, text, values: values ?? [] }));
             } catch (error) {
               if ((error as Error).message === 'Query read timeout') broken = error as Error;
               throw error;

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 // How answers may be kept along the way (docs/decisions.md, 'Speed: compression and caching'):
@@ -15,7 +15,7 @@ export function noStore(reply: FastifyReply): void {
 
 /** A strong validator of a body's bytes. */
 export function entityTag(body: string | Buffer): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  return `"${hash('sha256', body, 'base64url').slice(0, 27)}"`;
 }
 
 /** True when the request's If-None-Match names `tag` (or is `*`): the client's copy is current. */
