@@ -61,6 +61,15 @@ export async function openCheckoutOverHolds(
         hold.hold_expires_at > now,
     );
     if (holds.length !== holdIds.length || !stillHeld) return false;
+    // Attaching rewrites the hold's row, which PostgreSQL checks against the exclusion index again. A rival
+    // booking of the same slot inserting at that moment waits on this rewrite while the rewrite waits on the
+    // rival's row: a deadlock, broken after a second by failing one of them, possibly this member's checkout
+    // (tests/server/bookings-two-processes.test.ts caught it). Taking the slots' lock first, as every booking of
+    // them does (lockSlots), makes the rewrite wait until no rival is inserting, and rivals queue behind it.
+    await repository.lockSlots(
+      trx,
+      holds.map((hold) => hold.slot_id),
+    );
     return attach(trx, session);
   });
   if (!attached) {

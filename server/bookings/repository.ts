@@ -333,6 +333,7 @@ export async function listUserBookingHistory(
 export type BookingToCancelRow = {
   id: number;
   user_id: string | null;
+  slot_id: number;
   status: BookingStatus;
   start_time: Date;
   hold_expires_at: Date | null;
@@ -345,6 +346,7 @@ export type BookingToCancelRow = {
 const BOOKING_TO_CANCEL_COLUMNS = [
   'id',
   'user_id',
+  'slot_id',
   'status',
   'start_time',
   'hold_expires_at',

@@ -58,15 +58,23 @@ const BOOKING_QUEUE_WORK = {
   pollingIntervalSeconds: 2,
   perJobResults: true,
 } as const;
+/**
+ * On PGlite every poll takes the one connection the requests use too, so the embedded database polls as seldom as
+ * before, with one worker a queue; a backlog still drains at once (full batches fetch again without waiting).
+ */
+const EMBEDDED_BOOKING_QUEUE_WORK = {
+  ...BOOKING_QUEUE_WORK,
+  localConcurrency: 1,
+  pollingIntervalSeconds: 5,
+} as const;
 const SWEEP_WORK = { batchSize: 1, pollingIntervalSeconds: 5, perJobResults: true } as const;
-const WORK_OPTIONS: Record<JobQueueName, typeof BOOKING_QUEUE_WORK | typeof SWEEP_WORK> = {
-  [JOB_QUEUES.lockSync]: BOOKING_QUEUE_WORK,
-  [JOB_QUEUES.lockCheck]: BOOKING_QUEUE_WORK,
-  [JOB_QUEUES.accessCode]: BOOKING_QUEUE_WORK,
-  [JOB_QUEUES.doorSweep]: SWEEP_WORK,
-  [JOB_QUEUES.holdExpiry]: SWEEP_WORK,
-  [JOB_QUEUES.slotHorizon]: SWEEP_WORK,
-};
+type WorkOptions = typeof BOOKING_QUEUE_WORK | typeof EMBEDDED_BOOKING_QUEUE_WORK | typeof SWEEP_WORK;
+
+function workOptions(name: JobQueueName, embedded: boolean): WorkOptions {
+  if (name === JOB_QUEUES.lockSync || name === JOB_QUEUES.lockCheck || name === JOB_QUEUES.accessCode)
+    return embedded ? EMBEDDED_BOOKING_QUEUE_WORK : BOOKING_QUEUE_WORK;
+  return SWEEP_WORK;
+}
 
 export type JobHandlers = {
   accessCode(data: AccessCodeJobData): Promise<unknown>;
@@ -302,19 +310,23 @@ export async function openJobQueue(deps: {
       // Under a manual clock, runDue() is the worker.
       if (queueClock) return;
       for (const name of Object.values(JOB_QUEUES)) {
-        await boss.work(name, WORK_OPTIONS[name], async (jobs): Promise<JobResult[]> => {
-          // Each job settles on its own: a failure is retried by the queue without failing its batch.
-          const results: JobResult[] = [];
-          for (const job of jobs) {
-            try {
-              await runJob(name, job);
-              results.push({ id: job.id, status: 'completed' });
-            } catch (error) {
-              results.push({ id: job.id, status: 'failed', output: { message: describe(error) } });
+        await boss.work(
+          name,
+          workOptions(name, deps.config.database.kind !== 'postgres'),
+          async (jobs): Promise<JobResult[]> => {
+            // Each job settles on its own: a failure is retried by the queue without failing its batch.
+            const results: JobResult[] = [];
+            for (const job of jobs) {
+              try {
+                await runJob(name, job);
+                results.push({ id: job.id, status: 'completed' });
+              } catch (error) {
+                results.push({ id: job.id, status: 'failed', output: { message: describe(error) } });
+              }
             }
-          }
-          return results;
-        });
+            return results;
+          },
+        );
       }
     },
     async stop() {
