@@ -1,6 +1,7 @@
 import { assign, setup } from 'xstate';
 import { placeholder } from './placeholder.ts';
 import { failureFeedback, type Feedback } from './feedback.ts';
+import { machineTypes } from './machine-types.ts';
 
 export type AccountDeletionContext = { error: Feedback | null };
 export type AccountDeletionEvent =
@@ -11,7 +12,7 @@ export type AccountDeletionEvent =
  * is logged out (`accountDeleted`, provided by the app) and the modal closes and resets.
  */
 export const accountDeletionMachine = setup({
-  types: { context: {} as AccountDeletionContext, events: {} as AccountDeletionEvent },
+  types: machineTypes<AccountDeletionContext, AccountDeletionEvent>(),
   actors: {
     deleteAccount: placeholder<void>('deleteAccount'),
   },

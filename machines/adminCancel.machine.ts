@@ -2,6 +2,7 @@ import { assign, setup } from 'xstate';
 import { failedBackTo, failureActions } from './adminErrors.ts';
 import type { Feedback } from './feedback.ts';
 import { placeholder } from './placeholder.ts';
+import { machineTypes } from './machine-types.ts';
 
 /** `policy`: the refund policy's amount; the others override it. Every cancellation states a reason (audited). */
 export type RefundMode = 'policy' | 'full' | 'none' | 'amount';
@@ -71,11 +72,7 @@ function requestOf(context: AdminCancelContext): AdminCancelRequest {
  * (`cancelled`).
  */
 export const adminCancelMachine = setup({
-  types: {
-    context: {} as AdminCancelContext,
-    events: {} as AdminCancelEvent,
-    input: {} as AdminCancelInput,
-  },
+  types: machineTypes<AdminCancelContext, AdminCancelEvent, AdminCancelInput>(),
   actors: {
     cancelBooking: placeholder<void, AdminCancelRequest>('cancelBooking'),
   },

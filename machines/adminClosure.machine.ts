@@ -3,6 +3,7 @@ import { failedBackTo, failureActions } from './adminErrors.ts';
 import type { Feedback } from './feedback.ts';
 import { placeholder } from './placeholder.ts';
 import type { components } from '../openapi/schema.gen.ts';
+import { machineTypes } from './machine-types.ts';
 
 export type ClosureFields = {
   branchId: number | null;
@@ -51,10 +52,7 @@ export function isClosureComplete(fields: ClosureFields): boolean {
  * and keeps the slots closed. Going back to change the period forgets the list (it belongs to the old period).
  */
 export const adminClosureMachine = setup({
-  types: {
-    context: {} as AdminClosureContext,
-    events: {} as AdminClosureEvent,
-  },
+  types: machineTypes<AdminClosureContext, AdminClosureEvent>(),
   actors: {
     previewClosure: placeholder<ClosurePreview, ClosureRequest>('previewClosure'),
     closeBranch: placeholder<void, ClosureRequest>('closeBranch'),

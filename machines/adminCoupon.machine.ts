@@ -3,6 +3,7 @@ import type { AdminCoupon, AdminCouponCreate } from './adminConsole.actors.ts';
 import { failedBackTo, failureActions } from './adminErrors.ts';
 import type { Feedback } from './feedback.ts';
 import { placeholder } from './placeholder.ts';
+import { machineTypes } from './machine-types.ts';
 
 /** The new-coupon form as the owner types it: the last day ('YYYY-MM-DD') and the limits may stay empty. */
 export type CouponFields = { code: string; percent: string; until: string; maxUses: string; perUser: string };
@@ -41,10 +42,7 @@ export function couponOf(fields: CouponFields): AdminCouponCreate | null {
  * error.
  */
 export const adminCouponMachine = setup({
-  types: {
-    context: {} as AdminCouponContext,
-    events: {} as AdminCouponEvent,
-  },
+  types: machineTypes<AdminCouponContext, AdminCouponEvent>(),
   actors: {
     createCoupon: placeholder<AdminCoupon, AdminCouponCreate>('createCoupon'),
   },

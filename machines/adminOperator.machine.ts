@@ -3,6 +3,7 @@ import type { CreatedOperator, Operator } from './adminConsole.actors.ts';
 import { failedBackTo, failureActions } from './adminErrors.ts';
 import type { Feedback } from './feedback.ts';
 import { placeholder } from './placeholder.ts';
+import { machineTypes } from './machine-types.ts';
 
 export type NewOperator = { email: string; role: Operator['role'] };
 
@@ -23,10 +24,7 @@ export type AdminOperatorEvent =
  * (`created`). A failure stays on the form with its error.
  */
 export const adminOperatorMachine = setup({
-  types: {
-    context: {} as AdminOperatorContext,
-    events: {} as AdminOperatorEvent,
-  },
+  types: machineTypes<AdminOperatorContext, AdminOperatorEvent>(),
   actors: {
     createOperator: placeholder<CreatedOperator, NewOperator>('createOperator'),
   },

@@ -2,6 +2,7 @@ import { assign, setup } from 'xstate';
 import { adminFailure } from './adminErrors.ts';
 import { failureFeedback, type Feedback } from './feedback.ts';
 import { placeholder } from './placeholder.ts';
+import { machineTypes } from './machine-types.ts';
 
 // Filters and answers are opaque to the machine: each view knows its own (`useAdminQuery` types them).
 export type AdminQueryContext = {
@@ -20,11 +21,7 @@ export type AdminQueryEvent = { type: 'query.change'; params: unknown } | { type
  * ended session is reported to the console (`sessionEnded`) and the login opens.
  */
 export const adminQueryMachine = setup({
-  types: {
-    context: {} as AdminQueryContext,
-    events: {} as AdminQueryEvent,
-    input: {} as { params: unknown },
-  },
+  types: machineTypes<AdminQueryContext, AdminQueryEvent, { params: unknown }>(),
   actors: {
     load: placeholder<unknown, unknown>('load'),
   },

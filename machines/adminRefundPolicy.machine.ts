@@ -3,6 +3,7 @@ import { failedBackTo, failureActions } from './adminErrors.ts';
 import type { RefundRatios } from './adminConsole.actors.ts';
 import type { Feedback } from './feedback.ts';
 import { placeholder } from './placeholder.ts';
+import { machineTypes } from './machine-types.ts';
 
 /** One line of the policy as the operator types it: hours before the start, and the percentage refunded. */
 export type PolicyRow = { hours: string; percent: string };
@@ -38,11 +39,7 @@ export function ratiosOf(rows: readonly PolicyRow[]): RefundRatios | null {
  * the operator types; saving takes only a policy that is one.
  */
 export const adminRefundPolicyMachine = setup({
-  types: {
-    context: {} as AdminRefundPolicyContext,
-    events: {} as AdminRefundPolicyEvent,
-    input: {} as { ratios: RefundRatios },
-  },
+  types: machineTypes<AdminRefundPolicyContext, AdminRefundPolicyEvent, { ratios: RefundRatios }>(),
   actors: {
     saveRefundPolicy: placeholder<RefundRatios, RefundRatios>('saveRefundPolicy'),
   },

@@ -3,6 +3,7 @@ import { hasErrorCode } from './api.ts';
 import { failureFeedback, type Feedback } from './feedback.ts';
 import { placeholder } from './placeholder.ts';
 import type { TokenStore } from './session.machine.ts';
+import { machineTypes } from './machine-types.ts';
 
 export type OperatorRole = 'owner' | 'staff';
 export type Operator = { email: string; role: OperatorRole };
@@ -47,11 +48,7 @@ const emptyFields: AdminLoginFields = { email: '', password: '', code: '' };
  * forgets the token even when the server cannot be reached.
  */
 export const adminSessionMachine = setup({
-  types: {
-    context: {} as AdminSessionContext,
-    events: {} as AdminSessionEvent,
-    input: {} as { tokenStore: TokenStore },
-  },
+  types: machineTypes<AdminSessionContext, AdminSessionEvent, { tokenStore: TokenStore }>(),
   actors: {
     /** The operator behind a token; throws `unauthorized` when the token is no longer good. */
     fetchOperator: placeholder<Operator, { token: string }>('fetchOperator'),

@@ -2,6 +2,7 @@ import { assign, setup } from 'xstate';
 import { hasErrorCode } from './api.ts';
 import { failureFeedback, type Feedback } from './feedback.ts';
 import { placeholder } from './placeholder.ts';
+import { machineTypes } from './machine-types.ts';
 
 export type AdminSetupContext = {
   setupToken: string;
@@ -18,11 +19,7 @@ export type AdminSetupEvent =
  * a link already used or expired is a state of its own (the operator needs a new link, not another attempt).
  */
 export const adminSetupMachine = setup({
-  types: {
-    context: {} as AdminSetupContext,
-    events: {} as AdminSetupEvent,
-    input: {} as { setupToken: string },
-  },
+  types: machineTypes<AdminSetupContext, AdminSetupEvent, { setupToken: string }>(),
   actors: {
     setPassword: placeholder<void, { setupToken: string; password: string }>('setPassword'),
   },

@@ -2,6 +2,7 @@ import { assign, setup } from 'xstate';
 import { adminFailure } from './adminErrors.ts';
 import { failureFeedback, type Feedback } from './feedback.ts';
 import { placeholder } from './placeholder.ts';
+import { machineTypes } from './machine-types.ts';
 
 // What is asked and answered is opaque to the machine: each view knows its own (`useAdminTask` types them).
 export type AdminTaskContext = {
@@ -20,10 +21,7 @@ export type AdminTaskEvent =
  * console (`completed`) so the page behind reloads.
  */
 export const adminTaskMachine = setup({
-  types: {
-    context: {} as AdminTaskContext,
-    events: {} as AdminTaskEvent,
-  },
+  types: machineTypes<AdminTaskContext, AdminTaskEvent>(),
   actors: {
     run: placeholder<unknown, unknown>('run'),
   },

@@ -10,6 +10,7 @@ import {
   type FeedbackKey,
 } from './feedback.ts';
 import type { AuthTab } from './modal-search.ts';
+import { machineTypes } from './machine-types.ts';
 
 export type AuthView = AuthTab;
 
@@ -148,11 +149,7 @@ function failedBackToForm(fallback: FeedbackKey | ((channel: Channel) => Feedbac
 }
 
 export const authModalMachine = setup({
-  types: {
-    context: {} as AuthModalContext,
-    events: {} as AuthModalEvent,
-    input: {} as AuthModalInput,
-  },
+  types: machineTypes<AuthModalContext, AuthModalEvent, AuthModalInput>(),
   actors: {
     validateSession: placeholder<boolean>('validateSession'),
     login: placeholder<string, { email: string; password: string }>('login'),

@@ -15,6 +15,7 @@ import {
 } from './booking.pricing.ts';
 import { couponTerms } from './booking.selectors.ts';
 import { withoutSessionChanges, type SessionChanged } from './session.changes.ts';
+import { machineTypes } from './machine-types.ts';
 
 /**
  * The booking flow (docs/decisions.md, 'Bookings and payments'): date -> slots -> selection -> coupon ->
@@ -98,11 +99,7 @@ const LOGGED_OUT = {
 } satisfies Partial<BookingContext>;
 
 export const bookingMachine = setup({
-  types: {
-    context: {} as BookingContext,
-    events: {} as BookingEvent,
-    input: {} as BookingInput,
-  },
+  types: machineTypes<BookingContext, BookingEvent, BookingInput>(),
   actors: {
     // Provided by machines/booking.actors.ts (tests provide scripted ones).
     loadLocalTime: placeholder<string, { branchId: number }>('loadLocalTime'),

@@ -14,6 +14,7 @@ import {
 } from './booking.pricing.ts';
 import { failureFeedback, type Feedback } from './feedback.ts';
 import type { Booking } from './myBookings.selectors.ts';
+import { machineTypes } from './machine-types.ts';
 
 /**
  * Moving a booking (docs/decisions.md, "Moving a booking"): the booking modal in move mode for the booking's
@@ -70,11 +71,7 @@ export function shownDifferenceEur(context: MoveContext): number | null {
 }
 
 export const moveMachine = setup({
-  types: {
-    context: {} as MoveContext,
-    events: {} as MoveEvent,
-    input: {} as MoveInput,
-  },
+  types: machineTypes<MoveContext, MoveEvent, MoveInput>(),
   actors: {
     loadBookings: placeholder<Booking[]>('loadBookings'),
     loadLocalTime: placeholder<string, { branchId: number }>('loadLocalTime'),

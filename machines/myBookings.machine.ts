@@ -3,6 +3,7 @@ import { placeholder } from './placeholder.ts';
 import { hasErrorCode } from './api.ts';
 import { failureFeedback, type Feedback } from './feedback.ts';
 import { listOf, type Booking } from './myBookings.selectors.ts';
+import { machineTypes } from './machine-types.ts';
 
 /**
  * How many bookings of the history (past, cancelled, expired) the server answers with the upcoming ones, and per
@@ -99,10 +100,7 @@ function loadFailedTo<T extends string>(target: T) {
  * the figures with the dialog still open. A failed load is only logged (docs/decisions.md, 'Client').
  */
 export const myBookingsMachine = setup({
-  types: {
-    context: {} as CancellationContext,
-    events: {} as CancellationEvent,
-  },
+  types: machineTypes<CancellationContext, CancellationEvent>(),
   actors: {
     loadBookings: placeholder<Booking[]>('loadBookings'),
     cancelBookings: placeholder<void, CancelRequest>('cancelBookings'),

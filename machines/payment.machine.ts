@@ -3,6 +3,7 @@ import { placeholder } from './placeholder.ts';
 import { hasErrorCode } from './api.ts';
 import type { components } from '../openapi/schema.gen.ts';
 import { withoutSessionChanges, type SessionChanged } from './session.changes.ts';
+import { machineTypes } from './machine-types.ts';
 
 /**
  * The return from the checkout (docs/decisions.md, 'Bookings and payments'): the status of `stripe_session_id` is checked and
@@ -37,11 +38,7 @@ function isRefusal(error: unknown): boolean {
 }
 
 export const paymentMachine = setup({
-  types: {
-    context: {} as PaymentContext,
-    events: {} as PaymentEvent,
-    input: {} as PaymentInput,
-  },
+  types: machineTypes<PaymentContext, PaymentEvent, PaymentInput>(),
   actors: {
     checkStatus: placeholder<SessionStatus, { sessionId: string }>('checkStatus'),
     // The app provides sessionChanges(session) (machines/session.changes.ts): the login it asked for.

@@ -5,6 +5,7 @@ import { placeholder } from './placeholder.ts';
 import { failureFeedback, PASSWORD_AND_PHONE_CHECKS, sanitisePhone, type Feedback } from './feedback.ts';
 import type { FieldProblem } from './field-limits.ts';
 import type { User } from './session.machine.ts';
+import { machineTypes } from './machine-types.ts';
 
 export type ProfileFields = {
   firstName: string;
@@ -92,10 +93,7 @@ export function asksPasswordConfirmation(context: ProfileContext): boolean {
  * token (`revalidateSession`); a changed e-mail or password ends it and the app opens the auth modal.
  */
 export const profileMachine = setup({
-  types: {
-    context: {} as ProfileContext,
-    events: {} as ProfileEvent,
-  },
+  types: machineTypes<ProfileContext, ProfileEvent>(),
   actors: {
     loadProfile: placeholder<User>('loadProfile'),
     updateProfile: placeholder<User, ProfileUpdate>('updateProfile'),

@@ -1,6 +1,7 @@
 import { assign, setup } from 'xstate';
 import { placeholder } from './placeholder.ts';
 import type { components } from '../openapi/schema.gen.ts';
+import { machineTypes } from './machine-types.ts';
 
 export type User = components['schemas']['User'];
 
@@ -39,11 +40,7 @@ export type SessionEvent =
  * SMS that follow use it.
  */
 export const sessionMachine = setup({
-  types: {
-    context: {} as SessionContext,
-    events: {} as SessionEvent,
-    input: {} as SessionInput,
-  },
+  types: machineTypes<SessionContext, SessionEvent, SessionInput>(),
   actors: {
     /** true: valid; false: refused (the token is dropped); throws when the server could not say. */
     validateToken: placeholder<boolean, { token: string }>('validateToken'),

@@ -2,6 +2,7 @@ import { assign, setup } from 'xstate';
 import { placeholder } from './placeholder.ts';
 import { sortBranches, type Branch } from './branches.ts';
 import type { ModalSearch } from './modal-search.ts';
+import { machineTypes } from './machine-types.ts';
 
 export type StartupInput = { search: ModalSearch };
 
@@ -58,11 +59,7 @@ export type StartupEvent =
  * app renders what `modal` and `behind` say. It also keeps the branch list for the rest of the app.
  */
 export const startupMachine = setup({
-  types: {
-    context: {} as StartupContext,
-    events: {} as StartupEvent,
-    input: {} as StartupInput,
-  },
+  types: machineTypes<StartupContext, StartupEvent, StartupInput>(),
   actors: {
     fetchBranches: placeholder<Branch[]>('fetchBranches'),
     validateSession: placeholder<boolean>('validateSession'),
