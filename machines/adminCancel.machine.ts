@@ -1,5 +1,6 @@
-import { assign, setup } from 'xstate';
-import { failedBackTo, failureActions } from './adminErrors.ts';
+import { assign } from 'xstate';
+import { failedBackTo } from './adminErrors.ts';
+import { adminMachineSetup } from './adminMachine.ts';
 import type { Feedback } from './feedback.ts';
 import { placeholder } from './placeholder.ts';
 import { machineTypes } from './machine-types.ts';
@@ -71,18 +72,12 @@ function requestOf(context: AdminCancelContext): AdminCancelRequest {
  * runs nothing else can be sent, and a failure keeps the form as it was. Done, the booking page reloads
  * (`cancelled`).
  */
-export const adminCancelMachine = setup({
+export const adminCancelMachine = adminMachineSetup({
   types: machineTypes<AdminCancelContext, AdminCancelEvent, AdminCancelInput>(),
-  actors: {
-    cancelBooking: placeholder<void, AdminCancelRequest>('cancelBooking'),
-  },
-  actions: {
-    cancelled: () => {},
-    ...failureActions<AdminCancelContext, AdminCancelEvent>('can-not-cancel-bookings'),
-  },
-  guards: {
-    canSubmit: ({ context }) => cancelProblem(context) === null,
-  },
+  calls: { cancelBooking: placeholder<void, AdminCancelRequest>('cancelBooking') },
+  reports: 'cancelled',
+  fallback: 'can-not-cancel-bookings',
+  guards: { canSubmit: ({ context }) => cancelProblem(context) === null },
 }).createMachine({
   id: 'adminCancel',
   context: ({ input }) => ({ ...input, mode: 'policy', amount: '', reason: '', error: null }),

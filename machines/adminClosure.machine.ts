@@ -1,5 +1,6 @@
-import { assign, setup } from 'xstate';
-import { failedBackTo, failureActions } from './adminErrors.ts';
+import { assign } from 'xstate';
+import { failedBackTo } from './adminErrors.ts';
+import { adminMachineSetup } from './adminMachine.ts';
 import type { Feedback } from './feedback.ts';
 import { placeholder } from './placeholder.ts';
 import type { components } from '../openapi/schema.gen.ts';
@@ -51,19 +52,15 @@ export function isClosureComplete(fields: ClosureFields): boolean {
  * bookings it affects, and confirms; the server cancels them with a full refund and a message to each member,
  * and keeps the slots closed. Going back to change the period forgets the list (it belongs to the old period).
  */
-export const adminClosureMachine = setup({
+export const adminClosureMachine = adminMachineSetup({
   types: machineTypes<AdminClosureContext, AdminClosureEvent>(),
-  actors: {
+  calls: {
     previewClosure: placeholder<ClosurePreview, ClosureRequest>('previewClosure'),
     closeBranch: placeholder<void, ClosureRequest>('closeBranch'),
   },
-  actions: {
-    closed: () => {},
-    ...failureActions<AdminClosureContext, AdminClosureEvent>('generic'),
-  },
-  guards: {
-    isComplete: ({ context }) => isClosureComplete(context.fields),
-  },
+  reports: 'closed',
+  fallback: 'generic',
+  guards: { isComplete: ({ context }) => isClosureComplete(context.fields) },
 }).createMachine({
   id: 'adminClosure',
   context: {

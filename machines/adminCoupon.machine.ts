@@ -1,6 +1,7 @@
-import { assign, setup } from 'xstate';
+import { assign } from 'xstate';
 import type { AdminCoupon, AdminCouponCreate } from './adminConsole.actors.ts';
-import { failedBackTo, failureActions } from './adminErrors.ts';
+import { failedBackTo } from './adminErrors.ts';
+import { adminMachineSetup } from './adminMachine.ts';
 import type { Feedback } from './feedback.ts';
 import { placeholder } from './placeholder.ts';
 import { machineTypes } from './machine-types.ts';
@@ -41,18 +42,12 @@ export function couponOf(fields: CouponFields): AdminCouponCreate | null {
  * last day and the limits stay), and the page reloads its list (`created`). A failure stays on the form with its
  * error.
  */
-export const adminCouponMachine = setup({
+export const adminCouponMachine = adminMachineSetup({
   types: machineTypes<AdminCouponContext, AdminCouponEvent>(),
-  actors: {
-    createCoupon: placeholder<AdminCoupon, AdminCouponCreate>('createCoupon'),
-  },
-  actions: {
-    created: () => {},
-    ...failureActions<AdminCouponContext, AdminCouponEvent>('generic'),
-  },
-  guards: {
-    isCoupon: ({ context }) => couponOf(context.fields) !== null,
-  },
+  calls: { createCoupon: placeholder<AdminCoupon, AdminCouponCreate>('createCoupon') },
+  reports: 'created',
+  fallback: 'generic',
+  guards: { isCoupon: ({ context }) => couponOf(context.fields) !== null },
 }).createMachine({
   id: 'adminCoupon',
   context: { fields: { code: '', percent: '', until: '', maxUses: '', perUser: '' }, error: null },

@@ -16,24 +16,18 @@ export function adminFailure(error: unknown): AdminFailure {
   return 'other';
 }
 
+/** The failed call's error, as the console machines' `isSessionEnd` guard and `failed` action take it. */
+export const errorOf = ({ event }: { event: { error: unknown } }) => ({ error: event.error });
+
 /**
  * Where a console step goes when its call fails: back to `target`, either reporting the operator's ended session
- * (`sessionEnded`: the login opens) or handing the failure to the machine's `failed` action, which keeps it to show.
+ * (`sessionEnded`: the login opens) or handing the failure to the machine's `failed` action, which keeps it to show
+ * (both declared by `adminMachineSetup`).
  */
 export function failedBackTo<T extends string>(target: T) {
   return [
-    {
-      guard: ({ event }: { event: { error: unknown } }) => adminFailure(event.error) === 'session',
-      target,
-      actions: 'sessionEnded' as const,
-    },
-    {
-      target,
-      actions: {
-        type: 'failed' as const,
-        params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }),
-      },
-    },
+    { guard: { type: 'isSessionEnd' as const, params: errorOf }, target, actions: 'sessionEnded' as const },
+    { target, actions: { type: 'failed' as const, params: errorOf } },
   ];
 }
 

@@ -1,6 +1,7 @@
-import { assign, setup } from 'xstate';
+import { assign } from 'xstate';
 import type { CreatedOperator, Operator } from './adminConsole.actors.ts';
-import { failedBackTo, failureActions } from './adminErrors.ts';
+import { failedBackTo } from './adminErrors.ts';
+import { adminMachineSetup } from './adminMachine.ts';
 import type { Feedback } from './feedback.ts';
 import { placeholder } from './placeholder.ts';
 import { machineTypes } from './machine-types.ts';
@@ -23,18 +24,12 @@ export type AdminOperatorEvent =
  * TOTP secret once and empties the e-mail for the next one (the role stays), and the page reloads its list
  * (`created`). A failure stays on the form with its error.
  */
-export const adminOperatorMachine = setup({
+export const adminOperatorMachine = adminMachineSetup({
   types: machineTypes<AdminOperatorContext, AdminOperatorEvent>(),
-  actors: {
-    createOperator: placeholder<CreatedOperator, NewOperator>('createOperator'),
-  },
-  actions: {
-    created: () => {},
-    ...failureActions<AdminOperatorContext, AdminOperatorEvent>('generic'),
-  },
-  guards: {
-    hasEmail: ({ context }) => context.email.trim() !== '',
-  },
+  calls: { createOperator: placeholder<CreatedOperator, NewOperator>('createOperator') },
+  reports: 'created',
+  fallback: 'generic',
+  guards: { hasEmail: ({ context }) => context.email.trim() !== '' },
 }).createMachine({
   id: 'adminOperator',
   context: { email: '', role: 'staff', created: null, error: null },

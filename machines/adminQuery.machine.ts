@@ -1,6 +1,7 @@
-import { assign, setup } from 'xstate';
-import { adminFailure } from './adminErrors.ts';
-import { failureFeedback, type Feedback } from './feedback.ts';
+import { assign } from 'xstate';
+import { errorOf } from './adminErrors.ts';
+import { adminMachineSetup } from './adminMachine.ts';
+import type { Feedback } from './feedback.ts';
 import { placeholder } from './placeholder.ts';
 import { machineTypes } from './machine-types.ts';
 
@@ -20,18 +21,10 @@ export type AdminQueryEvent = { type: 'query.change'; params: unknown } | { type
  * next one loads. A refusal by role is `forbidden` (the view says the operator's role cannot see it); an
  * ended session is reported to the console (`sessionEnded`) and the login opens.
  */
-export const adminQueryMachine = setup({
+export const adminQueryMachine = adminMachineSetup({
   types: machineTypes<AdminQueryContext, AdminQueryEvent, { params: unknown }>(),
-  actors: {
-    load: placeholder<unknown, unknown>('load'),
-  },
-  actions: {
-    sessionEnded: () => {},
-  },
-  guards: {
-    isSessionEnd: (_, params: { error: unknown }) => adminFailure(params.error) === 'session',
-    isForbidden: (_, params: { error: unknown }) => adminFailure(params.error) === 'forbidden',
-  },
+  calls: { load: placeholder<unknown, unknown>('load') },
+  fallback: 'generic',
 }).createMachine({
   id: 'adminQuery',
   context: ({ input }) => ({ params: input.params, data: null, error: null }),
@@ -52,18 +45,18 @@ export const adminQueryMachine = setup({
         onDone: { target: 'loaded', actions: assign({ data: ({ event }) => event.output, error: null }) },
         onError: [
           {
-            guard: { type: 'isSessionEnd', params: ({ event }) => ({ error: event.error }) },
+            guard: { type: 'isSessionEnd', params: errorOf },
             target: 'failed',
             actions: 'sessionEnded',
           },
           {
-            guard: { type: 'isForbidden', params: ({ event }) => ({ error: event.error }) },
+            guard: { type: 'isForbidden', params: errorOf },
             target: 'forbidden',
             actions: assign({ data: null }),
           },
           {
             target: 'failed',
-            actions: assign({ error: ({ event }) => failureFeedback(event.error, 'generic') }),
+            actions: { type: 'failed', params: errorOf },
           },
         ],
       },

@@ -1,5 +1,6 @@
-import { assign, setup } from 'xstate';
-import { failedBackTo, failureActions } from './adminErrors.ts';
+import { assign } from 'xstate';
+import { failedBackTo } from './adminErrors.ts';
+import { adminMachineSetup } from './adminMachine.ts';
 import type { RefundRatios } from './adminConsole.actors.ts';
 import type { Feedback } from './feedback.ts';
 import { placeholder } from './placeholder.ts';
@@ -38,17 +39,11 @@ export function ratiosOf(rows: readonly PolicyRow[]): RefundRatios | null {
  * Editing the refund policy (issue 18, owners): the lines live here, the page only shows them and sends what
  * the operator types; saving takes only a policy that is one.
  */
-export const adminRefundPolicyMachine = setup({
+export const adminRefundPolicyMachine = adminMachineSetup({
   types: machineTypes<AdminRefundPolicyContext, AdminRefundPolicyEvent, { ratios: RefundRatios }>(),
-  actors: {
-    saveRefundPolicy: placeholder<RefundRatios, RefundRatios>('saveRefundPolicy'),
-  },
-  actions: {
-    ...failureActions<AdminRefundPolicyContext, AdminRefundPolicyEvent>('generic'),
-  },
-  guards: {
-    isPolicy: ({ context }) => ratiosOf(context.rows) !== null,
-  },
+  calls: { saveRefundPolicy: placeholder<RefundRatios, RefundRatios>('saveRefundPolicy') },
+  fallback: 'generic',
+  guards: { isPolicy: ({ context }) => ratiosOf(context.rows) !== null },
 }).createMachine({
   id: 'adminRefundPolicy',
   context: ({ input }) => ({ rows: rowsOf(input.ratios), error: null }),

@@ -1,6 +1,7 @@
-import { assign, setup } from 'xstate';
-import { adminFailure } from './adminErrors.ts';
-import { failureFeedback, type Feedback } from './feedback.ts';
+import { assign } from 'xstate';
+import { errorOf } from './adminErrors.ts';
+import { adminMachineSetup } from './adminMachine.ts';
+import type { Feedback } from './feedback.ts';
 import { placeholder } from './placeholder.ts';
 import { machineTypes } from './machine-types.ts';
 
@@ -20,18 +21,11 @@ export type AdminTaskEvent =
  * never sends it twice; the answer is kept for the view (`done`) until dismissed. `done` is reported to the
  * console (`completed`) so the page behind reloads.
  */
-export const adminTaskMachine = setup({
+export const adminTaskMachine = adminMachineSetup({
   types: machineTypes<AdminTaskContext, AdminTaskEvent>(),
-  actors: {
-    run: placeholder<unknown, unknown>('run'),
-  },
-  actions: {
-    completed: () => {},
-    sessionEnded: () => {},
-  },
-  guards: {
-    isSessionEnd: (_, params: { error: unknown }) => adminFailure(params.error) === 'session',
-  },
+  calls: { run: placeholder<unknown, unknown>('run') },
+  reports: 'completed',
+  fallback: 'generic',
 }).createMachine({
   id: 'adminTask',
   context: { input: null, output: null, error: null },
@@ -61,13 +55,13 @@ export const adminTaskMachine = setup({
         onDone: { target: 'done', actions: [assign({ output: ({ event }) => event.output }), 'completed'] },
         onError: [
           {
-            guard: { type: 'isSessionEnd', params: ({ event }) => ({ error: event.error }) },
+            guard: { type: 'isSessionEnd', params: errorOf },
             target: 'idle',
             actions: ['sessionEnded', assign({ input: null })],
           },
           {
             target: 'confirming',
-            actions: assign({ error: ({ event }) => failureFeedback(event.error, 'generic') }),
+            actions: { type: 'failed', params: errorOf },
           },
         ],
       },
