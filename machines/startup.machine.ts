@@ -1,4 +1,4 @@
-import { assign, setup } from 'xstate';
+import { assign, enqueueActions, setup } from 'xstate';
 import { placeholder } from './placeholder.ts';
 import { sortBranches, type Branch } from './branches.ts';
 import type { ModalSearch } from './modal-search.ts';
@@ -53,20 +53,13 @@ export type StartupEvent =
   | { type: 'session.changed'; valid: boolean }
   | { type: 'search.changed'; search: ModalSearch };
 
-/**
- * Startup (docs/decisions.md, 'Client'): fetch the branches and validate the session token (both at once),
- * then arrange the modals by their precedence, and keep arranging them as the URL and the session change: the
- * app renders what `modal` and `behind` say. It also keeps the branch list for the rest of the app.
- */
-export const startupMachine = setup({
+const startupSetup = setup({
   types: machineTypes<StartupContext, StartupEvent, StartupInput>(),
   actors: {
     fetchBranches: placeholder<Branch[]>('fetchBranches'),
     validateSession: placeholder<boolean>('validateSession'),
   },
   guards: {
-    needsLogin: (_, params: { search: ModalSearch; tokenValid: boolean }) =>
-      needsLogin(params.search, params.tokenValid),
     shouldFetchBranches: ({ context, event }) =>
       event.type === 'branches.load' && (event.force === true || context.branches.length === 0),
   },
@@ -86,13 +79,28 @@ export const startupMachine = setup({
       branchesFailed: false,
     })),
     markBranchesFailed: assign({ branchesFailed: true }),
-    arrange: assign(({ context }) => arrangeModals(context.search, context.tokenValid)),
     keepSearch: assign((_, params: { search: ModalSearch }) => ({ search: params.search })),
     keepSession: assign((_, params: { valid: boolean }) => ({ tokenValid: params.valid })),
     // Provided by the app: adds the login to the URL.
     requestLogin: () => {},
   },
-}).createMachine({
+}).extend<{ arrange: undefined }>({
+  actions: {
+    // The modals as the kept URL and session want them, and the login the account needs asked for (declared
+    // apart: it names `requestLogin`, and XState types an action that names another only over declared ones).
+    arrange: enqueueActions(({ context, enqueue }) => {
+      enqueue.assign(arrangeModals(context.search, context.tokenValid));
+      if (needsLogin(context.search, context.tokenValid)) enqueue('requestLogin');
+    }),
+  },
+});
+
+/**
+ * Startup (docs/decisions.md, 'Client'): fetch the branches and validate the session token (both at once),
+ * then arrange the modals by their precedence, and keep arranging them as the URL and the session change: the
+ * app renders what `modal` and `behind` say. It also keeps the branch list for the rest of the app.
+ */
+export const startupMachine = startupSetup.createMachine({
   id: 'startup',
   context: ({ input }) => ({
     search: input.search,
@@ -144,47 +152,18 @@ export const startupMachine = setup({
           },
         },
       },
-      onDone: [
-        {
-          guard: { type: 'needsLogin', params: ({ context }) => context },
-          target: 'ready',
-          actions: ['arrange', 'requestLogin'],
-        },
-        { target: 'ready', actions: 'arrange' },
-      ],
+      onDone: { target: 'ready', actions: 'arrange' },
     },
     // Once started, a new URL or session re-arranges the modals, and asks for the login the account needs.
     ready: {
       initial: 'idle',
       on: {
-        'search.changed': [
-          {
-            guard: {
-              type: 'needsLogin',
-              params: ({ context, event }) => ({ search: event.search, tokenValid: context.tokenValid }),
-            },
-            actions: [
-              { type: 'keepSearch', params: ({ event }) => ({ search: event.search }) },
-              'arrange',
-              'requestLogin',
-            ],
-          },
-          { actions: [{ type: 'keepSearch', params: ({ event }) => ({ search: event.search }) }, 'arrange'] },
-        ],
-        'session.changed': [
-          {
-            guard: {
-              type: 'needsLogin',
-              params: ({ context, event }) => ({ search: context.search, tokenValid: event.valid }),
-            },
-            actions: [
-              { type: 'keepSession', params: ({ event }) => ({ valid: event.valid }) },
-              'arrange',
-              'requestLogin',
-            ],
-          },
-          { actions: [{ type: 'keepSession', params: ({ event }) => ({ valid: event.valid }) }, 'arrange'] },
-        ],
+        'search.changed': {
+          actions: [{ type: 'keepSearch', params: ({ event }) => ({ search: event.search }) }, 'arrange'],
+        },
+        'session.changed': {
+          actions: [{ type: 'keepSession', params: ({ event }) => ({ valid: event.valid }) }, 'arrange'],
+        },
       },
       states: {
         idle: {
