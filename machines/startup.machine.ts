@@ -96,6 +96,24 @@ const startupSetup = setup({
 });
 
 /**
+ * Fetching the branch listing, then `target` with the listing kept, or marked failed: the page still opens
+ * without branches (docs/decisions.md, 'Client').
+ */
+function fetchingBranchesThen<TTarget extends string>(target: TTarget) {
+  return startupSetup.createStateConfig({
+    invoke: {
+      id: 'fetchBranches',
+      src: 'fetchBranches',
+      onDone: {
+        target,
+        actions: { type: 'keepBranches', params: ({ event }) => ({ branches: event.output }) },
+      },
+      onError: { target, actions: 'markBranchesFailed' },
+    },
+  });
+}
+
+/**
  * Startup (docs/decisions.md, 'Client'): fetch the branches and validate the session token (both at once),
  * then arrange the modals by their precedence, and keep arranging them as the URL and the session change: the
  * app renders what `modal` and `behind` say. It also keeps the branch list for the rest of the app.
@@ -122,18 +140,7 @@ export const startupMachine = startupSetup.createMachine({
         branches: {
           initial: 'fetching',
           states: {
-            fetching: {
-              invoke: {
-                id: 'fetchBranches',
-                src: 'fetchBranches',
-                onDone: {
-                  target: 'done',
-                  actions: { type: 'keepBranches', params: ({ event }) => ({ branches: event.output }) },
-                },
-                // The page still opens without branches (docs/decisions.md, 'Client').
-                onError: { target: 'done', actions: 'markBranchesFailed' },
-              },
-            },
+            fetching: fetchingBranchesThen('done'),
             done: { type: 'final' },
           },
         },
@@ -169,17 +176,7 @@ export const startupMachine = startupSetup.createMachine({
         idle: {
           on: { 'branches.load': { guard: 'shouldFetchBranches', target: 'refreshingBranches' } },
         },
-        refreshingBranches: {
-          invoke: {
-            id: 'fetchBranches',
-            src: 'fetchBranches',
-            onDone: {
-              target: 'idle',
-              actions: { type: 'keepBranches', params: ({ event }) => ({ branches: event.output }) },
-            },
-            onError: { target: 'idle', actions: 'markBranchesFailed' },
-          },
-        },
+        refreshingBranches: fetchingBranchesThen('idle'),
       },
     },
   },
