@@ -5,6 +5,7 @@ import type { Feedback } from './feedback.ts';
 import { placeholder } from './placeholder.ts';
 import type { components } from '../openapi/schema.gen.ts';
 import { machineTypes } from './machine-types.ts';
+import { withField } from './form-fields.ts';
 
 export type ClosureFields = {
   branchId: number | null;
@@ -74,7 +75,7 @@ export const adminClosureMachine = adminMachineSetup({
       on: {
         'field.change': {
           actions: assign(({ context, event }) => ({
-            fields: { ...context.fields, [event.field]: event.value },
+            fields: withField(context.fields, event),
             error: null,
           })),
         },

@@ -5,6 +5,7 @@ import { adminMachineSetup } from './adminMachine.ts';
 import type { Feedback } from './feedback.ts';
 import { placeholder } from './placeholder.ts';
 import { machineTypes } from './machine-types.ts';
+import { withField } from './form-fields.ts';
 
 /** The new-coupon form as the owner types it: the last day ('YYYY-MM-DD') and the limits may stay empty. */
 export type CouponFields = { code: string; percent: string; until: string; maxUses: string; perUser: string };
@@ -57,7 +58,7 @@ export const adminCouponMachine = adminMachineSetup({
       on: {
         'field.change': {
           actions: assign({
-            fields: ({ context, event }) => ({ ...context.fields, [event.field]: event.value }),
+            fields: ({ context, event }) => withField(context.fields, event),
           }),
         },
         'coupon.create': { guard: 'isCoupon', target: 'creating' },

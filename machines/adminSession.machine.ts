@@ -4,6 +4,7 @@ import { failureFeedback, type Feedback } from './feedback.ts';
 import { placeholder } from './placeholder.ts';
 import type { TokenStore } from './session.machine.ts';
 import { machineTypes } from './machine-types.ts';
+import { withField } from './form-fields.ts';
 
 export type OperatorRole = 'owner' | 'staff';
 export type Operator = { email: string; role: OperatorRole };
@@ -103,9 +104,7 @@ export const adminSessionMachine = setup({
     loggedOut: {
       on: {
         'field.change': {
-          actions: assign(({ context, event }) => ({
-            fields: { ...context.fields, [event.field]: event.value },
-          })),
+          actions: assign({ fields: ({ context, event }) => withField(context.fields, event) }),
         },
         'login.submit': { guard: 'isComplete', target: 'loggingIn' },
       },

@@ -11,6 +11,7 @@ import {
 } from './feedback.ts';
 import type { AuthTab } from './modal-search.ts';
 import { machineTypes } from './machine-types.ts';
+import { withField } from './form-fields.ts';
 
 export type AuthView = AuthTab;
 
@@ -228,9 +229,7 @@ export const authModalMachine = setup({
   initial: 'starting',
   on: {
     'field.change': {
-      actions: assign(({ context, event }) => ({
-        fields: { ...context.fields, [event.field]: event.value },
-      })),
+      actions: assign({ fields: ({ context, event }) => withField(context.fields, event) }),
     },
     'newsletter.change': { actions: assign({ agreeNewsletter: ({ event }) => event.checked }) },
     'password.toggle': { actions: assign({ showPassword: ({ context }) => !context.showPassword }) },

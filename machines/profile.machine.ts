@@ -6,6 +6,7 @@ import { failureFeedback, PASSWORD_AND_PHONE_CHECKS, sanitisePhone, type Feedbac
 import type { FieldProblem } from './field-limits.ts';
 import type { User } from './session.machine.ts';
 import { machineTypes } from './machine-types.ts';
+import { withField } from './form-fields.ts';
 
 export type ProfileFields = {
   firstName: string;
@@ -136,7 +137,7 @@ export const profileMachine = setup({
   on: {
     'field.change': {
       actions: assign(({ context, event }) => ({
-        fields: { ...context.fields, [event.field]: event.value },
+        fields: withField(context.fields, event),
         fieldErrors: { ...context.fieldErrors, [event.field]: undefined },
       })),
     },
