@@ -5,6 +5,7 @@ import {
   failureFeedback,
   failWith,
   PASSWORD_AND_PHONE_CHECKS,
+  personOf,
   sanitisePhone,
   type Feedback,
   type FeedbackKey,
@@ -329,11 +330,7 @@ export const authModalMachine = setup({
             id: 'register',
             src: 'register',
             input: ({ context }) => ({
-              email: context.fields.email.trim(),
-              first_name: context.fields.firstName.trim(),
-              last_name: context.fields.lastName.trim(),
-              // The sanitised number is the one sent (docs/decisions.md, 'Accounts').
-              phone_number: sanitisePhone(context.fields.phone) ?? '',
+              ...personOf(context.fields),
               password: context.fields.password,
               confirm_password: context.fields.confirmPassword,
               agree_newsletter: context.agreeNewsletter,

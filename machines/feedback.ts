@@ -53,6 +53,19 @@ export function sanitisePhone(raw: string): string | null {
   return /^\+\d{1,3}\d{7,14}$/.test(phone) ? phone : null;
 }
 
+/**
+ * Who the member is, as registering and the profile send it: the names and the e-mail trimmed, and the sanitised
+ * number (docs/decisions.md, 'Accounts'; the forms refuse an invalid one before any call).
+ */
+export function personOf(fields: { firstName: string; lastName: string; email: string; phone: string }) {
+  return {
+    email: fields.email.trim(),
+    first_name: fields.firstName.trim(),
+    last_name: fields.lastName.trim(),
+    phone_number: sanitisePhone(fields.phone) ?? '',
+  };
+}
+
 /** A form's own refusal, made without a call: the machine's `fail` action, saying `key`. */
 export const failWith = (key: FeedbackKey) => ({ type: 'fail', params: { feedback: { key } } }) as const;
 

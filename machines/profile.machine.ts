@@ -2,7 +2,13 @@ import { assign, setup } from 'xstate';
 import { isValidPortugueseTaxId } from '../openapi/tax-id.ts';
 import { ApiError } from './api.ts';
 import { placeholder } from './placeholder.ts';
-import { failureFeedback, PASSWORD_AND_PHONE_CHECKS, sanitisePhone, type Feedback } from './feedback.ts';
+import {
+  failureFeedback,
+  PASSWORD_AND_PHONE_CHECKS,
+  personOf,
+  sanitisePhone,
+  type Feedback,
+} from './feedback.ts';
 import type { FieldProblem } from './field-limits.ts';
 import type { User } from './session.machine.ts';
 import { machineTypes } from './machine-types.ts';
@@ -190,10 +196,7 @@ export const profileMachine = setup({
         id: 'updateProfile',
         src: 'updateProfile',
         input: ({ context }) => ({
-          first_name: context.fields.firstName.trim(),
-          last_name: context.fields.lastName.trim(),
-          email: context.fields.email.trim(),
-          phone_number: sanitisePhone(context.fields.phone) ?? '',
+          ...personOf(context.fields),
           password: context.fields.newPassword === '' ? null : context.fields.newPassword,
           agree_newsletter: context.agreeNewsletter,
           tax_id: context.fields.taxId.trim() === '' ? null : context.fields.taxId.trim(),
