@@ -89,6 +89,16 @@ function fieldsOf(user: User): ProfileFields {
   };
 }
 
+/** The update the form says (the reverse of `fieldsOf`). */
+function updateOf(context: ProfileContext): ProfileUpdate {
+  return {
+    ...personOf(context.fields),
+    password: context.fields.newPassword === '' ? null : context.fields.newPassword,
+    agree_newsletter: context.agreeNewsletter,
+    tax_id: context.fields.taxId.trim() === '' ? null : context.fields.taxId.trim(),
+  };
+}
+
 /** True when the 'confirm new password' field is shown: only once a new password is typed (docs/decisions.md, 'Client'). */
 export function asksPasswordConfirmation(context: ProfileContext): boolean {
   return context.fields.newPassword !== '';
@@ -195,12 +205,7 @@ export const profileMachine = setup({
       invoke: {
         id: 'updateProfile',
         src: 'updateProfile',
-        input: ({ context }) => ({
-          ...personOf(context.fields),
-          password: context.fields.newPassword === '' ? null : context.fields.newPassword,
-          agree_newsletter: context.agreeNewsletter,
-          tax_id: context.fields.taxId.trim() === '' ? null : context.fields.taxId.trim(),
-        }),
+        input: ({ context }) => updateOf(context),
         onDone: {
           target: 'editing',
           actions: [
