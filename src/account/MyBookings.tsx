@@ -23,7 +23,7 @@ import type { Locale } from '../i18n/locales.ts';
 import { useLocale } from '../shell/navigation.ts';
 import { MoveButton } from './MoveButton.tsx';
 import { longDateTime, timeOnly, timeRange } from './time.ts';
-import { MyBookingsProvider, useMyBookingsSelector, useMyBookingsSend } from './useMyBookings.tsx';
+import { myBookingsFlow } from './useMyBookings.tsx';
 
 type Send = (event: EventFrom<typeof myBookingsMachine>) => void;
 
@@ -263,20 +263,13 @@ function DoorCodes({ state, send, locale }: { state: MachineState; send: Send; l
 }
 
 /** My bookings (docs/decisions.md, 'Client'): per branch, Active (open, selectable), Past and Canceled (closed). */
-export function MyBookings() {
-  return (
-    <MyBookingsProvider>
-      <MyBookingsLists />
-    </MyBookingsProvider>
-  );
-}
+export const MyBookings = myBookingsFlow.withProvider(MyBookingsLists);
 
 function MyBookingsLists() {
   const { t } = useLingui();
   const locale = useLocale();
   const feedbackText = useFeedbackText();
-  const send = useMyBookingsSend();
-  const state = useMyBookingsSelector((snapshot) => snapshot);
+  const [state, send] = myBookingsFlow.useFlow();
   const { context } = state;
 
   if (state.matches('loading')) return null;

@@ -8,22 +8,15 @@ import {
 } from '../../machines/profile.machine.ts';
 import { FeedbackBoxes } from '../auth/feedback.tsx';
 import { useFieldProblemText } from '../ui/fieldProblemText.ts';
-import { ProfileProvider, useProfileSelector, useProfileSend } from './useProfile.tsx';
+import { profileFlow } from './useProfile.tsx';
 
 /** The profile tab (docs/decisions.md, 'Client'): the user's details, an optional new password and the newsletter choice. */
-export function Profile() {
-  return (
-    <ProfileProvider>
-      <ProfileForm />
-    </ProfileProvider>
-  );
-}
+export const Profile = profileFlow.withProvider(ProfileForm);
 
 function ProfileForm() {
   const { t } = useLingui();
   const problemText = useFieldProblemText();
-  const send = useProfileSend();
-  const state = useProfileSelector((snapshot) => snapshot);
+  const [state, send] = profileFlow.useFlow();
   const { context } = state;
   // One field's value, change handler and the server's problem with it.
   const field = (name: keyof ProfileFields) => ({

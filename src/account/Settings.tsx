@@ -3,11 +3,7 @@ import { Alert, Button, Group, Modal, Stack, Text, Title } from '@mantine/core';
 import { useRuntime } from '../app/context.tsx';
 import { useFeedbackText } from '../auth/feedback.tsx';
 import { LanguageSelector } from '../shell/LanguageSelector.tsx';
-import {
-  AccountDeletionProvider,
-  useAccountDeletionSelector,
-  useAccountDeletionSend,
-} from './useAccountDeletion.tsx';
+import { accountDeletionFlow } from './useAccountDeletion.tsx';
 
 /** The settings tab (docs/decisions.md, 'Client'): language, Logout and Delete Account (with its confirmation modal). */
 export function Settings({ onClose }: { onClose: () => Promise<void> }) {
@@ -15,17 +11,16 @@ export function Settings({ onClose }: { onClose: () => Promise<void> }) {
   // Closing first, then logging out: a logged-out account tab would ask for a login instead.
   const logOut = () => void onClose().then(() => runtime.session.send({ type: 'logout' }));
   return (
-    <AccountDeletionProvider accountDeleted={logOut}>
+    <accountDeletionFlow.Provider ports={{ accountDeleted: logOut }}>
       <SettingsPanel logOut={logOut} />
-    </AccountDeletionProvider>
+    </accountDeletionFlow.Provider>
   );
 }
 
 function SettingsPanel({ logOut }: { logOut: () => void }) {
   const { t } = useLingui();
   const feedbackText = useFeedbackText();
-  const send = useAccountDeletionSend();
-  const state = useAccountDeletionSelector((snapshot) => snapshot);
+  const [state, send] = accountDeletionFlow.useFlow();
 
   return (
     <Stack gap="xl">

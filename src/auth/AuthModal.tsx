@@ -8,7 +8,7 @@ import {
   type Channel,
   type AuthView,
 } from '../../machines/authModal.machine.ts';
-import { AuthModalProvider, useAuthModalSelector, useAuthModalSend } from './useAuthModal.tsx';
+import { authModalFlow } from './useAuthModal.tsx';
 import { authModalSearch, sameSearch } from '../../machines/authModal.search.ts';
 import { useLocale } from '../shell/navigation.ts';
 import { MantineLayer } from '../ui/MantineLayer.tsx';
@@ -41,8 +41,8 @@ function Field({
   required?: boolean;
   inputMode?: 'text' | 'numeric' | 'tel' | 'email';
 }) {
-  const value = useAuthModalSelector((snapshot) => snapshot.context.fields[field]);
-  const send = useAuthModalSend();
+  const value = authModalFlow.useSelector((snapshot) => snapshot.context.fields[field]);
+  const send = authModalFlow.useSend();
   return (
     <TextInput
       value={value}
@@ -63,9 +63,9 @@ function PasswordField({
   autoComplete: string;
 }) {
   const { t } = useLingui();
-  const value = useAuthModalSelector((snapshot) => snapshot.context.fields[field]);
-  const visible = useAuthModalSelector((snapshot) => snapshot.context.showPassword);
-  const send = useAuthModalSend();
+  const value = authModalFlow.useSelector((snapshot) => snapshot.context.fields[field]);
+  const visible = authModalFlow.useSelector((snapshot) => snapshot.context.showPassword);
+  const send = authModalFlow.useSend();
   return (
     <PasswordInput
       label={label}
@@ -117,7 +117,7 @@ function CodeForm({
   verifying: boolean;
   busy: boolean;
 }) {
-  const send = useAuthModalSend();
+  const send = authModalFlow.useSend();
   return (
     <Form onSubmit={() => send({ type: 'code.verify', channel })}>
       <Field field={field} label={label} autoComplete="one-time-code" inputMode="numeric" required />
@@ -135,7 +135,7 @@ function CodeForm({
 
 /** A form's cancel and submit buttons, side by side at the end. */
 function CancelOrSubmit({ busy, submit }: { busy: boolean; submit: ReactNode }) {
-  const send = useAuthModalSend();
+  const send = authModalFlow.useSend();
   return (
     <Group justify="flex-end" gap="sm">
       <Button variant="default" type="button" onClick={() => send({ type: 'cancel' })}>
@@ -151,7 +151,7 @@ function CancelOrSubmit({ busy, submit }: { busy: boolean; submit: ReactNode }) 
 export default function AuthModal() {
   const search = useModalSearch();
   return (
-    <AuthModalProvider
+    <authModalFlow.Provider
       input={{
         tab: search.auth_tab,
         resetToken: search.reset_token,
@@ -160,7 +160,7 @@ export default function AuthModal() {
       }}
     >
       <AuthDialog />
-    </AuthModalProvider>
+    </authModalFlow.Provider>
   );
 }
 
@@ -169,8 +169,7 @@ function AuthDialog() {
   const locale = useLocale();
   const search = useModalSearch();
   const updateSearch = useUpdateModalSearch();
-  const send = useAuthModalSend();
-  const state = useAuthModalSelector((snapshot) => snapshot);
+  const [state, send] = authModalFlow.useFlow();
   const view = currentView(state);
   const { context } = state;
   const busy = view !== null && !state.matches({ [view]: 'idle' });
