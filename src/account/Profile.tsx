@@ -8,6 +8,7 @@ import {
 } from '../../machines/profile.machine.ts';
 import { FeedbackBoxes } from '../auth/feedback.tsx';
 import { useFieldProblemText } from '../ui/fieldProblemText.ts';
+import { SubmitForm } from '../ui/SubmitForm.tsx';
 import { profileFlow } from './useProfile.tsx';
 
 /** The profile tab (docs/decisions.md, 'Client'): the user's details, an optional new password and the newsletter choice. */
@@ -39,12 +40,7 @@ function ProfileForm() {
   }
 
   return (
-    <form
-      onSubmit={(event) => {
-        event.preventDefault();
-        send({ type: 'profile.submit' });
-      }}
-    >
+    <SubmitForm onSubmit={() => send({ type: 'profile.submit' })}>
       <Stack gap="md">
         <FeedbackBoxes error={context.error} success={context.success} />
         {context.offeredCoupon && <OfferedCoupon coupon={context.offeredCoupon} />}
@@ -119,7 +115,7 @@ function ProfileForm() {
           </Button>
         </Group>
       </Stack>
-    </form>
+    </SubmitForm>
   );
 }
 

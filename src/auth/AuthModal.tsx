@@ -1,7 +1,7 @@
 import './mantine-styles.ts';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Button, Checkbox, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { useEffect, type FormEvent, type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import {
   currentView,
   type AuthFields,
@@ -12,6 +12,7 @@ import { authModalFlow } from './useAuthModal.tsx';
 import { authModalSearch, sameSearch } from '../../machines/authModal.search.ts';
 import { useLocale } from '../shell/navigation.ts';
 import { MantineLayer } from '../ui/MantineLayer.tsx';
+import { SubmitForm } from '../ui/SubmitForm.tsx';
 import { FeedbackBoxes } from './feedback.tsx';
 import { FIELD_LIMITS } from '../../machines/field-limits.ts';
 import { useModalSearch, useUpdateModalSearch } from './useModalSearch.ts';
@@ -87,15 +88,9 @@ function PasswordField({
 
 function Form({ onSubmit, children }: { onSubmit: () => void; children: ReactNode }) {
   return (
-    <form
-      noValidate={false}
-      onSubmit={(event: FormEvent) => {
-        event.preventDefault();
-        onSubmit();
-      }}
-    >
+    <SubmitForm onSubmit={onSubmit}>
       <Stack gap="md">{children}</Stack>
-    </form>
+    </SubmitForm>
   );
 }
 

@@ -13,6 +13,7 @@ import {
 import { formatEuros } from '../i18n/format.ts';
 import type { Locale } from '../i18n/locales.ts';
 import { slotTimes } from '../account/time.ts';
+import { SubmitForm } from '../ui/SubmitForm.tsx';
 import { deviceTimeZone, formatDay, formatMonth, weekdayNames } from './dates.ts';
 import { bookingFlow } from './useBooking.tsx';
 
@@ -157,12 +158,7 @@ function Coupon() {
     );
   }
   return (
-    <form
-      onSubmit={(event) => {
-        event.preventDefault();
-        send({ type: 'coupon.apply' });
-      }}
-    >
+    <SubmitForm onSubmit={() => send({ type: 'coupon.apply' })}>
       <Group gap="sm" align="flex-start">
         <TextInput
           label={t`Código de cupão`}
@@ -176,7 +172,7 @@ function Coupon() {
           <Trans>Aplicar</Trans>
         </Button>
       </Group>
-    </form>
+    </SubmitForm>
   );
 }
 
