@@ -264,9 +264,7 @@ function DoorCodes({ state, send, locale }: { state: MachineState; send: Send; l
 }
 
 /** My bookings (docs/decisions.md, 'Client'): per branch, Active (open, selectable), Past and Canceled (closed). */
-export const MyBookings = myBookingsFlow.withProvider(MyBookingsLists);
-
-function MyBookingsLists() {
+export const MyBookings = myBookingsFlow.withProvider(function MyBookingsLists() {
   const { t } = useLingui();
   const locale = useLocale();
   const [state, send] = myBookingsFlow.useFlow();
@@ -404,4 +402,4 @@ function MyBookingsLists() {
       </ConfirmDialog>
     </Stack>
   );
-}
+});

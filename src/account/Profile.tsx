@@ -12,9 +12,7 @@ import { SubmitForm } from '../ui/SubmitForm.tsx';
 import { profileFlow } from './useProfile.tsx';
 
 /** The profile tab (docs/decisions.md, 'Client'): the user's details, an optional new password and the newsletter choice. */
-export const Profile = profileFlow.withProvider(ProfileForm);
-
-function ProfileForm() {
+export const Profile = profileFlow.withProvider(function ProfileForm() {
   const { t } = useLingui();
   const problemText = useFieldProblemText();
   const [state, send] = profileFlow.useFlow();
@@ -117,7 +115,7 @@ function ProfileForm() {
       </Stack>
     </SubmitForm>
   );
-}
+});
 
 /** The early-bird coupon the member is offered: its code, its discount and how many uses are left. */
 function OfferedCoupon({ coupon }: { coupon: NonNullable<ProfileContext['offeredCoupon']> }) {
