@@ -29,21 +29,16 @@ import { myBookingsFlow } from './useMyBookings.tsx';
 type Send = (event: EventFrom<typeof myBookingsMachine>) => void;
 
 function StatusBadge({ status }: { status: BookingStatusLabel }) {
-  const labels: Record<BookingStatusLabel, ReactNode> = {
-    active: <Trans>Ativa</Trans>,
-    past: <Trans>Passada</Trans>,
-    canceled: <Trans>Cancelada</Trans>,
-    expired: <Trans>Expirada</Trans>,
+  const badges: Record<BookingStatusLabel, { label: ReactNode; color: string }> = {
+    active: { label: <Trans>Ativa</Trans>, color: 'lime' },
+    past: { label: <Trans>Passada</Trans>, color: 'gray' },
+    canceled: { label: <Trans>Cancelada</Trans>, color: 'red' },
+    expired: { label: <Trans>Expirada</Trans>, color: 'orange' },
   };
-  const colors: Record<BookingStatusLabel, string> = {
-    active: 'lime',
-    past: 'gray',
-    canceled: 'red',
-    expired: 'orange',
-  };
+  const { label, color } = badges[status];
   return (
-    <Badge color={colors[status]} variant="light">
-      {labels[status]}
+    <Badge color={color} variant="light">
+      {label}
     </Badge>
   );
 }
