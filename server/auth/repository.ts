@@ -18,7 +18,10 @@ export async function readOrCreateSetting(db: Db, key: string, value: unknown): 
     .values({ key, value: JSON.stringify(value) })
     .onConflict((conflict) => conflict.column('key').doNothing())
     .execute();
-  return readSetting(db, key);
+  const stored = await readSetting(db, key);
+  // The row stands after the insert above: nothing deletes settings. A missing one is a fault, never a value.
+  if (stored === undefined) throw new Error(`setting ${key} is missing after its insert`);
+  return stored;
 }
 
 /** Accounts not deleted; callers say which and what of them. */
