@@ -1,7 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Code, Group, Stack, Text, TextInput } from '@mantine/core';
-import type { AuditFilters } from '../../../machines/adminConsole.actors.ts';
-import { useConsoleActors, usePagedQuery } from '../hooks.ts';
+import { usePagedQuery } from '../hooks.ts';
 import { PagedTable, PageTitle, PeriodFields, useTimes } from '../parts.tsx';
 
 const show = (value: unknown) => (value === null || value === undefined ? '—' : JSON.stringify(value));
@@ -9,9 +8,8 @@ const show = (value: unknown) => (value === null || value === undefined ? '—' 
 /** The audit log (issue 18): every change an operator made, who, what, when, before and after; filtered. */
 export default function Audit() {
   const { t } = useLingui();
-  const actors = useConsoleActors();
   const times = useTimes();
-  const query = usePagedQuery<AuditFilters, Awaited<ReturnType<typeof actors.audit>>>(actors.audit, {
+  const query = usePagedQuery('audit', {
     action: '',
     entityType: '',
     entityId: '',

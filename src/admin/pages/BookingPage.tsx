@@ -18,7 +18,7 @@ import { adminCancelMachine, cancelProblem } from '../../../machines/adminCancel
 import type { AdminBookingDetail } from '../../../machines/adminConsole.actors.ts';
 import { useAdmin } from '../context.tsx';
 import { ErrorBox } from '../feedback.tsx';
-import { useAdminQuery, useAdminTask, useConsoleActors } from '../hooks.ts';
+import { useAdminQuery, useAdminTask } from '../hooks.ts';
 import {
   AdminLink,
   BookingFlags,
@@ -113,16 +113,15 @@ function CancelDialog({ detail, onClose, onDone }: DialogProps<Detail>) {
 
 function MoveDialog({ detail, onClose, onDone }: DialogProps<Detail>) {
   const { t } = useLingui();
-  const actors = useConsoleActors();
   const times = useTimes();
   const { booking } = detail;
   const zone = booking.branch.time_zone;
-  const slots = useAdminQuery(actors.freeSlots, {
+  const slots = useAdminQuery('freeSlots', {
     branchId: booking.branch.id,
     date: booking.start_time.slice(0, 10),
   });
   const [slotId, setSlotId] = useState('');
-  const move = useAdminTask(actors.moveBooking, () => {
+  const move = useAdminTask('moveBooking', () => {
     onDone();
   });
   return (
@@ -220,14 +219,13 @@ function useMessageLabels() {
 /** A booking's page (issue 18): its state, history, payments and messages; cancel, resend the code, move. */
 export function BookingPage({ id }: { id: number }) {
   const { t } = useLingui();
-  const actors = useConsoleActors();
   const money = useMoney();
   const times = useTimes();
   const historyText = useHistoryText();
   const messageLabels = useMessageLabels();
-  const query = useAdminQuery(actors.booking, { id });
+  const query = useAdminQuery('booking', { id });
   const dialogs = usePageDialogs({ cancel: CancelDialog, move: MoveDialog }, query.reload);
-  const resend = useAdminTask(actors.resendCode);
+  const resend = useAdminTask('resendCode');
   const detail = query.data;
   const live =
     detail !== null && (detail.booking.status === 'confirmed' || detail.booking.status === 'pending');

@@ -1,7 +1,7 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { NativeSelect, Stack, Text, TextInput } from '@mantine/core';
-import type { AdminBookingStatus, BookingFilters } from '../../../machines/adminConsole.actors.ts';
-import { useBranchOptions, useConsoleActors, usePagedQuery } from '../hooks.ts';
+import type { AdminBookingStatus } from '../../../machines/adminConsole.actors.ts';
+import { useBranchOptions, usePagedQuery } from '../hooks.ts';
 import {
   AdminLink,
   BookingFlags,
@@ -17,11 +17,10 @@ import { BookingPage } from './BookingPage.tsx';
 
 function BookingSearch() {
   const { t } = useLingui();
-  const actors = useConsoleActors();
   const branches = useBranchOptions();
   const money = useMoney();
   const times = useTimes();
-  const query = usePagedQuery<BookingFilters, Awaited<ReturnType<typeof actors.bookings>>>(actors.bookings, {
+  const query = usePagedQuery('bookings', {
     q: '',
     branchId: null,
     from: '',

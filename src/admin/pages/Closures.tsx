@@ -6,7 +6,7 @@ import { createAdminClosureActors } from '../../../machines/adminClosure.actors.
 import { adminClosureMachine, isClosureComplete } from '../../../machines/adminClosure.machine.ts';
 import { useAdmin } from '../context.tsx';
 import { ErrorBox } from '../feedback.tsx';
-import { useAdminQuery, useAdminTask, useBranchOptions, useConsoleActors } from '../hooks.ts';
+import { useAdminQuery, useAdminTask, useBranchOptions } from '../hooks.ts';
 import {
   ConfirmActions,
   DataTable,
@@ -25,11 +25,10 @@ import { DayTimeField } from '../dates.tsx';
 export default function Closures() {
   const { t } = useLingui();
   const { api, sessionEnded } = useAdmin();
-  const actors = useConsoleActors();
   const branches = useBranchOptions();
   const money = useMoney();
   const times = useTimes();
-  const list = useAdminQuery(actors.closures, { branchId: null });
+  const list = useAdminQuery('closures', { branchId: null });
   const [machine] = useState(() =>
     adminClosureMachine.provide({
       actors: createAdminClosureActors(api),
@@ -37,7 +36,7 @@ export default function Closures() {
     }),
   );
   const [state, send] = useMachine(machine);
-  const reopen = useAdminTask(actors.reopenClosure, () => list.reload());
+  const reopen = useAdminTask('reopenClosure', () => list.reload());
   const { fields, preview } = state.context;
   const editing = state.matches('editing') || state.matches('previewing');
   const refundTotal = preview ? money(preview.refund_total_eur) : '';

@@ -2,7 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Button, Group, Stack, Switch, TextInput } from '@mantine/core';
 import { couponOf, type CouponFields } from '../../../machines/adminCoupon.machine.ts';
 import { ErrorBox } from '../feedback.tsx';
-import { useAdminQuery, useAdminTask, useConsoleActors } from '../hooks.ts';
+import { useAdminQuery, useAdminTask } from '../hooks.ts';
 import { NewCouponProvider, useNewCouponSelector, useNewCouponSend } from '../useConsoleForms.tsx';
 import { PageTitle, QueryTable, SectionCard, SubmitForm, useTimes } from '../parts.tsx';
 import { DayField } from '../dates.tsx';
@@ -59,10 +59,9 @@ function NewCouponForm() {
 /** Coupons (owners): the list with uses, a new coupon, switching one on or off. */
 export default function Coupons() {
   const { t } = useLingui();
-  const actors = useConsoleActors();
   const times = useTimes();
-  const list = useAdminQuery(actors.coupons, undefined);
-  const toggle = useAdminTask(actors.setCouponActive, () => list.reload());
+  const list = useAdminQuery('coupons');
+  const toggle = useAdminTask('setCouponActive', () => list.reload());
   return (
     <Stack>
       <PageTitle>

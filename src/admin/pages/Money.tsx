@@ -84,8 +84,8 @@ export default function Money() {
     to: isoDate(new Date(today.getTime() + 14 * 86_400_000)),
     granularity: 'day',
   };
-  const report = useAdminQuery(actors.money, initial);
-  const occupancy = useAdminQuery(actors.occupancy, initial);
+  const report = useAdminQuery('money', initial);
+  const occupancy = useAdminQuery('occupancy', initial);
   const filters = report.params;
   const set = (patch: Partial<ReportFilters>) => {
     const next = { ...filters, ...patch };

@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import type { Operator } from '../../../machines/adminConsole.actors.ts';
 import { ErrorBox } from '../feedback.tsx';
-import { useAdminQuery, useAdminTask, useConsoleActors } from '../hooks.ts';
+import { useAdminQuery, useAdminTask } from '../hooks.ts';
 import { NewOperatorProvider, useNewOperatorSelector, useNewOperatorSend } from '../useConsoleForms.tsx';
 import { PageTitle, QueryTable, SectionCard, SubmitForm, useTimes } from '../parts.tsx';
 
@@ -80,15 +80,14 @@ function NewOperatorForm() {
 /** Operators (owners): add one (its setup link and TOTP secret shown once), remove one, end sessions. */
 export default function Operators() {
   const { t } = useLingui();
-  const actors = useConsoleActors();
   const times = useTimes();
-  const list = useAdminQuery(actors.operators, undefined);
-  const sessions = useAdminQuery(actors.sessions, undefined);
-  const remove = useAdminTask(actors.removeOperator, () => {
+  const list = useAdminQuery('operators');
+  const sessions = useAdminQuery('sessions');
+  const remove = useAdminTask('removeOperator', () => {
     list.reload();
     sessions.reload();
   });
-  const end = useAdminTask(actors.endSession, () => sessions.reload());
+  const end = useAdminTask('endSession', () => sessions.reload());
   return (
     <Stack>
       <PageTitle>

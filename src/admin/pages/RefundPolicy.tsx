@@ -2,7 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Group, Stack, Table, Text, TextInput } from '@mantine/core';
 import type { PolicyRow } from '../../../machines/adminRefundPolicy.machine.ts';
 import { ErrorBox } from '../feedback.tsx';
-import { useAdminQuery, useConsoleActors } from '../hooks.ts';
+import { useAdminQuery } from '../hooks.ts';
 import {
   RefundPolicyProvider,
   useRefundPolicyCan,
@@ -95,8 +95,7 @@ function PolicyEditor() {
 
 /** Refund policy (owners): hour thresholds and the part refunded. */
 export default function RefundPolicy() {
-  const actors = useConsoleActors();
-  const query = useAdminQuery(actors.refundPolicy, undefined);
+  const query = useAdminQuery('refundPolicy');
   return (
     <Stack>
       <PageTitle>

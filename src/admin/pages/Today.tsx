@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { AdminToday } from '../../../machines/adminConsole.actors.ts';
-import { useAdminQuery, useConsoleActors } from '../hooks.ts';
+import { useAdminQuery } from '../hooks.ts';
 import {
   AdminLink,
   BookingFlags,
@@ -53,8 +53,7 @@ function DoorHealth({ door }: { door: Door }) {
 /** Today (issue 18): alerts first, then each branch's doors and the day's bookings in order. */
 export default function Today() {
   const { t } = useLingui();
-  const actors = useConsoleActors();
-  const query = useAdminQuery(actors.today, { date: '' });
+  const query = useAdminQuery('today', { date: '' });
   const alertText = useAlertText();
   const times = useTimes();
   const today = query.data;
