@@ -59,6 +59,24 @@ export function PageTitle({ children, actions }: { children: ReactNode; actions?
   );
 }
 
+/** A console page: its title (with `actions` beside it), then its parts one under another. */
+export function ConsolePage({
+  title,
+  actions,
+  children,
+}: {
+  title: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <Stack>
+      <PageTitle actions={actions}>{title}</PageTitle>
+      {children}
+    </Stack>
+  );
+}
+
 type QueryLike = {
   state: {
     matches: (value: 'loading' | 'loaded' | 'failed' | 'forbidden') => boolean;

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Code, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Code, Group, Text, TextInput } from '@mantine/core';
 import { usePagedQuery } from '../hooks.ts';
-import { PagedTable, PageTitle, PeriodFields, useTimes } from '../parts.tsx';
+import { ConsolePage, PagedTable, PeriodFields, useTimes } from '../parts.tsx';
 
 const show = (value: unknown) => (value === null || value === undefined ? '—' : JSON.stringify(value));
 
@@ -18,10 +18,7 @@ export default function Audit() {
     page: 1,
   });
   return (
-    <Stack>
-      <PageTitle>
-        <Trans>Registo de auditoria</Trans>
-      </PageTitle>
+    <ConsolePage title={<Trans>Registo de auditoria</Trans>}>
       <Group align="flex-end" wrap="wrap">
         <TextInput
           label={t`Ação`}
@@ -67,6 +64,6 @@ export default function Audit() {
           </Code>,
         ]}
       />
-    </Stack>
+    </ConsolePage>
   );
 }

@@ -1,14 +1,14 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import { NativeSelect, Stack, Text, TextInput } from '@mantine/core';
+import { NativeSelect, Text, TextInput } from '@mantine/core';
 import type { AdminBookingStatus } from '../../../machines/adminConsole.actors.ts';
 import { useBranchOptions, usePagedQuery } from '../hooks.ts';
 import {
   AdminLink,
   BookingFlags,
   BranchPeriodFilters,
+  ConsolePage,
   memberName,
   PagedTable,
-  PageTitle,
   SearchForm,
   useMoney,
   useTimes,
@@ -36,10 +36,7 @@ function BookingSearch() {
     { value: 'expired', label: t`expirada` },
   ];
   return (
-    <Stack>
-      <PageTitle>
-        <Trans>Reservas</Trans>
-      </PageTitle>
+    <ConsolePage title={<Trans>Reservas</Trans>}>
       <SearchForm onSearch={query.reload}>
         <TextInput
           label={t`Cliente (e-mail, telefone ou nome)`}
@@ -85,7 +82,7 @@ function BookingSearch() {
         ]}
         labelControls
       />
-    </Stack>
+    </ConsolePage>
   );
 }
 

@@ -21,7 +21,7 @@ import type {
 import { LOCALES } from '../../i18n/locales.ts';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask } from '../hooks.ts';
-import { AdminLink, PageTitle, QueryStatus } from '../parts.tsx';
+import { AdminLink, ConsolePage, PageTitle, QueryStatus } from '../parts.tsx';
 
 type Effect = BranchChangePreview['effects'][number];
 
@@ -240,10 +240,7 @@ export default function Branches({ rest }: { rest: string[] }) {
   const list = useAdminQuery('branches');
   if (rest[0] && Number.isInteger(id) && id > 0) return <BranchPage key={id} id={id} />;
   return (
-    <Stack>
-      <PageTitle>
-        <Trans>Filiais</Trans>
-      </PageTitle>
+    <ConsolePage title={<Trans>Filiais</Trans>}>
       <QueryStatus query={list} hasData={list.data !== null} />
       {list.data && (
         <Table striped verticalSpacing="xs">
@@ -260,6 +257,6 @@ export default function Branches({ rest }: { rest: string[] }) {
           </Table.Tbody>
         </Table>
       )}
-    </Stack>
+    </ConsolePage>
   );
 }

@@ -9,10 +9,10 @@ import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useBranchOptions } from '../hooks.ts';
 import {
   ConfirmActions,
+  ConsolePage,
   DataTable,
   Empty,
   memberName,
-  PageTitle,
   QueryStatus,
   SectionCard,
   SubmitForm,
@@ -41,10 +41,7 @@ export default function Closures() {
   const editing = state.matches('editing') || state.matches('previewing');
   const refundTotal = preview ? money(preview.refund_total_eur) : '';
   return (
-    <Stack>
-      <PageTitle>
-        <Trans>Encerramentos</Trans>
-      </PageTitle>
+    <ConsolePage title={<Trans>Encerramentos</Trans>}>
       <SectionCard id="closure-new" title={<Trans>Encerrar uma filial</Trans>}>
         {editing && (
           <SubmitForm onSubmit={() => send({ type: 'closure.preview' })}>
@@ -214,6 +211,6 @@ export default function Closures() {
           ))}
         </Stack>
       </section>
-    </Stack>
+    </ConsolePage>
   );
 }

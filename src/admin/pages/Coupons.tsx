@@ -1,10 +1,10 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Badge, Button, Group, Stack, Switch, TextInput } from '@mantine/core';
+import { Badge, Button, Group, Switch, TextInput } from '@mantine/core';
 import { couponOf, type CouponFields } from '../../../machines/adminCoupon.machine.ts';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask } from '../hooks.ts';
 import { NewCouponProvider, useNewCouponSelector, useNewCouponSend } from '../useConsoleForms.tsx';
-import { PageTitle, QueryTable, SectionCard, SubmitForm, useTimes } from '../parts.tsx';
+import { ConsolePage, QueryTable, SectionCard, SubmitForm, useTimes } from '../parts.tsx';
 import { DayField } from '../dates.tsx';
 
 /** The new-coupon form (machines/adminCoupon.machine.ts). */
@@ -63,10 +63,7 @@ export default function Coupons() {
   const list = useAdminQuery('coupons');
   const toggle = useAdminTask('setCouponActive', () => list.reload());
   return (
-    <Stack>
-      <PageTitle>
-        <Trans>Cupões</Trans>
-      </PageTitle>
+    <ConsolePage title={<Trans>Cupões</Trans>}>
       <NewCouponProvider created={list.reload}>
         <NewCouponForm />
       </NewCouponProvider>
@@ -98,6 +95,6 @@ export default function Coupons() {
           />,
         ]}
       />
-    </Stack>
+    </ConsolePage>
   );
 }

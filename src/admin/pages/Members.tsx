@@ -9,6 +9,7 @@ import {
   AdminLink,
   BookingFlags,
   ConfirmActions,
+  ConsolePage,
   type DialogProps,
   download,
   Empty,
@@ -27,10 +28,7 @@ function MemberSearch() {
   const { t } = useLingui();
   const query = usePagedQuery('members', { q: '', page: 1 });
   return (
-    <Stack>
-      <PageTitle>
-        <Trans>Clientes</Trans>
-      </PageTitle>
+    <ConsolePage title={<Trans>Clientes</Trans>}>
       <SearchForm onSearch={query.reload}>
         <TextInput
           label={t`E-mail, telefone ou nome`}
@@ -66,7 +64,7 @@ function MemberSearch() {
           member.bookings_count,
         ]}
       />
-    </Stack>
+    </ConsolePage>
   );
 }
 

@@ -15,7 +15,7 @@ import type { Operator } from '../../../machines/adminConsole.actors.ts';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask } from '../hooks.ts';
 import { NewOperatorProvider, useNewOperatorSelector, useNewOperatorSend } from '../useConsoleForms.tsx';
-import { PageTitle, QueryTable, SectionCard, SubmitForm, useTimes } from '../parts.tsx';
+import { ConsolePage, QueryTable, SectionCard, SubmitForm, useTimes } from '../parts.tsx';
 
 /** The new-operator form (machines/adminOperator.machine.ts): its setup link and TOTP secret are shown once. */
 function NewOperatorForm() {
@@ -89,10 +89,7 @@ export default function Operators() {
   });
   const end = useAdminTask('endSession', () => sessions.reload());
   return (
-    <Stack>
-      <PageTitle>
-        <Trans>Operadores</Trans>
-      </PageTitle>
+    <ConsolePage title={<Trans>Operadores</Trans>}>
       <NewOperatorProvider created={list.reload}>
         <NewOperatorForm />
       </NewOperatorProvider>
@@ -146,6 +143,6 @@ export default function Operators() {
           ),
         ]}
       />
-    </Stack>
+    </ConsolePage>
   );
 }

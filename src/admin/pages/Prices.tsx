@@ -15,7 +15,7 @@ import { intlTag } from '../../i18n/format.ts';
 import { useAdminLocale } from '../context.tsx';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useBranchOptions } from '../hooks.ts';
-import { PageTitle, QueryStatus, ScrollTable, useMoney } from '../parts.tsx';
+import { ConsolePage, QueryStatus, ScrollTable, useMoney } from '../parts.tsx';
 
 function weekdayNames(locale: string): string[] {
   // 2024-01-01 was a Monday.
@@ -158,10 +158,7 @@ export default function Prices() {
   const first = branches.branches[0]?.id ?? null;
   const chosen = branchId ?? first;
   return (
-    <Stack>
-      <PageTitle>
-        <Trans>Preços</Trans>
-      </PageTitle>
+    <ConsolePage title={<Trans>Preços</Trans>}>
       <NativeSelect
         label={t`Filial`}
         value={chosen === null ? '' : String(chosen)}
@@ -170,7 +167,7 @@ export default function Prices() {
         maw={320}
       />
       {chosen !== null && <BranchPrices key={chosen} branchId={chosen} />}
-    </Stack>
+    </ConsolePage>
   );
 }
 

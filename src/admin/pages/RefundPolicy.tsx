@@ -9,7 +9,7 @@ import {
   useRefundPolicySelector,
   useRefundPolicySend,
 } from '../useRefundPolicy.tsx';
-import { PageTitle, QueryStatus } from '../parts.tsx';
+import { ConsolePage, QueryStatus } from '../parts.tsx';
 
 function PolicyEditor() {
   const { t } = useLingui();
@@ -97,16 +97,13 @@ function PolicyEditor() {
 export default function RefundPolicy() {
   const query = useAdminQuery('refundPolicy');
   return (
-    <Stack>
-      <PageTitle>
-        <Trans>Política de reembolso</Trans>
-      </PageTitle>
+    <ConsolePage title={<Trans>Política de reembolso</Trans>}>
       <QueryStatus query={query} hasData={query.data !== null} />
       {query.data && (
         <RefundPolicyProvider ratios={query.data}>
           <PolicyEditor />
         </RefundPolicyProvider>
       )}
-    </Stack>
+    </ConsolePage>
   );
 }

@@ -5,10 +5,10 @@ import { useAdminQuery } from '../hooks.ts';
 import {
   AdminLink,
   BookingFlags,
+  ConsolePage,
   DataTable,
   Empty,
   memberName,
-  PageTitle,
   QueryStatus,
   useTimes,
 } from '../parts.tsx';
@@ -60,19 +60,17 @@ export default function Today() {
   const branchName = (id: number) =>
     today?.branches.find((entry) => entry.branch.id === id)?.branch.name ?? `#${id}`;
   return (
-    <Stack>
-      <PageTitle
-        actions={
-          <DayField
-            label={t`Dia`}
-            size="xs"
-            value={query.params.date}
-            onChange={(value) => query.change({ date: value })}
-          />
-        }
-      >
-        <Trans>Hoje</Trans>
-      </PageTitle>
+    <ConsolePage
+      title={<Trans>Hoje</Trans>}
+      actions={
+        <DayField
+          label={t`Dia`}
+          size="xs"
+          value={query.params.date}
+          onChange={(value) => query.change({ date: value })}
+        />
+      }
+    >
       <QueryStatus query={query} hasData={today !== null} />
       {today && today.alerts.length > 0 && (
         <Alert color="red" variant="light" title={t`Alertas`} role="region" aria-label={t`Alertas`}>
@@ -150,6 +148,6 @@ export default function Today() {
           ))}
         </SimpleGrid>
       )}
-    </Stack>
+    </ConsolePage>
   );
 }
