@@ -262,12 +262,16 @@ type DataTableProps<Row> = {
   label?: string;
   headers?: ReactNode[];
   rows: readonly Row[];
-  rowKey: (row: Row) => string | number;
+  /** What tells the rows apart: their `id` unless said (rows without an id must say). */
+  rowKey?: (row: Row) => string | number;
   cells: (row: Row) => ReactNode[];
   striped?: boolean;
-  verticalSpacing?: MantineSpacing | number;
+  /** Rows close together: a table in a card, a section or a report. */
+  dense?: boolean;
   nowrap?: number[];
 };
+
+const byId = (row: unknown) => (row as { id: string | number }).id;
 
 /**
  * A console table: an optional header row, then a row an item, a cell a value `cells` gives (the columns listed in
@@ -278,15 +282,15 @@ export function DataTable<Row>({
   label,
   headers,
   rows,
-  rowKey,
+  rowKey = byId,
   cells,
   striped = true,
-  verticalSpacing = 'xs',
+  dense = false,
   nowrap = [],
 }: DataTableProps<Row>) {
   return (
     <ScrollTable minWidth={minWidth}>
-      <Table striped={striped} verticalSpacing={verticalSpacing} aria-label={label}>
+      <Table striped={striped} verticalSpacing={dense ? 4 : 'xs'} aria-label={label}>
         {headers && (
           <Table.Thead>
             <Table.Tr>
@@ -312,24 +316,19 @@ export function DataTable<Row>({
   );
 }
 
-/**
- * A list a query loads, as a table: the load's status, `empty` said when it has no rows (without `empty`, an empty
- * table), the failure of the last action on the list, then `caption` and the rows.
- */
-export function QueryTable<Row>({
-  query,
-  rows,
-  empty,
-  error = null,
-  caption,
-  ...table
-}: {
+type ListTableProps<Row> = {
   query: QueryLike;
   rows: readonly Row[] | null | undefined;
   empty?: ReactNode;
   error?: Feedback | null;
   caption?: ReactNode;
-} & Omit<DataTableProps<Row>, 'rows'>) {
+} & Omit<DataTableProps<Row>, 'rows'>;
+
+/**
+ * A list a query loads, as a table: the load's status, `empty` said when it has no rows (without `empty`, an empty
+ * table), the failure of the last action on the list, then `caption` and the rows.
+ */
+function ListTable<Row>({ query, rows, empty, error = null, caption, ...table }: ListTableProps<Row>) {
   const hasRows = rows != null && (rows.length > 0 || !empty);
   return (
     <>
@@ -342,9 +341,21 @@ export function QueryTable<Row>({
   );
 }
 
+/** A list a query loads (its rows), as a table (ListTable), with the failure of the last change `task` made on it. */
+export function QueryTable<Row>({
+  query,
+  task,
+  ...table
+}: {
+  query: QueryLike & { data: readonly Row[] | null };
+  task?: TaskLike;
+} & Omit<ListTableProps<Row>, 'query' | 'rows' | 'error'>) {
+  return <ListTable query={query} rows={query.data} error={task?.state.context.error} {...table} />;
+}
+
 type ListPage<Row> = { items: readonly Row[]; total: number; page_size: number };
 
-/** A searched list, a page at a time (`usePagedQuery`): its table (QueryTable), then its pages. */
+/** A searched list, a page at a time (`usePagedQuery`): its table (ListTable), then its pages. */
 export function PagedTable<Row>({
   query,
   labelControls,
@@ -352,11 +363,11 @@ export function PagedTable<Row>({
 }: {
   query: QueryLike & { data: ListPage<Row> | null; params: { page: number }; goTo: (page: number) => void };
   labelControls?: boolean;
-} & Omit<Parameters<typeof QueryTable<Row>>[0], 'query' | 'rows'>) {
+} & Omit<ListTableProps<Row>, 'query' | 'rows' | 'error'>) {
   const page = query.data;
   return (
     <>
-      <QueryTable query={query} rows={page?.items} {...table} />
+      <ListTable query={query} rows={page?.items} {...table} />
       {page && (
         <Pager list={page} value={query.params.page} onChange={query.goTo} labelControls={labelControls} />
       )}

@@ -45,7 +45,6 @@ export default function Audit() {
         minWidth={720}
         label={t`Registo de auditoria`}
         headers={[t`Quando`, t`Quem`, t`O quê`, t`Antes → depois`]}
-        rowKey={(entry) => entry.id}
         nowrap={[0]}
         cells={(entry) => [
           times.instant(entry.at),

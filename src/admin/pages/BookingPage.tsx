@@ -311,9 +311,8 @@ export function BookingPage({ id }: { id: number }) {
             <DataTable
               minWidth={480}
               striped={false}
-              verticalSpacing={4}
+              dense
               rows={detail.messages}
-              rowKey={(message) => message.id}
               cells={(message) => [
                 times.instant(message.created_at),
                 message.channel === 'sms' ? 'SMS' : t`e-mail`,

@@ -62,7 +62,6 @@ function BookingSearch() {
         }
         minWidth={560}
         headers={[t`Reserva`, t`Quando`, t`Cliente`, t`Pago`, t`Estado`]}
-        rowKey={(booking) => booking.id}
         cells={(booking) => [
           <AdminLink path={`bookings/${booking.id}`}>#{booking.id}</AdminLink>,
           <>

@@ -112,9 +112,8 @@ export default function Closures() {
               <DataTable
                 minWidth={420}
                 striped={false}
-                verticalSpacing={4}
+                dense
                 rows={preview.bookings}
-                rowKey={(booking) => booking.id}
                 cells={(booking) => [
                   `#${booking.id}`,
                   times.range(booking.start_time, booking.end_time, booking.branch.time_zone),

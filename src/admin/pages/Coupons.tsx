@@ -69,9 +69,8 @@ export default function Coupons() {
       </NewCouponProvider>
       <QueryTable
         query={list}
-        rows={list.data}
         empty={<Trans>Nenhum cupão.</Trans>}
-        error={toggle.state.context.error}
+        task={toggle}
         minWidth={560}
         headers={[t`Código`, t`Desconto`, t`Validade`, t`Usos`, t`Ativo`]}
         rowKey={(coupon) => coupon.code}

@@ -42,7 +42,6 @@ function MemberSearch() {
         empty={<Trans>Nenhum cliente encontrado.</Trans>}
         minWidth={480}
         headers={[t`Nome`, t`Contacto`, t`Reservas`]}
-        rowKey={(member) => member.id}
         cells={(member) => [
           <>
             <AdminLink path={`members/${member.id}`}>

@@ -58,7 +58,7 @@ function PeriodTable<Row extends { period: string; branch: { id: number; name: s
   return (
     <DataTable
       minWidth={520}
-      verticalSpacing={4}
+      dense
       label={label}
       headers={[t`Período`, t`Filial`, ...headers]}
       rows={rows}

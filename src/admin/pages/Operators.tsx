@@ -95,10 +95,8 @@ export default function Operators() {
       </NewOperatorProvider>
       <QueryTable
         query={list}
-        rows={list.data}
-        error={remove.state.context.error}
+        task={remove}
         minWidth={480}
-        rowKey={(operator) => operator.id}
         cells={(operator) => [
           operator.email,
           <>
@@ -126,10 +124,8 @@ export default function Operators() {
       </Title>
       <QueryTable
         query={sessions}
-        rows={sessions.data}
-        error={end.state.context.error}
+        task={end}
         minWidth={520}
-        rowKey={(session) => session.id}
         cells={(session) => [
           session.operator_email,
           t`até ${times.instant(session.expires_at)}`,

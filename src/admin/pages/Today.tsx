@@ -129,7 +129,6 @@ export default function Today() {
                     striped={false}
                     headers={[t`Hora`, t`Cliente e estado`]}
                     rows={bookings}
-                    rowKey={(booking) => booking.id}
                     nowrap={[0]}
                     cells={(booking) => [
                       <AdminLink path={`bookings/${booking.id}`}>
