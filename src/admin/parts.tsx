@@ -265,6 +265,7 @@ type DataTableProps<Row> = {
   /** What tells the rows apart: their `id` unless said (rows without an id must say). */
   rowKey?: (row: Row) => string | number;
   cells: (row: Row) => ReactNode[];
+  /** Rows alternate in shade: the console's lists (ListTable) are, a table in a card or section is not. */
   striped?: boolean;
   /** Rows close together: a table in a card, a section or a report. */
   dense?: boolean;
@@ -284,7 +285,7 @@ export function DataTable<Row>({
   rows,
   rowKey = byId,
   cells,
-  striped = true,
+  striped = false,
   dense = false,
   nowrap = [],
 }: DataTableProps<Row>) {
@@ -336,7 +337,7 @@ function ListTable<Row>({ query, rows, empty, error = null, caption, ...table }:
       {rows?.length === 0 && empty && <Empty>{empty}</Empty>}
       <ErrorBox error={error} />
       {hasRows && caption}
-      {hasRows && <DataTable rows={rows} {...table} />}
+      {hasRows && <DataTable striped rows={rows} {...table} />}
     </>
   );
 }

@@ -310,7 +310,6 @@ export function BookingPage({ id }: { id: number }) {
           >
             <DataTable
               minWidth={480}
-              striped={false}
               dense
               rows={detail.messages}
               cells={(message) => [

@@ -111,7 +111,6 @@ export default function Closures() {
             {preview.bookings.length > 0 && (
               <DataTable
                 minWidth={420}
-                striped={false}
                 dense
                 rows={preview.bookings}
                 cells={(booking) => [

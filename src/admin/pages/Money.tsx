@@ -58,6 +58,7 @@ function PeriodTable<Row extends { period: string; branch: { id: number; name: s
   return (
     <DataTable
       minWidth={520}
+      striped
       dense
       label={label}
       headers={[t`Período`, t`Filial`, ...headers]}

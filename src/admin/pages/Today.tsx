@@ -126,7 +126,6 @@ export default function Today() {
                 ) : (
                   <DataTable
                     minWidth={320}
-                    striped={false}
                     headers={[t`Hora`, t`Cliente e estado`]}
                     rows={bookings}
                     nowrap={[0]}
