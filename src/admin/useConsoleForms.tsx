@@ -1,24 +1,34 @@
+import { Trans } from '@lingui/react/macro';
+import { Button, Group } from '@mantine/core';
 import type { ReactNode } from 'react';
-import type { AnyActorLogic, AnyStateMachine, InputFrom } from 'xstate';
+import type { AnyActorLogic, AnyStateMachine, EventFrom, InputFrom } from 'xstate';
 import { createAdminCouponActors } from '../../machines/adminCoupon.actors.ts';
 import { adminCouponMachine } from '../../machines/adminCoupon.machine.ts';
 import { createAdminOperatorActors } from '../../machines/adminOperator.actors.ts';
 import { adminOperatorMachine } from '../../machines/adminOperator.machine.ts';
 import type { ApiClient } from '../../machines/api.ts';
+import type { Feedback } from '../../machines/feedback.ts';
 import { createFlowBinding } from '../app/binding.tsx';
 import { useAdmin } from './context.tsx';
+import { ErrorBox } from './feedback.tsx';
+import { SectionCard, SubmitForm } from './parts.tsx';
 import type { AdminRuntime } from './runtime.ts';
 
 /** What a console form's flow is given: the console (its client, its session) and what to do once it made a record. */
 type FormPorts = { admin: AdminRuntime; created: () => void };
 
+// SnapshotFrom of a generic machine stays unresolved; what the form's card reads of a form's snapshot.
+type FormSnapshot = { matches: (state: 'creating') => boolean; context: { error: Feedback | null } };
+
 /**
  * The binding of a console form that makes a record (a flow with no input, its calls over the console's own
- * client, `sessionEnded` and `created` actions): its provider takes `created` (the page reloads its list).
+ * client, `sessionEnded` and `created` actions, a `creating` state and an `error` in its context; `create` makes
+ * the record): its provider takes `created` (the page reloads its list).
  */
 function createFormBinding<TMachine extends AnyStateMachine>(
   machine: TMachine,
   actorsOf: (api: ApiClient) => Record<string, AnyActorLogic>,
+  create: EventFrom<TMachine>,
 ) {
   const binding = createFlowBinding(
     machine,
@@ -36,17 +46,55 @@ function createFormBinding<TMachine extends AnyStateMachine>(
       </binding.Provider>
     );
   }
-  return { Provider, useSelector: binding.useSelector, useSend: binding.useSend };
+  /**
+   * The form in a card under its heading (`id` names it): its fields in a row, then Create, which the form takes
+   * once the fields make a record (busy while it is made); then the failure, then `after` (what was just made).
+   */
+  function Card({
+    id,
+    title,
+    after,
+    children,
+  }: {
+    id: string;
+    title: ReactNode;
+    after?: ReactNode;
+    children: ReactNode;
+  }) {
+    const send = binding.useSend();
+    const ready = binding.useCan(create);
+    const creating = binding.useSelector((state) => (state as FormSnapshot).matches('creating'));
+    const error = binding.useSelector((state) => (state as FormSnapshot).context.error);
+    return (
+      <SectionCard id={id} title={title}>
+        <SubmitForm onSubmit={() => send(create)}>
+          <Group align="flex-end" wrap="wrap">
+            {children}
+            <Button type="submit" disabled={!ready} loading={creating}>
+              <Trans>Criar</Trans>
+            </Button>
+          </Group>
+          <ErrorBox error={error} />
+        </SubmitForm>
+        {after}
+      </SectionCard>
+    );
+  }
+  return { Provider, Card, useSelector: binding.useSelector, useSend: binding.useSend };
 }
 
 /** The new-operator form (machines/adminOperator.machine.ts). */
-const newOperator = createFormBinding(adminOperatorMachine, createAdminOperatorActors);
+const newOperator = createFormBinding(adminOperatorMachine, createAdminOperatorActors, {
+  type: 'operator.create',
+});
 export const NewOperatorProvider = newOperator.Provider;
+export const NewOperatorCard = newOperator.Card;
 export const useNewOperatorSelector = newOperator.useSelector;
 export const useNewOperatorSend = newOperator.useSend;
 
 /** The new-coupon form (machines/adminCoupon.machine.ts). */
-const newCoupon = createFormBinding(adminCouponMachine, createAdminCouponActors);
+const newCoupon = createFormBinding(adminCouponMachine, createAdminCouponActors, { type: 'coupon.create' });
 export const NewCouponProvider = newCoupon.Provider;
+export const NewCouponCard = newCoupon.Card;
 export const useNewCouponSelector = newCoupon.useSelector;
 export const useNewCouponSend = newCoupon.useSend;

@@ -1,10 +1,14 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Badge, Button, Group, Switch, TextInput } from '@mantine/core';
-import { couponOf, type CouponFields } from '../../../machines/adminCoupon.machine.ts';
-import { ErrorBox } from '../feedback.tsx';
+import { Badge, Switch, TextInput } from '@mantine/core';
+import type { CouponFields } from '../../../machines/adminCoupon.machine.ts';
 import { useAdminQuery, useAdminTask } from '../hooks.ts';
-import { NewCouponProvider, useNewCouponSelector, useNewCouponSend } from '../useConsoleForms.tsx';
-import { ConsolePage, QueryTable, SectionCard, SubmitForm, useTimes } from '../parts.tsx';
+import {
+  NewCouponCard,
+  NewCouponProvider,
+  useNewCouponSelector,
+  useNewCouponSend,
+} from '../useConsoleForms.tsx';
+import { ConsolePage, QueryTable, useTimes } from '../parts.tsx';
 import { DayField } from '../dates.tsx';
 
 /** The new-coupon form (machines/adminCoupon.machine.ts). */
@@ -12,47 +16,36 @@ function NewCouponForm() {
   const { t } = useLingui();
   const send = useNewCouponSend();
   const fields = useNewCouponSelector((state) => state.context.fields);
-  const error = useNewCouponSelector((state) => state.context.error);
-  const creating = useNewCouponSelector((state) => state.matches('creating'));
-  const valid = couponOf(fields) !== null;
   const change = (field: keyof CouponFields, value: string) => send({ type: 'field.change', field, value });
   return (
-    <SectionCard id="coupon-new" title={<Trans>Novo cupão</Trans>}>
-      <SubmitForm onSubmit={() => send({ type: 'coupon.create' })}>
-        <Group align="flex-end" wrap="wrap">
-          <TextInput
-            label={t`Código`}
-            required
-            value={fields.code}
-            onChange={(event) => change('code', event.currentTarget.value)}
-          />
-          <TextInput
-            label={t`Desconto (%)`}
-            required
-            inputMode="numeric"
-            value={fields.percent}
-            onChange={(event) => change('percent', event.currentTarget.value)}
-          />
-          <DayField label={t`Válido até`} value={fields.until} onChange={(value) => change('until', value)} />
-          <TextInput
-            label={t`Usos no total`}
-            inputMode="numeric"
-            value={fields.maxUses}
-            onChange={(event) => change('maxUses', event.currentTarget.value)}
-          />
-          <TextInput
-            label={t`Usos por cliente`}
-            inputMode="numeric"
-            value={fields.perUser}
-            onChange={(event) => change('perUser', event.currentTarget.value)}
-          />
-          <Button type="submit" disabled={!valid} loading={creating}>
-            <Trans>Criar</Trans>
-          </Button>
-        </Group>
-        <ErrorBox error={error} />
-      </SubmitForm>
-    </SectionCard>
+    <NewCouponCard id="coupon-new" title={<Trans>Novo cupão</Trans>}>
+      <TextInput
+        label={t`Código`}
+        required
+        value={fields.code}
+        onChange={(event) => change('code', event.currentTarget.value)}
+      />
+      <TextInput
+        label={t`Desconto (%)`}
+        required
+        inputMode="numeric"
+        value={fields.percent}
+        onChange={(event) => change('percent', event.currentTarget.value)}
+      />
+      <DayField label={t`Válido até`} value={fields.until} onChange={(value) => change('until', value)} />
+      <TextInput
+        label={t`Usos no total`}
+        inputMode="numeric"
+        value={fields.maxUses}
+        onChange={(event) => change('maxUses', event.currentTarget.value)}
+      />
+      <TextInput
+        label={t`Usos por cliente`}
+        inputMode="numeric"
+        value={fields.perUser}
+        onChange={(event) => change('perUser', event.currentTarget.value)}
+      />
+    </NewCouponCard>
   );
 }
 

@@ -12,10 +12,14 @@ import {
   Title,
 } from '@mantine/core';
 import type { Operator } from '../../../machines/adminConsole.actors.ts';
-import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask } from '../hooks.ts';
-import { NewOperatorProvider, useNewOperatorSelector, useNewOperatorSend } from '../useConsoleForms.tsx';
-import { ConsolePage, QueryTable, SectionCard, SubmitForm, useTimes } from '../parts.tsx';
+import {
+  NewOperatorCard,
+  NewOperatorProvider,
+  useNewOperatorSelector,
+  useNewOperatorSend,
+} from '../useConsoleForms.tsx';
+import { ConsolePage, QueryTable, useTimes } from '../parts.tsx';
 
 /** The new-operator form (machines/adminOperator.machine.ts): its setup link and TOTP secret are shown once. */
 function NewOperatorForm() {
@@ -23,57 +27,53 @@ function NewOperatorForm() {
   const send = useNewOperatorSend();
   const email = useNewOperatorSelector((state) => state.context.email);
   const role = useNewOperatorSelector((state) => state.context.role);
-  const created = useNewOperatorSelector((state) => state.context.created);
-  const error = useNewOperatorSelector((state) => state.context.error);
-  const creating = useNewOperatorSelector((state) => state.matches('creating'));
   return (
-    <SectionCard id="operator-new" title={<Trans>Novo operador</Trans>}>
-      <SubmitForm onSubmit={() => send({ type: 'operator.create' })}>
-        <Group align="flex-end" wrap="wrap">
-          <TextInput
-            type="email"
-            label={t`E-mail`}
-            required
-            value={email}
-            onChange={(event) => send({ type: 'email.change', value: event.currentTarget.value })}
-          />
-          <NativeSelect
-            label={t`Papel`}
-            value={role}
-            data={[
-              { value: 'staff', label: t`equipa` },
-              { value: 'owner', label: t`responsável` },
-            ]}
-            onChange={(event) =>
-              send({ type: 'role.change', role: event.currentTarget.value as Operator['role'] })
-            }
-          />
-          <Button type="submit" disabled={email.trim() === ''} loading={creating}>
-            <Trans>Criar</Trans>
-          </Button>
-        </Group>
-      </SubmitForm>
-      <ErrorBox error={error} />
-      {created && (
-        <Alert
-          color="green"
-          variant="light"
-          mt="sm"
-          title={t`Mostrado só agora: envie ao operador por um canal seguro`}
-        >
-          <Stack gap={4}>
-            <Text size="sm">
-              <Trans>Ligação para definir a palavra-passe:</Trans>
-            </Text>
-            <Code block>{created.setup_url}</Code>
-            <Text size="sm">
-              <Trans>Segredo TOTP (para a aplicação de autenticação):</Trans>
-            </Text>
-            <Code block>{created.totp_uri}</Code>
-          </Stack>
-        </Alert>
-      )}
-    </SectionCard>
+    <NewOperatorCard id="operator-new" title={<Trans>Novo operador</Trans>} after={<CreatedOperator />}>
+      <TextInput
+        type="email"
+        label={t`E-mail`}
+        required
+        value={email}
+        onChange={(event) => send({ type: 'email.change', value: event.currentTarget.value })}
+      />
+      <NativeSelect
+        label={t`Papel`}
+        value={role}
+        data={[
+          { value: 'staff', label: t`equipa` },
+          { value: 'owner', label: t`responsável` },
+        ]}
+        onChange={(event) =>
+          send({ type: 'role.change', role: event.currentTarget.value as Operator['role'] })
+        }
+      />
+    </NewOperatorCard>
+  );
+}
+
+/** The operator just made: its setup link and TOTP secret, shown this once. */
+function CreatedOperator() {
+  const { t } = useLingui();
+  const created = useNewOperatorSelector((state) => state.context.created);
+  if (!created) return null;
+  return (
+    <Alert
+      color="green"
+      variant="light"
+      mt="sm"
+      title={t`Mostrado só agora: envie ao operador por um canal seguro`}
+    >
+      <Stack gap={4}>
+        <Text size="sm">
+          <Trans>Ligação para definir a palavra-passe:</Trans>
+        </Text>
+        <Code block>{created.setup_url}</Code>
+        <Text size="sm">
+          <Trans>Segredo TOTP (para a aplicação de autenticação):</Trans>
+        </Text>
+        <Code block>{created.totp_uri}</Code>
+      </Stack>
+    </Alert>
   );
 }
 
