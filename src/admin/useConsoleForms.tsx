@@ -1,6 +1,6 @@
 import { Trans } from '@lingui/react/macro';
 import { Button, Group } from '@mantine/core';
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import type { AnyActorLogic, AnyStateMachine, EventFrom, InputFrom } from 'xstate';
 import { createAdminCouponActors } from '../../machines/adminCoupon.actors.ts';
 import { adminCouponMachine } from '../../machines/adminCoupon.machine.ts';
@@ -23,7 +23,7 @@ type FormSnapshot = { matches: (state: 'creating') => boolean; context: { error:
 /**
  * The binding of a console form that makes a record (a flow with no input, its calls over the console's own
  * client, `sessionEnded` and `created` actions, a `creating` state and an `error` in its context; `create` makes
- * the record): its provider takes `created` (the page reloads its list).
+ * the record): the form (`Form`) and, for its fields, `useSelector` and `useSend`.
  */
 function createFormBinding<TMachine extends AnyStateMachine>(
   machine: TMachine,
@@ -38,63 +38,66 @@ function createFormBinding<TMachine extends AnyStateMachine>(
         actions: { sessionEnded: ports.admin.sessionEnded, created: ports.created },
       }) as TMachine,
   );
-  function Provider({ created, children }: { created: () => void; children: ReactNode }) {
-    const admin = useAdmin();
-    return (
-      <binding.Provider input={undefined as InputFrom<TMachine>} ports={{ admin, created }}>
-        {children}
-      </binding.Provider>
-    );
-  }
   /**
-   * The form in a card under its heading (`id` names it): its fields in a row, then Create, which the form takes
-   * once the fields make a record (busy while it is made); then the failure, then `after` (what was just made).
+   * The form, running its own flow, in a card under its heading (`id` names it): its `Fields` in a row, then
+   * Create, which the flow takes once the fields make a record (busy while it is made); then the failure, then
+   * `Made` (what was just made). `created` is what the page does once a record is made (reload its list).
    */
-  function Card({
+  function Form({
     id,
     title,
-    after,
-    children,
+    created,
+    Fields,
+    Made,
   }: {
     id: string;
     title: ReactNode;
-    after?: ReactNode;
-    children: ReactNode;
+    created: () => void;
+    Fields: ComponentType;
+    Made?: ComponentType;
   }) {
+    const admin = useAdmin();
+    return (
+      <binding.Provider input={undefined as InputFrom<TMachine>} ports={{ admin, created }}>
+        <SectionCard id={id} title={title}>
+          <CreateForm>
+            <Fields />
+          </CreateForm>
+          {Made && <Made />}
+        </SectionCard>
+      </binding.Provider>
+    );
+  }
+  function CreateForm({ children }: { children: ReactNode }) {
     const send = binding.useSend();
     const ready = binding.useCan(create);
     const creating = binding.useSelector((state) => (state as FormSnapshot).matches('creating'));
     const error = binding.useSelector((state) => (state as FormSnapshot).context.error);
     return (
-      <SectionCard id={id} title={title}>
-        <SubmitForm onSubmit={() => send(create)}>
-          <Group align="flex-end" wrap="wrap">
-            {children}
-            <Button type="submit" disabled={!ready} loading={creating}>
-              <Trans>Criar</Trans>
-            </Button>
-          </Group>
-          <ErrorBox error={error} />
-        </SubmitForm>
-        {after}
-      </SectionCard>
+      <SubmitForm onSubmit={() => send(create)}>
+        <Group align="flex-end" wrap="wrap">
+          {children}
+          <Button type="submit" disabled={!ready} loading={creating}>
+            <Trans>Criar</Trans>
+          </Button>
+        </Group>
+        <ErrorBox error={error} />
+      </SubmitForm>
     );
   }
-  return { Provider, Card, useSelector: binding.useSelector, useSend: binding.useSend };
+  return { Form, useSelector: binding.useSelector, useSend: binding.useSend };
 }
 
 /** The new-operator form (machines/adminOperator.machine.ts). */
 const newOperator = createFormBinding(adminOperatorMachine, createAdminOperatorActors, {
   type: 'operator.create',
 });
-export const NewOperatorProvider = newOperator.Provider;
-export const NewOperatorCard = newOperator.Card;
+export const NewOperatorForm = newOperator.Form;
 export const useNewOperatorSelector = newOperator.useSelector;
 export const useNewOperatorSend = newOperator.useSend;
 
 /** The new-coupon form (machines/adminCoupon.machine.ts). */
 const newCoupon = createFormBinding(adminCouponMachine, createAdminCouponActors, { type: 'coupon.create' });
-export const NewCouponProvider = newCoupon.Provider;
-export const NewCouponCard = newCoupon.Card;
+export const NewCouponForm = newCoupon.Form;
 export const useNewCouponSelector = newCoupon.useSelector;
 export const useNewCouponSend = newCoupon.useSend;

@@ -2,23 +2,18 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Switch, TextInput } from '@mantine/core';
 import type { CouponFields } from '../../../machines/adminCoupon.machine.ts';
 import { useAdminQuery, useAdminTask } from '../hooks.ts';
-import {
-  NewCouponCard,
-  NewCouponProvider,
-  useNewCouponSelector,
-  useNewCouponSend,
-} from '../useConsoleForms.tsx';
+import { NewCouponForm, useNewCouponSelector, useNewCouponSend } from '../useConsoleForms.tsx';
 import { ConsolePage, QueryTable, useTimes } from '../parts.tsx';
 import { DayField } from '../dates.tsx';
 
-/** The new-coupon form (machines/adminCoupon.machine.ts). */
-function NewCouponForm() {
+/** The new coupon's fields (machines/adminCoupon.machine.ts). */
+function NewCouponFields() {
   const { t } = useLingui();
   const send = useNewCouponSend();
   const fields = useNewCouponSelector((state) => state.context.fields);
   const change = (field: keyof CouponFields, value: string) => send({ type: 'field.change', field, value });
   return (
-    <NewCouponCard id="coupon-new" title={<Trans>Novo cupão</Trans>}>
+    <>
       <TextInput
         label={t`Código`}
         required
@@ -45,7 +40,7 @@ function NewCouponForm() {
         value={fields.perUser}
         onChange={(event) => change('perUser', event.currentTarget.value)}
       />
-    </NewCouponCard>
+    </>
   );
 }
 
@@ -57,9 +52,12 @@ export default function Coupons() {
   const toggle = useAdminTask('setCouponActive', () => list.reload());
   return (
     <ConsolePage title={<Trans>Cupões</Trans>}>
-      <NewCouponProvider created={list.reload}>
-        <NewCouponForm />
-      </NewCouponProvider>
+      <NewCouponForm
+        id="coupon-new"
+        title={<Trans>Novo cupão</Trans>}
+        created={list.reload}
+        Fields={NewCouponFields}
+      />
       <QueryTable
         query={list}
         empty={<Trans>Nenhum cupão.</Trans>}

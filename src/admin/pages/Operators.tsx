@@ -13,22 +13,17 @@ import {
 } from '@mantine/core';
 import type { Operator } from '../../../machines/adminConsole.actors.ts';
 import { useAdminQuery, useAdminTask } from '../hooks.ts';
-import {
-  NewOperatorCard,
-  NewOperatorProvider,
-  useNewOperatorSelector,
-  useNewOperatorSend,
-} from '../useConsoleForms.tsx';
+import { NewOperatorForm, useNewOperatorSelector, useNewOperatorSend } from '../useConsoleForms.tsx';
 import { ConsolePage, QueryTable, useTimes } from '../parts.tsx';
 
-/** The new-operator form (machines/adminOperator.machine.ts): its setup link and TOTP secret are shown once. */
-function NewOperatorForm() {
+/** The new operator's fields (machines/adminOperator.machine.ts): an e-mail and a role. */
+function NewOperatorFields() {
   const { t } = useLingui();
   const send = useNewOperatorSend();
   const email = useNewOperatorSelector((state) => state.context.email);
   const role = useNewOperatorSelector((state) => state.context.role);
   return (
-    <NewOperatorCard id="operator-new" title={<Trans>Novo operador</Trans>} after={<CreatedOperator />}>
+    <>
       <TextInput
         type="email"
         label={t`E-mail`}
@@ -47,7 +42,7 @@ function NewOperatorForm() {
           send({ type: 'role.change', role: event.currentTarget.value as Operator['role'] })
         }
       />
-    </NewOperatorCard>
+    </>
   );
 }
 
@@ -90,9 +85,13 @@ export default function Operators() {
   const end = useAdminTask('endSession', () => sessions.reload());
   return (
     <ConsolePage title={<Trans>Operadores</Trans>}>
-      <NewOperatorProvider created={list.reload}>
-        <NewOperatorForm />
-      </NewOperatorProvider>
+      <NewOperatorForm
+        id="operator-new"
+        title={<Trans>Novo operador</Trans>}
+        created={list.reload}
+        Fields={NewOperatorFields}
+        Made={CreatedOperator}
+      />
       <QueryTable
         query={list}
         task={remove}
