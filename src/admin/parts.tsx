@@ -143,22 +143,23 @@ export function useTimes() {
   };
 }
 
-export function StatusBadge({ status }: { status: AdminBooking['status'] }) {
+/** A booking's status in words, in the order the console lists the statuses. */
+export function useStatusLabels(): Record<AdminBooking['status'], string> {
   const { t } = useLingui();
-  const labels: Record<AdminBooking['status'], string> = {
-    pending: t`pendente`,
-    confirmed: t`confirmada`,
-    canceled: t`cancelada`,
-    expired: t`expirada`,
-  };
-  const colors: Record<AdminBooking['status'], string> = {
-    pending: 'yellow',
-    confirmed: 'lime',
-    canceled: 'gray',
-    expired: 'gray',
-  };
+  return { pending: t`pendente`, confirmed: t`confirmada`, canceled: t`cancelada`, expired: t`expirada` };
+}
+
+const statusColors: Record<AdminBooking['status'], string> = {
+  pending: 'yellow',
+  confirmed: 'lime',
+  canceled: 'gray',
+  expired: 'gray',
+};
+
+export function StatusBadge({ status }: { status: AdminBooking['status'] }) {
+  const labels = useStatusLabels();
   return (
-    <Badge color={colors[status]} variant="light">
+    <Badge color={statusColors[status]} variant="light">
       {labels[status]}
     </Badge>
   );

@@ -11,6 +11,7 @@ import {
   PagedTable,
   SearchForm,
   useMoney,
+  useStatusLabels,
   useTimes,
 } from '../parts.tsx';
 import { BookingPage } from './BookingPage.tsx';
@@ -20,6 +21,7 @@ function BookingSearch() {
   const branches = useBranchOptions();
   const money = useMoney();
   const times = useTimes();
+  const statusLabels = useStatusLabels();
   const query = usePagedQuery('bookings', {
     q: '',
     branchId: null,
@@ -30,10 +32,10 @@ function BookingSearch() {
   });
   const statuses: { value: AdminBookingStatus | ''; label: string }[] = [
     { value: '', label: t`Todos os estados` },
-    { value: 'pending', label: t`pendente` },
-    { value: 'confirmed', label: t`confirmada` },
-    { value: 'canceled', label: t`cancelada` },
-    { value: 'expired', label: t`expirada` },
+    ...(Object.keys(statusLabels) as AdminBookingStatus[]).map((status) => ({
+      value: status,
+      label: statusLabels[status],
+    })),
   ];
   return (
     <ConsolePage title={<Trans>Reservas</Trans>}>
