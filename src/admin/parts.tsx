@@ -659,15 +659,36 @@ export function ConfirmActions({
   );
 }
 
-/** The payments and refunds of a booking or a member, each with `detail` after its amount. */
+/** Items as short lines of text, one under another (a history, payments, alerts). */
+export function Lines<Item>({
+  items,
+  itemKey,
+  line,
+}: {
+  items: readonly Item[];
+  itemKey: (item: Item, index: number) => string | number;
+  line: (item: Item) => ReactNode;
+}) {
+  return (
+    <Stack gap={4}>
+      {items.map((item, index) => (
+        <Text size="sm" key={itemKey(item, index)}>
+          {line(item)}
+        </Text>
+      ))}
+    </Stack>
+  );
+}
+
+/** The payments and refunds of a booking or a member, each with its `note` (if any) after its amount. */
 export function PaymentsSection({
   id,
   payments,
-  detail,
+  note,
 }: {
   id: string;
   payments: readonly MemberDetail['payments'][number][];
-  detail: (movement: MemberDetail['payments'][number]) => string;
+  note: (movement: MemberDetail['payments'][number]) => string | null;
 }) {
   const { t } = useLingui();
   const money = useMoney();
@@ -678,15 +699,17 @@ export function PaymentsSection({
       title={<Trans>Pagamentos</Trans>}
       empty={payments.length === 0 && <Trans>Sem pagamentos</Trans>}
     >
-      <Stack gap={4}>
-        {payments.map((movement) => (
-          <Text size="sm" key={movement.id}>
+      <Lines
+        items={payments}
+        itemKey={(movement) => movement.id}
+        line={(movement) => (
+          <>
             {times.instant(movement.at)} · {movement.kind === 'refund' ? t`reembolso` : t`pagamento`}{' '}
             {money(movement.amount_eur)}
-            {detail(movement)}
-          </Text>
-        ))}
-      </Stack>
+            {note(movement) ? ` · ${note(movement)}` : ''}
+          </>
+        )}
+      />
     </Section>
   );
 }

@@ -26,6 +26,7 @@ import {
   Dialog,
   DialogActions,
   type DialogProps,
+  Lines,
   memberName,
   PageTitle,
   PaymentsSection,
@@ -289,18 +290,16 @@ export function BookingPage({ id }: { id: number }) {
           </Card>
           <SimpleGrid cols={{ base: 1, md: 2 }}>
             <Section id="booking-history" title={<Trans>Histórico</Trans>}>
-              <Stack gap={4}>
-                {detail.history.map((event, index) => (
-                  <Text size="sm" key={`${event.at}-${event.kind}-${index}`}>
-                    {times.instant(event.at)} · {historyText(event)}
-                  </Text>
-                ))}
-              </Stack>
+              <Lines
+                items={detail.history}
+                itemKey={(event, index) => `${event.at}-${event.kind}-${index}`}
+                line={(event) => `${times.instant(event.at)} · ${historyText(event)}`}
+              />
             </Section>
             <PaymentsSection
               id="booking-payments"
               payments={detail.payments}
-              detail={(movement) => (movement.reason ? ` · ${movement.reason}` : '')}
+              note={(movement) => movement.reason}
             />
           </SimpleGrid>
           <Section

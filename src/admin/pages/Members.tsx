@@ -264,7 +264,7 @@ function MemberPage({ id }: { id: string }) {
           <PaymentsSection
             id="member-payments"
             payments={detail.payments}
-            detail={(movement) => ` · ${movement.branch.name}`}
+            note={(movement) => movement.branch.name}
           />
           {dialogs.render(detail)}
         </>

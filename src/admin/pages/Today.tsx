@@ -8,6 +8,7 @@ import {
   ConsolePage,
   DataTable,
   Empty,
+  Lines,
   memberName,
   QueryStatus,
   useTimes,
@@ -74,9 +75,13 @@ export default function Today() {
       <QueryStatus query={query} hasData={today !== null} />
       {today && today.alerts.length > 0 && (
         <Alert color="red" variant="light" title={t`Alertas`} role="region" aria-label={t`Alertas`}>
-          <Stack gap={4}>
-            {today.alerts.map((alert, index) => (
-              <Text size="sm" key={`${alert.kind}-${alert.booking_id ?? ''}-${alert.door_id ?? ''}-${index}`}>
+          <Lines
+            items={today.alerts}
+            itemKey={(alert, index) =>
+              `${alert.kind}-${alert.booking_id ?? ''}-${alert.door_id ?? ''}-${index}`
+            }
+            line={(alert) => (
+              <>
                 {branchName(alert.branch_id)}: {alertText(alert)}
                 {alert.booking_id !== null && (
                   <>
@@ -84,9 +89,9 @@ export default function Today() {
                     <AdminLink path={`bookings/${alert.booking_id}`}>#{alert.booking_id}</AdminLink>
                   </>
                 )}
-              </Text>
-            ))}
-          </Stack>
+              </>
+            )}
+          />
         </Alert>
       )}
       {today && (
