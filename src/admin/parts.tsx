@@ -144,7 +144,7 @@ export function useTimes() {
 }
 
 /** A booking's status in words, in the order the console lists the statuses. */
-export function useStatusLabels(): Record<AdminBooking['status'], string> {
+function useStatusLabels(): Record<AdminBooking['status'], string> {
   const { t } = useLingui();
   return { pending: t`pendente`, confirmed: t`confirmada`, canceled: t`cancelada`, expired: t`expirada` };
 }
@@ -758,5 +758,29 @@ export function BranchPeriodFilters({
       />
       <PeriodFields from={value.from} to={value.to} onChange={onChange} />
     </>
+  );
+}
+
+/** A list of bookings' filter on their status: one status or all. */
+export function StatusFilter({
+  value,
+  onChange,
+}: {
+  value: AdminBooking['status'] | '';
+  onChange: (status: AdminBooking['status'] | '') => void;
+}) {
+  const { t } = useLingui();
+  const labels = useStatusLabels();
+  const statuses = Object.keys(labels) as AdminBooking['status'][];
+  return (
+    <NativeSelect
+      label={t`Estado`}
+      value={value}
+      data={[
+        { value: '', label: t`Todos os estados` },
+        ...statuses.map((status) => ({ value: status, label: labels[status] })),
+      ]}
+      onChange={(event) => onChange(event.currentTarget.value as AdminBooking['status'] | '')}
+    />
   );
 }

@@ -1,6 +1,5 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import { NativeSelect, Text, TextInput } from '@mantine/core';
-import type { AdminBookingStatus } from '../../../machines/adminConsole.actors.ts';
+import { Text, TextInput } from '@mantine/core';
 import { useBranchOptions, usePagedQuery } from '../hooks.ts';
 import {
   AdminLink,
@@ -10,8 +9,8 @@ import {
   memberName,
   PagedTable,
   SearchForm,
+  StatusFilter,
   useMoney,
-  useStatusLabels,
   useTimes,
 } from '../parts.tsx';
 import { BookingPage } from './BookingPage.tsx';
@@ -21,7 +20,6 @@ function BookingSearch() {
   const branches = useBranchOptions();
   const money = useMoney();
   const times = useTimes();
-  const statusLabels = useStatusLabels();
   const query = usePagedQuery('bookings', {
     q: '',
     branchId: null,
@@ -30,13 +28,6 @@ function BookingSearch() {
     status: '',
     page: 1,
   });
-  const statuses: { value: AdminBookingStatus | ''; label: string }[] = [
-    { value: '', label: t`Todos os estados` },
-    ...(Object.keys(statusLabels) as AdminBookingStatus[]).map((status) => ({
-      value: status,
-      label: statusLabels[status],
-    })),
-  ];
   return (
     <ConsolePage title={<Trans>Reservas</Trans>}>
       <SearchForm onSearch={query.reload}>
@@ -47,12 +38,7 @@ function BookingSearch() {
           miw={220}
         />
         <BranchPeriodFilters value={query.params} branches={branches.options} onChange={query.filter} />
-        <NativeSelect
-          label={t`Estado`}
-          value={query.params.status}
-          data={statuses}
-          onChange={(event) => query.filter({ status: event.currentTarget.value as AdminBookingStatus | '' })}
-        />
+        <StatusFilter value={query.params.status} onChange={(status) => query.filter({ status })} />
       </SearchForm>
       <PagedTable
         query={query}
