@@ -1,6 +1,8 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { setWhereStillNull } from '../db/queries.ts';
 import type { UsersTable, VerificationCodesTable } from '../db/schema.ts';
+import { readSetting } from '../settings/repository.ts';
 
 // SQL for accounts, their verification codes, reset tokens and blocked contacts. `db` may be a transaction.
 
@@ -16,21 +18,19 @@ export async function readOrCreateSetting(db: Db, key: string, value: unknown): 
     .values({ key, value: JSON.stringify(value) })
     .onConflict((conflict) => conflict.column('key').doNothing())
     .execute();
-  const row = await db
-    .selectFrom('settings')
-    .select('value')
-    .where('key', '=', key)
-    .executeTakeFirstOrThrow();
-  return row.value;
+  const stored = await readSetting(db, key);
+  // The row stands after the insert above: nothing deletes settings. A missing one is a fault, never a value.
+  if (stored === undefined) throw new Error(`setting ${key} is missing after its insert`);
+  return stored;
+}
+
+/** Accounts not deleted; callers say which and what of them. */
+export function liveUsers(db: Db) {
+  return db.selectFrom('users').where('deleted_at', 'is', null);
 }
 
 export async function findLiveUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where('email', '=', email)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  return liveUsers(db).selectAll().where('email', '=', email).executeTakeFirst();
 }
 
 export async function findLiveUserById(
@@ -38,7 +38,7 @@ export async function findLiveUserById(
   id: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<UserRow | undefined> {
-  let query = db.selectFrom('users').selectAll().where('id', '=', id).where('deleted_at', 'is', null);
+  let query = liveUsers(db).selectAll().where('id', '=', id);
   if (options.forUpdate) query = query.forUpdate();
   return query.executeTakeFirst();
 }
@@ -93,13 +93,7 @@ export async function bumpTokenVersion(db: Db, id: string, now: Date): Promise<v
 
 /** Retires the account's live codes of a channel: only the newest code sent can be used. */
 export async function retireCodes(db: Db, userId: string, channel: CodeChannel, now: Date): Promise<void> {
-  await db
-    .updateTable('verification_codes')
-    .set({ consumed_at: now })
-    .where('user_id', '=', userId)
-    .where('channel', '=', channel)
-    .where('consumed_at', 'is', null)
-    .execute();
+  await setWhereStillNull(db, 'verification_codes', { user_id: userId, channel }, 'consumed_at', now);
 }
 
 /**
@@ -156,13 +150,7 @@ export async function findUnconsumedCode(db: Db, channel: CodeChannel, codeHash:
 }
 
 export async function consumeCode(db: Db, id: number, now: Date): Promise<boolean> {
-  const result = await db
-    .updateTable('verification_codes')
-    .set({ consumed_at: now })
-    .where('id', '=', id)
-    .where('consumed_at', 'is', null)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  return (await setWhereStillNull(db, 'verification_codes', { id }, 'consumed_at', now)) > 0;
 }
 
 // --- Password reset tokens ---
@@ -196,12 +184,7 @@ export async function findUsableResetToken(db: Db, tokenHash: string, now: Date)
 
 /** Marks every unused reset token of the account used: one reset ends all the links sent before it. */
 export async function retireResetTokens(db: Db, userId: string, now: Date): Promise<void> {
-  await db
-    .updateTable('password_reset_tokens')
-    .set({ used_at: now })
-    .where('user_id', '=', userId)
-    .where('used_at', 'is', null)
-    .execute();
+  await setWhereStillNull(db, 'password_reset_tokens', { user_id: userId }, 'used_at', now);
 }
 
 // --- Deletion and upkeep ---

@@ -1,6 +1,8 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { updateById } from '../db/queries.ts';
 import type { BookingMovesTable } from '../db/schema.ts';
+import { expirePendingBookings } from './repository.ts';
 
 // SQL for moving bookings. `db` is the caller's transaction.
 
@@ -92,7 +94,7 @@ export async function settleMove(
   state: 'completed' | 'expired' | 'refunded',
   at: Date,
 ): Promise<void> {
-  await db.updateTable('booking_moves').set({ state, settled_at: at }).where('id', '=', moveId).execute();
+  await updateById(db, 'booking_moves', moveId, { state, settled_at: at });
 }
 
 /** Moves awaiting payment of these bookings (a cancelled booking's move can never complete). */
@@ -120,20 +122,11 @@ export async function lockHold(
 }
 
 export async function endHold(db: Db, holdBookingId: number): Promise<void> {
-  await db
-    .updateTable('bookings')
-    .set({ status: 'expired' })
-    .where('id', '=', holdBookingId)
-    .where('status', '=', 'pending')
-    .execute();
+  await expirePendingBookings(db, [holdBookingId]);
 }
 
 export async function setHoldExpiry(db: Db, holdBookingId: number, expiresAt: Date): Promise<void> {
-  await db
-    .updateTable('bookings')
-    .set({ hold_expires_at: expiresAt })
-    .where('id', '=', holdBookingId)
-    .execute();
+  await updateById(db, 'bookings', holdBookingId, { hold_expires_at: expiresAt });
 }
 
 /** The booking takes the slot in place: same id (so the same calendar event), new times and price. */
@@ -142,20 +135,16 @@ export async function moveBookingToSlot(
   bookingId: number,
   slot: { id: number; start_time: Date; end_time: Date; base_price_cents: number; final_price_cents: number },
 ): Promise<void> {
-  await db
-    .updateTable('bookings')
-    .set({
-      slot_id: slot.id,
-      start_time: slot.start_time,
-      end_time: slot.end_time,
-      base_price_cents: slot.base_price_cents,
-      final_price_cents: slot.final_price_cents,
-      lock_code_id: null,
-      access_code_sent_at: null,
-      access_code_sent_for: null,
-    })
-    .where('id', '=', bookingId)
-    .execute();
+  await updateById(db, 'bookings', bookingId, {
+    slot_id: slot.id,
+    start_time: slot.start_time,
+    end_time: slot.end_time,
+    base_price_cents: slot.base_price_cents,
+    final_price_cents: slot.final_price_cents,
+    lock_code_id: null,
+    access_code_sent_at: null,
+    access_code_sent_for: null,
+  });
 }
 
 export async function findBookingLockCode(db: Db, bookingId: number): Promise<number | null> {

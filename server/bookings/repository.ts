@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { updateById } from '../db/queries.ts';
 import type { BookingStatus, BookingsTable, CheckoutSessionsTable, LocaleCode } from '../db/schema.ts';
 
 // SQL for bookings. `db` is a transaction wherever the caller needs one.
@@ -166,11 +167,7 @@ export async function attachCheckoutSession(
   sessionId: string,
   holdExpiresAt: Date,
 ): Promise<void> {
-  await db
-    .updateTable('bookings')
-    .set({ checkout_session_id: sessionId, hold_expires_at: holdExpiresAt })
-    .where('id', 'in', [...bookingIds])
-    .execute();
+  await setOnBookings(db, bookingIds, { checkout_session_id: sessionId, hold_expires_at: holdExpiresAt });
 }
 
 /**
@@ -228,9 +225,7 @@ export type MyBookingRow = {
 /** The user's bookings with what the read model needs; callers add which ones and their order. */
 function userBookingsQuery(db: Db, userId: string) {
   return (
-    db
-      .selectFrom('bookings as booking')
-      .innerJoin('branches as branch', 'branch.id', 'booking.branch_id')
+    bookingsWithBranch(db)
       .leftJoin('coupons as coupon', 'coupon.id', 'booking.coupon_id')
       .leftJoin('checkout_sessions as session', 'session.id', 'booking.checkout_session_id')
       .leftJoin('lock_codes as code', 'code.id', 'booking.lock_code_id')
@@ -356,43 +351,33 @@ const BOOKING_TO_CANCEL_COLUMNS = [
   'lock_code_id',
 ] as const;
 
-/**
- * Reads the bookings and locks their rows (in id order, so concurrent cancellations never deadlock): to cancel
- * them, or to attach a checkout session to the holds a booking wrote.
- */
+/** Bookings to cancel, rows locked in id order so concurrent cancellations never deadlock; callers say which. */
+function lockingBookingsToCancel(db: Db) {
+  return db.selectFrom('bookings').select(BOOKING_TO_CANCEL_COLUMNS).orderBy('id').forUpdate();
+}
+
+/** Reads and locks the bookings: to cancel them, or to attach a checkout session to the holds a booking wrote. */
 export async function lockBookings(db: Db, bookingIds: readonly number[]): Promise<BookingToCancelRow[]> {
   if (bookingIds.length === 0) return [];
-  return db
-    .selectFrom('bookings')
-    .select(BOOKING_TO_CANCEL_COLUMNS)
+  return lockingBookingsToCancel(db)
     .where('id', 'in', [...bookingIds])
-    .orderBy('id')
-    .forUpdate()
     .execute();
 }
 
 export async function cancelBooking(db: Db, bookingId: number, now: Date): Promise<void> {
-  await db
-    .updateTable('bookings')
-    .set({ status: 'canceled', canceled_at: now })
-    .where('id', '=', bookingId)
-    .execute();
+  await updateById(db, 'bookings', bookingId, { status: 'canceled', canceled_at: now });
 }
 
-/** The user's live bookings that have not started, locked in id order. */
+/** The user's live bookings that have not started, locked. */
 export async function lockUpcomingBookingsOfUser(
   db: Db,
   userId: string,
   now: Date,
 ): Promise<BookingToCancelRow[]> {
-  return db
-    .selectFrom('bookings')
-    .select(BOOKING_TO_CANCEL_COLUMNS)
+  return lockingBookingsToCancel(db)
     .where('user_id', '=', userId)
     .where('status', 'in', ['pending', 'confirmed'])
     .where('start_time', '>', now)
-    .orderBy('id')
-    .forUpdate()
     .execute();
 }
 
@@ -415,12 +400,16 @@ export type BookingFilter = {
   limit: number;
 };
 
-/** Bookings (`booking`) with their branch (`branch`) and client (`user`, when there is one): what operators read. */
-export function bookingsWithBranchAndClient(db: Db) {
+/** Bookings (`booking`) with their branch (`branch`). */
+export function bookingsWithBranch(db: Db) {
   return db
     .selectFrom('bookings as booking')
-    .innerJoin('branches as branch', 'branch.id', 'booking.branch_id')
-    .leftJoin('users as user', 'user.id', 'booking.user_id');
+    .innerJoin('branches as branch', 'branch.id', 'booking.branch_id');
+}
+
+/** Bookings (`booking`) with their branch (`branch`) and client (`user`, when there is one): what operators read. */
+export function bookingsWithBranchAndClient(db: Db) {
+  return bookingsWithBranch(db).leftJoin('users as user', 'user.id', 'booking.user_id');
 }
 
 /** Bookings by start, newest first, with their branch, client and coupon: the operator's view. */

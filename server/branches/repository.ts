@@ -105,11 +105,7 @@ export async function updateCachedPrices(
   branchId: number,
   prices: { minCents: number; maxCents: number },
 ): Promise<void> {
-  await db
-    .updateTable('branches')
-    .set({ min_price_cents: prices.minCents, max_price_cents: prices.maxCents })
-    .where('id', '=', branchId)
-    .execute();
+  await updateBranch(db, branchId, { min_price_cents: prices.minCents, max_price_cents: prices.maxCents });
 }
 
 // Ten thousand parameters per statement: few round trips, far below PostgreSQL's limit of 65,535.

@@ -1,23 +1,24 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { bookingsWithBranch } from '../bookings/repository.ts';
 import type { Db } from '../db/database.ts';
-import type { CheckoutSessionsTable, OutboxTable, PaymentProvider } from '../db/schema.ts';
+import { updateById } from '../db/queries.ts';
+import type { BookingsTable, CheckoutSessionsTable, OutboxTable, PaymentProvider } from '../db/schema.ts';
 
 // SQL for checkout sessions, payment events, fulfilment, refunds and the confirmation message.
 
 export type CheckoutSessionRow = Selectable<CheckoutSessionsTable>;
 
+function sessionById(db: Db, sessionId: string) {
+  return db.selectFrom('checkout_sessions').selectAll().where('id', '=', sessionId);
+}
+
 export async function findSession(db: Db, sessionId: string): Promise<CheckoutSessionRow | undefined> {
-  return db.selectFrom('checkout_sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
+  return sessionById(db, sessionId).executeTakeFirst();
 }
 
 /** Reads the session and holds its row until the transaction ends: one fulfilment of a session at a time. */
 export async function lockSession(db: Db, sessionId: string): Promise<CheckoutSessionRow | undefined> {
-  return db
-    .selectFrom('checkout_sessions')
-    .selectAll()
-    .where('id', '=', sessionId)
-    .forUpdate()
-    .executeTakeFirst();
+  return sessionById(db, sessionId).forUpdate().executeTakeFirst();
 }
 
 export async function updateSession(
@@ -90,21 +91,24 @@ const FULFILLED_COLUMNS = [
   'calendar_sequence',
 ] as const;
 
+/** Marks bookings paid at `now` (with `changes`), answering what fulfilment needs of each; callers say which. */
+function markBookingsPaid(db: Db, now: Date, changes: Updateable<BookingsTable> = {}) {
+  return db
+    .updateTable('bookings')
+    .set({ ...changes, paid_at: now })
+    .returning(FULFILLED_COLUMNS);
+}
+
 /** pending -> confirmed (paid now); answers only the bookings this call confirmed. */
 export async function confirmPendingBookings(
   db: Db,
   target: { sessionId: string } | { bookingIds: readonly number[] },
   now: Date,
 ): Promise<FulfilledBookingRow[]> {
-  let query = db
-    .updateTable('bookings')
-    .set({ status: 'confirmed', paid_at: now })
-    .where('status', '=', 'pending');
-  query =
-    'sessionId' in target
-      ? query.where('checkout_session_id', '=', target.sessionId)
-      : query.where('id', 'in', [...target.bookingIds]);
-  return query.returning(FULFILLED_COLUMNS).execute();
+  const query = markBookingsPaid(db, now, { status: 'confirmed' }).where('status', '=', 'pending');
+  return 'sessionId' in target
+    ? query.where('checkout_session_id', '=', target.sessionId).execute()
+    : query.where('id', 'in', [...target.bookingIds]).execute();
 }
 
 /** pending -> expired: the slots are bookable again. Confirmed bookings are never touched. */
@@ -125,13 +129,10 @@ export async function markLatePaidBookings(
   sessionId: string,
   now: Date,
 ): Promise<FulfilledBookingRow[]> {
-  return db
-    .updateTable('bookings')
-    .set({ paid_at: now })
+  return markBookingsPaid(db, now)
     .where('checkout_session_id', '=', sessionId)
     .where('status', '=', 'expired')
     .where('paid_at', 'is', null)
-    .returning(FULFILLED_COLUMNS)
     .execute();
 }
 
@@ -167,11 +168,10 @@ export async function settleRefund(
   refundId: number,
   result: { providerRefundId: string; status: 'pending' | 'succeeded' | 'failed' },
 ): Promise<void> {
-  await db
-    .updateTable('refunds')
-    .set({ provider_refund_id: result.providerRefundId, status: result.status })
-    .where('id', '=', refundId)
-    .execute();
+  await updateById(db, 'refunds', refundId, {
+    provider_refund_id: result.providerRefundId,
+    status: result.status,
+  });
 }
 
 /** A plain outbox insert in the caller's transaction; a repeated dedupe key is ignored. */
@@ -240,9 +240,7 @@ export async function findSessionCards(
 /** The bookings a checkout session pays for, by start, with their branch and what was refunded of each. */
 export async function listSessionBookings(db: Db, sessionId: string) {
   return (
-    db
-      .selectFrom('bookings as booking')
-      .innerJoin('branches as branch', 'branch.id', 'booking.branch_id')
+    bookingsWithBranch(db)
       .select((eb) => [
         'booking.id',
         'booking.start_time',

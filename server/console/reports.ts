@@ -7,7 +7,8 @@ import type { Db } from '../db/database.ts';
 import { lockStatus } from '../locks/status.ts';
 import type { components } from '../../openapi/schema.gen.ts';
 import * as repository from './repository.ts';
-import { checkPeriod, paging, type ConsoleService, type PageQuery } from './service.ts';
+import type { OperationQuery } from '../http/operations.ts';
+import { checkPeriod, paging, type ConsoleService } from './service.ts';
 
 // Money and use, the day's timeline and the audit log: reads only.
 
@@ -23,7 +24,8 @@ function periodStart(day: string, granularity: Granularity): string {
 }
 
 /** What the money and occupancy reports are asked: a period of local days, one branch or all, a granularity. */
-type ReportQuery = { branch_id?: number; from: string; to: string; granularity?: Granularity };
+/** The reports' query (money and occupancy, JSON and CSV share it in the contract). */
+type ReportQuery = OperationQuery<'getMoneyReport'>;
 
 /** A report's period checked (at most a year) and its granularity (by day unless asked), with the rows' filter. */
 function reportScope(query: ReportQuery) {
@@ -199,13 +201,7 @@ export function createReportService(deps: {
       );
     },
 
-    async payments(
-      query: {
-        branch_id?: number;
-        from: string;
-        to: string;
-      } & PageQuery,
-    ): Promise<Schemas['MoneyMovementPage']> {
+    async payments(query: OperationQuery<'listAdminPayments'>): Promise<Schemas['MoneyMovementPage']> {
       checkPeriod(query.from, query.to, 366);
       const page = paging(query);
       const all = await repository.moneyMovements(db, {
@@ -220,7 +216,7 @@ export function createReportService(deps: {
     },
 
     /** Each branch's local day (today by default): its bookings and its doors, alerts first. */
-    async today(query: { date?: string; branch_id?: number }): Promise<Schemas['AdminToday']> {
+    async today(query: OperationQuery<'getAdminToday'>): Promise<Schemas['AdminToday']> {
       checkPeriod(query.date, query.date);
       const now = clock.now();
       const nowDate = dateFromInstant(now);
@@ -300,16 +296,7 @@ export function createReportService(deps: {
       return { alerts, branches: result };
     },
 
-    async audit(
-      query: {
-        operator_id?: number;
-        action?: string;
-        entity_type?: string;
-        entity_id?: string;
-        from?: string;
-        to?: string;
-      } & PageQuery,
-    ): Promise<Schemas['AuditPage']> {
+    async audit(query: OperationQuery<'listAuditLog'>): Promise<Schemas['AuditPage']> {
       checkPeriod(query.from, query.to);
       const page = paging(query);
       // Days in UTC: the log spans every branch.

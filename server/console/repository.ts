@@ -166,14 +166,19 @@ export async function markCanceledBy(
     .execute();
 }
 
-/** Slots of a branch whose time overlaps the period, locked like a booking locks them (id order). */
-export async function lockSlotsInPeriod(db: Db, branchId: number, from: Date, until: Date): Promise<number> {
-  const rows = await db
+/** Slots of a branch whose time overlaps the period. */
+function slotsInPeriod(db: Db, branchId: number, from: Date, until: Date) {
+  return db
     .selectFrom('slots')
-    .select('id')
     .where('branch_id', '=', branchId)
     .where('end_time', '>', from)
-    .where('start_time', '<', until)
+    .where('start_time', '<', until);
+}
+
+/** The slots in the period, locked like a booking locks them (id order). */
+export async function lockSlotsInPeriod(db: Db, branchId: number, from: Date, until: Date): Promise<number> {
+  const rows = await slotsInPeriod(db, branchId, from, until)
+    .select('id')
     .orderBy('id')
     .forNoKeyUpdate()
     .execute();
@@ -181,12 +186,8 @@ export async function lockSlotsInPeriod(db: Db, branchId: number, from: Date, un
 }
 
 export async function countSlotsInPeriod(db: Db, branchId: number, from: Date, until: Date): Promise<number> {
-  const row = await db
-    .selectFrom('slots')
+  const row = await slotsInPeriod(db, branchId, from, until)
     .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('branch_id', '=', branchId)
-    .where('end_time', '>', from)
-    .where('start_time', '<', until)
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }

@@ -17,6 +17,7 @@ import { dateFromInstant, instantFromDate, type Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import type { BookingStatus, LockDoorState } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
+import type { OperationQuery } from '../http/operations.ts';
 import { issueLockCodes, releaseLockCodes, type LockDependencies } from '../locks/service.ts';
 import { doorStatesOfBookings } from '../locks/status.ts';
 import type { components } from '../../openapi/schema.gen.ts';
@@ -300,15 +301,7 @@ export function createConsoleService(deps: ConsoleDependencies) {
     views,
     movementView,
 
-    async searchBookings(
-      query: {
-        q?: string;
-        branch_id?: number;
-        from?: string;
-        to?: string;
-        status?: BookingStatus;
-      } & PageQuery,
-    ): Promise<Schemas['AdminBookingPage']> {
+    async searchBookings(query: OperationQuery<'searchAdminBookings'>): Promise<Schemas['AdminBookingPage']> {
       checkPeriod(query.from, query.to);
       const page = paging(query);
       const { rows, total } = await repository.searchBookings(db, {
@@ -724,11 +717,7 @@ export function createConsoleService(deps: ConsoleDependencies) {
 
     // --- Members and blocks ---------------------------------------------------------------------------------
 
-    async searchMembers(
-      query: {
-        q?: string;
-      } & PageQuery,
-    ): Promise<Schemas['MemberPage']> {
+    async searchMembers(query: OperationQuery<'searchMembers'>): Promise<Schemas['MemberPage']> {
       const page = paging(query);
       const { rows, total } = await repository.searchMembers(db, {
         q: query.q,

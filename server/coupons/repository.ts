@@ -1,4 +1,5 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
+import { liveUsers } from '../auth/repository.ts';
 import type { Db } from '../db/database.ts';
 import type { CouponsTable } from '../db/schema.ts';
 
@@ -19,12 +20,7 @@ export async function lockCoupon(db: Db, couponId: number): Promise<CouponRow | 
 }
 
 export async function findUserCreatedAt(db: Db, userId: string): Promise<Date | undefined> {
-  const row = await db
-    .selectFrom('users')
-    .select('created_at')
-    .where('id', '=', userId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const row = await liveUsers(db).select('created_at').where('id', '=', userId).executeTakeFirst();
   return row?.created_at;
 }
 

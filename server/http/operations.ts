@@ -15,9 +15,12 @@ type Content<Body> = Body extends { content: infer ByType } ? ByType[keyof ByTyp
 type RequestBody<Id extends OperationId> =
   Operation<Id> extends { requestBody: infer Body } ? Content<NonNullable<Body>> : undefined;
 
+/** The operation's query parameters, as the contract defines them (what services that answer it take). */
+export type OperationQuery<Id extends OperationId> = NonNullable<Operation<Id>['parameters']['query']>;
+
 export type OperationRequest<Id extends OperationId> = FastifyRequest<{
   Params: NonNullable<Operation<Id>['parameters']['path']>;
-  Querystring: NonNullable<Operation<Id>['parameters']['query']>;
+  Querystring: OperationQuery<Id>;
   Body: RequestBody<Id>;
 }>;
 

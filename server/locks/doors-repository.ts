@@ -1,5 +1,7 @@
 import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
+import { bookingsWithBranch } from '../bookings/repository.ts';
 import type { Db } from '../db/database.ts';
+import { setWhereStillNull } from '../db/queries.ts';
 import type { Database, LockCodeDoorsTable, LockDoorState } from '../db/schema.ts';
 
 // SQL of the doors: each code's state on each door, door and device events, entries, no-shows and overstays.
@@ -101,19 +103,7 @@ export async function requeueChangedWindows(
  * must delete it (`revoking`), including one whose programming may still be in flight.
  */
 export async function markDoorsRevoking(db: Db, lockCodeId: number, now: Date): Promise<void> {
-  await db
-    .updateTable('lock_code_doors')
-    .set({ state: 'revoked', updated_at: now })
-    .where('lock_code_id', '=', lockCodeId)
-    .where('state', 'in', ['pending', 'failed'])
-    .where('provider_code_id', 'is', null)
-    .execute();
-  await db
-    .updateTable('lock_code_doors')
-    .set({ state: 'revoking', updated_at: now })
-    .where('lock_code_id', '=', lockCodeId)
-    .where('state', 'not in', ['revoked', 'revoking'])
-    .execute();
+  await retireDoors(db, [lockCodeId], [], now);
 }
 
 export async function listDoors(db: Db, lockCodeId: number): Promise<DoorRow[]> {
@@ -267,13 +257,7 @@ export async function setCheckedIn(db: Db, bookingId: number, at: Date): Promise
 }
 
 export async function setOverstay(db: Db, bookingId: number, at: Date): Promise<boolean> {
-  const result = await db
-    .updateTable('bookings')
-    .set({ overstay_at: at })
-    .where('id', '=', bookingId)
-    .where('overstay_at', 'is', null)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  return (await setWhereStillNull(db, 'bookings', { id: bookingId }, 'overstay_at', at)) > 0;
 }
 
 /** A booking at the branch whose code window covers `at` (then the opening is no overstay). */
@@ -411,9 +395,7 @@ export async function countDoorStates(
 }
 
 export async function findBookingForDoors(db: Db, bookingId: number) {
-  return db
-    .selectFrom('bookings as booking')
-    .innerJoin('branches as branch', 'branch.id', 'booking.branch_id')
+  return bookingsWithBranch(db)
     .select([
       'booking.id',
       'booking.status',

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { LocaleCode, OutboxStatus, OutboxTable } from '../db/schema.ts';
 
@@ -70,36 +70,26 @@ export async function claimDueMessages(
   });
 }
 
+/** A delivery's outcome changes only a message still pending: one already settled stays as it is. */
+async function updatePendingMessage(db: Db, id: number, changes: Updateable<OutboxTable>): Promise<void> {
+  await db.updateTable('outbox').set(changes).where('id', '=', id).where('status', '=', 'pending').execute();
+}
+
 export async function markDelivered(
   db: Db,
   id: number,
   status: Extract<OutboxStatus, 'sent' | 'logged'>,
   now: Date,
 ): Promise<void> {
-  await db
-    .updateTable('outbox')
-    .set({ status, sent_at: now, last_error: null })
-    .where('id', '=', id)
-    .where('status', '=', 'pending')
-    .execute();
+  await updatePendingMessage(db, id, { status, sent_at: now, last_error: null });
 }
 
 export async function scheduleRetry(db: Db, id: number, nextAttemptAt: Date, error: string): Promise<void> {
-  await db
-    .updateTable('outbox')
-    .set({ next_attempt_at: nextAttemptAt, last_error: error })
-    .where('id', '=', id)
-    .where('status', '=', 'pending')
-    .execute();
+  await updatePendingMessage(db, id, { next_attempt_at: nextAttemptAt, last_error: error });
 }
 
 export async function markFailed(db: Db, id: number, error: string): Promise<void> {
-  await db
-    .updateTable('outbox')
-    .set({ status: 'failed', last_error: error })
-    .where('id', '=', id)
-    .where('status', '=', 'pending')
-    .execute();
+  await updatePendingMessage(db, id, { status: 'failed', last_error: error });
 }
 
 /** Forgets every message to these addresses: part of erasing a deleted account's personal data. */

@@ -1,16 +1,17 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { setWhereStillNull } from '../db/queries.ts';
 import type { OperatorsTable } from '../db/schema.ts';
 
 export type OperatorRow = Selectable<OperatorsTable>;
 
+/** Operators not removed; callers say which. */
+function liveOperators(db: Db) {
+  return db.selectFrom('operators').selectAll().where('removed_at', 'is', null);
+}
+
 export async function findLiveOperatorByEmail(db: Db, email: string): Promise<OperatorRow | undefined> {
-  return db
-    .selectFrom('operators')
-    .selectAll()
-    .where('email', '=', email)
-    .where('removed_at', 'is', null)
-    .executeTakeFirst();
+  return liveOperators(db).where('email', '=', email).executeTakeFirst();
 }
 
 export async function findLiveOperator(
@@ -18,24 +19,17 @@ export async function findLiveOperator(
   id: number,
   options: { lock?: boolean } = {},
 ): Promise<OperatorRow | undefined> {
-  const query = db.selectFrom('operators').selectAll().where('id', '=', id).where('removed_at', 'is', null);
+  const query = liveOperators(db).where('id', '=', id);
   return options.lock ? query.forUpdate().executeTakeFirst() : query.executeTakeFirst();
 }
 
 export async function listLiveOperators(db: Db): Promise<OperatorRow[]> {
-  return db.selectFrom('operators').selectAll().where('removed_at', 'is', null).orderBy('id').execute();
+  return liveOperators(db).orderBy('id').execute();
 }
 
 /** The live owners' rows, locked (id order): removing one must not race removing the other. */
 export async function lockLiveOwners(db: Db): Promise<OperatorRow[]> {
-  return db
-    .selectFrom('operators')
-    .selectAll()
-    .where('role', '=', 'owner')
-    .where('removed_at', 'is', null)
-    .orderBy('id')
-    .forUpdate()
-    .execute();
+  return liveOperators(db).where('role', '=', 'owner').orderBy('id').forUpdate().execute();
 }
 
 export async function insertOperator(db: Db, row: Insertable<OperatorsTable>): Promise<OperatorRow> {
@@ -71,12 +65,7 @@ export async function consumeSetupToken(db: Db, tokenHash: string, now: Date): P
 }
 
 export async function retireSetupTokens(db: Db, operatorId: number, now: Date): Promise<void> {
-  await db
-    .updateTable('operator_setup_tokens')
-    .set({ used_at: now })
-    .where('operator_id', '=', operatorId)
-    .where('used_at', 'is', null)
-    .execute();
+  await setWhereStillNull(db, 'operator_setup_tokens', { operator_id: operatorId }, 'used_at', now);
 }
 
 /** The latest TOTP step that logged this operator in, or null. */
@@ -114,19 +103,20 @@ export async function insertSession(
   await db.insertInto('operator_sessions').values(row).execute();
 }
 
-export async function findLiveSession(db: Db, id: string, now: Date) {
+/** Sessions neither ended nor expired at `now`. */
+function liveSessions(db: Db, now: Date) {
   return db
-    .selectFrom('operator_sessions')
-    .selectAll()
-    .where('id', '=', id)
-    .where('ended_at', 'is', null)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
+    .selectFrom('operator_sessions as session')
+    .where('session.ended_at', 'is', null)
+    .where('session.expires_at', '>', now);
+}
+
+export async function findLiveSession(db: Db, id: string, now: Date) {
+  return liveSessions(db, now).selectAll().where('session.id', '=', id).executeTakeFirst();
 }
 
 export async function listLiveSessions(db: Db, now: Date, operatorId?: number) {
-  let query = db
-    .selectFrom('operator_sessions as session')
+  let query = liveSessions(db, now)
     .innerJoin('operators as operator', 'operator.id', 'session.operator_id')
     .select([
       'session.id',
@@ -136,9 +126,7 @@ export async function listLiveSessions(db: Db, now: Date, operatorId?: number) {
       'session.expires_at',
       'session.ip',
       'session.user_agent',
-    ])
-    .where('session.ended_at', 'is', null)
-    .where('session.expires_at', '>', now);
+    ]);
   if (operatorId !== undefined) query = query.where('session.operator_id', '=', operatorId);
   return query.orderBy('session.created_at', 'desc').execute();
 }

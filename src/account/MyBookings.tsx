@@ -1,5 +1,5 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import { Anchor, Badge, Button, Checkbox, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Checkbox, Group, Stack, Table, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { EventFrom, SnapshotFrom } from 'xstate';
 import {
@@ -21,28 +21,24 @@ import { useFeedbackText } from '../auth/feedback.tsx';
 import { formatEuros } from '../i18n/format.ts';
 import type { Locale } from '../i18n/locales.ts';
 import { useLocale } from '../shell/navigation.ts';
+import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { MoveButton } from './MoveButton.tsx';
 import { longDateTime, timeOnly, timeRange } from './time.ts';
-import { MyBookingsProvider, useMyBookingsSelector, useMyBookingsSend } from './useMyBookings.tsx';
+import { myBookingsFlow } from './useMyBookings.tsx';
 
 type Send = (event: EventFrom<typeof myBookingsMachine>) => void;
 
 function StatusBadge({ status }: { status: BookingStatusLabel }) {
-  const labels: Record<BookingStatusLabel, ReactNode> = {
-    active: <Trans>Ativa</Trans>,
-    past: <Trans>Passada</Trans>,
-    canceled: <Trans>Cancelada</Trans>,
-    expired: <Trans>Expirada</Trans>,
+  const badges: Record<BookingStatusLabel, { label: ReactNode; color: string }> = {
+    active: { label: <Trans>Ativa</Trans>, color: 'lime' },
+    past: { label: <Trans>Passada</Trans>, color: 'gray' },
+    canceled: { label: <Trans>Cancelada</Trans>, color: 'red' },
+    expired: { label: <Trans>Expirada</Trans>, color: 'orange' },
   };
-  const colors: Record<BookingStatusLabel, string> = {
-    active: 'lime',
-    past: 'gray',
-    canceled: 'red',
-    expired: 'orange',
-  };
+  const { label, color } = badges[status];
   return (
-    <Badge color={colors[status]} variant="light">
-      {labels[status]}
+    <Badge color={color} variant="light">
+      {label}
     </Badge>
   );
 }
@@ -263,20 +259,10 @@ function DoorCodes({ state, send, locale }: { state: MachineState; send: Send; l
 }
 
 /** My bookings (docs/decisions.md, 'Client'): per branch, Active (open, selectable), Past and Canceled (closed). */
-export function MyBookings() {
-  return (
-    <MyBookingsProvider>
-      <MyBookingsLists />
-    </MyBookingsProvider>
-  );
-}
-
-function MyBookingsLists() {
+export const MyBookings = myBookingsFlow.withProvider(function MyBookingsLists() {
   const { t } = useLingui();
   const locale = useLocale();
-  const feedbackText = useFeedbackText();
-  const send = useMyBookingsSend();
-  const state = useMyBookingsSelector((snapshot) => snapshot);
+  const [state, send] = myBookingsFlow.useFlow();
   const { context } = state;
 
   if (state.matches('loading')) return null;
@@ -361,73 +347,54 @@ function MyBookingsLists() {
         </Group>
       )}
 
-      <Modal
+      <ConfirmDialog
         opened={dialogOpen}
-        onClose={() => send({ type: 'dialog.cancel' })}
         title={t`Cancelar reservas`}
-        centered
         size="lg"
-        zIndex={250}
-        closeButtonProps={{ 'aria-label': t`Fechar` }}
-        classNames={{ title: 'auth-modal__title', content: 'auth-modal' }}
+        error={context.error}
+        confirm={<Trans>Confirmar</Trans>}
+        confirming={!state.matches({ dialog: 'idle' }) && dialogOpen}
+        disabled={!hasSelection}
+        onCancel={() => send({ type: 'dialog.cancel' })}
+        onConfirm={() => send({ type: 'cancellation.confirm' })}
       >
-        <Stack gap="md">
-          <div className="cancel-table-wrap" tabIndex={0} role="region" aria-label={t`Reservas a cancelar`}>
-            <Table className="cancel-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t`Filial`}</Table.Th>
-                  <Table.Th>{t`Horário`}</Table.Th>
-                  <Table.Th>{t`Reembolsável`}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {chosen.map((booking) => {
-                  const branch = booking.time_slot_data.branch_data;
-                  const percent = Math.round(refundPercent(booking));
-                  return (
-                    <Table.Tr key={booking.id}>
-                      <Table.Td>{branch.name}</Table.Td>
-                      <Table.Td>
-                        {timeRange(
-                          booking.time_slot_data.start_time,
-                          booking.time_slot_data.end_time,
-                          branch.time_zone,
-                          locale,
-                        )}
-                      </Table.Td>
-                      <Table.Td>
-                        {formatEuros(booking.refundable_eur, locale)} ({percent}%)
-                      </Table.Td>
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
-          </div>
-          <Text fw={700}>
-            <Trans>Total a reembolsar: {totalText}</Trans>
-          </Text>
-          {context.error && (
-            <Text c="red.4" role="alert">
-              {feedbackText(context.error)}
-            </Text>
-          )}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={() => send({ type: 'dialog.cancel' })}>
-              <Trans>Cancelar</Trans>
-            </Button>
-            <Button
-              color="red.9"
-              disabled={!hasSelection}
-              loading={!state.matches({ dialog: 'idle' }) && dialogOpen}
-              onClick={() => send({ type: 'cancellation.confirm' })}
-            >
-              <Trans>Confirmar</Trans>
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+        <div className="cancel-table-wrap" tabIndex={0} role="region" aria-label={t`Reservas a cancelar`}>
+          <Table className="cancel-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t`Filial`}</Table.Th>
+                <Table.Th>{t`Horário`}</Table.Th>
+                <Table.Th>{t`Reembolsável`}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {chosen.map((booking) => {
+                const branch = booking.time_slot_data.branch_data;
+                const percent = Math.round(refundPercent(booking));
+                return (
+                  <Table.Tr key={booking.id}>
+                    <Table.Td>{branch.name}</Table.Td>
+                    <Table.Td>
+                      {timeRange(
+                        booking.time_slot_data.start_time,
+                        booking.time_slot_data.end_time,
+                        branch.time_zone,
+                        locale,
+                      )}
+                    </Table.Td>
+                    <Table.Td>
+                      {formatEuros(booking.refundable_eur, locale)} ({percent}%)
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </div>
+        <Text fw={700}>
+          <Trans>Total a reembolsar: {totalText}</Trans>
+        </Text>
+      </ConfirmDialog>
     </Stack>
   );
-}
+});

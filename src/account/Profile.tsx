@@ -8,22 +8,14 @@ import {
 } from '../../machines/profile.machine.ts';
 import { FeedbackBoxes } from '../auth/feedback.tsx';
 import { useFieldProblemText } from '../ui/fieldProblemText.ts';
-import { ProfileProvider, useProfileSelector, useProfileSend } from './useProfile.tsx';
+import { SubmitForm } from '../ui/SubmitForm.tsx';
+import { profileFlow } from './useProfile.tsx';
 
 /** The profile tab (docs/decisions.md, 'Client'): the user's details, an optional new password and the newsletter choice. */
-export function Profile() {
-  return (
-    <ProfileProvider>
-      <ProfileForm />
-    </ProfileProvider>
-  );
-}
-
-function ProfileForm() {
+export const Profile = profileFlow.withProvider(function ProfileForm() {
   const { t } = useLingui();
   const problemText = useFieldProblemText();
-  const send = useProfileSend();
-  const state = useProfileSelector((snapshot) => snapshot);
+  const [state, send] = profileFlow.useFlow();
   const { context } = state;
   // One field's value, change handler and the server's problem with it.
   const field = (name: keyof ProfileFields) => ({
@@ -46,12 +38,7 @@ function ProfileForm() {
   }
 
   return (
-    <form
-      onSubmit={(event) => {
-        event.preventDefault();
-        send({ type: 'profile.submit' });
-      }}
-    >
+    <SubmitForm onSubmit={() => send({ type: 'profile.submit' })}>
       <Stack gap="md">
         <FeedbackBoxes error={context.error} success={context.success} />
         {context.offeredCoupon && <OfferedCoupon coupon={context.offeredCoupon} />}
@@ -126,9 +113,9 @@ function ProfileForm() {
           </Button>
         </Group>
       </Stack>
-    </form>
+    </SubmitForm>
   );
-}
+});
 
 /** The early-bird coupon the member is offered: its code, its discount and how many uses are left. */
 function OfferedCoupon({ coupon }: { coupon: NonNullable<ProfileContext['offeredCoupon']> }) {

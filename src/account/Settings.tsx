@@ -1,13 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Alert, Button, Group, Modal, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useRuntime } from '../app/context.tsx';
-import { useFeedbackText } from '../auth/feedback.tsx';
 import { LanguageSelector } from '../shell/LanguageSelector.tsx';
-import {
-  AccountDeletionProvider,
-  useAccountDeletionSelector,
-  useAccountDeletionSend,
-} from './useAccountDeletion.tsx';
+import { ConfirmDialog } from './ConfirmDialog.tsx';
+import { accountDeletionFlow } from './useAccountDeletion.tsx';
 
 /** The settings tab (docs/decisions.md, 'Client'): language, Logout and Delete Account (with its confirmation modal). */
 export function Settings({ onClose }: { onClose: () => Promise<void> }) {
@@ -15,17 +11,15 @@ export function Settings({ onClose }: { onClose: () => Promise<void> }) {
   // Closing first, then logging out: a logged-out account tab would ask for a login instead.
   const logOut = () => void onClose().then(() => runtime.session.send({ type: 'logout' }));
   return (
-    <AccountDeletionProvider accountDeleted={logOut}>
+    <accountDeletionFlow.Provider ports={{ accountDeleted: logOut }}>
       <SettingsPanel logOut={logOut} />
-    </AccountDeletionProvider>
+    </accountDeletionFlow.Provider>
   );
 }
 
 function SettingsPanel({ logOut }: { logOut: () => void }) {
   const { t } = useLingui();
-  const feedbackText = useFeedbackText();
-  const send = useAccountDeletionSend();
-  const state = useAccountDeletionSelector((snapshot) => snapshot);
+  const [state, send] = accountDeletionFlow.useFlow();
 
   return (
     <Stack gap="xl">
@@ -49,45 +43,26 @@ function SettingsPanel({ logOut }: { logOut: () => void }) {
         </Group>
       </section>
 
-      <Modal
+      <ConfirmDialog
         opened={!state.matches('closed')}
-        onClose={() => send({ type: 'deletion.cancel' })}
         title={t`Eliminar conta`}
-        centered
-        zIndex={250}
-        closeButtonProps={{ 'aria-label': t`Fechar` }}
-        classNames={{ title: 'auth-modal__title', content: 'auth-modal' }}
+        error={state.context.error}
+        confirm={<Trans>Eliminar conta</Trans>}
+        confirming={state.matches('deleting')}
+        onCancel={() => send({ type: 'deletion.cancel' })}
+        onConfirm={() => send({ type: 'deletion.confirm' })}
       >
-        <Stack gap="md">
-          <Text>
-            <Trans>
-              Tem a certeza de que quer eliminar a sua conta? As reservas futuras serão canceladas e
-              reembolsadas de acordo com a política de reembolso, e todos os seus dados serão eliminados de
-              forma permanente.
-            </Trans>
-          </Text>
-          <Alert color="yellow" variant="light" role="note" title={t`Atenção`}>
-            <Trans>Esta ação não pode ser anulada.</Trans>
-          </Alert>
-          {state.context.error && (
-            <Text c="red.4" role="alert">
-              {feedbackText(state.context.error)}
-            </Text>
-          )}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={() => send({ type: 'deletion.cancel' })}>
-              <Trans>Cancelar</Trans>
-            </Button>
-            <Button
-              color="red.9"
-              loading={state.matches('deleting')}
-              onClick={() => send({ type: 'deletion.confirm' })}
-            >
-              <Trans>Eliminar conta</Trans>
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+        <Text>
+          <Trans>
+            Tem a certeza de que quer eliminar a sua conta? As reservas futuras serão canceladas e
+            reembolsadas de acordo com a política de reembolso, e todos os seus dados serão eliminados de
+            forma permanente.
+          </Trans>
+        </Text>
+        <Alert color="yellow" variant="light" role="note" title={t`Atenção`}>
+          <Trans>Esta ação não pode ser anulada.</Trans>
+        </Alert>
+      </ConfirmDialog>
     </Stack>
   );
 }

@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react';
 import { createProfileActors } from '../../machines/profile.actors.ts';
 import { profileMachine } from '../../machines/profile.machine.ts';
 import { createFlowBinding } from '../app/binding.tsx';
@@ -6,20 +5,9 @@ import { i18n } from '../i18n/i18n.ts';
 import { isLocale } from '../i18n/locales.ts';
 
 /** The profile tab's binding (machines/profile.machine.ts). */
-const profile = createFlowBinding(profileMachine, (runtime) =>
+export const profileFlow = createFlowBinding(profileMachine, (runtime) =>
   profileMachine.provide({
     actors: createProfileActors(runtime.api, () => (isLocale(i18n.locale) ? i18n.locale : 'pt')),
     actions: { revalidateSession: () => runtime.session.send({ type: 'token.validate' }) },
   }),
 );
-
-export const useProfileSelector = profile.useSelector;
-export const useProfileSend = profile.useSend;
-
-export function ProfileProvider({ children }: { children: ReactNode }) {
-  return (
-    <profile.Provider input={undefined} ports={{}}>
-      {children}
-    </profile.Provider>
-  );
-}

@@ -1,6 +1,6 @@
 import { createActorContext } from '@xstate/react';
-import { useCallback, useState, type ReactNode } from 'react';
-import type { AnyStateMachine, EventFrom, InputFrom } from 'xstate';
+import { useCallback, useState, type ComponentType, type ReactNode } from 'react';
+import type { AnyStateMachine, EventFrom, InputFrom, SnapshotFrom } from 'xstate';
 import { useRuntime } from './context.tsx';
 import type { Runtime } from './runtime.ts';
 
@@ -8,10 +8,20 @@ import type { Runtime } from './runtime.ts';
 type MachineSnapshotOf<TMachine extends AnyStateMachine> = { can: (event: EventFrom<TMachine>) => boolean };
 
 /**
+ * What the page gives a flow when it starts: its machine's `input` and the flow's `ports` (opening the login,
+ * closing a tab). Each is optional where the flow takes none (a machine without input, a flow without ports).
+ */
+export type FlowStart<TMachine extends AnyStateMachine, TPorts> = (undefined extends InputFrom<TMachine>
+  ? { input?: InputFrom<TMachine> }
+  : { input: InputFrom<TMachine> }) &
+  (Record<never, never> extends TPorts ? { ports?: TPorts } : { ports: TPorts });
+
+/**
  * A flow's binding to React, made the one way every flow is (ARCHITECTURE.md, `src/<feature>/`): an actor
  * context over the flow's machine. `Provider` runs the machine for the components under it, provided once from
- * the runtime by `provide` (its actors over the API client, its actions, the session bridge); components read
- * the flow with `useSelector` (and `useCan` for what the machine takes now) and change it with `useSend`.
+ * the runtime by `provide` (its actors over the API client, its actions, the session bridge), and `withProvider`
+ * makes a flow's entry component run it; components read and drive the flow with `useFlow` (the state and
+ * `send`), or read one value with `useSelector` and what the machine takes now with `useCan`.
  */
 export function createFlowBinding<TMachine extends AnyStateMachine, TPorts = Record<never, never>>(
   machine: TMachine,
@@ -19,32 +29,64 @@ export function createFlowBinding<TMachine extends AnyStateMachine, TPorts = Rec
 ) {
   const context = createActorContext(machine);
 
-  /** `ports` are what the page gives the flow (opening the login, closing a tab); read when the flow starts. */
-  function Provider({
+  /** `ports` are read when the flow starts; a flow without ports is given none. */
+  function FlowProvider({
     input,
     ports,
     children,
   }: {
-    input: InputFrom<TMachine>;
-    ports: TPorts;
+    input?: InputFrom<TMachine>;
+    ports?: TPorts;
     children: ReactNode;
   }) {
     const runtime = useRuntime();
-    const [logic] = useState(() => provide(runtime, ports));
+    const [logic] = useState(() => provide(runtime, ports ?? ({} as TPorts)));
     return (
       <context.Provider logic={logic} options={{ input }}>
         {children}
       </context.Provider>
     );
   }
+  // FlowStart says which of input and ports this flow needs; the provider reads them alike.
+  const Provider = FlowProvider as (
+    props: FlowStart<TMachine, TPorts> & { children: ReactNode },
+  ) => ReactNode;
+
+  /**
+   * `Component` as the flow's entry: it renders inside its own `Provider`, started from its props by `start`
+   * (left out for a flow that needs nothing from the page).
+   */
+  function withProvider<TProps extends object>(
+    Component: ComponentType<TProps>,
+    ...[start]: Record<never, never> extends FlowStart<TMachine, TPorts>
+      ? [start?: (props: TProps) => FlowStart<TMachine, TPorts>]
+      : [start: (props: TProps) => FlowStart<TMachine, TPorts>]
+  ) {
+    return function FlowEntry(props: TProps) {
+      return (
+        <FlowProvider {...start?.(props)}>
+          <Component {...props} />
+        </FlowProvider>
+      );
+    };
+  }
+
+  function useSend() {
+    const actor = context.useActorRef();
+    return useCallback((event: EventFrom<TMachine>) => actor.send(event), [actor]);
+  }
+
+  /** The flow's state (every change re-renders) and `send`. */
+  function useFlow() {
+    return [context.useSelector((state: SnapshotFrom<TMachine>) => state), useSend()] as const;
+  }
 
   return {
     Provider,
+    withProvider,
+    useFlow,
     useSelector: context.useSelector,
-    useSend: () => {
-      const actor = context.useActorRef();
-      return useCallback((event: EventFrom<TMachine>) => actor.send(event), [actor]);
-    },
+    useSend,
     /** Whether the machine takes `event` now: what enables a button. */
     useCan: (event: EventFrom<TMachine>) =>
       context.useSelector((state) => (state as MachineSnapshotOf<TMachine>).can(event)),

@@ -1,17 +1,18 @@
 import './mantine-styles.ts';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Button, Checkbox, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { useEffect, type FormEvent, type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import {
   currentView,
   type AuthFields,
   type Channel,
   type AuthView,
 } from '../../machines/authModal.machine.ts';
-import { AuthModalProvider, useAuthModalSelector, useAuthModalSend } from './useAuthModal.tsx';
+import { authModalFlow } from './useAuthModal.tsx';
 import { authModalSearch, sameSearch } from '../../machines/authModal.search.ts';
 import { useLocale } from '../shell/navigation.ts';
 import { MantineLayer } from '../ui/MantineLayer.tsx';
+import { SubmitForm } from '../ui/SubmitForm.tsx';
 import { FeedbackBoxes } from './feedback.tsx';
 import { FIELD_LIMITS } from '../../machines/field-limits.ts';
 import { useModalSearch, useUpdateModalSearch } from './useModalSearch.ts';
@@ -41,8 +42,8 @@ function Field({
   required?: boolean;
   inputMode?: 'text' | 'numeric' | 'tel' | 'email';
 }) {
-  const value = useAuthModalSelector((snapshot) => snapshot.context.fields[field]);
-  const send = useAuthModalSend();
+  const value = authModalFlow.useSelector((snapshot) => snapshot.context.fields[field]);
+  const send = authModalFlow.useSend();
   return (
     <TextInput
       value={value}
@@ -63,9 +64,9 @@ function PasswordField({
   autoComplete: string;
 }) {
   const { t } = useLingui();
-  const value = useAuthModalSelector((snapshot) => snapshot.context.fields[field]);
-  const visible = useAuthModalSelector((snapshot) => snapshot.context.showPassword);
-  const send = useAuthModalSend();
+  const value = authModalFlow.useSelector((snapshot) => snapshot.context.fields[field]);
+  const visible = authModalFlow.useSelector((snapshot) => snapshot.context.showPassword);
+  const send = authModalFlow.useSend();
   return (
     <PasswordInput
       label={label}
@@ -87,15 +88,9 @@ function PasswordField({
 
 function Form({ onSubmit, children }: { onSubmit: () => void; children: ReactNode }) {
   return (
-    <form
-      noValidate={false}
-      onSubmit={(event: FormEvent) => {
-        event.preventDefault();
-        onSubmit();
-      }}
-    >
+    <SubmitForm onSubmit={onSubmit}>
       <Stack gap="md">{children}</Stack>
-    </form>
+    </SubmitForm>
   );
 }
 
@@ -117,7 +112,7 @@ function CodeForm({
   verifying: boolean;
   busy: boolean;
 }) {
-  const send = useAuthModalSend();
+  const send = authModalFlow.useSend();
   return (
     <Form onSubmit={() => send({ type: 'code.verify', channel })}>
       <Field field={field} label={label} autoComplete="one-time-code" inputMode="numeric" required />
@@ -135,7 +130,7 @@ function CodeForm({
 
 /** A form's cancel and submit buttons, side by side at the end. */
 function CancelOrSubmit({ busy, submit }: { busy: boolean; submit: ReactNode }) {
-  const send = useAuthModalSend();
+  const send = authModalFlow.useSend();
   return (
     <Group justify="flex-end" gap="sm">
       <Button variant="default" type="button" onClick={() => send({ type: 'cancel' })}>
@@ -151,7 +146,7 @@ function CancelOrSubmit({ busy, submit }: { busy: boolean; submit: ReactNode }) 
 export default function AuthModal() {
   const search = useModalSearch();
   return (
-    <AuthModalProvider
+    <authModalFlow.Provider
       input={{
         tab: search.auth_tab,
         resetToken: search.reset_token,
@@ -160,7 +155,7 @@ export default function AuthModal() {
       }}
     >
       <AuthDialog />
-    </AuthModalProvider>
+    </authModalFlow.Provider>
   );
 }
 
@@ -169,8 +164,7 @@ function AuthDialog() {
   const locale = useLocale();
   const search = useModalSearch();
   const updateSearch = useUpdateModalSearch();
-  const send = useAuthModalSend();
-  const state = useAuthModalSelector((snapshot) => snapshot);
+  const [state, send] = authModalFlow.useFlow();
   const view = currentView(state);
   const { context } = state;
   const busy = view !== null && !state.matches({ [view]: 'idle' });

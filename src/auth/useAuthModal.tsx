@@ -1,13 +1,12 @@
-import type { ReactNode } from 'react';
 import { fromPromise, waitFor } from 'xstate';
 import { createAuthModalActors } from '../../machines/authModal.actors.ts';
-import { authModalMachine, type AuthModalInput } from '../../machines/authModal.machine.ts';
+import { authModalMachine } from '../../machines/authModal.machine.ts';
 import { createFlowBinding } from '../app/binding.tsx';
 import { i18n } from '../i18n/i18n.ts';
 import { isLocale } from '../i18n/locales.ts';
 
 /** The auth modal's binding (machines/authModal.machine.ts): login, registration, password reset, verification. */
-const authModal = createFlowBinding(authModalMachine, (runtime) => {
+export const authModalFlow = createFlowBinding(authModalMachine, (runtime) => {
   const { session } = runtime;
   return authModalMachine.provide({
     actors: {
@@ -28,14 +27,3 @@ const authModal = createFlowBinding(authModalMachine, (runtime) => {
     },
   });
 });
-
-export const useAuthModalSelector = authModal.useSelector;
-export const useAuthModalSend = authModal.useSend;
-
-export function AuthModalProvider({ input, children }: { input: AuthModalInput; children: ReactNode }) {
-  return (
-    <authModal.Provider input={input} ports={{}}>
-      {children}
-    </authModal.Provider>
-  );
-}

@@ -13,8 +13,9 @@ import {
 import { formatEuros } from '../i18n/format.ts';
 import type { Locale } from '../i18n/locales.ts';
 import { slotTimes } from '../account/time.ts';
+import { SubmitForm } from '../ui/SubmitForm.tsx';
 import { deviceTimeZone, formatDay, formatMonth, weekdayNames } from './dates.ts';
-import { useBookingCan, useBookingSelector, useBookingSend } from './useBooking.tsx';
+import { bookingFlow } from './useBooking.tsx';
 
 export function Price({
   slot,
@@ -102,8 +103,7 @@ export function MonthCalendar({
 }
 
 function Calendar({ locale }: { locale: Locale }) {
-  const send = useBookingSend();
-  const state = useBookingSelector((snapshot) => snapshot);
+  const [state, send] = bookingFlow.useFlow();
   return (
     <MonthCalendar
       month={state.context.month}
@@ -117,12 +117,12 @@ function Calendar({ locale }: { locale: Locale }) {
 
 function Coupon() {
   const { t } = useLingui();
-  const send = useBookingSend();
-  const coupon = useBookingSelector((state) => state.context.coupon);
-  const couponError = useBookingSelector((state) => state.context.couponError);
-  const couponInput = useBookingSelector((state) => state.context.couponInput);
-  const checking = useBookingSelector((state) => state.matches({ browsing: { coupon: 'checking' } }));
-  const canApply = useBookingCan({ type: 'coupon.apply' });
+  const send = bookingFlow.useSend();
+  const coupon = bookingFlow.useSelector((state) => state.context.coupon);
+  const couponError = bookingFlow.useSelector((state) => state.context.couponError);
+  const couponInput = bookingFlow.useSelector((state) => state.context.couponInput);
+  const checking = bookingFlow.useSelector((state) => state.matches({ browsing: { coupon: 'checking' } }));
+  const canApply = bookingFlow.useCan({ type: 'coupon.apply' });
   const error = couponError
     ? couponError.kind === 'invalid'
       ? couponError.detail
@@ -158,12 +158,7 @@ function Coupon() {
     );
   }
   return (
-    <form
-      onSubmit={(event) => {
-        event.preventDefault();
-        send({ type: 'coupon.apply' });
-      }}
-    >
+    <SubmitForm onSubmit={() => send({ type: 'coupon.apply' })}>
       <Group gap="sm" align="flex-start">
         <TextInput
           label={t`Código de cupão`}
@@ -177,14 +172,13 @@ function Coupon() {
           <Trans>Aplicar</Trans>
         </Button>
       </Group>
-    </form>
+    </SubmitForm>
   );
 }
 
 function Slots({ locale }: { locale: Locale }) {
   const { t } = useLingui();
-  const send = useBookingSend();
-  const state = useBookingSelector((snapshot) => snapshot);
+  const [state, send] = bookingFlow.useFlow();
   const { slots, selected } = state.context;
   // While the branch's date is still loading there is no list yet either, not an empty day.
   if (state.matches('loadingToday') || state.matches({ browsing: { slots: 'loading' } })) {
@@ -240,12 +234,12 @@ export function BookSessions({
   onLogin: () => void;
 }) {
   const branchName = branch.name;
-  const send = useBookingSend();
-  const loggedIn = useBookingSelector((state) => state.context.loggedIn);
-  const date = useBookingSelector((state) => state.context.date);
-  const slotsFailed = useBookingSelector((state) => state.matches({ browsing: { slots: 'failed' } }));
-  const canClear = useBookingCan({ type: 'selection.clear' });
-  const canOpenSummary = useBookingCan({ type: 'summary.open' });
+  const send = bookingFlow.useSend();
+  const loggedIn = bookingFlow.useSelector((state) => state.context.loggedIn);
+  const date = bookingFlow.useSelector((state) => state.context.date);
+  const slotsFailed = bookingFlow.useSelector((state) => state.matches({ browsing: { slots: 'failed' } }));
+  const canClear = bookingFlow.useCan({ type: 'selection.clear' });
+  const canOpenSummary = bookingFlow.useCan({ type: 'summary.open' });
   const showWarning = deviceOffsetDiffers(branch.time_zone, deviceTimeZone());
   return (
     <div className="booking-layout">

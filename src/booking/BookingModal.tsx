@@ -10,8 +10,9 @@ import { useLocale } from '../shell/navigation.ts';
 import { MantineLayer } from '../ui/MantineLayer.tsx';
 import { BookSessions } from './BookSessions.tsx';
 import { Checkout } from './Checkout.tsx';
+import { todayIn } from './dates.ts';
 import { SummaryDialog } from './SummaryDialog.tsx';
-import { BookingProvider, useBookingSelector, useBookingSend } from './useBooking.tsx';
+import { bookingFlow } from './useBooking.tsx';
 
 // The information tab (with the HTML sanitiser) loads when it is first shown: booking is the default tab.
 const BranchInformation = lazy(async () => ({
@@ -45,8 +46,7 @@ function BookingFlow({
   const locale = useLocale();
   const updateSearch = useUpdateModalSearch();
   const openLogin = useOpenLogin();
-  const send = useBookingSend();
-  const state = useBookingSelector((snapshot) => snapshot);
+  const [state, send] = bookingFlow.useFlow();
 
   const close = () =>
     updateSearch((previous) => ({ ...previous, booking_tab: undefined, booking_branch_id: undefined }));
@@ -151,9 +151,13 @@ export default function BookingModal({ hidden, onShown }: { hidden: boolean; onS
           />
         </Suspense>
       ) : branch ? (
-        <BookingProvider key={branch.id} branch={branch} loggedIn={loggedIn} openLogin={openLogin}>
+        <bookingFlow.Provider
+          key={branch.id}
+          input={{ branchId: branch.id, loggedIn, fallbackToday: todayIn(branch.time_zone) }}
+          ports={{ openLogin }}
+        >
           <BookingFlow branch={branch} tab={search.booking_tab} hidden={hidden} onShown={onShown} />
-        </BookingProvider>
+        </bookingFlow.Provider>
       ) : (
         <Modal
           opened={!hidden}

@@ -5,7 +5,6 @@ import { useMemo } from 'react';
 import type { Branch } from '../../machines/branches.ts';
 import { createMoveActors } from '../../machines/move.actors.ts';
 import { moveMachine, priceDifferenceEur, shownDifferenceEur } from '../../machines/move.machine.ts';
-import { temporal } from '../../machines/temporal.ts';
 import { timeRange } from '../account/time.ts';
 import { useRuntime } from '../app/context.tsx';
 import { useFeedbackText } from '../auth/feedback.tsx';
@@ -14,7 +13,7 @@ import { formatEuros } from '../i18n/format.ts';
 import { useLocale } from '../shell/navigation.ts';
 import { MonthCalendar, Price } from './BookSessions.tsx';
 import { Checkout } from './Checkout.tsx';
-import { formatDay } from './dates.ts';
+import { formatDay, todayIn } from './dates.ts';
 import { slotTimes } from '../account/time.ts';
 
 /** '+€5.00 to pay', '€3.00 refunded', 'same price': what a move costs, in the member's words. */
@@ -49,7 +48,7 @@ export function MoveFlow({
     [runtime.api],
   );
   const [state, send] = useMachine(machine, {
-    input: { bookingId, fallbackToday: temporal().Now.plainDateISO(branch.time_zone).toString() },
+    input: { bookingId, fallbackToday: todayIn(branch.time_zone) },
   });
   const { booking, slots, selected, date, error, clientSecret, refundedEur } = state.context;
   const close = () =>

@@ -9,7 +9,7 @@ import { formatEuros } from '../i18n/format.ts';
 import { useLocale } from '../shell/navigation.ts';
 import { MantineLayer } from '../ui/MantineLayer.tsx';
 import { Checkout } from './Checkout.tsx';
-import { PaymentProvider, usePaymentSelector, usePaymentSend } from './usePayment.tsx';
+import { paymentFlow } from './usePayment.tsx';
 
 /** Each slot with its date, time (in its branch's zone) and branch. */
 function SlotList({ slots, label }: { slots: readonly SessionBooking[]; label: string }) {
@@ -29,9 +29,9 @@ function SlotList({ slots, label }: { slots: readonly SessionBooking[]; label: s
 export default function PaymentResult({ sessionId, hidden }: { sessionId: string; hidden: boolean }) {
   const openLogin = useOpenLogin();
   return (
-    <PaymentProvider sessionId={sessionId} openLogin={openLogin}>
+    <paymentFlow.Provider input={{ sessionId }} ports={{ openLogin }}>
       <PaymentDialog hidden={hidden} openLogin={openLogin} />
-    </PaymentProvider>
+    </paymentFlow.Provider>
   );
 }
 
@@ -39,8 +39,7 @@ function PaymentDialog({ hidden, openLogin }: { hidden: boolean; openLogin: () =
   const { t } = useLingui();
   const locale = useLocale();
   const updateSearch = useUpdateModalSearch();
-  const send = usePaymentSend();
-  const state = usePaymentSelector((snapshot) => snapshot);
+  const [state, send] = paymentFlow.useFlow();
 
   const close = () => {
     send({ type: 'result.close' });

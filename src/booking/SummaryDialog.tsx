@@ -8,7 +8,7 @@ import type { Locale } from '../i18n/locales.ts';
 import { slotTimes } from '../account/time.ts';
 import { Price } from './BookSessions.tsx';
 import { formatDay } from './dates.ts';
-import { useBookingSelector, useBookingSend } from './useBooking.tsx';
+import { bookingFlow } from './useBooking.tsx';
 
 function useSummaryErrorText() {
   const { t } = useLingui();
@@ -22,8 +22,7 @@ function useSummaryErrorText() {
 
 export function SummaryDialog({ locale }: { locale: Locale }) {
   const { t } = useLingui();
-  const send = useBookingSend();
-  const state = useBookingSelector((snapshot) => snapshot);
+  const [state, send] = bookingFlow.useFlow();
   const errorText = useSummaryErrorText();
   const opened = state.matches('summary');
   const creating = state.matches({ summary: 'creating' });

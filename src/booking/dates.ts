@@ -1,3 +1,4 @@
+import { temporal } from '../../machines/temporal.ts';
 import { dateTimeFormat } from '../i18n/format.ts';
 import type { Locale } from '../i18n/locales.ts';
 
@@ -35,4 +36,9 @@ export function weekdayNames(locale: Locale): { short: string; long: string }[] 
 
 export function deviceTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+/** Today (yyyy-MM-dd) in a branch's `timeZone` by the device's clock: where a calendar opens until the branch's local time is known. */
+export function todayIn(timeZone: string): string {
+  return temporal().Now.plainDateISO(timeZone).toString();
 }

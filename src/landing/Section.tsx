@@ -35,3 +35,29 @@ export function Section({
     </section>
   );
 }
+
+/**
+ * A card of a section's list (a feature, a step): its marker (an icon, a number), title and text. `block` is the
+ * card's CSS block (landing.css), whose `__marker`, `__title` and `__text` style its parts.
+ */
+export function SectionCard({
+  block,
+  marker,
+  title,
+  children,
+}: {
+  block: 'feature' | 'step';
+  marker: ReactNode;
+  title: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <li className={block}>
+      <span className={`${block}__marker`} aria-hidden="true">
+        {marker}
+      </span>
+      <h3 className={`${block}__title`}>{title}</h3>
+      <p className={`${block}__text`}>{children}</p>
+    </li>
+  );
+}

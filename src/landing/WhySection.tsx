@@ -1,7 +1,7 @@
 import { Trans } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import { SECTION_IDS } from '../shell/navigation.ts';
-import { Section } from './Section.tsx';
+import { Section, SectionCard } from './Section.tsx';
 import { LineIcon } from '../ui/LineIcon.tsx';
 
 const ICONS = {
@@ -24,15 +24,9 @@ function Feature({
   children: ReactNode;
 }) {
   return (
-    <li className="feature">
-      <span className="feature__icon" aria-hidden="true">
-        <LineIcon size={26}>
-          <path d={ICONS[icon]} />
-        </LineIcon>
-      </span>
-      <h3 className="feature__title">{title}</h3>
-      <p className="feature__text">{children}</p>
-    </li>
+    <SectionCard block="feature" marker={<LineIcon size={26} path={ICONS[icon]} />} title={title}>
+      {children}
+    </SectionCard>
   );
 }
 

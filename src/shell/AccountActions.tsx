@@ -4,6 +4,7 @@ import { useActorSelector, useBranches, useLoggedIn, useRuntime } from '../app/c
 import { DropdownMenu, MenuItem } from '../ui/DropdownMenu.tsx';
 import { SECTION_IDS, useGoToSection, useOpenModal } from './navigation.ts';
 import { LineIcon } from '../ui/LineIcon.tsx';
+import { SHELL_ICONS } from './icons.ts';
 
 /**
  * 'Book now' opens the booking modal directly with one or no active branch (docs/decisions.md; with none, the modal
@@ -20,15 +21,6 @@ export function useBookNow() {
         ? openModal({ modal: 'booking', tab: 'bookSessions', branchId: active[0]?.id })
         : goToSection(SECTION_IDS.branches),
   };
-}
-
-function UserIcon() {
-  return (
-    <LineIcon size={20}>
-      <circle cx="12" cy="8" r="4" />
-      <path d="M4 21c0-4.4 3.6-7 8-7s8 2.6 8 7" />
-    </LineIcon>
-  );
 }
 
 /** The top bar's right-hand actions: 'login-or-register' when logged out; 'book-now' and the user menu when logged in. */
@@ -61,7 +53,7 @@ export function AccountActions() {
         triggerClassName="user-button"
         trigger={
           <>
-            <UserIcon />
+            <LineIcon size={20} path={SHELL_ICONS.profile} />
             {firstName && <span className="user-button__name">{firstName}</span>}
           </>
         }

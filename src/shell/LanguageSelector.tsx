@@ -7,6 +7,7 @@ import { rememberLocale } from '../i18n/i18n.ts';
 import { LOCALE_NAMES, LOCALES, switchLocaleInPath, type Locale } from '../i18n/locales.ts';
 import { useLocale } from './navigation.ts';
 import { LineIcon } from '../ui/LineIcon.tsx';
+import { SHELL_ICONS } from './icons.ts';
 
 /**
  * Switching replaces the leading locale segment, keeps the rest, saves the cookie (and, logged in, the account's
@@ -27,15 +28,6 @@ function useSwitchLocale() {
       }).then(() => session.send({ type: 'token.validate' }));
     },
     [navigate, location, session],
-  );
-}
-
-function GlobeIcon() {
-  return (
-    <LineIcon size={18}>
-      <circle cx="12" cy="12" r="9" />
-      <path d="M3 12h18M12 3c2.5 2.7 3.8 5.7 3.8 9s-1.3 6.3-3.8 9c-2.5-2.7-3.8-5.7-3.8-9S9.5 5.7 12 3z" />
-    </LineIcon>
   );
 }
 
@@ -75,7 +67,7 @@ export function LanguageSelector({ variant }: { variant: Variant }) {
       direction={variant === 'bottom' ? 'up' : 'down'}
       trigger={
         <>
-          <GlobeIcon />
+          <LineIcon size={18} path={SHELL_ICONS.language} />
           <span>{current.toUpperCase()}</span>
         </>
       }

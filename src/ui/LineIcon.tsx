@@ -2,9 +2,10 @@ import type { ReactNode } from 'react';
 
 /**
  * The product's line icons: drawn on a 24-unit grid in the text colour, hidden from assistive technology (the
- * control that holds one carries the accessible name). `children` are the icon's shapes.
+ * control that holds one carries the accessible name). `path` is the data of an icon drawn as one path;
+ * `children` are the shapes of one that needs others.
  */
-export function LineIcon({ size, children }: { size: number; children: ReactNode }) {
+export function LineIcon({ size, path, children }: { size: number; path?: string; children?: ReactNode }) {
   return (
     <svg
       viewBox="0 0 24 24"
@@ -15,6 +16,7 @@ export function LineIcon({ size, children }: { size: number; children: ReactNode
       stroke="currentColor"
       strokeWidth="1.8"
     >
+      {path && <path d={path} />}
       {children}
     </svg>
   );
