@@ -25,6 +25,7 @@ import type { Feedback } from '../../machines/feedback.ts';
 import { timeOnly, timeRange } from '../account/time.ts';
 import { formatEuros, intlTag } from '../i18n/format.ts';
 import { useAdminLocale } from './context.tsx';
+import { SubmitForm } from '../ui/SubmitForm.tsx';
 import { DayField } from './dates.tsx';
 import { ErrorBox } from './feedback.tsx';
 
@@ -422,29 +423,6 @@ export function Section({
       </Title>
       {empty ? <Empty>{empty}</Empty> : children}
     </section>
-  );
-}
-
-/** A form the console handles itself: submitting it (Enter or its submit button) runs `onSubmit`, nothing else. */
-export function SubmitForm({
-  onSubmit,
-  role,
-  children,
-}: {
-  onSubmit: () => void;
-  role?: 'search';
-  children: ReactNode;
-}) {
-  return (
-    <form
-      role={role}
-      onSubmit={(event) => {
-        event.preventDefault();
-        onSubmit();
-      }}
-    >
-      {children}
-    </form>
   );
 }
 

@@ -1,7 +1,7 @@
 import { Trans } from '@lingui/react/macro';
 import { Button, Group } from '@mantine/core';
 import type { ComponentType, ReactNode } from 'react';
-import type { AnyActorLogic, AnyStateMachine, EventFrom, InputFrom } from 'xstate';
+import type { AnyActorLogic, AnyStateMachine, EventFrom } from 'xstate';
 import { createAdminCouponActors } from '../../machines/adminCoupon.actors.ts';
 import { adminCouponMachine } from '../../machines/adminCoupon.machine.ts';
 import { createAdminOperatorActors } from '../../machines/adminOperator.actors.ts';
@@ -9,9 +9,10 @@ import { adminOperatorMachine } from '../../machines/adminOperator.machine.ts';
 import type { ApiClient } from '../../machines/api.ts';
 import type { Feedback } from '../../machines/feedback.ts';
 import { createFlowBinding } from '../app/binding.tsx';
+import { SubmitForm } from '../ui/SubmitForm.tsx';
 import { useAdmin } from './context.tsx';
 import { ErrorBox } from './feedback.tsx';
-import { SectionCard, SubmitForm } from './parts.tsx';
+import { SectionCard } from './parts.tsx';
 import type { AdminRuntime } from './runtime.ts';
 
 /** What a console form's flow is given: the console (its client, its session) and what to do once it made a record. */
@@ -38,6 +39,11 @@ function createFormBinding<TMachine extends AnyStateMachine>(
         actions: { sessionEnded: ports.admin.sessionEnded, created: ports.created },
       }) as TMachine,
   );
+  // A form's flow takes no input, which FlowStart cannot tell of a machine this factory is not given yet.
+  const FormProvider = binding.Provider as unknown as (props: {
+    ports: FormPorts;
+    children: ReactNode;
+  }) => ReactNode;
   /**
    * The form, running its own flow, in a card under its heading (`id` names it): its `Fields` in a row, then
    * Create, which the flow takes once the fields make a record (busy while it is made); then the failure, then
@@ -58,14 +64,14 @@ function createFormBinding<TMachine extends AnyStateMachine>(
   }) {
     const admin = useAdmin();
     return (
-      <binding.Provider input={undefined as InputFrom<TMachine>} ports={{ admin, created }}>
+      <FormProvider ports={{ admin, created }}>
         <SectionCard id={id} title={title}>
           <CreateForm>
             <Fields />
           </CreateForm>
           {Made && <Made />}
         </SectionCard>
-      </binding.Provider>
+      </FormProvider>
     );
   }
   function CreateForm({ children }: { children: ReactNode }) {

@@ -16,6 +16,7 @@ import { useState } from 'react';
 import { createAdminCancelActors } from '../../../machines/adminCancel.actors.ts';
 import { adminCancelMachine, cancelProblem } from '../../../machines/adminCancel.machine.ts';
 import type { AdminBookingDetail } from '../../../machines/adminConsole.actors.ts';
+import { SubmitForm } from '../../ui/SubmitForm.tsx';
 import { useAdmin } from '../context.tsx';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask } from '../hooks.ts';
@@ -34,7 +35,6 @@ import {
   ReasonDialog,
   ReasonField,
   Section,
-  SubmitForm,
   useMinorUnits,
   useMoney,
   usePageDialogs,

@@ -4,6 +4,7 @@ import { useMachine } from '@xstate/react';
 import { useState } from 'react';
 import { createAdminClosureActors } from '../../../machines/adminClosure.actors.ts';
 import { adminClosureMachine, isClosureComplete } from '../../../machines/adminClosure.machine.ts';
+import { SubmitForm } from '../../ui/SubmitForm.tsx';
 import { useAdmin } from '../context.tsx';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useBranchOptions } from '../hooks.ts';
@@ -15,7 +16,6 @@ import {
   memberName,
   QueryStatus,
   SectionCard,
-  SubmitForm,
   useMoney,
   useTimes,
 } from '../parts.tsx';
