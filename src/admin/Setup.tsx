@@ -6,7 +6,8 @@ import { createAdminSetupActors } from '../../machines/adminSetup.actors.ts';
 import { adminSetupMachine } from '../../machines/adminSetup.machine.ts';
 import { useAdmin } from './context.tsx';
 import { ErrorBox } from './feedback.tsx';
-import { AdminLink, SubmitForm } from './parts.tsx';
+import { SubmitForm } from '../ui/SubmitForm.tsx';
+import { AdminLink } from './parts.tsx';
 
 /** The page the one-time link of `operator add` opens: the operator chooses a password. */
 export function Setup({ setupToken }: { setupToken: string }) {

@@ -13,21 +13,38 @@ export function useConsoleActors() {
   return useMemo(() => createAdminConsoleActors(api, runtime.api), [api, runtime.api]);
 }
 
-/** A list or page of the console: the list machine with `load` provided. */
-export function useAdminQuery<TParams, TData>(load: (params: TParams) => Promise<TData>, params: TParams) {
+/** The console's calls (machines/adminConsole.actors.ts), by name: what a page loads or changes. */
+type ConsoleCalls = ReturnType<typeof createAdminConsoleActors>;
+type CallName = keyof ConsoleCalls;
+type ParamsOf<K extends CallName> = Parameters<ConsoleCalls[K]>[0];
+type DataOf<K extends CallName> = Awaited<ReturnType<ConsoleCalls[K]>>;
+/** A call's parameters, left out for a call that takes none. */
+type ParamsArgument<K extends CallName> =
+  ParamsOf<K> extends undefined ? [params?: undefined] : [params: ParamsOf<K>];
+type PagedCallName = { [K in CallName]: ParamsOf<K> extends { page: number } ? K : never }[CallName];
+
+function callOf(actors: ConsoleCalls, name: CallName) {
+  return actors[name] as (params: unknown) => Promise<unknown>;
+}
+
+/** A list or page of the console: the list machine loading the console's call `name` with `params`. */
+export function useAdminQuery<K extends CallName>(name: K, ...[params]: ParamsArgument<K>) {
   const { sessionEnded } = useAdmin();
+  const actors = useConsoleActors();
   const [machine] = useState(() =>
     adminQueryMachine.provide({
-      actors: { load: fromPromise<unknown, unknown>(({ input }) => load(input as TParams)) },
+      actors: {
+        load: fromPromise<unknown, unknown>(({ input }) => callOf(actors, name)(input)),
+      },
       actions: { sessionEnded },
     }),
   );
   const [state, send] = useMachine(machine, { input: { params } });
   return {
     state,
-    data: state.context.data as TData | null,
-    params: state.context.params as TParams,
-    change: (next: TParams) => send({ type: 'query.change', params: next }),
+    data: state.context.data as DataOf<K> | null,
+    params: state.context.params as ParamsOf<K>,
+    change: (next: ParamsOf<K>) => send({ type: 'query.change', params: next }),
     reload: () => send({ type: 'query.reload' }),
   };
 }
@@ -36,22 +53,40 @@ export function useAdminQuery<TParams, TData>(load: (params: TParams) => Promise
  * A searched list, a page at a time: changing a filter (`filter`) goes back to the first page; `goTo` turns the
  * page.
  */
-export function usePagedQuery<TParams extends { page: number }, TData>(
-  load: (params: TParams) => Promise<TData>,
-  params: TParams,
-) {
-  const query = useAdminQuery(load, params);
+export function usePagedQuery<K extends PagedCallName>(name: K, params: ParamsOf<K>) {
+  const query = useAdminQuery(name, ...([params] as ParamsArgument<K>));
   return {
     ...query,
-    filter: (patch: Partial<TParams>) => query.change({ ...query.params, page: 1, ...patch }),
+    filter: (patch: Partial<ParamsOf<K>>) => query.change({ ...query.params, page: 1, ...patch }),
     goTo: (page: number) => query.change({ ...query.params, page }),
   };
 }
 
-/** One change that needs no form of its own: ask, confirm, run once (the action machine). */
+type Task<TInput, TOutput> = ReturnType<typeof useTask<TInput, TOutput>>;
+
+/**
+ * One change that needs no form of its own: ask, confirm, run once (the action machine). It runs the console's
+ * call `name`, or `run` where a change is more than one call (a report's download).
+ */
+export function useAdminTask<K extends CallName>(
+  name: K,
+  onCompleted?: (output: DataOf<K>) => void,
+): Task<ParamsOf<K>, DataOf<K>>;
 export function useAdminTask<TInput, TOutput>(
   run: (input: TInput) => Promise<TOutput>,
-  onCompleted: (output: TOutput) => void = () => {},
+  onCompleted?: (output: TOutput) => void,
+): Task<TInput, TOutput>;
+export function useAdminTask(
+  call: CallName | ((input: unknown) => Promise<unknown>),
+  onCompleted: (output: unknown) => void = () => {},
+) {
+  const actors = useConsoleActors();
+  return useTask(typeof call === 'function' ? call : callOf(actors, call), onCompleted);
+}
+
+function useTask<TInput, TOutput>(
+  run: (input: TInput) => Promise<TOutput>,
+  onCompleted: (output: TOutput) => void,
 ) {
   const { sessionEnded } = useAdmin();
   const [machine] = useState(() =>
@@ -81,8 +116,7 @@ export function useAdminTask<TInput, TOutput>(
 
 /** The branches for the filters and forms (id, name, time zone). */
 export function useBranchOptions() {
-  const actors = useConsoleActors();
-  const query = useAdminQuery(actors.branches, undefined);
+  const query = useAdminQuery('branches');
   const branches = query.data ?? [];
   return {
     branches,

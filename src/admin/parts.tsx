@@ -25,6 +25,7 @@ import type { Feedback } from '../../machines/feedback.ts';
 import { timeOnly, timeRange } from '../account/time.ts';
 import { formatEuros, intlTag } from '../i18n/format.ts';
 import { useAdminLocale } from './context.tsx';
+import { SubmitForm } from '../ui/SubmitForm.tsx';
 import { DayField } from './dates.tsx';
 import { ErrorBox } from './feedback.tsx';
 
@@ -56,6 +57,24 @@ export function PageTitle({ children, actions }: { children: ReactNode; actions?
       </Title>
       {actions}
     </Group>
+  );
+}
+
+/** A console page: its title (with `actions` beside it), then its parts one under another. */
+export function ConsolePage({
+  title,
+  actions,
+  children,
+}: {
+  title: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <Stack>
+      <PageTitle actions={actions}>{title}</PageTitle>
+      {children}
+    </Stack>
   );
 }
 
@@ -125,22 +144,23 @@ export function useTimes() {
   };
 }
 
-export function StatusBadge({ status }: { status: AdminBooking['status'] }) {
+/** A booking's status in words, in the order the console lists the statuses. */
+function useStatusLabels(): Record<AdminBooking['status'], string> {
   const { t } = useLingui();
-  const labels: Record<AdminBooking['status'], string> = {
-    pending: t`pendente`,
-    confirmed: t`confirmada`,
-    canceled: t`cancelada`,
-    expired: t`expirada`,
-  };
-  const colors: Record<AdminBooking['status'], string> = {
-    pending: 'yellow',
-    confirmed: 'lime',
-    canceled: 'gray',
-    expired: 'gray',
-  };
+  return { pending: t`pendente`, confirmed: t`confirmada`, canceled: t`cancelada`, expired: t`expirada` };
+}
+
+const statusColors: Record<AdminBooking['status'], string> = {
+  pending: 'yellow',
+  confirmed: 'lime',
+  canceled: 'gray',
+  expired: 'gray',
+};
+
+export function StatusBadge({ status }: { status: AdminBooking['status'] }) {
+  const labels = useStatusLabels();
   return (
-    <Badge color={colors[status]} variant="light">
+    <Badge color={statusColors[status]} variant="light">
       {labels[status]}
     </Badge>
   );
@@ -244,12 +264,17 @@ type DataTableProps<Row> = {
   label?: string;
   headers?: ReactNode[];
   rows: readonly Row[];
-  rowKey: (row: Row) => string | number;
+  /** What tells the rows apart: their `id` unless said (rows without an id must say). */
+  rowKey?: (row: Row) => string | number;
   cells: (row: Row) => ReactNode[];
+  /** Rows alternate in shade: the console's lists (ListTable) are, a table in a card or section is not. */
   striped?: boolean;
-  verticalSpacing?: MantineSpacing | number;
+  /** Rows close together: a table in a card, a section or a report. */
+  dense?: boolean;
   nowrap?: number[];
 };
+
+const byId = (row: unknown) => (row as { id: string | number }).id;
 
 /**
  * A console table: an optional header row, then a row an item, a cell a value `cells` gives (the columns listed in
@@ -260,15 +285,15 @@ export function DataTable<Row>({
   label,
   headers,
   rows,
-  rowKey,
+  rowKey = byId,
   cells,
-  striped = true,
-  verticalSpacing = 'xs',
+  striped = false,
+  dense = false,
   nowrap = [],
 }: DataTableProps<Row>) {
   return (
     <ScrollTable minWidth={minWidth}>
-      <Table striped={striped} verticalSpacing={verticalSpacing} aria-label={label}>
+      <Table striped={striped} verticalSpacing={dense ? 4 : 'xs'} aria-label={label}>
         {headers && (
           <Table.Thead>
             <Table.Tr>
@@ -294,24 +319,19 @@ export function DataTable<Row>({
   );
 }
 
-/**
- * A list a query loads, as a table: the load's status, `empty` said when it has no rows (without `empty`, an empty
- * table), the failure of the last action on the list, then `caption` and the rows.
- */
-export function QueryTable<Row>({
-  query,
-  rows,
-  empty,
-  error = null,
-  caption,
-  ...table
-}: {
+type ListTableProps<Row> = {
   query: QueryLike;
   rows: readonly Row[] | null | undefined;
   empty?: ReactNode;
   error?: Feedback | null;
   caption?: ReactNode;
-} & Omit<DataTableProps<Row>, 'rows'>) {
+} & Omit<DataTableProps<Row>, 'rows'>;
+
+/**
+ * A list a query loads, as a table: the load's status, `empty` said when it has no rows (without `empty`, an empty
+ * table), the failure of the last action on the list, then `caption` and the rows.
+ */
+function ListTable<Row>({ query, rows, empty, error = null, caption, ...table }: ListTableProps<Row>) {
   const hasRows = rows != null && (rows.length > 0 || !empty);
   return (
     <>
@@ -319,14 +339,26 @@ export function QueryTable<Row>({
       {rows?.length === 0 && empty && <Empty>{empty}</Empty>}
       <ErrorBox error={error} />
       {hasRows && caption}
-      {hasRows && <DataTable rows={rows} {...table} />}
+      {hasRows && <DataTable striped rows={rows} {...table} />}
     </>
   );
 }
 
+/** A list a query loads (its rows), as a table (ListTable), with the failure of the last change `task` made on it. */
+export function QueryTable<Row>({
+  query,
+  task,
+  ...table
+}: {
+  query: QueryLike & { data: readonly Row[] | null };
+  task?: TaskLike;
+} & Omit<ListTableProps<Row>, 'query' | 'rows' | 'error'>) {
+  return <ListTable query={query} rows={query.data} error={task?.state.context.error} {...table} />;
+}
+
 type ListPage<Row> = { items: readonly Row[]; total: number; page_size: number };
 
-/** A searched list, a page at a time (`usePagedQuery`): its table (QueryTable), then its pages. */
+/** A searched list, a page at a time (`usePagedQuery`): its table (ListTable), then its pages. */
 export function PagedTable<Row>({
   query,
   labelControls,
@@ -334,11 +366,11 @@ export function PagedTable<Row>({
 }: {
   query: QueryLike & { data: ListPage<Row> | null; params: { page: number }; goTo: (page: number) => void };
   labelControls?: boolean;
-} & Omit<Parameters<typeof QueryTable<Row>>[0], 'query' | 'rows'>) {
+} & Omit<ListTableProps<Row>, 'query' | 'rows' | 'error'>) {
   const page = query.data;
   return (
     <>
-      <QueryTable query={query} rows={page?.items} {...table} />
+      <ListTable query={query} rows={page?.items} {...table} />
       {page && (
         <Pager list={page} value={query.params.page} onChange={query.goTo} labelControls={labelControls} />
       )}
@@ -391,29 +423,6 @@ export function Section({
       </Title>
       {empty ? <Empty>{empty}</Empty> : children}
     </section>
-  );
-}
-
-/** A form the console handles itself: submitting it (Enter or its submit button) runs `onSubmit`, nothing else. */
-export function SubmitForm({
-  onSubmit,
-  role,
-  children,
-}: {
-  onSubmit: () => void;
-  role?: 'search';
-  children: ReactNode;
-}) {
-  return (
-    <form
-      role={role}
-      onSubmit={(event) => {
-        event.preventDefault();
-        onSubmit();
-      }}
-    >
-      {children}
-    </form>
   );
 }
 
@@ -628,15 +637,36 @@ export function ConfirmActions({
   );
 }
 
-/** The payments and refunds of a booking or a member, each with `detail` after its amount. */
+/** Items as short lines of text, one under another (a history, payments, alerts). */
+export function Lines<Item>({
+  items,
+  itemKey,
+  line,
+}: {
+  items: readonly Item[];
+  itemKey: (item: Item, index: number) => string | number;
+  line: (item: Item) => ReactNode;
+}) {
+  return (
+    <Stack gap={4}>
+      {items.map((item, index) => (
+        <Text size="sm" key={itemKey(item, index)}>
+          {line(item)}
+        </Text>
+      ))}
+    </Stack>
+  );
+}
+
+/** The payments and refunds of a booking or a member, each with its `note` (if any) after its amount. */
 export function PaymentsSection({
   id,
   payments,
-  detail,
+  note,
 }: {
   id: string;
   payments: readonly MemberDetail['payments'][number][];
-  detail: (movement: MemberDetail['payments'][number]) => string;
+  note: (movement: MemberDetail['payments'][number]) => string | null;
 }) {
   const { t } = useLingui();
   const money = useMoney();
@@ -647,15 +677,17 @@ export function PaymentsSection({
       title={<Trans>Pagamentos</Trans>}
       empty={payments.length === 0 && <Trans>Sem pagamentos</Trans>}
     >
-      <Stack gap={4}>
-        {payments.map((movement) => (
-          <Text size="sm" key={movement.id}>
+      <Lines
+        items={payments}
+        itemKey={(movement) => movement.id}
+        line={(movement) => (
+          <>
             {times.instant(movement.at)} · {movement.kind === 'refund' ? t`reembolso` : t`pagamento`}{' '}
             {money(movement.amount_eur)}
-            {detail(movement)}
-          </Text>
-        ))}
-      </Stack>
+            {note(movement) ? ` · ${note(movement)}` : ''}
+          </>
+        )}
+      />
     </Section>
   );
 }
@@ -704,5 +736,29 @@ export function BranchPeriodFilters({
       />
       <PeriodFields from={value.from} to={value.to} onChange={onChange} />
     </>
+  );
+}
+
+/** A list of bookings' filter on their status: one status or all. */
+export function StatusFilter({
+  value,
+  onChange,
+}: {
+  value: AdminBooking['status'] | '';
+  onChange: (status: AdminBooking['status'] | '') => void;
+}) {
+  const { t } = useLingui();
+  const labels = useStatusLabels();
+  const statuses = Object.keys(labels) as AdminBooking['status'][];
+  return (
+    <NativeSelect
+      label={t`Estado`}
+      value={value}
+      data={[
+        { value: '', label: t`Todos os estados` },
+        ...statuses.map((status) => ({ value: status, label: labels[status] })),
+      ]}
+      onChange={(event) => onChange(event.currentTarget.value as AdminBooking['status'] | '')}
+    />
   );
 }

@@ -1,17 +1,15 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Code, Group, Stack, Text, TextInput } from '@mantine/core';
-import type { AuditFilters } from '../../../machines/adminConsole.actors.ts';
-import { useConsoleActors, usePagedQuery } from '../hooks.ts';
-import { PagedTable, PageTitle, PeriodFields, useTimes } from '../parts.tsx';
+import { Code, Group, Text, TextInput } from '@mantine/core';
+import { usePagedQuery } from '../hooks.ts';
+import { ConsolePage, PagedTable, PeriodFields, useTimes } from '../parts.tsx';
 
 const show = (value: unknown) => (value === null || value === undefined ? '—' : JSON.stringify(value));
 
 /** The audit log (issue 18): every change an operator made, who, what, when, before and after; filtered. */
 export default function Audit() {
   const { t } = useLingui();
-  const actors = useConsoleActors();
   const times = useTimes();
-  const query = usePagedQuery<AuditFilters, Awaited<ReturnType<typeof actors.audit>>>(actors.audit, {
+  const query = usePagedQuery('audit', {
     action: '',
     entityType: '',
     entityId: '',
@@ -20,10 +18,7 @@ export default function Audit() {
     page: 1,
   });
   return (
-    <Stack>
-      <PageTitle>
-        <Trans>Registo de auditoria</Trans>
-      </PageTitle>
+    <ConsolePage title={<Trans>Registo de auditoria</Trans>}>
       <Group align="flex-end" wrap="wrap">
         <TextInput
           label={t`Ação`}
@@ -50,7 +45,6 @@ export default function Audit() {
         minWidth={720}
         label={t`Registo de auditoria`}
         headers={[t`Quando`, t`Quem`, t`O quê`, t`Antes → depois`]}
-        rowKey={(entry) => entry.id}
         nowrap={[0]}
         cells={(entry) => [
           times.instant(entry.at),
@@ -69,6 +63,6 @@ export default function Audit() {
           </Code>,
         ]}
       />
-    </Stack>
+    </ConsolePage>
   );
 }

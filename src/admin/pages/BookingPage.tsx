@@ -16,9 +16,10 @@ import { useState } from 'react';
 import { createAdminCancelActors } from '../../../machines/adminCancel.actors.ts';
 import { adminCancelMachine, cancelProblem } from '../../../machines/adminCancel.machine.ts';
 import type { AdminBookingDetail } from '../../../machines/adminConsole.actors.ts';
+import { SubmitForm } from '../../ui/SubmitForm.tsx';
 import { useAdmin } from '../context.tsx';
 import { ErrorBox } from '../feedback.tsx';
-import { useAdminQuery, useAdminTask, useConsoleActors } from '../hooks.ts';
+import { useAdminQuery, useAdminTask } from '../hooks.ts';
 import {
   AdminLink,
   BookingFlags,
@@ -26,14 +27,14 @@ import {
   Dialog,
   DialogActions,
   type DialogProps,
+  Lines,
   memberName,
   PageTitle,
-  QueryStatus,
   PaymentsSection,
+  QueryStatus,
   ReasonDialog,
   ReasonField,
   Section,
-  SubmitForm,
   useMinorUnits,
   useMoney,
   usePageDialogs,
@@ -113,16 +114,15 @@ function CancelDialog({ detail, onClose, onDone }: DialogProps<Detail>) {
 
 function MoveDialog({ detail, onClose, onDone }: DialogProps<Detail>) {
   const { t } = useLingui();
-  const actors = useConsoleActors();
   const times = useTimes();
   const { booking } = detail;
   const zone = booking.branch.time_zone;
-  const slots = useAdminQuery(actors.freeSlots, {
+  const slots = useAdminQuery('freeSlots', {
     branchId: booking.branch.id,
     date: booking.start_time.slice(0, 10),
   });
   const [slotId, setSlotId] = useState('');
-  const move = useAdminTask(actors.moveBooking, () => {
+  const move = useAdminTask('moveBooking', () => {
     onDone();
   });
   return (
@@ -220,14 +220,13 @@ function useMessageLabels() {
 /** A booking's page (issue 18): its state, history, payments and messages; cancel, resend the code, move. */
 export function BookingPage({ id }: { id: number }) {
   const { t } = useLingui();
-  const actors = useConsoleActors();
   const money = useMoney();
   const times = useTimes();
   const historyText = useHistoryText();
   const messageLabels = useMessageLabels();
-  const query = useAdminQuery(actors.booking, { id });
+  const query = useAdminQuery('booking', { id });
   const dialogs = usePageDialogs({ cancel: CancelDialog, move: MoveDialog }, query.reload);
-  const resend = useAdminTask(actors.resendCode);
+  const resend = useAdminTask('resendCode');
   const detail = query.data;
   const live =
     detail !== null && (detail.booking.status === 'confirmed' || detail.booking.status === 'pending');
@@ -291,18 +290,16 @@ export function BookingPage({ id }: { id: number }) {
           </Card>
           <SimpleGrid cols={{ base: 1, md: 2 }}>
             <Section id="booking-history" title={<Trans>Histórico</Trans>}>
-              <Stack gap={4}>
-                {detail.history.map((event, index) => (
-                  <Text size="sm" key={`${event.at}-${event.kind}-${index}`}>
-                    {times.instant(event.at)} · {historyText(event)}
-                  </Text>
-                ))}
-              </Stack>
+              <Lines
+                items={detail.history}
+                itemKey={(event, index) => `${event.at}-${event.kind}-${index}`}
+                line={(event) => `${times.instant(event.at)} · ${historyText(event)}`}
+              />
             </Section>
             <PaymentsSection
               id="booking-payments"
               payments={detail.payments}
-              detail={(movement) => (movement.reason ? ` · ${movement.reason}` : '')}
+              note={(movement) => movement.reason}
             />
           </SimpleGrid>
           <Section
@@ -312,10 +309,8 @@ export function BookingPage({ id }: { id: number }) {
           >
             <DataTable
               minWidth={480}
-              striped={false}
-              verticalSpacing={4}
+              dense
               rows={detail.messages}
-              rowKey={(message) => message.id}
               cells={(message) => [
                 times.instant(message.created_at),
                 message.channel === 'sms' ? 'SMS' : t`e-mail`,

@@ -1,15 +1,15 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import { NativeSelect, Stack, Text, TextInput } from '@mantine/core';
-import type { AdminBookingStatus, BookingFilters } from '../../../machines/adminConsole.actors.ts';
-import { useBranchOptions, useConsoleActors, usePagedQuery } from '../hooks.ts';
+import { Text, TextInput } from '@mantine/core';
+import { useBranchOptions, usePagedQuery } from '../hooks.ts';
 import {
   AdminLink,
   BookingFlags,
   BranchPeriodFilters,
+  ConsolePage,
   memberName,
   PagedTable,
-  PageTitle,
   SearchForm,
+  StatusFilter,
   useMoney,
   useTimes,
 } from '../parts.tsx';
@@ -17,11 +17,10 @@ import { BookingPage } from './BookingPage.tsx';
 
 function BookingSearch() {
   const { t } = useLingui();
-  const actors = useConsoleActors();
   const branches = useBranchOptions();
   const money = useMoney();
   const times = useTimes();
-  const query = usePagedQuery<BookingFilters, Awaited<ReturnType<typeof actors.bookings>>>(actors.bookings, {
+  const query = usePagedQuery('bookings', {
     q: '',
     branchId: null,
     from: '',
@@ -29,18 +28,8 @@ function BookingSearch() {
     status: '',
     page: 1,
   });
-  const statuses: { value: AdminBookingStatus | ''; label: string }[] = [
-    { value: '', label: t`Todos os estados` },
-    { value: 'pending', label: t`pendente` },
-    { value: 'confirmed', label: t`confirmada` },
-    { value: 'canceled', label: t`cancelada` },
-    { value: 'expired', label: t`expirada` },
-  ];
   return (
-    <Stack>
-      <PageTitle>
-        <Trans>Reservas</Trans>
-      </PageTitle>
+    <ConsolePage title={<Trans>Reservas</Trans>}>
       <SearchForm onSearch={query.reload}>
         <TextInput
           label={t`Cliente (e-mail, telefone ou nome)`}
@@ -49,12 +38,7 @@ function BookingSearch() {
           miw={220}
         />
         <BranchPeriodFilters value={query.params} branches={branches.options} onChange={query.filter} />
-        <NativeSelect
-          label={t`Estado`}
-          value={query.params.status}
-          data={statuses}
-          onChange={(event) => query.filter({ status: event.currentTarget.value as AdminBookingStatus | '' })}
-        />
+        <StatusFilter value={query.params.status} onChange={(status) => query.filter({ status })} />
       </SearchForm>
       <PagedTable
         query={query}
@@ -66,7 +50,6 @@ function BookingSearch() {
         }
         minWidth={560}
         headers={[t`Reserva`, t`Quando`, t`Cliente`, t`Pago`, t`Estado`]}
-        rowKey={(booking) => booking.id}
         cells={(booking) => [
           <AdminLink path={`bookings/${booking.id}`}>#{booking.id}</AdminLink>,
           <>
@@ -86,7 +69,7 @@ function BookingSearch() {
         ]}
         labelControls
       />
-    </Stack>
+    </ConsolePage>
   );
 }
 

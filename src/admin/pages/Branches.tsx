@@ -20,8 +20,8 @@ import type {
 } from '../../../machines/adminConsole.actors.ts';
 import { LOCALES } from '../../i18n/locales.ts';
 import { ErrorBox } from '../feedback.tsx';
-import { useAdminQuery, useAdminTask, useConsoleActors } from '../hooks.ts';
-import { AdminLink, PageTitle, QueryStatus } from '../parts.tsx';
+import { useAdminQuery, useAdminTask } from '../hooks.ts';
+import { AdminLink, ConsolePage, PageTitle, QueryStatus } from '../parts.tsx';
 
 type Effect = BranchChangePreview['effects'][number];
 
@@ -74,11 +74,10 @@ function listOf(text: string, separator: string): string[] {
 
 function BranchEditor({ branch, onSaved }: { branch: AdminBranch; onSaved: () => void }) {
   const { t } = useLingui();
-  const actors = useConsoleActors();
   const effectText = useEffectText();
   const [edited, setEdited] = useState(branch);
-  const preview = useAdminTask(actors.previewBranch);
-  const save = useAdminTask(actors.updateBranch, onSaved);
+  const preview = useAdminTask('previewBranch');
+  const save = useAdminTask('updateBranch', onSaved);
   const update = changesOf(branch, edited);
   const changed = Object.keys(update).length > 0;
   const set = (patch: Partial<AdminBranch>) => {
@@ -211,8 +210,7 @@ function BranchEditor({ branch, onSaved }: { branch: AdminBranch; onSaved: () =>
 }
 
 function BranchPage({ id }: { id: number }) {
-  const actors = useConsoleActors();
-  const query = useAdminQuery(actors.branch, { id });
+  const query = useAdminQuery('branch', { id });
   const [version, setVersion] = useState(0);
   return (
     <Stack>
@@ -238,15 +236,11 @@ function BranchPage({ id }: { id: number }) {
 /** Branches (issue 18): what the CLI can set, with what a change affects shown before saving. */
 export default function Branches({ rest }: { rest: string[] }) {
   const { t } = useLingui();
-  const actors = useConsoleActors();
   const id = Number(rest[0]);
-  const list = useAdminQuery(actors.branches, undefined);
+  const list = useAdminQuery('branches');
   if (rest[0] && Number.isInteger(id) && id > 0) return <BranchPage key={id} id={id} />;
   return (
-    <Stack>
-      <PageTitle>
-        <Trans>Filiais</Trans>
-      </PageTitle>
+    <ConsolePage title={<Trans>Filiais</Trans>}>
       <QueryStatus query={list} hasData={list.data !== null} />
       {list.data && (
         <Table striped verticalSpacing="xs">
@@ -263,6 +257,6 @@ export default function Branches({ rest }: { rest: string[] }) {
           </Table.Tbody>
         </Table>
       )}
-    </Stack>
+    </ConsolePage>
   );
 }

@@ -4,18 +4,18 @@ import { useMachine } from '@xstate/react';
 import { useState } from 'react';
 import { createAdminClosureActors } from '../../../machines/adminClosure.actors.ts';
 import { adminClosureMachine, isClosureComplete } from '../../../machines/adminClosure.machine.ts';
+import { SubmitForm } from '../../ui/SubmitForm.tsx';
 import { useAdmin } from '../context.tsx';
 import { ErrorBox } from '../feedback.tsx';
-import { useAdminQuery, useAdminTask, useBranchOptions, useConsoleActors } from '../hooks.ts';
+import { useAdminQuery, useAdminTask, useBranchOptions } from '../hooks.ts';
 import {
   ConfirmActions,
+  ConsolePage,
   DataTable,
   Empty,
   memberName,
-  PageTitle,
   QueryStatus,
   SectionCard,
-  SubmitForm,
   useMoney,
   useTimes,
 } from '../parts.tsx';
@@ -25,11 +25,10 @@ import { DayTimeField } from '../dates.tsx';
 export default function Closures() {
   const { t } = useLingui();
   const { api, sessionEnded } = useAdmin();
-  const actors = useConsoleActors();
   const branches = useBranchOptions();
   const money = useMoney();
   const times = useTimes();
-  const list = useAdminQuery(actors.closures, { branchId: null });
+  const list = useAdminQuery('closures', { branchId: null });
   const [machine] = useState(() =>
     adminClosureMachine.provide({
       actors: createAdminClosureActors(api),
@@ -37,15 +36,12 @@ export default function Closures() {
     }),
   );
   const [state, send] = useMachine(machine);
-  const reopen = useAdminTask(actors.reopenClosure, () => list.reload());
+  const reopen = useAdminTask('reopenClosure', () => list.reload());
   const { fields, preview } = state.context;
   const editing = state.matches('editing') || state.matches('previewing');
   const refundTotal = preview ? money(preview.refund_total_eur) : '';
   return (
-    <Stack>
-      <PageTitle>
-        <Trans>Encerramentos</Trans>
-      </PageTitle>
+    <ConsolePage title={<Trans>Encerramentos</Trans>}>
       <SectionCard id="closure-new" title={<Trans>Encerrar uma filial</Trans>}>
         {editing && (
           <SubmitForm onSubmit={() => send({ type: 'closure.preview' })}>
@@ -115,10 +111,8 @@ export default function Closures() {
             {preview.bookings.length > 0 && (
               <DataTable
                 minWidth={420}
-                striped={false}
-                verticalSpacing={4}
+                dense
                 rows={preview.bookings}
-                rowKey={(booking) => booking.id}
                 cells={(booking) => [
                   `#${booking.id}`,
                   times.range(booking.start_time, booking.end_time, booking.branch.time_zone),
@@ -215,6 +209,6 @@ export default function Closures() {
           ))}
         </Stack>
       </section>
-    </Stack>
+    </ConsolePage>
   );
 }

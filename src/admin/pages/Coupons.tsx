@@ -1,81 +1,67 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Badge, Button, Group, Stack, Switch, TextInput } from '@mantine/core';
-import { couponOf, type CouponFields } from '../../../machines/adminCoupon.machine.ts';
-import { ErrorBox } from '../feedback.tsx';
-import { useAdminQuery, useAdminTask, useConsoleActors } from '../hooks.ts';
-import { NewCouponProvider, useNewCouponSelector, useNewCouponSend } from '../useConsoleForms.tsx';
-import { PageTitle, QueryTable, SectionCard, SubmitForm, useTimes } from '../parts.tsx';
+import { Badge, Switch, TextInput } from '@mantine/core';
+import type { CouponFields } from '../../../machines/adminCoupon.machine.ts';
+import { useAdminQuery, useAdminTask } from '../hooks.ts';
+import { NewCouponForm, useNewCouponSelector, useNewCouponSend } from '../useConsoleForms.tsx';
+import { ConsolePage, QueryTable, useTimes } from '../parts.tsx';
 import { DayField } from '../dates.tsx';
 
-/** The new-coupon form (machines/adminCoupon.machine.ts). */
-function NewCouponForm() {
+/** The new coupon's fields (machines/adminCoupon.machine.ts). */
+function NewCouponFields() {
   const { t } = useLingui();
   const send = useNewCouponSend();
   const fields = useNewCouponSelector((state) => state.context.fields);
-  const error = useNewCouponSelector((state) => state.context.error);
-  const creating = useNewCouponSelector((state) => state.matches('creating'));
-  const valid = couponOf(fields) !== null;
   const change = (field: keyof CouponFields, value: string) => send({ type: 'field.change', field, value });
   return (
-    <SectionCard id="coupon-new" title={<Trans>Novo cupão</Trans>}>
-      <SubmitForm onSubmit={() => send({ type: 'coupon.create' })}>
-        <Group align="flex-end" wrap="wrap">
-          <TextInput
-            label={t`Código`}
-            required
-            value={fields.code}
-            onChange={(event) => change('code', event.currentTarget.value)}
-          />
-          <TextInput
-            label={t`Desconto (%)`}
-            required
-            inputMode="numeric"
-            value={fields.percent}
-            onChange={(event) => change('percent', event.currentTarget.value)}
-          />
-          <DayField label={t`Válido até`} value={fields.until} onChange={(value) => change('until', value)} />
-          <TextInput
-            label={t`Usos no total`}
-            inputMode="numeric"
-            value={fields.maxUses}
-            onChange={(event) => change('maxUses', event.currentTarget.value)}
-          />
-          <TextInput
-            label={t`Usos por cliente`}
-            inputMode="numeric"
-            value={fields.perUser}
-            onChange={(event) => change('perUser', event.currentTarget.value)}
-          />
-          <Button type="submit" disabled={!valid} loading={creating}>
-            <Trans>Criar</Trans>
-          </Button>
-        </Group>
-        <ErrorBox error={error} />
-      </SubmitForm>
-    </SectionCard>
+    <>
+      <TextInput
+        label={t`Código`}
+        required
+        value={fields.code}
+        onChange={(event) => change('code', event.currentTarget.value)}
+      />
+      <TextInput
+        label={t`Desconto (%)`}
+        required
+        inputMode="numeric"
+        value={fields.percent}
+        onChange={(event) => change('percent', event.currentTarget.value)}
+      />
+      <DayField label={t`Válido até`} value={fields.until} onChange={(value) => change('until', value)} />
+      <TextInput
+        label={t`Usos no total`}
+        inputMode="numeric"
+        value={fields.maxUses}
+        onChange={(event) => change('maxUses', event.currentTarget.value)}
+      />
+      <TextInput
+        label={t`Usos por cliente`}
+        inputMode="numeric"
+        value={fields.perUser}
+        onChange={(event) => change('perUser', event.currentTarget.value)}
+      />
+    </>
   );
 }
 
 /** Coupons (owners): the list with uses, a new coupon, switching one on or off. */
 export default function Coupons() {
   const { t } = useLingui();
-  const actors = useConsoleActors();
   const times = useTimes();
-  const list = useAdminQuery(actors.coupons, undefined);
-  const toggle = useAdminTask(actors.setCouponActive, () => list.reload());
+  const list = useAdminQuery('coupons');
+  const toggle = useAdminTask('setCouponActive', () => list.reload());
   return (
-    <Stack>
-      <PageTitle>
-        <Trans>Cupões</Trans>
-      </PageTitle>
-      <NewCouponProvider created={list.reload}>
-        <NewCouponForm />
-      </NewCouponProvider>
+    <ConsolePage title={<Trans>Cupões</Trans>}>
+      <NewCouponForm
+        id="coupon-new"
+        title={<Trans>Novo cupão</Trans>}
+        created={list.reload}
+        Fields={NewCouponFields}
+      />
       <QueryTable
         query={list}
-        rows={list.data}
         empty={<Trans>Nenhum cupão.</Trans>}
-        error={toggle.state.context.error}
+        task={toggle}
         minWidth={560}
         headers={[t`Código`, t`Desconto`, t`Validade`, t`Usos`, t`Ativo`]}
         rowKey={(coupon) => coupon.code}
@@ -99,6 +85,6 @@ export default function Coupons() {
           />,
         ]}
       />
-    </Stack>
+    </ConsolePage>
   );
 }

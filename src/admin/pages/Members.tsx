@@ -4,11 +4,12 @@ import { useState } from 'react';
 import type { MemberDetail } from '../../../machines/adminConsole.actors.ts';
 import { useIsOwner } from '../context.tsx';
 import { ErrorBox } from '../feedback.tsx';
-import { useAdminQuery, useAdminTask, useConsoleActors, usePagedQuery } from '../hooks.ts';
+import { useAdminQuery, useAdminTask, usePagedQuery } from '../hooks.ts';
 import {
   AdminLink,
   BookingFlags,
   ConfirmActions,
+  ConsolePage,
   type DialogProps,
   download,
   Empty,
@@ -25,13 +26,9 @@ import {
 
 function MemberSearch() {
   const { t } = useLingui();
-  const actors = useConsoleActors();
-  const query = usePagedQuery(actors.members, { q: '', page: 1 });
+  const query = usePagedQuery('members', { q: '', page: 1 });
   return (
-    <Stack>
-      <PageTitle>
-        <Trans>Clientes</Trans>
-      </PageTitle>
+    <ConsolePage title={<Trans>Clientes</Trans>}>
       <SearchForm onSearch={query.reload}>
         <TextInput
           label={t`E-mail, telefone ou nome`}
@@ -45,7 +42,6 @@ function MemberSearch() {
         empty={<Trans>Nenhum cliente encontrado.</Trans>}
         minWidth={480}
         headers={[t`Nome`, t`Contacto`, t`Reservas`]}
-        rowKey={(member) => member.id}
         cells={(member) => [
           <>
             <AdminLink path={`members/${member.id}`}>
@@ -67,16 +63,15 @@ function MemberSearch() {
           member.bookings_count,
         ]}
       />
-    </Stack>
+    </ConsolePage>
   );
 }
 
 function BlockDialog({ detail, onClose, onDone }: DialogProps<MemberDetail>) {
   const { t } = useLingui();
-  const actors = useConsoleActors();
   const times = useTimes();
   const [cancelFuture, setCancelFuture] = useState(true);
-  const block = useAdminTask(actors.blockMember, onDone);
+  const block = useAdminTask('blockMember', onDone);
   // The moment the dialog opened: the bookings it offers to cancel do not change while it is open.
   const [now] = useState(() => Date.now());
   const future = detail.bookings.filter(
@@ -128,9 +123,8 @@ function BlockDialog({ detail, onClose, onDone }: DialogProps<MemberDetail>) {
 
 function EraseDialog({ detail, onClose, onDone }: DialogProps<MemberDetail>) {
   const { t } = useLingui();
-  const actors = useConsoleActors();
   const [confirmEmail, setConfirmEmail] = useState('');
-  const erase = useAdminTask(actors.eraseMember, onDone);
+  const erase = useAdminTask('eraseMember', onDone);
   return (
     <ReasonDialog
       title={t`Apagar os dados do cliente`}
@@ -159,15 +153,14 @@ function EraseDialog({ detail, onClose, onDone }: DialogProps<MemberDetail>) {
 function MemberPage({ id }: { id: string }) {
   const { t } = useLingui();
   const isOwner = useIsOwner();
-  const actors = useConsoleActors();
   const times = useTimes();
-  const query = useAdminQuery(actors.member, { id });
+  const query = useAdminQuery('member', { id });
   const dialogs = usePageDialogs({ block: BlockDialog, erase: EraseDialog }, query.reload);
   const [unblockReason, setUnblockReason] = useState('');
-  const exporter = useAdminTask(actors.exportMember, (data) =>
+  const exporter = useAdminTask('exportMember', (data) =>
     download(`member-${id}.json`, 'application/json', JSON.stringify(data, null, 2)),
   );
-  const unblock = useAdminTask(actors.unblockMember, () => query.reload());
+  const unblock = useAdminTask('unblockMember', () => query.reload());
   const detail = query.data;
   return (
     <Stack>
@@ -271,7 +264,7 @@ function MemberPage({ id }: { id: string }) {
           <PaymentsSection
             id="member-payments"
             payments={detail.payments}
-            detail={(movement) => ` · ${movement.branch.name}`}
+            note={(movement) => movement.branch.name}
           />
           {dialogs.render(detail)}
         </>

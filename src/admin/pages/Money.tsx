@@ -1,5 +1,5 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import { Button, Group, NativeSelect, SimpleGrid, Stack, Title } from '@mantine/core';
+import { Button, Group, NativeSelect, SimpleGrid, Title } from '@mantine/core';
 import type { Granularity, ReportFilters } from '../../../machines/adminConsole.actors.ts';
 import type { ReactNode } from 'react';
 import { BarChart } from '../BarChart.tsx';
@@ -7,11 +7,11 @@ import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useBranchOptions, useConsoleActors } from '../hooks.ts';
 import {
   BranchPeriodFilters,
+  ConsolePage,
   DataTable,
   download,
   Empty,
   Figure,
-  PageTitle,
   QueryStatus,
   useFigures,
   useMoney,
@@ -58,7 +58,8 @@ function PeriodTable<Row extends { period: string; branch: { id: number; name: s
   return (
     <DataTable
       minWidth={520}
-      verticalSpacing={4}
+      striped
+      dense
       label={label}
       headers={[t`Período`, t`Filial`, ...headers]}
       rows={rows}
@@ -84,8 +85,8 @@ export default function Money() {
     to: isoDate(new Date(today.getTime() + 14 * 86_400_000)),
     granularity: 'day',
   };
-  const report = useAdminQuery(actors.money, initial);
-  const occupancy = useAdminQuery(actors.occupancy, initial);
+  const report = useAdminQuery('money', initial);
+  const occupancy = useAdminQuery('occupancy', initial);
   const filters = report.params;
   const set = (patch: Partial<ReportFilters>) => {
     const next = { ...filters, ...patch };
@@ -107,10 +108,7 @@ export default function Money() {
   const data = report.data;
   const use = occupancy.data;
   return (
-    <Stack>
-      <PageTitle>
-        <Trans>Receitas e uso</Trans>
-      </PageTitle>
+    <ConsolePage title={<Trans>Receitas e uso</Trans>}>
       <Group align="flex-end" wrap="wrap">
         <BranchPeriodFilters value={filters} branches={branches.options} onChange={set} />
         <NativeSelect
@@ -198,6 +196,6 @@ export default function Money() {
           <Trans>Sem horas abertas neste período.</Trans>
         </Empty>
       )}
-    </Stack>
+    </ConsolePage>
   );
 }

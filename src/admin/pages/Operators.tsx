@@ -12,97 +12,90 @@ import {
   Title,
 } from '@mantine/core';
 import type { Operator } from '../../../machines/adminConsole.actors.ts';
-import { ErrorBox } from '../feedback.tsx';
-import { useAdminQuery, useAdminTask, useConsoleActors } from '../hooks.ts';
-import { NewOperatorProvider, useNewOperatorSelector, useNewOperatorSend } from '../useConsoleForms.tsx';
-import { PageTitle, QueryTable, SectionCard, SubmitForm, useTimes } from '../parts.tsx';
+import { useAdminQuery, useAdminTask } from '../hooks.ts';
+import { NewOperatorForm, useNewOperatorSelector, useNewOperatorSend } from '../useConsoleForms.tsx';
+import { ConsolePage, QueryTable, useTimes } from '../parts.tsx';
 
-/** The new-operator form (machines/adminOperator.machine.ts): its setup link and TOTP secret are shown once. */
-function NewOperatorForm() {
+/** The new operator's fields (machines/adminOperator.machine.ts): an e-mail and a role. */
+function NewOperatorFields() {
   const { t } = useLingui();
   const send = useNewOperatorSend();
   const email = useNewOperatorSelector((state) => state.context.email);
   const role = useNewOperatorSelector((state) => state.context.role);
-  const created = useNewOperatorSelector((state) => state.context.created);
-  const error = useNewOperatorSelector((state) => state.context.error);
-  const creating = useNewOperatorSelector((state) => state.matches('creating'));
   return (
-    <SectionCard id="operator-new" title={<Trans>Novo operador</Trans>}>
-      <SubmitForm onSubmit={() => send({ type: 'operator.create' })}>
-        <Group align="flex-end" wrap="wrap">
-          <TextInput
-            type="email"
-            label={t`E-mail`}
-            required
-            value={email}
-            onChange={(event) => send({ type: 'email.change', value: event.currentTarget.value })}
-          />
-          <NativeSelect
-            label={t`Papel`}
-            value={role}
-            data={[
-              { value: 'staff', label: t`equipa` },
-              { value: 'owner', label: t`responsável` },
-            ]}
-            onChange={(event) =>
-              send({ type: 'role.change', role: event.currentTarget.value as Operator['role'] })
-            }
-          />
-          <Button type="submit" disabled={email.trim() === ''} loading={creating}>
-            <Trans>Criar</Trans>
-          </Button>
-        </Group>
-      </SubmitForm>
-      <ErrorBox error={error} />
-      {created && (
-        <Alert
-          color="green"
-          variant="light"
-          mt="sm"
-          title={t`Mostrado só agora: envie ao operador por um canal seguro`}
-        >
-          <Stack gap={4}>
-            <Text size="sm">
-              <Trans>Ligação para definir a palavra-passe:</Trans>
-            </Text>
-            <Code block>{created.setup_url}</Code>
-            <Text size="sm">
-              <Trans>Segredo TOTP (para a aplicação de autenticação):</Trans>
-            </Text>
-            <Code block>{created.totp_uri}</Code>
-          </Stack>
-        </Alert>
-      )}
-    </SectionCard>
+    <>
+      <TextInput
+        type="email"
+        label={t`E-mail`}
+        required
+        value={email}
+        onChange={(event) => send({ type: 'email.change', value: event.currentTarget.value })}
+      />
+      <NativeSelect
+        label={t`Papel`}
+        value={role}
+        data={[
+          { value: 'staff', label: t`equipa` },
+          { value: 'owner', label: t`responsável` },
+        ]}
+        onChange={(event) =>
+          send({ type: 'role.change', role: event.currentTarget.value as Operator['role'] })
+        }
+      />
+    </>
+  );
+}
+
+/** The operator just made: its setup link and TOTP secret, shown this once. */
+function CreatedOperator() {
+  const { t } = useLingui();
+  const created = useNewOperatorSelector((state) => state.context.created);
+  if (!created) return null;
+  return (
+    <Alert
+      color="green"
+      variant="light"
+      mt="sm"
+      title={t`Mostrado só agora: envie ao operador por um canal seguro`}
+    >
+      <Stack gap={4}>
+        <Text size="sm">
+          <Trans>Ligação para definir a palavra-passe:</Trans>
+        </Text>
+        <Code block>{created.setup_url}</Code>
+        <Text size="sm">
+          <Trans>Segredo TOTP (para a aplicação de autenticação):</Trans>
+        </Text>
+        <Code block>{created.totp_uri}</Code>
+      </Stack>
+    </Alert>
   );
 }
 
 /** Operators (owners): add one (its setup link and TOTP secret shown once), remove one, end sessions. */
 export default function Operators() {
   const { t } = useLingui();
-  const actors = useConsoleActors();
   const times = useTimes();
-  const list = useAdminQuery(actors.operators, undefined);
-  const sessions = useAdminQuery(actors.sessions, undefined);
-  const remove = useAdminTask(actors.removeOperator, () => {
+  const list = useAdminQuery('operators');
+  const sessions = useAdminQuery('sessions');
+  const remove = useAdminTask('removeOperator', () => {
     list.reload();
     sessions.reload();
   });
-  const end = useAdminTask(actors.endSession, () => sessions.reload());
+  const end = useAdminTask('endSession', () => sessions.reload());
   return (
-    <Stack>
-      <PageTitle>
-        <Trans>Operadores</Trans>
-      </PageTitle>
-      <NewOperatorProvider created={list.reload}>
-        <NewOperatorForm />
-      </NewOperatorProvider>
+    <ConsolePage title={<Trans>Operadores</Trans>}>
+      <NewOperatorForm
+        id="operator-new"
+        title={<Trans>Novo operador</Trans>}
+        created={list.reload}
+        Fields={NewOperatorFields}
+        Made={CreatedOperator}
+      />
       <QueryTable
         query={list}
-        rows={list.data}
-        error={remove.state.context.error}
+        task={remove}
         minWidth={480}
-        rowKey={(operator) => operator.id}
         cells={(operator) => [
           operator.email,
           <>
@@ -130,10 +123,8 @@ export default function Operators() {
       </Title>
       <QueryTable
         query={sessions}
-        rows={sessions.data}
-        error={end.state.context.error}
+        task={end}
         minWidth={520}
-        rowKey={(session) => session.id}
         cells={(session) => [
           session.operator_email,
           t`até ${times.instant(session.expires_at)}`,
@@ -147,6 +138,6 @@ export default function Operators() {
           ),
         ]}
       />
-    </Stack>
+    </ConsolePage>
   );
 }

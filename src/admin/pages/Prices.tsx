@@ -14,8 +14,8 @@ import {
 import { intlTag } from '../../i18n/format.ts';
 import { useAdminLocale } from '../context.tsx';
 import { ErrorBox } from '../feedback.tsx';
-import { useAdminQuery, useAdminTask, useBranchOptions, useConsoleActors } from '../hooks.ts';
-import { PageTitle, QueryStatus, ScrollTable, useMoney } from '../parts.tsx';
+import { useAdminQuery, useAdminTask, useBranchOptions } from '../hooks.ts';
+import { ConsolePage, QueryStatus, ScrollTable, useMoney } from '../parts.tsx';
 
 function weekdayNames(locale: string): string[] {
   // 2024-01-01 was a Monday.
@@ -37,12 +37,11 @@ function GridEditor({
 }) {
   const { t } = useLingui();
   const money = useMoney();
-  const actors = useConsoleActors();
   const [defaultPrice, setDefaultPrice] = useState(euros(saved.default_price_eur));
   const [grid, setGrid] = useState<PriceGridModel>(() => gridOf(saved.bands, saved.default_price_eur));
   const [typed, setTyped] = useState<Record<string, string>>({});
   const [split, setSplit] = useState('');
-  const save = useAdminTask(actors.setPrices, onSaved);
+  const save = useAdminTask('setPrices', onSaved);
   const defaultCents = eurosToCents(defaultPrice);
   const names = weekdayNames(intlTag(useAdminLocale()));
   const invalid = defaultCents === null || Object.values(typed).some((value) => eurosToCents(value) === null);
@@ -154,16 +153,12 @@ function GridEditor({
 /** Prices (owners): a branch's price rules as a weekday by time-of-day grid. */
 export default function Prices() {
   const { t } = useLingui();
-  const actors = useConsoleActors();
   const branches = useBranchOptions();
   const [branchId, setBranchId] = useState<number | null>(null);
   const first = branches.branches[0]?.id ?? null;
   const chosen = branchId ?? first;
   return (
-    <Stack>
-      <PageTitle>
-        <Trans>Preços</Trans>
-      </PageTitle>
+    <ConsolePage title={<Trans>Preços</Trans>}>
       <NativeSelect
         label={t`Filial`}
         value={chosen === null ? '' : String(chosen)}
@@ -171,19 +166,13 @@ export default function Prices() {
         onChange={(event) => setBranchId(Number(event.currentTarget.value))}
         maw={320}
       />
-      {chosen !== null && <BranchPrices key={chosen} branchId={chosen} load={actors.prices} />}
-    </Stack>
+      {chosen !== null && <BranchPrices key={chosen} branchId={chosen} />}
+    </ConsolePage>
   );
 }
 
-function BranchPrices({
-  branchId,
-  load,
-}: {
-  branchId: number;
-  load: ReturnType<typeof useConsoleActors>['prices'];
-}) {
-  const query = useAdminQuery(load, { branchId });
+function BranchPrices({ branchId }: { branchId: number }) {
+  const query = useAdminQuery('prices', { branchId });
   const data = query.data;
   return (
     <>

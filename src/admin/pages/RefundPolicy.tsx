@@ -2,14 +2,14 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Group, Stack, Table, Text, TextInput } from '@mantine/core';
 import type { PolicyRow } from '../../../machines/adminRefundPolicy.machine.ts';
 import { ErrorBox } from '../feedback.tsx';
-import { useAdminQuery, useConsoleActors } from '../hooks.ts';
+import { useAdminQuery } from '../hooks.ts';
 import {
   RefundPolicyProvider,
   useRefundPolicyCan,
   useRefundPolicySelector,
   useRefundPolicySend,
 } from '../useRefundPolicy.tsx';
-import { PageTitle, QueryStatus } from '../parts.tsx';
+import { ConsolePage, QueryStatus } from '../parts.tsx';
 
 function PolicyEditor() {
   const { t } = useLingui();
@@ -95,19 +95,15 @@ function PolicyEditor() {
 
 /** Refund policy (owners): hour thresholds and the part refunded. */
 export default function RefundPolicy() {
-  const actors = useConsoleActors();
-  const query = useAdminQuery(actors.refundPolicy, undefined);
+  const query = useAdminQuery('refundPolicy');
   return (
-    <Stack>
-      <PageTitle>
-        <Trans>Política de reembolso</Trans>
-      </PageTitle>
+    <ConsolePage title={<Trans>Política de reembolso</Trans>}>
       <QueryStatus query={query} hasData={query.data !== null} />
       {query.data && (
         <RefundPolicyProvider ratios={query.data}>
           <PolicyEditor />
         </RefundPolicyProvider>
       )}
-    </Stack>
+    </ConsolePage>
   );
 }

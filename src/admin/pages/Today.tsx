@@ -1,14 +1,15 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { AdminToday } from '../../../machines/adminConsole.actors.ts';
-import { useAdminQuery, useConsoleActors } from '../hooks.ts';
+import { useAdminQuery } from '../hooks.ts';
 import {
   AdminLink,
   BookingFlags,
+  ConsolePage,
   DataTable,
   Empty,
+  Lines,
   memberName,
-  PageTitle,
   QueryStatus,
   useTimes,
 } from '../parts.tsx';
@@ -53,33 +54,34 @@ function DoorHealth({ door }: { door: Door }) {
 /** Today (issue 18): alerts first, then each branch's doors and the day's bookings in order. */
 export default function Today() {
   const { t } = useLingui();
-  const actors = useConsoleActors();
-  const query = useAdminQuery(actors.today, { date: '' });
+  const query = useAdminQuery('today', { date: '' });
   const alertText = useAlertText();
   const times = useTimes();
   const today = query.data;
   const branchName = (id: number) =>
     today?.branches.find((entry) => entry.branch.id === id)?.branch.name ?? `#${id}`;
   return (
-    <Stack>
-      <PageTitle
-        actions={
-          <DayField
-            label={t`Dia`}
-            size="xs"
-            value={query.params.date}
-            onChange={(value) => query.change({ date: value })}
-          />
-        }
-      >
-        <Trans>Hoje</Trans>
-      </PageTitle>
+    <ConsolePage
+      title={<Trans>Hoje</Trans>}
+      actions={
+        <DayField
+          label={t`Dia`}
+          size="xs"
+          value={query.params.date}
+          onChange={(value) => query.change({ date: value })}
+        />
+      }
+    >
       <QueryStatus query={query} hasData={today !== null} />
       {today && today.alerts.length > 0 && (
         <Alert color="red" variant="light" title={t`Alertas`} role="region" aria-label={t`Alertas`}>
-          <Stack gap={4}>
-            {today.alerts.map((alert, index) => (
-              <Text size="sm" key={`${alert.kind}-${alert.booking_id ?? ''}-${alert.door_id ?? ''}-${index}`}>
+          <Lines
+            items={today.alerts}
+            itemKey={(alert, index) =>
+              `${alert.kind}-${alert.booking_id ?? ''}-${alert.door_id ?? ''}-${index}`
+            }
+            line={(alert) => (
+              <>
                 {branchName(alert.branch_id)}: {alertText(alert)}
                 {alert.booking_id !== null && (
                   <>
@@ -87,9 +89,9 @@ export default function Today() {
                     <AdminLink path={`bookings/${alert.booking_id}`}>#{alert.booking_id}</AdminLink>
                   </>
                 )}
-              </Text>
-            ))}
-          </Stack>
+              </>
+            )}
+          />
         </Alert>
       )}
       {today && (
@@ -129,10 +131,8 @@ export default function Today() {
                 ) : (
                   <DataTable
                     minWidth={320}
-                    striped={false}
                     headers={[t`Hora`, t`Cliente e estado`]}
                     rows={bookings}
-                    rowKey={(booking) => booking.id}
                     nowrap={[0]}
                     cells={(booking) => [
                       <AdminLink path={`bookings/${booking.id}`}>
@@ -151,6 +151,6 @@ export default function Today() {
           ))}
         </SimpleGrid>
       )}
-    </Stack>
+    </ConsolePage>
   );
 }
