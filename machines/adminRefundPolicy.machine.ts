@@ -18,7 +18,7 @@ export type AdminRefundPolicyEvent =
   | { type: 'policy.save' };
 
 /** The policy's lines, longest notice first. */
-export function rowsOf(ratios: RefundRatios): PolicyRow[] {
+function rowsOf(ratios: RefundRatios): PolicyRow[] {
   return Object.entries(ratios)
     .map(([hours, ratio]) => ({ hours, percent: String(Math.round(ratio * 100)) }))
     .sort((a, b) => Number(b.hours) - Number(a.hours));

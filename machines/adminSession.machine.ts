@@ -31,7 +31,7 @@ export type AdminSessionEvent =
 export type AdminCredentials = { email: string; password: string; totp_code: string };
 
 /** A TOTP code is six digits (RFC 6238 as the server checks it); spaces typed from an app are dropped. */
-export function totpDigits(raw: string): string {
+function totpDigits(raw: string): string {
   return raw.replace(/\s+/g, '');
 }
 

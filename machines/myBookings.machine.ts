@@ -18,7 +18,7 @@ export type HistoryPage = { bookings: Booking[]; nextCursor: string | null };
  * The contract's cursor just past a booking of the history: its start (epoch milliseconds) and id. The server
  * answers the history newest first, so the oldest one held is where the next page starts.
  */
-export function historyCursor(bookings: readonly Booking[]): string | null {
+function historyCursor(bookings: readonly Booking[]): string | null {
   const oldest = bookings
     .filter((booking) => listOf(booking) !== 'active')
     .map((booking) => ({ start: Date.parse(booking.time_slot_data.start_time), id: booking.id }))

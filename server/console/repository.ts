@@ -7,7 +7,7 @@ import type { BookingStatus, Database } from '../db/schema.ts';
 // The console's reads: bookings with their member, branch, money and doors; members; closures; money and use.
 
 /** `%` and `_` typed by an operator are letters, not wildcards. */
-export function containing(text: string): string {
+function containing(text: string): string {
   return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 

@@ -997,7 +997,7 @@ function closurePeriod(input: { starts_at: string; ends_at: string }) {
 }
 
 /** A listing's page: `page` counts from 1; 50 rows unless `page_size` says. */
-export type PageQuery = { page?: number; page_size?: number };
+type PageQuery = { page?: number; page_size?: number };
 
 /** The page a listing asks for, as rows to skip and take. */
 export function paging(query: PageQuery) {

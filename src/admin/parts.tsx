@@ -166,7 +166,7 @@ export function StatusBadge({ status }: { status: AdminBooking['status'] }) {
   );
 }
 
-export function DoorCodeBadge({ state }: { state: AdminBooking['door_code_state'] }) {
+function DoorCodeBadge({ state }: { state: AdminBooking['door_code_state'] }) {
   const { t } = useLingui();
   const labels: Record<AdminBooking['door_code_state'], string> = {
     none: t`sem código`,
@@ -379,7 +379,7 @@ export function PagedTable<Row>({
 }
 
 /** The pages of a long list, when it has more than one. */
-export function Pager({
+function Pager({
   list,
   value,
   onChange,
@@ -711,7 +711,7 @@ export function PeriodFields({
   );
 }
 
-export type BranchPeriod = { branchId: number | null; from: string; to: string };
+type BranchPeriod = { branchId: number | null; from: string; to: string };
 
 /** The filters a report or list of bookings shares: one branch or all, and the period. */
 export function BranchPeriodFilters({
