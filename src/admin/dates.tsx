@@ -1,5 +1,6 @@
 import { TextInput, type TextInputProps } from '@mantine/core';
 import { useState } from 'react';
+import { temporal } from '../../machines/temporal.ts';
 import { intlTag } from '../i18n/format.ts';
 import { useAdminLocale } from './context.tsx';
 
@@ -21,38 +22,39 @@ function partOrder(tag: string): Part[] {
     .filter((type): type is Part => type === 'day' || type === 'month' || type === 'year');
 }
 
-const pad = (value: number, width = 2) => String(value).padStart(width, '0');
-
-function formatValue(value: string, tag: string, withTime: boolean): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}))?$/.exec(value);
-  if (!match) return '';
-  const [, year, month, day, hour, minute] = match;
-  const date = dayFormat(tag).format(new Date(Date.UTC(Number(year), Number(month) - 1, Number(day))));
-  return withTime && hour !== undefined ? `${date} ${hour}:${minute}` : date;
+/** An ISO day or moment (`2026-03-26`, `2026-03-26T18:30`) as the language writes it; '' for anything else. */
+export function formatLocalDate(value: string, tag: string, withTime: boolean): string {
+  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2})?$/.test(value)) return '';
+  const Temporal = temporal();
+  let moment: InstanceType<typeof Temporal.PlainDateTime>;
+  try {
+    moment = Temporal.PlainDateTime.from(value);
+  } catch {
+    return ''; // 2026-02-31: no day
+  }
+  const day = moment.toPlainDate();
+  const date = dayFormat(tag).format(new Date(Date.UTC(day.year, day.month - 1, day.day)));
+  return withTime && value.includes('T')
+    ? `${date} ${moment.toPlainTime().toString({ smallestUnit: 'minute' })}`
+    : date;
 }
 
 /** The ISO value of what was typed in the language's order, or null while it is not a whole, real date. */
-function parseText(text: string, tag: string, withTime: boolean): string | null {
+export function parseLocalDate(text: string, tag: string, withTime: boolean): string | null {
   const numbers = (text.match(/\d+/g) ?? []).map(Number);
   if (numbers.length !== (withTime ? 5 : 3)) return null;
-  const parts = Object.fromEntries(partOrder(tag).map((part, index) => [part, numbers[index]!])) as Record<
-    Part,
-    number
-  >;
-  const { day, month, year } = parts;
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (
-    year < 1000 ||
-    date.getUTCFullYear() !== year ||
-    date.getUTCMonth() !== month - 1 ||
-    date.getUTCDate() !== day
-  )
+  const { day, month, year } = Object.fromEntries(
+    partOrder(tag).map((part, index) => [part, numbers[index]!]),
+  ) as Record<Part, number>;
+  if (year < 1000 || year > 9999) return null;
+  const [hour, minute] = withTime ? [numbers[3]!, numbers[4]!] : [0, 0];
+  try {
+    // 'reject': 31/02 or 24:00 is no date, rather than the nearest one.
+    const moment = temporal().PlainDateTime.from({ year, month, day, hour, minute }, { overflow: 'reject' });
+    return withTime ? moment.toString({ smallestUnit: 'minute' }) : moment.toPlainDate().toString();
+  } catch {
     return null;
-  const iso = `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
-  if (!withTime) return iso;
-  const [hour, minute] = [numbers[3]!, numbers[4]!];
-  if (hour > 23 || minute > 59) return null;
-  return `${iso}T${pad(hour)}:${pad(minute)}`;
+  }
 }
 
 type FieldProps = Omit<TextInputProps, 'value' | 'onChange' | 'defaultValue'> & {
@@ -67,15 +69,15 @@ type FieldProps = Omit<TextInputProps, 'value' | 'onChange' | 'defaultValue'> & 
  */
 function LocalisedDateField({ value, onChange, withTime, ...props }: FieldProps & { withTime: boolean }) {
   const tag = intlTag(useAdminLocale());
-  const [text, setText] = useState(() => formatValue(value, tag, withTime));
+  const [text, setText] = useState(() => formatLocalDate(value, tag, withTime));
   // A value or language changed from outside is shown again (React's "adjusting state on a prop change").
   const [shownFor, setShownFor] = useState(`${value}|${tag}`);
   if (shownFor !== `${value}|${tag}`) {
     setShownFor(`${value}|${tag}`);
-    if ((parseText(text, tag, withTime) ?? '') !== value || !shownFor.endsWith(`|${tag}`))
-      setText(formatValue(value, tag, withTime));
+    if ((parseLocalDate(text, tag, withTime) ?? '') !== value || !shownFor.endsWith(`|${tag}`))
+      setText(formatLocalDate(value, tag, withTime));
   }
-  const example = formatValue(withTime ? '2026-12-31T18:30' : '2026-12-31', tag, withTime);
+  const example = formatLocalDate(withTime ? '2026-12-31T18:30' : '2026-12-31', tag, withTime);
   return (
     <TextInput
       inputMode="numeric"
@@ -85,13 +87,13 @@ function LocalisedDateField({ value, onChange, withTime, ...props }: FieldProps 
       onChange={(event) => {
         const typed = event.currentTarget.value;
         setText(typed);
-        const parsed = parseText(typed, tag, withTime);
+        const parsed = parseLocalDate(typed, tag, withTime);
         if (parsed !== null) onChange(parsed);
         else if (typed.trim() === '') onChange('');
       }}
       onBlur={() => {
-        const parsed = parseText(text, tag, withTime);
-        if (parsed !== null) setText(formatValue(parsed, tag, withTime));
+        const parsed = parseLocalDate(text, tag, withTime);
+        if (parsed !== null) setText(formatLocalDate(parsed, tag, withTime));
       }}
       {...props}
     />
