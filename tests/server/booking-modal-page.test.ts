@@ -1,12 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../server/app.ts';
-import { loadConfig } from '../../server/config.ts';
-import { openDatabase } from '../../server/db/database.ts';
-import { migrateToLatest } from '../../server/db/migrate.ts';
+import { startAccountApp, type AccountApp } from './support/accounts.ts';
 import { createBranch } from './support/fixtures.ts';
 
 // The page of an address that opens a branch's booking modal paints that modal from its first HTML: the modal's
@@ -45,8 +41,7 @@ const PRELOAD = /<link rel="preload" as="image" fetchpriority="high" href="([^"]
 
 describe('the page of an address that opens a branch’s booking modal', () => {
   const dist = mkdtempSync(path.join(tmpdir(), 'gym-dist-'));
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'gym-data-'));
-  let app: FastifyInstance;
+  let server: AccountApp;
   let active: number;
   let inactive: number;
   let oddlyNamed: number;
@@ -55,40 +50,28 @@ describe('the page of an address that opens a branch’s booking modal', () => {
     mkdirSync(path.join(dist, 'assets'));
     writeFileSync(path.join(dist, 'index.html'), indexHtml);
     writeFileSync(path.join(dist, 'page-metadata.json'), JSON.stringify(metadata));
-    const database = await openDatabase({ kind: 'pglite', dataDir });
-    await migrateToLatest(database.db);
-    active = await createBranch(database.db, {
+    server = await startAccountApp('pglite', { CLIENT_DIST_DIR: dist });
+    const { db } = server.app;
+    active = await createBranch(db, {
       name: 'Lisboa – Centro',
       images: ['/images/branches/centro-1.svg', '/images/branches/centro-2.svg'],
     });
-    inactive = await createBranch(database.db, {
+    inactive = await createBranch(db, {
       activeWithSmartLock: false,
       images: ['/images/branches/closed-1.svg'],
     });
-    oddlyNamed = await createBranch(database.db, {
+    oddlyNamed = await createBranch(db, {
       name: 'Tom & "Jerry" <Gym>',
       images: ['/images/branches/a"b.svg'],
     });
-    await database.close();
-    app = await buildApp({
-      ...loadConfig({
-        NODE_ENV: 'test',
-        SEED_DEMO_DATA: 'false',
-        SLOT_HORIZON_DAYS: '1',
-        CLIENT_DIST_DIR: dist,
-        LOG_LEVEL: 'silent',
-      }),
-      database: { kind: 'pglite', dataDir },
-    });
   }, 120_000);
   afterAll(async () => {
-    await app?.close();
+    await server?.close();
     rmSync(dist, { recursive: true, force: true });
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   const html = async (url: string) => {
-    const response = await app.inject({ url });
+    const response = await server.app.inject({ url });
     expect(response.statusCode).toBe(200);
     return response.body;
   };
