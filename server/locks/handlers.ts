@@ -9,6 +9,7 @@ import { dateFromInstant } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import { assertDevelopmentCaller } from '../http/dev-routes.ts';
+import { noStore } from '../http/caching.ts';
 import { defineHandlers } from '../http/operations.ts';
 import { resolveLocale } from '../i18n.ts';
 import { doorPagePolicy, renderDoorPage } from './door-page.ts';
@@ -70,7 +71,7 @@ export function lockHandlers(deps: {
 
     resendAccessCode: async (request, reply) => {
       const user = currentUser(request);
-      reply.header('cache-control', 'no-store');
+      noStore(reply);
       await deps.limiter.consume('code.resend', `user:${user.id}`);
       const outcome = await deps.resend.resend(request.body.booking_id, user.id);
       if (outcome === 'not_found') throw new AppError('booking_not_found');
