@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.ts';
+import { lockBookingsAfterCodes } from '../db/queries.ts';
 import { setOnBookings } from './repository.ts';
 
 // SQL of the door-code message. Runs in the job's transaction, with the bookings it covers locked.
@@ -25,13 +26,15 @@ const NOTICE_COLUMNS = [
   'access_code_sent_for',
 ] as const;
 
+/** The booking, locked after its door code (the one lock order of codes and their bookings). */
 export async function lockBookingForNotice(db: Db, bookingId: number): Promise<NoticeBookingRow | undefined> {
-  return db
-    .selectFrom('bookings')
-    .select(NOTICE_COLUMNS)
-    .where('id', '=', bookingId)
-    .forUpdate()
-    .executeTakeFirst();
+  const booking = () => db.selectFrom('bookings').select(NOTICE_COLUMNS).where('id', '=', bookingId);
+  const [row] = await lockBookingsAfterCodes(
+    db,
+    async () => [(await booking().executeTakeFirst())?.lock_code_id ?? null],
+    () => booking().forUpdate().execute(),
+  );
+  return row;
 }
 
 /** The confirmed bookings one code opens the door for, by start time, locked. */

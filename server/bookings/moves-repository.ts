@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { updateById } from '../db/queries.ts';
+import { lockBookingsAfterCodes, updateById } from '../db/queries.ts';
 import type { BookingMovesTable } from '../db/schema.ts';
 import { expirePendingBookings } from './repository.ts';
 
@@ -25,6 +25,22 @@ export type BookingToMoveRow = {
 
 /** Reads the booking with what a move needs and locks its row: one move or cancellation of it at a time. */
 export async function lockBookingToMove(db: Db, bookingId: number): Promise<BookingToMoveRow | undefined> {
+  // Its door code first: the one lock order of every release (server/db/queries.ts).
+  const [row] = await lockBookingsAfterCodes(
+    db,
+    async () => [
+      (await db.selectFrom('bookings').select('lock_code_id').where('id', '=', bookingId).executeTakeFirst())
+        ?.lock_code_id ?? null,
+    ],
+    async () => {
+      const found = await selectBookingToMove(db, bookingId);
+      return found ? [found] : [];
+    },
+  );
+  return row;
+}
+
+async function selectBookingToMove(db: Db, bookingId: number): Promise<BookingToMoveRow | undefined> {
   const row = await db
     .selectFrom('bookings as booking')
     .leftJoin('coupons as coupon', 'coupon.id', 'booking.coupon_id')

@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { updateById } from '../db/queries.ts';
+import { lockBookingsAfterCodes, updateById } from '../db/queries.ts';
 import type { BookingStatus, BookingsTable, CheckoutSessionsTable, LocaleCode } from '../db/schema.ts';
 
 // SQL for bookings. `db` is a transaction wherever the caller needs one.
@@ -356,29 +356,54 @@ function lockingBookingsToCancel(db: Db) {
   return db.selectFrom('bookings').select(BOOKING_TO_CANCEL_COLUMNS).orderBy('id').forUpdate();
 }
 
-/** Reads and locks the bookings: to cancel them, or to attach a checkout session to the holds a booking wrote. */
+/** The door codes of the bookings a filter selects, read without locking: to lock them first. */
+function codesOfBookings(db: Db) {
+  return db.selectFrom('bookings').select('lock_code_id').where('lock_code_id', 'is not', null);
+}
+
+const codeIds = (rows: readonly { lock_code_id: number | null }[]) => rows.map((row) => row.lock_code_id);
+
+/**
+ * Reads and locks the bookings, their door codes first: to cancel them, or to attach a checkout session to the
+ * holds a booking wrote.
+ */
 export async function lockBookings(db: Db, bookingIds: readonly number[]): Promise<BookingToCancelRow[]> {
   if (bookingIds.length === 0) return [];
-  return lockingBookingsToCancel(db)
-    .where('id', 'in', [...bookingIds])
-    .execute();
+  const ids = [...bookingIds];
+  return lockBookingsAfterCodes(
+    db,
+    async () => codeIds(await codesOfBookings(db).where('id', 'in', ids).execute()),
+    () => lockingBookingsToCancel(db).where('id', 'in', ids).execute(),
+  );
 }
 
 export async function cancelBooking(db: Db, bookingId: number, now: Date): Promise<void> {
   await updateById(db, 'bookings', bookingId, { status: 'canceled', canceled_at: now });
 }
 
-/** The user's live bookings that have not started, locked. */
+/** The user's live bookings that have not started, locked (their door codes first). */
 export async function lockUpcomingBookingsOfUser(
   db: Db,
   userId: string,
   now: Date,
 ): Promise<BookingToCancelRow[]> {
-  return lockingBookingsToCancel(db)
-    .where('user_id', '=', userId)
-    .where('status', 'in', ['pending', 'confirmed'])
-    .where('start_time', '>', now)
-    .execute();
+  return lockBookingsAfterCodes(
+    db,
+    async () =>
+      codeIds(
+        await codesOfBookings(db)
+          .where('user_id', '=', userId)
+          .where('status', 'in', ['pending', 'confirmed'])
+          .where('start_time', '>', now)
+          .execute(),
+      ),
+    () =>
+      lockingBookingsToCancel(db)
+        .where('user_id', '=', userId)
+        .where('status', 'in', ['pending', 'confirmed'])
+        .where('start_time', '>', now)
+        .execute(),
+  );
 }
 
 export async function expirePendingBookings(db: Db, bookingIds: readonly number[]): Promise<void> {

@@ -1,5 +1,6 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import { pageWithTotal, type Db } from '../db/database.ts';
+import { lockBookingsAfterCodes } from '../db/queries.ts';
 import { bookingsWithBranchAndClient, setOnBookings } from '../bookings/repository.ts';
 export { anySlotClosed } from '../bookings/repository.ts';
 import type { BookingStatus, Database } from '../db/schema.ts';
@@ -134,7 +135,7 @@ export async function lockLiveBookingsInPeriod(
 ): Promise<number[]> {
   let query = db
     .selectFrom('bookings')
-    .select('id')
+    .select(['id', 'lock_code_id'])
     .where((eb) =>
       eb.or([
         eb('status', '=', 'confirmed'),
@@ -146,7 +147,12 @@ export async function lockLiveBookingsInPeriod(
   if (filter.branchId !== undefined) query = query.where('branch_id', '=', filter.branchId);
   if (filter.userIds !== undefined)
     query = query.where('user_id', 'in', [...filter.userIds, '00000000-0000-0000-0000-000000000000']);
-  const rows = await query.orderBy('id').forUpdate().execute();
+  // Their door codes first: the one lock order of every release (server/db/queries.ts).
+  const rows = await lockBookingsAfterCodes(
+    db,
+    async () => (await query.execute()).map((row) => row.lock_code_id),
+    () => query.orderBy('id').forUpdate().execute(),
+  );
   return rows.map((row) => row.id);
 }
 

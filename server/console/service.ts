@@ -5,7 +5,11 @@ import * as authRepository from '../auth/repository.ts';
 import type { AuthService } from '../auth/service.ts';
 import { formatLocalTime } from '../branches/service.ts';
 import type { NoticeDependencies } from '../bookings/cancellation-notices.ts';
-import type { AccessCodeNotifier, AccessCodeScheduler } from '../bookings/access-codes.ts';
+import {
+  rescheduleRecodedAccessCodes,
+  type AccessCodeNotifier,
+  type AccessCodeScheduler,
+} from '../bookings/access-codes.ts';
 import { isConflict, sqlState, SQLSTATE } from '../bookings/database-errors.ts';
 import { centsToEuros, eurosToCents, formatMoney } from '../bookings/money.ts';
 import * as movesRepository from '../bookings/moves-repository.ts';
@@ -510,7 +514,10 @@ export function createConsoleService(deps: ConsoleDependencies) {
             throw new AppError('slot_unavailable');
           throw error;
         }
-        if (row.lock_code_id !== null) await releaseLockCodes(trx, deps, [row.lock_code_id], at);
+        if (row.lock_code_id !== null) {
+          await releaseLockCodes(trx, deps, [row.lock_code_id], at);
+          await rescheduleRecodedAccessCodes(trx, deps.accessCodes ?? null, [row.lock_code_id], at);
+        }
         await issueLockCodes(
           trx,
           deps,
@@ -530,11 +537,17 @@ export function createConsoleService(deps: ConsoleDependencies) {
           .select('lock_code_id')
           .where('id', '=', bookingId)
           .executeTakeFirstOrThrow();
-        await deps.accessCodes?.schedule(trx, [
-          { id: bookingId, start: slot.start_time, lockCodeId: moved.lock_code_id ?? undefined },
-        ]);
         // Recorded as a move of the booking (its seq numbers the member's messages), told as the member's own is.
         const seq = await movesRepository.nextMoveSeq(trx, bookingId);
+        // The door-code message waiting for the old time is cancelled and one is due at T-30 of the new time.
+        if (moved.lock_code_id !== null) {
+          await deps.accessCodes?.reschedule(trx, {
+            id: bookingId,
+            start: slot.start_time,
+            lockCodeId: moved.lock_code_id,
+            moveSeq: seq,
+          });
+        }
         await movesRepository.insertMove(trx, {
           booking_id: bookingId,
           seq,

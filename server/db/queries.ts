@@ -44,3 +44,47 @@ export async function setWhereStillNull<
   const result = await query.where(column, 'is', null).executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/**
+ * Locks door codes in id order. Every transaction that releases or re-codes a booking locks the booking's code
+ * before the booking itself (the one lock order of door codes), so two releases of one shared code serialize: the
+ * second reads the bookings the first left live, never a snapshot from before it (docs/decisions.md).
+ */
+export async function lockLockCodes(db: Db, lockCodeIds: readonly (number | null)[]): Promise<number[]> {
+  const ids = [...new Set(lockCodeIds.filter((id): id is number => id !== null))].sort((a, b) => a - b);
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('lock_codes')
+    .select('id')
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Locks booking rows after their door codes: `codeIdsOf` reads (without locking) the codes of the bookings
+ * `lockRows` will lock; those codes are locked first, then the rows. A row whose code changed in between (a
+ * release re-coded it) has that code locked too, and the rows are read again.
+ */
+export async function lockBookingsAfterCodes<Row extends { lock_code_id: number | null }>(
+  db: Db,
+  codeIdsOf: () => Promise<readonly (number | null)[]>,
+  lockRows: () => Promise<Row[]>,
+): Promise<Row[]> {
+  const locked = new Set<number>();
+  let wanted = await codeIdsOf();
+  for (let round = 0; ; round += 1) {
+    for (const id of await lockLockCodes(
+      db,
+      wanted.filter((id) => id !== null && !locked.has(id)),
+    ))
+      locked.add(id);
+    const rows = await lockRows();
+    const unlocked = rows.filter((row) => row.lock_code_id !== null && !locked.has(row.lock_code_id));
+    // A release locks the code again before reading it, so even past the rounds nothing is read unlocked.
+    if (unlocked.length === 0 || round === 2) return rows;
+    wanted = unlocked.map((row) => row.lock_code_id);
+  }
+}

@@ -67,6 +67,10 @@ const EMBEDDED_BOOKING_QUEUE_WORK = {
   localConcurrency: 1,
   pollingIntervalSeconds: 5,
 } as const;
+/** A worker beats for each job it runs at half this interval; a job silent this long is failed and retried. */
+const HEARTBEAT_SECONDS = 10;
+/** How often a process looks for jobs whose heartbeat stopped (pg-boss's default is a minute). */
+const SUPERVISE_SECONDS = 5;
 const SWEEP_WORK = { batchSize: 1, pollingIntervalSeconds: 5, perJobResults: true } as const;
 type WorkOptions = typeof BOOKING_QUEUE_WORK | typeof EMBEDDED_BOOKING_QUEUE_WORK | typeof SWEEP_WORK;
 
@@ -145,6 +149,9 @@ export async function openJobQueue(deps: {
 }): Promise<JobQueue> {
   const { database, log, handlers } = deps;
   const queueClock = deps.manual ? new QueueTestClock(deps.clock.now().epochMilliseconds) : null;
+  // Several processes share a PostgreSQL queue, so one may die with jobs in hand; the embedded database has one
+  // process. Under a manual clock, runDue() runs each job to its end, so there is nothing to watch.
+  const watchHeartbeats = !queueClock && deps.config.database.kind === 'postgres';
   // pg-boss hands these to its pg pool, which knows the session timeouts its own type does not list.
   const connection: ConstructorOptions =
     deps.config.database.kind === 'postgres'
@@ -164,6 +171,7 @@ export async function openJobQueue(deps: {
     ...connection,
     schema: QUEUE_SCHEMA,
     ...(queueClock ? { clock: queueClock } : {}),
+    ...(watchHeartbeats ? { superviseIntervalSeconds: SUPERVISE_SECONDS } : {}),
   });
   boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
   boss.on('warning', (warning) => log.warn({ warning }, 'job queue warning'));
@@ -204,6 +212,14 @@ export async function openJobQueue(deps: {
         retryDelay: 30,
         expireInSeconds: 600,
       });
+    }
+    // A job whose process died (kill -9, a power cut) is failed by any live process's supervisor once its
+    // heartbeat stops, and retried after its queue's short delay: a wished revocation is not held up until the
+    // job's expiry. Applied to queues made before too (creating a queue that exists changes nothing).
+    if (watchHeartbeats) {
+      for (const name of Object.values(JOB_QUEUES)) {
+        await boss.updateQueue(name, { heartbeatSeconds: HEARTBEAT_SECONDS });
+      }
     }
     // pg-boss looks a queue up once and caches it; on PGlite that lookup cannot run while the confirming
     // transaction holds the one connection, so it is done now.

@@ -16,7 +16,8 @@ import { readSetting, writeSetting } from '../settings/repository.ts';
 import type { OperatorAlerts } from './alerts.ts';
 import * as doors from './doors-repository.ts';
 import * as codes from './repository.ts';
-import { findVirtualCodeByDigits, listVirtualCodes } from './virtual-door-repository.ts';
+import { fitStrayLockCodes, LOCK_CODE_MARGIN } from './service.ts';
+import { findOpeningVirtualCodes, listVirtualCodes } from './virtual-door-repository.ts';
 
 // The life of a code on each door: pending → programming → set → revoking → revoked, or failed with the
 // provider's error. The confirming or cancelling transaction only writes the wish (a `pending` or `revoking`
@@ -468,7 +469,7 @@ export function createDoorService(deps: {
     applyEvent,
     catchUp,
     /** Every minute: the catch-up, the no-shows, and a new sync for codes whose queue retries ran out. */
-    async sweep(): Promise<{ events: number; noShows: number; resynced: number }> {
+    async sweep(): Promise<{ events: number; noShows: number; resynced: number; stray: number }> {
       let events = 0;
       try {
         events = await catchUp();
@@ -485,27 +486,41 @@ export function createDoorService(deps: {
           { bookingId: booking.id, branchId: booking.branch_id },
           'no entry by start + 20 minutes: no-show',
         );
-      const unsettled = await doors.listUnsettledCodes(db, current);
       const scheduler = deps.sync();
+      // A code none of whose bookings is live never stays on a door, whatever path forgot to release it.
+      const stray = await fitStrayLockCodes(db, { lockProvider: provider, lockSync: scheduler }, current);
+      if (stray.revoked.length > 0 || stray.refitted.length > 0)
+        log.error(stray, 'live door codes did not fit their bookings: revoked or refitted by the sweep');
+      const unsettled = await doors.listUnsettledCodes(db, current);
       if (scheduler && unsettled.length > 0) {
         await db.transaction().execute((trx) => scheduler.schedule(trx, unsettled));
       }
-      return { events, noShows: noShows.length, resynced: unsettled.length };
+      return {
+        events,
+        noShows: noShows.length,
+        resynced: unsettled.length,
+        stray: stray.revoked.length + stray.refitted.length,
+      };
     },
-    /**
-     * The development keypad of a virtual door: opens only for a code the door holds whose window contains `at`,
-     * and reports the opening as the door event Seam would send.
-     */
     /** The development keypad's view of the door's memory: the codes it accepts now or later. */
     async virtualDoorCodes(branchId: number) {
       if (provider.name !== 'local') return [];
       return listVirtualCodes(db, virtualDoorOf(branchId), now());
     },
+    /**
+     * The development keypad of a virtual door: opens only for a code the door holds whose window contains `at`
+     * and that is still wished there for a live booking, and reports the opening as the door event Seam would send.
+     */
     async enterVirtualDoor(branchId: number, code: string, at: Date): Promise<boolean> {
       if (provider.name !== 'local') return false;
       const deviceId = virtualDoorOf(branchId);
-      const held = await doorsOfVirtual(deviceId, code);
-      const match = held.find((row) => row.starts_at <= at && at < row.ends_at);
+      const [match] = await findOpeningVirtualCodes(
+        db,
+        deviceId,
+        code,
+        at,
+        LOCK_CODE_MARGIN.total('minutes'),
+      );
       if (!match) return false;
       await applyEvent({
         eventId: `virtual-${match.provider_code_id}-${at.getTime()}`,
@@ -517,10 +532,6 @@ export function createDoorService(deps: {
       return true;
     },
   };
-
-  async function doorsOfVirtual(deviceId: string, code: string) {
-    return findVirtualCodeByDigits(db, deviceId, code);
-  }
 }
 
 export type DoorService = ReturnType<typeof createDoorService>;

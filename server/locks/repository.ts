@@ -1,4 +1,5 @@
-import type { Selectable } from 'kysely';
+import type { Temporal } from 'temporal-polyfill';
+import { sql, type Selectable } from 'kysely';
 import { setOnBookings } from '../bookings/repository.ts';
 import type { Db } from '../db/database.ts';
 import type { LockCodesTable } from '../db/schema.ts';
@@ -94,4 +95,31 @@ export async function listConfirmedBookingsOfCode(db: Db, lockCodeId: number): P
     .where('status', '=', 'confirmed')
     .orderBy('start_time')
     .execute();
+}
+
+/**
+ * Live codes (not revoked, not yet ended) whose window is not what their confirmed bookings need: none is left,
+ * or the window does not run from the margin before their first start to the margin after their last end.
+ */
+export async function listStrayLockCodes(db: Db, now: Date, margin: Temporal.Duration): Promise<number[]> {
+  const minutes = margin.total('minutes');
+  const rows = await db
+    .selectFrom('lock_codes as code')
+    .leftJoin('bookings as booking', (join) =>
+      join.onRef('booking.lock_code_id', '=', 'code.id').on('booking.status', '=', 'confirmed'),
+    )
+    .select('code.id')
+    .where('code.revoked_at', 'is', null)
+    .where('code.valid_until', '>', now)
+    .groupBy('code.id')
+    .having((eb) =>
+      eb.or([
+        eb(eb.fn.count('booking.id'), '=', 0),
+        eb('code.valid_from', '<>', sql<Date>`min(booking.start_time) - make_interval(mins => ${minutes})`),
+        eb('code.valid_until', '<>', sql<Date>`max(booking.end_time) + make_interval(mins => ${minutes})`),
+      ]),
+    )
+    .orderBy('code.id')
+    .execute();
+  return rows.map((row) => row.id);
 }

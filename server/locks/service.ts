@@ -4,6 +4,7 @@ import type { LockProvider } from '../adapters/locks/provider.ts';
 import { dateFromInstant, instantFromDate } from '../clock.ts';
 import { attemptInSavepoint, REFUSED } from '../bookings/database-errors.ts';
 import type { Db } from '../db/database.ts';
+import { lockLockCodes } from '../db/queries.ts';
 import type { LockSyncScheduler } from './doors.ts';
 import * as doorsRepository from './doors-repository.ts';
 import * as repository from './repository.ts';
@@ -88,6 +89,37 @@ async function insertFreshCode(
 }
 
 /**
+ * The adjacent code stretched over the booking's window, or null when it cannot be shared after all. Read again
+ * with the code locked: a release that committed meanwhile may have revoked it or freed the booking it touched,
+ * and the window grows from what its live bookings cover now, never from an earlier read.
+ */
+async function stretchAdjacentCode(
+  trx: Db,
+  lockCodeId: number,
+  booking: BookingToCode,
+  own: { validFrom: Date; validUntil: Date },
+): Promise<repository.LockCodeRow | null> {
+  await lockLockCodes(trx, [lockCodeId]);
+  const code = await repository.findLockCode(trx, lockCodeId);
+  if (!code || code.revoked_at !== null) return null;
+  const live = await repository.listConfirmedBookingsOfCode(trx, lockCodeId);
+  const touching = live.some(
+    (row) =>
+      row.id !== booking.id &&
+      (row.end_time.getTime() === booking.start_time.getTime() ||
+        row.start_time.getTime() === booking.end_time.getTime()),
+  );
+  if (!touching) return null;
+  const validFrom = code.valid_from < own.validFrom ? code.valid_from : own.validFrom;
+  const validUntil = code.valid_until > own.validUntil ? code.valid_until : own.validUntil;
+  // Stretching can collide with the same digits given to someone else right after; then a fresh code.
+  const stretched = await attemptInSavepoint(trx, () =>
+    repository.updateLockCodeWindow(trx, lockCodeId, validFrom, validUntil),
+  );
+  return stretched === REFUSED ? null : stretched;
+}
+
+/**
  * Gives each newly confirmed booking its code: the code of the user's back-to-back booking at the branch,
  * its window stretched, or else a fresh one. Runs in the confirming transaction.
  */
@@ -111,13 +143,8 @@ export async function issueLockCodes(
             excludeBookingId: booking.id,
           });
     if (adjacent) {
-      const validFrom = adjacent.valid_from < own.validFrom ? adjacent.valid_from : own.validFrom;
-      const validUntil = adjacent.valid_until > own.validUntil ? adjacent.valid_until : own.validUntil;
-      // Stretching can collide with the same digits given to someone else right after; then a fresh code.
-      const stretched = await attemptInSavepoint(trx, () =>
-        repository.updateLockCodeWindow(trx, adjacent.id, validFrom, validUntil),
-      );
-      if (stretched !== REFUSED) {
+      const stretched = await stretchAdjacentCode(trx, adjacent.id, booking, own);
+      if (stretched) {
         await repository.setBookingLockCode(trx, [booking.id], stretched.id);
         await program(trx, deps, stretched, now);
         continue;
@@ -147,9 +174,12 @@ function contiguousRuns(bookings: readonly repository.CodedBookingRow[]): reposi
 }
 
 /**
- * After bookings are cancelled: each of their codes opens the door only for the confirmed bookings still
+ * After bookings are cancelled or moved: each of their codes opens the door only for the confirmed bookings still
  * using it. No booking left: revoked. Else its window shrinks to the first run of back-to-back bookings, and
  * a later run (the middle one was cancelled) gets a code of its own, so the freed time is never covered.
+ *
+ * Each code's row is locked before its bookings are read, so releases of one code serialize: of two requests
+ * freeing a shared code's two bookings at once, the second sees the first's booking gone and revokes the code.
  */
 export async function releaseLockCodes(
   trx: Db,
@@ -157,38 +187,77 @@ export async function releaseLockCodes(
   lockCodeIds: readonly number[],
   now: Date,
 ): Promise<void> {
-  for (const lockCodeId of new Set(lockCodeIds)) {
-    const code = await repository.findLockCode(trx, lockCodeId);
-    if (!code || code.revoked_at !== null) continue;
-    const remaining = await repository.listConfirmedBookingsOfCode(trx, lockCodeId);
-    if (remaining.length === 0) {
-      await repository.revokeLockCode(trx, lockCodeId, now);
-      // Deleted from every door by the queued sync, and confirmed `revoked` door by door.
-      await doorsRepository.markDoorsRevoking(trx, lockCodeId, now);
-      await deps.lockSync?.schedule(trx, [lockCodeId]);
-      continue;
-    }
-    const [first, ...later] = contiguousRuns(remaining);
-    const window = windowOf(first![0]!.start_time, first!.at(-1)!.end_time);
-    const shrunk = await repository.updateLockCodeWindow(
-      trx,
-      lockCodeId,
-      window.validFrom,
-      window.validUntil,
-    );
-    await program(trx, deps, shrunk, now);
-    for (const run of later) {
-      await repository.setBookingLockCode(
-        trx,
-        run.map((booking) => booking.id),
-        null,
-      );
-      await issueLockCodes(
-        trx,
-        deps,
-        run.map((booking) => ({ ...booking, user_id: code.user_id, branch_id: code.branch_id })),
-        now,
-      );
-    }
+  for (const lockCodeId of await lockLockCodes(trx, lockCodeIds)) {
+    await fitCodeToBookings(trx, deps, lockCodeId, now);
   }
+}
+
+/**
+ * Fits one locked code to its confirmed bookings: revoked when none is left, its window shrunk to the first
+ * run, later runs re-coded. Answers what it did.
+ */
+async function fitCodeToBookings(
+  trx: Db,
+  deps: LockDependencies,
+  lockCodeId: number,
+  now: Date,
+): Promise<'kept' | 'revoked' | 'refitted'> {
+  const code = await repository.findLockCode(trx, lockCodeId);
+  if (!code || code.revoked_at !== null) return 'kept';
+  const remaining = await repository.listConfirmedBookingsOfCode(trx, lockCodeId);
+  if (remaining.length === 0) {
+    await repository.revokeLockCode(trx, lockCodeId, now);
+    // Deleted from every door by the queued sync, and confirmed `revoked` door by door.
+    await doorsRepository.markDoorsRevoking(trx, lockCodeId, now);
+    await deps.lockSync?.schedule(trx, [lockCodeId]);
+    return 'revoked';
+  }
+  const [first, ...later] = contiguousRuns(remaining);
+  const window = windowOf(first![0]!.start_time, first!.at(-1)!.end_time);
+  if (
+    later.length === 0 &&
+    window.validFrom.getTime() === code.valid_from.getTime() &&
+    window.validUntil.getTime() === code.valid_until.getTime()
+  ) {
+    return 'kept';
+  }
+  const shrunk = await repository.updateLockCodeWindow(trx, lockCodeId, window.validFrom, window.validUntil);
+  await program(trx, deps, shrunk, now);
+  for (const run of later) {
+    await repository.setBookingLockCode(
+      trx,
+      run.map((booking) => booking.id),
+      null,
+    );
+    await issueLockCodes(
+      trx,
+      deps,
+      run.map((booking) => ({ ...booking, user_id: code.user_id, branch_id: code.branch_id })),
+      now,
+    );
+  }
+  return 'refitted';
+}
+
+/**
+ * The door-level guarantee, whatever path forgot a release: every live code whose window is not what its
+ * confirmed bookings need (none left, or a window wider than theirs) is fitted to them, each in a transaction of
+ * its own with the code locked. Answers the codes it revoked or refitted.
+ */
+export async function fitStrayLockCodes(
+  db: Db,
+  deps: LockDependencies,
+  now: Date,
+): Promise<{ revoked: number[]; refitted: number[] }> {
+  const revoked: number[] = [];
+  const refitted: number[] = [];
+  for (const lockCodeId of await repository.listStrayLockCodes(db, now, LOCK_CODE_MARGIN)) {
+    const outcome = await db.transaction().execute(async (trx) => {
+      await lockLockCodes(trx, [lockCodeId]);
+      return fitCodeToBookings(trx, deps, lockCodeId, now);
+    });
+    if (outcome === 'revoked') revoked.push(lockCodeId);
+    if (outcome === 'refitted') refitted.push(lockCodeId);
+  }
+  return { revoked, refitted };
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 
 // SQL of the virtual doors (the local provider): the codes each door would accept, as a real lock keeps them.
@@ -61,5 +62,49 @@ export async function listVirtualCodes(db: Db, deviceId: string, now: Date) {
     .where('device_id', '=', deviceId)
     .where('ends_at', '>', now)
     .orderBy('starts_at')
+    .execute();
+}
+
+/**
+ * The codes with these digits that a virtual door opens for at `at`: held by the door for a window holding `at`,
+ * and still wished there (the code not revoked, its door not being cleared) for a confirmed booking whose window
+ * holds `at`. A revocation takes effect at once, before its sync deletes the code, and a code whose bookings
+ * were all released never opens, whatever path forgot it.
+ */
+export async function findOpeningVirtualCodes(
+  db: Db,
+  deviceId: string,
+  code: string,
+  at: Date,
+  marginMinutes: number,
+) {
+  const margin = sql`make_interval(mins => ${marginMinutes})`;
+  return db
+    .selectFrom('virtual_door_codes as held')
+    .innerJoin('lock_code_doors as door', (join) =>
+      join
+        .onRef('door.provider_code_id', '=', 'held.provider_code_id')
+        .onRef('door.device_id', '=', 'held.device_id'),
+    )
+    .innerJoin('lock_codes as code', 'code.id', 'door.lock_code_id')
+    .select(['held.provider_code_id', 'held.starts_at', 'held.ends_at'])
+    .where('held.device_id', '=', deviceId)
+    .where('held.code', '=', code)
+    .where('held.starts_at', '<=', at)
+    .where('held.ends_at', '>', at)
+    .where('code.revoked_at', 'is', null)
+    .where('door.state', 'not in', ['revoking', 'revoked'])
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('bookings as booking')
+          .select(sql`1`.as('one'))
+          .whereRef('booking.lock_code_id', '=', 'code.id')
+          .where('booking.status', '=', 'confirmed')
+          .where(sql<boolean>`booking.start_time - ${margin} <= ${at}`)
+          .where(sql<boolean>`booking.end_time + ${margin} > ${at}`),
+      ),
+    )
+    .orderBy('held.starts_at')
     .execute();
 }
