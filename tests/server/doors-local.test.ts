@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
-import { fixedClock } from '../../server/clock.ts';
+import { dateFromInstant, fixedClock } from '../../server/clock.ts';
+import { JOB_QUEUES } from '../../server/jobs/queue.ts';
 import { lisbonSlot } from './bookings-fixtures.ts';
 import {
   accountTestConfig,
@@ -71,6 +72,16 @@ describe.each(DATABASE_TARGETS)('the virtual door (%s)', (target) => {
     const mine = async () =>
       (await caller.get('/api/bookings/my-bookings', account.token)).json<MyBooking[]>()[0]!;
     return { caller, account, mine };
+  }
+
+  const codeDigits = async () =>
+    (await app.db.selectFrom('lock_codes').select('code').executeTakeFirstOrThrow()).code;
+
+  /** The door sweep, then the syncs it queued. */
+  async function sweep() {
+    await app.jobs.boss.send(JOB_QUEUES.doorSweep, null, { startAfter: dateFromInstant(clock.now()) });
+    await app.jobs.runDue([JOB_QUEUES.doorSweep]);
+    await app.jobs.runDue([JOB_QUEUES.lockSync]);
   }
 
   const enter = (code: string, at?: string) =>
@@ -144,6 +155,64 @@ describe.each(DATABASE_TARGETS)('the virtual door (%s)', (target) => {
       (await app.db.selectFrom('lock_code_doors').select('state').execute()).map((row) => row.state),
     ).toEqual(['revoked']);
     expect((await enter(code, '2026-03-30T09:00:00Z')).json()).toEqual({ opened: false });
+  });
+
+  it('refuses a cancelled booking’s code at once, before the sync has deleted it from the door', async () => {
+    const { caller, account, mine } = await bookedAndPaid();
+    const { id } = await mine();
+    const digits = await codeDigits();
+    const canceled = await caller.json(
+      'POST',
+      '/api/bookings/cancel-bookings',
+      { booking: [{ booking_id: id, expected_refund_eur: 15 }] },
+      account.token,
+    );
+    expect(canceled.statusCode).toBe(200);
+    // The door still holds the code (no job has run), but its wish is to delete it.
+    expect(await app.db.selectFrom('virtual_door_codes').select('code').execute()).toEqual([
+      { code: digits },
+    ]);
+    expect((await enter(digits, '2026-03-30T09:00:00Z')).json()).toEqual({ opened: false });
+  });
+
+  it('never opens for a code none of whose bookings is live, and the sweep revokes it from the door', async () => {
+    const { mine } = await bookedAndPaid();
+    const { id } = await mine();
+    const digits = await codeDigits();
+    clock.set('2026-03-30T08:30:00Z');
+    expect((await enter(digits, '2026-03-30T08:50:00Z')).json()).toEqual({ opened: true });
+    // A path that ends the booking and forgets its code (none does today; this is the guarantee if one did).
+    await app.db
+      .updateTable('bookings')
+      .set({ status: 'canceled', canceled_at: new Date('2026-03-30T08:55:00Z') })
+      .where('id', '=', id)
+      .execute();
+    expect((await enter(digits, '2026-03-30T09:00:00Z')).json()).toEqual({ opened: false });
+
+    await sweep();
+    const code = await app.db.selectFrom('lock_codes').select('revoked_at').executeTakeFirstOrThrow();
+    expect(code.revoked_at).not.toBeNull();
+    expect(
+      (await app.db.selectFrom('lock_code_doors').select('state').execute()).map((row) => row.state),
+    ).toEqual(['revoked']);
+    expect(await app.db.selectFrom('virtual_door_codes').select('code').execute()).toEqual([]);
+  });
+
+  it('has the sweep shrink a code whose window is wider than its live bookings need', async () => {
+    await bookedAndPaid();
+    const digits = await codeDigits();
+    // A window left wide, and programmed so on the door, by a path that forgot to shrink it: two hours more.
+    const wide = new Date('2026-03-30T12:15:00Z');
+    await app.db.updateTable('lock_codes').set({ valid_until: wide }).execute();
+    await app.db.updateTable('lock_code_doors').set({ programmed_until: wide }).execute();
+    await app.db.updateTable('virtual_door_codes').set({ ends_at: wide }).execute();
+    await sweep();
+    const held = await app.db.selectFrom('virtual_door_codes').selectAll().execute();
+    expect(held.map((row) => [row.code, row.ends_at.toISOString()])).toEqual([
+      [digits, '2026-03-30T10:15:00.000Z'],
+    ]);
+    clock.set('2026-03-30T08:30:00Z');
+    expect((await enter(digits, '2026-03-30T11:00:00Z')).json()).toEqual({ opened: false });
   });
 
   it('serves the keypad page, and a keypad for a branch that does not exist is a 404', async () => {
