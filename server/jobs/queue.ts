@@ -69,7 +69,10 @@ const EMBEDDED_BOOKING_QUEUE_WORK = {
 } as const;
 /** A worker beats for each job it runs at half this interval; a job silent this long is failed and retried. */
 const HEARTBEAT_SECONDS = 10;
-/** How often a process looks for jobs whose heartbeat stopped (pg-boss's default is a minute). */
+/**
+ * How often a process looks for jobs whose heartbeat stopped (pg-boss's monitor, which also counts the queues;
+ * its default is a minute).
+ */
 const SUPERVISE_SECONDS = 5;
 const SWEEP_WORK = { batchSize: 1, pollingIntervalSeconds: 5, perJobResults: true } as const;
 type WorkOptions = typeof BOOKING_QUEUE_WORK | typeof EMBEDDED_BOOKING_QUEUE_WORK | typeof SWEEP_WORK;
@@ -171,7 +174,9 @@ export async function openJobQueue(deps: {
     ...connection,
     schema: QUEUE_SCHEMA,
     ...(queueClock ? { clock: queueClock } : {}),
-    ...(watchHeartbeats ? { superviseIntervalSeconds: SUPERVISE_SECONDS } : {}),
+    ...(watchHeartbeats
+      ? { superviseIntervalSeconds: SUPERVISE_SECONDS, monitorIntervalSeconds: SUPERVISE_SECONDS }
+      : {}),
   });
   boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
   boss.on('warning', (warning) => log.warn({ warning }, 'job queue warning'));

@@ -1,0 +1,163 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type OpenedDatabase } from '../../server/db/database.ts';
+import { setBranchDoors } from '../../server/locks/doors-repository.ts';
+import { freshDatabaseConfig, type FreshDatabase } from './support/databases.ts';
+import { startFakeSeam, type FakeSeam } from './support/fake-seam.ts';
+import { startServerProcess, stopServerProcess, type ServerProcess } from './support/server-process.ts';
+import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.ts';
+
+// kill -9 of the process syncing a revocation to the doors. The job it held must not wait for its expiry
+// (two minutes, then a retry: the door kept opening for about four minutes): another process sees its
+// heartbeat stop, fails it, and retries it after the queue's short delay. Real processes on one PostgreSQL,
+// Seam's fake behind a TCP proxy that stops answering, so the revocation hangs in the first process.
+
+/** Heartbeat (10 s) + a look every 5 s + the sync's retry delay (10 to 20 s) + a poll (2 s), with room. */
+const REVOKED_WITHIN_MS = 50_000;
+
+describe('a revocation whose process is killed mid-sync (postgres, Seam’s fake)', () => {
+  let fresh: FreshDatabase;
+  let seam: FakeSeam;
+  let proxy: TcpProxy;
+  let db: OpenedDatabase;
+  let env: Record<string, string>;
+  const servers: (ServerProcess | undefined)[] = [];
+
+  beforeAll(async () => {
+    fresh = await freshDatabaseConfig('postgres');
+    if (fresh.config.kind !== 'postgres') throw new Error('needs PostgreSQL');
+    seam = await startFakeSeam();
+    const fakeUrl = new URL(seam.url);
+    proxy = await startTcpProxy({ host: fakeUrl.hostname, port: Number(fakeUrl.port) });
+    env = {
+      DATABASE_URL: fresh.config.url,
+      JWT_SECRET: 'a-test-secret-shared-by-both-server-processes',
+      SEAM_API_KEY: seam.apiKey,
+      SEAM_ENDPOINT: `http://127.0.0.1:${proxy.port}`,
+    };
+    servers[0] = await startServerProcess(env, 3371);
+    db = await openDatabase(fresh.config);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const server of servers) await stopServerProcess(server, 'SIGKILL');
+    await db?.close();
+    await proxy?.close();
+    await seam?.close();
+    await fresh?.cleanup();
+  });
+
+  async function call(path: string, body: unknown, token?: string) {
+    const response = await fetch(`${servers[0]!.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  async function until<T>(what: string, read: () => Promise<T | undefined>, withinMs: number): Promise<T> {
+    const deadline = Date.now() + withinMs;
+    for (;;) {
+      const value = await read();
+      if (value !== undefined) return value;
+      if (Date.now() > deadline) throw new Error(`not within ${withinMs} ms: ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+
+  const onDoors = async (lockCodeId: number) =>
+    (await Promise.all(seam.devices.map((device) => seam.codesOn(device))))
+      .flat()
+      .filter((code) => code.name === `booking-code-${lockCodeId}`);
+
+  it('is taken over by another process and deletes the code from every door within seconds', async () => {
+    const [branch] = await db.db
+      .selectFrom('branches')
+      .select('id')
+      .where('active_with_smart_lock', '=', true)
+      .orderBy('id')
+      .execute();
+    await setBranchDoors(db.db, branch!.id, seam.devices);
+
+    const login = await fetch(`${servers[0]!.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ username: 'demo@example.com', password: 'Demo-gym-2026!' }),
+    });
+    const { access_token: token } = (await login.json()) as { access_token: string };
+    const day = new Date(Date.now() + 4 * 86_400_000).toISOString().slice(0, 10);
+    const slots = (await (
+      await fetch(`${servers[0]!.url}/api/bookings/slots/${branch!.id}/${day}`)
+    ).json()) as { id: number; basic_price_eur: number; is_bookeable: boolean }[];
+    const slot = slots.find((candidate) => candidate.is_bookeable)!;
+    const created = await call(
+      '/api/bookings/',
+      {
+        time_slot_id: [slot.id],
+        max_bookings_per_slot: 1,
+        coupon_code: null,
+        expected_total_final_price_eur: slot.basic_price_eur,
+      },
+      token,
+    );
+    expect(created.status).toBe(201);
+    const secret = (created.body.checkout_session as { clientSecret: string }).clientSecret;
+    const paid = await call(`/api/checkout/local/${secret.split('_secret_')[0]}/complete`, {
+      card_number: '4242 4242 4242 4242',
+    });
+    expect(paid.status).toBe(200);
+    const booking = await db.db
+      .selectFrom('bookings')
+      .select(['id', 'lock_code_id'])
+      .where('slot_id', '=', slot.id)
+      .where('status', '=', 'confirmed')
+      .executeTakeFirstOrThrow();
+    const lockCodeId = booking.lock_code_id!;
+    await until(
+      'the code is on both doors',
+      async () => ((await onDoors(lockCodeId)).length === 2 ? true : undefined),
+      30_000,
+    );
+
+    // Seam stops answering; the member cancels; the first process takes the revocation and hangs in it.
+    proxy.blackHole();
+    const canceled = await call(
+      '/api/bookings/cancel-bookings',
+      { booking: [{ booking_id: booking.id, expected_refund_eur: slot.basic_price_eur }] },
+      token,
+    );
+    expect(canceled.status).toBe(200);
+    await until(
+      'the revocation runs in the first process',
+      async () => {
+        const { rows } = await sql<{ state: string }>`
+          select state from pgboss.job
+          where name = 'lock-sync' and data->>'lockCodeId' = ${String(lockCodeId)} and state = 'active'`.execute(
+          db.db,
+        );
+        return rows.length > 0 ? true : undefined;
+      },
+      20_000,
+    );
+    await stopServerProcess(servers[0], 'SIGKILL');
+    proxy.restore();
+
+    // The second process starts after the crash: only it can finish the revocation.
+    const killedAt = Date.now();
+    servers[1] = await startServerProcess(env, 3372);
+    await until(
+      'the code is gone from both doors',
+      async () => ((await onDoors(lockCodeId)).length === 0 ? true : undefined),
+      REVOKED_WITHIN_MS,
+    );
+    const tookMs = Date.now() - killedAt;
+    const doors = await db.db
+      .selectFrom('lock_code_doors')
+      .select('state')
+      .where('lock_code_id', '=', lockCodeId)
+      .execute();
+    expect(doors.map((row) => row.state)).toEqual(['revoked', 'revoked']);
+    expect(tookMs).toBeLessThan(REVOKED_WITHIN_MS);
+  }, 180_000);
+});
