@@ -97,8 +97,10 @@ describe('a time in the hour the clocks go back', () => {
   });
 });
 
+// An app on a fresh database, a registration and a payment: well over 30 s with PGlite on a loaded machine.
 describe.each(DATABASE_TARGETS)(
   'the confirmation e-mail of a booking in the repeated hour, on %s',
+  { timeout: 90_000 },
   (target) => {
     it('gives the slot’s start and end their two offsets', async () => {
       const smtp = await startSmtpServer();
