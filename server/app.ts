@@ -275,6 +275,7 @@ export async function buildApp(
       clock,
       ...delivery,
       log: app.log.child({ component: 'outbox' }),
+      options: { concurrency: config.outbox.concurrency },
     });
     const housekeeping = createHousekeeping({
       db: database.db,

@@ -81,6 +81,14 @@ const environmentSchema = z.object({
     .regex(/^smtps?:\/\//, 'SMTP_URL must be an smtp:// or smtps:// URL')
     .optional(),
   MAIL_FROM: z.string().min(3).optional(),
+  // Bounds on one SMTP delivery, so a server that hangs fails the message (retried later) instead of holding it.
+  // Connecting covers the DNS lookup and the TCP and TLS setup; the greeting is what the server says first; the
+  // socket timeout is how long the conversation may then go quiet. Each stays far below the outbox's 2-minute lease.
+  SMTP_CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  SMTP_GREETING_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  SMTP_SOCKET_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(20_000),
+  // Deliveries in flight at once per channel (e-mail, SMS) in each process.
+  OUTBOX_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
   SMS_PROVIDER: z.enum(['log', 'twilio']).default('log'),
   TWILIO_ACCOUNT_SID: z
     .string()
@@ -220,7 +228,14 @@ export type Config = {
     rateLimits: RateLimits;
   };
   /** E-mail goes over SMTP when `smtpUrl` is set; otherwise it is printed to the log and kept in the outbox. */
-  mail: { smtpUrl: string | null; from: string };
+  mail: {
+    smtpUrl: string | null;
+    from: string;
+    /** Bounds on one SMTP delivery (nodemailer's connectionTimeout, greetingTimeout, socketTimeout). */
+    timeouts: { connectionMs: number; greetingMs: number; socketMs: number };
+  };
+  /** The outbox worker: deliveries in flight at once per channel, so a hung provider holds only its own. */
+  outbox: { concurrency: number };
   sms: { provider: 'log' } | { provider: 'twilio'; accountSid: string; authToken: string; from: string };
   /** Seam when `SEAM_API_KEY` is set; otherwise each branch has a virtual door (the local provider). */
   locks:
@@ -354,7 +369,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mail: {
       smtpUrl: values.SMTP_URL ?? null,
       from: values.MAIL_FROM ?? `"${values.COMPANY_NAME}" <no-reply@localhost>`,
+      timeouts: {
+        connectionMs: values.SMTP_CONNECTION_TIMEOUT_MS,
+        greetingMs: values.SMTP_GREETING_TIMEOUT_MS,
+        socketMs: values.SMTP_SOCKET_TIMEOUT_MS,
+      },
     },
+    outbox: { concurrency: values.OUTBOX_CONCURRENCY },
     sms:
       values.SMS_PROVIDER === 'twilio'
         ? {

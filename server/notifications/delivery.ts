@@ -15,7 +15,7 @@ export function createDeliveryAdapters(
   // Message texts (with verification codes, never reset tokens) reach the log only in development.
   const showContent = config.env === 'development';
   const mailer = config.mail.smtpUrl
-    ? createSmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from })
+    ? createSmtpMailer({ url: config.mail.smtpUrl, from: config.mail.from, timeouts: config.mail.timeouts })
     : createLogMailer(log, { showContent });
   const sms =
     config.sms.provider === 'twilio'

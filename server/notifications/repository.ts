@@ -7,6 +7,7 @@ import type { LocaleCode, OutboxStatus, OutboxTable } from '../db/schema.ts';
 
 export type OutboxRow = Selectable<OutboxTable>;
 export type NewOutboxRow = Insertable<OutboxTable>;
+export type OutboxChannel = OutboxRow['channel'];
 
 /** Messages recorded in the outbox, newest first, optionally only those to one recipient. */
 export async function listOutboxMessages(db: Db, recipient: string | undefined, limit: number) {
@@ -36,20 +37,22 @@ export async function insertOutboxMessage(db: Db, message: NewOutboxRow): Promis
 }
 
 /**
- * Takes up to `limit` due messages for delivery and pushes their next attempt out by `lease`, in one short
- * transaction. `for update skip locked` lets several workers claim at once without taking the same row;
- * the lease makes a message whose worker died mid-delivery due again, so a crash loses nothing.
+ * Takes up to `limit` due messages for delivery (of one channel, if given) and pushes their next attempt out by
+ * `lease`, in one short transaction. `for update skip locked` lets several workers claim at once without taking
+ * the same row; the lease makes a message whose worker died mid-delivery due again, so a crash loses nothing.
  */
 export async function claimDueMessages(
   db: Db,
-  options: { now: Date; leaseUntil: Date; limit: number },
+  options: { now: Date; leaseUntil: Date; limit: number; channel?: OutboxChannel },
 ): Promise<OutboxRow[]> {
   return db.transaction().execute(async (trx) => {
-    const due = await trx
+    let query = trx
       .selectFrom('outbox')
       .select('id')
       .where('status', '=', 'pending')
-      .where('next_attempt_at', '<=', options.now)
+      .where('next_attempt_at', '<=', options.now);
+    if (options.channel) query = query.where('channel', '=', options.channel);
+    const due = await query
       .orderBy('next_attempt_at')
       .orderBy('id')
       .limit(options.limit)

@@ -45,8 +45,25 @@ describe('account configuration', () => {
     expect(loadConfig({ SMTP_URL: 'smtp://mail.example:587' }).mail).toEqual({
       smtpUrl: 'smtp://mail.example:587',
       from: '"Private Gym" <no-reply@localhost>',
+      timeouts: { connectionMs: 10_000, greetingMs: 10_000, socketMs: 20_000 },
     });
     expect(() => loadConfig({ SMTP_URL: 'http://mail.example' })).toThrow(/SMTP_URL/);
+  });
+
+  it('bounds every SMTP step and the outbox’s deliveries in flight, within limits', () => {
+    const config = loadConfig({
+      SMTP_CONNECTION_TIMEOUT_MS: '3000',
+      SMTP_GREETING_TIMEOUT_MS: '2000',
+      SMTP_SOCKET_TIMEOUT_MS: '5000',
+      OUTBOX_CONCURRENCY: '8',
+    });
+    expect(config.mail.timeouts).toEqual({ connectionMs: 3000, greetingMs: 2000, socketMs: 5000 });
+    expect(config.outbox).toEqual({ concurrency: 8 });
+    expect(loadConfig({}).outbox).toEqual({ concurrency: 4 });
+    // Each deadline stays well within the outbox's two-minute lease.
+    expect(() => loadConfig({ SMTP_SOCKET_TIMEOUT_MS: '120000' })).toThrow(/SMTP_SOCKET_TIMEOUT_MS/);
+    expect(() => loadConfig({ SMTP_CONNECTION_TIMEOUT_MS: '0' })).toThrow(/SMTP_CONNECTION_TIMEOUT_MS/);
+    expect(() => loadConfig({ OUTBOX_CONCURRENCY: '0' })).toThrow(/OUTBOX_CONCURRENCY/);
   });
 });
 

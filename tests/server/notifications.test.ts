@@ -243,7 +243,7 @@ describe.each(DATABASE_TARGETS)('notification delivery on %s', (target) => {
                 return 'sent';
               },
             },
-            options: { batchSize: 5 },
+            options: { concurrency: 5 },
           }),
         );
         await Promise.all(workers.map((worker) => worker.runOnce()));

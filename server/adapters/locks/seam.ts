@@ -1,4 +1,5 @@
-import { isSeamHttpApiError, Seam, SeamWebhook, type AccessCode, type Device, type SeamEvent } from 'seam';
+import { isSeamHttpApiError, SeamHttp, type AccessCode, type Device, type SeamEvent } from '@seamapi/http';
+import { SeamWebhook } from '@seamapi/webhook';
 import {
   LockProviderError,
   type DoorCodeRequest,
@@ -7,9 +8,10 @@ import {
   type LockProvider,
 } from './provider.ts';
 
-// Seam (Nuki, Yale, August, Schlage, igloohome, TTLock... behind one API) through its official SDK. Time-bound
-// access codes per device; Seam programs them asynchronously and reports `set` or an error on the code (and by
-// webhook). Our queue owns retries, so the SDK's own are off and every call has a deadline.
+// Seam (Nuki, Yale, August, Schlage, igloohome, TTLock... behind one API) through its official HTTP client,
+// `@seamapi/http` (the `seam` package bundles it with a CLI and a coding agent the server has no use for).
+// Time-bound access codes per device; Seam programs them asynchronously and reports `set` or an error on the code
+// (and by webhook). Our queue owns retries, so the client's own are off and every call has a deadline.
 
 const FAILED_TO_SET = /failed_to_set|failed_to_program|no_space|duplicate_code|code_not_allowed/;
 
@@ -76,7 +78,7 @@ export function createSeamLockProvider(options: {
   endpoint: string | null;
   timeoutMs?: number;
 }): LockProvider {
-  const seam = new Seam({
+  const seam = new SeamHttp({
     apiKey: options.apiKey,
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     axiosOptions: { timeout: options.timeoutMs ?? 15_000 },

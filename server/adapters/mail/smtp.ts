@@ -2,9 +2,30 @@ import nodemailer from 'nodemailer';
 import { PermanentDeliveryError } from '../delivery.ts';
 import type { Mailer } from './mailer.ts';
 
-/** E-mail over SMTP (`smtp://user:pass@host:587`, or `smtps://` for implicit TLS), one connection per message. */
-export function createSmtpMailer(options: { url: string; from: string }): Mailer {
-  const transport = nodemailer.createTransport(options.url, { from: options.from });
+export type SmtpTimeouts = {
+  /** Connecting: the DNS lookup, TCP, TLS, and (cut short by what is left of it) the greeting. */
+  connectionMs: number;
+  /** Waiting for the server's first words once connected. */
+  greetingMs: number;
+  /** How long the conversation may go quiet after that. */
+  socketMs: number;
+};
+
+/**
+ * E-mail over SMTP (`smtp://user:pass@host:587`, or `smtps://` for implicit TLS), one connection per message.
+ * Every step has a deadline (nodemailer's own defaults wait 2 minutes to connect and 10 minutes on a quiet
+ * socket): a server that hangs fails the message, which the outbox retries like any failed delivery.
+ */
+export function createSmtpMailer(options: { url: string; from: string; timeouts: SmtpTimeouts }): Mailer {
+  const transport = nodemailer.createTransport(
+    {
+      url: options.url,
+      connectionTimeout: options.timeouts.connectionMs,
+      greetingTimeout: options.timeouts.greetingMs,
+      socketTimeout: options.timeouts.socketMs,
+    },
+    { from: options.from },
+  );
   return {
     name: 'smtp',
     send: async (email) => {

@@ -1,7 +1,7 @@
 import net from 'node:net';
 
-// A real TCP proxy between the server and PostgreSQL, so a test can make the database go away the ways it
-// does in production: `cut()` refuses new connections and resets the open ones (a crash, a failover);
+// A real TCP proxy between the server and PostgreSQL (or an SMTP server), so a test can make it go away the ways
+// it does in production: `cut()` refuses new connections and resets the open ones (a crash, a failover);
 // `blackHole()` accepts connections and keeps them open but passes nothing either way (a dropped route, a
 // firewall that drops packets); `restore()` passes traffic again.
 
@@ -12,6 +12,8 @@ export type TcpProxy = {
   cut(): void;
   blackHole(): void;
   restore(): void;
+  /** How many connections the proxy has taken so far (cut ones included). */
+  accepted(): number;
   close(): Promise<void>;
 };
 
@@ -21,8 +23,10 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   let mode: Mode = 'pass';
   type Pair = { client: net.Socket; upstream: net.Socket | null; dead: boolean };
   const pairs = new Set<Pair>();
+  let accepted = 0;
 
   const server = net.createServer((client) => {
+    accepted += 1;
     client.on('error', () => {});
     if (mode === 'cut') {
       client.resetAndDestroy();
@@ -75,6 +79,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       // server has to notice and drop them itself. New connections pass.
       mode = 'pass';
     },
+    accepted: () => accepted,
     async close() {
       for (const pair of pairs) {
         pair.client.destroy();
