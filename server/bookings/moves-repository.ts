@@ -90,6 +90,18 @@ export async function findLatestMove(db: Db, bookingId: number): Promise<MoveRow
     .executeTakeFirst();
 }
 
+/** The booking a move's checkout session is for, read without locking (to lock the booking first). */
+export async function peekMoveBySession(
+  db: Db,
+  sessionId: string,
+): Promise<{ booking_id: number } | undefined> {
+  return db
+    .selectFrom('booking_moves')
+    .select('booking_id')
+    .where('checkout_session_id', '=', sessionId)
+    .executeTakeFirst();
+}
+
 export async function findMoveBySession(db: Db, sessionId: string): Promise<MoveRow | undefined> {
   return db
     .selectFrom('booking_moves')

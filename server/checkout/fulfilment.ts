@@ -14,7 +14,7 @@ import { issueLockCodes, type LockDependencies } from '../locks/service.ts';
 import { messageAddressee, messageBookingTimes } from '../notifications/message-context.ts';
 import { findMessageContext } from '../notifications/repository.ts';
 import { applyMoveSessionOutcome } from '../bookings/moves.ts';
-import { findMoveBySession } from '../bookings/moves-repository.ts';
+import { findMoveBySession, lockBookingToMove, peekMoveBySession } from '../bookings/moves-repository.ts';
 import * as repository from './repository.ts';
 
 // What a paid, expired or failed checkout does to its bookings. Every function runs in the caller's
@@ -185,9 +185,13 @@ export async function applySessionOutcome(
   outcome: SessionOutcome,
   now: Date,
 ): Promise<'applied' | 'unknown_session'> {
+  // A move's checkout pays a difference: what it does to bookings is the move's own (server/bookings/moves.ts).
+  // Its booking (door code, then row) is locked before the session and the move, in the order a cancellation of
+  // the booking takes them, so the two never wait for each other in a circle.
+  const moved = await peekMoveBySession(trx, session.id);
+  if (moved) await lockBookingToMove(trx, moved.booking_id);
   const stored = await repository.lockSession(trx, session.id);
   if (!stored) return 'unknown_session';
-  // A move's checkout pays a difference: what it does to bookings is the move's own (server/bookings/moves.ts).
   const move = await findMoveBySession(trx, stored.id);
   const paymentIntentId = session.paymentIntentId ?? stored.payment_intent_id;
   const alreadyPaid = stored.status === 'complete' && stored.payment_status === 'paid';

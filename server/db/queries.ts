@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Updateable } from 'kysely';
+import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Database, Db } from './database.ts';
 
 // Statements every repository writes alike, written once. `db` is the caller's transaction (or the pool).
@@ -50,23 +50,23 @@ export async function setWhereStillNull<
  * before the booking itself (the one lock order of door codes), so two releases of one shared code serialize: the
  * second reads the bookings the first left live, never a snapshot from before it (docs/decisions.md).
  */
-export async function lockLockCodes(db: Db, lockCodeIds: readonly (number | null)[]): Promise<number[]> {
+export async function lockLockCodes(
+  db: Db,
+  lockCodeIds: readonly (number | null)[],
+  options: { skipLocked?: boolean } = {},
+): Promise<number[]> {
   const ids = [...new Set(lockCodeIds.filter((id): id is number => id !== null))].sort((a, b) => a - b);
   if (ids.length === 0) return [];
-  const rows = await db
-    .selectFrom('lock_codes')
-    .select('id')
-    .where('id', 'in', ids)
-    .orderBy('id')
-    .forUpdate()
-    .execute();
-  return rows.map((row) => row.id);
+  let query = db.selectFrom('lock_codes').select('id').where('id', 'in', ids).orderBy('id').forUpdate();
+  if (options.skipLocked) query = query.skipLocked();
+  return (await query.execute()).map((row) => row.id);
 }
 
 /**
  * Locks booking rows after their door codes: `codeIdsOf` reads (without locking) the codes of the bookings
  * `lockRows` will lock; those codes are locked first, then the rows. A row whose code changed in between (a
- * release re-coded it) has that code locked too, and the rows are read again.
+ * release re-coded it, a payment gave it one) gives its rows back (a savepoint undone), has that code locked,
+ * and the rows are locked again: no code is ever waited for while a booking row is held.
  */
 export async function lockBookingsAfterCodes<Row extends { lock_code_id: number | null }>(
   db: Db,
@@ -81,10 +81,18 @@ export async function lockBookingsAfterCodes<Row extends { lock_code_id: number 
       wanted.filter((id) => id !== null && !locked.has(id)),
     ))
       locked.add(id);
+    // Outside a transaction (a plain read) a row lock ends with its statement anyway.
+    const undoable = db.isTransaction && round < 3;
+    if (undoable) await sql`savepoint lock_bookings_after_codes`.execute(db);
     const rows = await lockRows();
     const unlocked = rows.filter((row) => row.lock_code_id !== null && !locked.has(row.lock_code_id));
-    // A release locks the code again before reading it, so even past the rounds nothing is read unlocked.
-    if (unlocked.length === 0 || round === 2) return rows;
+    if (unlocked.length === 0 || !undoable) {
+      if (undoable) await sql`release savepoint lock_bookings_after_codes`.execute(db);
+      // Past the rounds a release still locks the code before reading it: nothing is read unlocked.
+      return rows;
+    }
+    // Row locks taken after a savepoint end when it is rolled back to; the codes' locks, taken before, stay.
+    await sql`rollback to savepoint lock_bookings_after_codes`.execute(db);
     wanted = unlocked.map((row) => row.lock_code_id);
   }
 }

@@ -89,8 +89,8 @@ async function insertFreshCode(
 }
 
 /**
- * The adjacent code stretched over the booking's window, or null when it cannot be shared after all. Read again
- * with the code locked: a release that committed meanwhile may have revoked it or freed the booking it touched,
+ * The adjacent code stretched over the booking's window, or null when it cannot be shared after all (then the
+ * booking gets a fresh code). Read again with the code locked: a release that committed meanwhile may have revoked it or freed the booking it touched,
  * and the window grows from what its live bookings cover now, never from an earlier read.
  */
 async function stretchAdjacentCode(
@@ -99,7 +99,11 @@ async function stretchAdjacentCode(
   booking: BookingToCode,
   own: { validFrom: Date; validUntil: Date },
 ): Promise<repository.LockCodeRow | null> {
-  await lockLockCodes(trx, [lockCodeId]);
+  // Busy (being released or stretched by another request): a fresh code instead of waiting. This caller already
+  // holds its own bookings' rows and the slots they take, and waiting here for a code whose holder waits for one
+  // of those would be a deadlock; two codes for back-to-back sessions open the door as well as one.
+  const [locked] = await lockLockCodes(trx, [lockCodeId], { skipLocked: true });
+  if (locked === undefined) return null;
   const code = await repository.findLockCode(trx, lockCodeId);
   if (!code || code.revoked_at !== null) return null;
   const live = await repository.listConfirmedBookingsOfCode(trx, lockCodeId);
