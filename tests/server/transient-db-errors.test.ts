@@ -1,0 +1,161 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Db, type OpenedDatabase } from '../../server/db/database.ts';
+import { runTransaction, TRANSACTION_TRIES } from '../../server/db/transactions.ts';
+import { DATABASE_TARGETS, freshDatabaseConfig, type FreshDatabase } from './support/databases.ts';
+
+// A deadlock or a serialization failure is the database undoing one transaction so others can go on: the server
+// runs that transaction again, and a member never hears of it. PGlite is one connection, where nothing deadlocks;
+// there the failures are raised by the database on purpose, and the real deadlocks are PostgreSQL's.
+
+/** Raises a database error with this SQLSTATE, from the database itself. */
+function raise(trx: Db, sqlState: string) {
+  return sql
+    .raw(`do $$ begin raise exception 'raised by the test' using errcode = '${sqlState}'; end $$`)
+    .execute(trx);
+}
+
+function recordingLog() {
+  const warnings: Record<string, unknown>[] = [];
+  return { warnings, warn: (details: object) => void warnings.push(details as Record<string, unknown>) };
+}
+
+describe.each(DATABASE_TARGETS)('runTransaction (%s)', (target) => {
+  let fresh: FreshDatabase;
+  let opened: OpenedDatabase;
+  const db = () => opened.db;
+  const rows = async () =>
+    (await sql<{ label: string }>`select label from notes order by id`.execute(db())).rows.map(
+      (row) => row.label,
+    );
+
+  beforeAll(async () => {
+    fresh = await freshDatabaseConfig(target);
+    opened = await openDatabase(fresh.config);
+    await sql`create table notes (id serial primary key, label text not null unique)`.execute(db());
+  });
+  afterAll(async () => {
+    await opened?.close();
+    await fresh?.cleanup();
+  });
+  beforeEach(async () => {
+    await sql`truncate notes`.execute(db());
+  });
+
+  it('runs a transaction ended by a serialization failure again, keeping only the try that committed', async () => {
+    const log = recordingLog();
+    let tries = 0;
+    const answer = await runTransaction(db(), { name: 'note', log }, async (trx) => {
+      tries += 1;
+      await sql`insert into notes (label) values (${`try ${tries}`})`.execute(trx);
+      if (tries === 1) await raise(trx, '40001');
+      return 'done';
+    });
+    expect(answer).toBe('done');
+    expect(tries).toBe(2);
+    expect(await rows()).toEqual(['try 2']);
+    expect(log.warnings).toEqual([
+      expect.objectContaining({ transaction: 'note', sqlState: '40001', attempt: 1 }),
+    ]);
+  });
+
+  it(`gives up after ${TRANSACTION_TRIES} tries of a transaction that deadlocks every time, with the database's error`, async () => {
+    const log = recordingLog();
+    let tries = 0;
+    const outcome = runTransaction(db(), { name: 'note', log }, async (trx) => {
+      tries += 1;
+      await sql`insert into notes (label) values ('never kept')`.execute(trx);
+      await raise(trx, '40P01');
+    });
+    await expect(outcome).rejects.toMatchObject({ code: '40P01' });
+    expect(tries).toBe(TRANSACTION_TRIES);
+    expect(log.warnings.map((warning) => warning.attempt)).toEqual([1, 2, 3]);
+    expect(await rows()).toEqual([]);
+  });
+
+  it('does not run again a transaction that failed for any other reason', async () => {
+    await sql`insert into notes (label) values ('taken')`.execute(db());
+    let tries = 0;
+    const outcome = runTransaction(db(), {}, async (trx) => {
+      tries += 1;
+      await sql`insert into notes (label) values ('taken')`.execute(trx);
+    });
+    await expect(outcome).rejects.toMatchObject({ code: '23505' });
+    expect(tries).toBe(1);
+  });
+
+  it('does not run again a transaction whose work handled the failure in a savepoint of its own', async () => {
+    let tries = 0;
+    await runTransaction(db(), {}, async (trx) => {
+      tries += 1;
+      await sql`savepoint attempt`.execute(trx);
+      await raise(trx, '40001').catch(() => sql`rollback to savepoint attempt`.execute(trx));
+      await sql`insert into notes (label) values ('after the savepoint')`.execute(trx);
+    });
+    expect(tries).toBe(1);
+    expect(await rows()).toEqual(['after the savepoint']);
+  });
+
+  it("runs inside the caller's transaction, which is the one run again", async () => {
+    let outerTries = 0;
+    let innerTries = 0;
+    await runTransaction(db(), {}, async (outer) => {
+      outerTries += 1;
+      await sql`insert into notes (label) values (${`outer ${outerTries}`})`.execute(outer);
+      await runTransaction(outer, {}, async (inner) => {
+        innerTries += 1;
+        if (innerTries === 1) await raise(inner, '40P01');
+      });
+    });
+    expect([outerTries, innerTries]).toEqual([2, 2]);
+    expect(await rows()).toEqual(['outer 2']);
+  });
+});
+
+describe('runTransaction on a real deadlock (PostgreSQL)', () => {
+  let fresh: FreshDatabase;
+  let opened: OpenedDatabase;
+
+  beforeAll(async () => {
+    fresh = await freshDatabaseConfig('postgres');
+    opened = await openDatabase(fresh.config);
+    await sql`create table counters (id integer primary key, n integer not null)`.execute(opened.db);
+    await sql`insert into counters values (1, 0), (2, 0)`.execute(opened.db);
+  });
+  afterAll(async () => {
+    await opened?.close();
+    await fresh?.cleanup();
+  });
+
+  it('commits both of two transactions that lock two rows in opposite order: the one PostgreSQL fails is run again', async () => {
+    const log = recordingLog();
+    // Both first take their first row; only then does either reach for the other's.
+    let holding = 0;
+    let bothHold!: () => void;
+    const bothHolding = new Promise<void>((resolve) => (bothHold = resolve));
+    const tries = { forward: 0, backward: 0 };
+
+    const bump = (name: keyof typeof tries, first: number, second: number) =>
+      runTransaction(opened.db, { name, log }, async (trx) => {
+        tries[name] += 1;
+        await sql`update counters set n = n + 1 where id = ${first}`.execute(trx);
+        if (tries[name] === 1) {
+          holding += 1;
+          if (holding === 2) bothHold();
+          await bothHolding;
+        }
+        await sql`update counters set n = n + 1 where id = ${second}`.execute(trx);
+      });
+
+    await Promise.all([bump('forward', 1, 2), bump('backward', 2, 1)]);
+    const counters = await sql<{ id: number; n: number }>`select id, n from counters order by id`.execute(
+      opened.db,
+    );
+    expect(counters.rows).toEqual([
+      { id: 1, n: 2 },
+      { id: 2, n: 2 },
+    ]);
+    expect(tries.forward + tries.backward).toBe(3);
+    expect(log.warnings).toEqual([expect.objectContaining({ sqlState: '40P01', attempt: 1 })]);
+  });
+});
