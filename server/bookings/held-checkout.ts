@@ -1,6 +1,7 @@
 import type { ProviderSession } from '../adapters/payments/provider.ts';
 import { dateFromInstant, type Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
+import { runTransaction, type TransactionRetryLog } from '../db/transactions.ts';
 import { AppError } from '../errors.ts';
 import * as repository from './repository.ts';
 
@@ -32,7 +33,7 @@ export function providerUnavailable(cause: unknown): AppError {
  * gets its secret, and a payment of it would be refunded.
  */
 export async function openCheckoutOverHolds(
-  deps: { db: Db; clock: Clock },
+  deps: { db: Db; clock: Clock; log?: TransactionRetryLog | null },
   holdIds: readonly number[],
   openSession: () => Promise<ProviderSession>,
   attach: (trx: Db, session: ProviderSession) => Promise<boolean>,
@@ -43,14 +44,15 @@ export async function openCheckoutOverHolds(
   } catch (error) {
     // The caller hears about the provider either way; should the database be gone as well, the holds end
     // with the expiry sweep within PROVIDER_CALL_HOLD_MINUTES.
-    await deps.db
-      .transaction()
-      .execute((trx) => repository.deleteUnattachedHolds(trx, holdIds))
-      .catch(() => undefined);
+    await runTransaction(deps.db, { name: 'deleteUnattachedHolds', log: deps.log }, (trx) =>
+      repository.deleteUnattachedHolds(trx, holdIds),
+    ).catch(() => undefined);
     throw providerUnavailable(error);
   }
 
-  const attached = await deps.db.transaction().execute(async (trx) => {
+  // The session is opened once, above: a deadlock runs only this attaching transaction again.
+  const retried = { name: 'attachCheckoutSession', log: deps.log };
+  const attached = await runTransaction(deps.db, retried, async (trx) => {
     const holds = await repository.lockBookings(trx, holdIds);
     const now = dateFromInstant(deps.clock.now());
     const stillHeld = holds.every(

@@ -15,6 +15,7 @@ import * as bookingRepository from '../bookings/repository.ts';
 import type { BookingService } from '../bookings/service.ts';
 import { dateFromInstant, instantFromDate, type Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
+import { runTransaction, type TransactionRetryLog } from '../db/transactions.ts';
 import type { BookingStatus, LockDoorState } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import type { OperationQuery } from '../http/operations.ts';
@@ -35,6 +36,8 @@ export type ConsoleDependencies = LockDependencies &
     resend: AccessCodeNotifier;
     accessCodes: AccessCodeScheduler | null;
     auth: AuthService;
+    /** Where a transaction run again after a deadlock is reported (runTransaction); not reported when absent. */
+    log?: TransactionRetryLog | null;
   };
 
 /** What a booking has been paid: its price when a payment confirmed it through a checkout (free ones: 0). */
@@ -233,7 +236,9 @@ export function createConsoleService(deps: ConsoleDependencies) {
     work: (trx: Db, at: Date) => Promise<{ result: T; audit: Parameters<typeof recordAudit>[2] }>,
   ): Promise<T> {
     const at = dateFromInstant(now());
-    return db.transaction().execute(async (trx) => {
+    // Run again, audit row and all, after a deadlock. The refunds an operator's change may make are keyed per
+    // booking (the cancellations' as the member's own), so a try that rolled back is not paid twice.
+    return runTransaction(db, { name: 'console', log: deps.log }, async (trx) => {
       const { result, audit } = await work(trx, at);
       await recordAudit(trx, actor, audit, at);
       return result;
