@@ -1,7 +1,11 @@
+import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app.ts';
+import { fixedClock } from '../../server/clock.ts';
 import { openDatabase, type Db, type OpenedDatabase } from '../../server/db/database.ts';
 import { runTransaction, TRANSACTION_TRIES } from '../../server/db/transactions.ts';
+import { accountTestConfig, newClient, registration, type ErrorBody } from './support/accounts.ts';
 import { DATABASE_TARGETS, freshDatabaseConfig, type FreshDatabase } from './support/databases.ts';
 
 // A deadlock or a serialization failure is the database undoing one transaction so others can go on: the server
@@ -157,5 +161,42 @@ describe('runTransaction on a real deadlock (PostgreSQL)', () => {
     ]);
     expect(tries.forward + tries.backward).toBe(3);
     expect(log.warnings).toEqual([expect.objectContaining({ sqlState: '40P01', attempt: 1 })]);
+  });
+});
+
+describe.each(DATABASE_TARGETS)('a deadlock that outlasts the tries, over HTTP (%s)', (target) => {
+  let fresh: FreshDatabase;
+  let app: FastifyInstance;
+  const logLines: { component?: string; transaction?: string; msg: string }[] = [];
+
+  beforeAll(async () => {
+    fresh = await freshDatabaseConfig(target);
+    app = await buildApp(accountTestConfig(fresh.config, { LOG_LEVEL: 'warn' }), {
+      clock: fixedClock('2026-03-20T10:30:00Z'),
+      logStream: { write: (line) => void logLines.push(JSON.parse(line) as (typeof logLines)[number]) },
+    });
+    // Every new account deadlocks, however often it is tried.
+    await sql
+      .raw(
+        `create function always_deadlock() returns trigger language plpgsql as $$
+         begin raise exception 'deadlock detected (raised by the test)' using errcode = '40P01'; end $$;
+         create trigger always_deadlock before insert on users for each row execute function always_deadlock()`,
+      )
+      .execute(app.db);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await fresh?.cleanup();
+  });
+
+  it('is answered 503 service_unavailable with Retry-After, after the server tried it again itself', async () => {
+    const answer = await newClient(app).json('POST', '/api/auth/register', registration());
+    expect(answer.statusCode).toBe(503);
+    expect(answer.json<ErrorBody>().code).toBe('service_unavailable');
+    expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0);
+    const retries = logLines.filter((line) => line.component === 'transactions');
+    expect(retries.map((line) => line.transaction)).toEqual(
+      Array<string>(TRANSACTION_TRIES - 1).fill('register'),
+    );
   });
 });
