@@ -1,12 +1,23 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
+import { discountedCents } from '../../server/bookings/money.ts';
 import { fixedClock } from '../../server/clock.ts';
 import { openDatabase, type Db, type OpenedDatabase } from '../../server/db/database.ts';
 import { runTransaction, TRANSACTION_TRIES } from '../../server/db/transactions.ts';
-import { accountTestConfig, newClient, registration, type ErrorBody } from './support/accounts.ts';
+import { createCoupon, lisbonSlot } from './bookings-fixtures.ts';
+import {
+  accountTestConfig,
+  newClient,
+  registration,
+  verifiedAccount,
+  type Client,
+  type ErrorBody,
+  type Schemas,
+} from './support/accounts.ts';
 import { DATABASE_TARGETS, freshDatabaseConfig, type FreshDatabase } from './support/databases.ts';
+import { createBranch } from './support/fixtures.ts';
 
 // A deadlock or a serialization failure is the database undoing one transaction so others can go on: the server
 // runs that transaction again, and a member never hears of it. PGlite is one connection, where nothing deadlocks;
@@ -198,5 +209,152 @@ describe.each(DATABASE_TARGETS)('a deadlock that outlasts the tries, over HTTP (
     expect(retries.map((line) => line.transaction)).toEqual(
       Array<string>(TRANSACTION_TRIES - 1).fill('register'),
     );
+  });
+});
+
+describe('members booking, paying, moving, cancelling and leaving at once on two processes (PostgreSQL)', () => {
+  const clock = fixedClock('2026-03-20T10:30:00Z');
+  let fresh: FreshDatabase;
+  const apps: FastifyInstance[] = [];
+  const slots: { id: number; priceCents: number }[] = [];
+  const COUPON_DISCOUNT = 0.1;
+  const CARD = { card_number: '4242 4242 4242 4242' };
+  let couponId: number;
+
+  beforeAll(async () => {
+    fresh = await freshDatabaseConfig('postgres');
+    // Two apps on one database, each with its own pool, as two server processes would have.
+    for (let index = 0; index < 2; index += 1) {
+      apps.push(await buildApp(accountTestConfig(fresh.config), { clock }));
+    }
+    const db = apps[0]!.db;
+    const branchId = await createBranch(db);
+    for (const day of ['2026-03-25', '2026-03-26', '2026-03-27', '2026-03-28']) {
+      for (let hour = 8; hour < 20; hour += 1) {
+        // Two prices, so a move may be cheaper (a refund), dearer (a checkout of the difference) or even.
+        const priceCents = hour % 3 === 0 ? 2000 : 1500;
+        const localStart = `${day}T${String(hour).padStart(2, '0')}:00`;
+        slots.push({ id: await lisbonSlot(db, branchId, localStart, { priceCents }), priceCents });
+      }
+    }
+    couponId = await createCoupon(db, { code: 'WORKLOAD10', discount: COUPON_DISCOUNT, maxPerUser: 100 });
+  });
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+    await fresh?.cleanup();
+  });
+
+  const anyOf = <T>(values: readonly T[]): T | undefined => values[Math.floor(Math.random() * values.length)];
+  const anySlot = () => anyOf(slots)!;
+  const discounted = (priceCents: number) => discountedCents(priceCents, COUPON_DISCOUNT);
+
+  it('never answers 5xx, and does each kind of change', async () => {
+    type Kind = 'book' | 'pay' | 'move' | 'cancel' | 'delete';
+    const answers: { kind: Kind; answer: LightMyRequestResponse }[] = [];
+    const record = async (kind: Kind, pending: Promise<LightMyRequestResponse>) => {
+      const answer = await pending;
+      answers.push({ kind, answer });
+      return answer;
+    };
+    const sessionOf = (clientSecret: string) => clientSecret.split('_secret_')[0]!;
+
+    async function bookAndPay(client: Client, payer: Client, token: string) {
+      const chosen = [...new Set([anySlot(), anySlot()])];
+      const created = await record(
+        'book',
+        client.json(
+          'POST',
+          '/api/bookings/',
+          {
+            time_slot_id: chosen.map((slot) => slot.id),
+            max_bookings_per_slot: 1,
+            coupon_code: couponId,
+            expected_total_final_price_eur:
+              chosen.reduce((sum, slot) => sum + discounted(slot.priceCents), 0) / 100,
+          },
+          token,
+        ),
+      );
+      const secret =
+        created.statusCode === 201 &&
+        created.json<Schemas['CreateBookingResponse']>().checkout_session.clientSecret;
+      if (!secret) return;
+      await record('pay', payer.json('POST', `/api/checkout/local/${sessionOf(secret)}/complete`, CARD));
+    }
+
+    async function moveOrCancel(client: Client, token: string) {
+      const mine = await client.get('/api/bookings/my-bookings', token);
+      if (mine.statusCode !== 200) return;
+      const booking = anyOf(mine.json<Schemas['Booking'][]>().filter((candidate) => candidate.is_cancelable));
+      if (!booking) return;
+      if (Math.random() < 0.5) {
+        await record(
+          'cancel',
+          client.json(
+            'POST',
+            '/api/bookings/cancel-bookings',
+            { booking: [{ booking_id: booking.id, expected_refund_eur: booking.refundable_eur }] },
+            token,
+          ),
+        );
+        return;
+      }
+      const to = anySlot();
+      const moved = await record(
+        'move',
+        client.json(
+          'POST',
+          `/api/bookings/${booking.id}/move`,
+          {
+            time_slot_id: to.id,
+            expected_price_difference_eur:
+              (discounted(to.priceCents) - Math.round(booking.final_price_eur * 100)) / 100,
+          },
+          token,
+        ),
+      );
+      const difference =
+        moved.statusCode === 200 && moved.json<Schemas['MoveBookingResponse']>().checkout_session;
+      if (!difference) return;
+      await record(
+        'pay',
+        client.json('POST', `/api/checkout/local/${sessionOf(difference.clientSecret)}/complete`, CARD),
+      );
+    }
+
+    /** A member's life: an account, rounds of booking, paying, moving and cancelling, then the account goes. */
+    async function life(worker: number) {
+      const app = apps[worker % 2]!;
+      const client = newClient(app);
+      const onTheOtherProcess = newClient(apps[(worker + 1) % 2]!);
+      const { token } = await verifiedAccount(client, app);
+      for (let round = 0; round < 3; round += 1) {
+        await Promise.all([
+          bookAndPay(client, onTheOtherProcess, token),
+          moveOrCancel(onTheOtherProcess, token),
+        ]);
+      }
+      // The account goes while a booking of it is being made and paid, and another moved or cancelled.
+      await Promise.all([
+        bookAndPay(client, onTheOtherProcess, token),
+        moveOrCancel(client, token),
+        record('delete', onTheOtherProcess.json('DELETE', '/api/auth/delete-account', undefined, token)),
+      ]);
+    }
+
+    await Promise.all(
+      Array.from({ length: 10 }, async (_, worker) => {
+        for (let lives = 0; lives < 3; lives += 1) await life(worker);
+      }),
+    );
+
+    const failures = answers
+      .filter(({ answer }) => answer.statusCode >= 500)
+      .map(({ kind, answer }) => `${kind}: ${answer.statusCode} ${answer.body}`);
+    expect(failures, `${failures.length} of ${answers.length} answers were 5xx`).toEqual([]);
+    const succeeded = new Set(
+      answers.filter(({ answer }) => answer.statusCode < 300).map(({ kind }) => kind),
+    );
+    expect([...succeeded].sort()).toEqual(['book', 'cancel', 'delete', 'move', 'pay']);
   });
 });
