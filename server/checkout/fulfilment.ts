@@ -111,6 +111,7 @@ export async function confirmBookings(
   target: { sessionId: string } | { bookingIds: readonly number[] },
   now: Date,
 ): Promise<number[]> {
+  await repository.lockSlotsOfPendingBookings(trx, target);
   const confirmed = await repository.confirmPendingBookings(trx, target, now);
   if (confirmed.length === 0) return [];
   await issueLockCodes(trx, deps, confirmed, now);
