@@ -455,7 +455,11 @@ export function createAuthService(deps: {
       const at = now();
       // Run again after a deadlock, the steps' refunds are safe: each is keyed by its booking.
       await runTransaction(db, { name: 'deleteAccount', log: deps.log }, async (trx) => {
-        const user = await repository.findLiveUserById(trx, current.id, { forUpdate: true });
+        // NO KEY UPDATE: other account changes wait, but the foreign-key checks of a payment, a move or a booking
+        // of this member in progress do not. With FOR UPDATE, such a transaction holding one of the member's
+        // bookings waited for this lock while the deletion waited for that booking (a deadlock). The
+        // anonymisation at the end takes the full lock, once the member's bookings are this transaction's.
+        const user = await repository.findLiveUserById(trx, current.id, { forNoKeyUpdate: true });
         if (!user) throw new AppError('unauthorized');
         await deleteMessagesTo(
           trx,

@@ -132,7 +132,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
   const { db, clock } = deps;
 
   async function requireBookingUser(trx: Db, userId: string): Promise<repository.BookingUserRow> {
-    const user = await repository.findBookingUser(trx, userId);
+    const user = await repository.findBookingUser(trx, userId, { forShare: true });
     if (!user || user.deleted_at !== null) throw new AppError('booking_account_closed');
     if (await repository.isContactBlocked(trx, user.email, user.phone_number)) {
       throw new AppError('booking_client_blocked');
@@ -365,6 +365,11 @@ export function createBookingService(deps: BookingServiceDependencies) {
             dateFromInstant(opened.expiresAt),
           );
           return true;
+        },
+        // Holds an account deletion ended: it waits for the first step's lock on the account, then ends them.
+        async (trx) => {
+          const account = await repository.findBookingUser(trx, input.userId);
+          if (!account || account.deleted_at !== null) throw new AppError('booking_account_closed');
         },
       );
       return { checkout_session: { clientSecret: session.clientSecret } };
