@@ -201,7 +201,10 @@ export async function buildApp(
     app.decorate('afterAnswer', afterAnswer);
     jobQueue = jobs;
 
+    // Transactions run again after a deadlock say so here (server/db/transactions.ts).
+    const transactionLog = app.log.child({ component: 'transactions' });
     const fulfilment = {
+      log: transactionLog,
       accessCodes: jobs.accessCodes,
       db: database.db,
       clock,
@@ -251,6 +254,7 @@ export async function buildApp(
       limiter,
       afterAnswer: afterAnswer.run,
       findOfferedCoupon: (userId, trx) => coupons.findOfferedCoupon(userId, trx),
+      log: transactionLog,
       // Upcoming bookings are cancelled and refunded in the deletion's own transaction (all or nothing).
       beforeErasure: [
         async (trx, user) => {

@@ -5,6 +5,7 @@ import { userInfo } from 'node:os';
 import { cliActor, recordAudit, type Actor, type AuditRecord } from '../audit/repository.ts';
 import { dateFromInstant, type Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
+import { runTransaction } from '../db/transactions.ts';
 import type { LocaleCode } from '../db/schema.ts';
 
 // A back-office command is a module `server/admin/commands/<noun>.ts` exporting a record of
@@ -55,7 +56,7 @@ export async function auditedChange<T>(
   work: (trx: Db) => Promise<{ result: T; audit: AuditRecord | null }>,
 ): Promise<T> {
   const at = dateFromInstant(context.clock.now());
-  return context.db.transaction().execute(async (trx) => {
+  return runTransaction(context.db, { name: 'admin' }, async (trx) => {
     const { result, audit } = await work(trx);
     if (audit) await recordAudit(trx, actorOf(context), audit, at);
     return result;

@@ -33,13 +33,18 @@ export async function findLiveUserByEmail(db: Db, email: string): Promise<UserRo
   return liveUsers(db).selectAll().where('email', '=', email).executeTakeFirst();
 }
 
+/**
+ * `forUpdate` locks the row against every other lock; `forNoKeyUpdate` against the other account changes only,
+ * not against the foreign-key checks of rows that name the user (a booking, a door code, a redemption).
+ */
 export async function findLiveUserById(
   db: Db,
   id: string,
-  options: { forUpdate?: boolean } = {},
+  options: { forUpdate?: boolean; forNoKeyUpdate?: boolean } = {},
 ): Promise<UserRow | undefined> {
   let query = liveUsers(db).selectAll().where('id', '=', id);
   if (options.forUpdate) query = query.forUpdate();
+  else if (options.forNoKeyUpdate) query = query.forNoKeyUpdate();
   return query.executeTakeFirst();
 }
 

@@ -1,6 +1,7 @@
 import { dateFromInstant, type Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import { runTransaction, type TransactionRetryLog } from '../db/transactions.ts';
 import { AppError, CONTACT_BLOCKED_ON_PROFILE, type PendingVerification } from '../errors.ts';
 import type { Locale } from '../i18n.ts';
 import { queueEmail, queueSms } from '../notifications/outbox.ts';
@@ -54,6 +55,8 @@ export function createAuthService(deps: {
   beforeErasure?: AccountErasureStep[];
   /** The coupon a member is offered without typing it (the early bird), read in `trx`; none when absent. */
   findOfferedCoupon?: (userId: string, trx: Db) => Promise<Schemas['OfferedCoupon'] | null>;
+  /** Where a transaction run again after a deadlock is reported (runTransaction); not reported when absent. */
+  log?: TransactionRetryLog | null;
 }) {
   const { db, clock, config, hasher, tokens, keys, limiter } = deps;
   const findOfferedCoupon = deps.findOfferedCoupon ?? (async () => null);
@@ -188,7 +191,7 @@ export function createAuthService(deps: {
       const passwordHash = await hasher.hash(input.password);
       const at = now();
       try {
-        await db.transaction().execute(async (trx) => {
+        await runTransaction(db, { name: 'register', log: deps.log }, async (trx) => {
           const user = await repository.insertUser(trx, {
             email,
             phone_number: phoneNumber,
@@ -272,7 +275,7 @@ export function createAuthService(deps: {
       const passwordHash = newPassword === null ? null : await hasher.hash(newPassword);
       const at = now();
       try {
-        const updated = await db.transaction().execute(async (trx) => {
+        const updated = await runTransaction(db, { name: 'updateProfile', log: deps.log }, async (trx) => {
           const user = await repository.findLiveUserById(trx, current.id, { forUpdate: true });
           if (!user) throw new AppError('unauthorized');
           // A new e-mail address must be proved before it can log in, and a password change signs out
@@ -325,7 +328,7 @@ export function createAuthService(deps: {
       await limiter.check('confirm.global', 'all');
       const at = now();
       const outcome = /^\d{6}$/.test(code)
-        ? await db.transaction().execute(async (trx) => {
+        ? await runTransaction(db, { name: 'confirmCode', log: deps.log }, async (trx) => {
             const row = await repository.findUnconsumedCode(trx, channel, codeHash(channel, code));
             if (!row) return 'invalid' as const;
             if (row.expires_at.getTime() <= at.getTime()) return 'expired' as const;
@@ -368,7 +371,7 @@ export function createAuthService(deps: {
       const at = now();
       // Looked up after the answer, so its time is the same whether or not the account exists.
       deps.afterAnswer(`resend-${channel}-code`, () =>
-        db.transaction().execute(async (trx) => {
+        runTransaction(db, { name: 'resendCode', log: deps.log }, async (trx) => {
           const found = await repository.findLiveUserByEmail(trx, email);
           const user = found && (await repository.findLiveUserById(trx, found.id, { forUpdate: true }));
           if (!user) return;
@@ -391,7 +394,7 @@ export function createAuthService(deps: {
         const token = randomToken();
         const link = new URL(`${config.publicUrl}/${user.locale}`);
         link.search = new URLSearchParams({ reset_token: token }).toString();
-        await db.transaction().execute(async (trx) => {
+        await runTransaction(db, { name: 'forgotPassword', log: deps.log }, async (trx) => {
           await repository.insertResetToken(trx, {
             userId: user.id,
             tokenHash: sha256(token),
@@ -422,7 +425,7 @@ export function createAuthService(deps: {
       assertPasswordPolicy(newPassword);
       const passwordHash = await hasher.hash(newPassword);
       const at = now();
-      const done = await db.transaction().execute(async (trx) => {
+      const done = await runTransaction(db, { name: 'resetPassword', log: deps.log }, async (trx) => {
         const row = await repository.findUsableResetToken(trx, sha256(token), at);
         const user = row && (await repository.findLiveUserById(trx, row.user_id, { forUpdate: true }));
         if (!user) return false;
@@ -450,8 +453,13 @@ export function createAuthService(deps: {
       alsoInTransaction?: (trx: Db, at: Date) => Promise<void>,
     ) {
       const at = now();
-      await db.transaction().execute(async (trx) => {
-        const user = await repository.findLiveUserById(trx, current.id, { forUpdate: true });
+      // Run again after a deadlock, the steps' refunds are safe: each is keyed by its booking.
+      await runTransaction(db, { name: 'deleteAccount', log: deps.log }, async (trx) => {
+        // NO KEY UPDATE: other account changes wait, but the foreign-key checks of a payment, a move or a booking
+        // of this member in progress do not. With FOR UPDATE, such a transaction holding one of the member's
+        // bookings waited for this lock while the deletion waited for that booking (a deadlock). The
+        // anonymisation at the end takes the full lock, once the member's bookings are this transaction's.
+        const user = await repository.findLiveUserById(trx, current.id, { forNoKeyUpdate: true });
         if (!user) throw new AppError('unauthorized');
         await deleteMessagesTo(
           trx,

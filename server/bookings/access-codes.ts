@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Temporal } from 'temporal-polyfill';
 import { dateFromInstant, instantFromDate, type Clock } from '../clock.ts';
 import { insertOutboxMessage } from '../checkout/repository.ts';
+import { runTransaction } from '../db/transactions.ts';
 import type { Db } from '../db/database.ts';
 import { findLockCode } from '../locks/repository.ts';
 import { findMessageContext, type MessageContextRow } from '../notifications/repository.ts';
@@ -181,7 +182,7 @@ export function createAccessCodeNotifier(deps: {
       } catch {
         readiness = { code: null, unconfirmed: true };
       }
-      return deps.db.transaction().execute(async (trx) => {
+      return runTransaction(deps.db, { name: 'resendAccessCode' }, async (trx) => {
         const context = await findMessageContext(trx, userId, booking.branch_id);
         if (!context || (!context.email && !context.phone_number)) return 'no_recipient';
         const run = runOf(await repository.lockConfirmedBookingsOfCode(trx, code.id), booking.id);
@@ -201,7 +202,7 @@ export function createAccessCodeNotifier(deps: {
       // Outside the transaction: it may call the lock provider (a backup code) and write an operator alert.
       const readiness = await readinessOf(bookingId);
       const now = dateFromInstant(deps.clock.now());
-      return deps.db.transaction().execute(async (trx) => {
+      return runTransaction(deps.db, { name: 'sendAccessCode' }, async (trx) => {
         const booking = await repository.lockBookingForNotice(trx, bookingId);
         if (!booking) return 'not_found';
         if (booking.status !== 'confirmed') return 'not_confirmed';

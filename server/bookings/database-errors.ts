@@ -1,19 +1,11 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { sqlState, SQLSTATE } from '../db/sql-state.ts';
 
 // PostgreSQL's answers that the rules in the schema refused a row, and a way to try a statement that may be
 // refused without losing the transaction around it.
 
-export const SQLSTATE = {
-  uniqueViolation: '23505',
-  exclusionViolation: '23P01',
-  deadlockDetected: '40P01',
-} as const;
-
-export function sqlState(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
+export { sqlState, SQLSTATE };
 
 /** A unique or exclusion constraint refused the row: someone else holds what this row wanted. */
 export function isConflict(error: unknown): boolean {

@@ -1,6 +1,7 @@
 import type { ProviderSession } from '../adapters/payments/provider.ts';
 import { dateFromInstant, type Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
+import { runTransaction, type TransactionRetryLog } from '../db/transactions.ts';
 import { AppError } from '../errors.ts';
 import * as repository from './repository.ts';
 
@@ -29,13 +30,15 @@ export function providerUnavailable(cause: unknown): AppError {
  * the caller hears 503. `attach` then runs in a short transaction, with the holds locked, only while every
  * hold is still pending, unattached and unexpired; it records the session and answers false when something
  * else it checks changed meanwhile. Holds that ended are never revived: the session stays unknown here, no one
- * gets its secret, and a payment of it would be refunded.
+ * gets its secret, and a payment of it would be refunded. The caller then hears 503, unless `whyEnded`, run in
+ * that transaction, throws a reason of its own (the member's account deleted meanwhile).
  */
 export async function openCheckoutOverHolds(
-  deps: { db: Db; clock: Clock },
+  deps: { db: Db; clock: Clock; log?: TransactionRetryLog | null },
   holdIds: readonly number[],
   openSession: () => Promise<ProviderSession>,
   attach: (trx: Db, session: ProviderSession) => Promise<boolean>,
+  whyEnded: (trx: Db) => Promise<unknown> = async () => undefined,
 ): Promise<ProviderSession> {
   let session: ProviderSession;
   try {
@@ -43,14 +46,15 @@ export async function openCheckoutOverHolds(
   } catch (error) {
     // The caller hears about the provider either way; should the database be gone as well, the holds end
     // with the expiry sweep within PROVIDER_CALL_HOLD_MINUTES.
-    await deps.db
-      .transaction()
-      .execute((trx) => repository.deleteUnattachedHolds(trx, holdIds))
-      .catch(() => undefined);
+    await runTransaction(deps.db, { name: 'deleteUnattachedHolds', log: deps.log }, (trx) =>
+      repository.deleteUnattachedHolds(trx, holdIds),
+    ).catch(() => undefined);
     throw providerUnavailable(error);
   }
 
-  const attached = await deps.db.transaction().execute(async (trx) => {
+  // The session is opened once, above: a deadlock runs only this attaching transaction again.
+  const retried = { name: 'attachCheckoutSession', log: deps.log };
+  const attached = await runTransaction(deps.db, retried, async (trx) => {
     const holds = await repository.lockBookings(trx, holdIds);
     const now = dateFromInstant(deps.clock.now());
     const stillHeld = holds.every(
@@ -60,7 +64,10 @@ export async function openCheckoutOverHolds(
         hold.hold_expires_at !== null &&
         hold.hold_expires_at > now,
     );
-    if (holds.length !== holdIds.length || !stillHeld) return false;
+    if (holds.length !== holdIds.length || !stillHeld) {
+      await whyEnded(trx);
+      return false;
+    }
     // Attaching rewrites the hold's row, which PostgreSQL checks against the exclusion index again. A rival
     // booking of the same slot inserting at that moment waits on this rewrite while the rewrite waits on the
     // rival's row: a deadlock, broken after a second by failing one of them, possibly this member's checkout

@@ -4,6 +4,7 @@ import * as checkoutRepository from '../checkout/repository.ts';
 import type { FulfilmentDependencies } from '../checkout/fulfilment.ts';
 import { dateFromInstant, instantFromDate, type Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
+import { runTransaction } from '../db/transactions.ts';
 import type { BookingMovesTable } from '../db/schema.ts';
 import type { Insertable } from 'kysely';
 import { AppError } from '../errors.ts';
@@ -11,7 +12,7 @@ import type { Locale } from '../i18n.ts';
 import { issueLockCodes, releaseLockCodes } from '../locks/service.ts';
 import { findMessageContext } from '../notifications/repository.ts';
 import { rescheduleRecodedAccessCodes } from './access-codes.ts';
-import { isConflict, sqlState, SQLSTATE } from './database-errors.ts';
+import { isConflict } from './database-errors.ts';
 import { bookingMovedMessage, moveRefundedMessage } from './move-message.ts';
 import { openCheckoutOverHolds, PROVIDER_CALL_HOLD_MINUTES, providerUnavailable } from './held-checkout.ts';
 import { centsToEuros, discountedCents, formatMoney, sameAmount } from './money.ts';
@@ -356,8 +357,8 @@ export function createMoveService(
       const [id] = await repository.insertBookings(trx, [row]);
       return id!;
     } catch (error) {
-      if (isConflict(error) || sqlState(error) === SQLSTATE.deadlockDetected)
-        throw new AppError('slot_unavailable');
+      // A deadlock says nothing about the slot: it escapes, and moveBooking's transaction is run again.
+      if (isConflict(error)) throw new AppError('slot_unavailable');
       throw error;
     }
   }
@@ -366,8 +367,8 @@ export function createMoveService(
     try {
       await run();
     } catch (error) {
-      if (isConflict(error) || sqlState(error) === SQLSTATE.deadlockDetected)
-        throw new AppError('slot_unavailable');
+      // A deadlock says nothing about the slot: it escapes, and moveBooking's transaction is run again.
+      if (isConflict(error)) throw new AppError('slot_unavailable');
       throw error;
     }
   }
@@ -384,7 +385,10 @@ export function createMoveService(
     async moveBooking(input: MoveBookingInput): Promise<MoveBookingResponse> {
       const now = clock.now();
       const nowDate = dateFromInstant(now);
-      const outcome = await db.transaction().execute(async (trx): Promise<MoveStep> => {
+      // Run again after a deadlock, a cheaper move's refund is safe: its provider call is keyed by the booking and
+      // the move's sequence number, and a try that rolled back recorded no move, so the next one keys it alike.
+      const retried = { name: 'moveBooking', log: deps.log };
+      const outcome = await runTransaction(db, retried, async (trx): Promise<MoveStep> => {
         const booking = await movesRepository.lockBookingToMove(trx, input.bookingId);
         if (!booking || booking.user_id !== input.userId) throw new AppError('booking_not_found');
         const replayed = await replay(trx, booking, input, nowDate);

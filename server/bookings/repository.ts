@@ -16,8 +16,17 @@ export type BookingUserRow = {
   deleted_at: Date | null;
 };
 
-export async function findBookingUser(db: Db, userId: string): Promise<BookingUserRow | undefined> {
-  return db
+/**
+ * `forShare`: for a new booking, the user's row is held FOR SHARE until the transaction ends, which an account
+ * deletion's lock (NO KEY UPDATE) waits for and makes wait: a booking either commits before the deletion, which
+ * then cancels it, or reads the account deleted. Several bookings of one user still go side by side.
+ */
+export async function findBookingUser(
+  db: Db,
+  userId: string,
+  options: { forShare?: boolean } = {},
+): Promise<BookingUserRow | undefined> {
+  const query = db
     .selectFrom('users')
     .select([
       'id',
@@ -29,8 +38,8 @@ export async function findBookingUser(db: Db, userId: string): Promise<BookingUs
       'phone_verified_at',
       'deleted_at',
     ])
-    .where('id', '=', userId)
-    .executeTakeFirst();
+    .where('id', '=', userId);
+  return (options.forShare ? query.forShare() : query).executeTakeFirst();
 }
 
 /** Whether the operator blocked this e-mail address or phone number. */

@@ -7,6 +7,7 @@ import { lockUsableCoupon } from '../coupons/service.ts';
 import { insertRedemptions } from '../coupons/repository.ts';
 import { confirmBookings, type FulfilmentDependencies } from '../checkout/fulfilment.ts';
 import type { Db } from '../db/database.ts';
+import { runTransaction } from '../db/transactions.ts';
 import { AppError } from '../errors.ts';
 import type { Locale } from '../i18n.ts';
 import { releaseLockCodes } from '../locks/service.ts';
@@ -16,7 +17,7 @@ import type { CancellationReason } from './cancellation-message.ts';
 import { abandonMovesOf, createMoveService, refundFromBookingPayments } from './moves.ts';
 import { openCheckoutOverHolds, PROVIDER_CALL_HOLD_MINUTES } from './held-checkout.ts';
 import { readRefundRatios } from '../settings/refund-ratios.ts';
-import { isConflict, sqlState, SQLSTATE } from './database-errors.ts';
+import { isConflict } from './database-errors.ts';
 import { centsToEuros, formatMoney, sameAmount } from './money.ts';
 import { priceSlots } from './pricing.ts';
 import { refundableCents, withinBestRefundTier } from './refunds.ts';
@@ -131,7 +132,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
   const { db, clock } = deps;
 
   async function requireBookingUser(trx: Db, userId: string): Promise<repository.BookingUserRow> {
-    const user = await repository.findBookingUser(trx, userId);
+    const user = await repository.findBookingUser(trx, userId, { forShare: true });
     if (!user || user.deleted_at !== null) throw new AppError('booking_account_closed');
     if (await repository.isContactBlocked(trx, user.email, user.phone_number)) {
       throw new AppError('booking_client_blocked');
@@ -164,10 +165,9 @@ export function createBookingService(deps: BookingServiceDependencies) {
     try {
       return await repository.insertBookings(trx, rows);
     } catch (error) {
-      // The database refused a slot that has a live booking; a deadlock means another booking of these slots
-      // won. Either way the transaction is rolled back and nothing changes.
-      if (isConflict(error) || sqlState(error) === SQLSTATE.deadlockDetected)
-        throw new AppError('slot_unavailable');
+      // The database refused a slot that has a live booking: the transaction is rolled back and nothing changes.
+      // A deadlock says nothing about the slots: it escapes, and the whole transaction is run again.
+      if (isConflict(error)) throw new AppError('slot_unavailable');
       throw error;
     }
   }
@@ -286,7 +286,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
       if (slotIds.length === 0) throw new AppError('slot_not_found');
       const now = clock.now();
       const nowDate = dateFromInstant(now);
-      const held = await db.transaction().execute(async (trx) => {
+      const held = await runTransaction(db, { name: 'createBooking', log: deps.log }, async (trx) => {
         const user = await requireBookingUser(trx, input.userId);
         const slots = await requireBookableSlots(trx, slotIds, now);
         await repository.lockSlots(trx, slotIds);
@@ -365,6 +365,11 @@ export function createBookingService(deps: BookingServiceDependencies) {
             dateFromInstant(opened.expiresAt),
           );
           return true;
+        },
+        // Holds an account deletion ended: it waits for the first step's lock on the account, then ends them.
+        async (trx) => {
+          const account = await repository.findBookingUser(trx, input.userId);
+          if (!account || account.deleted_at !== null) throw new AppError('booking_account_closed');
         },
       );
       return { checkout_session: { clientSecret: session.clientSecret } };
@@ -495,7 +500,9 @@ export function createBookingService(deps: BookingServiceDependencies) {
       const nowDate = dateFromInstant(now);
       const expected = new Map(input.items.map((item) => [item.bookingId, item.expectedRefundEur]));
       if (expected.size === 0) throw new AppError('booking_not_found');
-      return db.transaction().execute(async (trx) => {
+      // Run again after a deadlock, the refunds' provider calls are safe: each is keyed by its booking
+      // (cancellationRefundKey), so one a rolled-back try made is answered again by the provider, not paid twice.
+      return runTransaction(db, { name: 'cancelBookings', log: deps.log }, async (trx) => {
         const rows = await repository.lockBookings(trx, [...expected.keys()]);
         if (rows.length !== expected.size || rows.some((row) => row.user_id !== input.userId)) {
           throw new AppError('booking_not_found');
@@ -521,7 +528,8 @@ export function createBookingService(deps: BookingServiceDependencies) {
       const nowDate = dateFromInstant(now);
       const ids = [...new Set(input.bookingIds)];
       if (ids.length === 0) throw new AppError('booking_not_found');
-      return db.transaction().execute(async (trx) => {
+      // Safe to run again as the member's cancellation is: each refund is keyed by its booking.
+      return runTransaction(db, { name: 'cancelBookingsAsOperator', log: deps.log }, async (trx) => {
         const rows = await repository.lockBookings(trx, ids);
         if (rows.length !== ids.length) throw new AppError('booking_not_found');
         const toCancel = cancelableWithRefunds(rows, now, (row, policyCents) =>
@@ -562,7 +570,8 @@ export function createBookingService(deps: BookingServiceDependencies) {
           }));
         return cancelAndRefund(trx, toCancel, nowDate, 'account_deleted');
       };
-      return options.trx ? work(options.trx) : db.transaction().execute(work);
+      // Inside the deletion's transaction when given: that one is run again after a deadlock.
+      return runTransaction(options.trx ?? db, { name: 'cancelUpcomingBookingsOfUser', log: deps.log }, work);
     },
   };
 }

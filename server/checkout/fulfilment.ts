@@ -10,6 +10,7 @@ import { bookingConfirmationMessage } from '../bookings/confirmation-message.ts'
 import { instantFromDate } from '../clock.ts';
 import type { CompanyDetails } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import type { TransactionRetryLog } from '../db/transactions.ts';
 import { issueLockCodes, type LockDependencies } from '../locks/service.ts';
 import { messageAddressee, messageBookingTimes } from '../notifications/message-context.ts';
 import { findMessageContext } from '../notifications/repository.ts';
@@ -30,6 +31,8 @@ export type FulfilmentDependencies = LockDependencies &
      * Required so no wiring can forget it; `null` only where no message must ever go out (unit tests of rules).
      */
     accessCodes: AccessCodeScheduler | null;
+    /** Where a transaction run again after a deadlock is reported (runTransaction); not reported when absent. */
+    log?: TransactionRetryLog | null;
   };
 
 /** The refund of a booking paid after its hold was released: one per booking, ever. */
@@ -108,6 +111,7 @@ export async function confirmBookings(
   target: { sessionId: string } | { bookingIds: readonly number[] },
   now: Date,
 ): Promise<number[]> {
+  await repository.lockSlotsOfPendingBookings(trx, target);
   const confirmed = await repository.confirmPendingBookings(trx, target, now);
   if (confirmed.length === 0) return [];
   await issueLockCodes(trx, deps, confirmed, now);

@@ -99,6 +99,32 @@ function markBookingsPaid(db: Db, now: Date, changes: Updateable<BookingsTable> 
     .returning(FULFILLED_COLUMNS);
 }
 
+/**
+ * Locks the slots of the target's pending bookings (in id order), as every transaction that writes a live booking
+ * does first (bookings/repository.ts lockSlots). Confirming rewrites each booking's row, and a rewrite is checked
+ * against the exclusion index again: without the slots' lock, a booking or a move inserting into one of these
+ * slots waits on the rewrite while this transaction, a statement later, waits on theirs (a deadlock).
+ */
+export async function lockSlotsOfPendingBookings(
+  db: Db,
+  target: { sessionId: string } | { bookingIds: readonly number[] },
+): Promise<void> {
+  const pending = db.selectFrom('bookings').select('slot_id').where('status', '=', 'pending');
+  await db
+    .selectFrom('slots')
+    .select('id')
+    .where(
+      'id',
+      'in',
+      'sessionId' in target
+        ? pending.where('checkout_session_id', '=', target.sessionId)
+        : pending.where('id', 'in', [...target.bookingIds]),
+    )
+    .orderBy('id')
+    .forNoKeyUpdate()
+    .execute();
+}
+
 /** pending -> confirmed (paid now); answers only the bookings this call confirmed. */
 export async function confirmPendingBookings(
   db: Db,

@@ -8,6 +8,7 @@ import { providerUnavailable } from '../bookings/held-checkout.ts';
 import { checkoutReturnUrl } from '../bookings/service.ts';
 import { dateFromInstant, instantFromDate, type Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
+import { runTransaction } from '../db/transactions.ts';
 import { AppError } from '../errors.ts';
 import type { Locale } from '../i18n.ts';
 import {
@@ -91,7 +92,10 @@ export function createCheckoutService(deps: CheckoutServiceDependencies) {
 
   async function handleEvent(event: PaymentEvent): Promise<'processed' | 'duplicate'> {
     const now = dateFromInstant(clock.now());
-    return db.transaction().execute(async (trx) => {
+    // Run again after a deadlock, the refunds it may ask the provider for are safe: each has a key of its own
+    // (a late payment's per booking, an orphan payment's per session), so a repeated call is answered, not paid.
+    const retried = { name: 'handlePaymentEvent', log: deps.log };
+    return runTransaction(db, retried, async (trx) => {
       const fresh = await repository.recordPaymentEvent(trx, {
         id: event.id,
         provider: deps.payments.name,
@@ -155,7 +159,7 @@ export function createCheckoutService(deps: CheckoutServiceDependencies) {
       const event = deps.payments.verifyWebhook(rawBody, signature);
       if (event.malformed) {
         // Kept for the record (what the provider sent, when), never acted on; the same event again changes nothing.
-        await db.transaction().execute(async (trx) => {
+        await runTransaction(db, { name: 'recordMalformedEvent', log: deps.log }, async (trx) => {
           if (
             await repository.recordPaymentEvent(trx, {
               id: event.id,
@@ -201,7 +205,10 @@ export function createCheckoutService(deps: CheckoutServiceDependencies) {
         const outcome = remote ? outcomeOfSession(remote) : null;
         if (remote && outcome) {
           const now = dateFromInstant(clock.now());
-          await db.transaction().execute((trx) => applySessionOutcome(trx, deps, remote, outcome, now));
+          // Safe to run again after a deadlock as handleEvent is: any refund it asks for is keyed.
+          await runTransaction(db, { name: 'reconcileSession', log: deps.log }, (trx) =>
+            applySessionOutcome(trx, deps, remote, outcome, now),
+          );
         }
       }
       return sessionStatus(sessionId);
@@ -249,7 +256,9 @@ export function createCheckoutService(deps: CheckoutServiceDependencies) {
       // sweep and any other completion (another tab, another process) wait for the same lock, so one payment
       // wins and the others, like a payment after the hold ended, are refused before anything is charged.
       const now = dateFromInstant(clock.now());
-      await db.transaction().execute(async (trx) => {
+      // Run again after a deadlock: the local provider keeps nothing outside this database, so a try that rolled
+      // back left no event, no payment and no booking change behind.
+      await runTransaction(db, { name: 'completeLocalCheckout', log: deps.log }, async (trx) => {
         const locked = await repository.lockSession(trx, session.id);
         if (!locked || locked.status !== 'open' || locked.expires_at <= now) {
           throw new AppError('checkout_session_closed');
@@ -322,7 +331,9 @@ export function createCheckoutService(deps: CheckoutServiceDependencies) {
         await handleEvent(localEvent(session, 'checkout.session.expired', { status: 'expired' }));
         expired += 1;
       }
-      await db.transaction().execute((trx) => bookingRepository.releaseAllStaleHolds(trx, now));
+      await runTransaction(db, { name: 'releaseAllStaleHolds', log: deps.log }, (trx) =>
+        bookingRepository.releaseAllStaleHolds(trx, now),
+      );
       return expired;
     },
   };

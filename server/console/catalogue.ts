@@ -6,6 +6,7 @@ import { dateFromInstant, type Clock } from '../clock.ts';
 import { createCouponService } from '../coupons/service.ts';
 import * as couponRepository from '../coupons/repository.ts';
 import type { Db } from '../db/database.ts';
+import { runTransaction } from '../db/transactions.ts';
 import { AppError } from '../errors.ts';
 import { mapBranchDoors } from '../locks/status.ts';
 import { changeRefundRatios, readRefundRatios } from '../settings/refund-ratios.ts';
@@ -60,7 +61,7 @@ export function createCatalogueService(deps: { db: Db; clock: Clock; horizonDays
     work: (trx: Db, at: Date) => Promise<{ result: T; audit: Parameters<typeof recordAudit>[2] }>,
   ) {
     const at = dateFromInstant(clock.now());
-    return db.transaction().execute(async (trx) => {
+    return runTransaction(db, { name: 'catalogue' }, async (trx) => {
       const { result, audit } = await work(trx, at);
       await recordAudit(trx, actor, audit, at);
       return result;

@@ -10,7 +10,7 @@ import {
   type AccessCodeNotifier,
   type AccessCodeScheduler,
 } from '../bookings/access-codes.ts';
-import { isConflict, sqlState, SQLSTATE } from '../bookings/database-errors.ts';
+import { isConflict, sqlState } from '../bookings/database-errors.ts';
 import { centsToEuros, eurosToCents, formatMoney } from '../bookings/money.ts';
 import * as movesRepository from '../bookings/moves-repository.ts';
 import { writeMovedEmail } from '../bookings/moves.ts';
@@ -19,6 +19,7 @@ import * as bookingRepository from '../bookings/repository.ts';
 import type { BookingService } from '../bookings/service.ts';
 import { dateFromInstant, instantFromDate, type Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
+import { runTransaction, type TransactionRetryLog } from '../db/transactions.ts';
 import type { BookingStatus, LockDoorState } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import type { OperationQuery } from '../http/operations.ts';
@@ -39,6 +40,8 @@ export type ConsoleDependencies = LockDependencies &
     resend: AccessCodeNotifier;
     accessCodes: AccessCodeScheduler | null;
     auth: AuthService;
+    /** Where a transaction run again after a deadlock is reported (runTransaction); not reported when absent. */
+    log?: TransactionRetryLog | null;
   };
 
 /** What a booking has been paid: its price when a payment confirmed it through a checkout (free ones: 0). */
@@ -237,7 +240,9 @@ export function createConsoleService(deps: ConsoleDependencies) {
     work: (trx: Db, at: Date) => Promise<{ result: T; audit: Parameters<typeof recordAudit>[2] }>,
   ): Promise<T> {
     const at = dateFromInstant(now());
-    return db.transaction().execute(async (trx) => {
+    // Run again, audit row and all, after a deadlock. The refunds an operator's change may make are keyed per
+    // booking (the cancellations' as the member's own), so a try that rolled back is not paid twice.
+    return runTransaction(db, { name: 'console', log: deps.log }, async (trx) => {
       const { result, audit } = await work(trx, at);
       await recordAudit(trx, actor, audit, at);
       return result;
@@ -510,8 +515,8 @@ export function createConsoleService(deps: ConsoleDependencies) {
             .where('id', '=', bookingId)
             .execute();
         } catch (error) {
-          if (isConflict(error) || sqlState(error) === SQLSTATE.deadlockDetected)
-            throw new AppError('slot_unavailable');
+          // A deadlock is not an answer: the audited transaction runs again (runTransaction).
+          if (isConflict(error)) throw new AppError('slot_unavailable');
           throw error;
         }
         if (row.lock_code_id !== null) {

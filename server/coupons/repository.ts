@@ -13,10 +13,12 @@ export async function findCouponByCode(db: Db, code: string): Promise<CouponRow 
 
 /**
  * Reads a coupon and locks its row until the transaction ends, so concurrent bookings redeem it one after
- * another and its caps are counted exactly.
+ * another and its caps are counted exactly. NO KEY UPDATE, like the slots' lock: it does not block the foreign-key
+ * checks of rows that name the coupon. With FOR UPDATE, a payment or a move rewriting a couponed booking waited
+ * for a booking holding the coupon, while that booking waited for the rewritten row in the exclusion index.
  */
 export async function lockCoupon(db: Db, couponId: number): Promise<CouponRow | undefined> {
-  return db.selectFrom('coupons').selectAll().where('id', '=', couponId).forUpdate().executeTakeFirst();
+  return db.selectFrom('coupons').selectAll().where('id', '=', couponId).forNoKeyUpdate().executeTakeFirst();
 }
 
 export async function findUserCreatedAt(db: Db, userId: string): Promise<Date | undefined> {

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorObject } from 'ajv';
+import { isTransientTransactionFailure } from '../db/transactions.ts';
 import { AppError, type ErrorCode } from '../errors.ts';
 import { resolveLocale } from '../i18n.ts';
 import { describeValidationProblems, fieldProblems } from './validation.ts';
@@ -46,7 +47,11 @@ export const SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 /** Maps anything thrown while handling a request to the catalogue, so every error body is `{detail, code}`. */
 function toAppError(error: FastifyError | AppError | Error): AppError {
   if (error instanceof AppError) return error;
-  if (isDatabaseUnavailable(error)) return new AppError('service_unavailable');
+  // A deadlock or serialization failure still there after runTransaction's tries: nothing was kept, and trying
+  // again a moment later should succeed, as after a database that went away.
+  if (isDatabaseUnavailable(error) || isTransientTransactionFailure(error)) {
+    return new AppError('service_unavailable');
+  }
   // The contract's security check wraps what its handler threw into a 401. A token that failed the check is a
   // 401 indeed; a database that could not be asked is not the caller's fault, and must not log them out.
   const wrapped = (error as { errors?: unknown }).errors;

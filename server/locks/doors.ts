@@ -10,6 +10,7 @@ import {
 } from '../adapters/locks/provider.ts';
 import { branchOfVirtualDoor, virtualDoorOf } from '../adapters/locks/local.ts';
 import { dateFromInstant, instantFromDate, type Clock } from '../clock.ts';
+import { runTransaction } from '../db/transactions.ts';
 import type { Db } from '../db/database.ts';
 import type { LockDoorState } from '../db/schema.ts';
 import { readSetting, writeSetting } from '../settings/repository.ts';
@@ -277,76 +278,86 @@ export function createDoorService(deps: {
   async function applyEvent(event: DoorEvent): Promise<DoorEventOutcome> {
     const current = now();
     let resync: number | null = null;
-    const outcome = await db.transaction().execute(async (trx): Promise<DoorEventOutcome> => {
-      const door = event.providerCodeId
-        ? await doors.findDoorByProviderCode(trx, event.providerCodeId)
-        : undefined;
-      const inserted = await doors.insertLockEvent(trx, {
-        providerEventId: event.eventId,
-        eventType: event.type,
-        deviceId: event.deviceId,
-        providerCodeId: event.providerCodeId,
-        lockCodeId: door?.lock_code_id ?? null,
-        bookingId: null,
-        occurredAt: event.occurredAt,
-      });
-      if (!inserted) return 'duplicate';
-      if (event.type === 'lock.unlocked') {
-        await recordOpening(trx, event, door?.lock_code_id ?? null);
-        return 'recorded';
-      }
-      if (event.type.startsWith('device.')) {
-        await recordDeviceEvent(trx, event, current);
-        return 'recorded';
-      }
-      if (!door || door.provider_code_id !== event.providerCodeId) return 'ignored';
-      // An event older than the last one applied to this door tells nothing new.
-      if (door.last_event_at && event.occurredAt < door.last_event_at) return 'ignored';
-      const key = { lockCodeId: door.lock_code_id, deviceId: door.device_id };
-      const stamp = { lastEventAt: event.occurredAt };
-      switch (event.type) {
-        case 'access_code.set':
-          for (const from of ['programming', 'failed'] as const) {
+    const outcome = await runTransaction(
+      db,
+      { name: 'applyDoorEvent', log },
+      async (trx): Promise<DoorEventOutcome> => {
+        const door = event.providerCodeId
+          ? await doors.findDoorByProviderCode(trx, event.providerCodeId)
+          : undefined;
+        const inserted = await doors.insertLockEvent(trx, {
+          providerEventId: event.eventId,
+          eventType: event.type,
+          deviceId: event.deviceId,
+          providerCodeId: event.providerCodeId,
+          lockCodeId: door?.lock_code_id ?? null,
+          bookingId: null,
+          occurredAt: event.occurredAt,
+        });
+        if (!inserted) return 'duplicate';
+        if (event.type === 'lock.unlocked') {
+          await recordOpening(trx, event, door?.lock_code_id ?? null);
+          return 'recorded';
+        }
+        if (event.type.startsWith('device.')) {
+          await recordDeviceEvent(trx, event, current);
+          return 'recorded';
+        }
+        if (!door || door.provider_code_id !== event.providerCodeId) return 'ignored';
+        // An event older than the last one applied to this door tells nothing new.
+        if (door.last_event_at && event.occurredAt < door.last_event_at) return 'ignored';
+        const key = { lockCodeId: door.lock_code_id, deviceId: door.device_id };
+        const stamp = { lastEventAt: event.occurredAt };
+        switch (event.type) {
+          case 'access_code.set':
+            for (const from of ['programming', 'failed'] as const) {
+              await doors.compareAndSetDoor(
+                trx,
+                key,
+                { state: from },
+                { state: 'set', error: null, ...stamp },
+                current,
+              );
+            }
+            return 'recorded';
+          case 'access_code.failed_to_set_on_device':
             await doors.compareAndSetDoor(
               trx,
               key,
-              { state: from },
-              { state: 'set', error: null, ...stamp },
+              { state: 'programming' },
+              { state: 'failed', error: 'failed_to_set_on_device', ...stamp },
               current,
             );
-          }
-          return 'recorded';
-        case 'access_code.failed_to_set_on_device':
-          await doors.compareAndSetDoor(
-            trx,
-            key,
-            { state: 'programming' },
-            { state: 'failed', error: 'failed_to_set_on_device', ...stamp },
-            current,
-          );
-          return 'recorded';
-        case 'access_code.removed_from_device':
-        case 'access_code.deleted':
-          await doors.compareAndSetDoor(
-            trx,
-            key,
-            { state: 'revoking' },
-            { state: 'revoked', ...stamp },
-            current,
-          );
-          // Gone from the door while its bookings still need it: programmed again.
-          if (
-            await doors.compareAndSetDoor(trx, key, { state: 'set' }, { state: 'pending', ...stamp }, current)
-          ) {
-            await doors.setProviderCodeId(trx, key, null);
-            resync = door.lock_code_id;
-            await deps.sync()?.schedule(trx, [door.lock_code_id]);
-          }
-          return 'recorded';
-        default:
-          return 'ignored';
-      }
-    });
+            return 'recorded';
+          case 'access_code.removed_from_device':
+          case 'access_code.deleted':
+            await doors.compareAndSetDoor(
+              trx,
+              key,
+              { state: 'revoking' },
+              { state: 'revoked', ...stamp },
+              current,
+            );
+            // Gone from the door while its bookings still need it: programmed again.
+            if (
+              await doors.compareAndSetDoor(
+                trx,
+                key,
+                { state: 'set' },
+                { state: 'pending', ...stamp },
+                current,
+              )
+            ) {
+              await doors.setProviderCodeId(trx, key, null);
+              resync = door.lock_code_id;
+              await deps.sync()?.schedule(trx, [door.lock_code_id]);
+            }
+            return 'recorded';
+          default:
+            return 'ignored';
+        }
+      },
+    );
     if (resync !== null)
       log.warn({ lockCodeId: resync }, 'a live code was removed from its door: programming it again');
     return outcome;
@@ -441,7 +452,7 @@ export function createDoorService(deps: {
             .map((door) => `${door.device_id} ${door.state}${door.error ? ` (${door.error})` : ''}`)
             .join('; ');
     const bookings = await doors.listConfirmedBookingsOfCodeForEntry(db, code.id);
-    await db.transaction().execute((trx) =>
+    await runTransaction(db, { name: 'codeNotConfirmedAlert', log }, (trx) =>
       deps.alerts.codeNotConfirmed(
         trx,
         {
@@ -493,7 +504,9 @@ export function createDoorService(deps: {
         log.error(stray, 'live door codes did not fit their bookings: revoked or refitted by the sweep');
       const unsettled = await doors.listUnsettledCodes(db, current);
       if (scheduler && unsettled.length > 0) {
-        await db.transaction().execute((trx) => scheduler.schedule(trx, unsettled));
+        await runTransaction(db, { name: 'resyncUnsettledCodes', log }, (trx) =>
+          scheduler.schedule(trx, unsettled),
+        );
       }
       return {
         events,

@@ -3,6 +3,7 @@ import { Temporal } from 'temporal-polyfill';
 import type { LockProvider } from '../adapters/locks/provider.ts';
 import { dateFromInstant, instantFromDate } from '../clock.ts';
 import { attemptInSavepoint, REFUSED } from '../bookings/database-errors.ts';
+import { runTransaction } from '../db/transactions.ts';
 import type { Db } from '../db/database.ts';
 import { lockLockCodes } from '../db/queries.ts';
 import type { LockSyncScheduler } from './doors.ts';
@@ -256,7 +257,7 @@ export async function fitStrayLockCodes(
   const revoked: number[] = [];
   const refitted: number[] = [];
   for (const lockCodeId of await repository.listStrayLockCodes(db, now, LOCK_CODE_MARGIN)) {
-    const outcome = await db.transaction().execute(async (trx) => {
+    const outcome = await runTransaction(db, { name: 'fitStrayLockCode' }, async (trx) => {
       await lockLockCodes(trx, [lockCodeId]);
       return fitCodeToBookings(trx, deps, lockCodeId, now);
     });

@@ -1,5 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { runTransaction } from '../db/transactions.ts';
 import type { LocaleCode, OutboxStatus, OutboxTable } from '../db/schema.ts';
 
 // SQL of the notifications outbox. `db` may be a transaction: a message is written in the transaction of
@@ -45,7 +46,7 @@ export async function claimDueMessages(
   db: Db,
   options: { now: Date; leaseUntil: Date; limit: number; channel?: OutboxChannel },
 ): Promise<OutboxRow[]> {
-  return db.transaction().execute(async (trx) => {
+  return runTransaction(db, { name: 'claimDueMessages' }, async (trx) => {
     let query = trx
       .selectFrom('outbox')
       .select('id')

@@ -176,7 +176,7 @@ export function createOperatorService(
       assertPasswordPolicy(password);
       const passwordHash = await deps.hasher.hash(password);
       const at = now();
-      const done = await db.transaction().execute(async (trx) => {
+      const done = await inTransaction(db, async (trx) => {
         const operatorId = await repository.consumeSetupToken(trx, sha256(token), at);
         if (operatorId === undefined) return false;
         const operator = await repository.findLiveOperator(trx, operatorId, { lock: true });
@@ -227,7 +227,7 @@ export function createOperatorService(
       const at = now();
       const expiresAt = new Date(at.getTime() + OPERATOR_SESSION_HOURS * 3_600_000);
       const sessionId = randomUUID();
-      const outcome = await db.transaction().execute(async (trx) => {
+      const outcome = await inTransaction(db, async (trx) => {
         const operator = await repository.findLiveOperator(trx, found.id, { lock: true });
         if (!operator) return 'gone' as const;
         const latest = await repository.latestTotpStep(trx, operator.id);
@@ -285,7 +285,7 @@ export function createOperatorService(
     /** Ends a session: one's own, or anyone's for an owner. Audited. */
     async endSession(caller: OperatorCaller, sessionId: string): Promise<void> {
       const at = now();
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         const session = await repository.findLiveSession(trx, sessionId, at);
         if (!session) throw new AppError('session_not_found');
         if (session.operator_id !== caller.operator.id) requireOwner(caller.operator);
