@@ -1562,6 +1562,7 @@ export interface components {
       | 'invalid_period'
       | 'refund_exceeds_paid'
       | 'move_price_differs'
+      | 'move_same_slot'
       | 'closure_not_found'
       | 'closure_overlaps'
       | 'closure_reopened'
@@ -4488,7 +4489,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       /** @description No such booking or slot (`booking_not_found`, `slot_not_found`). */
       404: components['responses']['NotFound'];
-      /** @description Not movable (`booking_not_cancelable`), the slot is taken or started (`slot_unavailable`, `slot_started`), another branch (`slots_of_several_branches`) or another price (`move_price_differs`). */
+      /** @description Not movable (`booking_not_cancelable`), the slot is taken or started (`slot_unavailable`, `slot_started`), another branch (`slots_of_several_branches`), another price (`move_price_differs`) or the slot the booking is already in (`move_same_slot`). */
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       414: components['responses']['UrlTooLong'];

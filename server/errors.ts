@@ -617,6 +617,16 @@ export const errorCatalogue = {
       sk: 'Rezerváciu možno presunúť len na termín s rovnakou cenou.',
     },
   },
+  move_same_slot: {
+    status: 409,
+    detail: {
+      pt: 'A reserva já está neste horário. Escolha outro horário para a mudar.',
+      en: 'The booking is already in this slot. Choose another slot to move it to.',
+      fr: 'La réservation occupe déjà ce créneau. Choisissez un autre créneau pour la déplacer.',
+      de: 'Die Buchung liegt bereits in diesem Zeitfenster. Wählen Sie ein anderes Zeitfenster für die Verschiebung.',
+      sk: 'Rezervácia už je v tomto termíne. Vyberte iný termín, na ktorý ju chcete presunúť.',
+    },
+  },
   closure_not_found: {
     status: 404,
     detail: {

@@ -478,6 +478,8 @@ export function createConsoleService(deps: ConsoleDependencies) {
         const [row] = await bookingRepository.lockBookings(trx, [bookingId]);
         if (!row) throw new AppError('booking_not_found');
         if (row.status !== 'confirmed' || row.start_time <= at) throw new AppError('booking_not_cancelable');
+        // Its own slot is no move: it would release and reissue the door code and tell the member of nothing.
+        if (row.slot_id === input.time_slot_id) throw new AppError('move_same_slot');
         const current = (await repository.findAdminBooking(trx, bookingId))!;
         await bookingRepository.lockSlots(trx, [input.time_slot_id]);
         const [slot] = await bookingRepository.findSlotsForBooking(trx, [input.time_slot_id]);
