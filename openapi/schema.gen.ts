@@ -1953,11 +1953,14 @@ export interface components {
       /** Format: date-time */
       created_at: string;
     };
-    /** @description A calendar day, YYYY-MM-DD. */
+    /**
+     * Format: date
+     * @description A calendar day, YYYY-MM-DD, that exists (not 2026-02-30). A request's dates lie in the years 2000 to 2100; others are refused (422).
+     */
     CalendarDate: string;
     /**
      * Format: date-time
-     * @description An ISO 8601 instant with its offset.
+     * @description An ISO 8601 instant with its offset. A request's instants lie in the years 2000 to 2100 (as written); others are refused (422).
      */
     Instant: string;
     /**
@@ -3291,7 +3294,7 @@ export interface operations {
         };
       };
       304: components['responses']['NotModified'];
-      /** @description The date has the right shape but is not a real calendar date (e.g. `2026-02-31`). */
+      /** @description The date has the right shape but is not a real calendar date (e.g. `2026-02-31`) or lies outside the years 2000 to 2100 (`invalid_date`). */
       400: components['responses']['BadRequest'];
       /** @description No branch has this id. */
       404: components['responses']['NotFound'];
@@ -4331,7 +4334,7 @@ export interface operations {
           'application/json': components['schemas']['AdminBookingPage'];
         };
       };
-      /** @description A date that does not exist (`invalid_date`), or `from` after `to` (`invalid_period`). */
+      /** @description `from` after `to` (`invalid_period`). A date that does not exist, or outside the years 2000 to 2100, is 422. */
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
@@ -4555,7 +4558,7 @@ export interface operations {
           'application/json': components['schemas']['Closure'];
         };
       };
-      /** @description `ends_at` not after `starts_at` (`invalid_period`). */
+      /** @description `ends_at` not after `starts_at`, or more than 366 days after it (`invalid_period`). */
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
@@ -4595,7 +4598,7 @@ export interface operations {
           'application/json': components['schemas']['ClosurePreview'];
         };
       };
-      /** @description `ends_at` not after `starts_at` (`invalid_period`). */
+      /** @description `ends_at` not after `starts_at`, or more than 366 days after it (`invalid_period`). */
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
@@ -5485,7 +5488,7 @@ export interface operations {
           'application/json': components['schemas']['MoneyMovementPage'];
         };
       };
-      /** @description A date that does not exist (`invalid_date`), `from` after `to` or a period over 366 days (`invalid_period`). */
+      /** @description `from` after `to` or a period over 366 days (`invalid_period`). A date that does not exist, or outside the years 2000 to 2100, is 422. */
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
@@ -5526,7 +5529,7 @@ export interface operations {
           'application/json': components['schemas']['MoneyReport'];
         };
       };
-      /** @description A date that does not exist (`invalid_date`), `from` after `to` or a period over 366 days (`invalid_period`). */
+      /** @description `from` after `to` or a period over 366 days (`invalid_period`). A date that does not exist, or outside the years 2000 to 2100, is 422. */
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
@@ -5567,7 +5570,7 @@ export interface operations {
           'text/csv': string;
         };
       };
-      /** @description A date that does not exist (`invalid_date`), `from` after `to` or a period over 366 days (`invalid_period`). */
+      /** @description `from` after `to` or a period over 366 days (`invalid_period`). A date that does not exist, or outside the years 2000 to 2100, is 422. */
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
@@ -5608,7 +5611,7 @@ export interface operations {
           'application/json': components['schemas']['OccupancyReport'];
         };
       };
-      /** @description A date that does not exist (`invalid_date`), `from` after `to` or a period over 366 days (`invalid_period`). */
+      /** @description `from` after `to` or a period over 366 days (`invalid_period`). A date that does not exist, or outside the years 2000 to 2100, is 422. */
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
@@ -5649,7 +5652,7 @@ export interface operations {
           'text/csv': string;
         };
       };
-      /** @description A date that does not exist (`invalid_date`), `from` after `to` or a period over 366 days (`invalid_period`). */
+      /** @description `from` after `to` or a period over 366 days (`invalid_period`). A date that does not exist, or outside the years 2000 to 2100, is 422. */
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
@@ -5698,7 +5701,7 @@ export interface operations {
           'application/json': components['schemas']['AuditPage'];
         };
       };
-      /** @description A date that does not exist (`invalid_date`), or `from` after `to` (`invalid_period`). */
+      /** @description `from` after `to` (`invalid_period`). A date that does not exist, or outside the years 2000 to 2100, is 422. */
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];

@@ -1,6 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
-import { type Clock } from '../clock.ts';
+import { inAcceptedYears, type Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/database.ts';
 import type { Updateable } from 'kysely';
 import type { BranchesTable, Descriptions, RefundRatios } from '../db/schema.ts';
@@ -124,8 +124,8 @@ function parseCalendarDate(text: string): Temporal.PlainDate {
   } catch {
     throw new AppError('invalid_date');
   }
-  // PostgreSQL has no year 0; Temporal does.
-  if (date.year < 1) throw new AppError('invalid_date');
+  // PostgreSQL has no year 0; Temporal does. No slot exists outside the accepted years anyway.
+  if (!inAcceptedYears(text)) throw new AppError('invalid_date');
   if (parsedDates.size >= PARSED_DATES_LIMIT) parsedDates.clear();
   parsedDates.set(text, date);
   return date;

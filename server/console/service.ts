@@ -990,11 +990,17 @@ async function requireBranch(db: Db, branchId: number) {
   return branch;
 }
 
-/** A period's ends as instants; the end after the start (400 `invalid_period`). */
+/** A closure lasts at most this long; closing a branch for longer is deactivating it. */
+const CLOSURE_MAX_DAYS = 366;
+
+/** A period's ends as instants; the end after the start, at most CLOSURE_MAX_DAYS later (400 `invalid_period`). */
 function closurePeriod(input: { starts_at: string; ends_at: string }) {
   const from = Temporal.Instant.from(input.starts_at);
   const until = Temporal.Instant.from(input.ends_at);
   if (Temporal.Instant.compare(until, from) <= 0) throw new AppError('invalid_period', { limit: '' });
+  if (Temporal.Instant.compare(until, from.add({ hours: CLOSURE_MAX_DAYS * 24 })) > 0) {
+    throw new AppError('invalid_period', { limit: ` (${CLOSURE_MAX_DAYS})` });
+  }
   return { from: dateFromInstant(from), until: dateFromInstant(until) };
 }
 

@@ -1,6 +1,8 @@
 import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
+import ajvFormats from 'ajv-formats/dist/formats.js';
 import type { FastifySchemaCompiler } from 'fastify';
+import { inAcceptedYears } from '../clock.ts';
 import type { FieldProblem } from '../errors.ts';
 import { format, type Locale, type Localised } from '../i18n.ts';
 
@@ -23,10 +25,27 @@ export function createAjv(options: Options = {}): Ajv {
   return ajv;
 }
 
+const { fullFormats } = ajvFormats as unknown as {
+  fullFormats: Record<'date' | 'date-time', { validate: (value: string) => boolean }>;
+};
+
+/**
+ * A request's dates and instants must exist (2026-02-30 does not) and fall in the accepted years: the formats
+ * `date` and `date-time` as ajv-formats checks them, bounded (server/clock.ts). Answers are checked against
+ * the plain formats.
+ */
+function boundedDates(ajv: Ajv): Ajv {
+  for (const name of ['date', 'date-time'] as const) {
+    const { validate } = fullFormats[name];
+    ajv.addFormat(name, { type: 'string', validate: (value) => validate(value) && inAcceptedYears(value) });
+  }
+  return ajv;
+}
+
 // Path, query and header values arrive as strings and must be coerced to the declared types;
 // JSON bodies must already have the right types, so a string where a number belongs is an error.
-const coercingAjv = createAjv({ coerceTypes: 'array' });
-const strictAjv = createAjv({ coerceTypes: false });
+const coercingAjv = boundedDates(createAjv({ coerceTypes: 'array' }));
+const strictAjv = boundedDates(createAjv({ coerceTypes: false }));
 
 /** Where a string holding U+0000 sits in the value (a JSON pointer), or null when there is none. */
 function nulCharacterAt(value: unknown, pointer = ''): string | null {

@@ -268,6 +268,10 @@ describeEachDatabase('back office commands', (getDb) => {
     expect(err[0]).toContain('coupon SPRING10 exists already');
     expect(await admin('coupon', 'create', 'BIG', '--discount', '1.5')).toBe(2);
     expect(err[0]).toContain('--discount is a fraction');
+    expect(
+      await admin('coupon', 'create', 'FOREVER', '--discount', '0.1', '--valid-until', '9999-12-31'),
+    ).toBe(2);
+    expect(err[0]).toContain('--valid-until must lie in the years 2000 to 2100');
 
     // Registered after the cut-off: the coupon is not for this account.
     const late = await verifiedUser(getDb(), { createdAt: new Date('2026-03-01T00:00:00Z') });

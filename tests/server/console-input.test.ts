@@ -31,6 +31,7 @@ describe.each(DATABASE_TARGETS)('console input on %s', (target) => {
   });
   afterAll(async () => server?.close());
 
+  const get = (url: string) => owner.client.get(url, owner.token, { locale: 'en' });
   const send = (method: 'POST' | 'PATCH', url: string, payload: object) =>
     owner.client.call({
       method,
@@ -38,6 +39,9 @@ describe.each(DATABASE_TARGETS)('console input on %s', (target) => {
       payload,
       headers: { authorization: `Bearer ${owner.token}`, locale: 'en' },
     });
+  const fieldsOf = (response: { json: <T>() => T }) =>
+    (response.json<ErrorBody>().fields ?? []).map((field) => field.field);
+
   it('refuses to move a booking onto its own slot with 409 move_same_slot, changing nothing', async () => {
     const member = await verifiedAccount(newClient(server.app), server.app);
     const slotId = await insertSlot(server.app.db, {
@@ -66,5 +70,51 @@ describe.each(DATABASE_TARGETS)('console input on %s', (target) => {
     ).toEqual(before);
     expect(await server.app.db.selectFrom('booking_moves').selectAll().execute()).toEqual([]);
     expect(await server.app.db.selectFrom('outbox').select('id').execute()).toEqual(outbox);
+  });
+
+  it('refuses dates outside the years 2000 to 2100 and dates that do not exist with 422 naming the field', async () => {
+    for (const url of [
+      '/api/admin/bookings?from=0000-01-01',
+      '/api/admin/bookings?to=9999-12-31',
+      '/api/admin/bookings?from=1999-12-31',
+      '/api/admin/today?date=0000-01-01',
+      '/api/admin/today?date=2026-02-30',
+      '/api/admin/today?date=2101-01-01',
+      '/api/admin/payments?from=0000-01-01&to=2026-03-01',
+      '/api/admin/reports/money?from=2026-01-01&to=2026-02-30',
+      '/api/admin/audit?from=0000-12-01',
+    ]) {
+      const response = await get(url);
+      expect(response.statusCode, url).toBe(422);
+      expect(response.json<ErrorBody>().code, url).toBe('validation_failed');
+      expect(fieldsOf(response).length, url).toBe(1);
+    }
+    // The bounds themselves are days like any other.
+    expect((await get('/api/admin/bookings?from=2000-01-01&to=2100-12-31')).statusCode).toBe(200);
+    expect((await get('/api/admin/today?date=2100-12-31')).statusCode).toBe(200);
+  });
+
+  it('refuses a closure outside the accepted years or longer than a year, and stores none', async () => {
+    const closure = (starts_at: string, ends_at: string) => ({
+      branch_id: branchId,
+      starts_at,
+      ends_at,
+      reason: 'input test',
+    });
+    for (const [period, status, field] of [
+      [closure('0000-01-01T00:00:00Z', '9999-12-31T23:59:59Z'), 422, 'starts_at'],
+      [closure('2026-04-01T00:00:00Z', '9999-12-31T23:59:59Z'), 422, 'ends_at'],
+      [closure('1999-12-31T00:00:00Z', '2026-04-02T00:00:00Z'), 422, 'starts_at'],
+      [closure('2026-04-01T00:00:00Z', '2101-01-01T00:00:00Z'), 422, 'ends_at'],
+      [closure('2026-04-01T00:00:00Z', '2027-04-03T00:00:00Z'), 400, null],
+    ] as const) {
+      for (const url of ['/api/admin/closures/preview', '/api/admin/closures']) {
+        const response = await send('POST', url, period);
+        expect(response.statusCode, `${url} ${JSON.stringify(period)}`).toBe(status);
+        if (field) expect(fieldsOf(response)).toEqual([field]);
+        else expect(response.json<ErrorBody>().code).toBe('invalid_period');
+      }
+    }
+    expect(await server.app.db.selectFrom('branch_closures').select('id').execute()).toEqual([]);
   });
 });
