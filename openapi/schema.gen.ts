@@ -2294,10 +2294,12 @@ export interface components {
       location?: string;
       latitude?: number;
       longitude?: number;
+      /** @description An `https:` URL (plain `http:` outside production) or a path on this site; anything else (`javascript:`, `data:`, `//host`) is 422 naming the field. */
       map_url?: string | null;
       time_zone?: string;
       slot_minutes?: number;
       opening_hours?: components['schemas']['OpeningHours'];
+      /** @description Each an `https:` URL (plain `http:` outside production) or a path on this site, as `map_url`. */
       images?: string[];
       descriptions?: {
         pt?: string;
@@ -2316,11 +2318,13 @@ export interface components {
       location: string;
       latitude: number;
       longitude: number;
+      /** @description An `https:` URL (plain `http:` outside production) or a path on this site; anything else (`javascript:`, `data:`, `//host`) is 422 naming the field. */
       map_url?: string | null;
       time_zone: string;
       slot_minutes?: number;
       opening_hours?: components['schemas']['OpeningHours'];
       default_price_eur: components['schemas']['Money'];
+      /** @description Each an `https:` URL (plain `http:` outside production) or a path on this site, as `map_url`. */
       images: string[];
       descriptions: components['schemas']['Descriptions'];
       active_with_smart_lock?: boolean;

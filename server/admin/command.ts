@@ -28,6 +28,8 @@ export type AdminContext = {
   /** Where links point (`PUBLIC_URL`) and the operators' default language (`OPERATOR_LOCALE`). */
   publicUrl?: string;
   operatorLocale?: LocaleCode;
+  /** Whether branch map and image links may be plain `http:` (outside production); https only by default. */
+  allowPlainHttp?: boolean;
   /** Who the audit log names for this run's changes; by default `cli:<the OS user running it>`. */
   actor?: Actor;
 };

@@ -1,6 +1,7 @@
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
 import { inAcceptedYears, type Clock } from '../clock.ts';
+import { checkBranchLinks } from './links.ts';
 import { inTransaction, type Db } from '../db/database.ts';
 import type { Updateable } from 'kysely';
 import type { BranchesTable, Descriptions, RefundRatios } from '../db/schema.ts';
@@ -193,7 +194,8 @@ const branchDefinitionSchema = z.object({
   location: z.string().trim().min(1),
   latitude: z.number().min(-90).max(90),
   longitude: z.number().min(-180).max(180),
-  mapUrl: z.url().nullable(),
+  // The services check links as the product publishes them (links.ts); this keeps any other writer to the web.
+  mapUrl: z.url({ protocol: /^https?$/ }).nullable(),
   timeZone: z.string().refine(isTimeZone, 'not an IANA time zone'),
   slotMinutes: z.number().int().min(5).max(MINUTES_PER_DAY),
   openingHours: openingHoursSchema.nullable(),
@@ -330,9 +332,16 @@ export type BranchServiceDependencies = {
   clock: Clock;
   /** How many branch-local days, today included, have slots. */
   horizonDays: number;
+  /** Whether map and image links may be plain `http:` (outside production); `https:` or site paths otherwise. */
+  allowPlainHttp?: boolean;
 };
 
-export function createBranchService({ db, clock, horizonDays }: BranchServiceDependencies) {
+export function createBranchService({
+  db,
+  clock,
+  horizonDays,
+  allowPlainHttp = false,
+}: BranchServiceDependencies) {
   async function requireBranch(branchId: number): Promise<repository.BranchRow> {
     const branch = await repository.findBranch(db, branchId);
     if (!branch) throw new AppError('branch_not_found');
@@ -467,6 +476,7 @@ export function createBranchService({ db, clock, horizonDays }: BranchServiceDep
 
     /** Adds a branch atomically (gallery, price rules and cached prices with it); descriptions sanitised. */
     async createBranch(definition: BranchDefinition): Promise<number> {
+      checkBranchLinks(definition, { allowPlainHttp });
       const safe = sanitizeDescriptions(definition);
       return inTransaction(db, (trx) => insertBranchDefinition(trx, safe));
     },
@@ -490,6 +500,7 @@ export function createBranchService({ db, clock, horizonDays }: BranchServiceDep
       branchId: number,
       changes: BranchChanges,
     ): Promise<{ slotsGeneratedUntil: string | null }> {
+      checkBranchLinks(changes, { allowPlainHttp });
       const branch = await requireBranch(branchId);
       const patch = branchDefinitionSchema.partial().parse(
         sanitizeDescriptions({

@@ -172,6 +172,13 @@ describeEachDatabase('back office commands', (getDb) => {
     expect((await branches().listBranches())[0]!.active_with_smart_lock).toBe(true);
     expect(await admin('branch', 'update', String(id), '--active', '--inactive')).toBe(2);
     expect(err[0]).toContain('exclude each other');
+    // Links a browser would run, or plain http in production (the CLI's default), are not published.
+    expect(await admin('branch', 'update', String(id), '--map-url', 'javascript:alert(1)')).toBe(2);
+    expect(err[0]).toContain("'--map-url' must be an https address or a path on this site");
+    expect(await admin('branch', 'update', String(id), '--image', 'data:image/svg+xml,<svg/>')).toBe(2);
+    expect(err[0]).toContain("'images[0]' must be an https address");
+    expect(await admin('branch', 'update', String(id), '--map-url', 'http://maps.example/x')).toBe(2);
+    expect(await admin('branch', 'update', String(id), '--map-url', 'https://maps.example/x')).toBe(0);
   });
 
   it('adds and removes price rules, which price new slots and the cached range', async () => {

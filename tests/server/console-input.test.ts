@@ -1,7 +1,11 @@
-import type { ErrorBody } from './support/accounts.ts';
+import type { ErrorBody, Schemas } from './support/accounts.ts';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_TARGETS } from './support/databases.ts';
+import { buildApp } from '../../server/app.ts';
+import { fixedClock } from '../../server/clock.ts';
+import { DATABASE_TARGETS, freshDatabaseConfig, type FreshDatabase } from './support/databases.ts';
 import {
+  accountTestConfig,
   bookAndPayOverHttp,
   newClient,
   startAccountApp,
@@ -18,6 +22,17 @@ import { loggedInOperator } from './support/operators.ts';
 
 let counter = 0;
 const unique = (role: string) => `${role}-${Date.now()}-${(counter += 1)}@gym.example`;
+
+const NEW_BRANCH = {
+  name: 'Input branch',
+  location: 'Rua 1',
+  latitude: 38.7,
+  longitude: -9.1,
+  time_zone: 'Europe/Lisbon',
+  default_price_eur: 15,
+  images: ['https://cdn.gym.example/a.jpg'],
+  descriptions: { pt: 'x', en: 'x', fr: 'x', de: 'x', sk: 'x' },
+};
 
 describe.each(DATABASE_TARGETS)('console input on %s', (target) => {
   let server: AccountApp;
@@ -116,5 +131,88 @@ describe.each(DATABASE_TARGETS)('console input on %s', (target) => {
       }
     }
     expect(await server.app.db.selectFrom('branch_closures').select('id').execute()).toEqual([]);
+  });
+
+  it('refuses map and image links that are not https (javascript:, data:, relative to nothing) with 422, and publishes none', async () => {
+    const bad = [
+      'javascript:alert(document.cookie)',
+      'JavaScript:alert(1)',
+      ' javascript:alert(1)',
+      'data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==',
+      'data:image/svg+xml,<svg onload=alert(1)>',
+      'vbscript:msgbox(1)',
+      'file:///etc/passwd',
+      '//evil.example/x.jpg',
+      'ftp://cdn.gym.example/a.jpg',
+      'https://',
+      'not a url',
+    ];
+    for (const value of bad) {
+      const mapUpdate = await send('PATCH', `/api/admin/branches/${branchId}`, { map_url: value });
+      expect(mapUpdate.statusCode, value).toBe(422);
+      expect(fieldsOf(mapUpdate), value).toEqual(['map_url']);
+      const imageUpdate = await send('PATCH', `/api/admin/branches/${branchId}`, {
+        images: ['https://cdn.gym.example/ok.jpg', value],
+      });
+      expect(imageUpdate.statusCode, value).toBe(422);
+      expect(fieldsOf(imageUpdate), value).toEqual(['images[1]']);
+      const created = await send('POST', '/api/admin/branches', {
+        ...NEW_BRANCH,
+        slug: `bad-link-${counter++}`,
+        map_url: value,
+      });
+      expect(created.statusCode, value).toBe(422);
+      expect(fieldsOf(created), value).toEqual(['map_url']);
+    }
+    const published = await newClient(server.app).get('/api/bookings/branches');
+    const text = published.body.toLowerCase();
+    expect(text).not.toContain('javascript:');
+    expect(text).not.toContain('data:');
+    expect(await server.app.db.selectFrom('branches').select('id').execute()).toHaveLength(1);
+
+    // https, plain http outside production, and the site's own images are taken.
+    const good = await send('PATCH', `/api/admin/branches/${branchId}`, {
+      map_url: 'https://www.openstreetmap.org/export/embed.html?bbox=1,2,3,4',
+      images: ['/images/branches/a.svg', 'https://cdn.gym.example/b.jpg', 'http://localhost:5173/c.jpg'],
+    });
+    expect(good.statusCode).toBe(200);
+    expect(good.json<Schemas['AdminBranch']>().images).toEqual([
+      '/images/branches/a.svg',
+      'https://cdn.gym.example/b.jpg',
+      'http://localhost:5173/c.jpg',
+    ]);
+  });
+});
+
+describe('branch links in production (pglite)', () => {
+  let fresh: FreshDatabase;
+  let app: FastifyInstance;
+  let token: string;
+  let branchId: number;
+
+  beforeAll(async () => {
+    fresh = await freshDatabaseConfig('pglite');
+    const clock = fixedClock('2026-03-20T10:30:00Z');
+    app = await buildApp({ ...accountTestConfig(fresh.config), isProduction: true }, { clock });
+    token = (await loggedInOperator(app, clock, unique('owner'), 'owner')).token;
+    branchId = await createBranch(app.db);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await fresh?.cleanup();
+  });
+
+  it('takes only https links', async () => {
+    const update = (map_url: string) =>
+      app.inject({
+        method: 'PATCH',
+        url: `/api/admin/branches/${branchId}`,
+        headers: { authorization: `Bearer ${token}` },
+        payload: { map_url },
+      });
+    const plain = await update('http://maps.example/embed');
+    expect(plain.statusCode).toBe(422);
+    expect(plain.json<ErrorBody>().fields).toEqual([{ field: 'map_url', problem: 'format' }]);
+    expect((await update('https://maps.example/embed')).statusCode).toBe(200);
   });
 });
