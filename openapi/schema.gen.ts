@@ -1552,6 +1552,7 @@ export interface components {
       | 'booking_not_movable'
       | 'move_target_invalid'
       | 'price_difference_changed'
+      | 'move_in_progress'
       | 'operator_forbidden'
       | 'totp_code_reused'
       | 'invalid_setup_token'
@@ -3592,7 +3593,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       /** @description The current user has no such booking (`booking_not_found`), or no such slot (`slot_not_found`). */
       404: components['responses']['NotFound'];
-      /** @description The difference changed (`price_difference_changed`), the slot is taken (`slot_unavailable`) or has started (`slot_started`), or the booking cannot move any more (`booking_not_movable`: not confirmed and paid, started, or within the refund policy's highest threshold). */
+      /** @description The difference changed (`price_difference_changed`), the slot is taken (`slot_unavailable`) or has started (`slot_started`), the booking cannot move any more (`booking_not_movable`: not confirmed and paid, started, or within the refund policy's highest threshold), or another move of it sent at the same time went first (`move_in_progress`: nothing of this one was kept or charged). */
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       414: components['responses']['UrlTooLong'];

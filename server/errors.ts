@@ -517,6 +517,16 @@ export const errorCatalogue = {
       sk: 'Cenový rozdiel sa zmenil: teraz je {difference}. Skontrolujte presun.',
     },
   },
+  move_in_progress: {
+    status: 409,
+    detail: {
+      pt: 'Esta reserva já está a ser mudada noutro pedido. Aguarde um momento e veja as suas reservas.',
+      en: 'This booking is already being moved by another request. Wait a moment and check your bookings.',
+      fr: 'Cette réservation est déjà en cours de déplacement par une autre demande. Patientez un instant et consultez vos réservations.',
+      de: 'Diese Buchung wird bereits durch eine andere Anfrage verschoben. Warten Sie einen Moment und sehen Sie in Ihren Buchungen nach.',
+      sk: 'Táto rezervácia sa už presúva inou požiadavkou. Chvíľu počkajte a pozrite si svoje rezervácie.',
+    },
+  },
   operator_forbidden: {
     status: 403,
     detail: {

@@ -530,15 +530,21 @@ export function createMoveService(
             },
           }),
         async (trx, opened) => {
-          // Cancelled or moved while the provider answered: this move is void, and its hold ends.
-          const booking = await movesRepository.lockBookingToMove(trx, input.bookingId);
-          if (!booking || booking.status !== 'confirmed' || booking.slot_id !== fromSlotId) {
-            await movesRepository.endHold(trx, holdId);
-            return false;
+          // Cancelled, moved, or given another move's checkout while the provider answered: another request
+          // won the booking's row first, and this move is void. Its hold goes (the member never had it, so it
+          // leaves no expired booking behind) and the caller hears why: never that payments are down.
+          const booking = (await movesRepository.lockBookingToMove(trx, input.bookingId))!;
+          const moved = booking.status === 'confirmed' && booking.slot_id !== fromSlotId;
+          const racer =
+            booking.status === 'confirmed' && !moved
+              ? (await movesRepository.listAwaitingMovesOf(trx, [booking.id])).length > 0
+              : false;
+          if (booking.status !== 'confirmed' || moved || racer) {
+            await repository.deleteUnattachedHolds(trx, [holdId]);
+            return booking.status === 'confirmed'
+              ? new AppError('move_in_progress')
+              : new AppError('booking_not_movable', { hours: highestThreshold(booking.refund_ratios) });
           }
-          const attachedAt = dateFromInstant(clock.now());
-          // Another move of this booking begun meanwhile gives way to this one, as in the first step.
-          await abandonMovesOf(trx, [booking.id], attachedAt);
           await repository.insertCheckoutSession(trx, {
             id: opened.id,
             provider: deps.payments.name,
