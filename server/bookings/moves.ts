@@ -412,6 +412,11 @@ export function createMoveService(
         // A move of this booking still waiting for its payment gives way to this one: its hold ends, and a
         // payment that still arrives for it is refunded.
         await abandonMovesOf(trx, [booking.id], nowDate);
+        // The member's own hold of this slot that no move ever recorded: a move of theirs cut off between its
+        // hold and its checkout (a database cut, a crash), which would refuse this retry until it expired. This
+        // move takes its place; had that move still been running, it hears move_in_progress when it comes to
+        // record its checkout.
+        await movesRepository.deleteUnrecordedHoldsOf(trx, input.userId, slot.id);
 
         // The booking's coupon discounts the new slot at the same rate (no new redemption: it is one booking).
         const toPrice =
@@ -565,6 +570,8 @@ export function createMoveService(
           });
           return true;
         },
+        // Only another request of this booking's ends a move's hold this soon (deleteUnrecordedHoldsOf).
+        { holdsEnded: () => new AppError('move_in_progress') },
       );
       return {
         status: 'awaiting_payment',

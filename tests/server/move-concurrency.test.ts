@@ -12,7 +12,13 @@ import {
   lisbonSlot,
   verifiedUser,
 } from './bookings-fixtures.ts';
-import { emptyAllTables, freshDatabaseConfig, type FreshDatabase } from './support/databases.ts';
+import {
+  emptyAllTables,
+  freshDatabaseConfig,
+  TEST_POSTGRES_URL,
+  type FreshDatabase,
+} from './support/databases.ts';
+import { startTcpProxy } from './support/tcp-proxy.ts';
 import { createBranch } from './support/fixtures.ts';
 
 // Real PostgreSQL only (PGlite is one connection): moves raced against moves, cancellations, new bookings and
@@ -233,6 +239,55 @@ describe('moves raced on PostgreSQL', () => {
         .where('state', '=', 'awaiting_payment')
         .execute();
       expect(holds.map((hold) => hold.id)).toEqual(awaiting.map((move) => move.hold_booking_id));
+    }
+  });
+
+  it('lets the member retry a dearer move cut off by the database mid-move at once: their own hold does not refuse them', async () => {
+    if (fresh.config.kind !== 'postgres') throw new Error('needs PostgreSQL');
+    const target = new URL(TEST_POSTGRES_URL);
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const behindProxy = await openDatabase({ kind: 'postgres', url: proxy.urlFor(fresh.config.url) });
+    try {
+      const member = await verifiedUser(db());
+      const id = await paidBooking(member, '2026-03-25T10:00');
+      const dearer = await lisbonSlot(db(), branchId, '2026-03-27T10:00', { priceCents: 2000 });
+      const local = createLocalPaymentProvider({ db: db(), clock });
+      // The database goes away while the provider opens the checkout: the hold is committed, the checkout never
+      // recorded.
+      const cutting: PaymentProvider = {
+        ...local,
+        createCheckoutSession: async (request) => {
+          proxy.cut();
+          return local.createCheckoutSession(request);
+        },
+      };
+      const move = (payments: PaymentProvider) =>
+        bookingService(behindProxy.db, clock, { payments }).moveBooking({
+          userId: member,
+          bookingId: id,
+          slotId: dearer,
+          expectedDifferenceEur: 5,
+          locale: 'pt',
+        });
+      await expect(move(cutting)).rejects.toThrow();
+      proxy.restore();
+      // Still within the hold's two minutes: the retry is this member's, and goes through.
+      clock.advance({ seconds: 10 });
+      const retried = await move(local);
+      expect(retried).toMatchObject({ status: 'awaiting_payment', price_difference_eur: 5 });
+      const live = await liveOn(dearer);
+      expect(live).toHaveLength(1);
+      const [awaiting] = await db()
+        .selectFrom('booking_moves')
+        .select('hold_booking_id')
+        .where('booking_id', '=', id)
+        .where('state', '=', 'awaiting_payment')
+        .execute();
+      expect(live[0]!.id).toBe(awaiting!.hold_booking_id);
+    } finally {
+      proxy.restore();
+      await behindProxy.close();
+      await proxy.close();
     }
   });
 
