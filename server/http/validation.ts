@@ -58,12 +58,41 @@ function nulCharacterAt(value: unknown, pointer = ''): string | null {
   return null;
 }
 
+const DECIMAL = { integer: /^-?\d+$/, number: /^-?\d+(\.\d+)?$/ };
+
+/**
+ * Where a path, query or header value meant as a number is not written in decimals (`0x10`, `1e3`, ` 12`,
+ * `Infinity`), or null. Coercion alone would read those as numbers (JavaScript's `+value` does); the contract
+ * means decimal digits.
+ */
+function looseNumberAt(schema: unknown, data: unknown): string | null {
+  const properties = (schema as { properties?: Record<string, { type?: string | string[] }> }).properties;
+  if (!properties || data === null || typeof data !== 'object') return null;
+  for (const [name, property] of Object.entries(properties)) {
+    const value = (data as Record<string, unknown>)[name];
+    const types = [property.type ?? []].flat();
+    const decimal = types.includes('integer')
+      ? DECIMAL.integer
+      : types.includes('number')
+        ? DECIMAL.number
+        : null;
+    if (decimal && typeof value === 'string' && !decimal.test(value)) return `/${name}`;
+  }
+  return null;
+}
+
 // PostgreSQL text cannot hold U+0000: a value carrying it would fail in the database (a 500) instead of being
 // refused, and it can never match anything stored, so it is refused here like any other malformed value.
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? strictAjv : coercingAjv;
   const validate = ajv.compile(schema as object);
   const validateWithoutNul = (data: unknown): boolean => {
+    // Before coercion, which turns the text into a number in place.
+    const loose = httpPart === 'body' ? null : looseNumberAt(schema, data);
+    if (loose !== null) {
+      validateWithoutNul.errors = [{ keyword: 'type', instancePath: loose, schemaPath: '', params: {} }];
+      return false;
+    }
     if (!validate(data)) {
       validateWithoutNul.errors = validate.errors;
       return false;
