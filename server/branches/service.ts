@@ -221,6 +221,33 @@ const branchDefinitionSchema = z.object({
 
 export type BranchDefinition = z.input<typeof branchDefinitionSchema>;
 
+/** A definition's field as the contract and the console name it: `timeZone` -> `time_zone`, `images.1` -> `images[1]`. */
+function fieldName(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((name, key) => {
+    if (typeof key === 'number') return `${name}[${key}]`;
+    const snake = String(key).replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+    return name ? `${name}.${snake}` : snake;
+  }, '');
+}
+
+/**
+ * A branch definition (or change) read by `schema`; what it refuses (a time zone that is not one, a name of
+ * spaces) is 422 `validation_failed` naming each field, as the contract's own refusals do.
+ */
+function parseDefinition<Output>(schema: z.ZodType<Output>, input: unknown): Output {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((issue) => ({
+    field: fieldName(issue.path),
+    message: issue.message,
+  }));
+  throw new AppError(
+    'validation_failed',
+    { problems: issues.map((issue) => `${issue.field || 'branch'}: ${issue.message}`).join('; ') },
+    { fields: issues.map((issue) => ({ field: issue.field || 'branch', problem: 'invalid' as const })) },
+  );
+}
+
 type DefaultedField =
   'order' | 'mapUrl' | 'slotMinutes' | 'openingHours' | 'activeWithSmartLock' | 'priceRules';
 
@@ -291,7 +318,7 @@ function branchColumns(
  * executor, so callers that need it atomic pass a transaction.
  */
 export async function insertBranchDefinition(db: Db, definition: BranchDefinition): Promise<number> {
-  const branch = branchDefinitionSchema.parse(definition);
+  const branch = parseDefinition(branchDefinitionSchema, definition);
   const range = priceRange(branch);
   const branchId = await repository.insertBranch(db, {
     slug: branch.slug,
@@ -502,7 +529,8 @@ export function createBranchService({
     ): Promise<{ slotsGeneratedUntil: string | null }> {
       checkBranchLinks(changes, { allowPlainHttp });
       const branch = await requireBranch(branchId);
-      const patch = branchDefinitionSchema.partial().parse(
+      const patch = parseDefinition(
+        branchDefinitionSchema.partial(),
         sanitizeDescriptions({
           ...changes,
           ...(changes.descriptions && { descriptions: { ...branch.descriptions, ...changes.descriptions } }),

@@ -119,7 +119,7 @@ describeEachDatabase('back office commands', (getDb) => {
       ...DESCRIPTIONS,
     ];
     expect(await admin(...valid, '--time-zone', 'Europe/Atlantis')).toBe(2);
-    expect(err[0]).toContain('timeZone: not an IANA time zone');
+    expect(err[0]).toContain('--time-zone: not an IANA time zone');
     expect(
       await admin(
         ...valid
