@@ -1552,6 +1552,7 @@ export interface components {
       | 'booking_not_movable'
       | 'move_target_invalid'
       | 'price_difference_changed'
+      | 'move_in_progress'
       | 'operator_forbidden'
       | 'totp_code_reused'
       | 'invalid_setup_token'
@@ -1562,6 +1563,7 @@ export interface components {
       | 'invalid_period'
       | 'refund_exceeds_paid'
       | 'move_price_differs'
+      | 'move_same_slot'
       | 'closure_not_found'
       | 'closure_overlaps'
       | 'closure_reopened'
@@ -1952,11 +1954,14 @@ export interface components {
       /** Format: date-time */
       created_at: string;
     };
-    /** @description A calendar day, YYYY-MM-DD. */
+    /**
+     * Format: date
+     * @description A calendar day, YYYY-MM-DD, that exists (not 2026-02-30). A request's dates lie in the years 2000 to 2100; others are refused (422).
+     */
     CalendarDate: string;
     /**
      * Format: date-time
-     * @description An ISO 8601 instant with its offset.
+     * @description An ISO 8601 instant with its offset. A request's instants lie in the years 2000 to 2100 (as written); others are refused (422).
      */
     Instant: string;
     /**
@@ -2290,10 +2295,12 @@ export interface components {
       location?: string;
       latitude?: number;
       longitude?: number;
+      /** @description An `https:` URL (plain `http:` outside production) or a path on this site; anything else (`javascript:`, `data:`, `//host`) is 422 naming the field. */
       map_url?: string | null;
       time_zone?: string;
       slot_minutes?: number;
       opening_hours?: components['schemas']['OpeningHours'];
+      /** @description Each an `https:` URL (plain `http:` outside production) or a path on this site, as `map_url`. */
       images?: string[];
       descriptions?: {
         pt?: string;
@@ -2312,11 +2319,13 @@ export interface components {
       location: string;
       latitude: number;
       longitude: number;
+      /** @description An `https:` URL (plain `http:` outside production) or a path on this site; anything else (`javascript:`, `data:`, `//host`) is 422 naming the field. */
       map_url?: string | null;
       time_zone: string;
       slot_minutes?: number;
       opening_hours?: components['schemas']['OpeningHours'];
       default_price_eur: components['schemas']['Money'];
+      /** @description Each an `https:` URL (plain `http:` outside production) or a path on this site, as `map_url`. */
       images: string[];
       descriptions: components['schemas']['Descriptions'];
       active_with_smart_lock?: boolean;
@@ -3290,7 +3299,7 @@ export interface operations {
         };
       };
       304: components['responses']['NotModified'];
-      /** @description The date has the right shape but is not a real calendar date (e.g. `2026-02-31`). */
+      /** @description The date has the right shape but is not a real calendar date (e.g. `2026-02-31`) or lies outside the years 2000 to 2100 (`invalid_date`). */
       400: components['responses']['BadRequest'];
       /** @description No branch has this id. */
       404: components['responses']['NotFound'];
@@ -3584,7 +3593,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       /** @description The current user has no such booking (`booking_not_found`), or no such slot (`slot_not_found`). */
       404: components['responses']['NotFound'];
-      /** @description The difference changed (`price_difference_changed`), the slot is taken (`slot_unavailable`) or has started (`slot_started`), or the booking cannot move any more (`booking_not_movable`: not confirmed and paid, started, or within the refund policy's highest threshold). */
+      /** @description The difference changed (`price_difference_changed`), the slot is taken (`slot_unavailable`) or has started (`slot_started`), the booking cannot move any more (`booking_not_movable`: not confirmed and paid, started, or within the refund policy's highest threshold), or another move of it sent at the same time went first (`move_in_progress`: nothing of this one was kept or charged). */
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       414: components['responses']['UrlTooLong'];
@@ -4330,7 +4339,7 @@ export interface operations {
           'application/json': components['schemas']['AdminBookingPage'];
         };
       };
-      /** @description A date that does not exist (`invalid_date`), or `from` after `to` (`invalid_period`). */
+      /** @description `from` after `to` (`invalid_period`). A date that does not exist, or outside the years 2000 to 2100, is 422. */
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
@@ -4488,7 +4497,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       /** @description No such booking or slot (`booking_not_found`, `slot_not_found`). */
       404: components['responses']['NotFound'];
-      /** @description Not movable (`booking_not_cancelable`), the slot is taken or started (`slot_unavailable`, `slot_started`), another branch (`slots_of_several_branches`) or another price (`move_price_differs`). */
+      /** @description Not movable (`booking_not_cancelable`), the slot is taken or started (`slot_unavailable`, `slot_started`), another branch (`slots_of_several_branches`), another price (`move_price_differs`) or the slot the booking is already in (`move_same_slot`). */
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       414: components['responses']['UrlTooLong'];
@@ -4554,7 +4563,7 @@ export interface operations {
           'application/json': components['schemas']['Closure'];
         };
       };
-      /** @description `ends_at` not after `starts_at` (`invalid_period`). */
+      /** @description `ends_at` not after `starts_at`, or more than 366 days after it (`invalid_period`). */
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
@@ -4594,7 +4603,7 @@ export interface operations {
           'application/json': components['schemas']['ClosurePreview'];
         };
       };
-      /** @description `ends_at` not after `starts_at` (`invalid_period`). */
+      /** @description `ends_at` not after `starts_at`, or more than 366 days after it (`invalid_period`). */
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
@@ -5484,7 +5493,7 @@ export interface operations {
           'application/json': components['schemas']['MoneyMovementPage'];
         };
       };
-      /** @description A date that does not exist (`invalid_date`), `from` after `to` or a period over 366 days (`invalid_period`). */
+      /** @description `from` after `to` or a period over 366 days (`invalid_period`). A date that does not exist, or outside the years 2000 to 2100, is 422. */
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
@@ -5525,7 +5534,7 @@ export interface operations {
           'application/json': components['schemas']['MoneyReport'];
         };
       };
-      /** @description A date that does not exist (`invalid_date`), `from` after `to` or a period over 366 days (`invalid_period`). */
+      /** @description `from` after `to` or a period over 366 days (`invalid_period`). A date that does not exist, or outside the years 2000 to 2100, is 422. */
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
@@ -5566,7 +5575,7 @@ export interface operations {
           'text/csv': string;
         };
       };
-      /** @description A date that does not exist (`invalid_date`), `from` after `to` or a period over 366 days (`invalid_period`). */
+      /** @description `from` after `to` or a period over 366 days (`invalid_period`). A date that does not exist, or outside the years 2000 to 2100, is 422. */
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
@@ -5607,7 +5616,7 @@ export interface operations {
           'application/json': components['schemas']['OccupancyReport'];
         };
       };
-      /** @description A date that does not exist (`invalid_date`), `from` after `to` or a period over 366 days (`invalid_period`). */
+      /** @description `from` after `to` or a period over 366 days (`invalid_period`). A date that does not exist, or outside the years 2000 to 2100, is 422. */
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
@@ -5648,7 +5657,7 @@ export interface operations {
           'text/csv': string;
         };
       };
-      /** @description A date that does not exist (`invalid_date`), `from` after `to` or a period over 366 days (`invalid_period`). */
+      /** @description `from` after `to` or a period over 366 days (`invalid_period`). A date that does not exist, or outside the years 2000 to 2100, is 422. */
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
@@ -5697,7 +5706,7 @@ export interface operations {
           'application/json': components['schemas']['AuditPage'];
         };
       };
-      /** @description A date that does not exist (`invalid_date`), or `from` after `to` (`invalid_period`). */
+      /** @description `from` after `to` (`invalid_period`). A date that does not exist, or outside the years 2000 to 2100, is 422. */
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];

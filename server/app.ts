@@ -151,7 +151,12 @@ export async function buildApp(
         `operator console: ${config.publicUrl}/en/admin as ${DEMO_OWNER.email} / ${DEMO_OWNER.password}, TOTP ${totpUri(DEMO_OWNER.totpSecret, DEMO_OWNER.email)}`,
       );
     }
-    const branches = createBranchService({ db: database.db, clock, horizonDays: config.slotHorizonDays });
+    const branches = createBranchService({
+      db: database.db,
+      clock,
+      horizonDays: config.slotHorizonDays,
+      allowPlainHttp: !config.isProduction,
+    });
     await branches.ensureSlotHorizon();
 
     const lockProvider = createLockProvider(config, database.db);
@@ -268,7 +273,12 @@ export async function buildApp(
       resend: accessCodeNotifier,
       auth,
     });
-    const catalogue = createCatalogueService({ db: database.db, clock, horizonDays: config.slotHorizonDays });
+    const catalogue = createCatalogueService({
+      db: database.db,
+      clock,
+      horizonDays: config.slotHorizonDays,
+      allowPlainHttp: !config.isProduction,
+    });
     const reports = createReportService({ db: database.db, clock, lockProvider, console: consoleService });
     const delivery = createDeliveryAdapters(config, app.log.child({ component: 'notifications' }));
     if (config.isProduction && delivery.mailer.name === 'log') {

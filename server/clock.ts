@@ -34,3 +34,17 @@ export function instantFromDate(date: Date): Temporal.Instant {
 export function dateFromInstant(instant: Temporal.Instant): Date {
   return new Date(instant.epochMilliseconds);
 }
+
+/**
+ * The years a date or an instant given to the server may fall in (docs/decisions.md): the business has nothing
+ * before 2000 or after 2100, and beyond them dates stop being sane (PostgreSQL has no year 0; a closure to 9999
+ * is a typo). Requests are checked against them where they are validated (server/http/validation.ts), the CLI
+ * where it reads its arguments.
+ */
+export const ACCEPTED_YEARS = { first: 2000, last: 2100 } as const;
+
+/** Whether a date or instant written `YYYY-...` names a year in ACCEPTED_YEARS (the year as written). */
+export function inAcceptedYears(written: string): boolean {
+  const year = Number(written.slice(0, 4));
+  return /^\d{4}-/.test(written) && year >= ACCEPTED_YEARS.first && year <= ACCEPTED_YEARS.last;
+}

@@ -517,6 +517,16 @@ export const errorCatalogue = {
       sk: 'Cenový rozdiel sa zmenil: teraz je {difference}. Skontrolujte presun.',
     },
   },
+  move_in_progress: {
+    status: 409,
+    detail: {
+      pt: 'Esta reserva já está a ser mudada noutro pedido. Aguarde um momento e veja as suas reservas.',
+      en: 'This booking is already being moved by another request. Wait a moment and check your bookings.',
+      fr: 'Cette réservation est déjà en cours de déplacement par une autre demande. Patientez un instant et consultez vos réservations.',
+      de: 'Diese Buchung wird bereits durch eine andere Anfrage verschoben. Warten Sie einen Moment und sehen Sie in Ihren Buchungen nach.',
+      sk: 'Táto rezervácia sa už presúva inou požiadavkou. Chvíľu počkajte a pozrite si svoje rezervácie.',
+    },
+  },
   operator_forbidden: {
     status: 403,
     detail: {
@@ -615,6 +625,16 @@ export const errorCatalogue = {
       fr: 'La réservation ne peut être déplacée que vers un créneau au même prix.',
       de: 'Die Buchung kann nur in ein Zeitfenster mit demselben Preis verschoben werden.',
       sk: 'Rezerváciu možno presunúť len na termín s rovnakou cenou.',
+    },
+  },
+  move_same_slot: {
+    status: 409,
+    detail: {
+      pt: 'A reserva já está neste horário. Escolha outro horário para a mudar.',
+      en: 'The booking is already in this slot. Choose another slot to move it to.',
+      fr: 'La réservation occupe déjà ce créneau. Choisissez un autre créneau pour la déplacer.',
+      de: 'Die Buchung liegt bereits in diesem Zeitfenster. Wählen Sie ein anderes Zeitfenster für die Verschiebung.',
+      sk: 'Rezervácia už je v tomto termíne. Vyberte iný termín, na ktorý ju chcete presunúť.',
     },
   },
   closure_not_found: {

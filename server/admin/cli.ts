@@ -89,7 +89,9 @@ function describeInvalid(error: ZodError): string {
 /** A service's refusal; the fields its problems name are said as this command's options. */
 function describeRefusal(error: AppError, command: AdminCommand): string {
   if (error.code !== 'validation_failed') return error.code;
-  let problems = String(error.params.problems);
+  const described = error.params.problems;
+  // Problems worded per language are said in English, as the rest of the CLI.
+  let problems = typeof described === 'function' ? described('en') : String(described);
   for (const option of Object.keys(parserOptions(command))) {
     problems = problems.replace(new RegExp(`\\b${option.replaceAll('-', '_')}\\b`, 'g'), `--${option}`);
   }

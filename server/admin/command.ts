@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { LockProvider } from '../adapters/locks/provider.ts';
 import { userInfo } from 'node:os';
 import { cliActor, recordAudit, type Actor, type AuditRecord } from '../audit/repository.ts';
-import { dateFromInstant, type Clock } from '../clock.ts';
+import { ACCEPTED_YEARS, dateFromInstant, type Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { runTransaction } from '../db/transactions.ts';
 import type { LocaleCode } from '../db/schema.ts';
@@ -29,6 +29,8 @@ export type AdminContext = {
   /** Where links point (`PUBLIC_URL`) and the operators' default language (`OPERATOR_LOCALE`). */
   publicUrl?: string;
   operatorLocale?: LocaleCode;
+  /** Whether branch map and image links may be plain `http:` (outside production); https only by default. */
+  allowPlainHttp?: boolean;
   /** Who the audit log names for this run's changes; by default `cli:<the OS user running it>`. */
   actor?: Actor;
 };
@@ -128,14 +130,14 @@ export const euros = () =>
       return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
     });
 
-/** An instant: ISO 8601 with an offset, or a date (midnight UTC). */
+/** An instant: ISO 8601 with an offset, or a date (midnight UTC), in the accepted years (2000 to 2100). */
 export const instant = () =>
   z.string().transform((raw, context) => {
+    let value: Date;
     try {
-      if (/^\d{4}-\d{2}-\d{2}$/.test(raw)) {
-        return new Date(Temporal.PlainDate.from(raw, { overflow: 'reject' }).toString() + 'T00:00:00Z');
-      }
-      return new Date(Temporal.Instant.from(raw).epochMilliseconds);
+      value = /^\d{4}-\d{2}-\d{2}$/.test(raw)
+        ? new Date(Temporal.PlainDate.from(raw, { overflow: 'reject' }).toString() + 'T00:00:00Z')
+        : new Date(Temporal.Instant.from(raw).epochMilliseconds);
     } catch {
       context.addIssue({
         code: 'custom',
@@ -143,6 +145,15 @@ export const instant = () =>
       });
       return z.NEVER;
     }
+    const year = value.getUTCFullYear();
+    if (Number.isNaN(year) || year < ACCEPTED_YEARS.first || year > ACCEPTED_YEARS.last) {
+      context.addIssue({
+        code: 'custom',
+        message: `must lie in the years ${ACCEPTED_YEARS.first} to ${ACCEPTED_YEARS.last}, not '${raw}'`,
+      });
+      return z.NEVER;
+    }
+    return value;
   });
 
 /** `none` lifts a limit: null; anything else is read by `value`. */

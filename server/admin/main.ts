@@ -26,6 +26,7 @@ async function main(): Promise<number> {
       lockProvider: createLockProvider(config, database.db),
       publicUrl: config.publicUrl,
       operatorLocale: config.operator.locale,
+      allowPlainHttp: !config.isProduction,
     });
   } finally {
     await database.close();

@@ -28,17 +28,21 @@ export function providerUnavailable(cause: unknown): AppError {
  * Steps 2 and 3 of a checkout over the holds `holdIds`, committed by the caller's first transaction.
  * `openSession` calls the provider, outside any transaction; when it fails the holds are removed at once and
  * the caller hears 503. `attach` then runs in a short transaction, with the holds locked, only while every
- * hold is still pending, unattached and unexpired; it records the session and answers false when something
- * else it checks changed meanwhile. Holds that ended are never revived: the session stays unknown here, no one
- * gets its secret, and a payment of it would be refunded. The caller then hears 503, unless `whyEnded`, run in
- * that transaction, throws a reason of its own (the member's account deleted meanwhile).
+ * hold is still pending, unattached and unexpired; it records the session and answers true, or answers the
+ * refusal the caller hears when something else it checks changed meanwhile (what it wrote before saying so is
+ * committed). Holds that ended are never revived: the session stays unknown here, no one gets its secret, and a
+ * payment of it would be refunded; the caller hears `holdsEnded()` (503 unless it knows better), unless
+ * `whyEnded`, run in that transaction, throws a reason of its own (the member's account deleted meanwhile).
  */
 export async function openCheckoutOverHolds(
   deps: { db: Db; clock: Clock; log?: TransactionRetryLog | null },
   holdIds: readonly number[],
   openSession: () => Promise<ProviderSession>,
-  attach: (trx: Db, session: ProviderSession) => Promise<boolean>,
-  whyEnded: (trx: Db) => Promise<unknown> = async () => undefined,
+  attach: (trx: Db, session: ProviderSession) => Promise<true | AppError>,
+  {
+    holdsEnded = () => providerUnavailable(new Error('the holds ended before the payment provider answered')),
+    whyEnded = async () => undefined,
+  }: { holdsEnded?: () => AppError; whyEnded?: (trx: Db) => Promise<unknown> } = {},
 ): Promise<ProviderSession> {
   let session: ProviderSession;
   try {
@@ -66,7 +70,7 @@ export async function openCheckoutOverHolds(
     );
     if (holds.length !== holdIds.length || !stillHeld) {
       await whyEnded(trx);
-      return false;
+      return holdsEnded();
     }
     // Attaching rewrites the hold's row, which PostgreSQL checks against the exclusion index again. A rival
     // booking of the same slot inserting at that moment waits on this rewrite while the rewrite waits on the
@@ -79,8 +83,6 @@ export async function openCheckoutOverHolds(
     );
     return attach(trx, session);
   });
-  if (!attached) {
-    throw providerUnavailable(new Error('the holds ended before the payment provider answered'));
-  }
+  if (attached !== true) throw attached;
   return session;
 }

@@ -2,7 +2,7 @@ import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { lockBookingsAfterCodes, updateById } from '../db/queries.ts';
 import type { BookingMovesTable } from '../db/schema.ts';
-import { expirePendingBookings } from './repository.ts';
+import { deleteUnattachedHolds, expirePendingBookings } from './repository.ts';
 
 // SQL for moving bookings. `db` is the caller's transaction.
 
@@ -147,6 +147,31 @@ export async function lockHold(
     .where('id', '=', holdBookingId)
     .forUpdate()
     .executeTakeFirst();
+}
+
+/**
+ * Removes the user's holds of this slot that have no checkout and that no move recorded (a move cut off
+ * between its hold and its checkout, or still opening it), with any coupon redemption: the user never had them.
+ * Holds recorded by a move (another booking's, awaiting its payment) are kept.
+ */
+export async function deleteUnrecordedHoldsOf(db: Db, userId: string, slotId: number): Promise<void> {
+  const unrecorded = await db
+    .selectFrom('bookings as hold')
+    .select('hold.id')
+    .where('hold.user_id', '=', userId)
+    .where('hold.slot_id', '=', slotId)
+    .where('hold.status', '=', 'pending')
+    .where('hold.checkout_session_id', 'is', null)
+    .where((eb) =>
+      eb.not(
+        eb.exists(eb.selectFrom('booking_moves').select('id').whereRef('hold_booking_id', '=', 'hold.id')),
+      ),
+    )
+    .execute();
+  await deleteUnattachedHolds(
+    db,
+    unrecorded.map((hold) => hold.id),
+  );
 }
 
 export async function endHold(db: Db, holdBookingId: number): Promise<void> {

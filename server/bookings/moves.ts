@@ -416,6 +416,11 @@ export function createMoveService(
         // A move of this booking still waiting for its payment gives way to this one: its hold ends, and a
         // payment that still arrives for it is refunded.
         await abandonMovesOf(trx, [booking.id], nowDate);
+        // The member's own hold of this slot that no move ever recorded: a move of theirs cut off between its
+        // hold and its checkout (a database cut, a crash), which would refuse this retry until it expired. This
+        // move takes its place; had that move still been running, it hears move_in_progress when it comes to
+        // record its checkout.
+        await movesRepository.deleteUnrecordedHoldsOf(trx, input.userId, slot.id);
 
         // The booking's coupon discounts the new slot at the same rate (no new redemption: it is one booking).
         const toPrice =
@@ -534,15 +539,21 @@ export function createMoveService(
             },
           }),
         async (trx, opened) => {
-          // Cancelled or moved while the provider answered: this move is void, and its hold ends.
-          const booking = await movesRepository.lockBookingToMove(trx, input.bookingId);
-          if (!booking || booking.status !== 'confirmed' || booking.slot_id !== fromSlotId) {
-            await movesRepository.endHold(trx, holdId);
-            return false;
+          // Cancelled, moved, or given another move's checkout while the provider answered: another request
+          // won the booking's row first, and this move is void. Its hold goes (the member never had it, so it
+          // leaves no expired booking behind) and the caller hears why: never that payments are down.
+          const booking = (await movesRepository.lockBookingToMove(trx, input.bookingId))!;
+          const moved = booking.status === 'confirmed' && booking.slot_id !== fromSlotId;
+          const racer =
+            booking.status === 'confirmed' && !moved
+              ? (await movesRepository.listAwaitingMovesOf(trx, [booking.id])).length > 0
+              : false;
+          if (booking.status !== 'confirmed' || moved || racer) {
+            await repository.deleteUnattachedHolds(trx, [holdId]);
+            return booking.status === 'confirmed'
+              ? new AppError('move_in_progress')
+              : new AppError('booking_not_movable', { hours: highestThreshold(booking.refund_ratios) });
           }
-          const attachedAt = dateFromInstant(clock.now());
-          // Another move of this booking begun meanwhile gives way to this one, as in the first step.
-          await abandonMovesOf(trx, [booking.id], attachedAt);
           await repository.insertCheckoutSession(trx, {
             id: opened.id,
             provider: deps.payments.name,
@@ -563,6 +574,8 @@ export function createMoveService(
           });
           return true;
         },
+        // Only another request of this booking's ends a move's hold this soon (deleteUnrecordedHoldsOf).
+        { holdsEnded: () => new AppError('move_in_progress') },
       );
       return {
         status: 'awaiting_payment',

@@ -366,10 +366,12 @@ export function createBookingService(deps: BookingServiceDependencies) {
           );
           return true;
         },
-        // Holds an account deletion ended: it waits for the first step's lock on the account, then ends them.
-        async (trx) => {
-          const account = await repository.findBookingUser(trx, input.userId);
-          if (!account || account.deleted_at !== null) throw new AppError('booking_account_closed');
+        {
+          // Holds an account deletion ended: it waits for the first step's lock on the account, then ends them.
+          whyEnded: async (trx) => {
+            const account = await repository.findBookingUser(trx, input.userId);
+            if (!account || account.deleted_at !== null) throw new AppError('booking_account_closed');
+          },
         },
       );
       return { checkout_session: { clientSecret: session.clientSecret } };

@@ -1,6 +1,7 @@
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
-import { type Clock } from '../clock.ts';
+import { inAcceptedYears, type Clock } from '../clock.ts';
+import { checkBranchLinks } from './links.ts';
 import { inTransaction, type Db } from '../db/database.ts';
 import type { Updateable } from 'kysely';
 import type { BranchesTable, Descriptions, RefundRatios } from '../db/schema.ts';
@@ -124,8 +125,8 @@ function parseCalendarDate(text: string): Temporal.PlainDate {
   } catch {
     throw new AppError('invalid_date');
   }
-  // PostgreSQL has no year 0; Temporal does.
-  if (date.year < 1) throw new AppError('invalid_date');
+  // PostgreSQL has no year 0; Temporal does. No slot exists outside the accepted years anyway.
+  if (!inAcceptedYears(text)) throw new AppError('invalid_date');
   if (parsedDates.size >= PARSED_DATES_LIMIT) parsedDates.clear();
   parsedDates.set(text, date);
   return date;
@@ -193,7 +194,8 @@ const branchDefinitionSchema = z.object({
   location: z.string().trim().min(1),
   latitude: z.number().min(-90).max(90),
   longitude: z.number().min(-180).max(180),
-  mapUrl: z.url().nullable(),
+  // The services check links as the product publishes them (links.ts); this keeps any other writer to the web.
+  mapUrl: z.url({ protocol: /^https?$/ }).nullable(),
   timeZone: z.string().refine(isTimeZone, 'not an IANA time zone'),
   slotMinutes: z.number().int().min(5).max(MINUTES_PER_DAY),
   openingHours: openingHoursSchema.nullable(),
@@ -218,6 +220,33 @@ const branchDefinitionSchema = z.object({
 });
 
 export type BranchDefinition = z.input<typeof branchDefinitionSchema>;
+
+/** A definition's field as the contract and the console name it: `timeZone` -> `time_zone`, `images.1` -> `images[1]`. */
+function fieldName(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((name, key) => {
+    if (typeof key === 'number') return `${name}[${key}]`;
+    const snake = String(key).replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+    return name ? `${name}.${snake}` : snake;
+  }, '');
+}
+
+/**
+ * A branch definition (or change) read by `schema`; what it refuses (a time zone that is not one, a name of
+ * spaces) is 422 `validation_failed` naming each field, as the contract's own refusals do.
+ */
+function parseDefinition<Output>(schema: z.ZodType<Output>, input: unknown): Output {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((issue) => ({
+    field: fieldName(issue.path),
+    message: issue.message,
+  }));
+  throw new AppError(
+    'validation_failed',
+    { problems: issues.map((issue) => `${issue.field || 'branch'}: ${issue.message}`).join('; ') },
+    { fields: issues.map((issue) => ({ field: issue.field || 'branch', problem: 'invalid' as const })) },
+  );
+}
 
 type DefaultedField =
   'order' | 'mapUrl' | 'slotMinutes' | 'openingHours' | 'activeWithSmartLock' | 'priceRules';
@@ -289,7 +318,7 @@ function branchColumns(
  * executor, so callers that need it atomic pass a transaction.
  */
 export async function insertBranchDefinition(db: Db, definition: BranchDefinition): Promise<number> {
-  const branch = branchDefinitionSchema.parse(definition);
+  const branch = parseDefinition(branchDefinitionSchema, definition);
   const range = priceRange(branch);
   const branchId = await repository.insertBranch(db, {
     slug: branch.slug,
@@ -330,9 +359,16 @@ export type BranchServiceDependencies = {
   clock: Clock;
   /** How many branch-local days, today included, have slots. */
   horizonDays: number;
+  /** Whether map and image links may be plain `http:` (outside production); `https:` or site paths otherwise. */
+  allowPlainHttp?: boolean;
 };
 
-export function createBranchService({ db, clock, horizonDays }: BranchServiceDependencies) {
+export function createBranchService({
+  db,
+  clock,
+  horizonDays,
+  allowPlainHttp = false,
+}: BranchServiceDependencies) {
   async function requireBranch(branchId: number): Promise<repository.BranchRow> {
     const branch = await repository.findBranch(db, branchId);
     if (!branch) throw new AppError('branch_not_found');
@@ -467,6 +503,7 @@ export function createBranchService({ db, clock, horizonDays }: BranchServiceDep
 
     /** Adds a branch atomically (gallery, price rules and cached prices with it); descriptions sanitised. */
     async createBranch(definition: BranchDefinition): Promise<number> {
+      checkBranchLinks(definition, { allowPlainHttp });
       const safe = sanitizeDescriptions(definition);
       return inTransaction(db, (trx) => insertBranchDefinition(trx, safe));
     },
@@ -490,8 +527,10 @@ export function createBranchService({ db, clock, horizonDays }: BranchServiceDep
       branchId: number,
       changes: BranchChanges,
     ): Promise<{ slotsGeneratedUntil: string | null }> {
+      checkBranchLinks(changes, { allowPlainHttp });
       const branch = await requireBranch(branchId);
-      const patch = branchDefinitionSchema.partial().parse(
+      const patch = parseDefinition(
+        branchDefinitionSchema.partial(),
         sanitizeDescriptions({
           ...changes,
           ...(changes.descriptions && { descriptions: { ...branch.descriptions, ...changes.descriptions } }),

@@ -1,5 +1,6 @@
 import { recordAudit, type Actor } from '../audit/repository.ts';
 import * as branchRepository from '../branches/repository.ts';
+import { checkBranchLinks } from '../branches/links.ts';
 import { createBranchService, newBranchDefinition } from '../branches/service.ts';
 import { centsToEuros, eurosToCents } from '../bookings/money.ts';
 import { dateFromInstant, type Clock } from '../clock.ts';
@@ -51,10 +52,17 @@ function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: string }).code === '23505';
 }
 
-export function createCatalogueService(deps: { db: Db; clock: Clock; horizonDays: number }) {
+export function createCatalogueService(deps: {
+  db: Db;
+  clock: Clock;
+  horizonDays: number;
+  /** Plain `http:` map and image links are taken outside production only (branches/links.ts). */
+  allowPlainHttp?: boolean;
+}) {
   const { db, clock } = deps;
+  const linkRule = { allowPlainHttp: deps.allowPlainHttp ?? false };
   const branchesOn = (executor: Db) =>
-    createBranchService({ db: executor, clock, horizonDays: deps.horizonDays });
+    createBranchService({ db: executor, clock, horizonDays: deps.horizonDays, ...linkRule });
 
   async function audited<T>(
     actor: Actor,
@@ -200,6 +208,8 @@ export function createCatalogueService(deps: { db: Db; clock: Clock; horizonDays
       branchId: number,
       input: Schemas['AdminBranchUpdate'],
     ): Promise<Schemas['BranchChangePreview']> {
+      // A change that saving would refuse is refused here too, before it is shown as if it could be made.
+      checkBranchLinks(changesOf(input), linkRule);
       const before = await branchView(db, branchId);
       const changes = Object.entries(input)
         .filter(([field, value]) => {

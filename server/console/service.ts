@@ -487,6 +487,8 @@ export function createConsoleService(deps: ConsoleDependencies) {
         const [row] = await bookingRepository.lockBookings(trx, [bookingId]);
         if (!row) throw new AppError('booking_not_found');
         if (row.status !== 'confirmed' || row.start_time <= at) throw new AppError('booking_not_cancelable');
+        // Its own slot is no move: it would release and reissue the door code and tell the member of nothing.
+        if (row.slot_id === input.time_slot_id) throw new AppError('move_same_slot');
         const current = (await repository.findAdminBooking(trx, bookingId))!;
         await bookingRepository.lockSlots(trx, [input.time_slot_id]);
         const [slot] = await bookingRepository.findSlotsForBooking(trx, [input.time_slot_id]);
@@ -1006,11 +1008,17 @@ async function requireBranch(db: Db, branchId: number) {
   return branch;
 }
 
-/** A period's ends as instants; the end after the start (400 `invalid_period`). */
+/** A closure lasts at most this long; closing a branch for longer is deactivating it. */
+const CLOSURE_MAX_DAYS = 366;
+
+/** A period's ends as instants; the end after the start, at most CLOSURE_MAX_DAYS later (400 `invalid_period`). */
 function closurePeriod(input: { starts_at: string; ends_at: string }) {
   const from = Temporal.Instant.from(input.starts_at);
   const until = Temporal.Instant.from(input.ends_at);
   if (Temporal.Instant.compare(until, from) <= 0) throw new AppError('invalid_period', { limit: '' });
+  if (Temporal.Instant.compare(until, from.add({ hours: CLOSURE_MAX_DAYS * 24 })) > 0) {
+    throw new AppError('invalid_period', { limit: ` (${CLOSURE_MAX_DAYS})` });
+  }
   return { from: dateFromInstant(from), until: dateFromInstant(until) };
 }
 

@@ -5,7 +5,13 @@ import formBody from '@fastify/formbody';
 import responseValidation from '@fastify/response-validation';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance, RouteHandlerMethod } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  RouteHandlerMethod,
+  RouteOptions,
+} from 'fastify';
 import openapiGlue from 'fastify-openapi-glue';
 import { parse } from 'yaml';
 import type { Config } from '../config.ts';
@@ -22,9 +28,12 @@ export type SecurityHandlers = Record<
   (request: never, reply: never, scopes: string[]) => Promise<void>
 >;
 
+type ContractDocument = {
+  paths: Record<string, Record<string, { operationId?: string; security?: Record<string, string[]>[] }>>;
+};
+
 /** For a request path, the methods the contract declares on the path it matches (`GET, PUT`), or null. */
-function methodsByPath(file: string): (path: string) => string | null {
-  const document = parse(readFileSync(file, 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+function methodsByPath(document: ContractDocument): (path: string) => string | null {
   const methods = ['get', 'put', 'post', 'delete', 'patch'];
   const routes = Object.entries(document.paths).map(([template, item]) => ({
     pattern: new RegExp(
@@ -42,6 +51,46 @@ function methodsByPath(file: string): (path: string) => string | null {
 }
 
 /**
+ * The security check of each protected operation, as an `onRequest` hook: it runs before the body is read and
+ * before parameters and body are validated, so a caller without a valid token hears 401 and learns nothing
+ * about the operation's input (fastify-openapi-glue would run it as a `preHandler`, after validation). As the
+ * contract reads, one satisfied requirement is enough, and every scheme of a requirement must pass; a refusal
+ * is shaped as the glue's `SecurityError` (name `Unauthorized`, status 401, what each check threw in `errors`), so
+ * the error handler still tells a refused token from a database it could not ask.
+ */
+function securityChecks(document: ContractDocument, handlers: SecurityHandlers) {
+  const checks = new Map<string, (request: FastifyRequest, reply: FastifyReply) => Promise<void>>();
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values(item)) {
+      const requirements = operation.security ?? [];
+      if (!operation.operationId || requirements.length === 0) continue;
+      for (const name of requirements.flatMap((requirement) => Object.keys(requirement))) {
+        if (!handlers[name]) throw new Error(`the contract's security scheme ${name} has no handler`);
+      }
+      checks.set(operation.operationId, async (request, reply) => {
+        const failures: unknown[] = [];
+        for (const requirement of requirements) {
+          try {
+            for (const [name, scopes] of Object.entries(requirement)) {
+              await handlers[name]!(request as never, reply as never, scopes);
+            }
+            return;
+          } catch (error) {
+            failures.push(error);
+          }
+        }
+        throw Object.assign(new Error('no security requirement of the operation was met'), {
+          name: 'Unauthorized',
+          statusCode: 401,
+          errors: failures,
+        });
+      });
+    }
+  }
+  return checks;
+}
+
+/**
  * Everything under /api: every route comes from the contract, so fastify validates each request
  * against it before a handler runs (and, in tests, each response too).
  */
@@ -49,6 +98,8 @@ export async function registerApi(
   app: FastifyInstance,
   options: { config: Config; handlers: OperationHandlers; security: SecurityHandlers },
 ): Promise<void> {
+  const document = parse(readFileSync(contractPath, 'utf8')) as ContractDocument;
+  const security = securityChecks(document, options.security);
   await app.register(
     async (api) => {
       await api.register(formBody, { bodyLimit: 16 * 1024 });
@@ -77,11 +128,14 @@ export async function registerApi(
           if (typeof handler !== 'function') {
             throw new Error(`the contract's operation ${operationId} has no handler`);
           }
-          return handler as RouteHandlerMethod;
+          const check = security.get(operationId);
+          if (!check) return handler as RouteHandlerMethod;
+          // Route options the glue spreads over its own (method, url and schema stay the contract's); its types
+          // ask for a whole route.
+          return { handler, onRequest: check } as unknown as RouteOptions;
         },
-        securityHandlers: options.security,
       });
-      const allowedMethods = methodsByPath(contractPath);
+      const allowedMethods = methodsByPath(document);
       api.setNotFoundHandler((request, reply) => {
         const locale = resolveLocale(request.headers.locale);
         // A path of the contract called with a method it does not declare: 405 and the methods it does take.

@@ -1,6 +1,8 @@
 import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
+import ajvFormats from 'ajv-formats/dist/formats.js';
 import type { FastifySchemaCompiler } from 'fastify';
+import { inAcceptedYears } from '../clock.ts';
 import type { FieldProblem } from '../errors.ts';
 import { format, type Locale, type Localised } from '../i18n.ts';
 
@@ -23,10 +25,27 @@ export function createAjv(options: Options = {}): Ajv {
   return ajv;
 }
 
+const { fullFormats } = ajvFormats as unknown as {
+  fullFormats: Record<'date' | 'date-time', { validate: (value: string) => boolean }>;
+};
+
+/**
+ * A request's dates and instants must exist (2026-02-30 does not) and fall in the accepted years: the formats
+ * `date` and `date-time` as ajv-formats checks them, bounded (server/clock.ts). Answers are checked against
+ * the plain formats.
+ */
+function boundedDates(ajv: Ajv): Ajv {
+  for (const name of ['date', 'date-time'] as const) {
+    const { validate } = fullFormats[name];
+    ajv.addFormat(name, { type: 'string', validate: (value) => validate(value) && inAcceptedYears(value) });
+  }
+  return ajv;
+}
+
 // Path, query and header values arrive as strings and must be coerced to the declared types;
 // JSON bodies must already have the right types, so a string where a number belongs is an error.
-const coercingAjv = createAjv({ coerceTypes: 'array' });
-const strictAjv = createAjv({ coerceTypes: false });
+const coercingAjv = boundedDates(createAjv({ coerceTypes: 'array' }));
+const strictAjv = boundedDates(createAjv({ coerceTypes: false }));
 
 /** Where a string holding U+0000 sits in the value (a JSON pointer), or null when there is none. */
 function nulCharacterAt(value: unknown, pointer = ''): string | null {
@@ -39,12 +58,41 @@ function nulCharacterAt(value: unknown, pointer = ''): string | null {
   return null;
 }
 
+const DECIMAL = { integer: /^-?\d+$/, number: /^-?\d+(\.\d+)?$/ };
+
+/**
+ * Where a path, query or header value meant as a number is not written in decimals (`0x10`, `1e3`, ` 12`,
+ * `Infinity`), or null. Coercion alone would read those as numbers (JavaScript's `+value` does); the contract
+ * means decimal digits.
+ */
+function looseNumberAt(schema: unknown, data: unknown): string | null {
+  const properties = (schema as { properties?: Record<string, { type?: string | string[] }> }).properties;
+  if (!properties || data === null || typeof data !== 'object') return null;
+  for (const [name, property] of Object.entries(properties)) {
+    const value = (data as Record<string, unknown>)[name];
+    const types = [property.type ?? []].flat();
+    const decimal = types.includes('integer')
+      ? DECIMAL.integer
+      : types.includes('number')
+        ? DECIMAL.number
+        : null;
+    if (decimal && typeof value === 'string' && !decimal.test(value)) return `/${name}`;
+  }
+  return null;
+}
+
 // PostgreSQL text cannot hold U+0000: a value carrying it would fail in the database (a 500) instead of being
 // refused, and it can never match anything stored, so it is refused here like any other malformed value.
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? strictAjv : coercingAjv;
   const validate = ajv.compile(schema as object);
   const validateWithoutNul = (data: unknown): boolean => {
+    // Before coercion, which turns the text into a number in place.
+    const loose = httpPart === 'body' ? null : looseNumberAt(schema, data);
+    if (loose !== null) {
+      validateWithoutNul.errors = [{ keyword: 'type', instancePath: loose, schemaPath: '', params: {} }];
+      return false;
+    }
     if (!validate(data)) {
       validateWithoutNul.errors = validate.errors;
       return false;

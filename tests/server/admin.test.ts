@@ -119,7 +119,7 @@ describeEachDatabase('back office commands', (getDb) => {
       ...DESCRIPTIONS,
     ];
     expect(await admin(...valid, '--time-zone', 'Europe/Atlantis')).toBe(2);
-    expect(err[0]).toContain('timeZone: not an IANA time zone');
+    expect(err[0]).toContain('--time-zone: not an IANA time zone');
     expect(
       await admin(
         ...valid
@@ -172,6 +172,13 @@ describeEachDatabase('back office commands', (getDb) => {
     expect((await branches().listBranches())[0]!.active_with_smart_lock).toBe(true);
     expect(await admin('branch', 'update', String(id), '--active', '--inactive')).toBe(2);
     expect(err[0]).toContain('exclude each other');
+    // Links a browser would run, or plain http in production (the CLI's default), are not published.
+    expect(await admin('branch', 'update', String(id), '--map-url', 'javascript:alert(1)')).toBe(2);
+    expect(err[0]).toContain("'--map-url' must be an https address or a path on this site");
+    expect(await admin('branch', 'update', String(id), '--image', 'data:image/svg+xml,<svg/>')).toBe(2);
+    expect(err[0]).toContain("'images[0]' must be an https address");
+    expect(await admin('branch', 'update', String(id), '--map-url', 'http://maps.example/x')).toBe(2);
+    expect(await admin('branch', 'update', String(id), '--map-url', 'https://maps.example/x')).toBe(0);
   });
 
   it('adds and removes price rules, which price new slots and the cached range', async () => {
@@ -268,6 +275,10 @@ describeEachDatabase('back office commands', (getDb) => {
     expect(err[0]).toContain('coupon SPRING10 exists already');
     expect(await admin('coupon', 'create', 'BIG', '--discount', '1.5')).toBe(2);
     expect(err[0]).toContain('--discount is a fraction');
+    expect(
+      await admin('coupon', 'create', 'FOREVER', '--discount', '0.1', '--valid-until', '9999-12-31'),
+    ).toBe(2);
+    expect(err[0]).toContain('--valid-until must lie in the years 2000 to 2100');
 
     // Registered after the cut-off: the coupon is not for this account.
     const late = await verifiedUser(getDb(), { createdAt: new Date('2026-03-01T00:00:00Z') });

@@ -147,6 +147,9 @@ describe.each(DATABASE_TARGETS)('the API on %s', (target) => {
     ['an impossible date', '/api/bookings/slots/1/2026-02-30', 400, 'invalid_date'],
     ['an injection attempt', "/api/bookings/slots/1/2026-03-24'%20OR%201=1--", 422, 'validation_failed'],
     ['a local-time id that is not a number', '/api/bookings/local-time/branch/1.5', 422, 'validation_failed'],
+    // Coercion alone would read these as 16, 1000 and 1 (JavaScript's +value does); ids are decimal digits.
+    ['a hexadecimal branch id', '/api/bookings/slots/0x10/2026-03-24', 422, 'validation_failed'],
+    ['a branch id in exponent form', '/api/bookings/local-time/branch/1e3', 422, 'validation_failed'],
     ['an unknown API path', '/api/bookings/nothing-here', 404, 'not_found'],
   ])('answers %s with a 4xx carrying detail and code', async (_name, url, status, code) => {
     const response = await app.inject({ url, headers: { locale: 'en' } });

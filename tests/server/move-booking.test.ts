@@ -17,6 +17,7 @@ import {
 } from './bookings-fixtures.ts';
 import { describeEachDatabase, emptyAllTables } from './support/databases.ts';
 import { createBranch } from './support/fixtures.ts';
+import { anyOf } from './support/matchers.ts';
 
 const clock = fixedClock('2026-03-20T10:00:00Z');
 const CARD = '4242 4242 4242 4242';
@@ -363,6 +364,49 @@ describeEachDatabase('moving a booking', (getDb) => {
     expect((await refunds()).map((refund) => refund.idempotency_key)).toEqual([
       `cancel-refund-${id}`,
       `move-late-payment-refund-${id}-1`,
+    ]);
+  });
+
+  it('lets the member retry at once a dearer move left stalled after its hold; the stalled one, should it wake, hears move_in_progress', async () => {
+    const { id } = await paidBooking('2026-03-25T10:00');
+    const dearer = await lisbonSlot(getDb(), branchId, '2026-03-27T19:00', { priceCents: 2000 });
+    const local = createLocalPaymentProvider({ db: getDb(), clock });
+    // The first attempt stops after its hold, as when its database or its process went away while the provider
+    // was opening the checkout: its hold is committed, its checkout never recorded.
+    let wake = () => {};
+    let called = () => {};
+    const reached = new Promise<void>((resolve) => (called = resolve));
+    const stalled: PaymentProvider = {
+      ...local,
+      createCheckoutSession: async (request) => {
+        called();
+        await new Promise<void>((resolve) => (wake = resolve));
+        return local.createCheckoutSession(request);
+      },
+    };
+    const first = move(id, dearer, 5, { payments: stalled });
+    await reached;
+    clock.advance({ seconds: 20 });
+    // Within the hold's two minutes, the member's retry is not refused by their own hold.
+    const retried = await move(id, dearer, 5);
+    expect(retried).toMatchObject({ status: 'awaiting_payment', price_difference_eur: 5 });
+    wake();
+    expect(await errorCode(first)).toBe('move_in_progress');
+    // The retry's checkout pays and moves the booking; of the first attempt nothing is left (the only other row
+    // of the slot is the retry's own hold, ended with its move).
+    await pay(retried.checkout_session!.clientSecret);
+    expect(await booking(id)).toMatchObject({ slot_id: dearer, final_price_cents: 2000 });
+    const moves = await getDb().selectFrom('booking_moves').select(['hold_booking_id', 'state']).execute();
+    expect(moves).toEqual([{ hold_booking_id: anyOf(Number), state: 'completed' }]);
+    const rows = await getDb()
+      .selectFrom('bookings')
+      .select(['id', 'status'])
+      .where('slot_id', '=', dearer)
+      .orderBy('id')
+      .execute();
+    expect(rows).toEqual([
+      { id, status: 'confirmed' },
+      { id: moves[0]!.hold_booking_id, status: 'expired' },
     ]);
   });
 

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createLocalPaymentProvider } from '../../server/adapters/payments/local.ts';
+import type { PaymentProvider } from '../../server/adapters/payments/provider.ts';
 import { createCheckoutService } from '../../server/checkout/service.ts';
 import { fixedClock } from '../../server/clock.ts';
 import { openDatabase, type OpenedDatabase } from '../../server/db/database.ts';
@@ -10,7 +12,13 @@ import {
   lisbonSlot,
   verifiedUser,
 } from './bookings-fixtures.ts';
-import { emptyAllTables, freshDatabaseConfig, type FreshDatabase } from './support/databases.ts';
+import {
+  emptyAllTables,
+  freshDatabaseConfig,
+  TEST_POSTGRES_URL,
+  type FreshDatabase,
+} from './support/databases.ts';
+import { startTcpProxy } from './support/tcp-proxy.ts';
 import { createBranch } from './support/fixtures.ts';
 
 // Real PostgreSQL only (PGlite is one connection): moves raced against moves, cancellations, new bookings and
@@ -29,6 +37,24 @@ describe('moves raced on PostgreSQL', () => {
   let branchId: number;
   const db = () => pools[0]!.db;
   const services = () => pools.map((pool) => bookingService(pool.db, clock));
+  /**
+   * A provider that takes its time to open a checkout, as Stripe may: the window a racing move falls into.
+   * `called` settles once it was asked (the move's hold is committed by then).
+   */
+  const slowProvider = (db: OpenedDatabase['db']) => {
+    const local = createLocalPaymentProvider({ db, clock });
+    let calledBack = () => {};
+    const called = new Promise<void>((resolve) => (calledBack = resolve));
+    const payments: PaymentProvider = {
+      ...local,
+      createCheckoutSession: async (request) => {
+        calledBack();
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        return local.createCheckoutSession(request);
+      },
+    };
+    return { payments, called };
+  };
 
   beforeAll(async () => {
     fresh = await freshDatabaseConfig('postgres');
@@ -168,6 +194,100 @@ describe('moves raced on PostgreSQL', () => {
       expect(codes.filter((code) => code === 'ok')).toHaveLength(1);
       expect(codes.filter((code) => code !== 'ok')).toEqual(['slot_unavailable']);
       expect(await liveOn(target)).toHaveLength(1);
+    }
+  });
+
+  it('tells the loser of two moves of one booking sent at once 409 move_in_progress, never that payments are down', async () => {
+    const member = await verifiedUser(db());
+    // A dearer move (its checkout takes the provider a while) raced by a dearer, an equal or a cheaper one.
+    for (const [round, otherPriceCents] of [2500, 1500, 1000, 2500, 1500, 1000].entries()) {
+      const day = `2026-04-${String(round + 1).padStart(2, '0')}`;
+      const id = await paidBooking(member, `${day}T08:00`);
+      const dearer = await lisbonSlot(db(), branchId, `${day}T12:00`, { priceCents: 2000 });
+      const other = await lisbonSlot(db(), branchId, `${day}T16:00`, { priceCents: otherPriceCents });
+      const slow = pools.map((pool) => slowProvider(pool.db));
+      const moveTo = (pool: number, slotId: number, differenceEur: number) =>
+        bookingService(pools[pool]!.db, clock, { payments: slow[pool]!.payments }).moveBooking({
+          userId: member,
+          bookingId: id,
+          slotId,
+          expectedDifferenceEur: differenceEur,
+          locale: 'pt',
+        });
+      const first = moveTo(0, dearer, 5);
+      // The second is sent while the first waits for its checkout, its hold already taken.
+      await slow[0]!.called;
+      const second = moveTo(1, other, (otherPriceCents - 1500) / 100);
+      const codes = (await Promise.allSettled([first, second])).map(codeOf);
+      expect(codes, `round ${round}`).not.toContain('payment_provider_unavailable');
+      expect(
+        codes.filter((code) => code === 'ok'),
+        `round ${round}: ${codes.join(', ')}`,
+      ).toHaveLength(1);
+      expect(codes.filter((code) => code !== 'ok')).toEqual(['move_in_progress']);
+      // Whoever lost holds nothing: one live hold at most, and only for a move awaiting its payment.
+      const holds = await db()
+        .selectFrom('bookings')
+        .select('id')
+        .where('status', '=', 'pending')
+        .where('slot_id', 'in', [dearer, other])
+        .execute();
+      const awaiting = await db()
+        .selectFrom('booking_moves')
+        .select('hold_booking_id')
+        .where('booking_id', '=', id)
+        .where('state', '=', 'awaiting_payment')
+        .execute();
+      expect(holds.map((hold) => hold.id)).toEqual(awaiting.map((move) => move.hold_booking_id));
+    }
+  });
+
+  it('lets the member retry a dearer move cut off by the database mid-move at once: their own hold does not refuse them', async () => {
+    if (fresh.config.kind !== 'postgres') throw new Error('needs PostgreSQL');
+    const target = new URL(TEST_POSTGRES_URL);
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const behindProxy = await openDatabase({ kind: 'postgres', url: proxy.urlFor(fresh.config.url) });
+    try {
+      const member = await verifiedUser(db());
+      const id = await paidBooking(member, '2026-03-25T10:00');
+      const dearer = await lisbonSlot(db(), branchId, '2026-03-27T10:00', { priceCents: 2000 });
+      const local = createLocalPaymentProvider({ db: db(), clock });
+      // The database goes away while the provider opens the checkout: the hold is committed, the checkout never
+      // recorded.
+      const cutting: PaymentProvider = {
+        ...local,
+        createCheckoutSession: async (request) => {
+          proxy.cut();
+          return local.createCheckoutSession(request);
+        },
+      };
+      const move = (payments: PaymentProvider) =>
+        bookingService(behindProxy.db, clock, { payments }).moveBooking({
+          userId: member,
+          bookingId: id,
+          slotId: dearer,
+          expectedDifferenceEur: 5,
+          locale: 'pt',
+        });
+      await expect(move(cutting)).rejects.toThrow();
+      proxy.restore();
+      // Still within the hold's two minutes: the retry is this member's, and goes through.
+      clock.advance({ seconds: 10 });
+      const retried = await move(local);
+      expect(retried).toMatchObject({ status: 'awaiting_payment', price_difference_eur: 5 });
+      const live = await liveOn(dearer);
+      expect(live).toHaveLength(1);
+      const [awaiting] = await db()
+        .selectFrom('booking_moves')
+        .select('hold_booking_id')
+        .where('booking_id', '=', id)
+        .where('state', '=', 'awaiting_payment')
+        .execute();
+      expect(live[0]!.id).toBe(awaiting!.hold_booking_id);
+    } finally {
+      proxy.restore();
+      await behindProxy.close();
+      await proxy.close();
     }
   });
 

@@ -19,14 +19,16 @@ function handlersFor(ids: readonly string[]): OperationHandlers {
   return Object.fromEntries(ids.map((id) => [id, async () => ({ id })])) as unknown as OperationHandlers;
 }
 
-async function startWith(handlers: OperationHandlers) {
+async function startWith(
+  handlers: OperationHandlers,
+  security: Parameters<typeof registerApi>[1]['security'] = {
+    bearerAuth: async () => undefined,
+    operatorAuth: async () => undefined,
+  },
+) {
   const app = Fastify();
   try {
-    await registerApi(app, {
-      config: loadConfig({ NODE_ENV: 'test' }),
-      handlers,
-      security: { bearerAuth: async () => undefined },
-    });
+    await registerApi(app, { config: loadConfig({ NODE_ENV: 'test' }), handlers, security });
     await app.ready();
   } finally {
     await app.close();
@@ -42,6 +44,13 @@ describe('the contract’s operations', () => {
   it('stop the server at startup when one has no handler, naming it', async () => {
     await expect(startWith(handlersFor(operationIds.filter((id) => id !== 'createBooking')))).rejects.toThrow(
       /createBooking/,
+    );
+  });
+
+  it('stop the server at startup when a security scheme they use has no check, naming it', async () => {
+    // Its operations would otherwise refuse every caller, found only when someone calls one.
+    await expect(startWith(handlersFor(operationIds), { bearerAuth: async () => undefined })).rejects.toThrow(
+      /operatorAuth/,
     );
   });
 });

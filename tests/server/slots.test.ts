@@ -255,6 +255,9 @@ describeEachDatabase('slot listing', (getDb) => {
     await expect(service().listSlots(branchId, '2026-13-01')).rejects.toMatchObject({ code: 'invalid_date' });
     await expect(service().listSlots(branchId, '20260320')).rejects.toMatchObject({ code: 'invalid_date' });
     await expect(service().listSlots(branchId, '0000-01-01')).rejects.toMatchObject({ code: 'invalid_date' });
+    // Outside the accepted years (2000 to 2100) no date is asked for in earnest.
+    await expect(service().listSlots(branchId, '1999-12-31')).rejects.toMatchObject({ code: 'invalid_date' });
+    await expect(service().listSlots(branchId, '2101-01-01')).rejects.toMatchObject({ code: 'invalid_date' });
     await expect(service().listSlots(987654, '2026-03-20')).rejects.toMatchObject({
       code: 'branch_not_found',
     });
