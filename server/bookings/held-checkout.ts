@@ -42,7 +42,11 @@ export async function openCheckoutOverHolds(
   {
     holdsEnded = () => providerUnavailable(new Error('the holds ended before the payment provider answered')),
     whyEnded = async () => undefined,
-  }: { holdsEnded?: () => AppError; whyEnded?: (trx: Db) => Promise<unknown> } = {},
+  }: {
+    /** `removed`: another request took the holds away; `ended`: they expired or were released meanwhile. */
+    holdsEnded?: (how: 'removed' | 'ended') => AppError;
+    whyEnded?: (trx: Db) => Promise<unknown>;
+  } = {},
 ): Promise<ProviderSession> {
   let session: ProviderSession;
   try {
@@ -70,7 +74,7 @@ export async function openCheckoutOverHolds(
     );
     if (holds.length !== holdIds.length || !stillHeld) {
       await whyEnded(trx);
-      return holdsEnded();
+      return holdsEnded(holds.length !== holdIds.length ? 'removed' : 'ended');
     }
     // Attaching rewrites the hold's row, which PostgreSQL checks against the exclusion index again. A rival
     // booking of the same slot inserting at that moment waits on this rewrite while the rewrite waits on the

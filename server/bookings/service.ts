@@ -15,7 +15,7 @@ import { rescheduleRecodedAccessCodes } from './access-codes.ts';
 import { queueCancellationNotices } from './cancellation-notices.ts';
 import type { CancellationReason } from './cancellation-message.ts';
 import { abandonMovesOf, createMoveService, refundFromBookingPayments } from './moves.ts';
-import { openCheckoutOverHolds, PROVIDER_CALL_HOLD_MINUTES } from './held-checkout.ts';
+import { openCheckoutOverHolds, PROVIDER_CALL_HOLD_MINUTES, providerUnavailable } from './held-checkout.ts';
 import { readRefundRatios } from '../settings/refund-ratios.ts';
 import { isConflict } from './database-errors.ts';
 import { centsToEuros, formatMoney, sameAmount } from './money.ts';
@@ -367,6 +367,13 @@ export function createBookingService(deps: BookingServiceDependencies) {
           return true;
         },
         {
+          // Holds removed by another request of the member's (a move of another booking onto the slot, which
+          // takes the member's own unrecorded holds): the slot is theirs no more. Holds that merely ran out while
+          // the provider answered stay a 503.
+          holdsEnded: (how) =>
+            how === 'removed'
+              ? new AppError('slot_unavailable')
+              : providerUnavailable(new Error('the holds ended before the payment provider answered')),
           // Holds an account deletion ended: it waits for the first step's lock on the account, then ends them.
           whyEnded: async (trx) => {
             const account = await repository.findBookingUser(trx, input.userId);

@@ -410,6 +410,36 @@ describeEachDatabase('moving a booking', (getDb) => {
     ]);
   });
 
+  it('tells a new booking whose hold the member’s own move took that the slot is taken, not that payments are down', async () => {
+    const { id } = await paidBooking('2026-03-25T10:00');
+    const dearer = await lisbonSlot(getDb(), branchId, '2026-03-27T19:00', { priceCents: 2000 });
+    const local = createLocalPaymentProvider({ db: getDb(), clock });
+    // The member books the slot in one tab; its checkout is still being opened when, in another, they move their
+    // booking onto the same slot: the move takes the hold nobody recorded yet.
+    let wake = () => {};
+    let called = () => {};
+    const reached = new Promise<void>((resolve) => (called = resolve));
+    const stalled: PaymentProvider = {
+      ...local,
+      createCheckoutSession: async (request) => {
+        called();
+        await new Promise<void>((resolve) => (wake = resolve));
+        return local.createCheckoutSession(request);
+      },
+    };
+    const booked = service({ payments: stalled }).createBooking({
+      userId: user,
+      slotIds: [dearer],
+      couponId: null,
+      expectedTotalEur: 20,
+      locale: 'pt',
+    });
+    await reached;
+    expect(await move(id, dearer, 5)).toMatchObject({ status: 'awaiting_payment' });
+    wake();
+    expect(await errorCode(booked)).toBe('slot_unavailable');
+  });
+
   it('lets a new move replace one waiting for its payment', async () => {
     const { id } = await paidBooking('2026-03-25T10:00');
     const first = await lisbonSlot(getDb(), branchId, '2026-03-27T19:00', { priceCents: 2000 });
