@@ -75,7 +75,8 @@ describe.each(DATABASE_TARGETS)('notification delivery on %s', (target) => {
       await server.close();
       await smtp.close();
     }
-  });
+    // Most of it is starting an app on a new embedded database, which a loaded machine stretches past 30 s.
+  }, 60_000);
 
   it('delivers the booking confirmation over SMTP with its calendar file intact', async () => {
     const smtp = await startSmtpServer();
