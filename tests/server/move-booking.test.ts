@@ -327,6 +327,45 @@ describeEachDatabase('moving a booking', (getDb) => {
     expect(await move(id, target, 0)).toMatchObject({ status: 'moved' });
   });
 
+  it('refuses a slot inside a branch closure with the error a booking of it gets, cheaper, equal or dearer', async () => {
+    const { id } = await paidBooking('2026-03-25T10:00');
+    const closed = [
+      await lisbonSlot(getDb(), branchId, '2026-03-27T18:00', { priceCents: 1000 }),
+      await lisbonSlot(getDb(), branchId, '2026-03-27T19:00', { priceCents: 1500 }),
+      await lisbonSlot(getDb(), branchId, '2026-03-27T20:00', { priceCents: 2000 }),
+    ];
+    await getDb()
+      .insertInto('branch_closures')
+      .values({
+        branch_id: branchId,
+        starts_at: new Date('2026-03-27T17:00:00Z'),
+        ends_at: new Date('2026-03-27T21:00:00Z'),
+        reason: 'air conditioning broken',
+        created_by_email: 'ops@gym.example',
+      })
+      .execute();
+    const stranger = await verifiedUser(getDb());
+    expect(
+      await errorCode(
+        service().createBooking({
+          userId: stranger,
+          slotIds: [closed[1]!],
+          couponId: null,
+          expectedTotalEur: 15,
+          locale: 'pt',
+        }),
+      ),
+    ).toBe('slot_unavailable');
+    for (const [index, slot] of closed.entries()) {
+      expect(await errorCode(move(id, slot, [-5, 0, 5][index]!))).toBe('slot_unavailable');
+    }
+    expect(await booking(id)).toMatchObject({
+      status: 'confirmed',
+      start_time: new Date('2026-03-25T10:00:00Z'),
+    });
+    expect(await getDb().selectFrom('booking_moves').select('id').execute()).toEqual([]);
+  });
+
   it('changes nothing when the provider cannot refund or open the checkout (503)', async () => {
     const { id, slot: oldSlot } = await paidBooking('2026-03-25T10:00');
     const base = createLocalPaymentProvider({ db: getDb(), clock });
