@@ -30,6 +30,22 @@ describeEachDatabase('moving a booking', (getDb) => {
   const service = (overrides: { payments?: PaymentProvider } = {}) =>
     bookingService(getDb(), clock, overrides);
   const checkout = () => createCheckoutService(deps());
+  /** The local provider, whose checkout opening waits (`reached` once called) until `wake()`. */
+  function stalledProvider() {
+    const local = createLocalPaymentProvider({ db: getDb(), clock });
+    let wakeUp = () => {};
+    let called = () => {};
+    const reached = new Promise<void>((resolve) => (called = resolve));
+    const stalled: PaymentProvider = {
+      ...local,
+      createCheckoutSession: async (request) => {
+        called();
+        await new Promise<void>((resolve) => (wakeUp = resolve));
+        return local.createCheckoutSession(request);
+      },
+    };
+    return { stalled, reached, wake: () => wakeUp() };
+  }
   const move = (
     bookingId: number,
     slotId: number,
@@ -409,20 +425,9 @@ describeEachDatabase('moving a booking', (getDb) => {
   it('lets the member retry at once a dearer move left stalled after its hold; the stalled one, should it wake, hears move_in_progress', async () => {
     const { id } = await paidBooking('2026-03-25T10:00');
     const dearer = await lisbonSlot(getDb(), branchId, '2026-03-27T19:00', { priceCents: 2000 });
-    const local = createLocalPaymentProvider({ db: getDb(), clock });
     // The first attempt stops after its hold, as when its database or its process went away while the provider
     // was opening the checkout: its hold is committed, its checkout never recorded.
-    let wake = () => {};
-    let called = () => {};
-    const reached = new Promise<void>((resolve) => (called = resolve));
-    const stalled: PaymentProvider = {
-      ...local,
-      createCheckoutSession: async (request) => {
-        called();
-        await new Promise<void>((resolve) => (wake = resolve));
-        return local.createCheckoutSession(request);
-      },
-    };
+    const { stalled, reached, wake } = stalledProvider();
     const first = move(id, dearer, 5, { payments: stalled });
     await reached;
     clock.advance({ seconds: 20 });
@@ -452,20 +457,9 @@ describeEachDatabase('moving a booking', (getDb) => {
   it('tells a new booking whose hold the member’s own move took that the slot is taken, not that payments are down', async () => {
     const { id } = await paidBooking('2026-03-25T10:00');
     const dearer = await lisbonSlot(getDb(), branchId, '2026-03-27T19:00', { priceCents: 2000 });
-    const local = createLocalPaymentProvider({ db: getDb(), clock });
     // The member books the slot in one tab; its checkout is still being opened when, in another, they move their
     // booking onto the same slot: the move takes the hold nobody recorded yet.
-    let wake = () => {};
-    let called = () => {};
-    const reached = new Promise<void>((resolve) => (called = resolve));
-    const stalled: PaymentProvider = {
-      ...local,
-      createCheckoutSession: async (request) => {
-        called();
-        await new Promise<void>((resolve) => (wake = resolve));
-        return local.createCheckoutSession(request);
-      },
-    };
+    const { stalled, reached, wake } = stalledProvider();
     const booked = service({ payments: stalled }).createBooking({
       userId: user,
       slotIds: [dearer],
