@@ -39,8 +39,19 @@ export type MoveBookingInput = {
 type MoveBookingResponse = components['schemas']['MoveBookingResponse'];
 
 /** The first step of a move: its answer (moved at once, or a repeated request), or a hold awaiting its checkout. */
+/** Who moves a booking, by which rules: the member (who may pay or be refunded a difference) or an operator. */
+export type MoveRules = { by: 'member'; userId: string; expectedDifferenceEur: number } | { by: 'operator' };
+
+export type MoveRequest = { bookingId: number; slotId: number; rules: MoveRules };
+
+type SlotTime = { start_time: Date; end_time: Date };
+
+/**
+ * The first step of a move: its answer (moved at once, or a repeated request) with where the booking was and, when
+ * this request moved it, where it went; or a hold awaiting its checkout.
+ */
 type MoveStep =
-  | { answer: MoveBookingResponse }
+  | { answer: MoveBookingResponse; from: SlotTime & { slot_id: number }; to?: SlotTime & { id: number } }
   | {
       dearer: {
         holdId: number;
@@ -142,7 +153,7 @@ async function completeMove(
 }
 
 /** The updated-booking e-mail of a move (the member's own or an operator's): same calendar UID, next SEQUENCE. */
-export async function writeMovedEmail(
+async function writeMovedEmail(
   trx: Db,
   deps: Pick<FulfilmentDependencies, 'organizer' | 'publicUrl'>,
   booking: Pick<movesRepository.BookingToMoveRow, 'id' | 'user_id' | 'branch_id' | 'start_time' | 'end_time'>,
@@ -317,7 +328,7 @@ export function createMoveService(
   async function replay(
     trx: Db,
     booking: movesRepository.BookingToMoveRow,
-    input: MoveBookingInput,
+    input: Pick<MoveBookingInput, 'slotId' | 'expectedDifferenceEur'>,
     now: Date,
   ): Promise<MoveBookingResponse | undefined> {
     const latest = await movesRepository.findLatestMove(trx, booking.id);
@@ -373,7 +384,165 @@ export function createMoveService(
     }
   }
 
+  /**
+   * The one set of rules of moving a booking, in the caller's transaction (a member's request, or the console's
+   * audited change): the booking locked (its door code first), the slot checked and locked, and then moved at once
+   * (an equal or cheaper slot, the difference refunded) or, for a member's dearer slot, held for the checkout of
+   * the difference. A member moves their own paid booking while it is in the best refund tier and may pay or be
+   * refunded a difference; an operator moves any confirmed booking until its start, to a slot of the same price.
+   */
+  async function moveStep(trx: Db, request: MoveRequest): Promise<MoveStep> {
+    const { rules } = request;
+    const now = clock.now();
+    const nowDate = dateFromInstant(now);
+    const booking = await movesRepository.lockBookingToMove(trx, request.bookingId);
+    if (!booking || (rules.by === 'member' && booking.user_id !== rules.userId)) {
+      throw new AppError('booking_not_found');
+    }
+    if (rules.by === 'member') {
+      const replayed = await replay(
+        trx,
+        booking,
+        { slotId: request.slotId, expectedDifferenceEur: rules.expectedDifferenceEur },
+        nowDate,
+      );
+      if (replayed) return { answer: replayed, from: booking };
+      if (
+        booking.status !== 'confirmed' ||
+        booking.paid_at === null ||
+        !withinBestRefundTier(
+          { refundRatios: booking.refund_ratios, start: instantFromDate(booking.start_time) },
+          now,
+        )
+      ) {
+        throw new AppError('booking_not_movable', { hours: highestThreshold(booking.refund_ratios) });
+      }
+    } else if (booking.status !== 'confirmed' || booking.start_time <= nowDate) {
+      throw new AppError('booking_not_cancelable');
+    }
+    // Its own slot is no move: it would release and reissue the door code and tell the member of nothing.
+    if (booking.slot_id === request.slotId) {
+      throw new AppError(rules.by === 'member' ? 'move_target_invalid' : 'move_same_slot');
+    }
+    const [slot] = await repository.findSlotsForBooking(trx, [request.slotId]);
+    if (!slot) throw new AppError('slot_not_found');
+    if (slot.branch_id !== booking.branch_id) {
+      throw new AppError(rules.by === 'member' ? 'move_target_invalid' : 'slots_of_several_branches');
+    }
+    if (!slot.active_with_smart_lock) throw new AppError('branch_not_bookable');
+    if (Temporal.Instant.compare(instantFromDate(slot.start_time), now) <= 0)
+      throw new AppError('slot_started');
+
+    await repository.lockSlots(trx, [slot.id]);
+    // Checked after the slot's lock, as a booking is: a move racing a closure is moved and then cancelled by it,
+    // or refused.
+    if (await repository.anySlotClosed(trx, [slot.id])) throw new AppError('slot_unavailable');
+    await repository.releaseStaleHoldsOfSlots(trx, [slot.id], nowDate);
+    // A move of this booking still waiting for its payment gives way to this one: its hold ends, and a
+    // payment that still arrives for it is refunded.
+    await abandonMovesOf(trx, [booking.id], nowDate);
+    if (rules.by === 'member') {
+      // The member's own hold of this slot that no move ever recorded: a move of theirs cut off between its
+      // hold and its checkout (a database cut, a crash), which would refuse this retry until it expired. This
+      // move takes its place; had that move still been running, it hears move_in_progress when it comes to
+      // record its checkout.
+      await movesRepository.deleteUnrecordedHoldsOf(trx, rules.userId, slot.id);
+    }
+
+    // The booking's coupon discounts the new slot at the same rate (no new redemption: it is one booking).
+    const toPrice =
+      booking.coupon_discount === null
+        ? slot.price_cents
+        : discountedCents(slot.price_cents, booking.coupon_discount);
+    const difference = toPrice - booking.final_price_cents;
+    if (rules.by === 'operator') {
+      // The console moves at the same price: the member pays and is refunded nothing.
+      if (slot.price_cents !== booking.base_price_cents) throw new AppError('move_price_differs');
+    } else if (!sameAmount(rules.expectedDifferenceEur, difference)) {
+      throw new AppError(
+        'price_difference_changed',
+        { difference: (locale) => formatMoney(locale, difference) },
+        { price_difference_eur: centsToEuros(difference) },
+      );
+    }
+    const moveFigures = {
+      booking_id: booking.id,
+      from_slot_id: booking.slot_id,
+      to_slot_id: slot.id,
+      from_price_cents: booking.final_price_cents,
+      to_base_price_cents: slot.price_cents,
+      to_price_cents: toPrice,
+      difference_cents: difference,
+    };
+
+    if (difference <= 0) {
+      const seq = await movesRepository.nextMoveSeq(trx, booking.id);
+      await moveInPlace(trx, () =>
+        completeMove(
+          trx,
+          deps,
+          booking,
+          {
+            id: slot.id,
+            start_time: slot.start_time,
+            end_time: slot.end_time,
+            base_price_cents: slot.price_cents,
+            final_price_cents: toPrice,
+          },
+          { seq, differenceCents: difference },
+          nowDate,
+        ),
+      );
+      // The move is recorded before the refund, so the refund's parts see this move's figures.
+      await movesRepository.insertMove(trx, {
+        ...moveFigures,
+        seq,
+        state: 'completed',
+        settled_at: nowDate,
+      });
+      const refunded =
+        difference < 0
+          ? await refundFromBookingPayments(
+              trx,
+              deps,
+              booking,
+              -difference,
+              `move-refund-${booking.id}-${seq}`,
+              'moved_to_cheaper_slot',
+            )
+          : null;
+      return {
+        answer: movedResponse({ difference_cents: difference, state: 'completed' }, refunded),
+        from: booking,
+        to: slot,
+      };
+    }
+
+    // Dearer: the new slot is held like a new booking's, first while the provider opens the checkout of the
+    // difference, then for as long as that checkout.
+    const holdMinutes = Math.min(PROVIDER_CALL_HOLD_MINUTES, deps.checkoutExpiryMinutes);
+    const holdId = await insertHold(trx, {
+      user_id: booking.user_id,
+      slot_id: slot.id,
+      branch_id: slot.branch_id,
+      start_time: slot.start_time,
+      end_time: slot.end_time,
+      status: 'pending',
+      hold_expires_at: dateFromInstant(now.add({ minutes: holdMinutes })),
+      base_price_cents: slot.price_cents,
+      final_price_cents: toPrice,
+      coupon_id: null,
+      refund_ratios: JSON.stringify(booking.refund_ratios),
+    });
+    const user =
+      booking.user_id === null ? undefined : await repository.findBookingUser(trx, booking.user_id);
+    return {
+      dearer: { holdId, slot, difference, moveFigures, fromSlotId: booking.slot_id, email: user?.email },
+    };
+  }
+
   return {
+    moveStep,
     /**
      * `POST /bookings/{booking_id}/move`: see the contract. An equal or cheaper slot moves in one transaction
      * (a refund's provider call inside it, since the move and its refund stand or fall together). A dearer one
@@ -384,127 +553,16 @@ export function createMoveService(
      */
     async moveBooking(input: MoveBookingInput): Promise<MoveBookingResponse> {
       const now = clock.now();
-      const nowDate = dateFromInstant(now);
       // Run again after a deadlock, a cheaper move's refund is safe: its provider call is keyed by the booking and
       // the move's sequence number, and a try that rolled back recorded no move, so the next one keys it alike.
       const retried = { name: 'moveBooking', log: deps.log };
-      const outcome = await runTransaction(db, retried, async (trx): Promise<MoveStep> => {
-        const booking = await movesRepository.lockBookingToMove(trx, input.bookingId);
-        if (!booking || booking.user_id !== input.userId) throw new AppError('booking_not_found');
-        const replayed = await replay(trx, booking, input, nowDate);
-        if (replayed) return { answer: replayed };
-
-        const start = instantFromDate(booking.start_time);
-        if (
-          booking.status !== 'confirmed' ||
-          booking.paid_at === null ||
-          !withinBestRefundTier({ refundRatios: booking.refund_ratios, start }, now)
-        ) {
-          throw new AppError('booking_not_movable', { hours: highestThreshold(booking.refund_ratios) });
-        }
-        const [slot] = await repository.findSlotsForBooking(trx, [input.slotId]);
-        if (!slot) throw new AppError('slot_not_found');
-        if (slot.branch_id !== booking.branch_id || slot.id === booking.slot_id) {
-          throw new AppError('move_target_invalid');
-        }
-        if (!slot.active_with_smart_lock) throw new AppError('branch_not_bookable');
-        if (Temporal.Instant.compare(instantFromDate(slot.start_time), now) <= 0)
-          throw new AppError('slot_started');
-
-        await repository.lockSlots(trx, [slot.id]);
-        await repository.releaseStaleHoldsOfSlots(trx, [slot.id], nowDate);
-        // A move of this booking still waiting for its payment gives way to this one: its hold ends, and a
-        // payment that still arrives for it is refunded.
-        await abandonMovesOf(trx, [booking.id], nowDate);
-        // The member's own hold of this slot that no move ever recorded: a move of theirs cut off between its
-        // hold and its checkout (a database cut, a crash), which would refuse this retry until it expired. This
-        // move takes its place; had that move still been running, it hears move_in_progress when it comes to
-        // record its checkout.
-        await movesRepository.deleteUnrecordedHoldsOf(trx, input.userId, slot.id);
-
-        // The booking's coupon discounts the new slot at the same rate (no new redemption: it is one booking).
-        const toPrice =
-          booking.coupon_discount === null
-            ? slot.price_cents
-            : discountedCents(slot.price_cents, booking.coupon_discount);
-        const difference = toPrice - booking.final_price_cents;
-        if (!sameAmount(input.expectedDifferenceEur, difference)) {
-          throw new AppError(
-            'price_difference_changed',
-            { difference: (locale) => formatMoney(locale, difference) },
-            { price_difference_eur: centsToEuros(difference) },
-          );
-        }
-        const moveFigures = {
-          booking_id: booking.id,
-          from_slot_id: booking.slot_id,
-          to_slot_id: slot.id,
-          from_price_cents: booking.final_price_cents,
-          to_base_price_cents: slot.price_cents,
-          to_price_cents: toPrice,
-          difference_cents: difference,
-        };
-
-        if (difference <= 0) {
-          const seq = await movesRepository.nextMoveSeq(trx, booking.id);
-          await moveInPlace(trx, () =>
-            completeMove(
-              trx,
-              deps,
-              booking,
-              {
-                id: slot.id,
-                start_time: slot.start_time,
-                end_time: slot.end_time,
-                base_price_cents: slot.price_cents,
-                final_price_cents: toPrice,
-              },
-              { seq, differenceCents: difference },
-              nowDate,
-            ),
-          );
-          // The move is recorded before the refund, so the refund's parts see this move's figures.
-          await movesRepository.insertMove(trx, {
-            ...moveFigures,
-            seq,
-            state: 'completed',
-            settled_at: nowDate,
-          });
-          const refunded =
-            difference < 0
-              ? await refundFromBookingPayments(
-                  trx,
-                  deps,
-                  booking,
-                  -difference,
-                  `move-refund-${booking.id}-${seq}`,
-                  'moved_to_cheaper_slot',
-                )
-              : null;
-          return { answer: movedResponse({ difference_cents: difference, state: 'completed' }, refunded) };
-        }
-
-        // Dearer: the new slot is held like a new booking's, first while the provider opens the checkout of the
-        // difference, then for as long as that checkout.
-        const holdMinutes = Math.min(PROVIDER_CALL_HOLD_MINUTES, deps.checkoutExpiryMinutes);
-        const holdId = await insertHold(trx, {
-          user_id: booking.user_id,
-          slot_id: slot.id,
-          branch_id: slot.branch_id,
-          start_time: slot.start_time,
-          end_time: slot.end_time,
-          status: 'pending',
-          hold_expires_at: dateFromInstant(now.add({ minutes: holdMinutes })),
-          base_price_cents: slot.price_cents,
-          final_price_cents: toPrice,
-          coupon_id: null,
-          refund_ratios: JSON.stringify(booking.refund_ratios),
-        });
-        const user = await repository.findBookingUser(trx, input.userId);
-        return {
-          dearer: { holdId, slot, difference, moveFigures, fromSlotId: booking.slot_id, email: user?.email },
-        };
-      });
+      const outcome = await runTransaction(db, retried, (trx) =>
+        moveStep(trx, {
+          bookingId: input.bookingId,
+          slotId: input.slotId,
+          rules: { by: 'member', userId: input.userId, expectedDifferenceEur: input.expectedDifferenceEur },
+        }),
+      );
       if ('answer' in outcome) return outcome.answer;
 
       const { holdId, slot, difference, moveFigures, fromSlotId, email } = outcome.dearer;

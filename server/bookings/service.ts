@@ -257,6 +257,17 @@ export function createBookingService(deps: BookingServiceDependencies) {
     moveBooking: (...args: Parameters<typeof moves.moveBooking>) => moves.moveBooking(...args),
 
     /**
+     * Moves a booking in the caller's transaction by the one set of moving rules (moves.ts, `moveStep`): the
+     * console's move, as an operator (same price, until the start).
+     */
+    async moveAsOperator(trx: Db, bookingId: number, slotId: number) {
+      const step = await moves.moveStep(trx, { bookingId, slotId, rules: { by: 'operator' } });
+      // Same price: an operator's move is never the dearer kind that waits for a checkout.
+      if (!('answer' in step) || !step.to) throw new Error('an operator move did not move the booking');
+      return { from: step.from, to: step.to };
+    },
+
+    /**
      * Cancels bookings the caller locked in `trx` (`repository.lockBookings`), each with the refund the caller
      * chose (the console's policy, full, none or amount; a closure's full refund). Same path as a member's
      * cancellation: one refund per booking, ever, and the door codes released.

@@ -5,15 +5,9 @@ import * as authRepository from '../auth/repository.ts';
 import type { AuthService } from '../auth/service.ts';
 import { formatLocalTime } from '../branches/service.ts';
 import type { NoticeDependencies } from '../bookings/cancellation-notices.ts';
-import {
-  rescheduleRecodedAccessCodes,
-  type AccessCodeNotifier,
-  type AccessCodeScheduler,
-} from '../bookings/access-codes.ts';
-import { isConflict, sqlState } from '../bookings/database-errors.ts';
+import type { AccessCodeNotifier, AccessCodeScheduler } from '../bookings/access-codes.ts';
+import { sqlState } from '../bookings/database-errors.ts';
 import { centsToEuros, eurosToCents, formatMoney } from '../bookings/money.ts';
-import * as movesRepository from '../bookings/moves-repository.ts';
-import { writeMovedEmail } from '../bookings/moves.ts';
 import { refundableCents } from '../bookings/refunds.ts';
 import * as bookingRepository from '../bookings/repository.ts';
 import type { BookingService } from '../bookings/service.ts';
@@ -23,7 +17,7 @@ import { runTransaction, type TransactionRetryLog } from '../db/transactions.ts'
 import type { BookingStatus, LockDoorState } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import type { OperationQuery } from '../http/operations.ts';
-import { issueLockCodes, releaseLockCodes, type LockDependencies } from '../locks/service.ts';
+import type { LockDependencies } from '../locks/service.ts';
 import { doorStatesOfBookings } from '../locks/status.ts';
 import type { components } from '../../openapi/schema.gen.ts';
 import * as repository from './repository.ts';
@@ -478,110 +472,13 @@ export function createConsoleService(deps: ConsoleDependencies) {
     },
 
     /**
-     * Moves a confirmed booking that has not started to a free slot of the same branch and the same price: no
-     * payment and no refund. The old door code is released and a code issued for the new time, whose message
-     * is scheduled for its T-30.
+     * Moves a confirmed booking that has not started to a free slot of the same branch and the same price, by the
+     * same rules and code as a member's move (the bookings module's move), as an operator: no payment, no
+     * refund; the door code follows, the T-30 message is re-timed, the member is told. Audited with the reason.
      */
     async moveBooking(actor: Actor, bookingId: number, input: { time_slot_id: number; reason: string }) {
-      await audited(actor, async (trx, at) => {
-        const [row] = await bookingRepository.lockBookings(trx, [bookingId]);
-        if (!row) throw new AppError('booking_not_found');
-        if (row.status !== 'confirmed' || row.start_time <= at) throw new AppError('booking_not_cancelable');
-        // Its own slot is no move: it would release and reissue the door code and tell the member of nothing.
-        if (row.slot_id === input.time_slot_id) throw new AppError('move_same_slot');
-        const current = (await repository.findAdminBooking(trx, bookingId))!;
-        await bookingRepository.lockSlots(trx, [input.time_slot_id]);
-        const [slot] = await bookingRepository.findSlotsForBooking(trx, [input.time_slot_id]);
-        if (!slot) throw new AppError('slot_not_found');
-        if (slot.branch_id !== current.branch_id) throw new AppError('slots_of_several_branches');
-        if (slot.start_time <= at) throw new AppError('slot_started');
-        if (await repository.anySlotClosed(trx, [slot.id])) throw new AppError('slot_unavailable');
-        const base = await trx
-          .selectFrom('bookings')
-          .select('base_price_cents')
-          .where('id', '=', bookingId)
-          .executeTakeFirstOrThrow();
-        if (slot.price_cents !== base.base_price_cents) throw new AppError('move_price_differs');
-        await bookingRepository.releaseStaleHoldsOfSlots(trx, [slot.id], at);
-        try {
-          await trx
-            .updateTable('bookings')
-            .set({
-              slot_id: slot.id,
-              start_time: slot.start_time,
-              end_time: slot.end_time,
-              lock_code_id: null,
-              access_code_sent_at: null,
-              access_code_sent_for: null,
-            })
-            .where('id', '=', bookingId)
-            .execute();
-        } catch (error) {
-          // A deadlock is not an answer: the audited transaction runs again (runTransaction).
-          if (isConflict(error)) throw new AppError('slot_unavailable');
-          throw error;
-        }
-        if (row.lock_code_id !== null) {
-          await releaseLockCodes(trx, deps, [row.lock_code_id], at);
-          await rescheduleRecodedAccessCodes(trx, deps.accessCodes ?? null, [row.lock_code_id], at);
-        }
-        await issueLockCodes(
-          trx,
-          deps,
-          [
-            {
-              id: bookingId,
-              user_id: row.user_id,
-              branch_id: slot.branch_id,
-              start_time: slot.start_time,
-              end_time: slot.end_time,
-            },
-          ],
-          at,
-        );
-        const moved = await trx
-          .selectFrom('bookings')
-          .select('lock_code_id')
-          .where('id', '=', bookingId)
-          .executeTakeFirstOrThrow();
-        // Recorded as a move of the booking (its seq numbers the member's messages), told as the member's own is.
-        const seq = await movesRepository.nextMoveSeq(trx, bookingId);
-        // The door-code message waiting for the old time is cancelled and one is due at T-30 of the new time.
-        if (moved.lock_code_id !== null) {
-          await deps.accessCodes?.reschedule(trx, {
-            id: bookingId,
-            start: slot.start_time,
-            lockCodeId: moved.lock_code_id,
-            moveSeq: seq,
-          });
-        }
-        await movesRepository.insertMove(trx, {
-          booking_id: bookingId,
-          seq,
-          from_slot_id: current.slot_id,
-          to_slot_id: slot.id,
-          from_price_cents: current.final_price_cents,
-          to_base_price_cents: slot.price_cents,
-          to_price_cents: current.final_price_cents,
-          difference_cents: 0,
-          state: 'completed',
-          created_at: at,
-          settled_at: at,
-        });
-        await writeMovedEmail(
-          trx,
-          deps,
-          {
-            id: bookingId,
-            user_id: row.user_id,
-            branch_id: current.branch_id,
-            start_time: current.start_time,
-            end_time: current.end_time,
-          },
-          slot,
-          { seq, differenceCents: 0 },
-          at,
-        );
+      await audited(actor, async (trx) => {
+        const { from, to } = await deps.bookings.moveAsOperator(trx, bookingId, input.time_slot_id);
         return {
           result: undefined,
           audit: {
@@ -589,11 +486,8 @@ export function createConsoleService(deps: ConsoleDependencies) {
             entityType: 'booking',
             entityId: bookingId,
             reason: input.reason,
-            before: {
-              slot_id: row.id === bookingId ? current.slot_id : null,
-              start_time: current.start_time.toISOString(),
-            },
-            after: { slot_id: slot.id, start_time: slot.start_time.toISOString() },
+            before: { slot_id: from.slot_id, start_time: from.start_time.toISOString() },
+            after: { slot_id: to.id, start_time: to.start_time.toISOString() },
           },
         };
       });

@@ -30,6 +30,22 @@ describeEachDatabase('moving a booking', (getDb) => {
   const service = (overrides: { payments?: PaymentProvider } = {}) =>
     bookingService(getDb(), clock, overrides);
   const checkout = () => createCheckoutService(deps());
+  /** The local provider, whose checkout opening waits (`reached` once called) until `wake()`. */
+  function stalledProvider() {
+    const local = createLocalPaymentProvider({ db: getDb(), clock });
+    let wakeUp = () => {};
+    let called = () => {};
+    const reached = new Promise<void>((resolve) => (called = resolve));
+    const stalled: PaymentProvider = {
+      ...local,
+      createCheckoutSession: async (request) => {
+        called();
+        await new Promise<void>((resolve) => (wakeUp = resolve));
+        return local.createCheckoutSession(request);
+      },
+    };
+    return { stalled, reached, wake: () => wakeUp() };
+  }
   const move = (
     bookingId: number,
     slotId: number,
@@ -327,6 +343,45 @@ describeEachDatabase('moving a booking', (getDb) => {
     expect(await move(id, target, 0)).toMatchObject({ status: 'moved' });
   });
 
+  it('refuses a slot inside a branch closure with the error a booking of it gets, cheaper, equal or dearer', async () => {
+    const { id } = await paidBooking('2026-03-25T10:00');
+    const closed = [
+      await lisbonSlot(getDb(), branchId, '2026-03-27T18:00', { priceCents: 1000 }),
+      await lisbonSlot(getDb(), branchId, '2026-03-27T19:00', { priceCents: 1500 }),
+      await lisbonSlot(getDb(), branchId, '2026-03-27T20:00', { priceCents: 2000 }),
+    ];
+    await getDb()
+      .insertInto('branch_closures')
+      .values({
+        branch_id: branchId,
+        starts_at: new Date('2026-03-27T17:00:00Z'),
+        ends_at: new Date('2026-03-27T21:00:00Z'),
+        reason: 'air conditioning broken',
+        created_by_email: 'ops@gym.example',
+      })
+      .execute();
+    const stranger = await verifiedUser(getDb());
+    expect(
+      await errorCode(
+        service().createBooking({
+          userId: stranger,
+          slotIds: [closed[1]!],
+          couponId: null,
+          expectedTotalEur: 15,
+          locale: 'pt',
+        }),
+      ),
+    ).toBe('slot_unavailable');
+    for (const [index, slot] of closed.entries()) {
+      expect(await errorCode(move(id, slot, [-5, 0, 5][index]!))).toBe('slot_unavailable');
+    }
+    expect(await booking(id)).toMatchObject({
+      status: 'confirmed',
+      start_time: new Date('2026-03-25T10:00:00Z'),
+    });
+    expect(await getDb().selectFrom('booking_moves').select('id').execute()).toEqual([]);
+  });
+
   it('changes nothing when the provider cannot refund or open the checkout (503)', async () => {
     const { id, slot: oldSlot } = await paidBooking('2026-03-25T10:00');
     const base = createLocalPaymentProvider({ db: getDb(), clock });
@@ -370,20 +425,9 @@ describeEachDatabase('moving a booking', (getDb) => {
   it('lets the member retry at once a dearer move left stalled after its hold; the stalled one, should it wake, hears move_in_progress', async () => {
     const { id } = await paidBooking('2026-03-25T10:00');
     const dearer = await lisbonSlot(getDb(), branchId, '2026-03-27T19:00', { priceCents: 2000 });
-    const local = createLocalPaymentProvider({ db: getDb(), clock });
     // The first attempt stops after its hold, as when its database or its process went away while the provider
     // was opening the checkout: its hold is committed, its checkout never recorded.
-    let wake = () => {};
-    let called = () => {};
-    const reached = new Promise<void>((resolve) => (called = resolve));
-    const stalled: PaymentProvider = {
-      ...local,
-      createCheckoutSession: async (request) => {
-        called();
-        await new Promise<void>((resolve) => (wake = resolve));
-        return local.createCheckoutSession(request);
-      },
-    };
+    const { stalled, reached, wake } = stalledProvider();
     const first = move(id, dearer, 5, { payments: stalled });
     await reached;
     clock.advance({ seconds: 20 });
@@ -413,20 +457,9 @@ describeEachDatabase('moving a booking', (getDb) => {
   it('tells a new booking whose hold the member’s own move took that the slot is taken, not that payments are down', async () => {
     const { id } = await paidBooking('2026-03-25T10:00');
     const dearer = await lisbonSlot(getDb(), branchId, '2026-03-27T19:00', { priceCents: 2000 });
-    const local = createLocalPaymentProvider({ db: getDb(), clock });
     // The member books the slot in one tab; its checkout is still being opened when, in another, they move their
     // booking onto the same slot: the move takes the hold nobody recorded yet.
-    let wake = () => {};
-    let called = () => {};
-    const reached = new Promise<void>((resolve) => (called = resolve));
-    const stalled: PaymentProvider = {
-      ...local,
-      createCheckoutSession: async (request) => {
-        called();
-        await new Promise<void>((resolve) => (wake = resolve));
-        return local.createCheckoutSession(request);
-      },
-    };
+    const { stalled, reached, wake } = stalledProvider();
     const booked = service({ payments: stalled }).createBooking({
       userId: user,
       slotIds: [dearer],
