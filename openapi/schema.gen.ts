@@ -1098,7 +1098,7 @@ export interface paths {
     get: operations['getBranchPrices'];
     /**
      * Replace a branch's prices
-     * @description The default price and every band, replaced in one transaction (same service as `price-rule add/remove` and `branch update --price`). Like the CLI's price changes, it applies to days whose slots are not generated yet (generated slots keep their prices, since they may be booked); the landing page's price range follows at once. Audited. Owners only.
+     * @description The default price and every band, replaced in one transaction by the same use case as the CLI's `prices set`, `price-rule add/remove` and `branch update --price`. Every slot of the branch from the grid's first day on that has not started and that no live booking holds (confirmed, or a hold not yet expired) is re-priced in that transaction; a slot a live booking holds keeps its price and takes the grid's once it is free again. Without `from` the grid applies at once; with `from`, from that day of the branch's calendar on (until a later dated grid). The landing page's price range follows at once. Bands that overlap on a weekday are 422 `validation_failed` (field `bands`). Audited. Owners only.
      */
     put: operations['setBranchPrices'];
     post?: never;
@@ -2362,12 +2362,23 @@ export interface components {
       default_price_eur: components['schemas']['Money'];
       /** @description Bands may not overlap on a weekday. */
       bands: components['schemas']['PriceBand'][];
+      /** @description The first day the grid prices, YYYY-MM-DD of the branch's calendar, from its today to ten years on; absent or null, the grid applies at once. A grid given for a day that has one replaces it. */
+      from?: components['schemas']['CalendarDate'] | null;
     };
+    DatedPriceGrid: {
+      from: components['schemas']['CalendarDate'];
+      default_price_eur: components['schemas']['Money'];
+      bands: components['schemas']['PriceBand'][];
+    };
+    /** @description The grid that prices the branch's today, and the dated grids that take over on later days. */
     PriceGrid: {
       branch_id: components['schemas']['Id'];
       default_price_eur: components['schemas']['Money'];
       bands: components['schemas']['PriceBand'][];
+      /** @description The range the landing page shows, over every grid that prices a day with slots. */
       min_and_max_price_eur: components['schemas']['Money'][];
+      /** @description Grids that apply from a later day, in the order of their first day. */
+      dated: components['schemas']['DatedPriceGrid'][];
     };
     AdminCoupon: {
       code: string;

@@ -194,7 +194,13 @@ export async function buildApp(
         lockSync: ({ lockCodeId }) => doors.syncCode(lockCodeId),
         lockCheck: ({ bookingId }) => doors.prepareForMessage(bookingId),
         doorSweep: () => doors.sweep(),
-        holdExpiry: () => checkout.expireOverdueSessions(),
+        // Slots freed by the holds it ends take the price their grid gives them now (docs/decisions.md, 'Prices
+        // that apply when saved'), as do slots freed since the last run; dated grids whose day came take over.
+        holdExpiry: async () => {
+          const expired = await checkout.expireOverdueSessions();
+          await branches.keepPricesCurrent();
+          return expired;
+        },
         slotHorizon: () => branches.ensureSlotHorizon(),
       },
     });

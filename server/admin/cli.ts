@@ -11,6 +11,7 @@ import { lockCommands } from './commands/locks.ts';
 import { operatorCommands } from './commands/operator.ts';
 import { paymentCommands } from './commands/payments.ts';
 import { priceRuleCommands } from './commands/price-rule.ts';
+import { priceCommands } from './commands/prices.ts';
 import { refundRatioCommands } from './commands/refund-ratios.ts';
 
 // The back office: `npm run admin -- <command> [arguments] [options]`. Every command is a function of the same
@@ -21,6 +22,7 @@ export type { AdminContext, AdminIo } from './command.ts';
 
 const COMMANDS: Record<string, AdminCommand> = {
   ...branchCommands,
+  ...priceCommands,
   ...priceRuleCommands,
   ...couponCommands,
   ...refundRatioCommands,

@@ -424,6 +424,9 @@ export function createMoveService(
     if (booking.slot_id === request.slotId) {
       throw new AppError(rules.by === 'member' ? 'move_target_invalid' : 'move_same_slot');
     }
+    // The slot is locked before its price is read, as a booking's are: a move queued behind a price change is
+    // priced at the new price (price_difference_changed for a client showing the old one), never at a stale one.
+    await repository.lockSlots(trx, [request.slotId]);
     const [slot] = await repository.findSlotsForBooking(trx, [request.slotId]);
     if (!slot) throw new AppError('slot_not_found');
     if (slot.branch_id !== booking.branch_id) {
@@ -433,7 +436,6 @@ export function createMoveService(
     if (Temporal.Instant.compare(instantFromDate(slot.start_time), now) <= 0)
       throw new AppError('slot_started');
 
-    await repository.lockSlots(trx, [slot.id]);
     // Checked after the slot's lock, as a booking is: a move racing a closure is moved and then cancelled by it,
     // or refused.
     if (await repository.anySlotClosed(trx, [slot.id])) throw new AppError('slot_unavailable');

@@ -299,8 +299,10 @@ export function createBookingService(deps: BookingServiceDependencies) {
       const nowDate = dateFromInstant(now);
       const held = await runTransaction(db, { name: 'createBooking', log: deps.log }, async (trx) => {
         const user = await requireBookingUser(trx, input.userId);
-        const slots = await requireBookableSlots(trx, slotIds, now);
+        // The slots' locks before their rows are read: a price change holding them (or committed) is then seen,
+        // so the hold is priced at the slot's price when it is written, never at one read before the change.
         await repository.lockSlots(trx, slotIds);
+        const slots = await requireBookableSlots(trx, slotIds, now);
         // After the slots' locks: a closure being made waits for them, or is committed and seen here.
         if (await repository.anySlotClosed(trx, slotIds)) throw new AppError('slot_unavailable');
         await repository.releaseStaleHoldsOfSlots(trx, slotIds, nowDate);

@@ -1,6 +1,6 @@
 import { CompiledQuery, sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import { preparedStatement, type Db } from '../db/database.ts';
-import type { BranchesTable, PriceRulesTable, SlotsTable } from '../db/schema.ts';
+import type { BranchesTable, DatedPriceGridsTable, PriceRulesTable, SlotsTable } from '../db/schema.ts';
 
 // SQL for branches, their price rules and their slots. `db` may be a transaction.
 
@@ -8,9 +8,18 @@ export type BranchRow = Selectable<BranchesTable>;
 export type PriceRuleRow = Selectable<PriceRulesTable>;
 export type NewBranchRow = Insertable<BranchesTable>;
 export type NewSlotRow = Insertable<SlotsTable>;
+export type DatedPriceGridRow = Selectable<DatedPriceGridsTable>;
 
 export async function findBranch(db: Db, branchId: number): Promise<BranchRow | undefined> {
   return db.selectFrom('branches').selectAll().where('id', '=', branchId).executeTakeFirst();
+}
+
+/**
+ * The branch, its row locked until the transaction ends. Whatever prices slots from the branch's grids (saving a
+ * grid, generating slots) takes this first, so the grids it read are still the grids when it writes.
+ */
+export async function lockBranch(db: Db, branchId: number): Promise<BranchRow | undefined> {
+  return db.selectFrom('branches').selectAll().where('id', '=', branchId).forNoKeyUpdate().executeTakeFirst();
 }
 
 export async function listBranches(db: Db): Promise<BranchRow[]> {
@@ -47,6 +56,10 @@ export async function listPriceRules(db: Db, branchId?: number): Promise<PriceRu
     .orderBy('starts_at_minute');
   if (branchId !== undefined) query = query.where('branch_id', '=', branchId);
   return query.execute();
+}
+
+export async function findPriceRule(db: Db, ruleId: number): Promise<PriceRuleRow | undefined> {
+  return db.selectFrom('price_rules').selectAll().where('id', '=', ruleId).executeTakeFirst();
 }
 
 export async function insertBranch(db: Db, branch: NewBranchRow): Promise<number> {
@@ -90,14 +103,45 @@ export async function insertPriceRules(
   return rows.map((row) => row.id);
 }
 
-/** Deletes a price rule; answers its branch, or undefined when there was none. */
-export async function deletePriceRule(db: Db, ruleId: number): Promise<number | undefined> {
-  const row = await db
+export async function deletePriceRules(db: Db, ruleIds: readonly number[]): Promise<void> {
+  if (ruleIds.length === 0) return;
+  await db
     .deleteFrom('price_rules')
-    .where('id', '=', ruleId)
-    .returning('branch_id')
-    .executeTakeFirst();
-  return row?.branch_id;
+    .where('id', 'in', [...ruleIds])
+    .execute();
+}
+
+/** The dated grids, of one branch or all, by branch and first day. */
+export async function listDatedPriceGrids(db: Db, branchId?: number): Promise<DatedPriceGridRow[]> {
+  let query = db.selectFrom('dated_price_grids').selectAll().orderBy('branch_id').orderBy('starts_on');
+  if (branchId !== undefined) query = query.where('branch_id', '=', branchId);
+  return query.execute();
+}
+
+/** Stores a dated grid, replacing the branch's grid of the same first day. */
+export async function saveDatedPriceGrid(
+  db: Db,
+  grid: Omit<Insertable<DatedPriceGridsTable>, 'created_at'>,
+): Promise<void> {
+  await db
+    .insertInto('dated_price_grids')
+    .values(grid)
+    .onConflict((conflict) =>
+      conflict.columns(['branch_id', 'starts_on']).doUpdateSet({
+        default_price_cents: grid.default_price_cents,
+        bands: grid.bands,
+      }),
+    )
+    .execute();
+}
+
+/** Deletes the branch's dated grids whose first day is `date` or earlier. */
+export async function deleteDatedPriceGridsUntil(db: Db, branchId: number, date: string): Promise<void> {
+  await db
+    .deleteFrom('dated_price_grids')
+    .where('branch_id', '=', branchId)
+    .where('starts_on', '<=', date)
+    .execute();
 }
 
 export async function updateCachedPrices(
@@ -106,6 +150,108 @@ export async function updateCachedPrices(
   prices: { minCents: number; maxCents: number },
 ): Promise<void> {
   await updateBranch(db, branchId, { min_price_cents: prices.minCents, max_price_cents: prices.maxCents });
+}
+
+export type SlotPriceRow = Pick<
+  Selectable<SlotsTable>,
+  'id' | 'start_time' | 'local_date' | 'price_cents' | 'next_price_cents'
+>;
+
+/**
+ * The branch's slots that start after `now` on its local date `from` or later, locked like a booking locks its
+ * slots (FOR NO KEY UPDATE, in id order), so a booking of one of them either committed before (and is seen) or
+ * waits, and then reads the price written here.
+ */
+export async function lockSlotsToPrice(
+  db: Db,
+  branchId: number,
+  from: string,
+  now: Date,
+): Promise<SlotPriceRow[]> {
+  return db
+    .selectFrom('slots')
+    .select(['id', 'start_time', 'local_date', 'price_cents', 'next_price_cents'])
+    .where('branch_id', '=', branchId)
+    .where('local_date', '>=', from)
+    .where('start_time', '>', now)
+    .orderBy('id')
+    .forNoKeyUpdate()
+    .execute();
+}
+
+/** Which of these slots have a live booking at `now`: confirmed, or pending with a hold not yet expired. */
+export async function slotsWithLiveBookings(
+  db: Db,
+  slotIds: readonly number[],
+  now: Date,
+): Promise<Set<number>> {
+  if (slotIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('bookings')
+    .select('slot_id')
+    .where('slot_id', '=', sql<number>`any(${[...slotIds]}::int[])`)
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'confirmed'),
+        eb.and([eb('status', '=', 'pending'), eb('hold_expires_at', '>', now)]),
+      ]),
+    )
+    .execute();
+  return new Set(rows.map((row) => row.slot_id));
+}
+
+/** Sets the price and the pending price of slots; one statement per distinct pair. */
+export async function setSlotPrices(
+  db: Db,
+  changes: readonly { id: number; priceCents: number; nextPriceCents: number | null }[],
+): Promise<void> {
+  const byPrices = new Map<string, number[]>();
+  for (const change of changes) {
+    const key = `${change.priceCents}:${change.nextPriceCents ?? ''}`;
+    byPrices.set(key, [...(byPrices.get(key) ?? []), change.id]);
+  }
+  for (const [key, ids] of byPrices) {
+    const [price, next] = key.split(':') as [string, string];
+    await db
+      .updateTable('slots')
+      .set({ price_cents: Number(price), next_price_cents: next === '' ? null : Number(next) })
+      .where('id', '=', sql<number>`any(${ids}::int[])`)
+      .execute();
+  }
+}
+
+/**
+ * Free slots that kept their price while a booking held them take the price their grid gives them now: those not
+ * started, whose bookings all ended (a hold expired, a cancellation, a move away). Started slots forget theirs.
+ * Slots a transaction has locked (being booked or priced) are left for the next run. Answers how many changed price.
+ */
+export async function takeNextPricesOfFreeSlots(db: Db, now: Date): Promise<number> {
+  const locked = await db
+    .selectFrom('slots')
+    .select(['id', 'start_time'])
+    .where('next_price_cents', 'is not', null)
+    .orderBy('id')
+    .forNoKeyUpdate()
+    .skipLocked()
+    .execute();
+  const started = locked.filter((slot) => slot.start_time <= now).map((slot) => slot.id);
+  const upcoming = locked.filter((slot) => slot.start_time > now).map((slot) => slot.id);
+  if (started.length > 0) {
+    await db
+      .updateTable('slots')
+      .set({ next_price_cents: null })
+      .where('id', '=', sql<number>`any(${started}::int[])`)
+      .execute();
+  }
+  const live = await slotsWithLiveBookings(db, upcoming, now);
+  const free = upcoming.filter((id) => !live.has(id));
+  if (free.length === 0) return 0;
+  const result = await db
+    .updateTable('slots')
+    .set((eb) => ({ price_cents: eb.fn.coalesce('next_price_cents', 'price_cents'), next_price_cents: null }))
+    .where('id', '=', sql<number>`any(${free}::int[])`)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 // Ten thousand parameters per statement: few round trips, far below PostgreSQL's limit of 65,535.

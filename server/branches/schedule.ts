@@ -15,13 +15,26 @@ export type PriceRule = {
   priceCents: number;
 };
 
-export type BranchSchedule = {
+/** What a slot costs: the default price, unless a band of the slot's weekday covers its start. */
+export type PriceGrid = {
+  defaultPriceCents: number;
+  priceRules: readonly PriceRule[];
+};
+
+/**
+ * A branch's grids: the one in force, and dated ones (in order of their first day, a date of the branch's calendar).
+ * The grid of a date is the latest dated grid starting on or before it, else the one in force.
+ */
+export type PriceGrids = {
+  inForce: PriceGrid;
+  dated: readonly { startsOn: Temporal.PlainDate; grid: PriceGrid }[];
+};
+
+export type BranchSchedule = PriceGrid & {
   timeZone: string;
   slotMinutes: number;
   /** null: open around the clock. */
   openingHours: OpeningHours | null;
-  defaultPriceCents: number;
-  priceRules: readonly PriceRule[];
 };
 
 export type GeneratedSlot = {
@@ -65,6 +78,42 @@ export function priceAt(
       minuteOfDay < candidate.endsAtMinute,
   );
   return rule ? rule.priceCents : schedule.defaultPriceCents;
+}
+
+/** The price of a slot starting at `start`, by its wall-clock weekday and time in the branch's zone. */
+export function slotPriceCents(
+  schedule: Pick<BranchSchedule, 'defaultPriceCents' | 'priceRules' | 'timeZone'>,
+  start: Temporal.Instant,
+): number {
+  const local = start.toZonedDateTimeISO(schedule.timeZone);
+  return priceAt(schedule, local.dayOfWeek, local.hour * 60 + local.minute);
+}
+
+/** The grid that prices the slots of a branch-local date. */
+export function gridOn(grids: PriceGrids, date: Temporal.PlainDate): PriceGrid {
+  let grid = grids.inForce;
+  for (const dated of grids.dated) {
+    if (Temporal.PlainDate.compare(dated.startsOn, date) <= 0) grid = dated.grid;
+  }
+  return grid;
+}
+
+/** The grids that price some date of [from, until]: the one of `from`, then each dated one starting later. */
+export function gridsBetween(
+  grids: PriceGrids,
+  from: Temporal.PlainDate,
+  until: Temporal.PlainDate,
+): PriceGrid[] {
+  return [
+    gridOn(grids, from),
+    ...grids.dated
+      .filter(
+        (dated) =>
+          Temporal.PlainDate.compare(dated.startsOn, from) > 0 &&
+          Temporal.PlainDate.compare(dated.startsOn, until) <= 0,
+      )
+      .map((dated) => dated.grid),
+  ];
 }
 
 /**
@@ -118,6 +167,18 @@ export function priceRange(schedule: BranchSchedule): { minCents: number; maxCen
   if (prices.length === 0)
     return { minCents: schedule.defaultPriceCents, maxCents: schedule.defaultPriceCents };
   return { minCents: Math.min(...prices), maxCents: Math.max(...prices) };
+}
+
+/** The lowest and highest price of any of `grids` over the branch's opening hours (priceRange of each). */
+export function priceRangeOfGrids(
+  schedule: Omit<BranchSchedule, keyof PriceGrid>,
+  grids: readonly PriceGrid[],
+): { minCents: number; maxCents: number } {
+  const ranges = grids.map((grid) => priceRange({ ...schedule, ...grid }));
+  return {
+    minCents: Math.min(...ranges.map((range) => range.minCents)),
+    maxCents: Math.max(...ranges.map((range) => range.maxCents)),
+  };
 }
 
 /** The dates of [from, until], inclusive, in order. */

@@ -1,8 +1,9 @@
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
-import { inAcceptedYears, type Clock } from '../clock.ts';
+import { dateFromInstant, inAcceptedYears, type Clock } from '../clock.ts';
 import { checkBranchLinks } from './links.ts';
 import { inTransaction, type Db } from '../db/database.ts';
+import { runTransaction } from '../db/transactions.ts';
 import type { Updateable } from 'kysely';
 import type { BranchesTable, Descriptions, RefundRatios } from '../db/schema.ts';
 import { centsToEuros } from '../bookings/money.ts';
@@ -10,14 +11,15 @@ import { AppError } from '../errors.ts';
 import { LOCALES, type Locale } from '../i18n.ts';
 import { sanitizeDescription } from './descriptions.ts';
 import { readRefundRatios } from '../settings/refund-ratios.ts';
-import * as repository from './repository.ts';
 import {
-  datesBetween,
-  generateDaySlots,
-  MINUTES_PER_DAY,
-  priceRange,
-  type BranchSchedule,
-} from './schedule.ts';
+  bringDueGridsInForce,
+  localToday,
+  readPriceGrids,
+  refreshCachedPriceRange,
+  scheduleOf,
+} from './price-grids.ts';
+import * as repository from './repository.ts';
+import { datesBetween, generateDaySlots, gridOn, MINUTES_PER_DAY, priceRange } from './schedule.ts';
 import type { components } from '../../openapi/schema.gen.ts';
 
 type Schemas = components['schemas'];
@@ -161,21 +163,6 @@ function isTimeZone(name: string): boolean {
   }
 }
 
-function scheduleOf(branch: repository.BranchRow, rules: readonly repository.PriceRuleRow[]): BranchSchedule {
-  return {
-    timeZone: branch.time_zone,
-    slotMinutes: branch.slot_minutes,
-    openingHours: branch.opening_hours === null ? null : openingHoursSchema.parse(branch.opening_hours),
-    defaultPriceCents: branch.default_price_cents,
-    priceRules: rules.map((rule) => ({
-      isoWeekday: rule.iso_weekday,
-      startsAtMinute: rule.starts_at_minute,
-      endsAtMinute: rule.ends_at_minute,
-      priceCents: rule.price_cents,
-    })),
-  };
-}
-
 // --- Defining branches (seed, admin) ---------------------------------------------------------------------
 
 const priceRuleSchema = z
@@ -269,16 +256,11 @@ export function newBranchDefinition(
   };
 }
 
-/** What an operator may change of a branch: any field of its definition but its price rules. */
-type BranchChanges = Partial<Omit<BranchDefinition, 'priceRules'>>;
-
-/** A price band set on several weekdays at once (1 = Monday ... 7 = Sunday). */
-type PriceBand = {
-  weekdays: readonly number[];
-  startsAtMinute: number;
-  endsAtMinute: number;
-  priceCents: number;
-};
+/**
+ * What an operator may change of a branch: any field of its definition but its prices, which change through the
+ * price grid's own use case (use-cases/set-price-grid.ts).
+ */
+type BranchChanges = Partial<Omit<BranchDefinition, 'priceRules' | 'defaultPriceCents'>>;
 
 function sanitizeDescriptions<T extends BranchChanges>(definition: T): T {
   if (definition.descriptions === undefined) return definition;
@@ -309,7 +291,6 @@ function branchColumns(
     ...(patch.activeWithSmartLock !== undefined && { active_with_smart_lock: patch.activeWithSmartLock }),
     ...(patch.images !== undefined && { image: patch.images[0]! }),
     ...(patch.descriptions !== undefined && { descriptions: JSON.stringify(patch.descriptions) }),
-    ...(patch.defaultPriceCents !== undefined && { default_price_cents: patch.defaultPriceCents }),
   };
 }
 
@@ -375,40 +356,51 @@ export function createBranchService({
     return branch;
   }
 
-  /** Re-derives the branch's cached [min, max] price after its rules or hours change. */
+  /** Re-derives the branch's cached [min, max] price after its grids, hours or slot horizon change. */
   async function recomputeCachedPrices(branchId: number): Promise<{ minCents: number; maxCents: number }> {
-    const branch = await requireBranch(branchId);
-    const range = priceRange(scheduleOf(branch, await repository.listPriceRules(db, branchId)));
-    await repository.updateCachedPrices(db, branchId, range);
+    const range = await refreshCachedPriceRange(db, branchId, clock.now());
+    if (!range) throw new AppError('branch_not_found');
     return range;
   }
 
-  async function generateSlotsFor(branch: repository.BranchRow, rules: readonly repository.PriceRuleRow[]) {
-    const schedule = scheduleOf(branch, rules);
-    const today = clock.now().toZonedDateTimeISO(branch.time_zone).toPlainDate();
-    const until = today.add({ days: horizonDays - 1 });
-    const generatedUntil = branch.slots_generated_until
-      ? Temporal.PlainDate.from(branch.slots_generated_until)
-      : null;
-    const from =
-      generatedUntil && Temporal.PlainDate.compare(generatedUntil, today) >= 0
-        ? generatedUntil.add({ days: 1 })
-        : today;
-    if (Temporal.PlainDate.compare(from, until) > 0) return null;
+  /**
+   * Generates the branch's slots of the days past its horizon, each day priced by its own grid, and refreshes its
+   * price range (a dated grid may have come within the horizon). Under the branch's lock, as saving a grid is, so
+   * a grid saved meanwhile either priced these days already or waits until they exist and prices them.
+   */
+  async function generateSlotsFor(branchId: number) {
+    return runTransaction(db, { name: 'slotHorizon' }, async (trx) => {
+      const branch = await repository.lockBranch(trx, branchId);
+      if (!branch) return null;
+      const today = localToday(branch, clock.now());
+      const until = today.add({ days: horizonDays - 1 });
+      const generatedUntil = branch.slots_generated_until
+        ? Temporal.PlainDate.from(branch.slots_generated_until)
+        : null;
+      const from =
+        generatedUntil && Temporal.PlainDate.compare(generatedUntil, today) >= 0
+          ? generatedUntil.add({ days: 1 })
+          : today;
+      if (Temporal.PlainDate.compare(from, until) > 0) return null;
 
-    const slots = datesBetween(from, until).flatMap((date) => generateDaySlots(schedule, date));
-    const slotsAdded = await repository.insertSlots(
-      db,
-      slots.map((slot) => ({
-        branch_id: branch.id,
-        start_time: slot.startTime.toString(),
-        end_time: slot.endTime.toString(),
-        local_date: slot.localDate.toString(),
-        price_cents: slot.priceCents,
-      })),
-    );
-    await repository.advanceSlotsGeneratedUntil(db, branch.id, until.toString());
-    return { branchId: branch.id, from: from.toString(), until: until.toString(), slotsAdded };
+      const grids = await readPriceGrids(trx, branch);
+      const slots = datesBetween(from, until).flatMap((date) =>
+        generateDaySlots(scheduleOf(branch, gridOn(grids, date)), date),
+      );
+      const slotsAdded = await repository.insertSlots(
+        trx,
+        slots.map((slot) => ({
+          branch_id: branch.id,
+          start_time: slot.startTime.toString(),
+          end_time: slot.endTime.toString(),
+          local_date: slot.localDate.toString(),
+          price_cents: slot.priceCents,
+        })),
+      );
+      await repository.advanceSlotsGeneratedUntil(trx, branch.id, until.toString());
+      await refreshCachedPriceRange(trx, branch.id, clock.now());
+      return { branchId: branch.id, from: from.toString(), until: until.toString(), slotsAdded };
+    });
   }
 
   return {
@@ -484,19 +476,37 @@ export function createBranchService({
      * safe to run concurrently; only days past each branch's generated horizon are computed.
      */
     async ensureSlotHorizon(): Promise<SlotHorizonReport> {
-      const [branches, rules] = await Promise.all([
-        repository.listBranches(db),
-        repository.listPriceRules(db),
-      ]);
       const report: SlotHorizonReport = [];
-      for (const branch of branches) {
-        const generated = await generateSlotsFor(
-          branch,
-          rules.filter((rule) => rule.branch_id === branch.id),
-        );
+      for (const branch of await repository.listBranches(db)) {
+        const generated = await generateSlotsFor(branch.id);
         if (generated) report.push(generated);
       }
       return report;
+    },
+
+    /**
+     * Keeps slots and the landing's ranges with the grids as days pass and bookings end (the minute sweep): dated
+     * grids whose first day has come in their branch's zone become the grids in force, with the range refreshed
+     * (the grid before no longer prices a bookable day), and free slots that kept their price while a booking held
+     * them take their grid's. Answers how many slots changed price.
+     */
+    async keepPricesCurrent(): Promise<number> {
+      const now = clock.now();
+      const dated = await repository.listDatedPriceGrids(db);
+      for (const branch of await repository.listBranches(db)) {
+        const today = localToday(branch, now).toString();
+        if (!dated.some((grid) => grid.branch_id === branch.id && grid.starts_on <= today)) continue;
+        await runTransaction(db, { name: 'pricesInForce' }, async (trx) => {
+          const locked = await repository.lockBranch(trx, branch.id);
+          if (!locked) return;
+          if (await bringDueGridsInForce(trx, branch.id, localToday(locked, now))) {
+            await refreshCachedPriceRange(trx, branch.id, now);
+          }
+        });
+      }
+      return runTransaction(db, { name: 'nextSlotPrices' }, (trx) =>
+        repository.takeNextPricesOfFreeSlots(trx, dateFromInstant(now)),
+      );
     },
 
     recomputeCachedPrices,
@@ -521,7 +531,8 @@ export function createBranchService({
     /**
      * Changes a branch atomically: its fields, its gallery (replaced when `images` is given), descriptions
      * merged into the stored ones per language; then its cached prices. Slots already generated keep their
-     * times and prices. Answers how far slots were generated before the change.
+     * times (zone, slot length and hours apply to days not generated yet). Answers how far slots were generated
+     * before the change.
      */
     async updateBranch(
       branchId: number,
@@ -546,36 +557,6 @@ export function createBranchService({
 
     async listPriceRules(branchId: number): Promise<repository.PriceRuleRow[]> {
       return repository.listPriceRules(db, branchId);
-    },
-
-    /** Adds a price band on each of its weekdays, atomically; answers the new rules' ids. */
-    async addPriceBand(branchId: number, band: PriceBand): Promise<number[]> {
-      await requireBranch(branchId);
-      const rules = [...new Set(band.weekdays)].map((isoWeekday) =>
-        priceRuleSchema.parse({ isoWeekday, ...band }),
-      );
-      const ids = await inTransaction(db, (trx) =>
-        repository.insertPriceRules(
-          trx,
-          rules.map((rule) => ({
-            branch_id: branchId,
-            iso_weekday: rule.isoWeekday,
-            starts_at_minute: rule.startsAtMinute,
-            ends_at_minute: rule.endsAtMinute,
-            price_cents: rule.priceCents,
-          })),
-        ),
-      );
-      await recomputeCachedPrices(branchId);
-      return ids;
-    },
-
-    /** Removes a price rule; answers false when there was none. */
-    async removePriceRule(ruleId: number): Promise<boolean> {
-      const branchId = await repository.deletePriceRule(db, ruleId);
-      if (branchId === undefined) return false;
-      await recomputeCachedPrices(branchId);
-      return true;
     },
   };
 }

@@ -1,6 +1,9 @@
 import { recordAudit, type Actor } from '../audit/repository.ts';
+import { priceGridsFromToday } from '../branches/price-grids.ts';
 import * as branchRepository from '../branches/repository.ts';
 import { checkBranchLinks } from '../branches/links.ts';
+import type { PriceGrid } from '../branches/schedule.ts';
+import { setPriceGrid } from '../branches/use-cases/set-price-grid.ts';
 import { createBranchService, newBranchDefinition } from '../branches/service.ts';
 import { centsToEuros, eurosToCents } from '../bookings/money.ts';
 import { dateFromInstant, type Clock } from '../clock.ts';
@@ -100,22 +103,33 @@ export function createCatalogueService(deps: {
     };
   }
 
+  const bandsOf = (grid: PriceGrid): Schemas['PriceBand'][] =>
+    grid.priceRules
+      .map((rule) => ({
+        weekday: rule.isoWeekday,
+        from: clockTime(rule.startsAtMinute),
+        to: clockTime(rule.endsAtMinute),
+        price_eur: centsToEuros(rule.priceCents),
+      }))
+      .sort((a, b) => a.weekday - b.weekday || a.from.localeCompare(b.from));
+
+  /** The grid that prices the branch's today (a dated grid whose day came counts), and the dated ones after it. */
   async function priceGrid(executor: Db, branchId: number): Promise<Schemas['PriceGrid']> {
-    const branch = await branchRepository.findBranch(executor, branchId);
-    if (!branch) throw new AppError('branch_not_found');
-    const rules = await branchRepository.listPriceRules(executor, branchId);
+    const grids = await priceGridsFromToday(executor, branchId, clock.now());
+    if (!grids) throw new AppError('branch_not_found');
     return {
       branch_id: branchId,
-      default_price_eur: centsToEuros(branch.default_price_cents),
-      bands: rules
-        .map((rule) => ({
-          weekday: rule.iso_weekday,
-          from: clockTime(rule.starts_at_minute),
-          to: clockTime(rule.ends_at_minute),
-          price_eur: centsToEuros(rule.price_cents),
-        }))
-        .sort((a, b) => a.weekday - b.weekday || a.from.localeCompare(b.from)),
-      min_and_max_price_eur: [centsToEuros(branch.min_price_cents), centsToEuros(branch.max_price_cents)],
+      default_price_eur: centsToEuros(grids.current.defaultPriceCents),
+      bands: bandsOf(grids.current),
+      min_and_max_price_eur: [
+        centsToEuros(grids.branch.min_price_cents),
+        centsToEuros(grids.branch.max_price_cents),
+      ],
+      dated: grids.later.map((dated) => ({
+        from: dated.startsOn.toString(),
+        default_price_eur: centsToEuros(dated.grid.defaultPriceCents),
+        bands: bandsOf(dated.grid),
+      })),
     };
   }
 
@@ -294,64 +308,30 @@ export function createCatalogueService(deps: {
 
     getPrices: (branchId: number) => priceGrid(db, branchId),
 
-    /**
-     * Replaces the default price and every band through the branch service's own operations (the CLI's
-     * `branch update --price`, `price-rule remove` and `price-rule add`), in one transaction.
-     */
+    /** The price grid's use case, as the CLI's `prices set` calls it: re-prices the free slots at once. */
     async setPrices(
       actor: Actor,
       branchId: number,
       input: Schemas['PriceGridInput'],
     ): Promise<Schemas['PriceGrid']> {
-      const byDay = new Map<number, { from: number; to: number }[]>();
-      for (const band of input.bands) {
-        const range = { from: minuteOf(band.from), to: minuteOf(band.to) };
-        if (range.to <= range.from) {
-          throw new AppError(
-            'validation_failed',
-            { problems: `a band ends after it starts (${band.from}-${band.to})` },
-            {
-              fields: [{ field: 'bands[].to', problem: 'invalid' }],
-            },
-          );
-        }
-        const day = byDay.get(band.weekday) ?? [];
-        if (day.some((other) => other.from < range.to && range.from < other.to)) {
-          throw new AppError(
-            'validation_failed',
-            { problems: `bands overlap on weekday ${band.weekday}` },
-            {
-              fields: [{ field: 'bands', problem: 'invalid' }],
-            },
-          );
-        }
-        day.push(range);
-        byDay.set(band.weekday, day);
-      }
-      await audited(actor, async (trx) => {
-        const before = await priceGrid(trx, branchId);
-        const service = branchesOn(trx);
-        await service.updateBranch(branchId, { defaultPriceCents: eurosToCents(input.default_price_eur) });
-        for (const rule of await service.listPriceRules(branchId)) await service.removePriceRule(rule.id);
-        for (const band of input.bands) {
-          await service.addPriceBand(branchId, {
-            weekdays: [band.weekday],
-            startsAtMinute: minuteOf(band.from),
-            endsAtMinute: minuteOf(band.to),
-            priceCents: eurosToCents(band.price_eur),
-          });
-        }
-        return {
-          result: undefined,
-          audit: {
-            action: 'branch.prices',
-            entityType: 'branch',
-            entityId: branchId,
-            before,
-            after: await priceGrid(trx, branchId),
+      await runTransaction(db, { name: 'setPrices' }, (trx) =>
+        setPriceGrid(
+          trx,
+          { clock },
+          {
+            actor,
+            branchId,
+            defaultPriceCents: eurosToCents(input.default_price_eur),
+            bands: input.bands.map((band) => ({
+              isoWeekday: band.weekday,
+              startsAtMinute: minuteOf(band.from),
+              endsAtMinute: minuteOf(band.to),
+              priceCents: eurosToCents(band.price_eur),
+            })),
+            from: input.from,
           },
-        };
-      });
+        ),
+      );
       return priceGrid(db, branchId);
     },
 

@@ -7,6 +7,7 @@ import * as doors from './migrations/0004_doors.ts';
 import * as operators from './migrations/0005_operators.ts';
 import * as memberReceipts from './migrations/0006_member_receipts.ts';
 import * as moves from './migrations/0007_moves.ts';
+import * as priceGrids from './migrations/0008_price_grids.ts';
 
 // Migrations live in code (no directory scan), named so their order is their name's order.
 // Append new ones; never edit one that has shipped.
@@ -18,6 +19,7 @@ export const migrations: Record<string, Migration> = {
   '0005_operators': operators,
   '0006_member_receipts': memberReceipts,
   '0007_moves': moves,
+  '0008_price_grids': priceGrids,
 };
 
 /**

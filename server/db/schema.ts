@@ -118,6 +118,26 @@ export type SlotsTable = {
   end_time: Timestamp;
   local_date: CalendarDate;
   price_cents: number;
+  /** The grid's price for a slot that kept its own because a live booking held it; taken once it is free. */
+  next_price_cents: ColumnType<number | null, number | null | undefined, number | null>;
+};
+
+/** A band of a dated grid, as the columns of price_rules name it. */
+export type DatedPriceBand = {
+  iso_weekday: number;
+  starts_at_minute: number;
+  ends_at_minute: number;
+  price_cents: number;
+};
+
+/** A branch's price grid from a date of its own calendar on (docs/decisions.md, 'Prices that apply when saved'). */
+export type DatedPriceGridsTable = {
+  id: GeneratedAlways<number>;
+  branch_id: number;
+  starts_on: CalendarDate;
+  default_price_cents: number;
+  bands: Json<DatedPriceBand[]>;
+  created_at: CreatedAt;
 };
 
 export type CouponsTable = {
@@ -403,6 +423,7 @@ export type Database = {
   branches: BranchesTable;
   branch_images: BranchImagesTable;
   price_rules: PriceRulesTable;
+  dated_price_grids: DatedPriceGridsTable;
   slots: SlotsTable;
   coupons: CouponsTable;
   coupon_redemptions: CouponRedemptionsTable;

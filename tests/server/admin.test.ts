@@ -248,6 +248,59 @@ describeEachDatabase('back office commands', (getDb) => {
     expect(err[0]).toContain('--to must be later than --from');
   });
 
+  it('sets a whole price grid at once or from a day, re-pricing the slots already generated', async () => {
+    const id = await createBranch(getDb(), { defaultPriceCents: 1500 });
+    await branches().ensureSlotHorizon();
+    const priceOn = async (date: string, time: string) =>
+      (await branches().listSlots(id, date)).find((slot) => slot.start_time.startsWith(`${date}T${time}`))!
+        .basic_price_eur;
+
+    expect(
+      await admin(
+        'prices',
+        'set',
+        String(id),
+        '--default',
+        '15',
+        '--band',
+        '6,7@08:00-12:00=25',
+        '--from',
+        '2026-03-22',
+      ),
+    ).toBe(0);
+    expect(out).toEqual([`prices of branch ${id} apply from 2026-03-22: 4 slots re-priced`]);
+    // Saturday the 21st is before the grid's first day; Sunday the 22nd is its first day.
+    expect([await priceOn('2026-03-21', '09:00'), await priceOn('2026-03-22', '09:00')]).toEqual([15, 25]);
+    expect((await branches().listBranches())[0]!.min_and_max_price_eur_long_cached).toEqual([15, 25]);
+
+    // Today's grid changes at once; the dated grid still takes over on its day.
+    expect(await admin('branch', 'update', String(id), '--price', '12')).toBe(0);
+    expect(out).toContain(`prices of branch ${id} apply from 2026-03-20: 37 slots re-priced`);
+    expect([await priceOn('2026-03-20', '18:00'), await priceOn('2026-03-21', '09:00')]).toEqual([12, 12]);
+    expect([await priceOn('2026-03-22', '09:00'), await priceOn('2026-03-22', '13:00')]).toEqual([25, 15]);
+    expect(await admin('prices', 'show', String(id), '--json')).toBe(0);
+    expect(JSON.parse(out.join('\n'))).toEqual([
+      { from: '2026-03-20', default_price_eur: '12.00', bands: [] },
+      {
+        from: '2026-03-22',
+        default_price_eur: '15.00',
+        bands: [
+          { weekday: 6, from: '08:00', to: '12:00', price_eur: '25.00' },
+          { weekday: 7, from: '08:00', to: '12:00', price_eur: '25.00' },
+        ],
+      },
+    ]);
+
+    expect(await admin('prices', 'set', String(id), '--default', '15', '--band', 'weekends=20')).toBe(2);
+    expect(err[0]).toContain('--band must be <weekdays>@<HH:MM>-<HH:MM>=<eur>');
+    expect(await admin('prices', 'set', String(id), '--default', '15', '--from', '2026-03-19')).toBe(2);
+    expect(err[0]).toBe(
+      "prices set: the first day must be a date (YYYY-MM-DD) between the branch's today (2026-03-20) and 2036-03-20",
+    );
+    expect(await admin('prices', 'set', '999', '--default', '15')).toBe(2);
+    expect(err[0]).toBe('prices set: branch_not_found');
+  });
+
   it('creates and updates coupons the booking rules then apply', async () => {
     const user = await verifiedUser(getDb(), { createdAt: new Date('2026-01-10T00:00:00Z') });
     const code = await admin(
@@ -448,7 +501,8 @@ describeEachDatabase('back office commands', (getDb) => {
       'refund_policy.set refund_policy:refund_ratios',
       'contact.block blocked_contact:email:eve@example.com',
       'contact.unblock blocked_contact:email:eve@example.com',
-      `price_rule.remove price_rule:${rule!.id}`,
+      // Every price change is the price grid's use case, audited as the console's is.
+      `branch.prices branch:${id}`,
     ]);
     expect(new Set(rows.map((row) => `${row.operator_id} ${row.operator_email}`))).toEqual(
       new Set([`null cli:${userInfo().username}`]),

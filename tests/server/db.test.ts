@@ -44,6 +44,7 @@ describeEachDatabase('migrations', (getDb) => {
       'checkout_sessions',
       'coupon_redemptions',
       'coupons',
+      'dated_price_grids',
       'lock_code_doors',
       'lock_codes',
       'lock_devices',

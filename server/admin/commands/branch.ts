@@ -1,11 +1,14 @@
 import { z } from 'zod';
+import { priceGridsFromToday } from '../../branches/price-grids.ts';
 import { findBranch } from '../../branches/repository.ts';
 import { createBranchService, newBranchDefinition } from '../../branches/service.ts';
+import { setPriceGrid, type SetPriceGridResult } from '../../branches/use-cases/set-price-grid.ts';
 import { mapBranchDoors } from '../../locks/status.ts';
 import { LOCALES, isLocale, type Locale } from '../../i18n.ts';
 import {
   activation,
   activationOptions,
+  actorOf,
   auditedChange,
   BOTH_ACTIVATIONS,
   decimal,
@@ -19,6 +22,7 @@ import {
   UsageError,
   wholeNumber,
 } from '../command.ts';
+import { describeSaved } from './prices.ts';
 
 /** `--description <locale>=<html>`, repeated: the HTML per language given. */
 const descriptions = () =>
@@ -109,7 +113,6 @@ function branchChanges(options: BranchOptions) {
     activeWithSmartLock: activation(options),
     images: options.image,
     descriptions: options.description,
-    defaultPriceCents: options.price,
   };
 }
 
@@ -189,19 +192,34 @@ export const branchCommands = {
     usage:
       'branch update <branch-id> [--name ...] [--slug ...] [--location ...] [--latitude ...] [--longitude ...] [--map-url ...] [--time-zone ...] [--slot-minutes ...] [--opening-hours ...] [--price <eur>] [--order <n>] [--image <url> ... (replaces the gallery)] [--description <locale>=<html> ...] [--lock-device <device id>|none ... (replaces the doors)] [--active|--inactive]',
     summary:
-      'Changes a branch. Zone, slot length, hours and prices apply to days whose slots are not generated yet.',
+      'Changes a branch. Zone, slot length and hours apply to days whose slots are not generated yet; --price sets the default price of today’s grid and re-prices the free slots at once (as prices set).',
     schema: z
       .object({ args: z.tuple([idArgument('the branch id')]), ...branchOptions })
       .refine(refuseBothActivations, BOTH_ACTIVATIONS),
     async run(input, context) {
       const [branchId] = input.args;
       const changes = branchChanges(input);
+      let repriced: SetPriceGridResult | null = null;
       const { slotsGeneratedUntil } = await auditedChange(context, async (trx) => {
         const branches = createBranchService({ ...context, db: trx });
         const before = await findBranch(trx, branchId);
         if (!before) throw new UsageError(`there is no branch ${branchId}`);
         const updated = await branches.updateBranch(branchId, changes);
         if (input['lock-device']) await mapBranchDoors(trx, context.clock, branchId, input['lock-device']);
+        if (input.price !== undefined) {
+          // The price grid's own use case, in this transaction: it re-prices the free slots and audits itself.
+          const grids = (await priceGridsFromToday(trx, branchId, context.clock.now()))!;
+          repriced = await setPriceGrid(
+            trx,
+            { clock: context.clock },
+            {
+              actor: actorOf(context),
+              branchId,
+              defaultPriceCents: input.price,
+              bands: grids.current.priceRules,
+            },
+          );
+        }
         const after = {
           ...(await findBranch(trx, branchId)),
           ...(input['lock-device'] ? { lock_devices: input['lock-device'] } : {}),
@@ -219,14 +237,10 @@ export const branchCommands = {
         );
       }
       context.io.out(`updated branch ${branchId}`);
-      const schedule = [
-        changes.timeZone,
-        changes.slotMinutes,
-        changes.openingHours,
-        changes.defaultPriceCents,
-      ];
+      if (repriced) context.io.out(describeSaved(branchId, repriced));
+      const schedule = [changes.timeZone, changes.slotMinutes, changes.openingHours];
       if (slotsGeneratedUntil && schedule.some((value) => value !== undefined)) {
-        context.io.out(`slots already generated (until ${slotsGeneratedUntil}) keep their times and prices`);
+        context.io.out(`slots already generated (until ${slotsGeneratedUntil}) keep their times`);
       }
     },
   }),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { bandOfRule, priceGridsFromToday } from '../../branches/price-grids.ts';
+import { findPriceRule } from '../../branches/repository.ts';
 import { createBranchService } from '../../branches/service.ts';
 import {
-  auditedChange,
   defineCommand,
   euros,
   idArgument,
@@ -11,6 +12,7 @@ import {
   table,
   UsageError,
 } from '../command.ts';
+import { describeSaved, savePriceGrid } from './prices.ts';
 
 const clockTime = (minute: number) =>
   `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
@@ -52,7 +54,8 @@ export const priceRuleCommands = {
 
   'price-rule add': defineCommand({
     usage: 'price-rule add <branch-id> --weekdays 1,2,3,4,5 --from 07:00 --to 10:00 --price <eur>',
-    summary: 'Adds a price band on the given weekdays (1 = Monday ... 7 = Sunday).',
+    summary:
+      'Adds a price band on the given weekdays (1 = Monday ... 7 = Sunday) to today’s grid and re-prices the free slots (as prices set).',
     schema: z
       .object({
         args: z.tuple([idArgument('the branch id')]),
@@ -63,41 +66,56 @@ export const priceRuleCommands = {
       })
       .refine((band) => band.to > band.from, { message: '--to must be later than --from' }),
     async run({ args: [branchId], weekdays, from, to, price }, context) {
-      const ids = await auditedChange(context, async (trx) => {
-        const branches = createBranchService({ ...context, db: trx });
-        if (!(await branches.findBranch(branchId))) throw new UsageError(`there is no branch ${branchId}`);
-        const before = await branches.listPriceRules(branchId);
-        const added = await branches.addPriceBand(branchId, {
-          weekdays,
-          startsAtMinute: from,
-          endsAtMinute: to,
-          priceCents: price,
-        });
-        const after = await branches.listPriceRules(branchId);
-        return {
-          result: added,
-          audit: { action: 'branch.prices', entityType: 'branch', entityId: branchId, before, after },
-        };
+      const grids = await priceGridsFromToday(context.db, branchId, context.clock.now());
+      if (!grids) throw new UsageError(`there is no branch ${branchId}`);
+      const added = [...new Set(weekdays)].map((isoWeekday) => ({
+        isoWeekday,
+        startsAtMinute: from,
+        endsAtMinute: to,
+        priceCents: price,
+      }));
+      const saved = await savePriceGrid(context, {
+        branchId,
+        grid: { ...grids.current, priceRules: [...grids.current.priceRules, ...added] },
       });
+      const ids = (await createBranchService(context).listPriceRules(branchId))
+        .filter((rule) =>
+          added.some(
+            (band) =>
+              rule.iso_weekday === band.isoWeekday &&
+              rule.starts_at_minute === from &&
+              rule.ends_at_minute === to,
+          ),
+        )
+        .map((rule) => rule.id);
       context.io.out(`added price rule${ids.length > 1 ? 's' : ''} ${ids.join(', ')}`);
+      context.io.out(describeSaved(branchId, saved));
     },
   }),
 
   'price-rule remove': defineCommand({
     usage: 'price-rule remove <rule-id>',
-    summary: 'Removes a price band.',
+    summary: 'Removes a price band of today’s grid and re-prices the free slots (as prices set).',
     schema: z.object({ args: z.tuple([idArgument('the price rule id')]) }),
     async run({ args: [ruleId] }, context) {
-      await auditedChange(context, async (trx) => {
-        if (!(await createBranchService({ ...context, db: trx }).removePriceRule(ruleId))) {
-          throw new UsageError(`there is no price rule ${ruleId}`);
-        }
-        return {
-          result: undefined,
-          audit: { action: 'price_rule.remove', entityType: 'price_rule', entityId: ruleId },
-        };
+      const rule = await findPriceRule(context.db, ruleId);
+      const grids = rule && (await priceGridsFromToday(context.db, rule.branch_id, context.clock.now()));
+      if (!rule || !grids) throw new UsageError(`there is no price rule ${ruleId}`);
+      const removed = bandOfRule(rule);
+      const saved = await savePriceGrid(context, {
+        branchId: rule.branch_id,
+        grid: {
+          ...grids.current,
+          priceRules: grids.current.priceRules.filter(
+            (band) =>
+              band.isoWeekday !== removed.isoWeekday ||
+              band.startsAtMinute !== removed.startsAtMinute ||
+              band.endsAtMinute !== removed.endsAtMinute,
+          ),
+        },
       });
       context.io.out(`removed price rule ${ruleId}`);
+      context.io.out(describeSaved(rule.branch_id, saved));
     },
   }),
 };

@@ -13,6 +13,7 @@ import {
 } from '../../../machines/adminPrices.ts';
 import { intlTag } from '../../i18n/format.ts';
 import { useAdminLocale } from '../context.tsx';
+import { DayField, formatLocalDate } from '../dates.tsx';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useBranchOptions } from '../hooks.ts';
 import { ConsolePage, QueryStatus, ScrollTable, useMoney } from '../parts.tsx';
@@ -41,9 +42,12 @@ function GridEditor({
   const [grid, setGrid] = useState<PriceGridModel>(() => gridOf(saved.bands, saved.default_price_eur));
   const [typed, setTyped] = useState<Record<string, string>>({});
   const [split, setSplit] = useState('');
+  /** The first day of a dated change, YYYY-MM-DD of the branch's calendar; '' applies at once. */
+  const [from, setFrom] = useState('');
   const save = useAdminTask('setPrices', onSaved);
   const defaultCents = eurosToCents(defaultPrice);
-  const names = weekdayNames(intlTag(useAdminLocale()));
+  const tag = intlTag(useAdminLocale());
+  const names = weekdayNames(tag);
   const invalid = defaultCents === null || Object.values(typed).some((value) => eurosToCents(value) === null);
   const [min = 0, max = 0] = saved.min_and_max_price_eur;
   return (
@@ -128,6 +132,33 @@ function GridEditor({
           </Table.Tbody>
         </Table>
       </ScrollTable>
+      {saved.dated.length > 0 && (
+        <Stack gap={4} aria-label={t`Preços com data marcada`}>
+          <Text size="sm" fw={500}>
+            <Trans>Preços com data marcada</Trans>
+          </Text>
+          {saved.dated.map((dated) => {
+            const day = formatLocalDate(dated.from, tag, false);
+            const base = money(dated.default_price_eur);
+            const bands = dated.bands
+              .map((band) => `${names[band.weekday - 1]} ${band.from}–${band.to} ${money(band.price_eur)}`)
+              .join(', ');
+            return (
+              <Text key={dated.from} size="sm">
+                {t`A partir de ${day}: preço base ${base}`}
+                {bands && `; ${bands}`}
+              </Text>
+            );
+          })}
+        </Stack>
+      )}
+      <DayField label={t`A partir de (dia da filial)`} value={from} onChange={setFrom} maw={320} />
+      <Text size="xs" c="dimmed">
+        <Trans>
+          Sem data, os preços valem já para todos os horários livres. Com uma data, valem a partir desse dia.
+          Os horários reservados mantêm o preço pago.
+        </Trans>
+      </Text>
       <ErrorBox error={save.state.context.error} />
       {save.state.matches('done') && (
         <Alert color="green" variant="light" role="status">
@@ -140,7 +171,10 @@ function GridEditor({
           loading={save.state.matches('running')}
           onClick={() => {
             const base = (defaultCents ?? 0) / 100;
-            save.run({ branchId, grid: { default_price_eur: base, bands: bandsOf(grid, base) } });
+            save.run({
+              branchId,
+              grid: { default_price_eur: base, bands: bandsOf(grid, base), from: from === '' ? null : from },
+            });
           }}
         >
           <Trans>Guardar os preços</Trans>
