@@ -44,6 +44,8 @@ describeEachDatabase('migrations', (getDb) => {
       'checkout_sessions',
       'coupon_redemptions',
       'coupons',
+      'ledger_entries',
+      'ledger_entry_bookings',
       'lock_code_doors',
       'lock_codes',
       'lock_devices',
