@@ -221,7 +221,10 @@ export async function applySessionOutcome(
         payment_intent_id: paymentIntentId,
         ...(session.card ? { card_brand: session.card.brand, card_last4: session.card.last4 } : {}),
       });
-      // The money arrived: its ledger row is written here, with the session's row locked, so once.
+      // The money arrived: its ledger row is written here, with the session's row locked, so once, and before the
+      // confirmation, whose receipt states it. Its shares refer to the session's bookings, so their slots are
+      // locked first, the one order every writer of a live booking takes (slots, then bookings).
+      if (!move) await repository.lockSlotsOfPendingBookings(trx, { sessionId: stored.id });
       await recordSessionPayment(trx, deps, {
         sessionId: stored.id,
         provider: stored.provider,
