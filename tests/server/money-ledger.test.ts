@@ -12,6 +12,7 @@ import {
 } from './support/accounts.ts';
 import { DATABASE_TARGETS } from './support/databases.ts';
 import { createBranch, insertSlot } from './support/fixtures.ts';
+import { ledgerInvariantViolations, NO_VIOLATIONS } from './support/ledger.ts';
 import { loggedInOperator } from './support/operators.ts';
 
 // Issue 27, item 1: every movement of money is one row of the ledger, and every figure the product shows reads
@@ -376,39 +377,9 @@ describe.each(DATABASE_TARGETS)('the money ledger on %s', (target) => {
       expect(sums.ending).toBe(cents(figures.ended));
     }
 
-    // The invariants, in SQL. Each entry's shares add up to it.
-    const unbalanced = await sql<{ id: number }>`
-      select entry.id from ledger_entries as entry
-      left join ledger_entry_bookings as share on share.entry_id = entry.id
-      group by entry.id having coalesce(sum(share.amount_cents), -1) <> min(entry.amount_cents)`.execute(
-      db(),
-    );
-    expect(unbalanced.rows).toEqual([]);
-    // What is refunded of a payment for a booking never exceeds that booking's share of it.
-    const overRefunded = await sql<{ id: number }>`
-      select payment.id from ledger_entries as payment
-      join ledger_entry_bookings as paid on paid.entry_id = payment.id
-      join ledger_entries as refund on refund.refunded_entry_id = payment.id
-      join ledger_entry_bookings as back on back.entry_id = refund.id and back.booking_id = paid.booking_id
-      group by payment.id, paid.booking_id having sum(back.amount_cents) > min(paid.amount_cents)`.execute(
-      db(),
-    );
-    expect(overRefunded.rows).toEqual([]);
-    // Every booking paid through a checkout, and every paid move difference, has its payment in the ledger.
-    const unpaid = await sql<{ id: number }>`
-      select booking.id from bookings as booking
-      where booking.paid_at is not null and booking.checkout_session_id is not null
-        and not exists (select 1 from ledger_entries as entry
-          join ledger_entry_bookings as share on share.entry_id = entry.id
-          where entry.kind = 'payment' and share.booking_id = booking.id
-            and entry.checkout_session_id = booking.checkout_session_id)
-      union all
-      select move.id from booking_moves as move
-      join checkout_sessions as session on session.id = move.checkout_session_id
-      where session.payment_status = 'paid'
-        and not exists (select 1 from ledger_entries as entry
-          where entry.kind = 'payment' and entry.checkout_session_id = session.id)`.execute(db());
-    expect(unpaid.rows).toEqual([]);
+    // The invariants, in SQL: shares add up, no refund beyond its payment, every paid booking and move has its
+    // payment, every refund that moved money is a row.
+    expect(await ledgerInvariantViolations(db())).toEqual(NO_VIOLATIONS);
     // The report over the whole period is the ledger.
     const fromLedger = await sql<{ payments: number; refunds: number }>`
       select coalesce(sum(amount_cents) filter (where kind = 'payment'), 0)::int as payments,
