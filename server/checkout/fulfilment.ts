@@ -165,9 +165,11 @@ async function refundLatePayments(
 ): Promise<void> {
   const late = await repository.markLatePaidBookings(trx, session.id, now);
   const payment = late.length === 0 ? undefined : await findSessionPayment(trx, session.id);
+  const shares = payment ? await sharesOfEntry(trx, payment.id) : new Map<number, number>();
   const refunded: number[] = [];
   for (const booking of late) {
-    const share = payment ? (await sharesOfEntry(trx, payment.id)).get(booking.id) : undefined;
+    // Each gets back its share of the payment, which the ledger recorded just before.
+    const share = shares.get(booking.id);
     if (!payment || !share) continue;
     const cents = await refundThroughProvider(trx, deps, {
       bookingId: booking.id,
