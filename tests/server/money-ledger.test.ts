@@ -394,4 +394,86 @@ describe.each(DATABASE_TARGETS)('the money ledger on %s', (target) => {
     await expect(sql`update ledger_entries set amount_cents = 1`.execute(db())).rejects.toThrow(/immutable/);
     await expect(sql`delete from ledger_entry_bookings`.execute(db())).rejects.toThrow(/immutable/);
   });
+  it('records a payment that came after its hold ended, and its refund, for a booking and for a move', async () => {
+    const client = newClient(server.app);
+    const member = await verifiedAccount(client, server.app, { locale: 'en' });
+    const { id: memberId } = await db()
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', member.email.toLowerCase())
+      .executeTakeFirstOrThrow();
+    // A development route: only a caller on the loopback address reaches it.
+    const payLate = (clientSecret: string) =>
+      server.app.inject({
+        method: 'POST',
+        url: `/api/dev/checkout/${clientSecret.split('_secret_')[0]!}/pay-late`,
+      });
+
+    // A booking paid after its hold ended: 12.00 in, 12.00 back, the slot never booked.
+    const lateSlot = await slot('2026-04-02T10:00:00Z', 12);
+    const created = await client.json(
+      'POST',
+      '/api/bookings/',
+      {
+        time_slot_id: [lateSlot],
+        max_bookings_per_slot: 1,
+        coupon_code: null,
+        expected_total_final_price_eur: 12,
+      },
+      member.token,
+    );
+    expect(created.statusCode, created.body).toBe(201);
+    const late = await payLate(
+      created.json<Schemas['CreateBookingResponse']>().checkout_session.clientSecret!,
+    );
+    expect(late.statusCode, late.body).toBe(200);
+    expect(late.json<Schemas['CheckoutSessionStatus']>().bookings).toEqual([
+      expect.objectContaining({ status: 'expired', refunded_eur: 12 }),
+    ]);
+    const { id: lateBooking } = await db()
+      .selectFrom('bookings')
+      .select('id')
+      .where('slot_id', '=', lateSlot)
+      .executeTakeFirstOrThrow();
+
+    // A move's difference paid after its hold ended: 3.00 in, 3.00 back, the booking where it was.
+    const [kept] = (await bookAndPay(client, member.token, [await slot('2026-04-03T10:00:00Z', 15)], 15)) as [
+      number,
+    ];
+    const dearer = await slot('2026-04-04T10:00:00Z', 18);
+    const moving = await client.json(
+      'POST',
+      `/api/bookings/${kept}/move`,
+      { time_slot_id: dearer, expected_price_difference_eur: 3 },
+      member.token,
+    );
+    await payLate(moving.json<Schemas['MoveBookingResponse']>().checkout_session!.clientSecret);
+
+    const rows = (await ledger()).filter((row) => row.user_id === memberId);
+    expect(rows.map((row) => `${row.kind} ${row.purpose} ${row.amount_cents}`)).toEqual([
+      'payment booking 1200',
+      'refund late_payment 1200',
+      'payment booking 1500',
+      'payment move_difference 300',
+      'refund move_late_payment 300',
+    ]);
+    const mine = (await client.get('/api/bookings/my-bookings', member.token)).json<Schemas['Booking'][]>();
+    const listed = (id: number) => {
+      const booking = mine.find((entry) => entry.id === id)!;
+      return [booking.status, booking.paid, booking.final_price_eur, booking.refunded_eur];
+    };
+    expect(listed(lateBooking)).toEqual(['expired', true, 12, 12]);
+    expect(listed(kept)).toEqual(['confirmed', true, 15, null]);
+    const page = async (id: number) => {
+      const { booking } = (await owner.client.get(`/api/admin/bookings/${id}`, owner.token)).json<
+        Schemas['AdminBookingDetail']
+      >();
+      return [booking.final_price_eur, booking.paid_eur, booking.refunded_eur];
+    };
+    expect(await page(lateBooking)).toEqual([12, 12, 12]);
+    expect(await page(kept)).toEqual([15, 18, 3]);
+    const sums = await ledgerOfBooking(kept);
+    expect(sums).toEqual({ paid: 1800, refunded: 300, moves_refunded: 300, ending: 0 });
+    expect(await ledgerInvariantViolations(db())).toEqual(NO_VIOLATIONS);
+  });
 });
