@@ -1710,11 +1710,13 @@ export interface components {
       is_in_past: boolean;
       /** @description True when the booking is confirmed and has not started. */
       is_cancelable: boolean;
+      /** @description What the booking costs as it stands: for a paid one, what its payments came to less what its moves refunded (the money ledger's), else its price. */
       final_price_eur: components['schemas']['Money'];
+      /** @description A payment of it is in the money ledger (also when it was refunded as late), or it was free and confirmed. */
       paid: boolean;
       /** @description Where to pay an unpaid booking while its checkout session is open; otherwise null. */
       pay_again_url: string | null;
-      /** @description The amount refunded, or null when nothing was refunded. */
+      /** @description What was refunded when the booking ended (cancelled, closed, or paid too late), from the money ledger; null when nothing was. A move's refunded difference is part of `final_price_eur`, not of this. */
       refunded_eur: number | null;
       refundable_eur: components['schemas']['Money'];
       /** @description The door code; null until 30 minutes before the start, and for bookings that are not confirmed. */
@@ -2060,9 +2062,12 @@ export interface components {
       created_at: components['schemas']['Instant'];
       /** @description Null for a booking whose account row is gone. */
       member: components['schemas']['MemberRef'] | null;
+      /** @description What the booking costs as it stands: for a paid one, what its payments came to less what its moves refunded (the money ledger's), else its price. */
       final_price_eur: components['schemas']['Money'];
       paid: boolean;
+      /** @description Its shares of every payment in the money ledger (its checkout, its moves' differences). */
       paid_eur: components['schemas']['Money'];
+      /** @description Its shares of every refund in the money ledger (a cheaper move's difference included); `paid_eur` less this is what the gym still holds, the most an operator can refund. */
       refunded_eur: components['schemas']['Money'];
       coupon_code: string | null;
       door_code_state: components['schemas']['DoorCodeState'];
@@ -2103,23 +2108,46 @@ export interface components {
         | 'refunded'
         | 'expired'
         | 'moved';
-      /** @description paid and refunded only; in the currency's minor unit. */
+      /** @description paid and refunded only, one per row of the money ledger: this booking's share of it, in the currency's minor unit. */
       amount_cents: number | null;
       /** @description ISO 4217 code of `amount_cents` (null without an amount). */
       currency: string | null;
-      /** @description canceled by an operator (their e-mail, or `cli:<user>`) or moved by one; null for the member. */
+      /** @description paid and refunded only; what the money was for. */
+      purpose: components['schemas']['MoneyPurpose'] | null;
+      /** @description An operator's e-mail (or `cli:<user>`) who cancelled, moved or refunded; a closure's `closure:<id>` for its refunds; null for the member and the system. */
       actor: string | null;
       /** @description The reason an operator gave (moved, refunded), as they typed it. */
       reason: string | null;
       /** @description code_failed only; the lock provider's own message. */
       error: string | null;
     };
+    /**
+     * @description What a movement of money was for. Payments: `booking` (a booking's checkout), `move_difference` (the difference of a move to a dearer slot). Refunds: `cancellation` (by the member), `move_to_cheaper_slot`, `closure`, `operator` (an operator's cancellation or block, with the refund they chose), `account_deletion`, `late_payment` (paid after the hold ended), `move_late_payment` (a move's difference paid after its hold ended).
+     * @enum {string}
+     */
+    MoneyPurpose:
+      | 'booking'
+      | 'move_difference'
+      | 'cancellation'
+      | 'move_to_cheaper_slot'
+      | 'closure'
+      | 'operator'
+      | 'account_deletion'
+      | 'late_payment'
+      | 'move_late_payment';
+    /** @description One row of the money ledger, written when the money moved and never changed. */
     MoneyMovement: {
       /** @description `payment-<n>` or `refund-<n>`. */
       id: string;
       /** @enum {string} */
       kind: 'payment' | 'refund';
+      purpose: components['schemas']['MoneyPurpose'];
       booking_ids: components['schemas']['Id'][];
+      /** @description Each booking's part of `amount_eur` (a checkout of several slots pays each slot's price); they add up to it. */
+      shares: {
+        booking_id: components['schemas']['Id'];
+        amount_eur: components['schemas']['Money'];
+      }[];
       branch: components['schemas']['BranchRef'];
       /** @description The member's id; null when the account row is gone. */
       member_id: string | null;

@@ -141,7 +141,7 @@ export async function buildApp(
   });
 
   try {
-    await migrateToLatest(database.db);
+    await migrateToLatest(database.db, { vatRate: config.company.vatRate });
     if (config.seedDemoData && (await seedDemoData(database.db, clock))) {
       app.log.info('seeded the demo data set into an empty database');
     }
@@ -268,8 +268,12 @@ export async function buildApp(
       log: transactionLog,
       // Upcoming bookings are cancelled and refunded in the deletion's own transaction (all or nothing).
       beforeErasure: [
-        async (trx, user) => {
-          await bookings.cancelUpcomingBookingsOfUser(user.id, { trx });
+        async (trx, user, _at, erasedBy) => {
+          await bookings.cancelUpcomingBookingsOfUser(user.id, {
+            trx,
+            erasedBy: erasedBy?.actor ?? null,
+            reason: erasedBy?.reason ?? null,
+          });
         },
       ],
     });

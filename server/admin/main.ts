@@ -17,7 +17,7 @@ async function main(): Promise<number> {
   const config = loadConfig();
   const database = await openDatabase(config.database, { timeouts: config.databaseTimeouts });
   try {
-    await migrateToLatest(database.db);
+    await migrateToLatest(database.db, { vatRate: config.company.vatRate });
     return await runAdmin(argv, {
       db: database.db,
       clock: systemClock,

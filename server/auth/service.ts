@@ -1,3 +1,4 @@
+import type { Actor } from '../audit/repository.ts';
 import { dateFromInstant, type Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
@@ -38,7 +39,15 @@ export type ProfileInput = Schemas['ProfileUpdate'];
  * Runs inside the deletion transaction before the personal data is erased. The bookings issue plugs in here
  * to cancel and refund upcoming bookings; throwing aborts the deletion and changes nothing.
  */
-export type AccountErasureStep = (trx: Db, user: UserRow, now: Date) => Promise<void>;
+export type AccountErasureStep = (
+  trx: Db,
+  user: UserRow,
+  now: Date,
+  erasedBy: AccountEraser | null,
+) => Promise<void>;
+
+/** An operator erasing an account (GDPR), and why; null when the member deletes their own account. */
+export type AccountEraser = { actor: Actor; reason: string };
 
 export type AuthService = ReturnType<typeof createAuthService>;
 
@@ -451,6 +460,7 @@ export function createAuthService(deps: {
       current: UserRow,
       context: CallContext,
       alsoInTransaction?: (trx: Db, at: Date) => Promise<void>,
+      erasedBy: AccountEraser | null = null,
     ) {
       const at = now();
       // Run again after a deadlock, the steps' refunds are safe: each is keyed by its booking.
@@ -467,7 +477,7 @@ export function createAuthService(deps: {
         );
         // After the erasure of the old messages: the steps' own (the cancellation of upcoming bookings and its
         // refunds) are the last the member is sent, and the outbox delivers them.
-        for (const step of deps.beforeErasure ?? []) await step(trx, user, at);
+        for (const step of deps.beforeErasure ?? []) await step(trx, user, at, erasedBy);
         await repository.deleteCodesAndResetTokens(trx, user.id);
         await repository.anonymiseUser(trx, user.id, at);
         await alsoInTransaction?.(trx, at);

@@ -9,6 +9,7 @@ import {
   bookingCancellationSms,
   type CancellationReason,
 } from './cancellation-message.ts';
+import { endingRefundsOfBookings } from './ledger-repository.ts';
 import { reviseCalendarEvents } from './repository.ts';
 
 // Every path that ends a booking without it taking place (the member's cancellation, an account's deletion, an
@@ -23,8 +24,6 @@ export type NoticeDependencies = {
   organizer: CalendarInput['organizer'];
 };
 
-export type EndedBooking = { bookingId: number; refundCents: number };
-
 const KIND: Record<CancellationReason, string> = {
   member: 'booking_canceled',
   account_deleted: 'booking_canceled',
@@ -34,33 +33,35 @@ const KIND: Record<CancellationReason, string> = {
 
 /**
  * Writes the cancellation e-mail (and the SMS for a booking due within 24 hours) of each member and branch
- * among `ended`, raising each booking's calendar SEQUENCE. A closed account gets nothing (no address is kept).
+ * among the `ended` bookings, raising each booking's calendar SEQUENCE. What each says was refunded, and the
+ * payments it went back to, are the ledger's rows of the refunds that ended the booking (written earlier in the
+ * same transaction). A closed account gets nothing (no address is kept).
  */
 export async function queueCancellationNotices(
   trx: Db,
   deps: NoticeDependencies,
-  ended: readonly EndedBooking[],
+  ended: readonly number[],
   reason: CancellationReason,
   now: Date,
 ): Promise<void> {
   if (ended.length === 0) return;
-  const refunds = new Map(ended.map((booking) => [booking.bookingId, booking.refundCents]));
-  const revised = await reviseCalendarEvents(trx, [...refunds.keys()]);
+  const refunds = await endingRefundsOfBookings(trx, ended);
+  const revised = await reviseCalendarEvents(trx, [...new Set(ended)]);
   const groups = new Map<string, typeof revised>();
   for (const row of revised) {
     if (row.user_id === null) continue;
     const key = `${row.user_id}/${row.branch_id}`;
     groups.set(key, [...(groups.get(key) ?? []), row]);
   }
-  const cards = await findSessionCards(
-    trx,
-    revised.flatMap((row) => (row.checkout_session_id ? [row.checkout_session_id] : [])),
-  );
+  /** The payments refunded; with no refund, the booking's own checkout. */
+  const sessionsOf = (row: (typeof revised)[number]) =>
+    refunds.get(row.id)?.sessionIds ?? (row.checkout_session_id ? [row.checkout_session_id] : []);
+  const cards = await findSessionCards(trx, revised.flatMap(sessionsOf));
   for (const rows of groups.values()) {
     const first = rows[0]!;
     const context = await findMessageContext(trx, first.user_id!, first.branch_id);
     if (!context) continue;
-    const sessions = [...new Set(rows.flatMap((row) => row.checkout_session_id ?? []))];
+    const sessions = [...new Set(rows.flatMap(sessionsOf))];
     const sessionCards = sessions.flatMap((id) => cards.get(id) ?? []);
     const sameCard =
       sessionCards.length === sessions.length &&
@@ -72,7 +73,7 @@ export async function queueCancellationNotices(
       ...messageAddressee(context),
       bookings: rows.map((row) => ({
         ...messageBookingTimes(row),
-        refundCents: refunds.get(row.id) ?? 0,
+        refundCents: refunds.get(row.id)?.cents ?? 0,
         sequence: row.calendar_sequence,
       })),
       card: sameCard ? (sessionCards[0] ?? null) : null,

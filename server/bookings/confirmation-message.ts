@@ -32,7 +32,7 @@ export type ConfirmationInput = {
   publicUrl: string;
   now: Temporal.Instant;
   /** The receipt's other parties and facts (server/bookings/receipt.ts). */
-  receipt: Pick<ReceiptInput, 'company' | 'customer' | 'coupon' | 'paymentReference'>;
+  receipt: Pick<ReceiptInput, 'company' | 'customer' | 'coupon' | 'payment'>;
 };
 
 export type OutboxMessageContent = {

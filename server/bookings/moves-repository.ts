@@ -125,6 +125,18 @@ export async function settleMove(
   await updateById(db, 'booking_moves', moveId, { state, settled_at: at });
 }
 
+/** The moves the booking made, oldest first, each with when it happened. */
+export async function listCompletedMoves(db: Db, bookingId: number): Promise<{ seq: number; at: Date }[]> {
+  const rows = await db
+    .selectFrom('booking_moves')
+    .select(['seq', 'settled_at', 'created_at'])
+    .where('booking_id', '=', bookingId)
+    .where('state', '=', 'completed')
+    .orderBy('seq')
+    .execute();
+  return rows.map((row) => ({ seq: row.seq, at: row.settled_at ?? row.created_at }));
+}
+
 /** Moves awaiting payment of these bookings (a cancelled booking's move can never complete). */
 export async function listAwaitingMovesOf(db: Db, bookingIds: readonly number[]): Promise<MoveRow[]> {
   if (bookingIds.length === 0) return [];
@@ -207,62 +219,4 @@ export async function findBookingLockCode(db: Db, bookingId: number): Promise<nu
     .where('id', '=', bookingId)
     .executeTakeFirstOrThrow();
   return row.lock_code_id;
-}
-
-export type PaymentPart = {
-  sessionId: string;
-  paymentIntentId: string | null;
-  moveSeq: number | null;
-  leftCents: number;
-};
-
-/**
- * What each payment of the booking can still pay back, latest first: each paid move difference (its amount
- * minus what was refunded from it), then the booking's own checkout session (no cap: refunds never exceed the
- * booking's price, which the parts add up to).
- */
-export async function listPaymentParts(
-  db: Db,
-  booking: { id: number; checkout_session_id: string | null },
-): Promise<PaymentPart[]> {
-  const moves = await db
-    .selectFrom('booking_moves as move')
-    .innerJoin('checkout_sessions as session', 'session.id', 'move.checkout_session_id')
-    .select((eb) => [
-      'move.seq',
-      'move.checkout_session_id',
-      'move.difference_cents',
-      'session.payment_intent_id',
-      eb
-        .selectFrom('refunds')
-        .select(sql<number>`coalesce(sum(refunds.amount_cents), 0)::int`.as('refunded'))
-        .whereRef('refunds.checkout_session_id', '=', 'move.checkout_session_id')
-        .where('refunds.status', '<>', 'failed')
-        .as('refunded_cents'),
-    ])
-    .where('move.booking_id', '=', booking.id)
-    .where('move.state', '=', 'completed')
-    .where('move.difference_cents', '>', 0)
-    .orderBy('move.seq', 'desc')
-    .execute();
-  const parts: PaymentPart[] = moves.map((move) => ({
-    sessionId: move.checkout_session_id!,
-    paymentIntentId: move.payment_intent_id,
-    moveSeq: move.seq,
-    leftCents: move.difference_cents - Number(move.refunded_cents ?? 0),
-  }));
-  if (booking.checkout_session_id !== null) {
-    const own = await db
-      .selectFrom('checkout_sessions')
-      .select('payment_intent_id')
-      .where('id', '=', booking.checkout_session_id)
-      .executeTakeFirst();
-    parts.push({
-      sessionId: booking.checkout_session_id,
-      paymentIntentId: own?.payment_intent_id ?? null,
-      moveSeq: null,
-      leftCents: Number.POSITIVE_INFINITY,
-    });
-  }
-  return parts.filter((part) => part.leftCents > 0);
 }

@@ -14,7 +14,9 @@ import { findMessageContext } from '../notifications/repository.ts';
 import { rescheduleRecodedAccessCodes } from './access-codes.ts';
 import { isConflict } from './database-errors.ts';
 import { bookingMovedMessage, moveRefundedMessage } from './move-message.ts';
-import { openCheckoutOverHolds, PROVIDER_CALL_HOLD_MINUTES, providerUnavailable } from './held-checkout.ts';
+import { openCheckoutOverHolds, PROVIDER_CALL_HOLD_MINUTES } from './held-checkout.ts';
+import { memberActor, refundFromBookingPayments, refundThroughProvider, systemActor } from './ledger.ts';
+import { findSessionPayment } from './ledger-repository.ts';
 import { centsToEuros, discountedCents, formatMoney, sameAmount } from './money.ts';
 import * as movesRepository from './moves-repository.ts';
 import { highestThreshold, withinBestRefundTier } from './refunds.ts';
@@ -62,55 +64,6 @@ type MoveStep =
         email: string | null | undefined;
       };
     };
-
-/**
- * Pays `amountCents` of the booking back, from its latest payments first (a move's paid difference, then the
- * booking's own checkout), each part once ever by its key. Answers what this call refunded (0 on a repeat). A
- * provider failure is a 503 and the caller's transaction rolls back.
- */
-export async function refundFromBookingPayments(
-  trx: Db,
-  deps: Pick<FulfilmentDependencies, 'payments'>,
-  booking: { id: number; checkout_session_id: string | null },
-  amountCents: number,
-  key: string,
-  reason: string,
-): Promise<number> {
-  let left = amountCents;
-  let refunded = 0;
-  for (const part of await movesRepository.listPaymentParts(trx, booking)) {
-    if (left <= 0) break;
-    const cents = Math.min(left, part.leftCents);
-    left -= cents;
-    const partKey = part.moveSeq === null ? key : `${key}-m${part.moveSeq}`;
-    const refundId = await checkoutRepository.claimRefund(trx, {
-      bookingId: booking.id,
-      amountCents: cents,
-      provider: deps.payments.name,
-      idempotencyKey: partKey,
-      checkoutSessionId: part.moveSeq === null ? null : part.sessionId,
-    });
-    if (refundId === undefined) continue;
-    let result;
-    try {
-      result = await deps.payments.refund({
-        sessionId: part.sessionId,
-        paymentIntentId: part.paymentIntentId,
-        amountCents: cents,
-        idempotencyKey: partKey,
-        metadata: { booking_id: String(booking.id), reason },
-      });
-    } catch (error) {
-      throw providerUnavailable(error);
-    }
-    await checkoutRepository.settleRefund(trx, refundId, {
-      providerRefundId: result.id,
-      status: result.status,
-    });
-    refunded += cents;
-  }
-  return refunded;
-}
 
 /** The booking takes its new slot: its door code follows (the old one released like a cancellation's). */
 async function completeMove(
@@ -256,30 +209,21 @@ export async function applyMoveSessionOutcome(
   }
   // Too late: the slot may be someone else's now. The whole difference goes back, once.
   if (hold) await movesRepository.endHold(trx, hold.id);
-  const key = `move-late-payment-refund-${booking.id}-${move.seq}`;
-  const refundId = await checkoutRepository.claimRefund(trx, {
-    bookingId: booking.id,
-    amountCents: move.difference_cents,
-    provider: deps.payments.name,
-    idempotencyKey: key,
-    checkoutSessionId: session.id,
-  });
-  if (refundId !== undefined) {
-    let result;
-    try {
-      result = await deps.payments.refund({
+  const payment = await findSessionPayment(trx, session.id);
+  if (payment) {
+    await refundThroughProvider(trx, deps, {
+      bookingId: booking.id,
+      amountCents: payment.amount_cents,
+      idempotencyKey: `move-late-payment-refund-${booking.id}-${move.seq}`,
+      payment: {
+        entryId: payment.id,
+        purpose: payment.purpose,
         sessionId: session.id,
-        paymentIntentId: session.paymentIntentId,
-        amountCents: move.difference_cents,
-        idempotencyKey: key,
-        metadata: { booking_id: String(booking.id), reason: 'move_paid_after_hold_released' },
-      });
-    } catch (error) {
-      throw providerUnavailable(error);
-    }
-    await checkoutRepository.settleRefund(trx, refundId, {
-      providerRefundId: result.id,
-      status: result.status,
+        paymentIntentId: payment.provider_reference ?? session.paymentIntentId,
+      },
+      cause: { purpose: 'move_late_payment', actor: systemActor() },
+      metadata: { booking_id: String(booking.id), reason: 'move_paid_after_hold_released' },
+      at: now,
     });
   }
   await movesRepository.settleMove(trx, move.id, 'refunded', now);
@@ -507,10 +451,16 @@ export function createMoveService(
           ? await refundFromBookingPayments(
               trx,
               deps,
-              booking,
+              booking.id,
               -difference,
               `move-refund-${booking.id}-${seq}`,
-              'moved_to_cheaper_slot',
+              {
+                purpose: 'move_to_cheaper_slot',
+                // Only a member's move changes the price; an operator's keeps it.
+                actor: rules.by === 'member' ? memberActor(rules.userId) : systemActor('move'),
+                providerReason: 'moved_to_cheaper_slot',
+              },
+              nowDate,
             )
           : null;
       return {

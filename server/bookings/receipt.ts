@@ -6,7 +6,7 @@ import { formatMoney } from './money.ts';
 import { describeSlotTime } from './time-format.ts';
 
 // The receipt in the confirmation e-mail: who sold what to whom, each slot's price, the coupon, the VAT the
-// prices include and the payment's reference. It is not a certified tax invoice (docs/operations.md says how an
+// prices include and the payment's reference. The total and its VAT are the payment's row of the money ledger. It is not a certified tax invoice (docs/operations.md says how an
 // invoicing service would issue one).
 
 export type ReceiptSlot = {
@@ -23,8 +23,11 @@ export type ReceiptInput = {
   timeZone: string;
   slots: readonly ReceiptSlot[];
   coupon: { code: string; discount: number } | null;
-  /** The checkout session paid, or null for a booking that cost nothing. */
-  paymentReference: string | null;
+  /**
+   * The payment as the ledger recorded it (its amount, the VAT it includes at its rate, the checkout session as
+   * its reference), or null for a booking that cost nothing.
+   */
+  payment: { reference: string; amountCents: number; vatCents: number; vatRate: number } | null;
 };
 
 /**
@@ -120,7 +123,8 @@ export function bookingReceipt(input: ReceiptInput): { text: string[]; html: str
         : `${formatMoney(locale, slot.basePriceCents)} -> ${formatMoney(locale, slot.finalPriceCents)}`;
     return `${when}: ${price}`;
   });
-  const totalCents = slots.reduce((sum, slot) => sum + slot.finalPriceCents, 0);
+  const totalCents = input.payment?.amountCents ?? slots.reduce((sum, slot) => sum + slot.finalPriceCents, 0);
+  const vatRate = input.payment?.vatRate ?? company.vatRate;
   const lines = [
     texts.title,
     format(texts.seller, { name: company.name, address: company.address, taxId: company.taxId }),
@@ -133,10 +137,10 @@ export function bookingReceipt(input: ReceiptInput): { text: string[]; html: str
       : []),
     format(texts.total, { total: formatMoney(locale, totalCents) }),
     format(texts.vat, {
-      rate: percent(locale, company.vatRate),
-      vat: formatMoney(locale, includedVatCents(totalCents, company.vatRate)),
+      rate: percent(locale, vatRate),
+      vat: formatMoney(locale, input.payment?.vatCents ?? includedVatCents(totalCents, vatRate)),
     }),
-    input.paymentReference ? format(texts.reference, { reference: input.paymentReference }) : texts.free,
+    input.payment ? format(texts.reference, { reference: input.payment.reference }) : texts.free,
   ];
   const [title, ...rest] = lines;
   const html = [

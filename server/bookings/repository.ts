@@ -228,7 +228,6 @@ export type MyBookingRow = {
   lock_code_valid_from: Date | null;
   lock_code_valid_until: Date | null;
   checked_in_at: Date | null;
-  refunded_cents: number | null;
 };
 
 /** The user's bookings with what the read model needs; callers add which ones and their order. */
@@ -277,12 +276,6 @@ function userBookingsQuery(db: Db, userId: string) {
         'code.valid_from as lock_code_valid_from',
         'code.valid_until as lock_code_valid_until',
         'booking.checked_in_at',
-        eb
-          .selectFrom('refunds')
-          .select((inner) => inner.fn.sum<number>('refunds.amount_cents').as('total'))
-          .whereRef('refunds.booking_id', '=', 'booking.id')
-          .where('refunds.status', '<>', 'failed')
-          .as('refunded_cents'),
       ])
       .where('booking.user_id', '=', userId)
       // A move's hold is part of that move, not a booking of its own (the booking shows where it is).

@@ -14,7 +14,15 @@ import { releaseLockCodes } from '../locks/service.ts';
 import { rescheduleRecodedAccessCodes } from './access-codes.ts';
 import { queueCancellationNotices } from './cancellation-notices.ts';
 import type { CancellationReason } from './cancellation-message.ts';
-import { abandonMovesOf, createMoveService, refundFromBookingPayments } from './moves.ts';
+import type { Actor } from '../audit/repository.ts';
+import {
+  memberActor,
+  moneyOfBookings,
+  operatorActor,
+  refundFromBookingPayments,
+  type RefundCause,
+} from './ledger.ts';
+import { abandonMovesOf, createMoveService } from './moves.ts';
 import { openCheckoutOverHolds, PROVIDER_CALL_HOLD_MINUTES, providerUnavailable } from './held-checkout.ts';
 import { readRefundRatios } from '../settings/refund-ratios.ts';
 import { isConflict } from './database-errors.ts';
@@ -206,32 +214,32 @@ export function createBookingService(deps: BookingServiceDependencies) {
 
   /**
    * Cancels the locked bookings, refunds each its amount (once, ever), frees their door codes and tells the
-   * member (e-mail with the calendar's cancel event; SMS when one was due within 24 hours).
+   * member (e-mail with the calendar's cancel event; SMS when one was due within 24 hours). Each refund is a row
+   * of the ledger with its `cause` (why, who, what they said).
    */
   async function cancelAndRefund(
     trx: Db,
     toCancel: readonly { row: repository.BookingToCancelRow; refundCents: number }[],
     nowDate: Date,
     reason: Exclude<CancellationReason, 'late_payment'>,
+    cause: RefundCause,
   ): Promise<CancelBookingsResult> {
     let refundedCents = 0;
-    const ended: { bookingId: number; refundCents: number }[] = [];
     for (const { row, refundCents } of toCancel) {
       await repository.cancelBooking(trx, row.id, nowDate);
       // From each payment of the booking (a move's paid difference, then its own checkout), once ever.
-      const refunded =
+      refundedCents +=
         refundCents === 0
           ? 0
           : await refundFromBookingPayments(
               trx,
               deps,
-              row,
+              row.id,
               refundCents,
               cancellationRefundKey(row.id),
-              REFUND_REASONS[reason],
+              { ...cause, providerReason: REFUND_REASONS[reason] },
+              nowDate,
             );
-      refundedCents += refunded;
-      ended.push({ bookingId: row.id, refundCents: refunded });
     }
     await abandonMovesOf(
       trx,
@@ -243,7 +251,13 @@ export function createBookingService(deps: BookingServiceDependencies) {
     );
     await releaseLockCodes(trx, deps, releasedCodes, nowDate);
     await rescheduleRecodedAccessCodes(trx, deps.accessCodes, releasedCodes, nowDate);
-    await queueCancellationNotices(trx, deps, ended, reason, nowDate);
+    await queueCancellationNotices(
+      trx,
+      deps,
+      toCancel.map(({ row }) => row.id),
+      reason,
+      nowDate,
+    );
     return { canceledBookingIds: toCancel.map(({ row }) => row.id), refundedCents };
   }
 
@@ -269,14 +283,15 @@ export function createBookingService(deps: BookingServiceDependencies) {
 
     /**
      * Cancels bookings the caller locked in `trx` (`repository.lockBookings`), each with the refund the caller
-     * chose (the console's policy, full, none or amount; a closure's full refund). Same path as a member's
-     * cancellation: one refund per booking, ever, and the door codes released.
+     * chose (the console's policy, full, none or amount; a closure's full refund), recorded with its `cause`.
+     * Same path as a member's cancellation: one refund per booking, ever, and the door codes released.
      */
     async cancelLocked(
       trx: Db,
       toCancel: readonly { row: repository.BookingToCancelRow; refundCents: number }[],
+      cause: RefundCause,
     ): Promise<CancelBookingsResult> {
-      return cancelAndRefund(trx, toCancel, dateFromInstant(clock.now()), 'operator');
+      return cancelAndRefund(trx, toCancel, dateFromInstant(clock.now()), 'operator', cause);
     },
 
     /**
@@ -421,6 +436,8 @@ export function createBookingService(deps: BookingServiceDependencies) {
       const rows = [...upcoming, ...page.reverse()].sort(
         (a, b) => a.start_time.getTime() - b.start_time.getTime() || a.id - b.id,
       );
+      // What each booking costs, whether it was paid and what came back: the money ledger's.
+      const moneyById = await moneyOfBookings(db, rows);
       // Times are formatted without a Temporal object per row (formatEpochInZone); only an upcoming booking's
       // refund needs one.
       const bookings = rows.map((row): Schemas['Booking'] => {
@@ -432,6 +449,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
           row.status === 'pending' &&
           (row.hold_expires_at === null || row.hold_expires_at.getTime() <= nowMs);
         const status = holdOver ? 'expired' : row.status;
+        const money = moneyById.get(row.id)!;
         const started = startMs <= nowMs;
         const cancelable = status === 'confirmed' && !started;
         // A Temporal instant only for a confirmed booking still ahead: no other one is refundable or movable.
@@ -465,8 +483,8 @@ export function createBookingService(deps: BookingServiceDependencies) {
           active: status === 'pending' || status === 'confirmed',
           is_in_past: started,
           is_cancelable: cancelable,
-          final_price_eur: centsToEuros(row.final_price_cents),
-          paid: row.paid_at !== null,
+          final_price_eur: centsToEuros(money.priceCents),
+          paid: money.paid,
           pay_again_url:
             sessionOpen && row.checkout_session_id
               ? checkoutReturnUrl(
@@ -476,7 +494,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
                   row.session_booking_date,
                 )
               : null,
-          refunded_eur: row.refunded_cents === null ? null : centsToEuros(Number(row.refunded_cents)),
+          refunded_eur: money.endingRefundCents > 0 ? centsToEuros(money.endingRefundCents) : null,
           refundable_eur: start
             ? centsToEuros(
                 refundableCents(
@@ -533,7 +551,10 @@ export function createBookingService(deps: BookingServiceDependencies) {
           if (!sameAmount(expected.get(row.id)!, policyCents)) throw new AppError('refund_changed');
           return policyCents;
         });
-        return cancelAndRefund(trx, toCancel, nowDate, 'member');
+        return cancelAndRefund(trx, toCancel, nowDate, 'member', {
+          purpose: 'cancellation',
+          actor: memberActor(input.userId),
+        });
       });
     },
 
@@ -545,6 +566,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
     async cancelBookingsAsOperator(input: {
       bookingIds: readonly number[];
       refund: 'policy' | 'full';
+      actor?: Actor;
     }): Promise<CancelBookingsResult> {
       const now = clock.now();
       const nowDate = dateFromInstant(now);
@@ -557,17 +579,21 @@ export function createBookingService(deps: BookingServiceDependencies) {
         const toCancel = cancelableWithRefunds(rows, now, (row, policyCents) =>
           input.refund === 'full' ? row.final_price_cents : policyCents,
         );
-        return cancelAndRefund(trx, toCancel, nowDate, 'operator');
+        return cancelAndRefund(trx, toCancel, nowDate, 'operator', {
+          purpose: 'operator',
+          actor: operatorActor(input.actor ?? { operatorId: null, email: 'cli' }),
+        });
       });
     },
 
     /**
      * For account deletion: cancels every upcoming confirmed booking of the user with the refund its own policy
-     * gives now, and releases the user's pending holds. Runs in `trx` when given (the deletion's transaction).
+     * gives now, and releases the user's pending holds. Runs in `trx` when given (the deletion's transaction);
+     * `erasedBy` is the operator who erased the account (the member deleting it themself: absent).
      */
     async cancelUpcomingBookingsOfUser(
       userId: string,
-      options: { trx?: Db } = {},
+      options: { trx?: Db; erasedBy?: Actor | null; reason?: string | null } = {},
     ): Promise<CancelBookingsResult> {
       const now = clock.now();
       const nowDate = dateFromInstant(now);
@@ -590,7 +616,11 @@ export function createBookingService(deps: BookingServiceDependencies) {
               now,
             ),
           }));
-        return cancelAndRefund(trx, toCancel, nowDate, 'account_deleted');
+        return cancelAndRefund(trx, toCancel, nowDate, 'account_deleted', {
+          purpose: 'account_deletion',
+          actor: options.erasedBy ? operatorActor(options.erasedBy) : memberActor(userId),
+          reason: options.reason ?? null,
+        });
       };
       // Inside the deletion's transaction when given: that one is run again after a deadlock.
       return runTransaction(options.trx ?? db, { name: 'cancelUpcomingBookingsOfUser', log: deps.log }, work);

@@ -14,6 +14,8 @@ import type { TransactionRetryLog } from '../db/transactions.ts';
 import { issueLockCodes, type LockDependencies } from '../locks/service.ts';
 import { messageAddressee, messageBookingTimes } from '../notifications/message-context.ts';
 import { findMessageContext } from '../notifications/repository.ts';
+import { recordSessionPayment, refundThroughProvider, systemActor } from '../bookings/ledger.ts';
+import { findSessionPayment, sharesOfEntry } from '../bookings/ledger-repository.ts';
 import { applyMoveSessionOutcome } from '../bookings/moves.ts';
 import { findMoveBySession, lockBookingToMove, peekMoveBySession } from '../bookings/moves-repository.ts';
 import * as repository from './repository.ts';
@@ -61,12 +63,15 @@ async function writeConfirmationEmail(
   const rows = [...details.values()];
   const couponed = rows.find((row) => row.coupon_code !== null);
   const sessions = [...new Set(rows.flatMap((row) => row.checkout_session_id ?? []))];
+  // What was paid is the ledger's: the payment's amount and VAT, and each booking's share of it.
+  const payment = sessions.length === 1 ? await findSessionPayment(trx, sessions[0]!) : undefined;
+  const shares = payment ? await sharesOfEntry(trx, payment.id) : new Map<number, number>();
   const message = bookingConfirmationMessage({
     ...messageAddressee(context),
     slots: bookings.map((booking) => ({
       ...messageBookingTimes(booking),
       basePriceCents: details.get(booking.id)?.base_price_cents ?? booking.final_price_cents,
-      finalPriceCents: booking.final_price_cents,
+      finalPriceCents: shares.get(booking.id) ?? booking.final_price_cents,
       sequence: booking.calendar_sequence,
     })),
     receipt: {
@@ -77,7 +82,14 @@ async function writeConfirmationEmail(
         taxId: rows[0]?.tax_id ?? null,
       },
       coupon: couponed ? { code: couponed.coupon_code!, discount: Number(couponed.coupon_discount) } : null,
-      paymentReference: sessions.length > 0 ? sessions.join(', ') : null,
+      payment: payment
+        ? {
+            reference: payment.checkout_session_id,
+            amountCents: payment.amount_cents,
+            vatCents: payment.vat_cents,
+            vatRate: Number(payment.vat_rate),
+          }
+        : null,
     },
     organizer: deps.organizer,
     attendeeEmail: context.email,
@@ -152,26 +164,28 @@ async function refundLatePayments(
   now: Date,
 ): Promise<void> {
   const late = await repository.markLatePaidBookings(trx, session.id, now);
-  const refunded: { bookingId: number; refundCents: number }[] = [];
+  const payment = late.length === 0 ? undefined : await findSessionPayment(trx, session.id);
+  const shares = payment ? await sharesOfEntry(trx, payment.id) : new Map<number, number>();
+  const refunded: number[] = [];
   for (const booking of late) {
-    if (booking.final_price_cents === 0) continue;
-    const key = latePaymentRefundKey(booking.id);
-    const refundId = await repository.claimRefund(trx, {
+    // Each gets back its share of the payment, which the ledger recorded just before.
+    const share = shares.get(booking.id);
+    if (!payment || !share) continue;
+    const cents = await refundThroughProvider(trx, deps, {
       bookingId: booking.id,
-      amountCents: booking.final_price_cents,
-      provider: deps.payments.name,
-      idempotencyKey: key,
-    });
-    if (refundId === undefined) continue;
-    const result = await refundOrUnavailable(deps, {
-      sessionId: session.id,
-      paymentIntentId: session.paymentIntentId,
-      amountCents: booking.final_price_cents,
-      idempotencyKey: key,
+      amountCents: share,
+      idempotencyKey: latePaymentRefundKey(booking.id),
+      payment: {
+        entryId: payment.id,
+        purpose: payment.purpose,
+        sessionId: session.id,
+        paymentIntentId: payment.provider_reference ?? session.paymentIntentId,
+      },
+      cause: { purpose: 'late_payment', actor: systemActor() },
       metadata: { booking_id: String(booking.id), reason: 'paid_after_hold_released' },
+      at: now,
     });
-    await repository.settleRefund(trx, refundId, { providerRefundId: result.id, status: result.status });
-    refunded.push({ bookingId: booking.id, refundCents: booking.final_price_cents });
+    if (cents > 0) refunded.push(booking.id);
   }
   await queueCancellationNotices(trx, deps, refunded, 'late_payment', now);
 }
@@ -208,6 +222,20 @@ export async function applySessionOutcome(
         completed_at: stored.completed_at ?? now,
         payment_intent_id: paymentIntentId,
         ...(session.card ? { card_brand: session.card.brand, card_last4: session.card.last4 } : {}),
+      });
+      // The money arrived: its ledger row is written here, with the session's row locked, so once, and before the
+      // confirmation, whose receipt states it. Its shares refer to the session's bookings, so their slots are
+      // locked first, the one order every writer of a live booking takes (slots, then bookings).
+      if (!move) await repository.lockSlotsOfPendingBookings(trx, { sessionId: stored.id });
+      await recordSessionPayment(trx, deps, {
+        sessionId: stored.id,
+        provider: stored.provider,
+        currency: stored.currency,
+        userId: stored.user_id,
+        paymentIntentId,
+        amountCents: stored.amount_cents,
+        movedBookingId: move?.booking_id ?? null,
+        at: now,
       });
       if (!move) await confirmBookings(trx, deps, { sessionId: stored.id }, now);
     }

@@ -216,7 +216,7 @@ export type PaymentFilter = {
   limit: number;
 };
 
-/** Checkout sessions, newest first, with what was refunded of their bookings. */
+/** Checkout sessions, newest first, with what the ledger refunded of each one's payment. */
 export async function listPayments(db: Db, filter: PaymentFilter) {
   let query = db
     .selectFrom('checkout_sessions as session')
@@ -231,11 +231,13 @@ export async function listPayments(db: Db, filter: PaymentFilter) {
       'session.created_at',
       'session.completed_at',
       'user.email',
+      // What the ledger paid back of this session's payment.
       eb
-        .selectFrom('refunds')
-        .innerJoin('bookings', 'bookings.id', 'refunds.booking_id')
-        .whereRef('bookings.checkout_session_id', '=', 'session.id')
-        .select(sql<number>`coalesce(sum(refunds.amount_cents), 0)::int`.as('refunded'))
+        .selectFrom('ledger_entries as refund')
+        .innerJoin('ledger_entries as payment', 'payment.id', 'refund.refunded_entry_id')
+        .whereRef('payment.checkout_session_id', '=', 'session.id')
+        .where('payment.kind', '=', 'payment')
+        .select(sql<number>`coalesce(sum(refund.amount_cents), 0)::int`.as('refunded'))
         .as('refunded_cents'),
     ])
     .orderBy('session.created_at', 'desc')
@@ -263,7 +265,7 @@ export async function findSessionCards(
   return new Map(rows.map((row) => [row.id, { brand: row.card_brand, last4: row.card_last4! }]));
 }
 
-/** The bookings a checkout session pays for, by start, with their branch and what was refunded of each. */
+/** The bookings a checkout session pays for, by start, with their branch and what the ledger refunded of each. */
 export async function listSessionBookings(db: Db, sessionId: string) {
   return (
     bookingsWithBranch(db)
@@ -275,10 +277,13 @@ export async function listSessionBookings(db: Db, sessionId: string) {
         'booking.hold_expires_at',
         'branch.name as branch_name',
         'branch.time_zone',
+        // Every refund of the booking in the ledger.
         eb
-          .selectFrom('refunds')
-          .whereRef('refunds.booking_id', '=', 'booking.id')
-          .select(sql<number>`coalesce(sum(refunds.amount_cents), 0)::int`.as('refunded'))
+          .selectFrom('ledger_entry_bookings as share')
+          .innerJoin('ledger_entries as entry', 'entry.id', 'share.entry_id')
+          .whereRef('share.booking_id', '=', 'booking.id')
+          .where('entry.kind', '=', 'refund')
+          .select(sql<number>`coalesce(sum(share.amount_cents), 0)::int`.as('refunded'))
           .as('refunded_cents'),
       ])
       // A move's checkout pays for the moved booking: once the move completes, that booking is what was bought.

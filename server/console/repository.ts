@@ -3,7 +3,13 @@ import { pageWithTotal, type Db } from '../db/database.ts';
 import { lockBookingsAfterCodes } from '../db/queries.ts';
 import { bookingsWithBranchAndClient, setOnBookings } from '../bookings/repository.ts';
 export { anySlotClosed } from '../bookings/repository.ts';
-import type { BookingStatus, Database } from '../db/schema.ts';
+import type {
+  BookingStatus,
+  Database,
+  LedgerActorType,
+  LedgerEntryKind,
+  LedgerPurpose,
+} from '../db/schema.ts';
 
 // The console's reads: bookings with their member, branch, money and doors; members; closures; money and use.
 
@@ -43,8 +49,6 @@ function bookingColumns(query: ReturnType<typeof bookingsWithBranchAndClient>) {
     'user.locale',
     'user.deleted_at',
     'coupon.code as coupon_code',
-    sql<number>`(select coalesce(sum(refund.amount_cents), 0)::int from refunds as refund
-        where refund.booking_id = booking.id and refund.status <> 'failed')`.as('refunded_cents'),
     sql<boolean>`exists (select 1 from blocked_contacts as block
         where (block.kind = 'email' and block.value = "user".email)
            or (block.kind = 'phone' and block.value = "user".phone_number))`.as('blocked'),
@@ -288,7 +292,10 @@ export async function blocksOf(db: Db, contacts: { email: string | null; phone: 
     .execute();
 }
 
-/** Payments (checkout sessions paid) and refunds, with their bookings' branch and member. */
+/**
+ * The money ledger's rows (payments and refunds), newest first, each with its shares of bookings, its branch and
+ * its member; filtered by branch, the branch-local days of a period, a member, or bookings it concerns.
+ */
 export async function moneyMovements(
   db: Db,
   filter: {
@@ -307,9 +314,11 @@ export async function moneyMovements(
     bookings: filter.bookingIds ? [...filter.bookingIds] : null,
   };
   const { rows } = await sql<{
-    kind: 'payment' | 'refund';
+    kind: LedgerEntryKind;
     id: string;
-    booking_ids: number[];
+    entry_id: number;
+    purpose: LedgerPurpose;
+    shares: { booking_id: number; amount_cents: number }[];
     branch_id: number;
     branch_name: string;
     time_zone: string;
@@ -318,30 +327,24 @@ export async function moneyMovements(
     at: Date;
     provider_reference: string | null;
     reason: string | null;
+    actor_type: LedgerActorType;
+    actor_id: string | null;
+    actor_name: string | null;
   }>`
-    with movements as (
-      select 'payment' as kind, 'payment-' || session.id as id,
-        array_agg(booking.id order by booking.id) as booking_ids, min(booking.branch_id) as branch_id,
-        session.user_id as member_id, session.amount_cents, session.completed_at as at,
-        session.payment_intent_id as provider_reference, null::text as reason
-      from checkout_sessions as session
-      join bookings as booking on booking.checkout_session_id = session.id
-      where session.payment_status = 'paid' and session.completed_at is not null
-      group by session.id
-      union all
-      select 'refund', 'refund-' || refund.id, array[refund.booking_id], booking.branch_id, booking.user_id,
-        refund.amount_cents, refund.created_at, refund.provider_refund_id, refund.reason
-      from refunds as refund join bookings as booking on booking.id = refund.booking_id
-      where refund.status <> 'failed'
-    )
-    select movements.*, branch.name as branch_name, branch.time_zone
-    from movements join branches as branch on branch.id = movements.branch_id
-    where (${params.branch}::int is null or movements.branch_id = ${params.branch}::int)
-      and (${params.member}::uuid is null or movements.member_id = ${params.member}::uuid)
-      and (${params.from}::date is null or (movements.at at time zone branch.time_zone)::date >= ${params.from}::date)
-      and (${params.to}::date is null or (movements.at at time zone branch.time_zone)::date <= ${params.to}::date)
-      and (${params.bookings}::int[] is null or movements.booking_ids && ${params.bookings}::int[])
-    order by movements.at desc, movements.id`.execute(db);
+    select entry.kind, entry.kind || '-' || entry.id as id, entry.id as entry_id, entry.purpose,
+      (select json_agg(json_build_object('booking_id', share.booking_id, 'amount_cents', share.amount_cents)
+        order by share.booking_id) from ledger_entry_bookings as share where share.entry_id = entry.id) as shares,
+      entry.branch_id, branch.name as branch_name, branch.time_zone, entry.user_id as member_id,
+      entry.amount_cents, entry.occurred_at as at, entry.provider_reference, entry.reason,
+      entry.actor_type, entry.actor_id, entry.actor_name
+    from ledger_entries as entry join branches as branch on branch.id = entry.branch_id
+    where (${params.branch}::int is null or entry.branch_id = ${params.branch}::int)
+      and (${params.member}::uuid is null or entry.user_id = ${params.member}::uuid)
+      and (${params.from}::date is null or (entry.occurred_at at time zone branch.time_zone)::date >= ${params.from}::date)
+      and (${params.to}::date is null or (entry.occurred_at at time zone branch.time_zone)::date <= ${params.to}::date)
+      and (${params.bookings}::int[] is null or exists (select 1 from ledger_entry_bookings as share
+        where share.entry_id = entry.id and share.booking_id = any(${params.bookings}::int[])))
+    order by entry.occurred_at desc, entry.id desc`.execute(db);
   return rows;
 }
 

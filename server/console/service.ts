@@ -7,7 +7,16 @@ import { formatLocalTime } from '../branches/service.ts';
 import type { NoticeDependencies } from '../bookings/cancellation-notices.ts';
 import type { AccessCodeNotifier, AccessCodeScheduler } from '../bookings/access-codes.ts';
 import { sqlState } from '../bookings/database-errors.ts';
+import {
+  bookingMoney,
+  moneyOfBookings,
+  operatorActor,
+  systemActor,
+  type RefundCause,
+} from '../bookings/ledger.ts';
+import { totalsOfBookings } from '../bookings/ledger-repository.ts';
 import { centsToEuros, eurosToCents, formatMoney } from '../bookings/money.ts';
+import * as movesRepository from '../bookings/moves-repository.ts';
 import { refundableCents } from '../bookings/refunds.ts';
 import * as bookingRepository from '../bookings/repository.ts';
 import type { BookingService } from '../bookings/service.ts';
@@ -38,23 +47,17 @@ export type ConsoleDependencies = LockDependencies &
     log?: TransactionRetryLog | null;
   };
 
-/** What a booking has been paid: its price when a payment confirmed it through a checkout (free ones: 0). */
-function paidCents(row: {
-  paid_at: Date | null;
-  checkout_session_id: string | null;
-  final_price_cents: number;
-}) {
-  return row.paid_at !== null && row.checkout_session_id !== null ? row.final_price_cents : 0;
-}
-
-/** What the refund policy gives back for a booking cancelled `at`: its share of the price, at most what was `paid`. */
+/**
+ * What the refund policy gives back for a booking cancelled `at`: its share of the price, at most what the gym
+ * still `held` of what was paid (the ledger's payments less its refunds).
+ */
 function policyRefundCents(
   row: {
     final_price_cents: number;
     refund_ratios: Parameters<typeof refundableCents>[0]['refundRatios'];
     start_time: Date;
   },
-  paid: number,
+  held: number,
   at: Temporal.Instant,
 ): number {
   const policy = refundableCents(
@@ -65,7 +68,7 @@ function policyRefundCents(
     },
     at,
   );
-  return Math.min(paid, policy);
+  return Math.min(held, policy);
 }
 
 function doorCodeState(
@@ -108,14 +111,18 @@ export function createConsoleService(deps: ConsoleDependencies) {
   }
 
   async function views(rows: readonly repository.AdminBookingRow[]): Promise<Schemas['AdminBooking'][]> {
-    const doors = await doorStatesOfBookings(
-      db,
-      rows.map((row) => row.id),
-    );
+    const [doors, moneyById] = await Promise.all([
+      doorStatesOfBookings(
+        db,
+        rows.map((row) => row.id),
+      ),
+      moneyOfBookings(db, rows),
+    ]);
     const at = dateFromInstant(now());
     return rows.map((row) => {
       const local = (date: Date) => formatLocalTime(instantFromDate(date), row.time_zone);
       const status = statusOf(row, at);
+      const money = moneyById.get(row.id)!;
       return {
         id: row.id,
         status,
@@ -136,10 +143,10 @@ export function createConsoleService(deps: ConsoleDependencies) {
                 deleted: row.deleted_at !== null,
                 blocked: row.blocked,
               },
-        final_price_eur: centsToEuros(row.final_price_cents),
-        paid: row.paid_at !== null,
-        paid_eur: centsToEuros(paidCents(row)),
-        refunded_eur: centsToEuros(Number(row.refunded_cents)),
+        final_price_eur: centsToEuros(money.priceCents),
+        paid: money.paid,
+        paid_eur: centsToEuros(money.paidCents),
+        refunded_eur: centsToEuros(money.refundedCents),
         coupon_code: row.coupon_code,
         door_code_state: doorCodeState(row, doors.get(row.id)),
         code_sent_at: row.access_code_sent_at ? local(row.access_code_sent_at) : null,
@@ -173,7 +180,12 @@ export function createConsoleService(deps: ConsoleDependencies) {
     return {
       id: row.id,
       kind: row.kind,
-      booking_ids: row.booking_ids,
+      purpose: row.purpose,
+      booking_ids: row.shares.map((share) => share.booking_id),
+      shares: row.shares.map((share) => ({
+        booking_id: share.booking_id,
+        amount_eur: centsToEuros(share.amount_cents),
+      })),
       branch: { id: row.branch_id, name: row.branch_name, time_zone: row.time_zone },
       member_id: row.member_id,
       amount_eur: centsToEuros(Number(row.amount_cents)),
@@ -185,48 +197,47 @@ export function createConsoleService(deps: ConsoleDependencies) {
 
   /**
    * Cancels the bookings of `bookingIds` that are still live, in `trx`, with the refund `choose` gives each
-   * (never more than was paid); pending holds are released. Answers what was cancelled and refunded.
+   * (never more than the gym holds of what was paid); pending holds are released. Each refund is a ledger row
+   * with its `cause`. Answers what was cancelled and refunded.
    */
   async function cancelInTransaction(
     trx: Db,
     bookingIds: readonly number[],
-    choose: (row: bookingRepository.BookingToCancelRow, policyCents: number, paid: number) => number,
+    choose: (row: bookingRepository.BookingToCancelRow, policyCents: number, held: number) => number,
     canceledBy: string,
-    reason: string,
+    cause: RefundCause & { reason: string },
   ): Promise<{ bookingId: number; refundCents: number }[]> {
     const at = now();
     const rows = await bookingRepository.lockBookings(trx, bookingIds);
     const holds = rows.filter((row) => row.status === 'pending').map((row) => row.id);
     await bookingRepository.expirePendingBookings(trx, holds);
     const confirmed = rows.filter((row) => row.status === 'confirmed');
-    const paidById = new Map(
-      (
-        await trx
-          .selectFrom('bookings')
-          .select(['id', 'paid_at', 'checkout_session_id', 'final_price_cents'])
-          .where('id', 'in', [...confirmed.map((row) => row.id), 0])
-          .execute()
-      ).map((row) => [row.id, paidCents(row)]),
+    const totals = await totalsOfBookings(
+      trx,
+      confirmed.map((row) => row.id),
+    );
+    const heldById = new Map(
+      confirmed.map((row) => [row.id, bookingMoney({ ...row, paid_at: null }, totals.get(row.id)).heldCents]),
     );
     const toCancel = confirmed.map((row) => {
-      const paid = paidById.get(row.id) ?? 0;
-      const policy = policyRefundCents(row, paid, at);
-      return { row, refundCents: choose(row, policy, paid) };
+      const held = heldById.get(row.id) ?? 0;
+      const policy = policyRefundCents(row, held, at);
+      return { row, refundCents: choose(row, policy, held) };
     });
     // The member is told by the cancellation's own notice (docs/decisions.md, 'Messages about a booking').
-    await deps.bookings.cancelLocked(trx, toCancel);
+    await deps.bookings.cancelLocked(trx, toCancel, cause);
     await repository.markCanceledBy(
       trx,
       toCancel.map(({ row }) => row.id),
       canceledBy,
-      reason,
+      cause.reason,
     );
     return toCancel.map(({ row, refundCents }) => ({ bookingId: row.id, refundCents }));
   }
 
   function refundChooser(mode: 'policy' | 'full' | 'none') {
-    return (_row: unknown, policy: number, paid: number) =>
-      mode === 'full' ? paid : mode === 'none' ? 0 : policy;
+    return (_row: unknown, policy: number, held: number) =>
+      mode === 'full' ? held : mode === 'none' ? 0 : policy;
   }
 
   async function audited<T>(
@@ -294,7 +305,11 @@ export function createConsoleService(deps: ConsoleDependencies) {
         future,
         refundChooser(input.refundMode),
         actor.email ?? 'cli',
-        input.reason,
+        {
+          purpose: 'operator',
+          actor: operatorActor(actor),
+          reason: input.reason,
+        },
       );
     }
     return { added, canceled };
@@ -324,7 +339,7 @@ export function createConsoleService(deps: ConsoleDependencies) {
       const row = await requireBooking(bookingId);
       const [booking] = await views([row]);
       const local = (date: Date) => formatLocalTime(instantFromDate(date), row.time_zone);
-      const [payments, messages, codeEvents, moves] = await Promise.all([
+      const [payments, messages, codeEvents, moves, consoleMoves] = await Promise.all([
         repository.moneyMovements(db, { bookingIds: [bookingId] }),
         repository.messagesOfBooking(db, bookingId),
         db
@@ -338,6 +353,7 @@ export function createConsoleService(deps: ConsoleDependencies) {
           ])
           .where('lock_code_doors.lock_code_id', '=', row.lock_code_id ?? 0)
           .execute(),
+        movesRepository.listCompletedMoves(db, bookingId),
         db
           .selectFrom('audit_log')
           .select(['at', 'operator_email', 'reason'])
@@ -346,48 +362,89 @@ export function createConsoleService(deps: ConsoleDependencies) {
           .where('action', '=', 'booking.move')
           .execute(),
       ]);
+      // Facts of one instant (one transaction: a move and its payment or refund, a cancellation and its refunds)
+      // in the order they happen.
+      const RANK: Record<Schemas['BookingEvent']['kind'], number> = {
+        created: 0,
+        paid: 1,
+        moved: 2,
+        code_programmed: 3,
+        code_failed: 3,
+        code_sent: 4,
+        entered: 5,
+        overstay: 6,
+        canceled: 7,
+        refunded: 8,
+        expired: 9,
+      };
+      const facts: { at: Date; rank: number; event: Schemas['BookingEvent'] }[] = [];
       const fact = (
         at: Date,
         kind: Schemas['BookingEvent']['kind'],
         more: Partial<Omit<Schemas['BookingEvent'], 'at' | 'kind'>> = {},
-      ): Schemas['BookingEvent'] => ({
-        at: local(at),
-        kind,
-        amount_cents: null,
-        currency: null,
-        actor: null,
-        reason: null,
-        error: null,
-        ...more,
-      });
-      const money = (cents: number) => ({ amount_cents: cents, currency: 'EUR' });
-      const history = [fact(row.created_at, 'created')];
-      if (row.paid_at) history.push(fact(row.paid_at, 'paid', money(paidCents(row))));
+      ) => {
+        facts.push({
+          at,
+          // A move's own refund comes with the move, before any cancellation.
+          rank: kind === 'refunded' && more.purpose?.startsWith('move_') ? RANK.moved + 0.5 : RANK[kind],
+          event: {
+            at: local(at),
+            kind,
+            amount_cents: null,
+            currency: null,
+            purpose: null,
+            actor: null,
+            reason: null,
+            error: null,
+            ...more,
+          },
+        });
+      };
+      fact(row.created_at, 'created');
+      // Each payment and refund of the ledger: this booking's share of it, what for, who and why.
+      for (const movement of [...payments].reverse()) {
+        const share = movement.shares.find((part) => part.booking_id === bookingId);
+        fact(movement.at, movement.kind === 'payment' ? 'paid' : 'refunded', {
+          amount_cents: share?.amount_cents ?? 0,
+          currency: 'EUR',
+          purpose: movement.purpose,
+          actor:
+            movement.actor_type === 'operator' || movement.actor_type === 'cli'
+              ? movement.actor_name
+              : movement.actor_type === 'system'
+                ? movement.actor_id
+                : null,
+          reason: movement.reason,
+        });
+      }
       for (const door of codeEvents) {
-        if (door.state === 'set') history.push(fact(door.updated_at, 'code_programmed'));
-        if (door.state === 'failed')
-          history.push(fact(door.updated_at, 'code_failed', { error: door.error }));
+        if (door.state === 'set') fact(door.updated_at, 'code_programmed');
+        if (door.state === 'failed') fact(door.updated_at, 'code_failed', { error: door.error });
       }
-      if (row.access_code_sent_at) history.push(fact(row.access_code_sent_at, 'code_sent'));
-      if (row.checked_in_at) history.push(fact(row.checked_in_at, 'entered'));
-      if (row.overstay_at) history.push(fact(row.overstay_at, 'overstay'));
-      for (const move of moves)
-        history.push(fact(move.at, 'moved', { actor: move.operator_email, reason: move.reason }));
+      if (row.access_code_sent_at) fact(row.access_code_sent_at, 'code_sent');
+      if (row.checked_in_at) fact(row.checked_in_at, 'entered');
+      if (row.overstay_at) fact(row.overstay_at, 'overstay');
+      // Every move, the member's and the console's (whose operator and reason the audit log keeps).
+      for (const move of moves) {
+        const byOperator = consoleMoves.find((entry) => entry.at.getTime() === move.at.getTime());
+        fact(move.at, 'moved', {
+          actor: byOperator?.operator_email ?? null,
+          reason: byOperator?.reason ?? null,
+        });
+      }
       if (row.canceled_at)
-        history.push(fact(row.canceled_at, 'canceled', { actor: await canceledByName(row.canceled_by) }));
-      if (booking!.status === 'expired' && row.hold_expires_at)
-        history.push(fact(row.hold_expires_at, 'expired'));
-      for (const payment of payments.filter((movement) => movement.kind === 'refund')) {
-        history.push(
-          fact(payment.at, 'refunded', { ...money(Number(payment.amount_cents)), reason: payment.reason }),
-        );
-      }
-      history.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+        fact(row.canceled_at, 'canceled', { actor: await canceledByName(row.canceled_by) });
+      if (booking!.status === 'expired' && row.hold_expires_at) fact(row.hold_expires_at, 'expired');
+      const history = facts
+        .map((entry, index) => ({ ...entry, index }))
+        .sort((a, b) => a.at.getTime() - b.at.getTime() || a.rank - b.rank || a.index - b.index)
+        .map((entry) => entry.event);
       const at = now();
       const cancelable = row.status === 'confirmed' && row.start_time.getTime() > at.epochMilliseconds;
+      const held = (await moneyOfBookings(db, [row])).get(row.id)!.heldCents;
       return {
         booking: booking!,
-        refundable_eur: cancelable ? centsToEuros(policyRefundCents(row, paidCents(row), at)) : 0,
+        refundable_eur: cancelable ? centsToEuros(policyRefundCents(row, held, at)) : 0,
         history,
         payments: payments.map(movementView),
         messages: messages.map((message) => ({
@@ -430,15 +487,15 @@ export function createConsoleService(deps: ConsoleDependencies) {
         const canceled = await cancelInTransaction(
           trx,
           [bookingId],
-          (_row, policy, paid) => {
-            if (input.refund.mode !== 'amount') return refundChooser(input.refund.mode)(_row, policy, paid);
-            if (amountCents! > paid) {
-              throw new AppError('refund_exceeds_paid', { paid: (locale) => formatMoney(locale, paid) });
+          (_row, policy, held) => {
+            if (input.refund.mode !== 'amount') return refundChooser(input.refund.mode)(_row, policy, held);
+            if (amountCents! > held) {
+              throw new AppError('refund_exceeds_paid', { paid: (locale) => formatMoney(locale, held) });
             }
             return amountCents!;
           },
           actor.email ?? 'cli',
-          input.reason,
+          { purpose: 'operator', actor: operatorActor(actor), reason: input.reason },
         );
         return {
           result: undefined,
@@ -516,11 +573,16 @@ export function createConsoleService(deps: ConsoleDependencies) {
         until: period.until,
         now: at,
       });
+      const money = await moneyOfBookings(db, rows);
       return {
         slots: await repository.countSlotsInPeriod(db, input.branch_id, period.from, period.until),
         bookings: await views(rows),
+        // A closure refunds in full what the gym holds of each confirmed booking.
         refund_total_eur: centsToEuros(
-          rows.reduce((sum, row) => sum + (row.status === 'confirmed' ? paidCents(row) : 0), 0),
+          rows.reduce(
+            (sum, row) => sum + (row.status === 'confirmed' ? (money.get(row.id)?.heldCents ?? 0) : 0),
+            0,
+          ),
         ),
       };
     },
@@ -564,13 +626,11 @@ export function createConsoleService(deps: ConsoleDependencies) {
           until: period.until,
           now: at,
         });
-        const canceled = await cancelInTransaction(
-          trx,
-          ids,
-          refundChooser('full'),
-          `closure:${closure.id}`,
-          input.reason,
-        );
+        const canceled = await cancelInTransaction(trx, ids, refundChooser('full'), `closure:${closure.id}`, {
+          purpose: 'closure',
+          actor: systemActor(`closure:${closure.id}`, actor.email ?? 'cli'),
+          reason: input.reason,
+        });
         await trx
           .updateTable('branch_closures')
           .set({ canceled_booking_ids: canceled.map((item) => item.bookingId) })
@@ -728,6 +788,7 @@ export function createConsoleService(deps: ConsoleDependencies) {
       });
       const future = rows.filter((row) => row.start_time > at);
       const nowInstant = now();
+      const money = await moneyOfBookings(db, future);
       return {
         members: members.map((member) => ({
           id: member.id,
@@ -743,7 +804,10 @@ export function createConsoleService(deps: ConsoleDependencies) {
         refund_total_eur: centsToEuros(
           future
             .filter((row) => row.status === 'confirmed')
-            .reduce((sum, row) => sum + policyRefundCents(row, paidCents(row), nowInstant), 0),
+            .reduce(
+              (sum, row) => sum + policyRefundCents(row, money.get(row.id)?.heldCents ?? 0, nowInstant),
+              0,
+            ),
         ),
       };
     },
@@ -815,36 +879,10 @@ export function createConsoleService(deps: ConsoleDependencies) {
       const account = await db.selectFrom('users').selectAll().where('id', '=', memberId).executeTakeFirst();
       if (!account) throw new AppError('member_not_found');
       const { password_hash: _hash, token_version: _version, ...kept } = account;
-      const [bookings, payments, refunds, messages, blocks] = await Promise.all([
+      const [bookings, money, messages, blocks] = await Promise.all([
         db.selectFrom('bookings').selectAll().where('user_id', '=', memberId).orderBy('id').execute(),
-        db
-          .selectFrom('checkout_sessions')
-          .select([
-            'id',
-            'status',
-            'payment_status',
-            'amount_cents',
-            'currency',
-            'created_at',
-            'completed_at',
-          ])
-          .where('user_id', '=', memberId)
-          .orderBy('created_at')
-          .execute(),
-        db
-          .selectFrom('refunds')
-          .innerJoin('bookings', 'bookings.id', 'refunds.booking_id')
-          .select([
-            'refunds.id',
-            'refunds.booking_id',
-            'refunds.amount_cents',
-            'refunds.status',
-            'refunds.reason',
-            'refunds.created_at',
-          ])
-          .where('bookings.user_id', '=', memberId)
-          .orderBy('refunds.id')
-          .execute(),
+        // The member's money is the ledger's rows, oldest first.
+        repository.moneyMovements(db, { memberId }).then((rows) => rows.reverse()),
         db
           .selectFrom('outbox')
           .select(['id', 'channel', 'recipient', 'kind', 'subject', 'status', 'created_at', 'sent_at'])
@@ -864,8 +902,8 @@ export function createConsoleService(deps: ConsoleDependencies) {
         account: plain(kept),
         // Door codes are not personal data of the member's making and would open a door: left out.
         bookings: bookings.map(({ refund_ratios: _ratios, ...booking }) => plain(booking)),
-        payments: payments.map(plain),
-        refunds: refunds.map(plain),
+        payments: money.filter((row) => row.kind === 'payment').map(plain),
+        refunds: money.filter((row) => row.kind === 'refund').map(plain),
         messages: messages.map(plain),
         blocks: blocks.map(plain),
       };
@@ -882,14 +920,19 @@ export function createConsoleService(deps: ConsoleDependencies) {
       if (!user) throw new AppError('member_not_found');
       if ((user.email ?? '').toLowerCase() !== input.confirm_email.trim().toLowerCase())
         throw new AppError('confirmation_mismatch');
-      await deps.auth.deleteAccount(user, { ip: 'console', locale }, async (trx, at) => {
-        await recordAudit(
-          trx,
-          actor,
-          { action: 'member.erase', entityType: 'member', entityId: memberId, reason: input.reason },
-          at,
-        );
-      });
+      await deps.auth.deleteAccount(
+        user,
+        { ip: 'console', locale },
+        async (trx, at) => {
+          await recordAudit(
+            trx,
+            actor,
+            { action: 'member.erase', entityType: 'member', entityId: memberId, reason: input.reason },
+            at,
+          );
+        },
+        { actor, reason: input.reason },
+      );
     },
   };
 }

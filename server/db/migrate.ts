@@ -8,27 +8,45 @@ import * as operators from './migrations/0005_operators.ts';
 import * as memberReceipts from './migrations/0006_member_receipts.ts';
 import * as moves from './migrations/0007_moves.ts';
 import * as priceGrids from './migrations/0008_price_grids.ts';
+import { ledgerMigration } from './migrations/0009_ledger.ts';
+
+export type MigrationOptions = {
+  /** The VAT rate (VAT_RATE) the money copied into the ledger from before it includes. */
+  vatRate: number;
+};
+
+/** VAT_RATE's default (server/config.ts). */
+const DEFAULT_MIGRATION_OPTIONS: MigrationOptions = { vatRate: 0.23 };
 
 // Migrations live in code (no directory scan), named so their order is their name's order.
 // Append new ones; never edit one that has shipped.
-export const migrations: Record<string, Migration> = {
-  '0001_initial': initial,
-  '0002_accounts': accounts,
-  '0003_access_code_notices': accessCodeNotices,
-  '0004_doors': doors,
-  '0005_operators': operators,
-  '0006_member_receipts': memberReceipts,
-  '0007_moves': moves,
-  '0008_price_grids': priceGrids,
-};
+export function migrationsFor(options: MigrationOptions): Record<string, Migration> {
+  return {
+    '0001_initial': initial,
+    '0002_accounts': accounts,
+    '0003_access_code_notices': accessCodeNotices,
+    '0004_doors': doors,
+    '0005_operators': operators,
+    '0006_member_receipts': memberReceipts,
+    '0007_moves': moves,
+    '0008_price_grids': priceGrids,
+    '0009_ledger': ledgerMigration(options),
+  };
+}
+
+export const migrations = migrationsFor(DEFAULT_MIGRATION_OPTIONS);
 
 /**
  * Brings the schema up to date. Kysely's migrator holds a PostgreSQL advisory lock while it works, so
  * several processes starting together on one database apply each migration once; the others wait, then
  * find nothing left to do.
  */
-export async function migrateToLatest(db: Db): Promise<MigrationResult[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+export async function migrateToLatest(
+  db: Db,
+  options: MigrationOptions = DEFAULT_MIGRATION_OPTIONS,
+): Promise<MigrationResult[]> {
+  const all = migrationsFor(options);
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => all } });
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) {
     const failed = results.find((result) => result.status === 'Error');

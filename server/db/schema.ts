@@ -260,6 +260,59 @@ export type BookingMovesTable = {
   settled_at: Timestamp | null;
 };
 
+/** A movement of money: money in (a payment) or money out (a refund). */
+export type LedgerEntryKind = 'payment' | 'refund';
+/** What a payment paid: a booking's checkout, or the difference of a move to a dearer slot. */
+export type PaymentPurpose = 'booking' | 'move_difference';
+/** Why a refund was made. */
+export type RefundPurpose =
+  | 'cancellation'
+  | 'move_to_cheaper_slot'
+  | 'closure'
+  | 'operator'
+  | 'account_deletion'
+  | 'late_payment'
+  | 'move_late_payment';
+export type LedgerPurpose = PaymentPurpose | RefundPurpose;
+export type LedgerActorType = 'member' | 'operator' | 'system' | 'cli';
+
+/** Written once, never changed: no column of the ledger can be set by an UPDATE (the database refuses one too). */
+type Immutable<T> = ColumnType<T, T, never>;
+
+export type LedgerEntriesTable = {
+  id: GeneratedAlways<number>;
+  kind: Immutable<LedgerEntryKind>;
+  purpose: Immutable<LedgerPurpose>;
+  amount_cents: Immutable<number>;
+  /** ISO 4217, lower case as the provider writes it ('eur'). */
+  currency: Immutable<string>;
+  /** A fraction (0.23 is 23 %); numeric(5,4). */
+  vat_rate: ColumnType<number, number | string, never>;
+  vat_cents: Immutable<number>;
+  provider: Immutable<PaymentProvider>;
+  /** The payment intent of a payment, the provider's refund id of a refund. */
+  provider_reference: Immutable<string | null>;
+  /** The session paid; for a refund, the session of the payment it pays back. */
+  checkout_session_id: Immutable<string>;
+  refund_id: ColumnType<number | null, number | null | undefined, never>;
+  refunded_entry_id: ColumnType<number | null, number | null | undefined, never>;
+  branch_id: Immutable<number>;
+  user_id: Immutable<string | null>;
+  actor_type: Immutable<LedgerActorType>;
+  actor_id: Immutable<string | null>;
+  actor_name: Immutable<string | null>;
+  reason: ColumnType<string | null, string | null | undefined, never>;
+  occurred_at: ColumnType<Date, Date | string, never>;
+  recorded_at: ColumnType<Date, Date | string | undefined, never>;
+};
+
+/** Each booking's share of a ledger entry; the shares add up to the entry. */
+export type LedgerEntryBookingsTable = {
+  entry_id: Immutable<number>;
+  booking_id: Immutable<number>;
+  amount_cents: Immutable<number>;
+};
+
 export type OperatorRole = 'owner' | 'staff';
 
 export type OperatorsTable = {
@@ -432,6 +485,8 @@ export type Database = {
   payment_events: PaymentEventsTable;
   refunds: RefundsTable;
   booking_moves: BookingMovesTable;
+  ledger_entries: LedgerEntriesTable;
+  ledger_entry_bookings: LedgerEntryBookingsTable;
   lock_codes: LockCodesTable;
   lock_code_doors: LockCodeDoorsTable;
   lock_events: LockEventsTable;

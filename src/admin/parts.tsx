@@ -658,19 +658,50 @@ export function Lines<Item>({
   );
 }
 
-/** The payments and refunds of a booking or a member, each with its `note` (if any) after its amount. */
+type Movement = MemberDetail['payments'][number];
+
+/** What each movement of money was for, in the console's language. */
+export function useMoneyPurposes(): Record<Movement['purpose'], string> {
+  const { t } = useLingui();
+  return {
+    booking: t`reserva`,
+    move_difference: t`diferença de uma mudança`,
+    cancellation: t`cancelamento pelo cliente`,
+    move_to_cheaper_slot: t`mudança para um horário mais barato`,
+    closure: t`encerramento`,
+    operator: t`decisão de um operador`,
+    account_deletion: t`conta eliminada`,
+    late_payment: t`pagamento tardio`,
+    move_late_payment: t`pagamento tardio de uma mudança`,
+  };
+}
+
+/**
+ * The payments and refunds (rows of the money ledger) of a booking or a member, each with what it was for and
+ * its `note` (if any) after its amount. On a booking's page (`bookingId`), a payment of several bookings also
+ * says this booking's share of it.
+ */
 export function PaymentsSection({
   id,
   payments,
   note,
+  bookingId,
 }: {
   id: string;
-  payments: readonly MemberDetail['payments'][number][];
-  note: (movement: MemberDetail['payments'][number]) => string | null;
+  payments: readonly Movement[];
+  note: (movement: Movement) => string | null;
+  bookingId?: number;
 }) {
   const { t } = useLingui();
   const money = useMoney();
   const times = useTimes();
+  const purposes = useMoneyPurposes();
+  const shareOf = (movement: Movement) => {
+    const share = movement.shares.find((part) => part.booking_id === bookingId);
+    return share && share.amount_eur !== movement.amount_eur
+      ? t`desta reserva: ${money(share.amount_eur)}`
+      : null;
+  };
   return (
     <Section
       id={id}
@@ -680,13 +711,16 @@ export function PaymentsSection({
       <Lines
         items={payments}
         itemKey={(movement) => movement.id}
-        line={(movement) => (
-          <>
-            {times.instant(movement.at)} · {movement.kind === 'refund' ? t`reembolso` : t`pagamento`}{' '}
-            {money(movement.amount_eur)}
-            {note(movement) ? ` · ${note(movement)}` : ''}
-          </>
-        )}
+        line={(movement) =>
+          [
+            `${times.instant(movement.at)} · ${movement.kind === 'refund' ? t`reembolso` : t`pagamento`} ${money(movement.amount_eur)}`,
+            shareOf(movement),
+            purposes[movement.purpose],
+            note(movement),
+          ]
+            .filter((part) => part)
+            .join(' · ')
+        }
       />
     </Section>
   );

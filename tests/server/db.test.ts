@@ -45,6 +45,8 @@ describeEachDatabase('migrations', (getDb) => {
       'coupon_redemptions',
       'coupons',
       'dated_price_grids',
+      'ledger_entries',
+      'ledger_entry_bookings',
       'lock_code_doors',
       'lock_codes',
       'lock_devices',

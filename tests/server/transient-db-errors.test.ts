@@ -18,6 +18,7 @@ import {
 } from './support/accounts.ts';
 import { DATABASE_TARGETS, freshDatabaseConfig, type FreshDatabase } from './support/databases.ts';
 import { createBranch } from './support/fixtures.ts';
+import { ledgerInvariantViolations, NO_VIOLATIONS } from './support/ledger.ts';
 
 // A deadlock or a serialization failure is the database undoing one transaction so others can go on: the server
 // runs that transaction again, and a member never hears of it. PGlite is one connection, where nothing deadlocks;
@@ -366,5 +367,7 @@ describe('members booking, paying, moving, cancelling and leaving at once on two
       answers.filter(({ answer }) => answer.statusCode < 300).map(({ kind }) => kind),
     );
     expect([...succeeded].sort()).toEqual(['book', 'cancel', 'delete', 'move', 'pay']);
+    // The money ledger stayed whole through it all (issue 27).
+    expect(await ledgerInvariantViolations(apps[0]!.db)).toEqual(NO_VIOLATIONS);
   });
 });

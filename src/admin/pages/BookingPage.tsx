@@ -37,6 +37,7 @@ import {
   Section,
   useMinorUnits,
   useMoney,
+  useMoneyPurposes,
   usePageDialogs,
   useTimes,
 } from '../parts.tsx';
@@ -48,18 +49,22 @@ function CancelDialog({ detail, onClose, onDone }: DialogProps<Detail>) {
   const { t } = useLingui();
   const { api, sessionEnded } = useAdmin();
   const money = useMoney();
-  const paidCents = Math.round(detail.booking.paid_eur * 100);
+  // What the gym still holds of what was paid (a cheaper move's refund already went back): the most to refund.
+  const heldCents = Math.round(detail.booking.paid_eur * 100) - Math.round(detail.booking.refunded_eur * 100);
+  const held = heldCents / 100;
   const [machine] = useState(() =>
     adminCancelMachine.provide({
       actors: createAdminCancelActors(api),
       actions: { cancelled: onDone, sessionEnded },
     }),
   );
-  const [state, send] = useMachine(machine, { input: { bookingId: detail.booking.id, paidCents } });
+  const [state, send] = useMachine(machine, {
+    input: { bookingId: detail.booking.id, paidCents: heldCents },
+  });
   const problem = cancelProblem(state.context);
   const problemText =
     problem === 'amount-above-paid'
-      ? t`O reembolso não pode ser maior do que o valor pago (${money(detail.booking.paid_eur)}).`
+      ? t`O reembolso não pode ser maior do que o valor pago e ainda não reembolsado (${money(held)}).`
       : problem === 'amount-invalid' && state.context.amount !== ''
         ? t`Escreva um valor em euros, por exemplo 12,50.`
         : null;
@@ -68,7 +73,7 @@ function CancelDialog({ detail, onClose, onDone }: DialogProps<Detail>) {
       <SubmitForm onSubmit={() => send({ type: 'cancel.submit' })}>
         <Stack gap="md">
           <Text size="sm">
-            {t`Pago: ${money(detail.booking.paid_eur)}. Pela política de reembolso: ${money(detail.refundable_eur)}.`}
+            {t`Pago e ainda não reembolsado: ${money(held)}. Pela política de reembolso: ${money(detail.refundable_eur)}.`}
           </Text>
           <Radio.Group
             label={t`Reembolso`}
@@ -77,7 +82,7 @@ function CancelDialog({ detail, onClose, onDone }: DialogProps<Detail>) {
           >
             <Stack gap={6} mt={6}>
               <Radio value="policy" label={t`Pela política (${money(detail.refundable_eur)})`} />
-              <Radio value="full" label={t`Total (${money(detail.booking.paid_eur)})`} />
+              <Radio value="full" label={t`Total (${money(held)})`} />
               <Radio value="none" label={t`Nenhum`} />
               <Radio value="amount" label={t`Outro valor`} />
             </Stack>
@@ -172,6 +177,7 @@ type Message = Detail['messages'][number];
 function useHistoryText() {
   const { t } = useLingui();
   const amount = useMinorUnits();
+  const purposes = useMoneyPurposes();
   const names = {
     created: t`criada`,
     paid: t`paga`,
@@ -189,6 +195,7 @@ function useHistoryText() {
     [
       names[event.kind],
       event.amount_cents !== null && event.currency ? amount(event.amount_cents, event.currency) : null,
+      event.purpose ? purposes[event.purpose] : null,
       event.actor ? t`por ${event.actor}` : null,
       event.reason,
       event.error,
@@ -299,6 +306,7 @@ export function BookingPage({ id }: { id: number }) {
             <PaymentsSection
               id="booking-payments"
               payments={detail.payments}
+              bookingId={detail.booking.id}
               note={(movement) => movement.reason}
             />
           </SimpleGrid>

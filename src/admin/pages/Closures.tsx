@@ -117,7 +117,8 @@ export default function Closures() {
                   `#${booking.id}`,
                   times.range(booking.start_time, booking.end_time, booking.branch.time_zone),
                   memberName(booking.member),
-                  money(booking.paid_eur),
+                  // What the closure refunds: all the gym still holds of what was paid.
+                  money((Math.round(booking.paid_eur * 100) - Math.round(booking.refunded_eur * 100)) / 100),
                 ]}
               />
             )}
