@@ -182,3 +182,36 @@ export async function endingRefundsOfBookings(
   }
   return refunds;
 }
+
+/** The bookings a session's payment pays, by start: a booking checkout's, or the one booking a move's pays for. */
+export async function listBookingsPaidBy(
+  db: Db,
+  payment: { sessionId: string; movedBookingId: number | null },
+): Promise<{ id: number; branch_id: number; final_price_cents: number }[]> {
+  return db
+    .selectFrom('bookings')
+    .select(['id', 'branch_id', 'final_price_cents'])
+    .where((eb) =>
+      payment.movedBookingId === null
+        ? eb('checkout_session_id', '=', payment.sessionId)
+        : eb('id', '=', payment.movedBookingId),
+    )
+    .orderBy('start_time')
+    .orderBy('id')
+    .execute();
+}
+
+/** What a refund's ledger row names besides its amount: the booking's branch and member, the payment's currency. */
+export async function findRefundContext(db: Db, bookingId: number, paymentEntryId: number) {
+  const booking = await db
+    .selectFrom('bookings')
+    .select(['branch_id', 'user_id'])
+    .where('id', '=', bookingId)
+    .executeTakeFirstOrThrow();
+  const payment = await db
+    .selectFrom('ledger_entries')
+    .select('currency')
+    .where('id', '=', paymentEntryId)
+    .executeTakeFirstOrThrow();
+  return { booking, payment };
+}

@@ -91,17 +91,7 @@ export async function recordSessionPayment(
   },
 ): Promise<number | null> {
   if (payment.amountCents <= 0) return null;
-  const bookings = await trx
-    .selectFrom('bookings')
-    .select(['id', 'branch_id', 'final_price_cents'])
-    .where((eb) =>
-      payment.movedBookingId === null
-        ? eb('checkout_session_id', '=', payment.sessionId)
-        : eb('id', '=', payment.movedBookingId),
-    )
-    .orderBy('start_time')
-    .orderBy('id')
-    .execute();
+  const bookings = await ledgerRepository.listBookingsPaidBy(trx, payment);
   if (bookings.length === 0) return null;
   const purpose: PaymentPurpose = payment.movedBookingId === null ? 'booking' : 'move_difference';
   const shares =
@@ -179,16 +169,11 @@ export async function refundThroughProvider(
   }
   await settleRefund(trx, refundId, { providerRefundId: result.id, status: result.status });
   if (result.status === 'failed') return 0;
-  const booking = await trx
-    .selectFrom('bookings')
-    .select(['branch_id', 'user_id'])
-    .where('id', '=', refund.bookingId)
-    .executeTakeFirstOrThrow();
-  const payment = await trx
-    .selectFrom('ledger_entries')
-    .select('currency')
-    .where('id', '=', refund.payment.entryId)
-    .executeTakeFirstOrThrow();
+  const { booking, payment } = await ledgerRepository.findRefundContext(
+    trx,
+    refund.bookingId,
+    refund.payment.entryId,
+  );
   await ledgerRepository.insertEntry(
     trx,
     {
@@ -211,6 +196,19 @@ export async function refundThroughProvider(
     [{ bookingId: refund.bookingId, cents: refund.amountCents }],
   );
   return refund.amountCents;
+}
+
+/** A session's whole payment as the source `refundThroughProvider` pays back from (a late payment's refunds). */
+export function sessionPaymentSource(
+  payment: ledgerRepository.PaymentEntryRow,
+  session: { id: string; paymentIntentId: string | null },
+): Pick<ledgerRepository.PaymentPartRow, 'entryId' | 'purpose' | 'sessionId' | 'paymentIntentId'> {
+  return {
+    entryId: payment.id,
+    purpose: payment.purpose,
+    sessionId: session.id,
+    paymentIntentId: payment.provider_reference ?? session.paymentIntentId,
+  };
 }
 
 /**

@@ -15,7 +15,13 @@ import { rescheduleRecodedAccessCodes } from './access-codes.ts';
 import { isConflict } from './database-errors.ts';
 import { bookingMovedMessage, moveRefundedMessage } from './move-message.ts';
 import { openCheckoutOverHolds, PROVIDER_CALL_HOLD_MINUTES } from './held-checkout.ts';
-import { memberActor, refundFromBookingPayments, refundThroughProvider, systemActor } from './ledger.ts';
+import {
+  memberActor,
+  refundFromBookingPayments,
+  refundThroughProvider,
+  sessionPaymentSource,
+  systemActor,
+} from './ledger.ts';
 import { findSessionPayment } from './ledger-repository.ts';
 import { centsToEuros, discountedCents, formatMoney, sameAmount } from './money.ts';
 import * as movesRepository from './moves-repository.ts';
@@ -215,12 +221,7 @@ export async function applyMoveSessionOutcome(
       bookingId: booking.id,
       amountCents: payment.amount_cents,
       idempotencyKey: `move-late-payment-refund-${booking.id}-${move.seq}`,
-      payment: {
-        entryId: payment.id,
-        purpose: payment.purpose,
-        sessionId: session.id,
-        paymentIntentId: payment.provider_reference ?? session.paymentIntentId,
-      },
+      payment: sessionPaymentSource(payment, session),
       cause: { purpose: 'move_late_payment', actor: systemActor() },
       metadata: { booking_id: String(booking.id), reason: 'move_paid_after_hold_released' },
       at: now,

@@ -14,7 +14,12 @@ import type { TransactionRetryLog } from '../db/transactions.ts';
 import { issueLockCodes, type LockDependencies } from '../locks/service.ts';
 import { messageAddressee, messageBookingTimes } from '../notifications/message-context.ts';
 import { findMessageContext } from '../notifications/repository.ts';
-import { recordSessionPayment, refundThroughProvider, systemActor } from '../bookings/ledger.ts';
+import {
+  recordSessionPayment,
+  refundThroughProvider,
+  sessionPaymentSource,
+  systemActor,
+} from '../bookings/ledger.ts';
 import { findSessionPayment, sharesOfEntry } from '../bookings/ledger-repository.ts';
 import { applyMoveSessionOutcome } from '../bookings/moves.ts';
 import { findMoveBySession, lockBookingToMove, peekMoveBySession } from '../bookings/moves-repository.ts';
@@ -175,12 +180,7 @@ async function refundLatePayments(
       bookingId: booking.id,
       amountCents: share,
       idempotencyKey: latePaymentRefundKey(booking.id),
-      payment: {
-        entryId: payment.id,
-        purpose: payment.purpose,
-        sessionId: session.id,
-        paymentIntentId: payment.provider_reference ?? session.paymentIntentId,
-      },
+      payment: sessionPaymentSource(payment, session),
       cause: { purpose: 'late_payment', actor: systemActor() },
       metadata: { booking_id: String(booking.id), reason: 'paid_after_hold_released' },
       at: now,

@@ -7,6 +7,7 @@ import { totpCodeAt } from '../../server/operators/totp.ts';
 import { registration, RELAXED_RATE_LIMITS } from './support/accounts.ts';
 import { freshDatabaseConfig, type FreshDatabase } from './support/databases.ts';
 import { OPERATOR_PASSWORD } from './support/operators.ts';
+import { seededRandom } from './support/random.ts';
 import { startServerProcess, stopServerProcess, type ServerProcess } from './support/server-process.ts';
 
 // A random concurrent workload on two server processes sharing one PostgreSQL, on the virtual doors: members
@@ -20,18 +21,6 @@ const DURATION_MS = Number(process.env.WORKLOAD_MS ?? 25_000);
 const WORKERS = 8;
 const MEMBERS = 4;
 const SEED = Number(process.env.WORKLOAD_SEED ?? Date.now() % 100_000);
-
-/** A small seeded generator (mulberry32), so a failing run can be repeated with WORKLOAD_SEED. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Answer = Record<string, unknown> & unknown[];
 type Slot = { id: number; start_time: string; basic_price_eur: number };
@@ -148,8 +137,8 @@ describe('a random concurrent workload of bookings, moves and cancellations on t
   }
 
   it(`answers no 5xx and leaves every door code fitting its live bookings (seed ${SEED})`, async () => {
-    const next = random(SEED);
-    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+    // Seeded, so a failing run can be repeated with WORKLOAD_SEED.
+    const { next, pick } = seededRandom(SEED);
     const branches = (await (await fetch(`${servers[0]!.url}/api/bookings/branches`)).json()) as {
       id: number;
       active_with_smart_lock: boolean;

@@ -12,6 +12,7 @@ import { fixedClock } from '../../server/clock.ts';
 import type { Db } from '../../server/db/database.ts';
 import { createCoupon, lisbonSlot } from './bookings-fixtures.ts';
 import { DATABASE_TARGETS } from './support/databases.ts';
+import { seededRandom as prng } from './support/random.ts';
 import {
   accountTestConfig,
   bookAndPayOverHttp,
@@ -92,29 +93,6 @@ function operations(): Operation[] {
     }
   }
   return found;
-}
-
-/** mulberry32: small, fast and deterministic. */
-function prng(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!,
-    sample: <T>(items: readonly T[], count: number): T[] => {
-      const copy = [...items];
-      for (let index = copy.length - 1; index > 0; index -= 1) {
-        const other = Math.floor(next() * (index + 1));
-        [copy[index], copy[other]] = [copy[other]!, copy[index]!];
-      }
-      return copy.slice(0, count);
-    },
-  };
 }
 
 /** Strings a contract may well allow, aimed at what lies behind validation: SQL, HTML, encodings, NUL. */
