@@ -18,7 +18,7 @@ import {
 import { dateFromInstant, instantFromDate, type Clock } from '../clock.ts';
 import { DoorsNotSettledError, type LockSyncScheduler } from '../locks/doors.ts';
 import type { Config } from '../config.ts';
-import type { OpenedDatabase } from '../db/database.ts';
+import type { Db, OpenedDatabase } from '../db/database.ts';
 
 // Scheduled work on a durable queue in PostgreSQL (pg-boss, in its own schema `pgboss`): the door-code
 // message 30 minutes before each booking, the release of expired holds, the slot horizon. Jobs live in the
@@ -67,6 +67,49 @@ const EMBEDDED_BOOKING_QUEUE_WORK = {
   localConcurrency: 1,
   pollingIntervalSeconds: 5,
 } as const;
+const SWEEP_QUEUE = { policy: 'stately', retryLimit: 3, retryDelay: 30, expireInSeconds: 600 } as const;
+/** Each queue's policy and retries, declared once. */
+type QueueOptions = {
+  policy: 'exclusive' | 'stately';
+  retryLimit: number;
+  retryDelay: number;
+  retryBackoff?: boolean;
+  retryDelayMax?: number;
+  expireInSeconds: number;
+};
+const QUEUE_OPTIONS: Record<JobQueueName, QueueOptions> = {
+  // The message matters for the half hour before the start: retry soon and often, never twice at once.
+  [JOB_QUEUES.accessCode]: {
+    policy: 'exclusive',
+    retryLimit: 10,
+    retryDelay: 20,
+    retryBackoff: true,
+    retryDelayMax: 300,
+    expireInSeconds: 300,
+  },
+  // A code on its doors: one sync queued and one running per code. Retried with backoff while a door is still
+  // programming or the provider is down (5-10 s first, so a sync whose process died is soon taken over); the
+  // door sweep queues it again if the retries run out.
+  [JOB_QUEUES.lockSync]: {
+    policy: 'stately',
+    retryLimit: 30,
+    retryDelay: 5,
+    retryBackoff: true,
+    retryDelayMax: 300,
+    expireInSeconds: 120,
+  },
+  [JOB_QUEUES.lockCheck]: {
+    policy: 'exclusive',
+    retryLimit: 5,
+    retryDelay: 20,
+    retryBackoff: true,
+    expireInSeconds: 120,
+  },
+  // Sweeps: one queued and one running at most, however many processes the cron reaches.
+  [JOB_QUEUES.holdExpiry]: SWEEP_QUEUE,
+  [JOB_QUEUES.slotHorizon]: SWEEP_QUEUE,
+  [JOB_QUEUES.doorSweep]: SWEEP_QUEUE,
+};
 /** A worker beats for each job it runs at half this interval; a job silent this long is failed and retried. */
 const HEARTBEAT_SECONDS = 10;
 /**
@@ -183,48 +226,16 @@ export async function openJobQueue(deps: {
   await boss.start();
 
   try {
-    // The message matters for the half hour before the start: retry soon and often, never twice at once.
-    await boss.createQueue(JOB_QUEUES.accessCode, {
-      policy: 'exclusive',
-      retryLimit: 10,
-      retryDelay: 20,
-      retryBackoff: true,
-      retryDelayMax: 300,
-      expireInSeconds: 300,
-    });
-    // A code on its doors: one sync queued and one running per code. Retried with backoff while a door is still
-    // programming or the provider is down; the door sweep queues it again if the retries run out.
-    await boss.createQueue(JOB_QUEUES.lockSync, {
-      policy: 'stately',
-      retryLimit: 30,
-      retryDelay: 10,
-      retryBackoff: true,
-      retryDelayMax: 300,
-      expireInSeconds: 120,
-    });
-    await boss.createQueue(JOB_QUEUES.lockCheck, {
-      policy: 'exclusive',
-      retryLimit: 5,
-      retryDelay: 20,
-      retryBackoff: true,
-      expireInSeconds: 120,
-    });
-    // Sweeps: one queued and one running at most, however many processes the cron reaches.
-    for (const name of [JOB_QUEUES.holdExpiry, JOB_QUEUES.slotHorizon, JOB_QUEUES.doorSweep]) {
-      await boss.createQueue(name, {
-        policy: 'stately',
-        retryLimit: 3,
-        retryDelay: 30,
-        expireInSeconds: 600,
+    // Creating a queue that exists changes nothing, so each start also applies the options below to queues made
+    // by an earlier version (all but the policy, which pg-boss fixes at creation). A job whose process died
+    // (kill -9, a power cut) is failed by any live process's supervisor once its heartbeat stops, and retried
+    // after its queue's short delay: a wished revocation is not held up until the job's expiry.
+    for (const [name, { policy, ...options }] of Object.entries(QUEUE_OPTIONS)) {
+      await boss.createQueue(name, { policy, ...options });
+      await boss.updateQueue(name, {
+        ...options,
+        ...(watchHeartbeats ? { heartbeatSeconds: HEARTBEAT_SECONDS } : {}),
       });
-    }
-    // A job whose process died (kill -9, a power cut) is failed by any live process's supervisor once its
-    // heartbeat stops, and retried after its queue's short delay: a wished revocation is not held up until the
-    // job's expiry. Applied to queues made before too (creating a queue that exists changes nothing).
-    if (watchHeartbeats) {
-      for (const name of Object.values(JOB_QUEUES)) {
-        await boss.updateQueue(name, { heartbeatSeconds: HEARTBEAT_SECONDS });
-      }
     }
     // pg-boss looks a queue up once and caches it; on PGlite that lookup cannot run while the confirming
     // transaction holds the one connection, so it is done now.
@@ -278,6 +289,17 @@ export async function openJobQueue(deps: {
     });
   }
 
+  /** Cancels the jobs of `key` not yet running, in the caller's transaction. */
+  async function cancelWaiting(trx: Db, queue: JobQueueName, key: string): Promise<void> {
+    const waiting = await boss.findJobs(queue, { key, queued: true, db: fromKysely(trx) });
+    if (waiting.length === 0) return;
+    await boss.cancel(
+      queue,
+      waiting.map((job) => job.id),
+      { db: fromKysely(trx) },
+    );
+  }
+
   let stopped = false;
   return {
     boss,
@@ -291,16 +313,8 @@ export async function openJobQueue(deps: {
       },
       async reschedule(trx, booking) {
         const key = `booking-${booking.id}`;
-        for (const queue of [JOB_QUEUES.accessCode, JOB_QUEUES.lockCheck]) {
-          const waiting = await boss.findJobs(queue, { key, queued: true, db: fromKysely(trx) });
-          if (waiting.length > 0) {
-            await boss.cancel(
-              queue,
-              waiting.map((job) => job.id),
-              { db: fromKysely(trx) },
-            );
-          }
-        }
+        for (const queue of [JOB_QUEUES.accessCode, JOB_QUEUES.lockCheck])
+          await cancelWaiting(trx, queue, key);
         await sendAccessCodeJobs(
           trx,
           booking,
@@ -311,15 +325,16 @@ export async function openJobQueue(deps: {
     lockSync: {
       async schedule(trx, lockCodeIds) {
         for (const lockCodeId of new Set(lockCodeIds)) {
-          // Due now by the app's clock (the queue's own under a test clock follows it, not the database's).
+          // Due now by the app's clock (the queue's own under a test clock follows it, not the database's). A
+          // sync already waiting out its backoff (a door that was still programming) is replaced, not kept: the
+          // queue's one-waiting rule would otherwise drop this wish into that later retry, and a revocation
+          // wished now would reach the doors minutes late and, if its process died, retry on the old backoff.
+          const key = `code-${lockCodeId}`;
+          await cancelWaiting(trx, JOB_QUEUES.lockSync, key);
           await boss.send(
             JOB_QUEUES.lockSync,
             { lockCodeId },
-            {
-              singletonKey: `code-${lockCodeId}`,
-              startAfter: dateFromInstant(deps.clock.now()),
-              db: fromKysely(trx),
-            },
+            { singletonKey: key, startAfter: dateFromInstant(deps.clock.now()), db: fromKysely(trx) },
           );
         }
       },

@@ -262,6 +262,23 @@ describe.each(DATABASE_TARGETS)('doors through Seam (%s)', (target) => {
     expect((await doorsOf(lockCodeId)).map((door) => door.state)).toEqual(['revoked', 'revoked']);
   });
 
+  it('deletes a cancelled booking’s code at once even while the code’s sync waits out a programming door’s backoff', async () => {
+    const { user, booking, lockCodeId } = await book('2026-03-30T10:00');
+    await app.jobs.runDue();
+    // The doors are still programming: the sync waits for its retry, seconds to minutes away.
+    expect((await doorsOf(lockCodeId)).map((door) => door.state)).toEqual(['programming', 'programming']);
+    const [waiting] = await app.jobs.boss.findJobs('lock-sync', { key: `code-${lockCodeId}`, queued: true });
+    expect(waiting!.startAfter.getTime()).toBeGreaterThan(clock.now().epochMilliseconds);
+    await bookingService(app.db, clock, deps()).cancelBookings({
+      userId: user,
+      items: [{ bookingId: booking.id, expectedRefundEur: 15 }],
+    });
+    // Not a second later, the revocation reaches both doors.
+    await app.jobs.runDue();
+    for (const device of seam.devices) expect(await seam.codesOn(device)).toEqual([]);
+    expect((await doorsOf(lockCodeId)).map((door) => door.state)).toEqual(['revoked', 'revoked']);
+  });
+
   it('retries through a Seam outage until the codes are on the doors', async () => {
     await seam.outage(['/access_codes/create']);
     const { lockCodeId } = await book('2026-03-30T10:00');
