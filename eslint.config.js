@@ -4,6 +4,51 @@ import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+// The server's folders in dependency order (ARCHITECTURE.md): each imports only folders before it, so no import
+// cycle can join two of them. The composition root (app.ts, main.ts) comes after all; config.ts before all.
+export const SERVER_ORDER = [
+  'db',
+  'kernel',
+  'adapters',
+  'http',
+  'notifications',
+  'catalog',
+  'accounts',
+  'doors',
+  'booking',
+  'operators',
+  'console',
+  'jobs',
+  'demo',
+  'admin',
+];
+// The modules among them: entered from outside only through their face, `index.ts`.
+export const SERVER_MODULES = [
+  'notifications',
+  'catalog',
+  'accounts',
+  'doors',
+  'booking',
+  'operators',
+  'console',
+];
+const SERVER_ROOT_FILES = ['./server/app.ts', './server/main.ts'];
+
+const serverLayers = SERVER_ORDER.map((folder, index) => ({
+  target: `./server/${folder}`,
+  from: [...SERVER_ORDER.slice(index + 1).map((later) => `./server/${later}`), ...SERVER_ROOT_FILES],
+  message: `server/${folder} may import only the server folders before it (${SERVER_ORDER.slice(0, index).join(', ') || 'none'}); a later module reaches it through a port given by the composition root.`,
+}));
+const serverFaces = SERVER_MODULES.map((module) => ({
+  target: [
+    ...SERVER_ORDER.filter((folder) => folder !== module).map((folder) => `./server/${folder}`),
+    ...SERVER_ROOT_FILES,
+  ],
+  from: `./server/${module}`,
+  except: ['./index.ts'],
+  message: `Import server/${module} through its face, server/${module}/index.ts.`,
+}));
+
 // The dependency direction of ARCHITECTURE.md: openapi <- machines <- src; openapi <- server.
 // Production code never imports tests or e2e.
 const boundaries = {
@@ -11,6 +56,8 @@ const boundaries = {
     'error',
     {
       zones: [
+        ...serverLayers,
+        ...serverFaces,
         {
           target: './server',
           from: ['./src', './machines', './tests', './e2e'],

@@ -21,9 +21,9 @@ import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import pg from 'pg';
 import * as prettier from 'prettier';
-import { createPasswordHasher } from '../server/auth/passwords.ts';
-import { createBranchService, insertBranchDefinition } from '../server/branches/service.ts';
-import { systemClock } from '../server/clock.ts';
+import { createPasswordHasher } from '../server/accounts/passwords.ts';
+import { createBranchService, insertBranchDefinition } from '../server/catalog/service.ts';
+import { systemClock } from '../server/kernel/clock.ts';
 import { openDatabase } from '../server/db/database.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 

@@ -13,10 +13,10 @@ import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import * as prettier from 'prettier';
-import { systemClock } from '../server/clock.ts';
+import { systemClock } from '../server/kernel/clock.ts';
 import { openDatabase } from '../server/db/database.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
-import { seedDemoData } from '../server/db/seed.ts';
+import { seedDemoData } from '../server/demo/seed.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const port = Number(process.env.BENCH_PORT ?? 3400);

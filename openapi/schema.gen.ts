@@ -1497,7 +1497,7 @@ export interface components {
       price_difference_eur?: components['schemas']['PriceDifference'];
     };
     /**
-     * @description A stable identifier for programs: clients branch on it, never on the status or the text. The same set as the server's error catalogue (server/errors.ts; a contract test keeps them equal).
+     * @description A stable identifier for programs: clients branch on it, never on the status or the text. The same set as the server's error catalogue (server/kernel/errors.ts; a contract test keeps them equal).
      * @enum {string}
      */
     ErrorCode:

@@ -10,7 +10,7 @@ import { Webhook } from 'svix';
 import { createLockProvider } from '../server/adapters/locks/index.ts';
 import { runAdmin } from '../server/admin/cli.ts';
 import { buildApp } from '../server/app.ts';
-import { fixedClock } from '../server/clock.ts';
+import { fixedClock } from '../server/kernel/clock.ts';
 import { loadConfig } from '../server/config.ts';
 import type { components } from '../openapi/schema.gen.ts';
 

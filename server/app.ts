@@ -1,28 +1,36 @@
 import { randomUUID } from 'node:crypto';
 import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { authHandlers, bearerAuth } from './auth/handlers.ts';
-import { createPasswordHasher } from './auth/passwords.ts';
-import { createRateLimiter, retryAfterHook } from './auth/rate-limiter.ts';
-import { loadAuthKeys } from './auth/secrets.ts';
-import { createAuthService } from './auth/service.ts';
-import { createSessionTokens } from './auth/session-tokens.ts';
+import {
+  authHandlers,
+  bearerAuth,
+  createPasswordHasher,
+  createRateLimiter,
+  retryAfterHook,
+  loadAuthKeys,
+  createAuthService,
+  createSessionTokens,
+} from './accounts/index.ts';
 import { createLockProvider } from './adapters/locks/index.ts';
 import { createPaymentProvider } from './adapters/payments/index.ts';
-import { branchHandlers } from './branches/handlers.ts';
-import { createBranchService } from './branches/service.ts';
-import { bookingHandlers } from './bookings/handlers.ts';
-import { createBookingService } from './bookings/service.ts';
-import { checkoutPublicHandlers, keepWebhookRawBody } from './checkout/handlers.ts';
-import { createCheckoutService } from './checkout/service.ts';
-import { systemClock, type Clock } from './clock.ts';
-import { createCouponService } from './coupons/service.ts';
+import { branchHandlers, createBranchService, listBranches } from './catalog/index.ts';
+import {
+  bookingHandlers,
+  createBookingService,
+  checkoutPublicHandlers,
+  keepWebhookRawBody,
+  createCheckoutService,
+  createCouponService,
+  createAccessCodeNotifier,
+  organizerFromMailFrom,
+} from './booking/index.ts';
+import { systemClock, type Clock } from './kernel/clock.ts';
 import type { Config } from './config.ts';
 import { openDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { seedDemoData } from './db/seed.ts';
-import { AppError } from './errors.ts';
-import { healthHandlers } from './health/handlers.ts';
+import { seedDemoData } from './demo/seed.ts';
+import { AppError } from './kernel/errors.ts';
+import { healthHandlers } from './http/health.ts';
 import { registerApi } from './http/api.ts';
 import { registerClient } from './http/client.ts';
 import { securityHeadersHook } from './http/security-headers.ts';
@@ -30,28 +38,31 @@ import { drainOnClose } from './http/drain.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { loggerOptions } from './http/logging.ts';
 import { describeValidationProblems, fieldProblems, validatorCompiler } from './http/validation.ts';
-import { resolveLocale } from './i18n.ts';
+import { resolveLocale } from './kernel/i18n.ts';
 import { createHousekeeping } from './jobs/housekeeping.ts';
-import { createDeliveryAdapters } from './notifications/delivery.ts';
-import { notificationHandlers } from './notifications/handlers.ts';
-import { listBranches } from './branches/repository.ts';
-import { createOutboxWorker, type OutboxWorker } from './notifications/worker.ts';
-import { createAccessCodeNotifier } from './bookings/access-codes.ts';
+import {
+  createDeliveryAdapters,
+  notificationHandlers,
+  createOutboxWorker,
+  type OutboxWorker,
+} from './notifications/index.ts';
 import { openJobQueue, type JobQueue } from './jobs/queue.ts';
 import { createAfterAnswer, type AfterAnswer } from './jobs/after-answer.ts';
-import { organizerFromMailFrom } from './bookings/calendar.ts';
-import { createOperatorAlerts } from './locks/alerts.ts';
-import { createDoorService, type DoorService } from './locks/doors.ts';
-import { lockHandlers } from './locks/handlers.ts';
-import { createCatalogueService } from './console/catalogue.ts';
-import { consoleHandlers } from './console/handlers.ts';
-import { createReportService } from './console/reports.ts';
-import { createConsoleService } from './console/service.ts';
-import { DEMO_OWNER } from './db/demo-data.ts';
-import { operatorAuth, operatorHandlers } from './operators/handlers.ts';
-import { createOperatorService } from './operators/service.ts';
-import { createOperatorTokens } from './operators/tokens.ts';
-import { totpUri } from './operators/totp.ts';
+import { createOperatorAlerts, createDoorService, type DoorService, lockHandlers } from './doors/index.ts';
+import {
+  createCatalogueService,
+  consoleHandlers,
+  createReportService,
+  createConsoleService,
+} from './console/index.ts';
+import { DEMO_OWNER } from './demo/demo-data.ts';
+import {
+  operatorAuth,
+  operatorHandlers,
+  createOperatorService,
+  createOperatorTokens,
+  totpUri,
+} from './operators/index.ts';
 
 export type AppOptions = {
   clock?: Clock;
@@ -212,7 +223,7 @@ export async function buildApp(
     app.decorate('afterAnswer', afterAnswer);
     jobQueue = jobs;
 
-    // Transactions run again after a deadlock say so here (server/db/transactions.ts).
+    // Transactions run again after a deadlock say so here (server/kernel/transactions.ts).
     const transactionLog = app.log.child({ component: 'transactions' });
     const fulfilment = {
       log: transactionLog,
@@ -347,8 +358,8 @@ export async function buildApp(
             (await listBranches(database.db)).map((branch) => ({ id: branch.id, name: branch.name })),
         }),
         ...checkoutPublicHandlers(checkout, { devRoutes: config.devRoutes }),
-        ...bookingHandlers({ bookings, coupons, checkout }),
-        ...lockHandlers({ doors, config, resend: accessCodeNotifier, limiter }),
+        ...bookingHandlers({ bookings, coupons, checkout, resend: accessCodeNotifier, limiter }),
+        ...lockHandlers({ doors, config }),
         ...operatorHandlers(operators),
         ...consoleHandlers({ console: consoleService, catalogue, reports }),
       },

@@ -1,7 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ZodError, type z } from 'zod';
-import { sqlState } from '../bookings/database-errors.ts';
-import { AppError } from '../errors.ts';
+import { sqlState } from '../kernel/database-errors.ts';
+import { AppError } from '../kernel/errors.ts';
 import { UsageError, type AdminCommand, type AdminContext } from './command.ts';
 import { blockCommands } from './commands/block.ts';
 import { bookingCommands } from './commands/bookings.ts';

@@ -2,10 +2,10 @@ import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
 import type { LockProvider } from '../adapters/locks/provider.ts';
 import { userInfo } from 'node:os';
-import { cliActor, recordAudit, type Actor, type AuditRecord } from '../audit/repository.ts';
-import { ACCEPTED_YEARS, dateFromInstant, type Clock } from '../clock.ts';
+import { cliActor, recordAudit, type Actor, type AuditRecord } from '../kernel/audit.ts';
+import { ACCEPTED_YEARS, dateFromInstant, type Clock } from '../kernel/clock.ts';
 import type { Db } from '../db/database.ts';
-import { runTransaction } from '../db/transactions.ts';
+import { runTransaction } from '../kernel/transactions.ts';
 import type { LocaleCode } from '../db/schema.ts';
 
 // A back-office command is a module `server/admin/commands/<noun>.ts` exporting a record of

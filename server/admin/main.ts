@@ -1,5 +1,5 @@
 import { createLockProvider } from '../adapters/locks/index.ts';
-import { systemClock } from '../clock.ts';
+import { systemClock } from '../kernel/clock.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';

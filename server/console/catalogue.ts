@@ -1,19 +1,22 @@
-import { recordAudit, type Actor } from '../audit/repository.ts';
-import { priceGridsFromToday } from '../branches/price-grids.ts';
-import * as branchRepository from '../branches/repository.ts';
-import { checkBranchLinks } from '../branches/links.ts';
-import type { PriceGrid } from '../branches/schedule.ts';
-import { setPriceGrid } from '../branches/use-cases/set-price-grid.ts';
-import { createBranchService, newBranchDefinition } from '../branches/service.ts';
-import { centsToEuros, eurosToCents } from '../bookings/money.ts';
-import { dateFromInstant, type Clock } from '../clock.ts';
-import { createCouponService } from '../coupons/service.ts';
-import * as couponRepository from '../coupons/repository.ts';
+import { recordAudit, type Actor } from '../kernel/audit.ts';
+import {
+  priceGridsFromToday,
+  catalogRepository as branchRepository,
+  checkBranchLinks,
+  type PriceGrid,
+  setPriceGrid,
+  createBranchService,
+  newBranchDefinition,
+  changeRefundRatios,
+  readRefundRatios,
+} from '../catalog/index.ts';
+import { centsToEuros, eurosToCents } from '../kernel/money.ts';
+import { dateFromInstant, type Clock } from '../kernel/clock.ts';
+import { createCouponService, couponsRepository as couponRepository } from '../booking/index.ts';
 import type { Db } from '../db/database.ts';
-import { runTransaction } from '../db/transactions.ts';
-import { AppError } from '../errors.ts';
-import { mapBranchDoors } from '../locks/status.ts';
-import { changeRefundRatios, readRefundRatios } from '../settings/refund-ratios.ts';
+import { runTransaction } from '../kernel/transactions.ts';
+import { AppError } from '../kernel/errors.ts';
+import { mapBranchDoors } from '../doors/index.ts';
 import type { components } from '../../openapi/schema.gen.ts';
 
 // What the console changes of the catalogue (branches, prices, coupons, refund policy), through the same

@@ -1,17 +1,15 @@
 import type { FastifyReply } from 'fastify';
-import type { Actor } from '../audit/repository.ts';
+import type { Actor } from '../kernel/audit.ts';
 import {
   defineHandlers,
   type OperationHandler,
   type OperationId,
   type OperationRequest,
 } from '../http/operations.ts';
-import { resolveLocale } from '../i18n.ts';
+import { resolveLocale } from '../kernel/i18n.ts';
 import { noStore } from '../http/caching.ts';
-import { currentOperator } from '../operators/handlers.ts';
-import { actorOf, requireOwner } from '../operators/service.ts';
+import { currentOperator, actorOf, requireOwner, localisedMessage } from '../operators/index.ts';
 import type { CatalogueService } from './catalogue.ts';
-import { localisedMessage } from './messages.ts';
 import type { ReportService } from './reports.ts';
 import type { ConsoleService } from './service.ts';
 

@@ -1,10 +1,10 @@
 import { Temporal } from 'temporal-polyfill';
 import type { LockProvider } from '../adapters/locks/provider.ts';
-import { listAudit } from '../audit/repository.ts';
-import { centsToEuros } from '../bookings/money.ts';
-import { dateFromInstant, type Clock } from '../clock.ts';
+import { listAudit } from '../kernel/audit.ts';
+import { centsToEuros } from '../kernel/money.ts';
+import { dateFromInstant, type Clock } from '../kernel/clock.ts';
 import type { Db } from '../db/database.ts';
-import { lockStatus } from '../locks/status.ts';
+import { lockStatus } from '../doors/index.ts';
 import type { components } from '../../openapi/schema.gen.ts';
 import * as repository from './repository.ts';
 import type { OperationQuery } from '../http/operations.ts';

@@ -1,8 +1,8 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import { pageWithTotal, type Db } from '../db/database.ts';
-import { lockBookingsAfterCodes } from '../db/queries.ts';
-import { bookingsWithBranchAndClient, setOnBookings } from '../bookings/repository.ts';
-export { anySlotClosed } from '../bookings/repository.ts';
+import { lockBookingsAfterCodes, setOnBookings } from '../kernel/queries.ts';
+import { bookingsWithBranchAndClient } from '../booking/index.ts';
+export { anySlotClosed } from '../booking/index.ts';
 import type {
   BookingStatus,
   Database,
@@ -151,7 +151,7 @@ export async function lockLiveBookingsInPeriod(
   if (filter.branchId !== undefined) query = query.where('branch_id', '=', filter.branchId);
   if (filter.userIds !== undefined)
     query = query.where('user_id', 'in', [...filter.userIds, '00000000-0000-0000-0000-000000000000']);
-  // Their door codes first: the one lock order of every release (server/db/queries.ts).
+  // Their door codes first: the one lock order of every release (server/kernel/queries.ts).
   const rows = await lockBookingsAfterCodes(
     db,
     async () => (await query.execute()).map((row) => row.lock_code_id),

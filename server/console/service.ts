@@ -1,33 +1,36 @@
 import { Temporal } from 'temporal-polyfill';
-import { recordAudit, type Actor } from '../audit/repository.ts';
-import { blockAuditSubject, normaliseContact } from '../auth/blocked-contacts.ts';
-import * as authRepository from '../auth/repository.ts';
-import type { AuthService } from '../auth/service.ts';
-import { formatLocalTime } from '../branches/service.ts';
-import type { NoticeDependencies } from '../bookings/cancellation-notices.ts';
-import type { AccessCodeNotifier, AccessCodeScheduler } from '../bookings/access-codes.ts';
-import { sqlState } from '../bookings/database-errors.ts';
+import { recordAudit, type Actor } from '../kernel/audit.ts';
 import {
+  blockAuditSubject,
+  normaliseContact,
+  accountsRepository as authRepository,
+  type AuthService,
+} from '../accounts/index.ts';
+import { formatLocalTime } from '../catalog/index.ts';
+import {
+  type NoticeDependencies,
+  type AccessCodeNotifier,
+  type AccessCodeScheduler,
   bookingMoney,
   moneyOfBookings,
   operatorActor,
   systemActor,
   type RefundCause,
-} from '../bookings/ledger.ts';
-import { totalsOfBookings } from '../bookings/ledger-repository.ts';
-import { centsToEuros, eurosToCents, formatMoney } from '../bookings/money.ts';
-import * as movesRepository from '../bookings/moves-repository.ts';
-import { refundableCents } from '../bookings/refunds.ts';
-import * as bookingRepository from '../bookings/repository.ts';
-import type { BookingService } from '../bookings/service.ts';
-import { dateFromInstant, instantFromDate, type Clock } from '../clock.ts';
+  totalsOfBookings,
+  movesRepository,
+  refundableCents,
+  bookingsRepository as bookingRepository,
+  type BookingService,
+} from '../booking/index.ts';
+import { sqlState } from '../kernel/database-errors.ts';
+import { centsToEuros, eurosToCents, formatMoney } from '../kernel/money.ts';
+import { dateFromInstant, instantFromDate, type Clock } from '../kernel/clock.ts';
 import type { Db } from '../db/database.ts';
-import { runTransaction, type TransactionRetryLog } from '../db/transactions.ts';
+import { runTransaction, type TransactionRetryLog } from '../kernel/transactions.ts';
 import type { BookingStatus, LockDoorState } from '../db/schema.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../kernel/errors.ts';
 import type { OperationQuery } from '../http/operations.ts';
-import type { LockDependencies } from '../locks/service.ts';
-import { doorStatesOfBookings } from '../locks/status.ts';
+import { type LockDependencies, doorStatesOfBookings } from '../doors/index.ts';
 import type { components } from '../../openapi/schema.gen.ts';
 import * as repository from './repository.ts';
 

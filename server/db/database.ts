@@ -6,7 +6,6 @@ import { CompiledQuery, Kysely, PostgresDialect, sql, type SelectQueryBuilder } 
 import pg from 'pg';
 import type { Config, DatabaseTimeouts } from '../config.ts';
 import type { Database } from './schema.ts';
-import { runTransaction } from './transactions.ts';
 
 export type { Database } from './schema.ts';
 export type Db = Kysely<Database>;
@@ -207,14 +206,6 @@ function createKysely(pool: pg.Pool, { setTimeZone = true } = {}): Db {
         : {}),
     }),
   });
-}
-
-/**
- * Runs `work` inside the caller's transaction when `db` is one, else in a transaction of its own, run again after a
- * deadlock (runTransaction).
- */
-export function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
-  return runTransaction(db, {}, work);
 }
 
 /**

@@ -16,8 +16,8 @@ import openapiGlue from 'fastify-openapi-glue';
 import { parse } from 'yaml';
 import type { Config } from '../config.ts';
 import type { OperationHandlers } from './operations.ts';
-import { AppError } from '../errors.ts';
-import { resolveLocale } from '../i18n.ts';
+import { AppError } from '../kernel/errors.ts';
+import { resolveLocale } from '../kernel/i18n.ts';
 import { createAjv } from './validation.ts';
 
 export const contractPath = fileURLToPath(new URL('../../openapi/openapi.yaml', import.meta.url));

@@ -3,10 +3,10 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../kernel/errors.ts';
 import { pageContentSecurityPolicy } from './security-headers.ts';
-import { DEFAULT_LOCALE, isLocale, LOCALES, resolveLocale, type Locale } from '../i18n.ts';
-import { escapeHtml } from '../html.ts';
+import { DEFAULT_LOCALE, isLocale, LOCALES, resolveLocale, type Locale } from '../kernel/i18n.ts';
+import { escapeHtml } from '../kernel/html.ts';
 import { entityTag, isFresh } from './caching.ts';
 
 type PageName = 'main' | 'rights';

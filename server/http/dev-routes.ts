@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../kernel/errors.ts';
 
 function isLoopback(address: string | undefined): boolean {
   if (!address) return false;

@@ -1,8 +1,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorObject } from 'ajv';
-import { isTransientTransactionFailure } from '../db/transactions.ts';
-import { AppError, type ErrorCode } from '../errors.ts';
-import { resolveLocale } from '../i18n.ts';
+import { isTransientTransactionFailure } from '../kernel/transactions.ts';
+import { AppError, type ErrorCode } from '../kernel/errors.ts';
+import { resolveLocale } from '../kernel/i18n.ts';
 import { describeValidationProblems, fieldProblems } from './validation.ts';
 
 const fastifyCodeToError: Record<string, ErrorCode> = {

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { operations } from '../../openapi/schema.gen.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../kernel/errors.ts';
 
 // Handlers are typed from the contract's operations: each domain's `handlers.ts` returns
 // `defineHandlers({ <operationId>: async (request, reply) => ... })`, and the request (path, query, body) and

@@ -2,9 +2,9 @@ import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
 import ajvFormats from 'ajv-formats/dist/formats.js';
 import type { FastifySchemaCompiler } from 'fastify';
-import { inAcceptedYears } from '../clock.ts';
-import type { FieldProblem } from '../errors.ts';
-import { format, type Locale, type Localised } from '../i18n.ts';
+import { inAcceptedYears } from '../kernel/clock.ts';
+import type { FieldProblem } from '../kernel/errors.ts';
+import { format, type Locale, type Localised } from '../kernel/i18n.ts';
 
 // ajv-formats ships CommonJS with a default export object; under Node's ESM loader the callable sits on `.default`.
 const addFormats = ((addFormatsPlugin as unknown as { default?: typeof addFormatsPlugin }).default ??
@@ -31,7 +31,7 @@ const { fullFormats } = ajvFormats as unknown as {
 
 /**
  * A request's dates and instants must exist (2026-02-30 does not) and fall in the accepted years: the formats
- * `date` and `date-time` as ajv-formats checks them, bounded (server/clock.ts). Answers are checked against
+ * `date` and `date-time` as ajv-formats checks them, bounded (server/kernel/clock.ts). Answers are checked against
  * the plain formats.
  */
 function boundedDates(ajv: Ajv): Ajv {

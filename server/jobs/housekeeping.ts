@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { deleteExpiredSecrets } from '../auth/repository.ts';
-import { deleteBucketsBefore } from '../auth/rate-limit-repository.ts';
-import { dateFromInstant, type Clock } from '../clock.ts';
+import { deleteExpiredSecrets, deleteBucketsBefore } from '../accounts/index.ts';
+import { dateFromInstant, type Clock } from '../kernel/clock.ts';
 import type { RateLimits } from '../config.ts';
 import type { Db } from '../db/database.ts';
 

@@ -14,9 +14,9 @@ import {
   accessCodeJobId,
   type AccessCodeJobData,
   type AccessCodeScheduler,
-} from '../bookings/access-codes.ts';
-import { dateFromInstant, instantFromDate, type Clock } from '../clock.ts';
-import { DoorsNotSettledError, type LockSyncScheduler } from '../locks/doors.ts';
+} from '../booking/index.ts';
+import { dateFromInstant, instantFromDate, type Clock } from '../kernel/clock.ts';
+import { DoorsNotSettledError, type LockSyncScheduler } from '../doors/index.ts';
 import type { Config } from '../config.ts';
 import type { Db, OpenedDatabase } from '../db/database.ts';
 

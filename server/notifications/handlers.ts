@@ -2,7 +2,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { assertDevelopmentCaller } from '../http/dev-routes.ts';
 import { defineHandlers } from '../http/operations.ts';
-import { resolveLocale } from '../i18n.ts';
+import { resolveLocale } from '../kernel/i18n.ts';
 import { OUTBOX_PAGE_POLICY, renderOutboxPage } from './outbox-page.ts';
 import { listOutboxMessages } from './repository.ts';
 

@@ -1,4 +1,4 @@
-import { instantFromDate } from '../clock.ts';
+import { instantFromDate } from '../kernel/clock.ts';
 import type { MessageContextRow } from './repository.ts';
 
 // What every booking message (confirmation, cancellation) says the same way: to whom, about which branch, and

@@ -1,5 +1,5 @@
-import { escapeHtml } from '../html.ts';
-import type { Locale } from '../i18n.ts';
+import { escapeHtml } from '../kernel/html.ts';
+import type { Locale } from '../kernel/i18n.ts';
 
 // The development outbox as a page, for a developer's browser (the JSON answer stays for tests and scripts):
 // the messages that would be e-mailed or texted, and, with the offline lock provider, a link to each branch's

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { runTransaction } from '../db/transactions.ts';
+import { runTransaction } from '../kernel/transactions.ts';
 import type { LocaleCode, OutboxStatus, OutboxTable } from '../db/schema.ts';
 
 // SQL of the notifications outbox. `db` may be a transaction: a message is written in the transaction of
@@ -30,11 +30,6 @@ export async function listOutboxMessages(db: Db, recipient: string | undefined, 
     .limit(limit);
   if (recipient) query = query.where('recipient', '=', recipient.trim().toLowerCase());
   return query.execute();
-}
-
-export async function insertOutboxMessage(db: Db, message: NewOutboxRow): Promise<number> {
-  const { id } = await db.insertInto('outbox').values(message).returning('id').executeTakeFirstOrThrow();
-  return id;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { PermanentDeliveryError, type DeliveryResult } from '../adapters/delivery.ts';
 import type { Mailer } from '../adapters/mail/mailer.ts';
 import type { SmsProvider } from '../adapters/sms/provider.ts';
-import { dateFromInstant, type Clock } from '../clock.ts';
+import { dateFromInstant, type Clock } from '../kernel/clock.ts';
 import type { Db } from '../db/database.ts';
 import {
   claimDueMessages,

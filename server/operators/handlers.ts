@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { noStore } from '../http/caching.ts';
 import { bearerSecurity, defineHandlers, signedIn } from '../http/operations.ts';
-import { localisedMessage } from '../console/messages.ts';
-import { resolveLocale } from '../i18n.ts';
+import { localisedMessage } from './messages.ts';
+import { resolveLocale } from '../kernel/i18n.ts';
 import {
   actorOf,
   operatorView,

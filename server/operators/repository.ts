@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { setWhereStillNull } from '../db/queries.ts';
+import { setWhereStillNull } from '../kernel/queries.ts';
 import type { OperatorsTable } from '../db/schema.ts';
 
 export type OperatorRow = Selectable<OperatorsTable>;

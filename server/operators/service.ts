@@ -1,13 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { recordAudit, type Actor } from '../audit/repository.ts';
-import { assertPasswordPolicy, type PasswordHasher } from '../auth/passwords.ts';
-import type { RateLimiter } from '../auth/rate-limiter.ts';
-import { randomToken, sha256 } from '../auth/secrets.ts';
-import { normaliseEmail } from '../auth/fields.ts';
-import { dateFromInstant, type Clock } from '../clock.ts';
-import { inTransaction, type Db } from '../db/database.ts';
+import { recordAudit, type Actor } from '../kernel/audit.ts';
+import {
+  assertPasswordPolicy,
+  type PasswordHasher,
+  type RateLimiter,
+  randomToken,
+  sha256,
+  normaliseEmail,
+} from '../accounts/index.ts';
+import { dateFromInstant, type Clock } from '../kernel/clock.ts';
+import type { Db } from '../db/database.ts';
+import { inTransaction } from '../kernel/transactions.ts';
 import type { LocaleCode, OperatorRole } from '../db/schema.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../kernel/errors.ts';
 import type { components } from '../../openapi/schema.gen.ts';
 import * as repository from './repository.ts';
 import { OPERATOR_SESSION_HOURS, type OperatorTokens } from './tokens.ts';

@@ -1,5 +1,5 @@
-import type { Clock } from '../clock.ts';
-import { signJwt, verifyJwt, type JwtKind } from '../auth/jwt.ts';
+import type { Clock } from '../kernel/clock.ts';
+import { signJwt, verifyJwt, type JwtKind } from '../accounts/index.ts';
 
 // Operator tokens differ from member tokens in key, issuer and audience: either kind fails the other's check.
 const ISSUER = 'private-gym-console';

@@ -15,7 +15,7 @@ function usesTwelveHourClock(locale: Locale): boolean {
 /**
  * The clock of a language: '9:00 pm' in English, '09:00' elsewhere. Spelled out because Intl engines disagree on
  * a two-digit hour with a 12-hour clock ('09:00 pm' in Node, '9:00 pm' in Chromium); the server's messages use
- * the same options (server/bookings/time-format.ts).
+ * the same options (server/kernel/time-format.ts).
  */
 export function clockOptions(locale: Locale): Intl.DateTimeFormatOptions {
   const twelveHour = usesTwelveHourClock(locale);

@@ -7,7 +7,7 @@ import { parse } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FIELD_LIMITS } from '../../machines/field-limits.ts';
 import { serverFaults } from '../../machines/api.ts';
-import { errorCatalogue } from '../../server/errors.ts';
+import { errorCatalogue } from '../../server/kernel/errors.ts';
 
 type Schema = Record<string, unknown>;
 type Reference = { $ref: string };

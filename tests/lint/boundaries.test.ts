@@ -45,6 +45,49 @@ describe('the import boundaries', () => {
     expect(ids).toContain('no-restricted-imports');
   });
 
+  it('refuse an import that closes a cycle between server folders (catalog importing booking, which imports it)', async () => {
+    const ids = await ruleIdsFor(
+      'server/catalog/probe.ts',
+      "export { createBookingService } from '../booking/index.ts';\n",
+    );
+    expect(ids).toContain('import-x/no-restricted-paths');
+  });
+
+  it('refuse the kernel importing any module', async () => {
+    const ids = await ruleIdsFor(
+      'server/kernel/probe.ts',
+      "export { createAuthService } from '../accounts/index.ts';\n",
+    );
+    expect(ids).toContain('import-x/no-restricted-paths');
+  });
+
+  it('refuse an import past a module’s face, from another module and from the composition root', async () => {
+    expect(
+      await ruleIdsFor(
+        'server/console/probe.ts',
+        "export { insertBookings } from '../booking/repository.ts';\n",
+      ),
+    ).toContain('import-x/no-restricted-paths');
+    expect(
+      await ruleIdsFor('server/probe.ts', "export { insertBookings } from './booking/repository.ts';\n"),
+    ).toEqual([]);
+    expect(
+      await ruleIdsFor('server/app.ts', "export { insertBookings } from './booking/repository.ts';\n"),
+    ).toContain('import-x/no-restricted-paths');
+  });
+
+  it('allow a later module to import an earlier one’s face, and a module its own files', async () => {
+    expect(
+      await ruleIdsFor(
+        'server/console/probe.ts',
+        "export { createBookingService } from '../booking/index.ts';\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await ruleIdsFor('server/booking/probe.ts', "export { insertBookings } from './repository.ts';\n"),
+    ).toEqual([]);
+  });
+
   it('allow the server to import the contract types', async () => {
     const ids = await ruleIdsFor(
       'server/probe.ts',

@@ -1,7 +1,7 @@
 import { beforeEach, expect, it } from 'vitest';
 import { createSeamLockProvider } from '../../server/adapters/locks/seam.ts';
 import { runAdmin } from '../../server/admin/cli.ts';
-import { fixedClock } from '../../server/clock.ts';
+import { fixedClock } from '../../server/kernel/clock.ts';
 import { bookAndPay, lisbonSlot, recordingLockSync, verifiedUser } from './bookings-fixtures.ts';
 import { describeEachDatabase, emptyAllTables } from './support/databases.ts';
 import { createBranch } from './support/fixtures.ts';

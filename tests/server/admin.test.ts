@@ -1,10 +1,10 @@
 import { userInfo } from 'node:os';
 import { beforeEach, expect, it } from 'vitest';
 import { runAdmin } from '../../server/admin/cli.ts';
-import { createBranchService } from '../../server/branches/service.ts';
-import { fixedClock } from '../../server/clock.ts';
-import { createCouponService } from '../../server/coupons/service.ts';
-import { readRefundRatios } from '../../server/settings/refund-ratios.ts';
+import { createBranchService } from '../../server/catalog/service.ts';
+import { fixedClock } from '../../server/kernel/clock.ts';
+import { createCouponService } from '../../server/booking/coupons/service.ts';
+import { readRefundRatios } from '../../server/catalog/refund-ratios.ts';
 import { bookAndPay, bookingService, errorCode, lisbonSlot, verifiedUser } from './bookings-fixtures.ts';
 import { describeEachDatabase, emptyAllTables } from './support/databases.ts';
 import { createBranch } from './support/fixtures.ts';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
-import { fixedClock } from '../../server/clock.ts';
+import { fixedClock } from '../../server/kernel/clock.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
 import { DATABASE_TARGETS, freshDatabaseConfig } from './support/databases.ts';
 

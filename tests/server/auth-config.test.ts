@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createPasswordHasher } from '../../server/auth/passwords.ts';
+import { createPasswordHasher } from '../../server/accounts/passwords.ts';
 import { buildApp } from '../../server/app.ts';
 import { ConfigError, loadConfig } from '../../server/config.ts';
-import { DEMO_CLIENT } from '../../server/db/demo-data.ts';
+import { DEMO_CLIENT } from '../../server/demo/demo-data.ts';
 import { accountTestConfig, newClient, verifiedAccount, type Schemas } from './support/accounts.ts';
 
 describe('account configuration', () => {

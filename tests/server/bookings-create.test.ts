@@ -1,8 +1,8 @@
 import { beforeEach, expect, it } from 'vitest';
 import { createLocalPaymentProvider } from '../../server/adapters/payments/local.ts';
-import { fixedClock } from '../../server/clock.ts';
-import { AppError } from '../../server/errors.ts';
-import { writeRefundRatios } from '../../server/settings/refund-ratios.ts';
+import { fixedClock } from '../../server/kernel/clock.ts';
+import { AppError } from '../../server/kernel/errors.ts';
+import { writeRefundRatios } from '../../server/catalog/refund-ratios.ts';
 import {
   bookingService,
   bookingsOf,

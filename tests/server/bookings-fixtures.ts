@@ -1,11 +1,11 @@
 import { Temporal } from 'temporal-polyfill';
 import { createLocalLockProvider } from '../../server/adapters/locks/local.ts';
-import type { LockSyncScheduler } from '../../server/locks/doors.ts';
+import type { LockSyncScheduler } from '../../server/doors/doors.ts';
 import { createLocalPaymentProvider } from '../../server/adapters/payments/local.ts';
 import type { PaymentProvider } from '../../server/adapters/payments/provider.ts';
-import { createBookingService, type BookingServiceDependencies } from '../../server/bookings/service.ts';
-import { createCheckoutService } from '../../server/checkout/service.ts';
-import type { TestClock } from '../../server/clock.ts';
+import { createBookingService, type BookingServiceDependencies } from '../../server/booking/service.ts';
+import { createCheckoutService } from '../../server/booking/checkout/service.ts';
+import type { TestClock } from '../../server/kernel/clock.ts';
 import type { Db } from '../../server/db/database.ts';
 import { createUser, insertSlot } from './support/fixtures.ts';
 

@@ -6,8 +6,8 @@ import {
   portionCents,
   sameAmount,
   sumCents,
-} from '../../server/bookings/money.ts';
-import { priceSlots } from '../../server/bookings/pricing.ts';
+} from '../../server/kernel/money.ts';
+import { priceSlots } from '../../server/booking/pricing.ts';
 
 describe('money in cents', () => {
   it('rounds a discounted price half up to the cent', () => {

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { Temporal } from 'temporal-polyfill';
 import { parse } from 'yaml';
 import { beforeEach, expect, it } from 'vitest';
-import { formatEpochInZone, formatLocalTime } from '../../server/branches/service.ts';
-import { createCheckoutService } from '../../server/checkout/service.ts';
-import { fixedClock } from '../../server/clock.ts';
+import { formatEpochInZone, formatLocalTime } from '../../server/catalog/service.ts';
+import { createCheckoutService } from '../../server/booking/checkout/service.ts';
+import { fixedClock } from '../../server/kernel/clock.ts';
 import { createAjv } from '../../server/http/validation.ts';
 import {
   bookAndPay,

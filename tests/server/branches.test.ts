@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
-import { createBranchService } from '../../server/branches/service.ts';
-import { fixedClock } from '../../server/clock.ts';
-import { writeRefundRatios } from '../../server/settings/refund-ratios.ts';
+import { createBranchService } from '../../server/catalog/service.ts';
+import { fixedClock } from '../../server/kernel/clock.ts';
+import { writeRefundRatios } from '../../server/catalog/refund-ratios.ts';
 import { describeEachDatabase } from './support/databases.ts';
 import { branchDefinition, createBranch } from './support/fixtures.ts';
 

@@ -1,7 +1,7 @@
 import { beforeEach, expect, it } from 'vitest';
 import { createLocalPaymentProvider } from '../../server/adapters/payments/local.ts';
 import type { PaymentProvider } from '../../server/adapters/payments/provider.ts';
-import { fixedClock } from '../../server/clock.ts';
+import { fixedClock } from '../../server/kernel/clock.ts';
 import {
   bookAndPay,
   bookingService,

@@ -2,8 +2,8 @@ import ICAL from 'ical.js';
 import { Temporal } from 'temporal-polyfill';
 import { beforeEach, expect, it } from 'vitest';
 import type { PaymentEvent } from '../../server/adapters/payments/provider.ts';
-import { createCheckoutService } from '../../server/checkout/service.ts';
-import { fixedClock } from '../../server/clock.ts';
+import { createCheckoutService } from '../../server/booking/checkout/service.ts';
+import { fixedClock } from '../../server/kernel/clock.ts';
 import type { OutboxAttachment } from '../../server/db/schema.ts';
 import {
   bookAndPay,

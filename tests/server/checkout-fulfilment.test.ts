@@ -2,8 +2,8 @@ import { beforeEach, expect, it } from 'vitest';
 import { Temporal } from 'temporal-polyfill';
 import type { PaymentEvent, PaymentProvider } from '../../server/adapters/payments/provider.ts';
 import { createLocalPaymentProvider } from '../../server/adapters/payments/local.ts';
-import { createCheckoutService } from '../../server/checkout/service.ts';
-import { fixedClock } from '../../server/clock.ts';
+import { createCheckoutService } from '../../server/booking/checkout/service.ts';
+import { fixedClock } from '../../server/kernel/clock.ts';
 import type { Db } from '../../server/db/database.ts';
 import {
   bookingDependencies,

@@ -7,7 +7,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLocalPaymentProvider } from '../../server/adapters/payments/local.ts';
 import { buildApp } from '../../server/app.ts';
-import { fixedClock } from '../../server/clock.ts';
+import { fixedClock } from '../../server/kernel/clock.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
 import { bookingService, bookingsOf, lisbonSlot, verifiedUser } from './bookings-fixtures.ts';
 import { DATABASE_TARGETS, emptyAllTables, freshDatabaseConfig } from './support/databases.ts';

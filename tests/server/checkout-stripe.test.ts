@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
 import { createStripePaymentProvider } from '../../server/adapters/payments/stripe.ts';
-import { AppError } from '../../server/errors.ts';
+import { AppError } from '../../server/kernel/errors.ts';
 
 // The Stripe adapter against the official SDK with its HTTP layer replaced: no network, real request encoding.
 

@@ -2,7 +2,7 @@ import type { ErrorBody, Schemas } from './support/accounts.ts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
-import { fixedClock } from '../../server/clock.ts';
+import { fixedClock } from '../../server/kernel/clock.ts';
 import { DATABASE_TARGETS, freshDatabaseConfig, type FreshDatabase } from './support/databases.ts';
 import {
   accountTestConfig,

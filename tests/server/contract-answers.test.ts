@@ -1,6 +1,6 @@
 import type { ErrorBody, Schemas } from './support/accounts.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorCatalogue } from '../../server/errors.ts';
+import { errorCatalogue } from '../../server/kernel/errors.ts';
 import { newClient, startAccountApp, verifiedAccount, type AccountApp } from './support/accounts.ts';
 import { anyOf } from './support/matchers.ts';
 

@@ -1,7 +1,7 @@
 import { beforeEach, expect, it } from 'vitest';
-import { fixedClock } from '../../server/clock.ts';
-import { createCouponService } from '../../server/coupons/service.ts';
-import { AppError } from '../../server/errors.ts';
+import { fixedClock } from '../../server/kernel/clock.ts';
+import { createCouponService } from '../../server/booking/coupons/service.ts';
+import { AppError } from '../../server/kernel/errors.ts';
 import { describeEachDatabase, emptyAllTables } from './support/databases.ts';
 import { createBranch, createUser, insertBooking, insertSlot } from './support/fixtures.ts';
 

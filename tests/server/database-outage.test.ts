@@ -2,7 +2,7 @@ import type { ErrorBody } from './support/accounts.ts';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
-import { fixedClock } from '../../server/clock.ts';
+import { fixedClock } from '../../server/kernel/clock.ts';
 import { accountTestConfig, newClient, verifiedAccount } from './support/accounts.ts';
 import { freshDatabaseConfig, TEST_POSTGRES_URL, type FreshDatabase } from './support/databases.ts';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.ts';

@@ -3,8 +3,8 @@ import { sql } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
-import { fixedClock } from '../../server/clock.ts';
-import { setBranchDoors } from '../../server/locks/doors-repository.ts';
+import { fixedClock } from '../../server/kernel/clock.ts';
+import { setBranchDoors } from '../../server/doors/doors-repository.ts';
 import { lisbonSlot } from './bookings-fixtures.ts';
 import {
   accountTestConfig,

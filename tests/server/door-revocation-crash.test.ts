@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type OpenedDatabase } from '../../server/db/database.ts';
-import { setBranchDoors } from '../../server/locks/doors-repository.ts';
+import { setBranchDoors } from '../../server/doors/doors-repository.ts';
 import { freshDatabaseConfig, type FreshDatabase } from './support/databases.ts';
 import { startFakeSeam, type FakeSeam } from './support/fake-seam.ts';
 import { startServerProcess, stopServerProcess, type ServerProcess } from './support/server-process.ts';

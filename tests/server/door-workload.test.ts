@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../server/admin/cli.ts';
-import { fixedClock } from '../../server/clock.ts';
+import { fixedClock } from '../../server/kernel/clock.ts';
 import { openDatabase, type OpenedDatabase } from '../../server/db/database.ts';
 import { totpCodeAt } from '../../server/operators/totp.ts';
 import { registration, RELAXED_RATE_LIMITS } from './support/accounts.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
-import { dateFromInstant, fixedClock } from '../../server/clock.ts';
+import { dateFromInstant, fixedClock } from '../../server/kernel/clock.ts';
 import { JOB_QUEUES } from '../../server/jobs/queue.ts';
 import { lisbonSlot } from './bookings-fixtures.ts';
 import {

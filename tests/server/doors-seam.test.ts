@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSeamLockProvider } from '../../server/adapters/locks/seam.ts';
 import { buildApp } from '../../server/app.ts';
-import { dateFromInstant, fixedClock } from '../../server/clock.ts';
-import { setBranchDoors } from '../../server/locks/doors-repository.ts';
+import { dateFromInstant, fixedClock } from '../../server/kernel/clock.ts';
+import { setBranchDoors } from '../../server/doors/doors-repository.ts';
 import { bookAndPay, bookingService, bookingsOf, lisbonSlot, verifiedUser } from './bookings-fixtures.ts';
 import { accountTestConfig } from './support/accounts.ts';
 import {

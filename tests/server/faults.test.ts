@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
-import { dateFromInstant, fixedClock } from '../../server/clock.ts';
+import { dateFromInstant, fixedClock } from '../../server/kernel/clock.ts';
 import type { Config } from '../../server/config.ts';
 import { JOB_QUEUES } from '../../server/jobs/queue.ts';
 import { lisbonSlot } from './bookings-fixtures.ts';

@@ -3,7 +3,7 @@ import Fastify from 'fastify';
 import { beforeEach, expect, it } from 'vitest';
 import type { Mailer } from '../../server/adapters/mail/mailer.ts';
 import type { SmsProvider } from '../../server/adapters/sms/provider.ts';
-import { fixedClock } from '../../server/clock.ts';
+import { fixedClock } from '../../server/kernel/clock.ts';
 import { loadConfig } from '../../server/config.ts';
 import type { Db } from '../../server/db/database.ts';
 import { createDeliveryAdapters } from '../../server/notifications/delivery.ts';

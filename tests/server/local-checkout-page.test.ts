@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderLocalCheckoutPage } from '../../server/checkout/local-page.ts';
+import { renderLocalCheckoutPage } from '../../server/booking/checkout/local-page.ts';
 
 describe('the local test checkout page', () => {
   const page = (locale: 'pt' | 'fr' | 'en') =>

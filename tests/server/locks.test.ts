@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { fixedClock } from '../../server/clock.ts';
-import { generateLockCode } from '../../server/locks/service.ts';
+import { fixedClock } from '../../server/kernel/clock.ts';
+import { generateLockCode } from '../../server/doors/service.ts';
 import { bookAndPay, bookingsOf, lisbonSlot, recordingLockSync, verifiedUser } from './bookings-fixtures.ts';
 import { describeEachDatabase, emptyAllTables } from './support/databases.ts';
 import { createBranch } from './support/fixtures.ts';

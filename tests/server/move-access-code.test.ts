@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
-import { fixedClock } from '../../server/clock.ts';
+import { fixedClock } from '../../server/kernel/clock.ts';
 import { JOB_QUEUES } from '../../server/jobs/queue.ts';
 import { bookAndPay, bookingService, lisbonSlot, verifiedUser } from './bookings-fixtures.ts';
 import { accountTestConfig } from './support/accounts.ts';

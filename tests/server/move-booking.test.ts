@@ -2,9 +2,9 @@ import { beforeEach, expect, it } from 'vitest';
 import { Temporal } from 'temporal-polyfill';
 import type { PaymentEvent, PaymentProvider } from '../../server/adapters/payments/provider.ts';
 import { createLocalPaymentProvider } from '../../server/adapters/payments/local.ts';
-import { createCheckoutService } from '../../server/checkout/service.ts';
-import { fixedClock } from '../../server/clock.ts';
-import { AppError } from '../../server/errors.ts';
+import { createCheckoutService } from '../../server/booking/checkout/service.ts';
+import { fixedClock } from '../../server/kernel/clock.ts';
+import { AppError } from '../../server/kernel/errors.ts';
 import {
   bookAndPay,
   bookingDependencies,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLocalPaymentProvider } from '../../server/adapters/payments/local.ts';
 import type { PaymentProvider } from '../../server/adapters/payments/provider.ts';
-import { createCheckoutService } from '../../server/checkout/service.ts';
-import { fixedClock } from '../../server/clock.ts';
+import { createCheckoutService } from '../../server/booking/checkout/service.ts';
+import { fixedClock } from '../../server/kernel/clock.ts';
 import { openDatabase, type OpenedDatabase } from '../../server/db/database.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
 import {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { PermanentDeliveryError, redactSecrets } from '../../server/adapters/delivery.ts';
 import { createLogMailer } from '../../server/adapters/mail/log.ts';
 import { createTwilioSmsProvider } from '../../server/adapters/sms/twilio.ts';
-import { LOCALES } from '../../server/i18n.ts';
+import { LOCALES } from '../../server/kernel/i18n.ts';
 import { claimDueMessages } from '../../server/notifications/repository.ts';
 import {
   emailChangedMessage,

@@ -4,7 +4,7 @@ import type net from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { dateFromInstant } from '../../server/clock.ts';
+import { dateFromInstant } from '../../server/kernel/clock.ts';
 import { JOB_QUEUES } from '../../server/jobs/queue.ts';
 import { lisbonSlot } from './bookings-fixtures.ts';
 import { newClient, startAccountApp, verifiedAccount, type AccountApp } from './support/accounts.ts';

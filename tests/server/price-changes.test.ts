@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../server/admin/cli.ts';
-import { cliActor } from '../../server/audit/repository.ts';
-import { createBranchService } from '../../server/branches/service.ts';
-import { setPriceGrid } from '../../server/branches/use-cases/set-price-grid.ts';
-import { dateFromInstant } from '../../server/clock.ts';
+import { cliActor } from '../../server/kernel/audit.ts';
+import { createBranchService } from '../../server/catalog/service.ts';
+import { setPriceGrid } from '../../server/catalog/use-cases/set-price-grid.ts';
+import { dateFromInstant } from '../../server/kernel/clock.ts';
 import { JOB_QUEUES } from '../../server/jobs/queue.ts';
 import { DATABASE_TARGETS } from './support/databases.ts';
 import {

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { isValidPortugueseTaxId } from '../../openapi/tax-id.ts';
-import { createCheckoutService } from '../../server/checkout/service.ts';
-import { fixedClock } from '../../server/clock.ts';
-import { includedVatCents } from '../../server/bookings/receipt.ts';
+import { createCheckoutService } from '../../server/booking/checkout/service.ts';
+import { fixedClock } from '../../server/kernel/clock.ts';
+import { includedVatCents } from '../../server/booking/receipt.ts';
 import {
   bookingDependencies,
   bookingService,

@@ -1,9 +1,9 @@
 import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
-import { fixedClock } from '../../server/clock.ts';
-import { accessCodeMessage } from '../../server/bookings/access-code-message.ts';
-import { describeSlotTime, formatLocalClock } from '../../server/bookings/time-format.ts';
-import { LOCALES, type Locale } from '../../server/i18n.ts';
+import { fixedClock } from '../../server/kernel/clock.ts';
+import { accessCodeMessage } from '../../server/booking/access-code-message.ts';
+import { describeSlotTime, formatLocalClock } from '../../server/kernel/time-format.ts';
+import { LOCALES, type Locale } from '../../server/kernel/i18n.ts';
 import { lisbonSlot } from './bookings-fixtures.ts';
 import { DATABASE_TARGETS } from './support/databases.ts';
 import { bookAndPayOverHttp, newClient, startAccountApp, verifiedAccount } from './support/accounts.ts';

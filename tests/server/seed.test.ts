@@ -2,11 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createBranchService } from '../../server/branches/service.ts';
-import { fixedClock } from '../../server/clock.ts';
+import { createBranchService } from '../../server/catalog/service.ts';
+import { fixedClock } from '../../server/kernel/clock.ts';
 import { openDatabase, type Db } from '../../server/db/database.ts';
 import { migrateToLatest } from '../../server/db/migrate.ts';
-import { DEMO_BRANCH_SLUGS, DEMO_COUPON_CODES, seedDemoData } from '../../server/db/seed.ts';
+import { DEMO_BRANCH_SLUGS, DEMO_COUPON_CODES, seedDemoData } from '../../server/demo/seed.ts';
 import { describeEachDatabase } from './support/databases.ts';
 
 // Wednesday 1 April 2026, 09:00 in Lisbon.

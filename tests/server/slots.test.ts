@@ -1,9 +1,9 @@
 import { Temporal } from 'temporal-polyfill';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createBranchService } from '../../server/branches/service.ts';
-import { generateDaySlots, priceRange, type BranchSchedule } from '../../server/branches/schedule.ts';
-import { fixedClock } from '../../server/clock.ts';
-import { AppError } from '../../server/errors.ts';
+import { createBranchService } from '../../server/catalog/service.ts';
+import { generateDaySlots, priceRange, type BranchSchedule } from '../../server/catalog/schedule.ts';
+import { fixedClock } from '../../server/kernel/clock.ts';
+import { AppError } from '../../server/kernel/errors.ts';
 import { describeEachDatabase } from './support/databases.ts';
 import { createBranch, insertBooking } from './support/fixtures.ts';
 

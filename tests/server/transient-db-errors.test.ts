@@ -2,10 +2,10 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
-import { discountedCents } from '../../server/bookings/money.ts';
-import { fixedClock } from '../../server/clock.ts';
+import { discountedCents } from '../../server/kernel/money.ts';
+import { fixedClock } from '../../server/kernel/clock.ts';
 import { openDatabase, type Db, type OpenedDatabase } from '../../server/db/database.ts';
-import { runTransaction, TRANSACTION_TRIES } from '../../server/db/transactions.ts';
+import { runTransaction, TRANSACTION_TRIES } from '../../server/kernel/transactions.ts';
 import { createCoupon, lisbonSlot } from './bookings-fixtures.ts';
 import {
   accountTestConfig,

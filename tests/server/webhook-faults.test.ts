@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
-import { fixedClock } from '../../server/clock.ts';
+import { fixedClock } from '../../server/kernel/clock.ts';
 import { accountTestConfig } from './support/accounts.ts';
 import { DATABASE_TARGETS, freshDatabaseConfig, type FreshDatabase } from './support/databases.ts';
 

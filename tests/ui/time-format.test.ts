@@ -1,6 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
-import { formatLocalClock } from '../../server/bookings/time-format.ts';
+import { formatLocalClock } from '../../server/kernel/time-format.ts';
 import { slotTimes, timeOnly } from '../../src/account/time.ts';
 import { LOCALES } from '../../src/i18n/locales.ts';
 

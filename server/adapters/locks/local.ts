@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
-import * as doors from '../../locks/virtual-door-repository.ts';
+import * as doors from './virtual-door-repository.ts';
 import type { LockProvider } from './provider.ts';
 
 // The offline default: one virtual door per branch, kept in the database. It accepts a code at once (a real

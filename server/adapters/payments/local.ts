@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
-import { instantFromDate, type Clock } from '../../clock.ts';
-import { AppError } from '../../errors.ts';
+import { instantFromDate, type Clock } from '../../kernel/clock.ts';
+import { AppError } from '../../kernel/errors.ts';
 import type { PaymentProvider, ProviderSession } from './provider.ts';
 
 // The `local` provider: an offline stand-in for Stripe. Its sessions are the rows of `checkout_sessions`

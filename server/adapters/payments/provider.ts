@@ -1,5 +1,5 @@
 import type { Temporal } from 'temporal-polyfill';
-import type { Locale } from '../../i18n.ts';
+import type { Locale } from '../../kernel/i18n.ts';
 
 // One interface for every card payment provider: `local` (simulated, offline) and `stripe`.
 

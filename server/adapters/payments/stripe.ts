@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import { Temporal } from 'temporal-polyfill';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../kernel/errors.ts';
 import {
   PaymentProviderError,
   type PaymentProvider,

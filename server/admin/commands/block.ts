@@ -1,9 +1,5 @@
 import { z } from 'zod';
-import {
-  blockAuditSubject,
-  createBlockedContactService,
-  normaliseContact,
-} from '../../auth/blocked-contacts.ts';
+import { blockAuditSubject, createBlockedContactService, normaliseContact } from '../../accounts/index.ts';
 import { argument, auditedChange, defineCommand, listCommand, text, UsageError } from '../command.ts';
 
 const contactArguments = z.tuple([

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { formatLocalTime } from '../../branches/service.ts';
-import { listBookingRecords } from '../../bookings/service.ts';
-import { instantFromDate } from '../../clock.ts';
-import { doorStatesOfBookings } from '../../locks/status.ts';
+import { formatLocalTime } from '../../catalog/index.ts';
+import { listBookingRecords } from '../../booking/index.ts';
+import { instantFromDate } from '../../kernel/clock.ts';
+import { doorStatesOfBookings } from '../../doors/index.ts';
 import { defineCommand, money, oneOf, period, periodOptions, table, text, wholeNumber } from '../command.ts';
 
 export const bookingCommands = {

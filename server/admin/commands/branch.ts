@@ -1,10 +1,14 @@
 import { z } from 'zod';
-import { priceGridsFromToday } from '../../branches/price-grids.ts';
-import { findBranch } from '../../branches/repository.ts';
-import { createBranchService, newBranchDefinition } from '../../branches/service.ts';
-import { setPriceGrid, type SetPriceGridResult } from '../../branches/use-cases/set-price-grid.ts';
-import { mapBranchDoors } from '../../locks/status.ts';
-import { LOCALES, isLocale, type Locale } from '../../i18n.ts';
+import {
+  priceGridsFromToday,
+  findBranch,
+  createBranchService,
+  newBranchDefinition,
+  setPriceGrid,
+  type SetPriceGridResult,
+} from '../../catalog/index.ts';
+import { mapBranchDoors } from '../../doors/index.ts';
+import { LOCALES, isLocale, type Locale } from '../../kernel/i18n.ts';
 import {
   activation,
   activationOptions,

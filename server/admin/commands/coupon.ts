@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import * as couponRepository from '../../coupons/repository.ts';
-import { createCouponService } from '../../coupons/service.ts';
+import { couponsRepository as couponRepository, createCouponService } from '../../booking/index.ts';
 import {
   activation,
   activationOptions,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { createLocalLockProvider } from '../../adapters/locks/local.ts';
-import { lockStatus } from '../../locks/status.ts';
+import { lockStatus } from '../../doors/index.ts';
 import { defineCommand, jsonOption, table, wholeNumber } from '../command.ts';
 
 export const lockCommands = {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { AppError } from '../../errors.ts';
-import { createOperatorAccounts } from '../../operators/service.ts';
+import { AppError } from '../../kernel/errors.ts';
+import { createOperatorAccounts } from '../../operators/index.ts';
 import { actorOf, type AdminContext, argument, defineCommand, listCommand, oneOf } from '../command.ts';
 
 function accounts(context: AdminContext) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listPayments } from '../../checkout/service.ts';
+import { listPayments } from '../../booking/index.ts';
 import { defineCommand, money, oneOf, period, periodOptions, table } from '../command.ts';
 
 export const paymentCommands = {

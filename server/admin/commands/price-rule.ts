@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { bandOfRule, priceGridsFromToday } from '../../branches/price-grids.ts';
-import { findPriceRule } from '../../branches/repository.ts';
-import { createBranchService } from '../../branches/service.ts';
+import { bandOfRule, priceGridsFromToday, findPriceRule, createBranchService } from '../../catalog/index.ts';
 import {
   defineCommand,
   euros,

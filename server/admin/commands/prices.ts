@@ -1,8 +1,12 @@
 import { z } from 'zod';
-import { priceGridsFromToday } from '../../branches/price-grids.ts';
-import type { PriceGrid, PriceRule } from '../../branches/schedule.ts';
-import { setPriceGrid, type SetPriceGridResult } from '../../branches/use-cases/set-price-grid.ts';
-import { runTransaction } from '../../db/transactions.ts';
+import {
+  priceGridsFromToday,
+  type PriceGrid,
+  type PriceRule,
+  setPriceGrid,
+  type SetPriceGridResult,
+} from '../../catalog/index.ts';
+import { runTransaction } from '../../kernel/transactions.ts';
 import {
   actorOf,
   defineCommand,

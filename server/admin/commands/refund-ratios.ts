@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { changeRefundRatios, readRefundRatios } from '../../settings/refund-ratios.ts';
+import { changeRefundRatios, readRefundRatios } from '../../catalog/index.ts';
 import { argument, auditedChange, defineCommand } from '../command.ts';
 
 const json = (what: string) =>

@@ -65,7 +65,7 @@ const statements = [
   `create index ledger_entry_bookings_by_booking on ledger_entry_bookings (booking_id)`,
 ];
 
-/** The VAT a price includes, as server/bookings/receipt.ts includedVatCents computes it, in SQL. */
+/** The VAT a price includes, as server/booking/receipt.ts includedVatCents computes it, in SQL. */
 function includedVat(amount: string, vatRate: number): string {
   const rate = Math.round(vatRate * 10_000);
   return `(${amount} - ((${amount}::bigint * 20000 + ${10_000 + rate}) / ${(10_000 + rate) * 2})::int)`;

@@ -1,5 +1,5 @@
-import type { Locale } from '../../i18n.ts';
-import { fill, renderEmail, type RenderedEmail } from './layout.ts';
+import type { Locale } from '../../kernel/i18n.ts';
+import { fill, renderEmail, type RenderedEmail } from '../../kernel/email-layout.ts';
 
 // The messages of accounts, in the five languages of the interface, written for the reader, not translated
 // word for word. Placeholders: {brand}, {firstName}, {code}, {minutes}, {newEmail}.

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../../server/app.ts';
-import { fixedClock, type TestClock } from '../../../server/clock.ts';
+import { fixedClock, type TestClock } from '../../../server/kernel/clock.ts';
 import { loadConfig, RATE_LIMIT_RULES, type Config } from '../../../server/config.ts';
 import { freshDatabaseConfig, type DatabaseTarget } from './databases.ts';
 import type { components } from '../../../openapi/schema.gen.ts';

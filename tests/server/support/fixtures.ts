@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../../server/db/database.ts';
 import type { BookingStatus } from '../../../server/db/schema.ts';
-import { insertBranchDefinition, type BranchDefinition } from '../../../server/branches/service.ts';
+import { insertBranchDefinition, type BranchDefinition } from '../../../server/catalog/service.ts';
 
 // Small builders for rows the tests need, each valid by default and overridable where a test cares.
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { runAdmin } from '../../../server/admin/cli.ts';
-import type { TestClock } from '../../../server/clock.ts';
+import type { TestClock } from '../../../server/kernel/clock.ts';
 import { totpCodeAt } from '../../../server/operators/totp.ts';
 import { newClient, type Client, type Schemas } from './accounts.ts';
 

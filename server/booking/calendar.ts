@@ -1,0 +1,125 @@
+import ical, {
+  ICalAttendeeRole,
+  ICalAttendeeStatus,
+  ICalCalendarMethod,
+  ICalEventStatus,
+} from 'ical-generator';
+import type { Temporal } from 'temporal-polyfill';
+import type { OutboxAttachment } from '../db/schema.ts';
+import { format, type Locale } from '../kernel/i18n.ts';
+import { describeSlotTime } from '../kernel/time-format.ts';
+
+// A booking's calendar event, the one place it is built (docs/decisions.md, 'Messages about a booking'). The
+// confirmation sends it with METHOD:REQUEST and SEQUENCE 0; every later change of the booking (a cancellation,
+// a move) sends the same UID with the booking's raised `calendar_sequence`, so the member's calendar updates or
+// removes the event it already has instead of adding another. Times are instants (UTC): no calendar can place
+// them in the wrong zone. The door code is never in it: it is sent 30 minutes before the start.
+
+/** REQUEST creates or updates the event; CANCEL removes it. */
+export type CalendarMethod = 'REQUEST' | 'CANCEL';
+
+export type CalendarBooking = {
+  bookingId: number;
+  /** The booking's `calendar_sequence` for this message (0 in the confirmation). */
+  sequence: number;
+  start: Temporal.Instant;
+  end: Temporal.Instant;
+};
+
+export type CalendarInput = {
+  method: CalendarMethod;
+  locale: Locale;
+  branch: { name: string; location: string; timeZone: string };
+  bookings: readonly CalendarBooking[];
+  /** The sender of the e-mail (ORGANIZER) and the member (ATTENDEE), as iTIP wants for REQUEST and CANCEL. */
+  organizer: { name: string; email: string };
+  attendeeEmail: string;
+  publicUrl: string;
+  now: Temporal.Instant;
+};
+
+const TEXTS = {
+  pt: {
+    event: 'Ginásio privado: {branch}',
+    code: 'Receberá o código da porta por e-mail e SMS 30 minutos antes do início.',
+    cancelled: 'Reserva cancelada.',
+  },
+  en: {
+    event: 'Private gym: {branch}',
+    code: 'You will receive the door code by e-mail and SMS 30 minutes before the start.',
+    cancelled: 'Booking cancelled.',
+  },
+  fr: {
+    event: 'Salle privée : {branch}',
+    code: 'Vous recevrez le code de la porte par e-mail et SMS 30 minutes avant le début.',
+    cancelled: 'Réservation annulée.',
+  },
+  de: {
+    event: 'Privates Fitnessstudio: {branch}',
+    code: 'Den Türcode erhalten Sie 30 Minuten vor Beginn per E-Mail und SMS.',
+    cancelled: 'Buchung storniert.',
+  },
+  sk: {
+    event: 'Súkromná posilňovňa: {branch}',
+    code: 'Kód od dverí dostanete e-mailom a SMS 30 minút pred začiatkom.',
+    cancelled: 'Rezervácia zrušená.',
+  },
+} as const satisfies Record<Locale, Record<string, string>>;
+
+/** The event's identity for its whole life: every message about this booking names it. */
+export function bookingEventUid(bookingId: number, publicUrl: string): string {
+  return `booking-${bookingId}@${new URL(publicUrl).host}`;
+}
+
+/** `"Private Gym" <no-reply@gym.example>` or a bare address: the ORGANIZER of the events. */
+export function organizerFromMailFrom(
+  mailFrom: string,
+  fallbackName: string,
+): { name: string; email: string } {
+  const match = /^\s*"?([^"<]*?)"?\s*<([^>]+)>\s*$/.exec(mailFrom);
+  if (match) return { name: match[1]!.trim() || fallbackName, email: match[2]!.trim() };
+  return { name: fallbackName, email: mailFrom.trim() };
+}
+
+/** The iCalendar text (RFC 5545/5546) of one message about these bookings. */
+export function bookingCalendar(input: CalendarInput): string {
+  const texts = TEXTS[input.locale];
+  const cancel = input.method === 'CANCEL';
+  const calendar = ical({
+    prodId: { company: 'Private Gym', product: 'Bookings', language: 'EN' },
+    method: cancel ? ICalCalendarMethod.CANCEL : ICalCalendarMethod.REQUEST,
+  });
+  for (const booking of input.bookings) {
+    const when = describeSlotTime(input.locale, input.branch.timeZone, booking.start, booking.end);
+    calendar.createEvent({
+      id: bookingEventUid(booking.bookingId, input.publicUrl),
+      sequence: booking.sequence,
+      stamp: new Date(input.now.epochMilliseconds),
+      start: new Date(booking.start.epochMilliseconds),
+      end: new Date(booking.end.epochMilliseconds),
+      summary: format(texts.event, { branch: input.branch.name }),
+      location: input.branch.location,
+      description: cancel ? `${texts.cancelled}\n${when}` : `${when}\n${texts.code}`,
+      status: cancel ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
+      organizer: input.organizer,
+      attendees: [
+        {
+          email: input.attendeeEmail,
+          role: ICalAttendeeRole.REQ,
+          status: cancel ? null : ICalAttendeeStatus.ACCEPTED,
+          rsvp: false,
+        },
+      ],
+    });
+  }
+  return calendar.toString();
+}
+
+/** The e-mail attachment carrying `bookingCalendar(input)`; the MIME type names the method, as iMIP asks. */
+export function bookingCalendarAttachment(input: CalendarInput): OutboxAttachment {
+  return {
+    filename: input.method === 'CANCEL' ? 'cancel.ics' : 'booking.ics',
+    contentType: `text/calendar; charset=utf-8; method=${input.method}`,
+    content: bookingCalendar(input),
+  };
+}

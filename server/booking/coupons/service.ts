@@ -1,0 +1,193 @@
+import type { components } from '../../../openapi/schema.gen.ts';
+import type { Temporal } from 'temporal-polyfill';
+import { dateFromInstant, type Clock } from '../../kernel/clock.ts';
+import type { Db } from '../../db/database.ts';
+import { AppError } from '../../kernel/errors.ts';
+import * as repository from './repository.ts';
+
+type Coupon = components['schemas']['Coupon'];
+type OfferedCoupon = components['schemas']['OfferedCoupon'];
+
+/** A coupon this user may use now; `remainingUses` null means no cap limits it. */
+type UsableCoupon = Omit<Coupon, 'remaining_uses'> & {
+  code: string;
+  remainingUses: number | null;
+};
+
+/** Codes are compared case-insensitively: they are stored upper-cased. */
+function normaliseCouponCode(code: string): string {
+  return code.trim().toUpperCase();
+}
+
+function capLeft(cap: number | null, used: number): number | null {
+  return cap === null ? null : Math.max(0, cap - used);
+}
+
+function smaller(a: number | null, b: number | null): number | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return Math.min(a, b);
+}
+
+/**
+ * Whether `coupon` is usable by the user at `now`, and for how many more slots: active, inside its validity
+ * window [valid_from, valid_until), the account made before `registered_before`, and both caps not reached.
+ * Caps count the live redemptions (see countLiveRedemptions), one per booked slot.
+ */
+async function evaluateCoupon(
+  db: Db,
+  coupon: repository.CouponRow,
+  userId: string,
+  now: Temporal.Instant,
+): Promise<UsableCoupon | null> {
+  const at = dateFromInstant(now);
+  if (!coupon.active) return null;
+  if (coupon.valid_from > at) return null;
+  if (coupon.valid_until !== null && coupon.valid_until <= at) return null;
+  if (coupon.registered_before !== null) {
+    const createdAt = await repository.findUserCreatedAt(db, userId);
+    if (!createdAt || createdAt >= coupon.registered_before) return null;
+  }
+  const totalLeft =
+    coupon.max_redemptions === null
+      ? null
+      : capLeft(coupon.max_redemptions, await repository.countLiveRedemptions(db, coupon.id, at));
+  const userLeft =
+    coupon.max_redemptions_per_user === null
+      ? null
+      : capLeft(
+          coupon.max_redemptions_per_user,
+          await repository.countLiveRedemptions(db, coupon.id, at, userId),
+        );
+  const remainingUses = smaller(totalLeft, userLeft);
+  if (remainingUses === 0) return null;
+  return { id: coupon.id, code: coupon.code, discount: Number(coupon.discount), remainingUses };
+}
+
+/**
+ * For a booking transaction: locks the coupon (so concurrent bookings count its caps one after another) and
+ * answers what this user may still get from it, or refuses with `invalid_coupon`.
+ */
+export async function lockUsableCoupon(
+  trx: Db,
+  couponId: number,
+  userId: string,
+  now: Temporal.Instant,
+): Promise<UsableCoupon> {
+  const coupon = await repository.lockCoupon(trx, couponId);
+  const usable = coupon ? await evaluateCoupon(trx, coupon, userId, now) : null;
+  if (!usable) throw new AppError('invalid_coupon');
+  return usable;
+}
+
+/** What an operator sets on a coupon; caps and dates null mean no limit. */
+type CouponSettings = {
+  discount: number;
+  valid_from: Date;
+  valid_until: Date | null;
+  max_redemptions: number | null;
+  max_redemptions_per_user: number | null;
+  registered_before: Date | null;
+  active: boolean;
+};
+
+function given<T extends object>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+function invalid(problems: string): AppError {
+  return new AppError('validation_failed', { problems });
+}
+
+/** The rules of a coupon's settings, on creation and on every change. */
+function checkSettings(
+  settings: Partial<CouponSettings> & Pick<CouponSettings, 'valid_from' | 'valid_until'>,
+) {
+  if (settings.discount !== undefined && !(settings.discount > 0 && settings.discount <= 1)) {
+    throw invalid('discount is a fraction above 0 and at most 1 (0.10 is 10% off)');
+  }
+  if (settings.valid_until && settings.valid_until <= settings.valid_from) {
+    throw invalid('valid_until must be after valid_from');
+  }
+}
+
+export function createCouponService({
+  db,
+  clock,
+  earlyBirdCouponCode = null,
+}: {
+  db: Db;
+  clock: Clock;
+  /** The coupon offered to every member it applies to without typing it (config `EARLY_BIRD_COUPON_CODE`). */
+  earlyBirdCouponCode?: string | null;
+}) {
+  return {
+    /**
+     * The early-bird coupon while this member may use it now (registered before its date, uses left), with
+     * the uses left; null otherwise. `trx` lets a registration's transaction ask about its new account.
+     */
+    async findOfferedCoupon(userId: string, trx: Db = db): Promise<OfferedCoupon | null> {
+      if (!earlyBirdCouponCode) return null;
+      const coupon = await repository.findCouponByCode(trx, normaliseCouponCode(earlyBirdCouponCode));
+      const usable = coupon ? await evaluateCoupon(trx, coupon, userId, clock.now()) : null;
+      if (!usable) return null;
+      return {
+        id: usable.id,
+        code: usable.code,
+        discount: usable.discount,
+        remaining_uses: usable.remainingUses,
+      };
+    },
+
+    async listCoupons(): Promise<repository.CouponRow[]> {
+      return repository.listCoupons(db);
+    },
+
+    /** Adds a coupon valid from now unless said otherwise; answers its stored (upper-case) code. */
+    async createCoupon(
+      code: string,
+      settings: Pick<CouponSettings, 'discount'> & Partial<CouponSettings>,
+    ): Promise<string> {
+      const normalised = normaliseCouponCode(code);
+      if (!/^[A-Z0-9_-]{2,40}$/.test(normalised)) {
+        throw invalid('a coupon code is 2 to 40 letters, digits, - or _');
+      }
+      if (await repository.findCouponByCode(db, normalised))
+        throw invalid(`coupon ${normalised} exists already`);
+      const complete: CouponSettings = {
+        valid_from: dateFromInstant(clock.now()),
+        valid_until: null,
+        max_redemptions: null,
+        max_redemptions_per_user: null,
+        registered_before: null,
+        active: true,
+        ...given(settings),
+        discount: settings.discount,
+      };
+      checkSettings(complete);
+      await repository.insertCoupon(db, { code: normalised, ...complete });
+      return normalised;
+    },
+
+    /** Changes what `patch` names; answers the coupon's code, or undefined when there is no such coupon. */
+    async updateCoupon(code: string, patch: Partial<CouponSettings>): Promise<string | undefined> {
+      const coupon = await repository.findCouponByCode(db, normaliseCouponCode(code));
+      if (!coupon) return undefined;
+      const changes = given(patch);
+      checkSettings({ valid_from: coupon.valid_from, valid_until: coupon.valid_until, ...changes });
+      await repository.updateCoupon(db, coupon.id, changes);
+      return coupon.code;
+    },
+
+    /** `GET /bookings/coupon-code/{code}`: the coupon the user may apply now, else 404 `invalid_coupon`. */
+    async findUsableCoupon(userId: string, code: string): Promise<Coupon> {
+      const normalised = normaliseCouponCode(code);
+      const coupon = normalised === '' ? undefined : await repository.findCouponByCode(db, normalised);
+      const usable = coupon ? await evaluateCoupon(db, coupon, userId, clock.now()) : null;
+      if (!usable) throw new AppError('invalid_coupon');
+      return { id: usable.id, discount: usable.discount, remaining_uses: usable.remainingUses };
+    },
+  };
+}
+
+export type CouponService = ReturnType<typeof createCouponService>;

@@ -1,0 +1,97 @@
+import type { FastifyRequest } from 'fastify';
+import { currentUser, type RateLimiter } from '../accounts/index.ts';
+import { AppError } from '../kernel/errors.ts';
+import type { AccessCodeNotifier } from './access-codes.ts';
+import type { CheckoutService } from './checkout/service.ts';
+import type { CouponService } from './coupons/service.ts';
+import { noStore } from '../http/caching.ts';
+import { defineHandlers } from '../http/operations.ts';
+import { resolveLocale } from '../kernel/i18n.ts';
+import { bookingMessage } from './messages.ts';
+import type { BookingService } from './service.ts';
+
+function userId(request: FastifyRequest): string {
+  return currentUser(request).id;
+}
+
+// Bookings, coupons and checkout states are personal: no cache along the way may keep them (noStore).
+
+/** The operations of a logged-in client: coupons, booking, paying, listing, cancelling and "send my code again". */
+export function bookingHandlers(services: {
+  bookings: BookingService;
+  coupons: CouponService;
+  checkout: CheckoutService;
+  resend: AccessCodeNotifier;
+  limiter: RateLimiter;
+}) {
+  const { bookings, coupons, checkout } = services;
+  return defineHandlers({
+    resendAccessCode: async (request, reply) => {
+      const user = currentUser(request);
+      noStore(reply);
+      await services.limiter.consume('code.resend', `user:${user.id}`);
+      const outcome = await services.resend.resend(request.body.booking_id, user.id);
+      if (outcome === 'not_found') throw new AppError('booking_not_found');
+      if (outcome !== 'sent') throw new AppError('code_not_available');
+      return reply.status(202).send(bookingMessage('codeSent', resolveLocale(request.headers.locale)));
+    },
+
+    getCoupon: async (request, reply) => {
+      noStore(reply);
+      return coupons.findUsableCoupon(userId(request), request.params.code);
+    },
+
+    createBooking: async (request, reply) => {
+      noStore(reply);
+      const result = await bookings.createBooking({
+        userId: userId(request),
+        slotIds: request.body.time_slot_id,
+        couponId: request.body.coupon_code ?? null,
+        expectedTotalEur: request.body.expected_total_final_price_eur,
+        locale: resolveLocale(request.headers.locale),
+      });
+      return reply.code(201).send(result);
+    },
+
+    getCheckoutSessionStatus: async (request, reply) => {
+      noStore(reply);
+      return checkout.reconcileSession({
+        sessionId: request.query.stripe_session_id,
+        userId: userId(request),
+      });
+    },
+
+    listMyBookings: async (request, reply) => {
+      noStore(reply);
+      const { bookings: page, nextCursor } = await bookings.listMyBookingsPage(userId(request), {
+        historyBefore: request.query.history_before ?? null,
+        historyLimit: request.query.history_limit,
+      });
+      if (nextCursor) reply.header('next-history-cursor', nextCursor);
+      return page;
+    },
+
+    moveBooking: async (request, reply) => {
+      noStore(reply);
+      return bookings.moveBooking({
+        userId: userId(request),
+        bookingId: request.params.booking_id,
+        slotId: request.body.time_slot_id,
+        expectedDifferenceEur: request.body.expected_price_difference_eur,
+        locale: resolveLocale(request.headers.locale),
+      });
+    },
+
+    cancelBookings: async (request, reply) => {
+      noStore(reply);
+      await bookings.cancelBookings({
+        userId: userId(request),
+        items: request.body.booking.map((item) => ({
+          bookingId: item.booking_id,
+          expectedRefundEur: item.expected_refund_eur,
+        })),
+      });
+      return bookingMessage('bookingsCanceled', resolveLocale(request.headers.locale));
+    },
+  });
+}

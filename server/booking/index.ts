@@ -1,0 +1,21 @@
+// The booking module's public face: create, pay, fulfil, cancel, move, coupons, the ledger, receipts. Other
+// modules and the composition root import this file, never the files behind it (a lint rule holds it).
+
+export { accessCodeDueAt, accessCodeJobId, createAccessCodeNotifier } from './access-codes.ts';
+export type { AccessCodeJobData, AccessCodeNotifier, AccessCodeScheduler } from './access-codes.ts';
+export { organizerFromMailFrom } from './calendar.ts';
+export type { NoticeDependencies } from './cancellation-notices.ts';
+export { checkoutPublicHandlers, keepWebhookRawBody } from './checkout/handlers.ts';
+export { createCheckoutService, listPayments } from './checkout/service.ts';
+export { createCouponService } from './coupons/service.ts';
+export { bookingHandlers } from './handlers.ts';
+export { totalsOfBookings } from './ledger-repository.ts';
+export { bookingMoney, moneyOfBookings, operatorActor, systemActor } from './ledger.ts';
+export type { RefundCause } from './ledger.ts';
+export { refundableCents } from './refunds.ts';
+export { anySlotClosed, bookingsWithBranchAndClient } from './repository.ts';
+export { createBookingService, listBookingRecords } from './service.ts';
+export type { BookingService } from './service.ts';
+export * as couponsRepository from './coupons/repository.ts';
+export * as movesRepository from './moves-repository.ts';
+export * as bookingsRepository from './repository.ts';

@@ -1,0 +1,159 @@
+import type { Temporal } from 'temporal-polyfill';
+import type { CompanyDetails } from '../config.ts';
+import { escapeHtml } from '../kernel/html.ts';
+import { format, INTL_LOCALES, type Locale } from '../kernel/i18n.ts';
+import { formatMoney } from '../kernel/money.ts';
+import { describeSlotTime } from '../kernel/time-format.ts';
+
+// The receipt in the confirmation e-mail: who sold what to whom, each slot's price, the coupon, the VAT the
+// prices include and the payment's reference. The total and its VAT are the payment's row of the money ledger. It is not a certified tax invoice (docs/operations.md says how an
+// invoicing service would issue one).
+
+export type ReceiptSlot = {
+  start: Temporal.Instant;
+  end: Temporal.Instant;
+  basePriceCents: number;
+  finalPriceCents: number;
+};
+
+export type ReceiptInput = {
+  locale: Locale;
+  company: CompanyDetails;
+  customer: { firstName: string; lastName: string; taxId: string | null };
+  timeZone: string;
+  slots: readonly ReceiptSlot[];
+  coupon: { code: string; discount: number } | null;
+  /**
+   * The payment as the ledger recorded it (its amount, the VAT it includes at its rate, the checkout session as
+   * its reference), or null for a booking that cost nothing.
+   */
+  payment: { reference: string; amountCents: number; vatCents: number; vatRate: number } | null;
+};
+
+/**
+ * The VAT contained in a price that includes it, in cents: the price less its net, the net being the price
+ * divided by (1 + rate) rounded half up to the cent. Computed once on the total (one rate applies to every
+ * slot), so the receipt's lines and its VAT never disagree by a rounded cent per line.
+ */
+export function includedVatCents(totalCents: number, rate: number): number {
+  if (!Number.isInteger(totalCents) || totalCents < 0) throw new RangeError(`not cents: ${totalCents}`);
+  // The rate in basis points keeps the division in integers (0.23 -> 2300 of 10 000).
+  const rateScaled = Math.round(rate * 10_000);
+  const netCents = Math.floor(
+    (totalCents * 10_000 * 2 + (10_000 + rateScaled)) / ((10_000 + rateScaled) * 2),
+  );
+  return totalCents - netCents;
+}
+
+const TEXTS = {
+  pt: {
+    title: 'Recibo (não é uma fatura)',
+    seller: 'Vendedor: {name}, {address}, NIF {taxId}',
+    customer: 'Cliente: {name}',
+    customerTaxId: 'Cliente: {name}, NIF {taxId}',
+    coupon: 'Cupão {code}: -{percent} em cada hora abrangida',
+    total: 'Total (IVA incluído): {total}',
+    vat: 'IVA {rate} incluído: {vat}',
+    reference: 'Referência do pagamento: {reference}',
+    free: 'Sem pagamento (total 0).',
+  },
+  en: {
+    title: 'Receipt (not an invoice)',
+    seller: 'Seller: {name}, {address}, tax number {taxId}',
+    customer: 'Customer: {name}',
+    customerTaxId: 'Customer: {name}, tax number {taxId}',
+    coupon: 'Coupon {code}: -{percent} on each time it covers',
+    total: 'Total (VAT included): {total}',
+    vat: 'VAT {rate} included: {vat}',
+    reference: 'Payment reference: {reference}',
+    free: 'No payment (total 0).',
+  },
+  fr: {
+    title: 'Reçu (ce n’est pas une facture)',
+    seller: 'Vendeur : {name}, {address}, numéro fiscal {taxId}',
+    customer: 'Client : {name}',
+    customerTaxId: 'Client : {name}, numéro fiscal {taxId}',
+    coupon: 'Coupon {code} : -{percent} sur chaque créneau concerné',
+    total: 'Total (TVA incluse) : {total}',
+    vat: 'TVA {rate} incluse : {vat}',
+    reference: 'Référence du paiement : {reference}',
+    free: 'Aucun paiement (total 0).',
+  },
+  de: {
+    title: 'Beleg (keine Rechnung)',
+    seller: 'Verkäufer: {name}, {address}, Steuernummer {taxId}',
+    customer: 'Kunde: {name}',
+    customerTaxId: 'Kunde: {name}, Steuernummer {taxId}',
+    coupon: 'Gutschein {code}: -{percent} auf jede erfasste Zeit',
+    total: 'Summe (inkl. MwSt.): {total}',
+    vat: 'Enthaltene MwSt. {rate}: {vat}',
+    reference: 'Zahlungsreferenz: {reference}',
+    free: 'Keine Zahlung (Summe 0).',
+  },
+  sk: {
+    title: 'Potvrdenie o platbe (nie je to faktúra)',
+    seller: 'Predávajúci: {name}, {address}, daňové číslo {taxId}',
+    customer: 'Zákazník: {name}',
+    customerTaxId: 'Zákazník: {name}, daňové číslo {taxId}',
+    coupon: 'Kupón {code}: -{percent} na každý zahrnutý čas',
+    total: 'Spolu (vrátane DPH): {total}',
+    vat: 'Zahrnutá DPH {rate}: {vat}',
+    reference: 'Referencia platby: {reference}',
+    free: 'Bez platby (spolu 0).',
+  },
+} as const satisfies Record<Locale, Record<string, string>>;
+
+function percent(locale: Locale, fraction: number): string {
+  return new Intl.NumberFormat(INTL_LOCALES[locale], { style: 'percent', maximumFractionDigits: 2 }).format(
+    fraction,
+  );
+}
+
+/** The receipt as lines of text (the e-mail's text part) and as HTML (its HTML part). */
+export function bookingReceipt(input: ReceiptInput): { text: string[]; html: string } {
+  const texts = TEXTS[input.locale];
+  const { locale, company } = input;
+  const name = `${input.customer.firstName} ${input.customer.lastName}`.trim();
+  const slots = [...input.slots].sort((a, b) => a.start.epochMilliseconds - b.start.epochMilliseconds);
+  const slotLines = slots.map((slot) => {
+    const when = describeSlotTime(locale, input.timeZone, slot.start, slot.end);
+    const price =
+      slot.finalPriceCents === slot.basePriceCents
+        ? formatMoney(locale, slot.finalPriceCents)
+        : `${formatMoney(locale, slot.basePriceCents)} -> ${formatMoney(locale, slot.finalPriceCents)}`;
+    return `${when}: ${price}`;
+  });
+  const totalCents = input.payment?.amountCents ?? slots.reduce((sum, slot) => sum + slot.finalPriceCents, 0);
+  const vatRate = input.payment?.vatRate ?? company.vatRate;
+  const lines = [
+    texts.title,
+    format(texts.seller, { name: company.name, address: company.address, taxId: company.taxId }),
+    input.customer.taxId
+      ? format(texts.customerTaxId, { name, taxId: input.customer.taxId })
+      : format(texts.customer, { name }),
+    ...slotLines.map((line) => `- ${line}`),
+    ...(input.coupon
+      ? [format(texts.coupon, { code: input.coupon.code, percent: percent(locale, input.coupon.discount) })]
+      : []),
+    format(texts.total, { total: formatMoney(locale, totalCents) }),
+    format(texts.vat, {
+      rate: percent(locale, vatRate),
+      vat: formatMoney(locale, input.payment?.vatCents ?? includedVatCents(totalCents, vatRate)),
+    }),
+    input.payment ? format(texts.reference, { reference: input.payment.reference }) : texts.free,
+  ];
+  const [title, ...rest] = lines;
+  const html = [
+    `<h2 style="font-size:1.1em">${escapeHtml(title!)}</h2>`,
+    `<p>${rest
+      .slice(0, 2)
+      .map((line) => escapeHtml(line))
+      .join('<br>')}</p>`,
+    `<ul>${slotLines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`,
+    `<p>${rest
+      .slice(2 + slotLines.length)
+      .map((line) => escapeHtml(line))
+      .join('<br>')}</p>`,
+  ].join('\n');
+  return { text: lines, html };
+}

@@ -1,0 +1,630 @@
+import { createHash } from 'node:crypto';
+import { Temporal } from 'temporal-polyfill';
+import { SESSION_ID_PLACEHOLDER } from '../adapters/payments/provider.ts';
+import { formatEpochInZone, readRefundRatios } from '../catalog/index.ts';
+import { dateFromInstant, instantFromDate, type Clock } from '../kernel/clock.ts';
+import { lockUsableCoupon } from './coupons/service.ts';
+import { insertRedemptions } from './coupons/repository.ts';
+import { confirmBookings, type FulfilmentDependencies } from './checkout/fulfilment.ts';
+import type { Db } from '../db/database.ts';
+import { runTransaction } from '../kernel/transactions.ts';
+import { AppError } from '../kernel/errors.ts';
+import type { Locale } from '../kernel/i18n.ts';
+import { releaseLockCodes } from '../doors/index.ts';
+import { rescheduleRecodedAccessCodes } from './access-codes.ts';
+import { queueCancellationNotices } from './cancellation-notices.ts';
+import type { CancellationReason } from './cancellation-message.ts';
+import type { Actor } from '../kernel/audit.ts';
+import {
+  memberActor,
+  moneyOfBookings,
+  operatorActor,
+  refundFromBookingPayments,
+  type RefundCause,
+} from './ledger.ts';
+import { abandonMovesOf, createMoveService } from './moves.ts';
+import { openCheckoutOverHolds, PROVIDER_CALL_HOLD_MINUTES, providerUnavailable } from './held-checkout.ts';
+import { isConflict } from '../kernel/database-errors.ts';
+import { centsToEuros, formatMoney, sameAmount } from '../kernel/money.ts';
+import { priceSlots } from './pricing.ts';
+import { refundableCents, withinBestRefundTier } from './refunds.ts';
+import * as repository from './repository.ts';
+import { describeSlotTime } from '../kernel/time-format.ts';
+import type { components } from '../../openapi/schema.gen.ts';
+
+export type BookingServiceDependencies = FulfilmentDependencies & {
+  db: Db;
+  clock: Clock;
+  /** How long a checkout stays open and its pending bookings hold their slots. */
+  checkoutExpiryMinutes: number;
+};
+
+export type CreateBookingInput = {
+  userId: string;
+  slotIds: readonly number[];
+  couponId: number | null;
+  expectedTotalEur: number;
+  /** The request's language: the checkout page's and the return URL's. */
+  locale: Locale;
+};
+
+type Schemas = components['schemas'];
+
+/** How many bookings of the history one page of my bookings holds, unless the caller asks for another size. */
+export const MY_BOOKINGS_HISTORY_PAGE = 20;
+
+export type MyBookingsPage = { historyBefore?: string | null; historyLimit?: number };
+
+/**
+ * '<start epoch ms>.<id>', as listMyBookings hands it out (the contract's pattern refuses anything else with
+ * validation_failed). An id past the column's range compares like its largest value: nothing lies beyond it.
+ */
+function parseHistoryCursor(text: string): repository.HistoryCursor {
+  const [startMs = '0', id = '0'] = text.split('.');
+  return { startTime: new Date(Number(startMs)), id: Math.min(Number(id), 2_147_483_647) };
+}
+
+export type CancelBookingsInput = {
+  userId: string;
+  items: readonly { bookingId: number; expectedRefundEur: number }[];
+};
+
+export type CancelBookingsResult = { canceledBookingIds: number[]; refundedCents: number };
+
+/** The lock code is readable from this long before the start until the end. */
+const LOCK_CODE_READABLE_BEFORE = Temporal.Duration.from({ minutes: 30 });
+
+/** What the payment provider's refund metadata says of each cancellation. */
+const REFUND_REASONS = {
+  member: 'canceled_by_client',
+  account_deleted: 'account_deleted',
+  operator: 'canceled_by_operator',
+} as const;
+
+/** The refund of a cancelled booking: one per booking, ever, whoever asks and however often. */
+function cancellationRefundKey(bookingId: number): string {
+  return `cancel-refund-${bookingId}`;
+}
+
+/** The same bookings always give the same key; new bookings (new ids) always a new one. */
+function checkoutIdempotencyKey(bookingIds: readonly number[]): string {
+  const digest = createHash('sha256')
+    .update([...bookingIds].sort((a, b) => a - b).join(','))
+    .digest('hex');
+  return `booking-checkout-${digest.slice(0, 40)}`;
+}
+
+/** Where the checkout returns to, and where an unpaid booking is paid again: the product with the session id. */
+export function checkoutReturnUrl(
+  publicUrl: string,
+  locale: string,
+  sessionId: string,
+  bookingDate: string | null,
+): string {
+  const date = bookingDate ? `&booking_date=${bookingDate}` : '';
+  return `${publicUrl}/${locale}?stripe_session_id=${sessionId}${date}`;
+}
+
+/** The operator's list of bookings (`npm run admin -- bookings list`). */
+export async function listBookingRecords(db: Db, filter: repository.BookingFilter) {
+  return repository.listBookingRecords(db, filter);
+}
+
+/**
+ * The locked bookings a cancellation ends, each with its refund: those cancelled before are skipped (done);
+ * any other not confirmed or already started refuses the whole call (409). `refundOf` gets the policy's refund
+ * now and answers the refund to make (or throws).
+ */
+function cancelableWithRefunds(
+  rows: readonly repository.BookingToCancelRow[],
+  now: Temporal.Instant,
+  refundOf: (row: repository.BookingToCancelRow, policyCents: number) => number,
+): { row: repository.BookingToCancelRow; refundCents: number }[] {
+  return rows
+    .filter((row) => row.status !== 'canceled')
+    .map((row) => {
+      const start = instantFromDate(row.start_time);
+      if (row.status !== 'confirmed' || Temporal.Instant.compare(start, now) <= 0) {
+        throw new AppError('booking_not_cancelable');
+      }
+      const policyCents = refundableCents(
+        { finalPriceCents: row.final_price_cents, refundRatios: row.refund_ratios, start },
+        now,
+      );
+      return { row, refundCents: refundOf(row, policyCents) };
+    });
+}
+
+export function createBookingService(deps: BookingServiceDependencies) {
+  const { db, clock } = deps;
+
+  async function requireBookingUser(trx: Db, userId: string): Promise<repository.BookingUserRow> {
+    const user = await repository.findBookingUser(trx, userId, { forShare: true });
+    if (!user || user.deleted_at !== null) throw new AppError('booking_account_closed');
+    if (await repository.isContactBlocked(trx, user.email, user.phone_number)) {
+      throw new AppError('booking_client_blocked');
+    }
+    if (user.email_verified_at === null || user.phone_verified_at === null) {
+      throw new AppError('booking_requires_verification');
+    }
+    return user;
+  }
+
+  async function requireBookableSlots(
+    trx: Db,
+    slotIds: readonly number[],
+    now: Temporal.Instant,
+  ): Promise<repository.SlotForBookingRow[]> {
+    const slots = await repository.findSlotsForBooking(trx, slotIds);
+    if (slots.length !== slotIds.length) throw new AppError('slot_not_found');
+    if (new Set(slots.map((slot) => slot.branch_id)).size > 1)
+      throw new AppError('slots_of_several_branches');
+    if (!slots.every((slot) => slot.active_with_smart_lock)) throw new AppError('branch_not_bookable');
+    if (slots.some((slot) => slot.start_time.getTime() <= now.epochMilliseconds))
+      throw new AppError('slot_started');
+    return slots;
+  }
+
+  async function insertHolds(
+    trx: Db,
+    rows: Parameters<typeof repository.insertBookings>[1],
+  ): Promise<number[]> {
+    try {
+      return await repository.insertBookings(trx, rows);
+    } catch (error) {
+      // The database refused a slot that has a live booking: the transaction is rolled back and nothing changes.
+      // A deadlock says nothing about the slots: it escapes, and the whole transaction is run again.
+      if (isConflict(error)) throw new AppError('slot_unavailable');
+      throw error;
+    }
+  }
+
+  async function openCheckout(
+    input: CreateBookingInput,
+    user: repository.BookingUserRow,
+    slots: repository.SlotForBookingRow[],
+    bookingIds: number[],
+    priced: ReturnType<typeof priceSlots>,
+    now: Temporal.Instant,
+  ) {
+    const slotById = new Map(slots.map((slot) => [slot.id, slot]));
+    const first = slots[0]!;
+    return deps.payments.createCheckoutSession({
+      amountCents: priced.totalCents,
+      currency: 'eur',
+      lineItems: priced.slots.map((slot) => {
+        const row = slotById.get(slot.slotId)!;
+        const when = describeSlotTime(
+          input.locale,
+          row.time_zone,
+          instantFromDate(row.start_time),
+          instantFromDate(row.end_time),
+        );
+        return { name: `${row.branch_name}: ${when}`, amountCents: slot.finalPriceCents };
+      }),
+      customerEmail: user.email,
+      locale: input.locale,
+      expiresAt: now.add({ minutes: deps.checkoutExpiryMinutes }),
+      returnUrl: checkoutReturnUrl(deps.publicUrl, input.locale, SESSION_ID_PLACEHOLDER, first.local_date),
+      idempotencyKey: checkoutIdempotencyKey(bookingIds),
+      metadata: { booking_ids: bookingIds.join(','), user_id: user.id },
+    });
+  }
+
+  /**
+   * Cancels the locked bookings, refunds each its amount (once, ever), frees their door codes and tells the
+   * member (e-mail with the calendar's cancel event; SMS when one was due within 24 hours). Each refund is a row
+   * of the ledger with its `cause` (why, who, what they said).
+   */
+  async function cancelAndRefund(
+    trx: Db,
+    toCancel: readonly { row: repository.BookingToCancelRow; refundCents: number }[],
+    nowDate: Date,
+    reason: Exclude<CancellationReason, 'late_payment'>,
+    cause: RefundCause,
+  ): Promise<CancelBookingsResult> {
+    let refundedCents = 0;
+    for (const { row, refundCents } of toCancel) {
+      await repository.cancelBooking(trx, row.id, nowDate);
+      // From each payment of the booking (a move's paid difference, then its own checkout), once ever.
+      refundedCents +=
+        refundCents === 0
+          ? 0
+          : await refundFromBookingPayments(
+              trx,
+              deps,
+              row.id,
+              refundCents,
+              cancellationRefundKey(row.id),
+              { ...cause, providerReason: REFUND_REASONS[reason] },
+              nowDate,
+            );
+    }
+    await abandonMovesOf(
+      trx,
+      toCancel.map(({ row }) => row.id),
+      nowDate,
+    );
+    const releasedCodes = toCancel.flatMap(({ row }) =>
+      row.lock_code_id === null ? [] : [row.lock_code_id],
+    );
+    await releaseLockCodes(trx, deps, releasedCodes, nowDate);
+    await rescheduleRecodedAccessCodes(trx, deps.accessCodes, releasedCodes, nowDate);
+    await queueCancellationNotices(
+      trx,
+      deps,
+      toCancel.map(({ row }) => row.id),
+      reason,
+      nowDate,
+    );
+    return { canceledBookingIds: toCancel.map(({ row }) => row.id), refundedCents };
+  }
+
+  const moves = createMoveService({
+    ...deps,
+    checkoutReturnUrl: (locale, sessionId, bookingDate) =>
+      checkoutReturnUrl(deps.publicUrl, locale, sessionId, bookingDate),
+  });
+
+  return {
+    moveBooking: (...args: Parameters<typeof moves.moveBooking>) => moves.moveBooking(...args),
+
+    /**
+     * Moves a booking in the caller's transaction by the one set of moving rules (moves.ts, `moveStep`): the
+     * console's move, as an operator (same price, until the start).
+     */
+    async moveAsOperator(trx: Db, bookingId: number, slotId: number) {
+      const step = await moves.moveStep(trx, { bookingId, slotId, rules: { by: 'operator' } });
+      // Same price: an operator's move is never the dearer kind that waits for a checkout.
+      if (!('answer' in step) || !step.to) throw new Error('an operator move did not move the booking');
+      return { from: step.from, to: step.to };
+    },
+
+    /**
+     * Cancels bookings the caller locked in `trx` (`repository.lockBookings`), each with the refund the caller
+     * chose (the console's policy, full, none or amount; a closure's full refund), recorded with its `cause`.
+     * Same path as a member's cancellation: one refund per booking, ever, and the door codes released.
+     */
+    async cancelLocked(
+      trx: Db,
+      toCancel: readonly { row: repository.BookingToCancelRow; refundCents: number }[],
+      cause: RefundCause,
+    ): Promise<CancelBookingsResult> {
+      return cancelAndRefund(trx, toCancel, dateFromInstant(clock.now()), 'operator', cause);
+    },
+
+    /**
+     * `POST /bookings/`, in three steps so that no database connection or lock waits on the payment provider:
+     * 1. one short transaction checks the user and the slots, releases stale holds of these slots, holds them with
+     *    pending bookings (the database refuses a slot someone else holds: 409 slot_unavailable), prices them (409
+     *    price_changed when the client's total differs), snapshots the refund policy and redeems the coupon. The
+     *    hold lasts PROVIDER_CALL_HOLD, so a process that dies before step 3 leaves a hold the expiry sweep ends
+     *    within minutes. A total of 0 confirms here, without a checkout.
+     * 2. the provider opens the checkout session, outside any transaction (its calls are bounded: timeout, one
+     *    retry). When it fails, the holds are removed at once and the caller hears 503.
+     * 3. a second short transaction records the session and attaches it to the holds, which then last as long as
+     *    the session. Holds that ended meanwhile (swept, their slot booked by someone else) are never revived: the
+     *    session stays unknown here, no one ever gets its secret, and a payment of it would be refunded.
+     */
+    async createBooking(input: CreateBookingInput): Promise<Schemas['CreateBookingResponse']> {
+      const slotIds = [...new Set(input.slotIds)];
+      if (slotIds.length === 0) throw new AppError('slot_not_found');
+      const now = clock.now();
+      const nowDate = dateFromInstant(now);
+      const held = await runTransaction(db, { name: 'createBooking', log: deps.log }, async (trx) => {
+        const user = await requireBookingUser(trx, input.userId);
+        // The slots' locks before their rows are read: a price change holding them (or committed) is then seen,
+        // so the hold is priced at the slot's price when it is written, never at one read before the change.
+        await repository.lockSlots(trx, slotIds);
+        const slots = await requireBookableSlots(trx, slotIds, now);
+        // After the slots' locks: a closure being made waits for them, or is committed and seen here.
+        if (await repository.anySlotClosed(trx, slotIds)) throw new AppError('slot_unavailable');
+        await repository.releaseStaleHoldsOfSlots(trx, slotIds, nowDate);
+
+        const coupon =
+          input.couponId === null ? null : await lockUsableCoupon(trx, input.couponId, user.id, now);
+        const priced = priceSlots(
+          slots.map((slot) => ({ id: slot.id, startTime: slot.start_time, priceCents: slot.price_cents })),
+          coupon,
+        );
+        if (!sameAmount(input.expectedTotalEur, priced.totalCents)) {
+          throw new AppError('price_changed', { total: (locale) => formatMoney(locale, priced.totalCents) });
+        }
+
+        const refundRatios = JSON.stringify(await readRefundRatios(trx));
+        const holdMinutes = Math.min(PROVIDER_CALL_HOLD_MINUTES, deps.checkoutExpiryMinutes);
+        const holdExpiresAt = dateFromInstant(now.add({ minutes: holdMinutes }));
+        const slotById = new Map(slots.map((slot) => [slot.id, slot]));
+        const bookingIds = await insertHolds(
+          trx,
+          priced.slots.map((price) => {
+            const slot = slotById.get(price.slotId)!;
+            return {
+              user_id: user.id,
+              slot_id: slot.id,
+              branch_id: slot.branch_id,
+              start_time: slot.start_time,
+              end_time: slot.end_time,
+              status: 'pending' as const,
+              hold_expires_at: holdExpiresAt,
+              base_price_cents: price.basePriceCents,
+              final_price_cents: price.finalPriceCents,
+              coupon_id: price.couponId,
+              refund_ratios: refundRatios,
+            };
+          }),
+        );
+        // insertBookings answers ids in start order, the order priced.slots has.
+        await insertRedemptions(
+          trx,
+          priced.slots.flatMap((price, index) =>
+            price.couponId === null
+              ? []
+              : [{ couponId: price.couponId, userId: user.id, bookingId: bookingIds[index]! }],
+          ),
+        );
+        if (priced.totalCents === 0) await confirmBookings(trx, deps, { bookingIds }, nowDate);
+        return { user, slots, priced, bookingIds };
+      });
+      const { user, slots, priced, bookingIds } = held;
+      if (priced.totalCents === 0) return { checkout_session: { clientSecret: null } };
+
+      const session = await openCheckoutOverHolds(
+        deps,
+        bookingIds,
+        () => openCheckout(input, user, slots, bookingIds, priced, now),
+        async (trx, opened) => {
+          await repository.insertCheckoutSession(trx, {
+            id: opened.id,
+            provider: deps.payments.name,
+            user_id: user.id,
+            amount_cents: priced.totalCents,
+            client_secret: opened.clientSecret,
+            locale: input.locale,
+            booking_date: slots[0]!.local_date,
+            expires_at: dateFromInstant(opened.expiresAt),
+          });
+          // The hold lasts exactly as long as the session the provider opened.
+          await repository.attachCheckoutSession(
+            trx,
+            bookingIds,
+            opened.id,
+            dateFromInstant(opened.expiresAt),
+          );
+          return true;
+        },
+        {
+          // Holds removed by another request of the member's (a move of another booking onto the slot, which
+          // takes the member's own unrecorded holds): the slot is theirs no more. Holds that merely ran out while
+          // the provider answered stay a 503.
+          holdsEnded: (how) =>
+            how === 'removed'
+              ? new AppError('slot_unavailable')
+              : providerUnavailable(new Error('the holds ended before the payment provider answered')),
+          // Holds an account deletion ended: it waits for the first step's lock on the account, then ends them.
+          whyEnded: async (trx) => {
+            const account = await repository.findBookingUser(trx, input.userId);
+            if (!account || account.deleted_at !== null) throw new AppError('booking_account_closed');
+          },
+        },
+      );
+      return { checkout_session: { clientSecret: session.clientSecret } };
+    },
+
+    /**
+     * `GET /bookings/my-bookings`, as spec section 3 describes each booking. Without a cursor: every upcoming
+     * booking and the newest `historyLimit` of the rest (started, cancelled, expired); with one, only the history
+     * older than it. `nextCursor` is set when older history remains. Sorted by start time.
+     */
+    async listMyBookingsPage(
+      userId: string,
+      { historyBefore = null, historyLimit = MY_BOOKINGS_HISTORY_PAGE }: MyBookingsPage = {},
+    ): Promise<{ bookings: Schemas['Booking'][]; nextCursor: string | null }> {
+      const now = clock.now();
+      const nowDate = dateFromInstant(now);
+      const nowMs = now.epochMilliseconds;
+      const before = historyBefore === null ? null : parseHistoryCursor(historyBefore);
+      const [upcoming, history] = await Promise.all([
+        before ? [] : repository.listUpcomingUserBookings(db, userId, nowDate),
+        repository.listUserBookingHistory(db, userId, nowDate, { before, limit: historyLimit + 1 }),
+      ]);
+      const page = history.slice(0, historyLimit);
+      const last = page.at(-1);
+      const nextCursor =
+        history.length > historyLimit && last ? `${last.start_time.getTime()}.${last.id}` : null;
+      const rows = [...upcoming, ...page.reverse()].sort(
+        (a, b) => a.start_time.getTime() - b.start_time.getTime() || a.id - b.id,
+      );
+      // What each booking costs, whether it was paid and what came back: the money ledger's.
+      const moneyById = await moneyOfBookings(db, rows);
+      // Times are formatted without a Temporal object per row (formatEpochInZone); only an upcoming booking's
+      // refund needs one.
+      const bookings = rows.map((row): Schemas['Booking'] => {
+        const startMs = row.start_time.getTime();
+        const endMs = row.end_time.getTime();
+        const zone = row.time_zone;
+        // A hold whose time is up no longer holds anything, whether or not the expiry job has run yet.
+        const holdOver =
+          row.status === 'pending' &&
+          (row.hold_expires_at === null || row.hold_expires_at.getTime() <= nowMs);
+        const status = holdOver ? 'expired' : row.status;
+        const money = moneyById.get(row.id)!;
+        const started = startMs <= nowMs;
+        const cancelable = status === 'confirmed' && !started;
+        // A Temporal instant only for a confirmed booking still ahead: no other one is refundable or movable.
+        const start = cancelable ? instantFromDate(row.start_time) : null;
+        const sessionOpen =
+          status === 'pending' &&
+          row.session_status === 'open' &&
+          row.session_expires_at !== null &&
+          row.session_expires_at.getTime() > nowMs;
+        const codeReadable =
+          status === 'confirmed' &&
+          row.lock_code !== null &&
+          row.lock_code_revoked_at === null &&
+          nowMs >= startMs - LOCK_CODE_READABLE_BEFORE.total('milliseconds') &&
+          nowMs < endMs;
+        return {
+          id: row.id,
+          time_slot_data: {
+            start_time: formatEpochInZone(startMs, zone),
+            end_time: formatEpochInZone(endMs, zone),
+            branch_data: {
+              id: row.branch_id,
+              name: row.branch_name,
+              location: row.location,
+              time_zone: zone,
+            },
+          },
+          created_at: formatEpochInZone(row.created_at.getTime(), zone),
+          status,
+          canceled: status === 'canceled',
+          active: status === 'pending' || status === 'confirmed',
+          is_in_past: started,
+          is_cancelable: cancelable,
+          final_price_eur: centsToEuros(money.priceCents),
+          paid: money.paid,
+          pay_again_url:
+            sessionOpen && row.checkout_session_id
+              ? checkoutReturnUrl(
+                  deps.publicUrl,
+                  row.session_locale ?? 'pt',
+                  row.checkout_session_id,
+                  row.session_booking_date,
+                )
+              : null,
+          refunded_eur: money.endingRefundCents > 0 ? centsToEuros(money.endingRefundCents) : null,
+          refundable_eur: start
+            ? centsToEuros(
+                refundableCents(
+                  { finalPriceCents: row.final_price_cents, refundRatios: row.refund_ratios, start },
+                  now,
+                ),
+              )
+            : 0,
+          lock_code: codeReadable ? (row.lock_code_backup ?? row.lock_code) : null,
+          lock_code_valid_from:
+            codeReadable && row.lock_code_valid_from
+              ? formatEpochInZone(row.lock_code_valid_from.getTime(), zone)
+              : null,
+          lock_code_valid_until:
+            codeReadable && row.lock_code_valid_until
+              ? formatEpochInZone(row.lock_code_valid_until.getTime(), zone)
+              : null,
+          checked_in_at: row.checked_in_at ? formatEpochInZone(row.checked_in_at.getTime(), zone) : null,
+          coupon_code: row.coupon_code,
+          is_movable:
+            start !== null &&
+            row.paid_at !== null &&
+            withinBestRefundTier({ refundRatios: row.refund_ratios, start }, now),
+          coupon_discount: row.coupon_discount === null ? null : Number(row.coupon_discount),
+        };
+      });
+      return { bookings, nextCursor };
+    },
+
+    /** listMyBookingsPage's bookings alone. */
+    async listMyBookings(userId: string, page: MyBookingsPage = {}): Promise<Schemas['Booking'][]> {
+      return (await this.listMyBookingsPage(userId, page)).bookings;
+    },
+
+    /**
+     * `POST /bookings/cancel-bookings`: all or nothing. The rows are locked first, so concurrent calls queue; a
+     * booking this user already cancelled is done and is skipped (a repeated call refunds nothing). Anything else
+     * must be confirmed, not started, and refund exactly `expectedRefundEur`, else nothing changes (409). Each
+     * refund has a key of its own booking, so neither this database nor the provider can pay it twice.
+     */
+    async cancelBookings(input: CancelBookingsInput): Promise<CancelBookingsResult> {
+      const now = clock.now();
+      const nowDate = dateFromInstant(now);
+      const expected = new Map(input.items.map((item) => [item.bookingId, item.expectedRefundEur]));
+      if (expected.size === 0) throw new AppError('booking_not_found');
+      // Run again after a deadlock, the refunds' provider calls are safe: each is keyed by its booking
+      // (cancellationRefundKey), so one a rolled-back try made is answered again by the provider, not paid twice.
+      return runTransaction(db, { name: 'cancelBookings', log: deps.log }, async (trx) => {
+        const rows = await repository.lockBookings(trx, [...expected.keys()]);
+        if (rows.length !== expected.size || rows.some((row) => row.user_id !== input.userId)) {
+          throw new AppError('booking_not_found');
+        }
+        const toCancel = cancelableWithRefunds(rows, now, (row, policyCents) => {
+          if (!sameAmount(expected.get(row.id)!, policyCents)) throw new AppError('refund_changed');
+          return policyCents;
+        });
+        return cancelAndRefund(trx, toCancel, nowDate, 'member', {
+          purpose: 'cancellation',
+          actor: memberActor(input.userId),
+        });
+      });
+    },
+
+    /**
+     * An operator's cancellation (`npm run admin -- bookings cancel`): all or nothing, like the member's, with
+     * the refund the booking's policy gives now or, for a fault of the gym's, the whole price. Bookings cancelled
+     * before are skipped; anything else not confirmed or already started is refused (409).
+     */
+    async cancelBookingsAsOperator(input: {
+      bookingIds: readonly number[];
+      refund: 'policy' | 'full';
+      actor?: Actor;
+    }): Promise<CancelBookingsResult> {
+      const now = clock.now();
+      const nowDate = dateFromInstant(now);
+      const ids = [...new Set(input.bookingIds)];
+      if (ids.length === 0) throw new AppError('booking_not_found');
+      // Safe to run again as the member's cancellation is: each refund is keyed by its booking.
+      return runTransaction(db, { name: 'cancelBookingsAsOperator', log: deps.log }, async (trx) => {
+        const rows = await repository.lockBookings(trx, ids);
+        if (rows.length !== ids.length) throw new AppError('booking_not_found');
+        const toCancel = cancelableWithRefunds(rows, now, (row, policyCents) =>
+          input.refund === 'full' ? row.final_price_cents : policyCents,
+        );
+        return cancelAndRefund(trx, toCancel, nowDate, 'operator', {
+          purpose: 'operator',
+          actor: operatorActor(input.actor ?? { operatorId: null, email: 'cli' }),
+        });
+      });
+    },
+
+    /**
+     * For account deletion: cancels every upcoming confirmed booking of the user with the refund its own policy
+     * gives now, and releases the user's pending holds. Runs in `trx` when given (the deletion's transaction);
+     * `erasedBy` is the operator who erased the account (the member deleting it themself: absent).
+     */
+    async cancelUpcomingBookingsOfUser(
+      userId: string,
+      options: { trx?: Db; erasedBy?: Actor | null; reason?: string | null } = {},
+    ): Promise<CancelBookingsResult> {
+      const now = clock.now();
+      const nowDate = dateFromInstant(now);
+      const work = async (trx: Db) => {
+        const rows = await repository.lockUpcomingBookingsOfUser(trx, userId, nowDate);
+        await repository.expirePendingBookings(
+          trx,
+          rows.filter((row) => row.status === 'pending').map((row) => row.id),
+        );
+        const toCancel = rows
+          .filter((row) => row.status === 'confirmed')
+          .map((row) => ({
+            row,
+            refundCents: refundableCents(
+              {
+                finalPriceCents: row.final_price_cents,
+                refundRatios: row.refund_ratios,
+                start: instantFromDate(row.start_time),
+              },
+              now,
+            ),
+          }));
+        return cancelAndRefund(trx, toCancel, nowDate, 'account_deleted', {
+          purpose: 'account_deletion',
+          actor: options.erasedBy ? operatorActor(options.erasedBy) : memberActor(userId),
+          reason: options.reason ?? null,
+        });
+      };
+      // Inside the deletion's transaction when given: that one is run again after a deadlock.
+      return runTransaction(options.trx ?? db, { name: 'cancelUpcomingBookingsOfUser', log: deps.log }, work);
+    },
+  };
+}
+
+export type BookingService = ReturnType<typeof createBookingService>;

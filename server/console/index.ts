@@ -1,0 +1,7 @@
+// The console's public face: the operator console's read models, reports and handlers. The composition root
+// imports this file, never the files behind it (a lint rule holds it).
+
+export { createCatalogueService } from './catalogue.ts';
+export { consoleHandlers } from './handlers.ts';
+export { createReportService } from './reports.ts';
+export { createConsoleService } from './service.ts';

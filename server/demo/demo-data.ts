@@ -1,0 +1,217 @@
+import { type BranchDefinition, type PriceRule } from '../catalog/index.ts';
+
+// The demo data set a newcomer sees on an empty database: three branches (two bookable, one coming soon),
+// their prices, the refund policy and two coupons. Tests and the README refer to these constants.
+
+export const DEMO_BRANCH_SLUGS = {
+  lisboa: 'lisboa-avenidas-novas',
+  porto: 'porto-boavista',
+  funchal: 'funchal-lido',
+} as const;
+
+export const DEMO_COUPON_CODES = { earlyBird: 'EARLYBIRD', welcome: 'WELCOME5' } as const;
+
+export const DEMO_REFUND_RATIOS = { '48': 1, '24': 0.5, '0': 0 };
+
+/** A verified client account, so a newcomer can log in and book at once (the README gives these). */
+export const DEMO_CLIENT = {
+  email: 'demo@example.com',
+  password: 'Demo-gym-2026!',
+  phoneNumber: '+351910000000',
+  firstName: 'Demo',
+  lastName: 'Cliente',
+  locale: 'pt',
+} as const;
+
+/** The demo's opening date lies this many days after seeding; EARLYBIRD is for accounts made before it. */
+export const DEMO_OPENING_DAYS_AHEAD = 60;
+export const DEMO_TIME_ZONE = 'Europe/Lisbon';
+
+const WEEKDAYS = [1, 2, 3, 4, 5];
+const WEEKEND = [6, 7];
+const EVERY_DAY = [...WEEKDAYS, ...WEEKEND];
+
+function band(days: number[], from: string, to: string, priceCents: number): PriceRule[] {
+  const minute = (time: string) => {
+    const [hours, minutes] = time.split(':').map(Number) as [number, number];
+    return hours * 60 + minutes;
+  };
+  return days.map((isoWeekday) => ({
+    isoWeekday,
+    startsAtMinute: minute(from),
+    endsAtMinute: minute(to),
+    priceCents,
+  }));
+}
+
+/** Night is cheap, weekday mornings and evenings are peak, weekend days are in between. */
+function demoPrices(cents: { night: number; morning: number; peak: number; weekend: number }): PriceRule[] {
+  return [
+    ...band(EVERY_DAY, '00:00', '07:00', cents.night),
+    ...band(WEEKDAYS, '07:00', '09:00', cents.morning),
+    ...band(WEEKDAYS, '17:00', '21:00', cents.peak),
+    ...band(WEEKEND, '09:00', '21:00', cents.weekend),
+  ];
+}
+
+/** An embeddable OpenStreetMap view of about 1 km around a point, with a marker on it. */
+function openStreetMapEmbedUrl(latitude: number, longitude: number): string {
+  const box = [longitude - 0.006, latitude - 0.003, longitude + 0.006, latitude + 0.003].map((value) =>
+    value.toFixed(4),
+  );
+  return (
+    `https://www.openstreetmap.org/export/embed.html?bbox=${box.join('%2C')}` +
+    `&layer=mapnik&marker=${latitude.toFixed(4)}%2C${longitude.toFixed(4)}`
+  );
+}
+
+function gallery(prefix: string): string[] {
+  return [1, 2, 3].map((index) => `/images/branches/${prefix}-${index}.svg`);
+}
+
+function paragraphs(...texts: string[]): string {
+  return texts.map((text) => `<p>${text}</p>`).join('');
+}
+
+const lisboa = { latitude: 38.744, longitude: -9.1458 };
+const porto = { latitude: 41.159, longitude: -8.638 };
+const funchal = { latitude: 32.6379, longitude: -16.9326 };
+
+export const DEMO_BRANCHES: BranchDefinition[] = [
+  {
+    slug: DEMO_BRANCH_SLUGS.lisboa,
+    name: 'Lisboa – Avenidas Novas',
+    order: 1,
+    location: 'Avenida da República 52, 1050-196 Lisboa',
+    ...lisboa,
+    mapUrl: openStreetMapEmbedUrl(lisboa.latitude, lisboa.longitude),
+    timeZone: 'Europe/Lisbon',
+    slotMinutes: 60,
+    openingHours: null,
+    activeWithSmartLock: true,
+    images: gallery('lisboa'),
+    defaultPriceCents: 1500,
+    priceRules: demoPrices({ night: 900, morning: 1800, peak: 2200, weekend: 1800 }),
+    descriptions: {
+      pt: paragraphs(
+        'Um ginásio inteiro só para si, a dois passos do Campo Pequeno. Duas estações de agachamento com barras olímpicas e discos, halteres de 2 a 40 kg, bancos ajustáveis, polia dupla, remo e bicicleta de ar.',
+        'São 140 m² com espelhos de parede a parede, ar condicionado, som por Bluetooth e balneário com duche e toalhas.',
+        'Sem receção nem filas: 30 minutos antes da sua sessão recebe por e-mail e SMS o código da porta, válido desde 15 minutos antes até 15 minutos depois da reserva.',
+      ),
+      en: paragraphs(
+        'A whole gym to yourself, a short walk from Campo Pequeno. Two squat racks with Olympic barbells and bumper plates, dumbbells from 2 to 40 kg, adjustable benches, a dual cable pulley, a rower and an air bike.',
+        '140 m² with wall-to-wall mirrors, air conditioning, Bluetooth sound and a changing room with a shower and towels.',
+        'No front desk, no queues: 30 minutes before your session you receive the door code by e-mail and SMS, valid from 15 minutes before until 15 minutes after your booking.',
+      ),
+      fr: paragraphs(
+        'Une salle de sport entière rien que pour vous, à deux pas du Campo Pequeno. Deux racks à squat avec barres olympiques et disques, des haltères de 2 à 40 kg, des bancs réglables, une double poulie, un rameur et un vélo à air.',
+        '140 m² avec un mur entier de miroirs, la climatisation, une enceinte Bluetooth et un vestiaire avec douche et serviettes.',
+        'Ni accueil ni file d’attente : 30 minutes avant votre séance, vous recevez le code de la porte par e-mail et SMS, valable de 15 minutes avant à 15 minutes après votre réservation.',
+      ),
+      de: paragraphs(
+        'Ein ganzes Fitnessstudio nur für Sie, wenige Schritte vom Campo Pequeno entfernt. Zwei Squat-Racks mit olympischen Langhanteln und Bumper Plates, Kurzhanteln von 2 bis 40 kg, verstellbare Bänke, ein Doppelkabelzug, ein Rudergerät und ein Air Bike.',
+        '140 m² mit durchgehender Spiegelwand, Klimaanlage, Bluetooth-Soundsystem und einer Umkleide mit Dusche und Handtüchern.',
+        'Kein Empfang, keine Warteschlange: 30 Minuten vor Ihrer Einheit erhalten Sie den Türcode per E-Mail und SMS, gültig von 15 Minuten vor bis 15 Minuten nach Ihrer Buchung.',
+      ),
+      sk: paragraphs(
+        'Celá posilňovňa len pre vás, pár krokov od Campo Pequeno. Dva drepové stojany s olympijskými osami a kotúčmi, jednoručky od 2 do 40 kg, nastaviteľné lavice, dvojitá kladka, veslovací trenažér a air bike.',
+        '140 m² so zrkadlami po celej stene, klimatizáciou, Bluetooth reproduktorom a šatňou so sprchou a uterákmi.',
+        'Žiadna recepcia, žiadne rady: 30 minút pred tréningom vám e-mailom a SMS pošleme kód od dverí, platný od 15 minút pred začiatkom do 15 minút po skončení rezervácie.',
+      ),
+    },
+  },
+  {
+    slug: DEMO_BRANCH_SLUGS.porto,
+    name: 'Porto – Boavista',
+    order: 2,
+    location: 'Avenida da Boavista 1277, 4100-130 Porto',
+    ...porto,
+    mapUrl: openStreetMapEmbedUrl(porto.latitude, porto.longitude),
+    timeZone: 'Europe/Lisbon',
+    slotMinutes: 60,
+    openingHours: null,
+    activeWithSmartLock: true,
+    images: gallery('porto'),
+    defaultPriceCents: 1200,
+    priceRules: demoPrices({ night: 700, morning: 1500, peak: 1800, weekend: 1500 }),
+    descriptions: {
+      pt: paragraphs(
+        'O seu ginásio privado na Avenida da Boavista, perto da Casa da Música. Um rack de potência sobre plataforma de halterofilismo, halteres até 36 kg, kettlebells, banco ajustável, máquina de polias, passadeira e remo.',
+        'Um espaço luminoso de 110 m², com janelas amplas, espelhos, ventilação com ar novo e uma zona de alongamentos com tapetes e rolos.',
+        'Entre com o código que lhe enviamos por e-mail e SMS 30 minutos antes da sessão: a porta abre a partir de 15 minutos antes da hora marcada e o código deixa de funcionar 15 minutos depois do fim.',
+      ),
+      en: paragraphs(
+        'Your private gym on Avenida da Boavista, near Casa da Música. A power rack on a lifting platform, dumbbells up to 36 kg, kettlebells, an adjustable bench, a cable machine, a treadmill and a rower.',
+        'A bright 110 m² space with large windows, mirrors, fresh-air ventilation and a stretching corner with mats and foam rollers.',
+        'Let yourself in with the code we send by e-mail and SMS 30 minutes before your session: the door opens from 15 minutes before your start time, and the code stops working 15 minutes after the end.',
+      ),
+      fr: paragraphs(
+        'Votre salle privée sur l’Avenida da Boavista, près de la Casa da Música. Un power rack sur plateforme d’haltérophilie, des haltères jusqu’à 36 kg, des kettlebells, un banc réglable, une machine à poulies, un tapis de course et un rameur.',
+        'Un espace lumineux de 110 m², avec de grandes fenêtres, des miroirs, une ventilation à air neuf et un coin étirements avec tapis et rouleaux de massage.',
+        'Entrez avec le code envoyé par e-mail et SMS 30 minutes avant votre séance : la porte s’ouvre dès 15 minutes avant l’heure prévue et le code cesse de fonctionner 15 minutes après la fin.',
+      ),
+      de: paragraphs(
+        'Ihr privates Studio an der Avenida da Boavista, nahe der Casa da Música. Ein Power Rack auf einer Gewichtheberplattform, Kurzhanteln bis 36 kg, Kettlebells, eine verstellbare Bank, ein Kabelzug, ein Laufband und ein Rudergerät.',
+        'Ein heller Raum von 110 m² mit großen Fenstern, Spiegeln, Frischluftlüftung und einer Dehnecke mit Matten und Faszienrollen.',
+        'Sie öffnen die Tür mit dem Code, den wir Ihnen 30 Minuten vor Ihrer Einheit per E-Mail und SMS schicken: Er gilt ab 15 Minuten vor Beginn und erlischt 15 Minuten nach dem Ende.',
+      ),
+      sk: paragraphs(
+        'Vaša súkromná posilňovňa na Avenida da Boavista, neďaleko Casa da Música. Silový stojan na vzpieračskom pódiu, jednoručky do 36 kg, kettlebelly, nastaviteľná lavica, kladkový stroj, bežecký pás a veslovací trenažér.',
+        'Svetlý priestor s rozlohou 110 m² s veľkými oknami, zrkadlami, vetraním s čerstvým vzduchom a kútikom na strečing s podložkami a masážnymi valcami.',
+        'Dnu sa dostanete s kódom, ktorý vám pošleme e-mailom a SMS 30 minút pred tréningom: dvere sa otvoria 15 minút pred začiatkom a kód prestane platiť 15 minút po skončení.',
+      ),
+    },
+  },
+  {
+    slug: DEMO_BRANCH_SLUGS.funchal,
+    name: 'Funchal – Lido',
+    order: 3,
+    location: 'Estrada Monumental 284, 9000-100 Funchal, Madeira',
+    ...funchal,
+    mapUrl: openStreetMapEmbedUrl(funchal.latitude, funchal.longitude),
+    timeZone: 'Atlantic/Madeira',
+    slotMinutes: 60,
+    openingHours: null,
+    activeWithSmartLock: false,
+    images: gallery('funchal'),
+    defaultPriceCents: 1400,
+    priceRules: demoPrices({ night: 800, morning: 1600, peak: 2000, weekend: 1600 }),
+    descriptions: {
+      pt: paragraphs(
+        'Brevemente no Funchal, na Estrada Monumental, a poucos minutos do Lido. Um ginásio privado com vista para o Atlântico: rack de potência, halteres até 40 kg, kettlebells, TRX e bicicleta de spinning.',
+        '100 m² com ar condicionado, espelhos, som por Bluetooth e balneário com duche.',
+        'Tal como nas outras filiais, entra com um código de porta pessoal, enviado por e-mail e SMS antes de cada sessão. Registe-se já e aproveite o desconto early bird.',
+      ),
+      en: paragraphs(
+        'Coming soon to Funchal, on the Estrada Monumental, a few minutes from the Lido. A private gym with a view of the Atlantic: a power rack, dumbbells up to 40 kg, kettlebells, a TRX and a spin bike.',
+        '100 m² with air conditioning, mirrors, Bluetooth sound and a changing room with a shower.',
+        'As at our other branches, you let yourself in with a personal door code sent by e-mail and SMS before each session. Register now to get the early bird discount.',
+      ),
+      fr: paragraphs(
+        'Bientôt à Funchal, sur l’Estrada Monumental, à quelques minutes du Lido. Une salle privée avec vue sur l’Atlantique : un power rack, des haltères jusqu’à 40 kg, des kettlebells, un TRX et un vélo de spinning.',
+        '100 m² climatisés, avec miroirs, enceinte Bluetooth et vestiaire avec douche.',
+        'Comme dans nos autres salles, vous entrez avec un code personnel envoyé par e-mail et SMS avant chaque séance. Inscrivez-vous dès maintenant pour profiter de la réduction early bird.',
+      ),
+      de: paragraphs(
+        'Demnächst in Funchal, an der Estrada Monumental, wenige Minuten vom Lido entfernt. Ein privates Studio mit Blick auf den Atlantik: Power Rack, Kurzhanteln bis 40 kg, Kettlebells, TRX und ein Indoor-Cycling-Bike.',
+        '100 m² mit Klimaanlage, Spiegeln, Bluetooth-Soundsystem und einer Umkleide mit Dusche.',
+        'Wie an unseren anderen Standorten kommen Sie mit einem persönlichen Türcode hinein, den Sie vor jeder Einheit per E-Mail und SMS erhalten. Registrieren Sie sich jetzt und sichern Sie sich den Early-Bird-Rabatt.',
+      ),
+      sk: paragraphs(
+        'Čoskoro vo Funchale, na Estrada Monumental, pár minút od kúpaliska Lido. Súkromná posilňovňa s výhľadom na Atlantik: silový stojan, jednoručky do 40 kg, kettlebelly, TRX a spinningový bicykel.',
+        '100 m² s klimatizáciou, zrkadlami, Bluetooth reproduktorom a šatňou so sprchou.',
+        'Ako v našich ostatných pobočkách, dnu vás pustí osobný kód od dverí, ktorý dostanete e-mailom a SMS pred každým tréningom. Zaregistrujte sa už teraz a získajte zľavu early bird.',
+      ),
+    },
+  },
+];
+
+/**
+ * The console's demo owner (issue 18). Its TOTP secret is fixed so the README and the development log can give
+ * it: add the `otpauth://` URI the log prints to an authenticator app, or compute codes from the secret.
+ */
+export const DEMO_OWNER = {
+  email: 'owner@example.com',
+  password: 'Demo-console-2026!',
+  totpSecret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+} as const;

@@ -1,0 +1,8 @@
+// The operators module's public face: operator accounts, their sign-in and roles. Other modules and the
+// composition root import this file, never the files behind it (a lint rule holds it).
+
+export { currentOperator, operatorAuth, operatorHandlers } from './handlers.ts';
+export { localisedMessage } from './messages.ts';
+export { actorOf, createOperatorAccounts, createOperatorService, requireOwner } from './service.ts';
+export { createOperatorTokens } from './tokens.ts';
+export { totpUri } from './totp.ts';
