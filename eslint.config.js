@@ -32,11 +32,15 @@ export const SERVER_MODULES = [
   'operators',
   'console',
 ];
-const SERVER_ROOT_FILES = ['./server/app.ts', './server/main.ts'];
+// The composition root: app.ts and main.ts for the server, modules.ts for both (the CLI, last, may import it).
+const SERVER_ROOT_FILES = ['./server/app.ts', './server/main.ts', './server/modules.ts'];
 
 const serverLayers = SERVER_ORDER.map((folder, index) => ({
   target: `./server/${folder}`,
-  from: [...SERVER_ORDER.slice(index + 1).map((later) => `./server/${later}`), ...SERVER_ROOT_FILES],
+  from: [
+    ...SERVER_ORDER.slice(index + 1).map((later) => `./server/${later}`),
+    ...SERVER_ROOT_FILES.filter((file) => folder !== 'admin' || file !== './server/modules.ts'),
+  ],
   message: `server/${folder} may import only the server folders before it (${SERVER_ORDER.slice(0, index).join(', ') || 'none'}); a later module reaches it through a port given by the composition root.`,
 }));
 const serverFaces = SERVER_MODULES.map((module) => ({

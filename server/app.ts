@@ -1,68 +1,32 @@
 import { randomUUID } from 'node:crypto';
 import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import {
-  authHandlers,
-  bearerAuth,
-  createPasswordHasher,
-  createRateLimiter,
-  retryAfterHook,
-  loadAuthKeys,
-  createAuthService,
-  createSessionTokens,
-} from './accounts/index.ts';
-import { createLockProvider } from './adapters/locks/index.ts';
-import { createPaymentProvider } from './adapters/payments/index.ts';
-import { branchHandlers, createBranchService, listBranches } from './catalog/index.ts';
-import {
-  bookingHandlers,
-  createBookingService,
-  checkoutPublicHandlers,
-  keepWebhookRawBody,
-  createCheckoutService,
-  createCouponService,
-  createAccessCodeNotifier,
-  organizerFromMailFrom,
-} from './booking/index.ts';
-import { systemClock, type Clock } from './kernel/clock.ts';
+import { authHandlers, bearerAuth, retryAfterHook } from './accounts/index.ts';
+import { bookingHandlers, checkoutPublicHandlers, keepWebhookRawBody } from './booking/index.ts';
+import { branchHandlers, listBranches } from './catalog/index.ts';
 import type { Config } from './config.ts';
+import { consoleHandlers } from './console/index.ts';
 import { openDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { DEMO_OWNER } from './demo/demo-data.ts';
 import { seedDemoData } from './demo/seed.ts';
-import { AppError } from './kernel/errors.ts';
-import { healthHandlers } from './http/health.ts';
+import { lockHandlers, type DoorService } from './doors/index.ts';
 import { registerApi } from './http/api.ts';
 import { registerClient } from './http/client.ts';
-import { securityHeadersHook } from './http/security-headers.ts';
 import { drainOnClose } from './http/drain.ts';
 import { errorHandler } from './http/error-handler.ts';
+import { healthHandlers } from './http/health.ts';
 import { loggerOptions } from './http/logging.ts';
+import { securityHeadersHook } from './http/security-headers.ts';
 import { describeValidationProblems, fieldProblems, validatorCompiler } from './http/validation.ts';
+import type { AfterAnswer } from './jobs/after-answer.ts';
+import type { JobQueue } from './jobs/queue.ts';
+import { systemClock, type Clock } from './kernel/clock.ts';
+import { AppError } from './kernel/errors.ts';
 import { resolveLocale } from './kernel/i18n.ts';
-import { createHousekeeping } from './jobs/housekeeping.ts';
-import {
-  createDeliveryAdapters,
-  notificationHandlers,
-  createOutboxWorker,
-  type OutboxWorker,
-} from './notifications/index.ts';
-import { openJobQueue, type JobQueue } from './jobs/queue.ts';
-import { createAfterAnswer, type AfterAnswer } from './jobs/after-answer.ts';
-import { createOperatorAlerts, createDoorService, type DoorService, lockHandlers } from './doors/index.ts';
-import {
-  createCatalogueService,
-  consoleHandlers,
-  createReportService,
-  createConsoleService,
-} from './console/index.ts';
-import { DEMO_OWNER } from './demo/demo-data.ts';
-import {
-  operatorAuth,
-  operatorHandlers,
-  createOperatorService,
-  createOperatorTokens,
-  totpUri,
-} from './operators/index.ts';
+import { createModules } from './modules.ts';
+import { notificationHandlers, type OutboxWorker } from './notifications/index.ts';
+import { operatorAuth, operatorHandlers, totpUri } from './operators/index.ts';
 
 export type AppOptions = {
   clock?: Clock;
@@ -162,171 +126,19 @@ export async function buildApp(
         `operator console: ${config.publicUrl}/en/admin as ${DEMO_OWNER.email} / ${DEMO_OWNER.password}, TOTP ${totpUri(DEMO_OWNER.totpSecret, DEMO_OWNER.email)}`,
       );
     }
-    const branches = createBranchService({
-      db: database.db,
-      clock,
-      horizonDays: config.slotHorizonDays,
-      allowPlainHttp: !config.isProduction,
-    });
+    const modules = await createModules(config, database, clock, { log: app.log });
+    // First to stop: the queue's jobs write to the outbox and the database.
+    stopBeforeClosing.push(modules.stop);
+    const { branches, doors, jobs, afterAnswer, outboxWorker, delivery, auth, operators } = modules;
     await branches.ensureSlotHorizon();
-
-    const lockProvider = createLockProvider(config, database.db);
-    let jobQueue: JobQueue | null = null;
-    const doors = createDoorService({
-      db: database.db,
-      clock,
-      provider: lockProvider,
-      alerts: createOperatorAlerts({
-        operatorEmail: config.operator.email,
-        locale: config.operator.locale,
-        log: app.log.child({ component: 'doors' }),
-      }),
-      log: app.log.child({ component: 'doors' }),
-      sync: () => jobQueue?.lockSync ?? null,
-    });
-    app.decorate('doors', doors);
-    const accessCodeNotifier = createAccessCodeNotifier({
-      db: database.db,
-      clock,
-      publicUrl: config.publicUrl,
-      companyName: config.companyName,
-      doors,
-      supportPhone: config.supportPhone,
-    });
-    // An injected clock means a test: the queue then runs its jobs only when the test says so (runDue).
-    const jobs = await openJobQueue({
-      database,
-      config,
-      clock,
-      manual: clock !== systemClock,
-      log: app.log.child({ component: 'jobs' }),
-      handlers: {
-        accessCode: ({ bookingId }) => accessCodeNotifier.send(bookingId),
-        lockSync: ({ lockCodeId }) => doors.syncCode(lockCodeId),
-        lockCheck: ({ bookingId }) => doors.prepareForMessage(bookingId),
-        doorSweep: () => doors.sweep(),
-        // Slots freed by the holds it ends take the price their grid gives them now (docs/decisions.md, 'Prices
-        // that apply when saved'), as do slots freed since the last run; dated grids whose day came take over.
-        holdExpiry: async () => {
-          const expired = await checkout.expireOverdueSessions();
-          await branches.keepPricesCurrent();
-          return expired;
-        },
-        slotHorizon: () => branches.ensureSlotHorizon(),
-      },
-    });
-    // First to stop: its jobs write to the outbox and the database.
-    stopBeforeClosing.push(jobs.stop);
-    app.decorate('jobs', jobs);
-    const afterAnswer = createAfterAnswer(app.log.child({ component: 'after-answer' }));
-    stopBeforeClosing.push(afterAnswer.stop);
-    app.decorate('afterAnswer', afterAnswer);
-    jobQueue = jobs;
-
-    // Transactions run again after a deadlock say so here (server/kernel/transactions.ts).
-    const transactionLog = app.log.child({ component: 'transactions' });
-    const fulfilment = {
-      log: transactionLog,
-      accessCodes: jobs.accessCodes,
-      db: database.db,
-      clock,
-      payments: createPaymentProvider(config, { db: database.db, clock }),
-      lockProvider,
-      lockSync: jobs.lockSync,
-      publicUrl: config.publicUrl,
-      companyName: config.companyName,
-      company: config.company,
-      organizer: organizerFromMailFrom(config.mail.from, config.companyName),
-    };
-    const checkout = createCheckoutService(fulfilment);
-    const bookings = createBookingService({
-      ...fulfilment,
-      checkoutExpiryMinutes: config.checkoutExpiryMinutes,
-    });
-    const coupons = createCouponService({
-      db: database.db,
-      clock,
-      earlyBirdCouponCode: config.earlyBirdCouponCode,
-    });
-
-    const keys = await loadAuthKeys(database.db, config);
-    const limiter = createRateLimiter({
-      db: database.db,
-      clock,
-      limits: config.auth.rateLimits,
-      hashSubject: (subject) => keys.keyedHash('rate-limit', subject),
-    });
-    const hasher = await createPasswordHasher(config.auth.passwordHashing);
-    const operators = createOperatorService({
-      db: database.db,
-      clock,
-      hasher,
-      tokens: createOperatorTokens(keys.operatorSessionToken, clock),
-      limiter,
-      publicUrl: config.publicUrl,
-      defaultLocale: config.operator.locale,
-    });
-    const auth = createAuthService({
-      db: database.db,
-      clock,
-      config,
-      hasher,
-      tokens: createSessionTokens(keys.sessionToken, clock, config.auth.sessionHours),
-      keys,
-      limiter,
-      afterAnswer: afterAnswer.run,
-      findOfferedCoupon: (userId, trx) => coupons.findOfferedCoupon(userId, trx),
-      log: transactionLog,
-      // Upcoming bookings are cancelled and refunded in the deletion's own transaction (all or nothing).
-      beforeErasure: [
-        async (trx, user, _at, erasedBy) => {
-          await bookings.cancelUpcomingBookingsOfUser(user.id, {
-            trx,
-            erasedBy: erasedBy?.actor ?? null,
-            reason: erasedBy?.reason ?? null,
-          });
-        },
-      ],
-    });
-    const consoleService = createConsoleService({
-      ...fulfilment,
-      bookings,
-      resend: accessCodeNotifier,
-      auth,
-    });
-    const catalogue = createCatalogueService({
-      db: database.db,
-      clock,
-      horizonDays: config.slotHorizonDays,
-      allowPlainHttp: !config.isProduction,
-    });
-    const reports = createReportService({ db: database.db, clock, lockProvider, console: consoleService });
-    const delivery = createDeliveryAdapters(config, app.log.child({ component: 'notifications' }));
     if (config.isProduction && delivery.mailer.name === 'log') {
       app.log.warn('SMTP_URL is not set: e-mails are kept in the outbox and not delivered');
     }
-    const outboxWorker = createOutboxWorker({
-      db: database.db,
-      clock,
-      ...delivery,
-      log: app.log.child({ component: 'outbox' }),
-      options: { concurrency: config.outbox.concurrency },
-    });
-    const housekeeping = createHousekeeping({
-      db: database.db,
-      clock,
-      rateLimits: config.auth.rateLimits,
-      log: app.log.child({ component: 'housekeeping' }),
-    });
-    stopBeforeClosing.push(outboxWorker.stop, housekeeping.stop, delivery.mailer.close);
+    app.decorate('doors', doors);
+    app.decorate('jobs', jobs);
+    app.decorate('afterAnswer', afterAnswer);
     app.decorate('outboxWorker', outboxWorker);
-    app.decorate('startBackgroundWork', () => {
-      jobs
-        .startWorkers()
-        .catch((error: unknown) => app.log.error({ err: error }, 'the job queue workers could not start'));
-      outboxWorker.start();
-      housekeeping.start();
-    });
+    app.decorate('startBackgroundWork', modules.startBackgroundWork);
     app.decorateRequest('user', null);
     app.decorateRequest('operatorCaller', null);
 
@@ -357,11 +169,21 @@ export async function buildApp(
           virtualDoors: async () =>
             (await listBranches(database.db)).map((branch) => ({ id: branch.id, name: branch.name })),
         }),
-        ...checkoutPublicHandlers(checkout, { devRoutes: config.devRoutes }),
-        ...bookingHandlers({ bookings, coupons, checkout, resend: accessCodeNotifier, limiter }),
+        ...checkoutPublicHandlers(modules.checkout, { devRoutes: config.devRoutes }),
+        ...bookingHandlers({
+          bookings: modules.bookings,
+          coupons: modules.coupons,
+          checkout: modules.checkout,
+          resend: modules.accessCodeNotifier,
+          limiter: modules.limiter,
+        }),
         ...lockHandlers({ doors, config }),
         ...operatorHandlers(operators),
-        ...consoleHandlers({ console: consoleService, catalogue, reports }),
+        ...consoleHandlers({
+          console: modules.console,
+          catalogue: modules.catalogue,
+          reports: modules.reports,
+        }),
       },
       security: { bearerAuth: bearerAuth(auth), operatorAuth: operatorAuth(operators) },
     });

@@ -7,6 +7,7 @@ import { ACCEPTED_YEARS, dateFromInstant, type Clock } from '../kernel/clock.ts'
 import type { Db } from '../db/database.ts';
 import { runTransaction } from '../kernel/transactions.ts';
 import type { LocaleCode } from '../db/schema.ts';
+import type { Modules } from '../modules.ts';
 
 // A back-office command is a module `server/admin/commands/<noun>.ts` exporting a record of
 // `AdminCommand`s keyed by '<noun> <verb>' (registered in `server/admin/cli.ts`). Each is `{ usage, summary,
@@ -33,6 +34,8 @@ export type AdminContext = {
   allowPlainHttp?: boolean;
   /** Who the audit log names for this run's changes; by default `cli:<the OS user running it>`. */
   actor?: Actor;
+  /** The server's services, from the one composition root (admin/main.ts builds them as the server does). */
+  modules?: Modules;
 };
 
 function osUserName(): string {

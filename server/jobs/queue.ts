@@ -26,25 +26,6 @@ import type { Db, OpenedDatabase } from '../db/database.ts';
 
 export const QUEUE_SCHEMA = 'pgboss';
 
-// In this order under a manual clock (runDue): codes reach their doors before the doors are checked, and the
-// check comes before the message.
-export const JOB_QUEUES = {
-  lockSync: 'lock-sync',
-  lockCheck: 'lock-check',
-  accessCode: 'access-code',
-  doorSweep: 'door-sweep',
-  holdExpiry: 'hold-expiry',
-  slotHorizon: 'slot-horizon',
-} as const;
-export type JobQueueName = (typeof JOB_QUEUES)[keyof typeof JOB_QUEUES];
-
-/** Recurring work, as cron expressions in UTC: holds every minute, the slot horizon once a day. */
-export const RECURRING_JOBS = {
-  [JOB_QUEUES.holdExpiry]: '* * * * *',
-  [JOB_QUEUES.doorSweep]: '* * * * *',
-  [JOB_QUEUES.slotHorizon]: '15 3 * * *',
-} as const;
-
 /**
  * How each process works its queues. The booking queues take jobs in batches and keep fetching while batches come
  * back full, with two workers each, so a backlog (a morning of bookings, a restart after an outage) drains in
@@ -67,8 +48,9 @@ const EMBEDDED_BOOKING_QUEUE_WORK = {
   localConcurrency: 1,
   pollingIntervalSeconds: 5,
 } as const;
-const SWEEP_QUEUE = { policy: 'stately', retryLimit: 3, retryDelay: 30, expireInSeconds: 600 } as const;
-/** Each queue's policy and retries, declared once. */
+const SWEEP_WORK = { batchSize: 1, pollingIntervalSeconds: 5, perJobResults: true } as const;
+type WorkOptions = typeof BOOKING_QUEUE_WORK | typeof EMBEDDED_BOOKING_QUEUE_WORK | typeof SWEEP_WORK;
+
 type QueueOptions = {
   policy: 'exclusive' | 'stately';
   retryLimit: number;
@@ -77,39 +59,88 @@ type QueueOptions = {
   retryDelayMax?: number;
   expireInSeconds: number;
 };
-const QUEUE_OPTIONS: Record<JobQueueName, QueueOptions> = {
-  // The message matters for the half hour before the start: retry soon and often, never twice at once.
-  [JOB_QUEUES.accessCode]: {
-    policy: 'exclusive',
-    retryLimit: 10,
-    retryDelay: 20,
-    retryBackoff: true,
-    retryDelayMax: 300,
-    expireInSeconds: 300,
-  },
+// Sweeps: one queued and one running at most, however many processes the cron reaches.
+const SWEEP_QUEUE = { policy: 'stately', retryLimit: 3, retryDelay: 30, expireInSeconds: 600 } as const;
+
+/** What each job's handler is given: its data, typed here once. */
+export type JobHandlers = {
+  lockSync: (data: { lockCodeId: number }) => Promise<unknown>;
+  lockCheck: (data: { bookingId: number }) => Promise<unknown>;
+  accessCode: (data: AccessCodeJobData) => Promise<unknown>;
+  doorSweep: () => Promise<unknown>;
+  holdExpiry: () => Promise<unknown>;
+  slotHorizon: () => Promise<unknown>;
+  housekeeping: () => Promise<unknown>;
+};
+
+type JobDeclaration = {
+  queue: string;
+  options: QueueOptions;
+  /** How a process works it: the booking queues in batches, the sweeps one at a time. */
+  work: 'booking' | 'sweep';
+  /** Recurring work, as a cron expression in UTC. */
+  schedule?: string;
+};
+
+/**
+ * Every job, declared once: its queue, policy and retries, how it is worked, its schedule; its data is typed in
+ * `JobHandlers` and its handler is given by the composition root (server/modules.ts). In this order under a
+ * manual clock (runDue): codes reach their doors before the doors are checked, and the check comes before the
+ * message.
+ */
+const JOBS = {
   // A code on its doors: one sync queued and one running per code. Retried with backoff while a door is still
   // programming or the provider is down (5-10 s first, so a sync whose process died is soon taken over); the
   // door sweep queues it again if the retries run out.
-  [JOB_QUEUES.lockSync]: {
-    policy: 'stately',
-    retryLimit: 30,
-    retryDelay: 5,
-    retryBackoff: true,
-    retryDelayMax: 300,
-    expireInSeconds: 120,
+  lockSync: {
+    queue: 'lock-sync',
+    options: {
+      policy: 'stately',
+      retryLimit: 30,
+      retryDelay: 5,
+      retryBackoff: true,
+      retryDelayMax: 300,
+      expireInSeconds: 120,
+    },
+    work: 'booking',
   },
-  [JOB_QUEUES.lockCheck]: {
-    policy: 'exclusive',
-    retryLimit: 5,
-    retryDelay: 20,
-    retryBackoff: true,
-    expireInSeconds: 120,
+  // The doors' check 15 minutes before the message: a backup code or the operator's alert in time.
+  lockCheck: {
+    queue: 'lock-check',
+    options: { policy: 'exclusive', retryLimit: 5, retryDelay: 20, retryBackoff: true, expireInSeconds: 120 },
+    work: 'booking',
   },
-  // Sweeps: one queued and one running at most, however many processes the cron reaches.
-  [JOB_QUEUES.holdExpiry]: SWEEP_QUEUE,
-  [JOB_QUEUES.slotHorizon]: SWEEP_QUEUE,
-  [JOB_QUEUES.doorSweep]: SWEEP_QUEUE,
-};
+  // The message matters for the half hour before the start: retry soon and often, never twice at once.
+  accessCode: {
+    queue: 'access-code',
+    options: {
+      policy: 'exclusive',
+      retryLimit: 10,
+      retryDelay: 20,
+      retryBackoff: true,
+      retryDelayMax: 300,
+      expireInSeconds: 300,
+    },
+    work: 'booking',
+  },
+  doorSweep: { queue: 'door-sweep', options: SWEEP_QUEUE, work: 'sweep', schedule: '* * * * *' },
+  holdExpiry: { queue: 'hold-expiry', options: SWEEP_QUEUE, work: 'sweep', schedule: '* * * * *' },
+  slotHorizon: { queue: 'slot-horizon', options: SWEEP_QUEUE, work: 'sweep', schedule: '15 3 * * *' },
+  housekeeping: { queue: 'housekeeping', options: SWEEP_QUEUE, work: 'sweep', schedule: '*/15 * * * *' },
+} as const satisfies Record<keyof JobHandlers, JobDeclaration>;
+
+type JobName = keyof typeof JOBS;
+export const JOB_QUEUES = Object.fromEntries(
+  Object.entries(JOBS).map(([name, job]) => [name, job.queue]),
+) as { [N in JobName]: (typeof JOBS)[N]['queue'] };
+export type JobQueueName = (typeof JOBS)[JobName]['queue'];
+const JOB_BY_QUEUE = new Map(
+  (Object.entries(JOBS) as [JobName, (typeof JOBS)[JobName]][]).map(([name, job]) => [
+    job.queue,
+    { name, ...job },
+  ]),
+);
+
 /** A worker beats for each job it runs at half this interval; a job silent this long is failed and retried. */
 const HEARTBEAT_SECONDS = 10;
 /**
@@ -117,23 +148,11 @@ const HEARTBEAT_SECONDS = 10;
  * its default is a minute).
  */
 const SUPERVISE_SECONDS = 5;
-const SWEEP_WORK = { batchSize: 1, pollingIntervalSeconds: 5, perJobResults: true } as const;
-type WorkOptions = typeof BOOKING_QUEUE_WORK | typeof EMBEDDED_BOOKING_QUEUE_WORK | typeof SWEEP_WORK;
 
-function workOptions(name: JobQueueName, embedded: boolean): WorkOptions {
-  if (name === JOB_QUEUES.lockSync || name === JOB_QUEUES.lockCheck || name === JOB_QUEUES.accessCode)
-    return embedded ? EMBEDDED_BOOKING_QUEUE_WORK : BOOKING_QUEUE_WORK;
-  return SWEEP_WORK;
+function workOptions(job: JobDeclaration, embedded: boolean): WorkOptions {
+  if (job.work === 'sweep') return SWEEP_WORK;
+  return embedded ? EMBEDDED_BOOKING_QUEUE_WORK : BOOKING_QUEUE_WORK;
 }
-
-export type JobHandlers = {
-  accessCode(data: AccessCodeJobData): Promise<unknown>;
-  lockSync(data: { lockCodeId: number }): Promise<unknown>;
-  lockCheck(data: { bookingId: number }): Promise<unknown>;
-  doorSweep(): Promise<unknown>;
-  holdExpiry(): Promise<unknown>;
-  slotHorizon(): Promise<unknown>;
-};
 
 export type JobQueue = {
   /** For the confirming transaction (checkout fulfilment and free bookings). */
@@ -230,9 +249,12 @@ export async function openJobQueue(deps: {
     // by an earlier version (all but the policy, which pg-boss fixes at creation). A job whose process died
     // (kill -9, a power cut) is failed by any live process's supervisor once its heartbeat stops, and retried
     // after its queue's short delay: a wished revocation is not held up until the job's expiry.
-    for (const [name, { policy, ...options }] of Object.entries(QUEUE_OPTIONS)) {
-      await boss.createQueue(name, { policy, ...options });
-      await boss.updateQueue(name, {
+    for (const {
+      queue,
+      options: { policy, ...options },
+    } of Object.values(JOBS)) {
+      await boss.createQueue(queue, { policy, ...options });
+      await boss.updateQueue(queue, {
         ...options,
         ...(watchHeartbeats ? { heartbeatSeconds: HEARTBEAT_SECONDS } : {}),
       });
@@ -245,19 +267,16 @@ export async function openJobQueue(deps: {
     throw error;
   }
 
-  const run: Record<JobQueueName, (job: Job<unknown>) => Promise<unknown>> = {
-    [JOB_QUEUES.accessCode]: (job) => handlers.accessCode(job.data as AccessCodeJobData),
-    [JOB_QUEUES.lockSync]: (job) => handlers.lockSync(job.data as { lockCodeId: number }),
-    [JOB_QUEUES.lockCheck]: (job) => handlers.lockCheck(job.data as { bookingId: number }),
-    [JOB_QUEUES.doorSweep]: () => handlers.doorSweep(),
-    [JOB_QUEUES.holdExpiry]: () => handlers.holdExpiry(),
-    [JOB_QUEUES.slotHorizon]: () => handlers.slotHorizon(),
+  // Every job's data is what its declaration's handler takes (JobHandlers); pg-boss stores it untyped.
+  const run = (name: JobQueueName, job: Job<unknown>): Promise<unknown> => {
+    const handler = handlers[JOB_BY_QUEUE.get(name)!.name] as (data: unknown) => Promise<unknown>;
+    return handler(job.data);
   };
 
   /** A failure is logged and thrown back to pg-boss, which retries it (and keeps the error in the job row). */
   async function runJob(name: JobQueueName, job: Job<unknown>): Promise<void> {
     try {
-      await run[name](job);
+      await run(name, job);
     } catch (error) {
       // A door still programming is the normal course of things, not a failure worth an error line.
       const level = error instanceof DoorsNotSettledError ? 'info' : 'error';
@@ -340,15 +359,16 @@ export async function openJobQueue(deps: {
       },
     },
     async startWorkers() {
-      for (const [name, cron] of Object.entries(RECURRING_JOBS)) {
-        await boss.schedule(name, cron, null, { tz: 'UTC' });
+      for (const job of Object.values(JOBS)) {
+        if ('schedule' in job) await boss.schedule(job.queue, job.schedule, null, { tz: 'UTC' });
       }
       // Under a manual clock, runDue() is the worker.
       if (queueClock) return;
-      for (const name of Object.values(JOB_QUEUES)) {
+      for (const job of Object.values(JOBS)) {
+        const name = job.queue;
         await boss.work(
           name,
-          workOptions(name, deps.config.database.kind !== 'postgres'),
+          workOptions(job, deps.config.database.kind !== 'postgres'),
           async (jobs): Promise<JobResult[]> => {
             // Each job settles on its own: a failure is retried by the queue without failing its batch.
             const results: JobResult[] = [];

@@ -392,6 +392,7 @@ describe.each(DATABASE_TARGETS)('a failing job (%s)', (target) => {
           },
           holdExpiry: async () => {},
           slotHorizon: async () => {},
+          housekeeping: async () => {},
           lockSync: async () => {},
           lockCheck: async () => {},
           doorSweep: async () => {},
@@ -477,6 +478,7 @@ describe.each(DATABASE_TARGETS)('the workers (%s)', (target) => {
           accessCode: async () => {},
           holdExpiry: async () => {},
           slotHorizon: async () => {},
+          housekeeping: async () => {},
           lockSync: async ({ lockCodeId }) => {
             if (lockCodeId === 3 && failures === 0) {
               failures += 1;
