@@ -405,6 +405,21 @@ export function createBookingService(deps: BookingServiceDependencies) {
           whyEnded: async (trx) => {
             const account = await repository.findBookingUser(trx, input.userId);
             if (!account || account.deleted_at !== null) throw new AppError('booking_account_closed');
+            // Holds released before their time was up (a closure of their period, an operator's cancellation;
+            // both expire a hold, which keeps its hold_expires_at): the slot was taken from the member, as a
+            // taken or closed slot is in the first step, and the provider was fine; 409, not 503. The rows
+            // are already this transaction's (openCheckoutOverHolds locked them). Found by
+            // tests/server/ledger-workload.test.ts.
+            const now = dateFromInstant(clock.now());
+            const holds = await repository.lockBookings(trx, bookingIds);
+            if (
+              holds.some(
+                (hold) =>
+                  hold.status === 'expired' && hold.hold_expires_at !== null && hold.hold_expires_at > now,
+              )
+            ) {
+              throw new AppError('slot_unavailable');
+            }
           },
         },
       );

@@ -46,3 +46,95 @@ export async function ledgerInvariantViolations(db: Db) {
 }
 
 export const NO_VIOLATIONS = { unbalanced: [], overRefunded: [], unpaid: [], unrecorded: [] };
+
+/**
+ * More of the ledger's invariants, about what a refund pays back: each list holds what breaks one, so a test
+ * expects every list to be empty (`NO_PAYBACK_VIOLATIONS`).
+ */
+export async function ledgerPaybackViolations(db: Db) {
+  // A refund pays back a payment (never another refund), for a booking that payment paid for.
+  const misdirected = await sql<{ id: number; booking_id: number }>`
+    select refund.id, back.booking_id from ledger_entries as refund
+    join ledger_entry_bookings as back on back.entry_id = refund.id
+    join ledger_entries as payment on payment.id = refund.refunded_entry_id
+    where refund.kind = 'refund'
+      and (payment.kind <> 'payment' or not exists (select 1 from ledger_entry_bookings as paid
+        where paid.entry_id = payment.id and paid.booking_id = back.booking_id))`.execute(db);
+  // What is refunded of a payment, all its bookings together, never exceeds it.
+  const overRefundedPayments = await sql<{ id: number }>`
+    select payment.id from ledger_entries as payment
+    join ledger_entries as refund on refund.refunded_entry_id = payment.id
+    group by payment.id having sum(refund.amount_cents) > min(payment.amount_cents)`.execute(db);
+  // What is refunded of a booking, all its payments together, never exceeds what was paid for it.
+  const overRefundedBookings = await sql<{ booking_id: number }>`
+    select share.booking_id from ledger_entry_bookings as share
+    join ledger_entries as entry on entry.id = share.entry_id
+    group by share.booking_id
+    having coalesce(sum(share.amount_cents) filter (where entry.kind = 'refund'), 0)
+      > coalesce(sum(share.amount_cents) filter (where entry.kind = 'payment'), 0)`.execute(db);
+  return {
+    misdirected: misdirected.rows,
+    overRefundedPayments: overRefundedPayments.rows,
+    overRefundedBookings: overRefundedBookings.rows,
+  };
+}
+
+export const NO_PAYBACK_VIOLATIONS = { misdirected: [], overRefundedPayments: [], overRefundedBookings: [] };
+
+/** Money in cents per branch-local day and branch, as the money report should show it, summed over the ledger. */
+export type LedgerDayRow = {
+  period: string;
+  branch_id: number;
+  payments_cents: number;
+  refunds_cents: number;
+  payments_count: number;
+  refunds_count: number;
+};
+
+/**
+ * The money report by day worked out straight from `ledger_entries`: one row per branch-local day of
+ * `occurred_at` and branch, oldest first, and the totals, for the days from `from` to `to` (inclusive).
+ */
+export async function ledgerMoneyByDay(db: Db, period: { from: string; to: string }) {
+  const { rows } = await sql<LedgerDayRow>`
+    select to_char((entry.occurred_at at time zone branch.time_zone)::date, 'YYYY-MM-DD') as period,
+      entry.branch_id,
+      coalesce(sum(entry.amount_cents) filter (where entry.kind = 'payment'), 0)::int as payments_cents,
+      coalesce(sum(entry.amount_cents) filter (where entry.kind = 'refund'), 0)::int as refunds_cents,
+      (count(*) filter (where entry.kind = 'payment'))::int as payments_count,
+      (count(*) filter (where entry.kind = 'refund'))::int as refunds_count
+    from ledger_entries as entry join branches as branch on branch.id = entry.branch_id
+    where (entry.occurred_at at time zone branch.time_zone)::date between ${period.from}::date and ${period.to}::date
+    group by 1, 2 order by 1, 2`.execute(db);
+  const totals = rows.reduce(
+    (sum, row) => ({
+      payments_cents: sum.payments_cents + row.payments_cents,
+      refunds_cents: sum.refunds_cents + row.refunds_cents,
+      payments_count: sum.payments_count + row.payments_count,
+      refunds_count: sum.refunds_count + row.refunds_count,
+    }),
+    { payments_cents: 0, refunds_cents: 0, payments_count: 0, refunds_count: 0 },
+  );
+  return { rows, totals };
+}
+
+/** Per booking, in cents: its shares of payments, of refunds, and of those refunds what its moves paid back. */
+export type BookingLedgerSums = { paid: number; refunded: number; movesRefunded: number };
+
+/** The ledger's sums of each booking that has a share of any entry (a booking absent moved no money). */
+export async function ledgerSumsOfBookings(db: Db): Promise<Map<number, BookingLedgerSums>> {
+  const { rows } = await sql<{ booking_id: number; paid: number; refunded: number; moves_refunded: number }>`
+    select share.booking_id,
+      coalesce(sum(share.amount_cents) filter (where entry.kind = 'payment'), 0)::int as paid,
+      coalesce(sum(share.amount_cents) filter (where entry.kind = 'refund'), 0)::int as refunded,
+      coalesce(sum(share.amount_cents) filter (where entry.purpose in ('move_to_cheaper_slot', 'move_late_payment')),
+        0)::int as moves_refunded
+    from ledger_entry_bookings as share join ledger_entries as entry on entry.id = share.entry_id
+    group by share.booking_id`.execute(db);
+  return new Map(
+    rows.map((row) => [
+      row.booking_id,
+      { paid: row.paid, refunded: row.refunded, movesRefunded: row.moves_refunded },
+    ]),
+  );
+}
