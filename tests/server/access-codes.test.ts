@@ -340,12 +340,29 @@ describe.each(DATABASE_TARGETS)('scheduled work on the job queue (%s)', (target)
     expect(schedules.map((schedule) => [schedule.name, schedule.cron]).sort()).toEqual([
       [JOB_QUEUES.doorSweep, '* * * * *'],
       [JOB_QUEUES.holdExpiry, '* * * * *'],
+      [JOB_QUEUES.housekeeping, '*/15 * * * *'],
       [JOB_QUEUES.slotHorizon, '15 3 * * *'],
     ]);
     clock.advance({ minutes: 45 });
     await app.jobs.boss.send(JOB_QUEUES.holdExpiry, null, { startAfter: dateFromInstant(clock.now()) });
     expect(await runDue()).toBe(1);
     expect((await bookingsOf(app.db, user)).map((booking) => booking.status)).toEqual(['expired']);
+  });
+
+  it('deletes rate-limit counters of windows long gone from the queue’s housekeeping job, keeping current ones', async () => {
+    const now = dateFromInstant(clock.now());
+    await app.db
+      .insertInto('rate_limit_counters')
+      .values([
+        { bucket: 'login.ip:gone', window_start: new Date(now.getTime() - 40 * 86_400_000), hits: 3 },
+        { bucket: 'login.ip:current', window_start: now, hits: 1 },
+      ])
+      .execute();
+    await app.jobs.boss.send(JOB_QUEUES.housekeeping, null, { startAfter: now });
+    await app.jobs.runDue([JOB_QUEUES.housekeeping]);
+    const left = await app.db.selectFrom('rate_limit_counters').select('bucket').execute();
+    expect(left.map((row) => row.bucket)).toContain('login.ip:current');
+    expect(left.map((row) => row.bucket)).not.toContain('login.ip:gone');
   });
 
   it('extends the slot horizon from the queue as the days pass', async () => {
