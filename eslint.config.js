@@ -23,15 +23,10 @@ export const SERVER_ORDER = [
   'admin',
 ];
 // The modules among them: entered from outside only through their face, `index.ts`.
-export const SERVER_MODULES = [
-  'notifications',
-  'catalog',
-  'accounts',
-  'doors',
-  'booking',
-  'operators',
-  'console',
-];
+export const SERVER_MODULES = SERVER_ORDER.slice(
+  SERVER_ORDER.indexOf('notifications'),
+  SERVER_ORDER.indexOf('console') + 1,
+);
 // The composition root: app.ts and main.ts for the server, modules.ts for both (the CLI, last, may import it).
 const SERVER_ROOT_FILES = ['./server/app.ts', './server/main.ts', './server/modules.ts'];
 

@@ -1,12 +1,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAdmin } from '../../server/admin/cli.ts';
 import { fixedClock } from '../../server/kernel/clock.ts';
 import { openDatabase, type OpenedDatabase } from '../../server/db/database.ts';
 import { totpCodeAt } from '../../server/operators/totp.ts';
 import { registration, RELAXED_RATE_LIMITS } from './support/accounts.ts';
 import { freshDatabaseConfig, type FreshDatabase } from './support/databases.ts';
-import { OPERATOR_PASSWORD } from './support/operators.ts';
+import { addOperator, OPERATOR_PASSWORD } from './support/operators.ts';
 import { seededRandom } from './support/random.ts';
 import { startServerProcess, stopServerProcess, type ServerProcess } from './support/server-process.ts';
 
@@ -112,19 +111,12 @@ describe('a random concurrent workload of bookings, moves and cancellations on t
   }
 
   async function operator(): Promise<string> {
-    const out: string[] = [];
-    const code = await runAdmin(['operator', 'add', 'ops@gym.example', '--role', 'owner'], {
-      db: db.db,
-      clock: fixedClock(new Date().toISOString()),
-      horizonDays: 7,
-      io: { out: (line) => out.push(line), err: (line) => out.push(line) },
-      publicUrl: servers[0]!.url,
-      operatorLocale: 'en',
-    });
-    expect(code).toBe(0);
-    const text = out.join('\n');
-    const setup = /[?&]setup=([A-Za-z0-9_-]+)/.exec(text)![1]!;
-    const secret = /otpauth:\/\/totp\/[^\s]*[?&]secret=([A-Z2-7]+)/.exec(text)![1]!;
+    const { setupToken: setup, secret } = await addOperator(
+      db,
+      fixedClock(new Date().toISOString()),
+      'ops@gym.example',
+      'owner',
+    );
     const body = { token: setup, password: OPERATOR_PASSWORD };
     expect((await call('setup', 0, 'POST', '/api/admin/auth/setup-password', body)).status).toBe(200);
     const login = await call('admin login', 1, 'POST', '/api/admin/auth/login', {

@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { createLocalPaymentProvider } from '../../server/adapters/payments/local.ts';
 import type { PaymentProvider } from '../../server/adapters/payments/provider.ts';
-import { runAdmin } from '../../server/admin/cli.ts';
 import { expirePendingBookings } from '../../server/booking/repository.ts';
 import { fixedClock } from '../../server/kernel/clock.ts';
 import { openDatabase, type Db, type OpenedDatabase } from '../../server/db/database.ts';
@@ -23,7 +22,7 @@ import {
   NO_VIOLATIONS,
   type BookingLedgerSums,
 } from './support/ledger.ts';
-import { OPERATOR_PASSWORD } from './support/operators.ts';
+import { addOperator, OPERATOR_PASSWORD } from './support/operators.ts';
 import { seededRandom } from './support/random.ts';
 import { startServerProcess, stopServerProcess, type ServerProcess } from './support/server-process.ts';
 
@@ -219,19 +218,12 @@ describe('a random concurrent workload of money on two processes (postgres)', ()
 
   /** An owner of the console, made by the CLI as the product makes them, logged in. */
   async function operator(): Promise<string> {
-    const out: string[] = [];
-    const code = await runAdmin(['operator', 'add', 'ledger-ops@gym.example', '--role', 'owner'], {
-      db: db.db,
-      clock: fixedClock(new Date().toISOString()),
-      horizonDays: 7,
-      io: { out: (line) => out.push(line), err: (line) => out.push(line) },
-      publicUrl: servers[0]!.url,
-      operatorLocale: 'en',
-    });
-    expect(code).toBe(0);
-    const text = out.join('\n');
-    const setup = /[?&]setup=([A-Za-z0-9_-]+)/.exec(text)![1]!;
-    const secret = /otpauth:\/\/totp\/[^\s]*[?&]secret=([A-Z2-7]+)/.exec(text)![1]!;
+    const { setupToken: setup, secret } = await addOperator(
+      db,
+      fixedClock(new Date().toISOString()),
+      'ledger-ops@gym.example',
+      'owner',
+    );
     const body = { token: setup, password: OPERATOR_PASSWORD };
     expect((await call('setup', 0, 'POST', '/api/admin/auth/setup-password', body)).status).toBe(200);
     const login = await call('admin login', 1, 'POST', '/api/admin/auth/login', {

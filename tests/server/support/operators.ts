@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { runAdmin } from '../../../server/admin/cli.ts';
+import type { Db } from '../../../server/db/database.ts';
 import type { TestClock } from '../../../server/kernel/clock.ts';
 import { totpCodeAt } from '../../../server/operators/totp.ts';
 import { newClient, type Client, type Schemas } from './accounts.ts';
@@ -19,7 +20,7 @@ export type TestOperator = {
 
 /** Runs `operator add` against the app's database and reads the link and the secret off its output. */
 export async function addOperator(
-  app: FastifyInstance,
+  app: { db: Db },
   clock: TestClock,
   email: string,
   role: 'owner' | 'staff',
