@@ -278,20 +278,6 @@ export async function membersWithContact(db: Db, kind: 'email' | 'phone', value:
     .execute();
 }
 
-export async function blocksOf(db: Db, contacts: { email: string | null; phone: string | null }) {
-  return db
-    .selectFrom('blocked_contacts')
-    .selectAll()
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('kind', '=', 'email'), eb('value', '=', contacts.email ?? '')]),
-        eb.and([eb('kind', '=', 'phone'), eb('value', '=', contacts.phone ?? '')]),
-      ]),
-    )
-    .orderBy('id')
-    .execute();
-}
-
 /**
  * The money ledger's rows (payments and refunds), newest first, each with its shares of bookings, its branch and
  * its member; filtered by branch, the branch-local days of a period, a member, or bookings it concerns.

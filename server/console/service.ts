@@ -1,10 +1,14 @@
 import { Temporal } from 'temporal-polyfill';
 import { recordAudit, type Actor } from '../kernel/audit.ts';
 import {
-  blockAuditSubject,
+  blockContact,
+  blockMember,
   normaliseContact,
+  unblockContact,
+  unblockMember,
   accountsRepository as authRepository,
   type AuthService,
+  type BlockDependencies,
 } from '../accounts/index.ts';
 import { formatLocalTime } from '../catalog/index.ts';
 import {
@@ -261,7 +265,7 @@ export function createConsoleService(deps: ConsoleDependencies) {
     const member = await repository.findMember(db, memberId);
     if (!member) throw new AppError('member_not_found');
     const [blocks, bookings, payments] = await Promise.all([
-      repository.blocksOf(db, { email: member.email, phone: member.phone_number }),
+      authRepository.blocksOf(db, { email: member.email, phone: member.phone_number }),
       repository.searchBookings(db, { memberId, now: dateFromInstant(now()), offset: 0, limit: 500 }),
       repository.moneyMovements(db, { memberId }),
     ]);
@@ -273,28 +277,13 @@ export function createConsoleService(deps: ConsoleDependencies) {
     };
   }
 
-  async function blockContactsAndCancel(
-    trx: Db,
-    contacts: readonly authRepository.BlockedContact[],
-    input: { reason: string; cancelFutureBookings: boolean; refundMode: 'policy' | 'full' | 'none' },
-    at: Date,
-    actor: Actor,
-  ) {
-    const added: string[] = [];
-    for (const contact of contacts) {
-      if (await authRepository.insertBlockedContact(trx, { ...contact, reason: input.reason })) {
-        added.push(`${contact.kind}:${contact.value}`);
-      }
-    }
-    let canceled: { bookingId: number; refundCents: number }[] = [];
-    if (input.cancelFutureBookings) {
-      const members = (
-        await Promise.all(
-          contacts.map((contact) => repository.membersWithContact(trx, contact.kind, contact.value)),
-        )
-      ).flat();
+  /** What a block needs of the bookings: cancelling the blocked members' bookings that have not started. */
+  const blockDependencies: BlockDependencies = {
+    clock,
+    async cancelFutureBookings(trx, { memberIds, refundMode, reason, actor }) {
+      const at = dateFromInstant(now());
       const ids = await repository.lockLiveBookingsInPeriod(trx, {
-        userIds: members.map((member) => member.id),
+        userIds: memberIds,
         from: at,
         until: null,
         now: at,
@@ -303,20 +292,22 @@ export function createConsoleService(deps: ConsoleDependencies) {
       const future = (await bookingRepository.lockBookings(trx, ids))
         .filter((row) => row.start_time > at)
         .map((row) => row.id);
-      canceled = await cancelInTransaction(
+      const canceled = await cancelInTransaction(
         trx,
         future,
-        refundChooser(input.refundMode),
+        refundChooser(refundMode),
         actor.email ?? 'cli',
         {
           purpose: 'operator',
           actor: operatorActor(actor),
-          reason: input.reason,
+          reason,
         },
       );
-    }
-    return { added, canceled };
-  }
+      return canceled.map((item) => item.bookingId);
+    },
+  };
+  const change = <T>(name: string, work: (trx: Db) => Promise<T>) =>
+    runTransaction(db, { name, log: deps.log }, work);
 
   return {
     views,
@@ -711,61 +702,19 @@ export function createConsoleService(deps: ConsoleDependencies) {
       memberId: string,
       input: { reason: string; cancel_future_bookings: boolean; refund_mode?: 'policy' | 'full' | 'none' },
     ): Promise<Schemas['MemberDetail']> {
-      const member = await repository.findMember(db, memberId);
-      if (!member || member.deleted_at !== null) throw new AppError('member_not_found');
-      const contacts: authRepository.BlockedContact[] = [
-        ...(member.email ? [{ kind: 'email' as const, value: member.email }] : []),
-        ...(member.phone_number ? [{ kind: 'phone' as const, value: member.phone_number }] : []),
-      ];
-      await audited(actor, async (trx, at) => {
-        const done = await blockContactsAndCancel(
-          trx,
-          contacts,
-          {
-            reason: input.reason,
-            cancelFutureBookings: input.cancel_future_bookings,
-            refundMode: input.refund_mode ?? 'policy',
-          },
-          at,
+      await change('blockMember', (trx) =>
+        blockMember(trx, blockDependencies, {
           actor,
-        );
-        return {
-          result: undefined,
-          audit: {
-            action: 'member.block',
-            entityType: 'member',
-            entityId: memberId,
-            reason: input.reason,
-            before: { blocked: member.blocked },
-            after: {
-              blocked: true,
-              blocks_added: done.added,
-              canceled_booking_ids: done.canceled.map((item) => item.bookingId),
-            },
-          },
-        };
-      });
+          memberId,
+          reason: input.reason,
+          futureBookings: input.cancel_future_bookings ? { refundMode: input.refund_mode ?? 'policy' } : null,
+        }),
+      );
       return memberDetail(memberId);
     },
 
     async unblockMember(actor: Actor, memberId: string, reason: string): Promise<Schemas['MemberDetail']> {
-      const member = await repository.findMember(db, memberId);
-      if (!member) throw new AppError('member_not_found');
-      await audited(actor, async (trx) => {
-        const blocks = await repository.blocksOf(trx, { email: member.email, phone: member.phone_number });
-        for (const block of blocks) await authRepository.deleteBlockedContact(trx, block);
-        return {
-          result: undefined,
-          audit: {
-            action: 'member.unblock',
-            entityType: 'member',
-            entityId: memberId,
-            reason,
-            before: { blocks: blocks.map((block) => `${block.kind}:${block.value}`) },
-            after: { blocked: false },
-          },
-        };
-      });
+      await change('unblockMember', (trx) => unblockMember(trx, { clock }, { actor, memberId, reason }));
       return memberDetail(memberId);
     },
 
@@ -815,7 +764,7 @@ export function createConsoleService(deps: ConsoleDependencies) {
       };
     },
 
-    /** Same rules as `block add` (the contact as registration stores it); optionally cancels future bookings. */
+    /** The use case of `block add`; optionally cancels the future bookings of the accounts using the contact. */
     async blockContact(
       actor: Actor,
       input: {
@@ -826,55 +775,22 @@ export function createConsoleService(deps: ConsoleDependencies) {
         refund_mode?: 'policy' | 'full' | 'none';
       },
     ): Promise<Schemas['BlockedContact']> {
-      const contact = normaliseContact(input.kind, input.value);
-      await audited(actor, async (trx, at) => {
-        const done = await blockContactsAndCancel(
-          trx,
-          [contact],
-          {
-            reason: input.reason,
-            cancelFutureBookings: input.cancel_future_bookings,
-            refundMode: input.refund_mode ?? 'policy',
-          },
-          at,
+      const { contact } = await change('blockContact', (trx) =>
+        blockContact(trx, blockDependencies, {
           actor,
-        );
-        if (done.added.length === 0) throw new AppError('contact_already_blocked');
-        return {
-          result: undefined,
-          audit: {
-            ...blockAuditSubject('contact.block', contact),
-            reason: input.reason,
-            after: { canceled_booking_ids: done.canceled.map((item) => item.bookingId) },
-          },
-        };
-      });
-      const row = await db
-        .selectFrom('blocked_contacts')
-        .selectAll()
-        .where('kind', '=', contact.kind)
-        .where('value', '=', contact.value)
-        .executeTakeFirstOrThrow();
-      return blockView(row);
+          kind: input.kind,
+          value: input.value,
+          reason: input.reason,
+          futureBookings: input.cancel_future_bookings ? { refundMode: input.refund_mode ?? 'policy' } : null,
+        }),
+      );
+      return blockView((await authRepository.findBlockedContact(db, contact))!);
     },
 
     async unblockContact(actor: Actor, blockedId: number): Promise<void> {
-      await audited(actor, async (trx) => {
-        const row = await trx
-          .selectFrom('blocked_contacts')
-          .selectAll()
-          .where('id', '=', blockedId)
-          .executeTakeFirst();
-        if (!row || !(await authRepository.deleteBlockedContact(trx, row)))
-          throw new AppError('blocked_contact_not_found');
-        return {
-          result: undefined,
-          audit: {
-            ...blockAuditSubject('contact.unblock', row),
-            before: { reason: row.reason },
-          },
-        };
-      });
+      await change('unblockContact', (trx) =>
+        unblockContact(trx, { clock }, { actor, blocked: { id: blockedId } }),
+      );
     },
 
     /** Everything held about a member, for a GDPR access request. */
@@ -892,7 +808,7 @@ export function createConsoleService(deps: ConsoleDependencies) {
           .where('recipient', 'in', [account.email ?? '', account.phone_number ?? ''])
           .orderBy('id')
           .execute(),
-        repository.blocksOf(db, { email: account.email, phone: account.phone_number }),
+        authRepository.blocksOf(db, { email: account.email, phone: account.phone_number }),
       ]);
       const at = dateFromInstant(now());
       await audited(actor, async () => ({
