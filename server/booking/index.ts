@@ -21,6 +21,7 @@ export type { BookingService } from './service.ts';
 export { cancelBooking } from './use-cases/cancel-booking.ts';
 export { closeBranch, closurePeriod } from './use-cases/close-branch.ts';
 export { createCoupon } from './use-cases/create-coupon.ts';
+export { moveBookingAsOperator } from './use-cases/move-booking-as-operator.ts';
 export { reopenClosure } from './use-cases/reopen-closure.ts';
 export { updateCoupon } from './use-cases/update-coupon.ts';
 export * as couponsRepository from './coupons/repository.ts';

@@ -20,6 +20,7 @@ import {
   closurePeriod,
   moneyOfBookings,
   movesRepository,
+  moveBookingAsOperator,
   policyRefundCents,
   reopenClosure,
   bookingsRepository as bookingRepository,
@@ -174,18 +175,6 @@ export function createConsoleService(deps: ConsoleDependencies) {
       provider_reference: row.provider_reference,
       reason: row.reason,
     };
-  }
-
-  async function audited<T>(
-    actor: Actor,
-    work: (trx: Db, at: Date) => Promise<{ result: T; audit: Parameters<typeof recordAudit>[2] }>,
-  ): Promise<T> {
-    const at = dateFromInstant(now());
-    return change('console', async (trx) => {
-      const { result, audit } = await work(trx, at);
-      await recordAudit(trx, actor, audit, at);
-      return result;
-    });
   }
 
   async function memberDetail(memberId: string): Promise<Schemas['MemberDetail']> {
@@ -386,32 +375,24 @@ export function createConsoleService(deps: ConsoleDependencies) {
       const outcome = await deps.resend.resend(bookingId, row.member_id);
       if (outcome === 'not_found') throw new AppError('booking_not_found');
       if (outcome !== 'sent') throw new AppError('code_not_available');
-      await audited(actor, async () => ({
-        result: undefined,
-        audit: { action: 'booking.resend_code', entityType: 'booking', entityId: bookingId },
-      }));
+      await recordAudit(
+        db,
+        actor,
+        { action: 'booking.resend_code', entityType: 'booking', entityId: bookingId },
+        dateFromInstant(now()),
+      );
     },
 
-    /**
-     * Moves a confirmed booking that has not started to a free slot of the same branch and the same price, by the
-     * same rules and code as a member's move (the bookings module's move), as an operator: no payment, no
-     * refund; the door code follows, the T-30 message is re-timed, the member is told. Audited with the reason.
-     */
+    /** The move's use case, as an operator (same branch, same price, until the start); audited with the reason. */
     async moveBooking(actor: Actor, bookingId: number, input: { time_slot_id: number; reason: string }) {
-      await audited(actor, async (trx) => {
-        const { from, to } = await deps.bookings.moveAsOperator(trx, bookingId, input.time_slot_id);
-        return {
-          result: undefined,
-          audit: {
-            action: 'booking.move',
-            entityType: 'booking',
-            entityId: bookingId,
-            reason: input.reason,
-            before: { slot_id: from.slot_id, start_time: from.start_time.toISOString() },
-            after: { slot_id: to.id, start_time: to.start_time.toISOString() },
-          },
-        };
-      });
+      await change('moveBooking', (trx) =>
+        moveBookingAsOperator(trx, deps, {
+          actor,
+          bookingId,
+          slotId: input.time_slot_id,
+          reason: input.reason,
+        }),
+      );
       return this.bookingDetail(bookingId);
     },
 
@@ -606,10 +587,7 @@ export function createConsoleService(deps: ConsoleDependencies) {
         authRepository.blocksOf(db, { email: account.email, phone: account.phone_number }),
       ]);
       const at = dateFromInstant(now());
-      await audited(actor, async () => ({
-        result: undefined,
-        audit: { action: 'member.export', entityType: 'member', entityId: memberId },
-      }));
+      await recordAudit(db, actor, { action: 'member.export', entityType: 'member', entityId: memberId }, at);
       const plain = <T>(value: T) => JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
       return {
         exported_at: at.toISOString(),
