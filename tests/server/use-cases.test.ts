@@ -4,6 +4,7 @@ import { runAdmin } from '../../server/admin/cli.ts';
 import { readRefundRatios } from '../../server/catalog/refund-ratios.ts';
 import { DATABASE_TARGETS } from './support/databases.ts';
 import {
+  bookAndPayOverHttp,
   newClient,
   startAccountApp,
   verifiedAccount,
@@ -11,12 +12,14 @@ import {
   type ErrorBody,
   type Schemas,
 } from './support/accounts.ts';
-import { createBranch } from './support/fixtures.ts';
+import { createBranch, insertBooking, insertSlot } from './support/fixtures.ts';
 import { loggedInOperator } from './support/operators.ts';
 
 // One use case per state change (issue 27, item 3): the console (over HTTP, as an operator) and the CLI (as
 // `cli:<OS user>`) call the same use case, so they make the same change, write the same audit row but for who made
-// it, and a rule the use case refuses is refused to both with the same error code.
+// it, and a rule the use case refuses is refused to both with the same error code. Bookings end by one
+// cancellation, whoever asks (the member, an operator, a closure, a block): the same steps, a different actor and
+// refund.
 
 const CLI_ACTOR = { operator_id: null, operator_email: `cli:${userInfo().username}` };
 const DESCRIPTIONS = { pt: '<p>pt</p>', en: '<p>en</p>', fr: '<p>fr</p>', de: '<p>de</p>', sk: '<p>sk</p>' };
@@ -516,5 +519,283 @@ describe.each(DATABASE_TARGETS)('use cases shared by the console and the CLI on 
       code: 'member_not_found',
     });
     expect(unknown.rows).toEqual([]);
+  });
+
+  /** A member's paid booking of a new slot of the branch: its id. */
+  async function paidBooking(
+    member: { token: string },
+    branchId: number,
+    start: string,
+    end: string,
+  ): Promise<number> {
+    const slotId = await insertSlot(server.app.db, { branchId, start, end, localDate: start.slice(0, 10) });
+    await bookAndPayOverHttp(newClient(server.app), member.token, slotId);
+    const { id } = await server.app.db
+      .selectFrom('bookings')
+      .select('id')
+      .where('slot_id', '=', slotId)
+      .where('status', '=', 'confirmed')
+      .executeTakeFirstOrThrow();
+    return id;
+  }
+
+  /** The booking's status, who cancelled it, its refunds in the ledger (who, why) and the notices it sent. */
+  async function endOf(bookingId: number) {
+    const booking = await server.app.db
+      .selectFrom('bookings')
+      .select(['status', 'canceled_by'])
+      .where('id', '=', bookingId)
+      .executeTakeFirstOrThrow();
+    const refunds = await server.app.db
+      .selectFrom('ledger_entries as entry')
+      .innerJoin('ledger_entry_bookings as share', 'share.entry_id', 'entry.id')
+      .select([
+        'entry.purpose',
+        'share.amount_cents',
+        'entry.actor_type',
+        'entry.actor_id',
+        'entry.actor_name',
+        'entry.reason',
+      ])
+      .where('share.booking_id', '=', bookingId)
+      .where('entry.kind', '=', 'refund')
+      .execute();
+    const notices = await server.app.db
+      .selectFrom('outbox')
+      .select(['kind', 'channel'])
+      .where('dedupe_key', 'in', [`booking_canceled:${bookingId}`, `booking_canceled:${bookingId}:sms`])
+      .execute();
+    return { ...booking, refunds, notices: notices.map((notice) => `${notice.kind} ${notice.channel}`) };
+  }
+
+  async function memberId(email: string): Promise<string> {
+    const { id } = await server.app.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', email.toLowerCase())
+      .executeTakeFirstOrThrow();
+    return id;
+  }
+
+  it('cancels by the one cancellation whoever asks: the member by the policy, an operator by their choice, only the operator audited; an ended booking refused to both alike', async () => {
+    const branchId = await createBranch(server.app.db, { slug: `cancel-${target}` });
+    const member = await verifiedAccount(newClient(server.app), server.app);
+    const byMember = await paidBooking(member, branchId, '2026-03-25T10:00:00Z', '2026-03-25T11:00:00Z');
+    const byOperator = await paidBooking(member, branchId, '2026-03-25T11:00:00Z', '2026-03-25T12:00:00Z');
+
+    const memberCancel = await audited(() =>
+      newClient(server.app).json(
+        'POST',
+        '/api/bookings/cancel-bookings',
+        { booking: [{ booking_id: byMember, expected_refund_eur: 15 }] },
+        member.token,
+      ),
+    );
+    expect(memberCancel.result.statusCode).toBe(200);
+    const operatorCancel = await audited(() =>
+      viaConsole('POST', `/bookings/${byOperator}/cancel`, {
+        refund: { mode: 'amount', amount_eur: 5 },
+        reason: 'broken shower',
+      }),
+    );
+    expect(operatorCancel.result.status).toBe(200);
+
+    // The same steps: cancelled, refunded once from the ledger, the member told; a different actor and refund.
+    expect(await endOf(byMember)).toEqual({
+      status: 'canceled',
+      canceled_by: null,
+      refunds: [
+        {
+          purpose: 'cancellation',
+          amount_cents: 1500,
+          actor_type: 'member',
+          actor_id: await memberId(member.email),
+          actor_name: null,
+          reason: null,
+        },
+      ],
+      notices: ['booking_canceled email'],
+    });
+    expect(await endOf(byOperator)).toEqual({
+      status: 'canceled',
+      canceled_by: owner.email,
+      refunds: [
+        {
+          purpose: 'operator',
+          amount_cents: 500,
+          actor_type: 'operator',
+          actor_id: String(consoleActor.operator_id),
+          actor_name: owner.email,
+          reason: 'broken shower',
+        },
+      ],
+      notices: ['booking_canceled email'],
+    });
+    // Members' own changes are not the operators' audit log's.
+    expect(memberCancel.rows).toEqual([]);
+    expect(operatorCancel.rows.map(actorOf)).toEqual([consoleActor]);
+    expect(operatorCancel.rows.map(changeOf)).toEqual([
+      {
+        action: 'booking.cancel',
+        entity_type: 'booking',
+        entity_id: String(byOperator),
+        reason: 'broken shower',
+        before: { status: 'confirmed' },
+        after: { status: 'canceled', refund_mode: 'amount', refunded_eur: 5 },
+      },
+    ]);
+
+    const endedSlot = await insertSlot(server.app.db, {
+      branchId,
+      start: '2026-03-19T08:00:00Z',
+      end: '2026-03-19T09:00:00Z',
+      localDate: '2026-03-19',
+    });
+    const ended = await insertBooking(server.app.db, {
+      slotId: endedSlot,
+      status: 'confirmed',
+      userId: await memberId(member.email),
+    });
+    const refusedToMember = await audited(() =>
+      newClient(server.app).json(
+        'POST',
+        '/api/bookings/cancel-bookings',
+        { booking: [{ booking_id: ended, expected_refund_eur: 0 }] },
+        member.token,
+      ),
+    );
+    expect({
+      status: refusedToMember.result.statusCode,
+      code: refusedToMember.result.json<ErrorBody>().code,
+    }).toEqual({ status: 409, code: 'booking_not_cancelable' });
+    const refusedToOperator = await audited(() =>
+      viaConsole('POST', `/bookings/${ended}/cancel`, { refund: { mode: 'none' }, reason: 'late' }),
+    );
+    expect({ status: refusedToOperator.result.status, code: codeOf(refusedToOperator.result) }).toEqual({
+      status: 409,
+      code: 'booking_not_cancelable',
+    });
+    expect([...refusedToMember.rows, ...refusedToOperator.rows]).toEqual([]);
+    expect((await endOf(ended)).status).toBe('confirmed');
+  });
+
+  it('closes a branch and reopens it through their use cases, each audited, refusing a bad period, an overlap and a second reopening', async () => {
+    const branchId = await createBranch(server.app.db, { slug: `closure-${target}` });
+    const member = await verifiedAccount(newClient(server.app), server.app);
+    const hit = await paidBooking(member, branchId, '2026-03-26T18:00:00Z', '2026-03-26T19:00:00Z');
+    const period = {
+      branch_id: branchId,
+      starts_at: '2026-03-26T17:30:00Z',
+      ends_at: '2026-03-26T20:30:00Z',
+      reason: 'leak',
+    };
+    const closed = await audited(() => viaConsole('POST', '/closures', period));
+    expect(closed.result.status).toBe(201);
+    const closureId = (closed.result.body as Schemas['Closure']).id;
+    expect(await endOf(hit)).toEqual({
+      status: 'canceled',
+      canceled_by: `closure:${closureId}`,
+      refunds: [
+        {
+          purpose: 'closure',
+          amount_cents: 1500,
+          actor_type: 'system',
+          actor_id: `closure:${closureId}`,
+          actor_name: owner.email,
+          reason: 'leak',
+        },
+      ],
+      notices: ['booking_canceled email'],
+    });
+    expect(closed.rows.map(actorOf)).toEqual([consoleActor]);
+    expect(closed.rows.map(changeOf)).toEqual([
+      {
+        action: 'closure.create',
+        entity_type: 'closure',
+        entity_id: String(closureId),
+        reason: 'leak',
+        before: null,
+        after: {
+          branch_id: branchId,
+          starts_at: '2026-03-26T17:30:00.000Z',
+          ends_at: '2026-03-26T20:30:00.000Z',
+          canceled_booking_ids: [hit],
+          refunded_eur: 15,
+        },
+      },
+    ]);
+
+    const refusals = await audited(async () => [
+      await viaConsole('POST', '/closures', period),
+      await viaConsole('POST', '/closures', { ...period, ends_at: '2026-03-26T17:00:00Z' }),
+      await viaConsole('POST', '/closures', { ...period, branch_id: 999999 }),
+    ]);
+    expect(refusals.result.map((answer) => `${answer.status} ${codeOf(answer)}`)).toEqual([
+      '409 closure_overlaps',
+      '400 invalid_period',
+      '404 branch_not_found',
+    ]);
+    expect(refusals.rows).toEqual([]);
+
+    const reopened = await audited(() => viaConsole('POST', `/closures/${closureId}/reopen`));
+    expect(reopened.result.status).toBe(200);
+    expect(reopened.rows.map(changeOf)).toEqual([
+      {
+        action: 'closure.reopen',
+        entity_type: 'closure',
+        entity_id: String(closureId),
+        reason: null,
+        before: { reopened_at: null },
+        after: { reopened_at: expect.any(String) as string },
+      },
+    ]);
+    const again = await audited(() => viaConsole('POST', `/closures/${closureId}/reopen`));
+    expect({ status: again.result.status, code: codeOf(again.result) }).toEqual({
+      status: 409,
+      code: 'closure_reopened',
+    });
+    expect(again.rows).toEqual([]);
+  });
+
+  it('a block cancels the future bookings of the accounts it blocks by the same cancellation, as the operator who blocked', async () => {
+    const branchId = await createBranch(server.app.db, { slug: `block-${target}` });
+    const member = await verifiedAccount(newClient(server.app), server.app);
+    const future = await paidBooking(member, branchId, '2026-03-27T10:00:00Z', '2026-03-27T11:00:00Z');
+    const email = member.email.toLowerCase();
+    const blocked = await audited(() =>
+      viaConsole('POST', '/blocked-contacts', {
+        kind: 'email',
+        value: email,
+        reason: 'chargebacks',
+        cancel_future_bookings: true,
+        refund_mode: 'full',
+      }),
+    );
+    expect(blocked.result.status).toBe(201);
+    expect(await endOf(future)).toEqual({
+      status: 'canceled',
+      canceled_by: owner.email,
+      refunds: [
+        {
+          purpose: 'operator',
+          amount_cents: 1500,
+          actor_type: 'operator',
+          actor_id: String(consoleActor.operator_id),
+          actor_name: owner.email,
+          reason: 'chargebacks',
+        },
+      ],
+      notices: ['booking_canceled email'],
+    });
+    expect(blocked.rows.map(changeOf)).toEqual([
+      {
+        action: 'contact.block',
+        entity_type: 'blocked_contact',
+        entity_id: `email:${email}`,
+        reason: 'chargebacks',
+        before: null,
+        after: { kind: 'email', value: email, canceled_booking_ids: [future] },
+      },
+    ]);
   });
 });
