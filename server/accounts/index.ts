@@ -1,7 +1,8 @@
 // The accounts module's public face: members, sign-in, tokens, rate limits. Other modules and the composition
 // root import this file, never the files behind it (a lint rule holds it).
 
-export { blockAuditSubject, createBlockedContactService, normaliseContact } from './blocked-contacts.ts';
+export { createBlockedContactService, normaliseContact } from './blocked-contacts.ts';
+export type { BlockDependencies, BlockRefundMode, CancelFutureBookings } from './blocked-contacts.ts';
 export { normaliseEmail } from './fields.ts';
 export { authHandlers, bearerAuth, currentUser } from './handlers.ts';
 export { signJwt, verifyJwt } from './jwt.ts';
@@ -16,4 +17,8 @@ export { loadAuthKeys, randomToken, sha256 } from './secrets.ts';
 export { createAuthService } from './service.ts';
 export type { AuthService } from './service.ts';
 export { createSessionTokens } from './session-tokens.ts';
+export { blockContact } from './use-cases/block-contact.ts';
+export { blockMember } from './use-cases/block-member.ts';
+export { unblockContact } from './use-cases/unblock-contact.ts';
+export { unblockMember } from './use-cases/unblock-member.ts';
 export * as accountsRepository from './repository.ts';

@@ -265,3 +265,41 @@ export async function listBlockedContacts(db: Db) {
     .orderBy('value')
     .execute();
 }
+
+/** An account by id, deleted (anonymised) or not. */
+export async function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The live accounts whose e-mail address or phone number is this contact. */
+export async function liveUserIdsWithContact(db: Db, contact: BlockedContact): Promise<string[]> {
+  const rows = await liveUsers(db)
+    .select('id')
+    .where(contact.kind === 'email' ? 'email' : 'phone_number', '=', contact.value)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+export async function findBlockedContact(db: Db, which: { id: number } | BlockedContact) {
+  let query = db.selectFrom('blocked_contacts').selectAll();
+  query =
+    'id' in which
+      ? query.where('id', '=', which.id)
+      : query.where('kind', '=', which.kind).where('value', '=', which.value);
+  return query.executeTakeFirst();
+}
+
+/** The blocks of an account's e-mail address and phone number, oldest first. */
+export async function blocksOf(db: Db, contacts: { email: string | null; phone: string | null }) {
+  return db
+    .selectFrom('blocked_contacts')
+    .selectAll()
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('kind', '=', 'email'), eb('value', '=', contacts.email ?? '')]),
+        eb.and([eb('kind', '=', 'phone'), eb('value', '=', contacts.phone ?? '')]),
+      ]),
+    )
+    .orderBy('id')
+    .execute();
+}

@@ -2,10 +2,9 @@ import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
 import type { LockProvider } from '../adapters/locks/provider.ts';
 import { userInfo } from 'node:os';
-import { cliActor, recordAudit, type Actor, type AuditRecord } from '../kernel/audit.ts';
-import { ACCEPTED_YEARS, dateFromInstant, type Clock } from '../kernel/clock.ts';
+import { cliActor, type Actor } from '../kernel/audit.ts';
+import { ACCEPTED_YEARS, type Clock } from '../kernel/clock.ts';
 import type { Db } from '../db/database.ts';
-import { runTransaction } from '../kernel/transactions.ts';
 import type { LocaleCode } from '../db/schema.ts';
 import type { Modules } from '../modules.ts';
 
@@ -50,22 +49,6 @@ function osUserName(): string {
 /** The CLI's actor in the audit log: the context's, or `cli:<OS user>`. */
 export function actorOf(context: AdminContext): Actor {
   return context.actor ?? cliActor(osUserName());
-}
-
-/**
- * A change of the CLI and its audit row in one transaction, as the console writes its own: `work` gets the
- * transaction and answers its result and what to record (null: nothing changed).
- */
-export async function auditedChange<T>(
-  context: AdminContext,
-  work: (trx: Db) => Promise<{ result: T; audit: AuditRecord | null }>,
-): Promise<T> {
-  const at = dateFromInstant(context.clock.now());
-  return runTransaction(context.db, { name: 'admin' }, async (trx) => {
-    const { result, audit } = await work(trx);
-    if (audit) await recordAudit(trx, actorOf(context), audit, at);
-    return result;
-  });
 }
 
 /** Bad input: the message is for the operator, and the exit code is 2. */

@@ -1,7 +1,13 @@
 import { sql, type Insertable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { bookingsWithBranch, lockBookingsAfterCodes, setOnBookings, updateById } from '../kernel/queries.ts';
-import type { BookingStatus, BookingsTable, CheckoutSessionsTable, LocaleCode } from '../db/schema.ts';
+import type {
+  BookingStatus,
+  BookingsTable,
+  BranchClosuresTable,
+  CheckoutSessionsTable,
+  LocaleCode,
+} from '../db/schema.ts';
 
 // SQL for bookings. `db` is a transaction wherever the caller needs one.
 
@@ -319,6 +325,7 @@ export type BookingToCancelRow = {
   slot_id: number;
   status: BookingStatus;
   start_time: Date;
+  end_time: Date;
   hold_expires_at: Date | null;
   final_price_cents: number;
   refund_ratios: Record<string, number>;
@@ -332,6 +339,7 @@ const BOOKING_TO_CANCEL_COLUMNS = [
   'slot_id',
   'status',
   'start_time',
+  'end_time',
   'hold_expires_at',
   'final_price_cents',
   'refund_ratios',
@@ -498,4 +506,114 @@ export async function reviseCalendarEvents(
       'calendar_sequence',
     ])
     .execute();
+}
+
+/**
+ * Live bookings (confirmed, or holds not yet expired) overlapping a period, of a branch or of members, locked in
+ * id order (their door codes first); `until` null: from `from` on.
+ */
+export async function lockLiveBookingsInPeriod(
+  db: Db,
+  filter: { branchId?: number; userIds?: readonly string[]; from: Date; until: Date | null; now: Date },
+): Promise<number[]> {
+  let query = db
+    .selectFrom('bookings')
+    .select(['id', 'lock_code_id'])
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'confirmed'),
+        eb.and([eb('status', '=', 'pending'), eb('hold_expires_at', '>', filter.now)]),
+      ]),
+    )
+    .where('end_time', '>', filter.from);
+  if (filter.until) query = query.where('start_time', '<', filter.until);
+  if (filter.branchId !== undefined) query = query.where('branch_id', '=', filter.branchId);
+  if (filter.userIds !== undefined)
+    query = query.where('user_id', 'in', [...filter.userIds, '00000000-0000-0000-0000-000000000000']);
+  // Their door codes first: the one lock order of every release (server/kernel/queries.ts).
+  const rows = await lockBookingsAfterCodes(
+    db,
+    async () => (await query.execute()).map((row) => row.lock_code_id),
+    () => query.orderBy('id').forUpdate().execute(),
+  );
+  return rows.map((row) => row.id);
+}
+
+/** Who cancelled the bookings (an operator's e-mail, the CLI's name, `closure:<id>`), and why on their refunds. */
+export async function markCanceledBy(
+  db: Db,
+  bookingIds: readonly number[],
+  canceledBy: string,
+  reason: string,
+): Promise<void> {
+  if (bookingIds.length === 0) return;
+  await setOnBookings(db, bookingIds, { canceled_by: canceledBy });
+  await db
+    .updateTable('refunds')
+    .set({ reason })
+    .where('booking_id', 'in', [...bookingIds])
+    .where('reason', 'is', null)
+    .execute();
+}
+
+/** Slots of a branch whose time overlaps the period. */
+function slotsInPeriod(db: Db, branchId: number, from: Date, until: Date) {
+  return db
+    .selectFrom('slots')
+    .where('branch_id', '=', branchId)
+    .where('end_time', '>', from)
+    .where('start_time', '<', until);
+}
+
+/** The slots in the period, locked like a booking locks them (id order). */
+export async function lockSlotsInPeriod(db: Db, branchId: number, from: Date, until: Date): Promise<number> {
+  const rows = await slotsInPeriod(db, branchId, from, until)
+    .select('id')
+    .orderBy('id')
+    .forNoKeyUpdate()
+    .execute();
+  return rows.length;
+}
+
+export async function countSlotsInPeriod(db: Db, branchId: number, from: Date, until: Date): Promise<number> {
+  const row = await slotsInPeriod(db, branchId, from, until)
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function branchExists(db: Db, branchId: number): Promise<boolean> {
+  const row = await db.selectFrom('branches').select('id').where('id', '=', branchId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Closures in force never overlap: the database refuses one that would (an exclusion constraint, 23P01). */
+export async function insertClosure(db: Db, closure: Insertable<BranchClosuresTable>): Promise<number> {
+  const { id } = await db
+    .insertInto('branch_closures')
+    .values(closure)
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function setClosureCanceledBookings(
+  db: Db,
+  closureId: number,
+  bookingIds: readonly number[],
+): Promise<void> {
+  await updateById(db, 'branch_closures', closureId, { canceled_booking_ids: [...bookingIds] });
+}
+
+export async function lockClosure(db: Db, closureId: number) {
+  return db
+    .selectFrom('branch_closures')
+    .selectAll()
+    .where('id', '=', closureId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function setClosureReopened(db: Db, closureId: number, at: Date): Promise<void> {
+  await updateById(db, 'branch_closures', closureId, { reopened_at: at });
 }

@@ -10,19 +10,10 @@ import type { Db } from '../db/database.ts';
 import { runTransaction } from '../kernel/transactions.ts';
 import { AppError } from '../kernel/errors.ts';
 import type { Locale } from '../kernel/i18n.ts';
-import { releaseLockCodes } from '../doors/index.ts';
-import { rescheduleRecodedAccessCodes } from './access-codes.ts';
-import { queueCancellationNotices } from './cancellation-notices.ts';
-import type { CancellationReason } from './cancellation-message.ts';
 import type { Actor } from '../kernel/audit.ts';
-import {
-  memberActor,
-  moneyOfBookings,
-  operatorActor,
-  refundFromBookingPayments,
-  type RefundCause,
-} from './ledger.ts';
-import { abandonMovesOf, createMoveService } from './moves.ts';
+import { cancelAndRefund, type CancelBookingsResult } from './cancellation.ts';
+import { memberActor, moneyOfBookings, operatorActor } from './ledger.ts';
+import { createMoveService } from './moves.ts';
 import { openCheckoutOverHolds, PROVIDER_CALL_HOLD_MINUTES, providerUnavailable } from './held-checkout.ts';
 import { isConflict } from '../kernel/database-errors.ts';
 import { centsToEuros, formatMoney, sameAmount } from '../kernel/money.ts';
@@ -50,6 +41,8 @@ export type CreateBookingInput = {
 
 type Schemas = components['schemas'];
 
+export type { CancelBookingsResult };
+
 /** How many bookings of the history one page of my bookings holds, unless the caller asks for another size. */
 export const MY_BOOKINGS_HISTORY_PAGE = 20;
 
@@ -69,22 +62,8 @@ export type CancelBookingsInput = {
   items: readonly { bookingId: number; expectedRefundEur: number }[];
 };
 
-export type CancelBookingsResult = { canceledBookingIds: number[]; refundedCents: number };
-
 /** The lock code is readable from this long before the start until the end. */
 const LOCK_CODE_READABLE_BEFORE = Temporal.Duration.from({ minutes: 30 });
-
-/** What the payment provider's refund metadata says of each cancellation. */
-const REFUND_REASONS = {
-  member: 'canceled_by_client',
-  account_deleted: 'account_deleted',
-  operator: 'canceled_by_operator',
-} as const;
-
-/** The refund of a cancelled booking: one per booking, ever, whoever asks and however often. */
-function cancellationRefundKey(bookingId: number): string {
-  return `cancel-refund-${bookingId}`;
-}
 
 /** The same bookings always give the same key; new bookings (new ids) always a new one. */
 function checkoutIdempotencyKey(bookingIds: readonly number[]): string {
@@ -211,55 +190,6 @@ export function createBookingService(deps: BookingServiceDependencies) {
     });
   }
 
-  /**
-   * Cancels the locked bookings, refunds each its amount (once, ever), frees their door codes and tells the
-   * member (e-mail with the calendar's cancel event; SMS when one was due within 24 hours). Each refund is a row
-   * of the ledger with its `cause` (why, who, what they said).
-   */
-  async function cancelAndRefund(
-    trx: Db,
-    toCancel: readonly { row: repository.BookingToCancelRow; refundCents: number }[],
-    nowDate: Date,
-    reason: Exclude<CancellationReason, 'late_payment'>,
-    cause: RefundCause,
-  ): Promise<CancelBookingsResult> {
-    let refundedCents = 0;
-    for (const { row, refundCents } of toCancel) {
-      await repository.cancelBooking(trx, row.id, nowDate);
-      // From each payment of the booking (a move's paid difference, then its own checkout), once ever.
-      refundedCents +=
-        refundCents === 0
-          ? 0
-          : await refundFromBookingPayments(
-              trx,
-              deps,
-              row.id,
-              refundCents,
-              cancellationRefundKey(row.id),
-              { ...cause, providerReason: REFUND_REASONS[reason] },
-              nowDate,
-            );
-    }
-    await abandonMovesOf(
-      trx,
-      toCancel.map(({ row }) => row.id),
-      nowDate,
-    );
-    const releasedCodes = toCancel.flatMap(({ row }) =>
-      row.lock_code_id === null ? [] : [row.lock_code_id],
-    );
-    await releaseLockCodes(trx, deps, releasedCodes, nowDate);
-    await rescheduleRecodedAccessCodes(trx, deps.accessCodes, releasedCodes, nowDate);
-    await queueCancellationNotices(
-      trx,
-      deps,
-      toCancel.map(({ row }) => row.id),
-      reason,
-      nowDate,
-    );
-    return { canceledBookingIds: toCancel.map(({ row }) => row.id), refundedCents };
-  }
-
   const moves = createMoveService({
     ...deps,
     checkoutReturnUrl: (locale, sessionId, bookingDate) =>
@@ -278,19 +208,6 @@ export function createBookingService(deps: BookingServiceDependencies) {
       // Same price: an operator's move is never the dearer kind that waits for a checkout.
       if (!('answer' in step) || !step.to) throw new Error('an operator move did not move the booking');
       return { from: step.from, to: step.to };
-    },
-
-    /**
-     * Cancels bookings the caller locked in `trx` (`repository.lockBookings`), each with the refund the caller
-     * chose (the console's policy, full, none or amount; a closure's full refund), recorded with its `cause`.
-     * Same path as a member's cancellation: one refund per booking, ever, and the door codes released.
-     */
-    async cancelLocked(
-      trx: Db,
-      toCancel: readonly { row: repository.BookingToCancelRow; refundCents: number }[],
-      cause: RefundCause,
-    ): Promise<CancelBookingsResult> {
-      return cancelAndRefund(trx, toCancel, dateFromInstant(clock.now()), 'operator', cause);
     },
 
     /**
@@ -565,7 +482,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
           if (!sameAmount(expected.get(row.id)!, policyCents)) throw new AppError('refund_changed');
           return policyCents;
         });
-        return cancelAndRefund(trx, toCancel, nowDate, 'member', {
+        return cancelAndRefund(trx, deps, toCancel, nowDate, 'member', {
           purpose: 'cancellation',
           actor: memberActor(input.userId),
         });
@@ -593,7 +510,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
         const toCancel = cancelableWithRefunds(rows, now, (row, policyCents) =>
           input.refund === 'full' ? row.final_price_cents : policyCents,
         );
-        return cancelAndRefund(trx, toCancel, nowDate, 'operator', {
+        return cancelAndRefund(trx, deps, toCancel, nowDate, 'operator', {
           purpose: 'operator',
           actor: operatorActor(input.actor ?? { operatorId: null, email: 'cli' }),
         });
@@ -630,7 +547,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
               now,
             ),
           }));
-        return cancelAndRefund(trx, toCancel, nowDate, 'account_deleted', {
+        return cancelAndRefund(trx, deps, toCancel, nowDate, 'account_deleted', {
           purpose: 'account_deletion',
           actor: options.erasedBy ? operatorActor(options.erasedBy) : memberActor(userId),
           reason: options.reason ?? null,

@@ -1,10 +1,11 @@
 // The catalog's public face: branches, slots, prices, closures and the refund policy. Other modules and the
 // composition root import this file, never the files behind it (a lint rule holds it).
 
+export { readAdminBranch } from './admin-branch.ts';
 export { branchHandlers } from './handlers.ts';
 export { checkBranchLinks } from './links.ts';
 export { bandOfRule, priceGridsFromToday } from './price-grids.ts';
-export { changeRefundRatios, readRefundRatios, writeRefundRatios } from './refund-ratios.ts';
+export { readRefundRatios, writeRefundRatios } from './refund-ratios.ts';
 export { countBranches, findBranch, findPriceRule, listBranches } from './repository.ts';
 export type { PriceGrid, PriceRule } from './schedule.ts';
 export {
@@ -14,8 +15,12 @@ export {
   insertBranchDefinition,
   newBranchDefinition,
 } from './service.ts';
-export type { BranchDefinition } from './service.ts';
+export type { BranchChanges, BranchDefinition, NewBranch } from './service.ts';
 export { readSetting, writeSetting } from './settings-repository.ts';
+export { createBranch } from './use-cases/create-branch.ts';
+export type { BranchChangeDependencies, MapBranchDoors } from './use-cases/create-branch.ts';
 export { setPriceGrid } from './use-cases/set-price-grid.ts';
 export type { SetPriceGridResult } from './use-cases/set-price-grid.ts';
+export { setRefundRatios } from './use-cases/set-refund-ratios.ts';
+export { updateBranch } from './use-cases/update-branch.ts';
 export * as catalogRepository from './repository.ts';

@@ -3,7 +3,7 @@ import type { Db } from '../db/database.ts';
 import type { RefundRatios } from '../db/schema.ts';
 import { readSetting, writeSetting } from './settings-repository.ts';
 
-const REFUND_RATIOS_KEY = 'refund_ratios';
+export const REFUND_RATIOS_KEY = 'refund_ratios';
 
 /** The policy in force until an operator sets one: full refund from 48 h before start, half from 24 h. */
 const DEFAULT_REFUND_RATIOS: RefundRatios = { '48': 1, '24': 0.5, '0': 0 };
@@ -18,7 +18,7 @@ export async function readRefundRatios(db: Db): Promise<RefundRatios> {
 }
 
 /** A policy must say what is refunded just before the start: its "0" threshold. */
-const refundPolicySchema = refundRatiosSchema.refine(
+export const refundPolicySchema = refundRatiosSchema.refine(
   (ratios) => '0' in ratios,
   'the ratios need a "0" threshold (the refund just before the start)',
 );
@@ -28,23 +28,4 @@ export async function writeRefundRatios(db: Db, ratios: unknown): Promise<Refund
   const policy = refundPolicySchema.parse(ratios);
   await writeSetting(db, REFUND_RATIOS_KEY, policy);
   return policy;
-}
-
-/**
- * Sets the policy (as `writeRefundRatios`) and answers it with the audit entry of the change, what it was before
- * and after: the console and the CLI record the same. Run it in the change's transaction.
- */
-export async function changeRefundRatios(trx: Db, ratios: unknown) {
-  const before = await readRefundRatios(trx);
-  const after = await writeRefundRatios(trx, ratios);
-  return {
-    result: after,
-    audit: {
-      action: 'refund_policy.set',
-      entityType: 'refund_policy',
-      entityId: REFUND_RATIOS_KEY,
-      before,
-      after,
-    },
-  };
 }

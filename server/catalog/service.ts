@@ -238,13 +238,15 @@ function parseDefinition<Output>(schema: z.ZodType<Output>, input: unknown): Out
 type DefaultedField =
   'order' | 'mapUrl' | 'slotMinutes' | 'openingHours' | 'activeWithSmartLock' | 'priceRules';
 
+export type NewBranch = Omit<BranchDefinition, DefaultedField> &
+  Partial<Pick<BranchDefinition, DefaultedField>>;
+
 /**
  * A new branch as the CLI and the console add it: what is not given takes its default (first in order, no map
  * link, hourly slots, open all hours, active with the smart lock, no price rules).
  */
-export function newBranchDefinition(
-  branch: Omit<BranchDefinition, DefaultedField> & Partial<Pick<BranchDefinition, DefaultedField>>,
-): BranchDefinition {
+
+export function newBranchDefinition(branch: NewBranch): BranchDefinition {
   return {
     ...branch,
     order: branch.order ?? 0,
@@ -260,7 +262,7 @@ export function newBranchDefinition(
  * What an operator may change of a branch: any field of its definition but its prices, which change through the
  * price grid's own use case (use-cases/set-price-grid.ts).
  */
-type BranchChanges = Partial<Omit<BranchDefinition, 'priceRules' | 'defaultPriceCents'>>;
+export type BranchChanges = Partial<Omit<BranchDefinition, 'priceRules' | 'defaultPriceCents'>>;
 
 function sanitizeDescriptions<T extends BranchChanges>(definition: T): T {
   if (definition.descriptions === undefined) return definition;
@@ -507,6 +509,11 @@ export function createBranchService({
       return runTransaction(db, { name: 'nextSlotPrices' }, (trx) =>
         repository.takeNextPricesOfFreeSlots(trx, dateFromInstant(now)),
       );
+    },
+
+    /** ensureSlotHorizon for one branch: a branch just added, in the transaction that adds it. */
+    async ensureSlotHorizonOf(branchId: number): Promise<void> {
+      await generateSlotsFor(branchId);
     },
 
     recomputeCachedPrices,

@@ -1,26 +1,34 @@
-import { recordAudit, type Actor } from '../kernel/audit.ts';
+import type { Actor } from '../kernel/audit.ts';
 import {
   priceGridsFromToday,
-  catalogRepository as branchRepository,
   checkBranchLinks,
+  createBranch,
+  type BranchChangeDependencies,
   type PriceGrid,
+  readAdminBranch,
   setPriceGrid,
-  createBranchService,
-  newBranchDefinition,
-  changeRefundRatios,
+  setRefundRatios,
+  updateBranch,
+  catalogRepository as branchRepository,
   readRefundRatios,
 } from '../catalog/index.ts';
 import { centsToEuros, eurosToCents } from '../kernel/money.ts';
 import { dateFromInstant, type Clock } from '../kernel/clock.ts';
-import { createCouponService, couponsRepository as couponRepository } from '../booking/index.ts';
+import {
+  createCoupon,
+  createCouponService,
+  readAdminCoupon,
+  updateCoupon,
+  couponsRepository as couponRepository,
+} from '../booking/index.ts';
 import type { Db } from '../db/database.ts';
 import { runTransaction } from '../kernel/transactions.ts';
 import { AppError } from '../kernel/errors.ts';
 import { mapBranchDoors } from '../doors/index.ts';
 import type { components } from '../../openapi/schema.gen.ts';
 
-// What the console changes of the catalogue (branches, prices, coupons, refund policy), through the same
-// services as the CLI's commands, each change and its audit row in one transaction.
+// What the console changes of the catalogue (branches, prices, coupons, refund policy): the contract's shapes
+// turned into the same use cases the CLI's commands call, each writing its own audit row in the transaction.
 
 type Schemas = components['schemas'];
 
@@ -54,10 +62,6 @@ function dateChange(value: string | null | undefined): Date | null | undefined {
   return value === undefined || value === null ? value : new Date(value);
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string }).code === '23505';
-}
-
 export function createCatalogueService(deps: {
   db: Db;
   clock: Clock;
@@ -67,44 +71,14 @@ export function createCatalogueService(deps: {
 }) {
   const { db, clock } = deps;
   const linkRule = { allowPlainHttp: deps.allowPlainHttp ?? false };
-  const branchesOn = (executor: Db) =>
-    createBranchService({ db: executor, clock, horizonDays: deps.horizonDays, ...linkRule });
-
-  async function audited<T>(
-    actor: Actor,
-    work: (trx: Db, at: Date) => Promise<{ result: T; audit: Parameters<typeof recordAudit>[2] }>,
-  ) {
-    const at = dateFromInstant(clock.now());
-    return runTransaction(db, { name: 'catalogue' }, async (trx) => {
-      const { result, audit } = await work(trx, at);
-      await recordAudit(trx, actor, audit, at);
-      return result;
-    });
-  }
-
-  async function branchView(executor: Db, branchId: number): Promise<Schemas['AdminBranch']> {
-    const branch = await branchRepository.findBranch(executor, branchId);
-    if (!branch) throw new AppError('branch_not_found');
-    const images = (await branchRepository.listBranchImages(executor)).get(branchId) ?? [branch.image];
-    return {
-      id: branch.id,
-      slug: branch.slug,
-      name: branch.name,
-      order: branch.order,
-      location: branch.location,
-      latitude: branch.latitude,
-      longitude: branch.longitude,
-      map_url: branch.map_url,
-      time_zone: branch.time_zone,
-      slot_minutes: branch.slot_minutes,
-      opening_hours: (branch.opening_hours ?? null) as Schemas['OpeningHours'],
-      images,
-      descriptions: branch.descriptions,
-      active_with_smart_lock: branch.active_with_smart_lock,
-      lock_devices: branch.lock_device_ids,
-      slots_generated_until: branch.slots_generated_until,
-    };
-  }
+  const branchDependencies: BranchChangeDependencies = {
+    clock,
+    horizonDays: deps.horizonDays,
+    ...linkRule,
+    mapDoors: (trx, branchId, deviceIds) => mapBranchDoors(trx, clock, branchId, deviceIds),
+  };
+  const change = <T>(name: string, work: (trx: Db) => Promise<T>) => runTransaction(db, { name }, work);
+  const branchView = readAdminBranch;
 
   const bandsOf = (grid: PriceGrid): Schemas['PriceBand'][] =>
     grid.priceRules
@@ -136,35 +110,8 @@ export function createCatalogueService(deps: {
     };
   }
 
-  async function couponView(
-    executor: Db,
-    coupon: couponRepository.CouponRow,
-  ): Promise<Schemas['AdminCoupon']> {
-    const now = dateFromInstant(clock.now());
-    const uses = await executor
-      .selectFrom('coupon_redemptions as redemption')
-      .innerJoin('bookings as booking', 'booking.id', 'redemption.booking_id')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('redemption.coupon_id', '=', coupon.id)
-      .where((eb) =>
-        eb.or([
-          eb('booking.status', '=', 'confirmed'),
-          eb.and([eb('booking.status', '=', 'pending'), eb('booking.hold_expires_at', '>', now)]),
-        ]),
-      )
-      .executeTakeFirstOrThrow();
-    return {
-      code: coupon.code,
-      discount: Number(coupon.discount),
-      valid_from: coupon.valid_from.toISOString(),
-      valid_until: coupon.valid_until?.toISOString() ?? null,
-      max_uses: coupon.max_redemptions,
-      max_uses_per_user: coupon.max_redemptions_per_user,
-      registered_before: coupon.registered_before?.toISOString() ?? null,
-      active: coupon.active,
-      uses: Number(uses.count),
-    };
-  }
+  const couponView = (executor: Db, coupon: couponRepository.CouponRow) =>
+    readAdminCoupon(executor, coupon, dateFromInstant(clock.now()));
 
   const couponSettings = (input: Schemas['AdminCouponUpdate']) => ({
     discount: input.discount,
@@ -185,39 +132,24 @@ export function createCatalogueService(deps: {
     getBranch: (branchId: number) => branchView(db, branchId),
 
     async createBranch(actor: Actor, input: Schemas['AdminBranchCreate']): Promise<Schemas['AdminBranch']> {
-      const branchId = await audited(actor, async (trx) => {
-        let id: number;
-        try {
-          id = await branchesOn(trx).createBranch(
-            newBranchDefinition({
-              ...changesOf(input),
-              slug: input.slug,
-              name: input.name,
-              location: input.location,
-              latitude: input.latitude,
-              longitude: input.longitude,
-              timeZone: input.time_zone,
-              images: input.images,
-              descriptions: input.descriptions,
-              defaultPriceCents: eurosToCents(input.default_price_eur),
-            }),
-          );
-        } catch (error) {
-          if (isUniqueViolation(error)) throw new AppError('branch_slug_taken');
-          throw error;
-        }
-        if (input.lock_devices) await mapBranchDoors(trx, clock, id, input.lock_devices);
-        return {
-          result: id,
-          audit: {
-            action: 'branch.create',
-            entityType: 'branch',
-            entityId: id,
-            after: await branchView(trx, id),
+      const branchId = await change('createBranch', (trx) =>
+        createBranch(trx, branchDependencies, {
+          actor,
+          branch: {
+            ...changesOf(input),
+            slug: input.slug,
+            name: input.name,
+            location: input.location,
+            latitude: input.latitude,
+            longitude: input.longitude,
+            timeZone: input.time_zone,
+            images: input.images,
+            descriptions: input.descriptions,
+            defaultPriceCents: eurosToCents(input.default_price_eur),
           },
-        };
-      });
-      await branchesOn(db).ensureSlotHorizon();
+          lockDevices: input.lock_devices,
+        }),
+      );
       return branchView(db, branchId);
     },
 
@@ -279,33 +211,16 @@ export function createCatalogueService(deps: {
       return { changes, effects, future_bookings: Number(future.count) };
     },
 
-    /** Same service as `branch update` (fields, gallery, descriptions merged) and `--lock-device`. */
+    /** The use case of `branch update` (fields, gallery, descriptions merged) and `--lock-device`. */
     async updateBranch(
       actor: Actor,
       branchId: number,
       input: Schemas['AdminBranchUpdate'],
     ): Promise<Schemas['AdminBranch']> {
-      await audited(actor, async (trx) => {
-        const before = await branchView(trx, branchId);
-        const { lock_devices: lockDevices, ...fields } = input;
-        try {
-          if (Object.keys(fields).length > 0) await branchesOn(trx).updateBranch(branchId, changesOf(fields));
-        } catch (error) {
-          if (isUniqueViolation(error)) throw new AppError('branch_slug_taken');
-          throw error;
-        }
-        if (lockDevices) await mapBranchDoors(trx, clock, branchId, lockDevices);
-        return {
-          result: undefined,
-          audit: {
-            action: 'branch.update',
-            entityType: 'branch',
-            entityId: branchId,
-            before,
-            after: await branchView(trx, branchId),
-          },
-        };
-      });
+      const { lock_devices: lockDevices, ...fields } = input;
+      await change('updateBranch', (trx) =>
+        updateBranch(trx, branchDependencies, { actor, branchId, changes: changesOf(fields), lockDevices }),
+      );
       return branchView(db, branchId);
     },
 
@@ -317,7 +232,7 @@ export function createCatalogueService(deps: {
       branchId: number,
       input: Schemas['PriceGridInput'],
     ): Promise<Schemas['PriceGrid']> {
-      await runTransaction(db, { name: 'setPrices' }, (trx) =>
+      await change('setPrices', (trx) =>
         setPriceGrid(
           trx,
           { clock },
@@ -344,49 +259,31 @@ export function createCatalogueService(deps: {
     },
 
     async createCoupon(actor: Actor, input: Schemas['AdminCouponCreate']): Promise<Schemas['AdminCoupon']> {
-      const code = await audited(actor, async (trx) => {
-        if (await couponRepository.findCouponByCode(trx, input.code.trim().toUpperCase()))
-          throw new AppError('coupon_exists');
-        const { code: _code, ...settings } = input;
-        const stored = await createCouponService({ db: trx, clock }).createCoupon(input.code, {
-          ...couponSettings(settings),
-          discount: input.discount,
-        });
-        const after = await couponView(trx, (await couponRepository.findCouponByCode(trx, stored))!);
-        return {
-          result: stored,
-          audit: { action: 'coupon.create', entityType: 'coupon', entityId: stored, after },
-        };
-      });
+      const { code: typed, ...settings } = input;
+      const code = await change('createCoupon', (trx) =>
+        createCoupon(
+          trx,
+          { clock },
+          { actor, code: typed, settings: { ...couponSettings(settings), discount: input.discount } },
+        ),
+      );
       return couponView(db, (await couponRepository.findCouponByCode(db, code))!);
     },
 
     async updateCoupon(
       actor: Actor,
-      rawCode: string,
+      typed: string,
       input: Schemas['AdminCouponUpdate'],
     ): Promise<Schemas['AdminCoupon']> {
-      const code = await audited(actor, async (trx) => {
-        const existing = await couponRepository.findCouponByCode(trx, rawCode.trim().toUpperCase());
-        if (!existing) throw new AppError('coupon_not_found');
-        const before = await couponView(trx, existing);
-        const stored = await createCouponService({ db: trx, clock }).updateCoupon(
-          existing.code,
-          couponSettings(input),
-        );
-        if (!stored) throw new AppError('coupon_not_found');
-        const after = await couponView(trx, (await couponRepository.findCouponByCode(trx, stored))!);
-        return {
-          result: stored,
-          audit: { action: 'coupon.update', entityType: 'coupon', entityId: stored, before, after },
-        };
-      });
+      const code = await change('updateCoupon', (trx) =>
+        updateCoupon(trx, { clock }, { actor, code: typed, changes: couponSettings(input) }),
+      );
       return couponView(db, (await couponRepository.findCouponByCode(db, code))!);
     },
 
     getRefundPolicy: () => readRefundRatios(db),
 
-    /** Same service as `refund-ratios set` (a "0" threshold required). */
+    /** The use case of `refund-ratios set`: the thresholds as hours -> ratio, a "0" one required. */
     async setRefundPolicy(
       actor: Actor,
       input: Schemas['RefundPolicyInput'],
@@ -394,16 +291,7 @@ export function createCatalogueService(deps: {
       const ratios = Object.fromEntries(
         input.thresholds.map((threshold) => [String(threshold.hours), threshold.ratio]),
       );
-      if (!('0' in ratios)) {
-        throw new AppError(
-          'validation_failed',
-          { problems: 'the thresholds need one of 0 hours (the refund just before the start)' },
-          {
-            fields: [{ field: 'thresholds', problem: 'invalid' }],
-          },
-        );
-      }
-      return audited(actor, (trx) => changeRefundRatios(trx, ratios));
+      return change('setRefundPolicy', (trx) => setRefundRatios(trx, { clock }, { actor, ratios }));
     },
   };
 }

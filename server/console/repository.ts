@@ -1,6 +1,5 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import { pageWithTotal, type Db } from '../db/database.ts';
-import { lockBookingsAfterCodes, setOnBookings } from '../kernel/queries.ts';
 import { bookingsWithBranchAndClient } from '../booking/index.ts';
 export { anySlotClosed } from '../booking/index.ts';
 import type {
@@ -132,76 +131,6 @@ export async function bookingsOfLocalDay(db: Db, branchId: number, localDate: st
     .execute();
 }
 
-/** Live bookings (confirmed, or holds not yet expired) of a branch overlapping a period, locked in id order. */
-export async function lockLiveBookingsInPeriod(
-  db: Db,
-  filter: { branchId?: number; userIds?: readonly string[]; from: Date; until: Date | null; now: Date },
-): Promise<number[]> {
-  let query = db
-    .selectFrom('bookings')
-    .select(['id', 'lock_code_id'])
-    .where((eb) =>
-      eb.or([
-        eb('status', '=', 'confirmed'),
-        eb.and([eb('status', '=', 'pending'), eb('hold_expires_at', '>', filter.now)]),
-      ]),
-    )
-    .where('end_time', '>', filter.from);
-  if (filter.until) query = query.where('start_time', '<', filter.until);
-  if (filter.branchId !== undefined) query = query.where('branch_id', '=', filter.branchId);
-  if (filter.userIds !== undefined)
-    query = query.where('user_id', 'in', [...filter.userIds, '00000000-0000-0000-0000-000000000000']);
-  // Their door codes first: the one lock order of every release (server/kernel/queries.ts).
-  const rows = await lockBookingsAfterCodes(
-    db,
-    async () => (await query.execute()).map((row) => row.lock_code_id),
-    () => query.orderBy('id').forUpdate().execute(),
-  );
-  return rows.map((row) => row.id);
-}
-
-export async function markCanceledBy(
-  db: Db,
-  bookingIds: readonly number[],
-  canceledBy: string,
-  reason: string,
-): Promise<void> {
-  if (bookingIds.length === 0) return;
-  await setOnBookings(db, bookingIds, { canceled_by: canceledBy });
-  await db
-    .updateTable('refunds')
-    .set({ reason })
-    .where('booking_id', 'in', [...bookingIds])
-    .where('reason', 'is', null)
-    .execute();
-}
-
-/** Slots of a branch whose time overlaps the period. */
-function slotsInPeriod(db: Db, branchId: number, from: Date, until: Date) {
-  return db
-    .selectFrom('slots')
-    .where('branch_id', '=', branchId)
-    .where('end_time', '>', from)
-    .where('start_time', '<', until);
-}
-
-/** The slots in the period, locked like a booking locks them (id order). */
-export async function lockSlotsInPeriod(db: Db, branchId: number, from: Date, until: Date): Promise<number> {
-  const rows = await slotsInPeriod(db, branchId, from, until)
-    .select('id')
-    .orderBy('id')
-    .forNoKeyUpdate()
-    .execute();
-  return rows.length;
-}
-
-export async function countSlotsInPeriod(db: Db, branchId: number, from: Date, until: Date): Promise<number> {
-  const row = await slotsInPeriod(db, branchId, from, until)
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
-
 export function closureColumns(db: Db) {
   return db
     .selectFrom('branch_closures as closure')
@@ -275,20 +204,6 @@ export async function membersWithContact(db: Db, kind: 'email' | 'phone', value:
   return memberColumns(db)
     .where(kind === 'email' ? 'user.email' : 'user.phone_number', '=', value)
     .where('user.deleted_at', 'is', null)
-    .execute();
-}
-
-export async function blocksOf(db: Db, contacts: { email: string | null; phone: string | null }) {
-  return db
-    .selectFrom('blocked_contacts')
-    .selectAll()
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('kind', '=', 'email'), eb('value', '=', contacts.email ?? '')]),
-        eb.and([eb('kind', '=', 'phone'), eb('value', '=', contacts.phone ?? '')]),
-      ]),
-    )
-    .orderBy('id')
     .execute();
 }
 

@@ -1,36 +1,39 @@
 import { Temporal } from 'temporal-polyfill';
 import { recordAudit, type Actor } from '../kernel/audit.ts';
 import {
-  blockAuditSubject,
+  blockContact,
+  blockMember,
   normaliseContact,
+  unblockContact,
+  unblockMember,
   accountsRepository as authRepository,
   type AuthService,
+  type BlockDependencies,
 } from '../accounts/index.ts';
 import { formatLocalTime } from '../catalog/index.ts';
 import {
-  type NoticeDependencies,
   type AccessCodeNotifier,
-  type AccessCodeScheduler,
-  bookingMoney,
+  cancelBooking,
+  cancelFutureBookingsOfMembers,
+  type CancellationDependencies,
+  closeBranch,
+  closurePeriod,
   moneyOfBookings,
-  operatorActor,
-  systemActor,
-  type RefundCause,
-  totalsOfBookings,
   movesRepository,
-  refundableCents,
+  moveBookingAsOperator,
+  policyRefundCents,
+  reopenClosure,
   bookingsRepository as bookingRepository,
   type BookingService,
 } from '../booking/index.ts';
-import { sqlState } from '../kernel/database-errors.ts';
-import { centsToEuros, eurosToCents, formatMoney } from '../kernel/money.ts';
+import { centsToEuros, eurosToCents } from '../kernel/money.ts';
 import { dateFromInstant, instantFromDate, type Clock } from '../kernel/clock.ts';
 import type { Db } from '../db/database.ts';
 import { runTransaction, type TransactionRetryLog } from '../kernel/transactions.ts';
 import type { BookingStatus, LockDoorState } from '../db/schema.ts';
 import { AppError } from '../kernel/errors.ts';
 import type { OperationQuery } from '../http/operations.ts';
-import { type LockDependencies, doorStatesOfBookings } from '../doors/index.ts';
+import { doorStatesOfBookings } from '../doors/index.ts';
 import type { components } from '../../openapi/schema.gen.ts';
 import * as repository from './repository.ts';
 
@@ -38,41 +41,15 @@ type Schemas = components['schemas'];
 export type RefundMode = 'policy' | 'full' | 'none' | 'amount';
 export type RefundChoice = { mode: RefundMode; amount_eur?: number };
 
-export type ConsoleDependencies = LockDependencies &
-  Pick<NoticeDependencies, 'organizer' | 'publicUrl'> & {
-    db: Db;
-    clock: Clock;
-    bookings: BookingService;
-    resend: AccessCodeNotifier;
-    accessCodes: AccessCodeScheduler | null;
-    auth: AuthService;
-    /** Where a transaction run again after a deadlock is reported (runTransaction); not reported when absent. */
-    log?: TransactionRetryLog | null;
-  };
-
-/**
- * What the refund policy gives back for a booking cancelled `at`: its share of the price, at most what the gym
- * still `held` of what was paid (the ledger's payments less its refunds).
- */
-function policyRefundCents(
-  row: {
-    final_price_cents: number;
-    refund_ratios: Parameters<typeof refundableCents>[0]['refundRatios'];
-    start_time: Date;
-  },
-  held: number,
-  at: Temporal.Instant,
-): number {
-  const policy = refundableCents(
-    {
-      finalPriceCents: row.final_price_cents,
-      refundRatios: row.refund_ratios,
-      start: instantFromDate(row.start_time),
-    },
-    at,
-  );
-  return Math.min(held, policy);
-}
+export type ConsoleDependencies = CancellationDependencies & {
+  db: Db;
+  clock: Clock;
+  bookings: BookingService;
+  resend: AccessCodeNotifier;
+  auth: AuthService;
+  /** Where a transaction run again after a deadlock is reported (runTransaction); not reported when absent. */
+  log?: TransactionRetryLog | null;
+};
 
 function doorCodeState(
   row: repository.AdminBookingRow,
@@ -101,9 +78,11 @@ export function createConsoleService(deps: ConsoleDependencies) {
    * the console lists them: what a closure or a contact's move would touch.
    */
   async function liveBookings(
-    filter: Parameters<typeof repository.lockLiveBookingsInPeriod>[1],
+    filter: Parameters<typeof bookingRepository.lockLiveBookingsInPeriod>[1],
   ): Promise<repository.AdminBookingRow[]> {
-    const ids = await db.transaction().execute((trx) => repository.lockLiveBookingsInPeriod(trx, filter));
+    const ids = await db
+      .transaction()
+      .execute((trx) => bookingRepository.lockLiveBookingsInPeriod(trx, filter));
     const { rows } = await repository.searchBookings(db, {
       bookingIds: ids,
       now: filter.now,
@@ -198,70 +177,11 @@ export function createConsoleService(deps: ConsoleDependencies) {
     };
   }
 
-  /**
-   * Cancels the bookings of `bookingIds` that are still live, in `trx`, with the refund `choose` gives each
-   * (never more than the gym holds of what was paid); pending holds are released. Each refund is a ledger row
-   * with its `cause`. Answers what was cancelled and refunded.
-   */
-  async function cancelInTransaction(
-    trx: Db,
-    bookingIds: readonly number[],
-    choose: (row: bookingRepository.BookingToCancelRow, policyCents: number, held: number) => number,
-    canceledBy: string,
-    cause: RefundCause & { reason: string },
-  ): Promise<{ bookingId: number; refundCents: number }[]> {
-    const at = now();
-    const rows = await bookingRepository.lockBookings(trx, bookingIds);
-    const holds = rows.filter((row) => row.status === 'pending').map((row) => row.id);
-    await bookingRepository.expirePendingBookings(trx, holds);
-    const confirmed = rows.filter((row) => row.status === 'confirmed');
-    const totals = await totalsOfBookings(
-      trx,
-      confirmed.map((row) => row.id),
-    );
-    const heldById = new Map(
-      confirmed.map((row) => [row.id, bookingMoney({ ...row, paid_at: null }, totals.get(row.id)).heldCents]),
-    );
-    const toCancel = confirmed.map((row) => {
-      const held = heldById.get(row.id) ?? 0;
-      const policy = policyRefundCents(row, held, at);
-      return { row, refundCents: choose(row, policy, held) };
-    });
-    // The member is told by the cancellation's own notice (docs/decisions.md, 'Messages about a booking').
-    await deps.bookings.cancelLocked(trx, toCancel, cause);
-    await repository.markCanceledBy(
-      trx,
-      toCancel.map(({ row }) => row.id),
-      canceledBy,
-      cause.reason,
-    );
-    return toCancel.map(({ row, refundCents }) => ({ bookingId: row.id, refundCents }));
-  }
-
-  function refundChooser(mode: 'policy' | 'full' | 'none') {
-    return (_row: unknown, policy: number, held: number) =>
-      mode === 'full' ? held : mode === 'none' ? 0 : policy;
-  }
-
-  async function audited<T>(
-    actor: Actor,
-    work: (trx: Db, at: Date) => Promise<{ result: T; audit: Parameters<typeof recordAudit>[2] }>,
-  ): Promise<T> {
-    const at = dateFromInstant(now());
-    // Run again, audit row and all, after a deadlock. The refunds an operator's change may make are keyed per
-    // booking (the cancellations' as the member's own), so a try that rolled back is not paid twice.
-    return runTransaction(db, { name: 'console', log: deps.log }, async (trx) => {
-      const { result, audit } = await work(trx, at);
-      await recordAudit(trx, actor, audit, at);
-      return result;
-    });
-  }
-
   async function memberDetail(memberId: string): Promise<Schemas['MemberDetail']> {
     const member = await repository.findMember(db, memberId);
     if (!member) throw new AppError('member_not_found');
     const [blocks, bookings, payments] = await Promise.all([
-      repository.blocksOf(db, { email: member.email, phone: member.phone_number }),
+      authRepository.blocksOf(db, { email: member.email, phone: member.phone_number }),
       repository.searchBookings(db, { memberId, now: dateFromInstant(now()), offset: 0, limit: 500 }),
       repository.moneyMovements(db, { memberId }),
     ]);
@@ -273,50 +193,15 @@ export function createConsoleService(deps: ConsoleDependencies) {
     };
   }
 
-  async function blockContactsAndCancel(
-    trx: Db,
-    contacts: readonly authRepository.BlockedContact[],
-    input: { reason: string; cancelFutureBookings: boolean; refundMode: 'policy' | 'full' | 'none' },
-    at: Date,
-    actor: Actor,
-  ) {
-    const added: string[] = [];
-    for (const contact of contacts) {
-      if (await authRepository.insertBlockedContact(trx, { ...contact, reason: input.reason })) {
-        added.push(`${contact.kind}:${contact.value}`);
-      }
-    }
-    let canceled: { bookingId: number; refundCents: number }[] = [];
-    if (input.cancelFutureBookings) {
-      const members = (
-        await Promise.all(
-          contacts.map((contact) => repository.membersWithContact(trx, contact.kind, contact.value)),
-        )
-      ).flat();
-      const ids = await repository.lockLiveBookingsInPeriod(trx, {
-        userIds: members.map((member) => member.id),
-        from: at,
-        until: null,
-        now: at,
-      });
-      // Only bookings that have not started: a member inside the gym now keeps the session.
-      const future = (await bookingRepository.lockBookings(trx, ids))
-        .filter((row) => row.start_time > at)
-        .map((row) => row.id);
-      canceled = await cancelInTransaction(
-        trx,
-        future,
-        refundChooser(input.refundMode),
-        actor.email ?? 'cli',
-        {
-          purpose: 'operator',
-          actor: operatorActor(actor),
-          reason: input.reason,
-        },
-      );
-    }
-    return { added, canceled };
-  }
+  /** What a block needs of the bookings: cancelling the blocked members' bookings that have not started. */
+  const blockDependencies: BlockDependencies = {
+    clock,
+    cancelFutureBookings: (trx, request) => cancelFutureBookingsOfMembers(trx, deps, request),
+  };
+  // Run again, audit row and all, after a deadlock. The refunds an operator's change may make are keyed per
+  // booking (the cancellations' as the member's own), so a try that rolled back is not paid twice.
+  const change = <T>(name: string, work: (trx: Db) => Promise<T>) =>
+    runTransaction(db, { name, log: deps.log }, work);
 
   return {
     views,
@@ -469,53 +354,18 @@ export function createConsoleService(deps: ConsoleDependencies) {
      * at the same moment either finds it cancelled (and refunds nothing) or makes this one a 409.
      */
     async cancelBooking(actor: Actor, bookingId: number, input: { refund: RefundChoice; reason: string }) {
-      const amountCents =
-        input.refund.amount_eur === undefined ? null : eurosToCents(input.refund.amount_eur);
-      if (input.refund.mode === 'amount' && amountCents === null) {
-        throw new AppError(
-          'validation_failed',
-          { problems: 'refund.amount_eur is required with mode amount' },
-          {
-            fields: [{ field: 'refund.amount_eur', problem: 'required' }],
-          },
-        );
-      }
-      await audited(actor, async (trx, at) => {
-        const [row] = await bookingRepository.lockBookings(trx, [bookingId]);
-        if (!row) throw new AppError('booking_not_found');
-        const ended = (await repository.findAdminBooking(trx, bookingId))!.end_time <= at;
-        const live = row.status === 'confirmed' || (row.status === 'pending' && !ended);
-        if (!live || ended) throw new AppError('booking_not_cancelable');
-        const before = { status: row.status };
-        const canceled = await cancelInTransaction(
-          trx,
-          [bookingId],
-          (_row, policy, held) => {
-            if (input.refund.mode !== 'amount') return refundChooser(input.refund.mode)(_row, policy, held);
-            if (amountCents! > held) {
-              throw new AppError('refund_exceeds_paid', { paid: (locale) => formatMoney(locale, held) });
-            }
-            return amountCents!;
-          },
-          actor.email ?? 'cli',
-          { purpose: 'operator', actor: operatorActor(actor), reason: input.reason },
-        );
-        return {
-          result: undefined,
-          audit: {
-            action: 'booking.cancel',
-            entityType: 'booking',
-            entityId: bookingId,
-            reason: input.reason,
-            before,
-            after: {
-              status: row.status === 'pending' ? 'expired' : 'canceled',
-              refund_mode: input.refund.mode,
-              refunded_eur: centsToEuros(canceled[0]?.refundCents ?? 0),
-            },
-          },
-        };
-      });
+      const { mode, amount_eur: amount } = input.refund;
+      await change('cancelBooking', (trx) =>
+        cancelBooking(trx, deps, {
+          actor,
+          bookingId,
+          refund:
+            mode === 'amount'
+              ? { mode, amountCents: amount === undefined ? null : eurosToCents(amount) }
+              : { mode },
+          reason: input.reason,
+        }),
+      );
       return this.bookingDetail(bookingId);
     },
 
@@ -525,32 +375,24 @@ export function createConsoleService(deps: ConsoleDependencies) {
       const outcome = await deps.resend.resend(bookingId, row.member_id);
       if (outcome === 'not_found') throw new AppError('booking_not_found');
       if (outcome !== 'sent') throw new AppError('code_not_available');
-      await audited(actor, async () => ({
-        result: undefined,
-        audit: { action: 'booking.resend_code', entityType: 'booking', entityId: bookingId },
-      }));
+      await recordAudit(
+        db,
+        actor,
+        { action: 'booking.resend_code', entityType: 'booking', entityId: bookingId },
+        dateFromInstant(now()),
+      );
     },
 
-    /**
-     * Moves a confirmed booking that has not started to a free slot of the same branch and the same price, by the
-     * same rules and code as a member's move (the bookings module's move), as an operator: no payment, no
-     * refund; the door code follows, the T-30 message is re-timed, the member is told. Audited with the reason.
-     */
+    /** The move's use case, as an operator (same branch, same price, until the start); audited with the reason. */
     async moveBooking(actor: Actor, bookingId: number, input: { time_slot_id: number; reason: string }) {
-      await audited(actor, async (trx) => {
-        const { from, to } = await deps.bookings.moveAsOperator(trx, bookingId, input.time_slot_id);
-        return {
-          result: undefined,
-          audit: {
-            action: 'booking.move',
-            entityType: 'booking',
-            entityId: bookingId,
-            reason: input.reason,
-            before: { slot_id: from.slot_id, start_time: from.start_time.toISOString() },
-            after: { slot_id: to.id, start_time: to.start_time.toISOString() },
-          },
-        };
-      });
+      await change('moveBooking', (trx) =>
+        moveBookingAsOperator(trx, deps, {
+          actor,
+          bookingId,
+          slotId: input.time_slot_id,
+          reason: input.reason,
+        }),
+      );
       return this.bookingDetail(bookingId);
     },
 
@@ -568,7 +410,8 @@ export function createConsoleService(deps: ConsoleDependencies) {
       ends_at: string;
     }): Promise<Schemas['ClosurePreview']> {
       const period = closurePeriod(input);
-      await requireBranch(db, input.branch_id);
+      if (!(await bookingRepository.branchExists(db, input.branch_id)))
+        throw new AppError('branch_not_found');
       const at = dateFromInstant(now());
       const rows = await liveBookings({
         branchId: input.branch_id,
@@ -578,7 +421,7 @@ export function createConsoleService(deps: ConsoleDependencies) {
       });
       const money = await moneyOfBookings(db, rows);
       return {
-        slots: await repository.countSlotsInPeriod(db, input.branch_id, period.from, period.until),
+        slots: await bookingRepository.countSlotsInPeriod(db, input.branch_id, period.from, period.until),
         bookings: await views(rows),
         // A closure refunds in full what the gym holds of each confirmed booking.
         refund_total_eur: centsToEuros(
@@ -590,103 +433,27 @@ export function createConsoleService(deps: ConsoleDependencies) {
       };
     },
 
-    /**
-     * Closes a branch for a period: the closure row first (closures in force never overlap), then the period's
-     * slots are locked as a booking locks them, so a booking racing the closure either is found here and
-     * cancelled, or waits and then finds the slot closed. Live bookings are cancelled with a full refund and
-     * each member is told in their language.
-     */
+    /** Closes a branch for a period: its live bookings cancelled with a full refund, each member told. */
     async createClosure(
       actor: Actor,
       input: { branch_id: number; starts_at: string; ends_at: string; reason: string },
     ) {
-      const period = closurePeriod(input);
-      const closureId = await audited(actor, async (trx, at) => {
-        await requireBranch(trx, input.branch_id);
-        let closure: { id: number };
-        try {
-          closure = await trx
-            .insertInto('branch_closures')
-            .values({
-              branch_id: input.branch_id,
-              starts_at: period.from,
-              ends_at: period.until,
-              reason: input.reason,
-              created_at: at,
-              created_by: actor.operatorId,
-              created_by_email: actor.email ?? 'cli',
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-        } catch (error) {
-          if (sqlState(error) === '23P01') throw new AppError('closure_overlaps');
-          throw error;
-        }
-        await repository.lockSlotsInPeriod(trx, input.branch_id, period.from, period.until);
-        const ids = await repository.lockLiveBookingsInPeriod(trx, {
+      const closureId = await change('createClosure', (trx) =>
+        closeBranch(trx, deps, {
+          actor,
           branchId: input.branch_id,
-          from: period.from,
-          until: period.until,
-          now: at,
-        });
-        const canceled = await cancelInTransaction(trx, ids, refundChooser('full'), `closure:${closure.id}`, {
-          purpose: 'closure',
-          actor: systemActor(`closure:${closure.id}`, actor.email ?? 'cli'),
+          startsAt: input.starts_at,
+          endsAt: input.ends_at,
           reason: input.reason,
-        });
-        await trx
-          .updateTable('branch_closures')
-          .set({ canceled_booking_ids: canceled.map((item) => item.bookingId) })
-          .where('id', '=', closure.id)
-          .execute();
-        return {
-          result: closure.id,
-          audit: {
-            action: 'closure.create',
-            entityType: 'closure',
-            entityId: closure.id,
-            reason: input.reason,
-            after: {
-              branch_id: input.branch_id,
-              starts_at: period.from.toISOString(),
-              ends_at: period.until.toISOString(),
-              canceled_booking_ids: canceled.map((item) => item.bookingId),
-              refunded_eur: centsToEuros(canceled.reduce((sum, item) => sum + item.refundCents, 0)),
-            },
-          },
-        };
-      });
+        }),
+      );
       return closureView(
         await repository.closureColumns(db).where('closure.id', '=', closureId).executeTakeFirstOrThrow(),
       );
     },
 
     async reopenClosure(actor: Actor, closureId: number): Promise<Schemas['Closure']> {
-      await audited(actor, async (trx, at) => {
-        const closure = await trx
-          .selectFrom('branch_closures')
-          .selectAll()
-          .where('id', '=', closureId)
-          .forUpdate()
-          .executeTakeFirst();
-        if (!closure) throw new AppError('closure_not_found');
-        if (closure.reopened_at !== null) throw new AppError('closure_reopened');
-        await trx
-          .updateTable('branch_closures')
-          .set({ reopened_at: at })
-          .where('id', '=', closureId)
-          .execute();
-        return {
-          result: undefined,
-          audit: {
-            action: 'closure.reopen',
-            entityType: 'closure',
-            entityId: closureId,
-            before: { reopened_at: null },
-            after: { reopened_at: at.toISOString() },
-          },
-        };
-      });
+      await change('reopenClosure', (trx) => reopenClosure(trx, { clock }, { actor, closureId }));
       return closureView(
         await repository.closureColumns(db).where('closure.id', '=', closureId).executeTakeFirstOrThrow(),
       );
@@ -711,61 +478,19 @@ export function createConsoleService(deps: ConsoleDependencies) {
       memberId: string,
       input: { reason: string; cancel_future_bookings: boolean; refund_mode?: 'policy' | 'full' | 'none' },
     ): Promise<Schemas['MemberDetail']> {
-      const member = await repository.findMember(db, memberId);
-      if (!member || member.deleted_at !== null) throw new AppError('member_not_found');
-      const contacts: authRepository.BlockedContact[] = [
-        ...(member.email ? [{ kind: 'email' as const, value: member.email }] : []),
-        ...(member.phone_number ? [{ kind: 'phone' as const, value: member.phone_number }] : []),
-      ];
-      await audited(actor, async (trx, at) => {
-        const done = await blockContactsAndCancel(
-          trx,
-          contacts,
-          {
-            reason: input.reason,
-            cancelFutureBookings: input.cancel_future_bookings,
-            refundMode: input.refund_mode ?? 'policy',
-          },
-          at,
+      await change('blockMember', (trx) =>
+        blockMember(trx, blockDependencies, {
           actor,
-        );
-        return {
-          result: undefined,
-          audit: {
-            action: 'member.block',
-            entityType: 'member',
-            entityId: memberId,
-            reason: input.reason,
-            before: { blocked: member.blocked },
-            after: {
-              blocked: true,
-              blocks_added: done.added,
-              canceled_booking_ids: done.canceled.map((item) => item.bookingId),
-            },
-          },
-        };
-      });
+          memberId,
+          reason: input.reason,
+          futureBookings: input.cancel_future_bookings ? { refundMode: input.refund_mode ?? 'policy' } : null,
+        }),
+      );
       return memberDetail(memberId);
     },
 
     async unblockMember(actor: Actor, memberId: string, reason: string): Promise<Schemas['MemberDetail']> {
-      const member = await repository.findMember(db, memberId);
-      if (!member) throw new AppError('member_not_found');
-      await audited(actor, async (trx) => {
-        const blocks = await repository.blocksOf(trx, { email: member.email, phone: member.phone_number });
-        for (const block of blocks) await authRepository.deleteBlockedContact(trx, block);
-        return {
-          result: undefined,
-          audit: {
-            action: 'member.unblock',
-            entityType: 'member',
-            entityId: memberId,
-            reason,
-            before: { blocks: blocks.map((block) => `${block.kind}:${block.value}`) },
-            after: { blocked: false },
-          },
-        };
-      });
+      await change('unblockMember', (trx) => unblockMember(trx, { clock }, { actor, memberId, reason }));
       return memberDetail(memberId);
     },
 
@@ -815,7 +540,7 @@ export function createConsoleService(deps: ConsoleDependencies) {
       };
     },
 
-    /** Same rules as `block add` (the contact as registration stores it); optionally cancels future bookings. */
+    /** The use case of `block add`; optionally cancels the future bookings of the accounts using the contact. */
     async blockContact(
       actor: Actor,
       input: {
@@ -826,55 +551,22 @@ export function createConsoleService(deps: ConsoleDependencies) {
         refund_mode?: 'policy' | 'full' | 'none';
       },
     ): Promise<Schemas['BlockedContact']> {
-      const contact = normaliseContact(input.kind, input.value);
-      await audited(actor, async (trx, at) => {
-        const done = await blockContactsAndCancel(
-          trx,
-          [contact],
-          {
-            reason: input.reason,
-            cancelFutureBookings: input.cancel_future_bookings,
-            refundMode: input.refund_mode ?? 'policy',
-          },
-          at,
+      const { contact } = await change('blockContact', (trx) =>
+        blockContact(trx, blockDependencies, {
           actor,
-        );
-        if (done.added.length === 0) throw new AppError('contact_already_blocked');
-        return {
-          result: undefined,
-          audit: {
-            ...blockAuditSubject('contact.block', contact),
-            reason: input.reason,
-            after: { canceled_booking_ids: done.canceled.map((item) => item.bookingId) },
-          },
-        };
-      });
-      const row = await db
-        .selectFrom('blocked_contacts')
-        .selectAll()
-        .where('kind', '=', contact.kind)
-        .where('value', '=', contact.value)
-        .executeTakeFirstOrThrow();
-      return blockView(row);
+          kind: input.kind,
+          value: input.value,
+          reason: input.reason,
+          futureBookings: input.cancel_future_bookings ? { refundMode: input.refund_mode ?? 'policy' } : null,
+        }),
+      );
+      return blockView((await authRepository.findBlockedContact(db, contact))!);
     },
 
     async unblockContact(actor: Actor, blockedId: number): Promise<void> {
-      await audited(actor, async (trx) => {
-        const row = await trx
-          .selectFrom('blocked_contacts')
-          .selectAll()
-          .where('id', '=', blockedId)
-          .executeTakeFirst();
-        if (!row || !(await authRepository.deleteBlockedContact(trx, row)))
-          throw new AppError('blocked_contact_not_found');
-        return {
-          result: undefined,
-          audit: {
-            ...blockAuditSubject('contact.unblock', row),
-            before: { reason: row.reason },
-          },
-        };
-      });
+      await change('unblockContact', (trx) =>
+        unblockContact(trx, { clock }, { actor, blocked: { id: blockedId } }),
+      );
     },
 
     /** Everything held about a member, for a GDPR access request. */
@@ -892,13 +584,10 @@ export function createConsoleService(deps: ConsoleDependencies) {
           .where('recipient', 'in', [account.email ?? '', account.phone_number ?? ''])
           .orderBy('id')
           .execute(),
-        repository.blocksOf(db, { email: account.email, phone: account.phone_number }),
+        authRepository.blocksOf(db, { email: account.email, phone: account.phone_number }),
       ]);
       const at = dateFromInstant(now());
-      await audited(actor, async () => ({
-        result: undefined,
-        audit: { action: 'member.export', entityType: 'member', entityId: memberId },
-      }));
+      await recordAudit(db, actor, { action: 'member.export', entityType: 'member', entityId: memberId }, at);
       const plain = <T>(value: T) => JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
       return {
         exported_at: at.toISOString(),
@@ -941,26 +630,6 @@ export function createConsoleService(deps: ConsoleDependencies) {
 }
 
 export type ConsoleService = ReturnType<typeof createConsoleService>;
-
-async function requireBranch(db: Db, branchId: number) {
-  const branch = await db.selectFrom('branches').select(['id']).where('id', '=', branchId).executeTakeFirst();
-  if (!branch) throw new AppError('branch_not_found');
-  return branch;
-}
-
-/** A closure lasts at most this long; closing a branch for longer is deactivating it. */
-const CLOSURE_MAX_DAYS = 366;
-
-/** A period's ends as instants; the end after the start, at most CLOSURE_MAX_DAYS later (400 `invalid_period`). */
-function closurePeriod(input: { starts_at: string; ends_at: string }) {
-  const from = Temporal.Instant.from(input.starts_at);
-  const until = Temporal.Instant.from(input.ends_at);
-  if (Temporal.Instant.compare(until, from) <= 0) throw new AppError('invalid_period', { limit: '' });
-  if (Temporal.Instant.compare(until, from.add({ hours: CLOSURE_MAX_DAYS * 24 })) > 0) {
-    throw new AppError('invalid_period', { limit: ` (${CLOSURE_MAX_DAYS})` });
-  }
-  return { from: dateFromInstant(from), until: dateFromInstant(until) };
-}
 
 /** A listing's page: `page` counts from 1; 50 rows unless `page_size` says. */
 type PageQuery = { page?: number; page_size?: number };

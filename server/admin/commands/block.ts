@@ -1,6 +1,13 @@
 import { z } from 'zod';
-import { blockAuditSubject, createBlockedContactService, normaliseContact } from '../../accounts/index.ts';
-import { argument, auditedChange, defineCommand, listCommand, text, UsageError } from '../command.ts';
+import {
+  blockContact,
+  createBlockedContactService,
+  normaliseContact,
+  unblockContact,
+} from '../../accounts/index.ts';
+import { AppError } from '../../kernel/errors.ts';
+import { runChange } from '../change.ts';
+import { argument, defineCommand, listCommand, text } from '../command.ts';
 
 const contactArguments = z.tuple([
   z.enum(['email', 'phone'], {
@@ -18,25 +25,17 @@ export const blockCommands = {
     summary: 'Blocks an e-mail address or phone number from registering and booking.',
     schema: z.object({ args: contactArguments, reason: text().optional() }),
     async run({ args: [kind, raw], reason }, context) {
-      const contact = normaliseContact(kind, raw);
-      const added = await auditedChange(context, async (trx) => {
-        const blocked = await createBlockedContactService({ db: trx }).block(contact, reason ?? null);
-        return {
-          result: blocked,
-          audit: blocked
-            ? {
-                ...blockAuditSubject('contact.block', contact),
-                reason: reason ?? null,
-                after: contact,
-              }
-            : null,
-        };
-      });
-      context.io.out(
-        added
-          ? `blocked ${contact.kind} ${contact.value}`
-          : `${contact.kind} ${contact.value} was blocked already`,
-      );
+      try {
+        const { contact } = await runChange(context, (trx, actor) =>
+          blockContact(trx, context, { actor, kind, value: raw, reason: reason ?? null }),
+        );
+        context.io.out(`blocked ${contact.kind} ${contact.value}`);
+      } catch (error) {
+        // Blocked already is what the operator wanted: said, and not a failure.
+        if (!(error instanceof AppError && error.code === 'contact_already_blocked')) throw error;
+        const contact = normaliseContact(kind, raw);
+        context.io.out(`${contact.kind} ${contact.value} was blocked already`);
+      }
     },
   }),
 
@@ -45,16 +44,11 @@ export const blockCommands = {
     summary: 'Lifts a block.',
     schema: z.object({ args: contactArguments }),
     async run({ args: [kind, raw] }, context) {
-      const contact = normaliseContact(kind, raw);
-      await auditedChange(context, async (trx) => {
-        if (!(await createBlockedContactService({ db: trx }).unblock(contact))) {
-          throw new UsageError(`${contact.kind} ${contact.value} is not blocked`);
-        }
-        return {
-          result: undefined,
-          audit: { ...blockAuditSubject('contact.unblock', contact), before: contact },
-        };
-      });
+      const contact = await runChange(
+        context,
+        (trx, actor) => unblockContact(trx, context, { actor, blocked: { kind, value: raw } }),
+        { blocked_contact_not_found: `${kind} ${raw} is not blocked` },
+      );
       context.io.out(`unblocked ${contact.kind} ${contact.value}`);
     },
   }),

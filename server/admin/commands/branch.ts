@@ -1,19 +1,19 @@
 import { z } from 'zod';
 import {
   priceGridsFromToday,
-  findBranch,
+  createBranch,
   createBranchService,
-  newBranchDefinition,
   setPriceGrid,
+  updateBranch,
+  type BranchChangeDependencies,
   type SetPriceGridResult,
 } from '../../catalog/index.ts';
 import { mapBranchDoors } from '../../doors/index.ts';
 import { LOCALES, isLocale, type Locale } from '../../kernel/i18n.ts';
+import { runChange } from '../change.ts';
 import {
   activation,
   activationOptions,
-  actorOf,
-  auditedChange,
   BOTH_ACTIVATIONS,
   decimal,
   defineCommand,
@@ -23,8 +23,8 @@ import {
   money,
   refuseBothActivations,
   text,
-  UsageError,
   wholeNumber,
+  type AdminContext,
 } from '../command.ts';
 import { describeSaved } from './prices.ts';
 
@@ -120,6 +120,15 @@ function branchChanges(options: BranchOptions) {
   };
 }
 
+function branchChangeDependencies(context: AdminContext): BranchChangeDependencies {
+  return {
+    clock: context.clock,
+    horizonDays: context.horizonDays,
+    allowPlainHttp: context.allowPlainHttp,
+    mapDoors: (trx, branchId, deviceIds) => mapBranchDoors(trx, context.clock, branchId, deviceIds),
+  };
+}
+
 export const branchCommands = {
   'branch list': listCommand({
     usage: 'branch list [--json]',
@@ -159,35 +168,27 @@ export const branchCommands = {
       })
       .refine(refuseBothActivations, BOTH_ACTIVATIONS),
     async run(input, context) {
-      const changes = branchChanges(input);
-      const branchId = await auditedChange(context, async (trx) => {
-        const branches = createBranchService({ ...context, db: trx });
-        const created = await branches.createBranch(
-          newBranchDefinition({
-            ...changes,
-            slug: input.slug,
-            name: input.name,
-            location: input.location,
-            latitude: input.latitude,
-            longitude: input.longitude,
-            timeZone: input['time-zone'],
-            images: input.image,
-            descriptions: input.description,
-            defaultPriceCents: input.price,
+      const branchId = await runChange(
+        context,
+        (trx, actor) =>
+          createBranch(trx, branchChangeDependencies(context), {
+            actor,
+            branch: {
+              ...branchChanges(input),
+              slug: input.slug,
+              name: input.name,
+              location: input.location,
+              latitude: input.latitude,
+              longitude: input.longitude,
+              timeZone: input['time-zone'],
+              images: input.image,
+              descriptions: input.description,
+              defaultPriceCents: input.price,
+            },
+            lockDevices: input['lock-device'],
           }),
-        );
-        if (input['lock-device']) await mapBranchDoors(trx, context.clock, created, input['lock-device']);
-        await branches.ensureSlotHorizon();
-        return {
-          result: created,
-          audit: {
-            action: 'branch.create',
-            entityType: 'branch',
-            entityId: created,
-            after: { ...(await findBranch(trx, created)), lock_devices: input['lock-device'] ?? [] },
-          },
-        };
-      });
+        { branch_slug_taken: `another branch has the slug ${input.slug}` },
+      );
       context.io.out(`created branch ${branchId} (${input.slug})`);
     },
   }),
@@ -204,35 +205,31 @@ export const branchCommands = {
       const [branchId] = input.args;
       const changes = branchChanges(input);
       let repriced: SetPriceGridResult | null = null;
-      const { slotsGeneratedUntil } = await auditedChange(context, async (trx) => {
-        const branches = createBranchService({ ...context, db: trx });
-        const before = await findBranch(trx, branchId);
-        if (!before) throw new UsageError(`there is no branch ${branchId}`);
-        const updated = await branches.updateBranch(branchId, changes);
-        if (input['lock-device']) await mapBranchDoors(trx, context.clock, branchId, input['lock-device']);
-        if (input.price !== undefined) {
-          // The price grid's own use case, in this transaction: it re-prices the free slots and audits itself.
-          const grids = (await priceGridsFromToday(trx, branchId, context.clock.now()))!;
-          repriced = await setPriceGrid(
-            trx,
-            { clock: context.clock },
-            {
-              actor: actorOf(context),
-              branchId,
-              defaultPriceCents: input.price,
-              bands: grids.current.priceRules,
-            },
-          );
-        }
-        const after = {
-          ...(await findBranch(trx, branchId)),
-          ...(input['lock-device'] ? { lock_devices: input['lock-device'] } : {}),
-        };
-        return {
-          result: updated,
-          audit: { action: 'branch.update', entityType: 'branch', entityId: branchId, before, after },
-        };
-      });
+      const { slotsGeneratedUntil } = await runChange(
+        context,
+        async (trx, actor) => {
+          const updated = await updateBranch(trx, branchChangeDependencies(context), {
+            actor,
+            branchId,
+            changes,
+            lockDevices: input['lock-device'],
+          });
+          if (input.price !== undefined) {
+            // The price grid's own use case, in this transaction: the branch and its price change together.
+            const grids = (await priceGridsFromToday(trx, branchId, context.clock.now()))!;
+            repriced = await setPriceGrid(
+              trx,
+              { clock: context.clock },
+              { actor, branchId, defaultPriceCents: input.price, bands: grids.current.priceRules },
+            );
+          }
+          return updated;
+        },
+        {
+          branch_not_found: `there is no branch ${branchId}`,
+          branch_slug_taken: `another branch has the slug ${input.slug}`,
+        },
+      );
       if (input['lock-device']) {
         context.io.out(
           input['lock-device'].length === 0

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { couponsRepository as couponRepository, createCouponService } from '../../booking/index.ts';
+import { createCoupon, createCouponService, updateCoupon } from '../../booking/index.ts';
+import { runChange } from '../change.ts';
 import {
   activation,
   activationOptions,
   argument,
-  auditedChange,
   BOTH_ACTIVATIONS,
   decimal,
   defineCommand,
@@ -12,7 +12,6 @@ import {
   listCommand,
   orNone,
   refuseBothActivations,
-  UsageError,
   wholeNumber,
 } from '../command.ts';
 
@@ -78,17 +77,16 @@ export const couponCommands = {
       })
       .refine(refuseBothActivations, BOTH_ACTIVATIONS),
     async run(input, context) {
-      const code = await auditedChange(context, async (trx) => {
-        const stored = await createCouponService({ db: trx, clock: context.clock }).createCoupon(
-          input.args[0],
-          { ...couponSettings(input), discount: input.discount },
-        );
-        const after = await couponRepository.findCouponByCode(trx, stored);
-        return {
-          result: stored,
-          audit: { action: 'coupon.create', entityType: 'coupon', entityId: stored, after },
-        };
-      });
+      const code = await runChange(
+        context,
+        (trx, actor) =>
+          createCoupon(trx, context, {
+            actor,
+            code: input.args[0],
+            settings: { ...couponSettings(input), discount: input.discount },
+          }),
+        { coupon_exists: `coupon ${input.args[0].trim().toUpperCase()} exists already` },
+      );
       context.io.out(`created coupon ${code}`);
     },
   }),
@@ -111,19 +109,11 @@ export const couponCommands = {
       .refine(refuseBothActivations, BOTH_ACTIVATIONS),
     async run(input, context) {
       const [code] = input.args;
-      const updated = await auditedChange(context, async (trx) => {
-        const before = await couponRepository.findCouponByCode(trx, code.trim().toUpperCase());
-        const stored = await createCouponService({ db: trx, clock: context.clock }).updateCoupon(
-          code,
-          couponSettings(input),
-        );
-        if (stored === undefined) throw new UsageError(`there is no coupon ${code.toUpperCase()}`);
-        const after = await couponRepository.findCouponByCode(trx, stored);
-        return {
-          result: stored,
-          audit: { action: 'coupon.update', entityType: 'coupon', entityId: stored, before, after },
-        };
-      });
+      const updated = await runChange(
+        context,
+        (trx, actor) => updateCoupon(trx, context, { actor, code, changes: couponSettings(input) }),
+        { coupon_not_found: `there is no coupon ${code.trim().toUpperCase()}` },
+      );
       context.io.out(`updated coupon ${updated}`);
     },
   }),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { changeRefundRatios, readRefundRatios } from '../../catalog/index.ts';
-import { argument, auditedChange, defineCommand } from '../command.ts';
+import { readRefundRatios, setRefundRatios } from '../../catalog/index.ts';
+import { runChange } from '../change.ts';
+import { argument, defineCommand } from '../command.ts';
 
 const json = (what: string) =>
   argument(what).transform((raw, context): unknown => {
@@ -30,7 +31,9 @@ export const refundRatioCommands = {
     summary: 'Sets the refund policy of bookings made from now on (existing bookings keep theirs).',
     schema: z.object({ args: z.tuple([json('the ratios as JSON')]) }),
     async run({ args: [ratios] }, context) {
-      const after = await auditedChange(context, (trx) => changeRefundRatios(trx, ratios));
+      const after = await runChange(context, (trx, actor) =>
+        setRefundRatios(trx, context, { actor, ratios }),
+      );
       context.io.out(`refund ratios set to ${JSON.stringify(after)}`);
     },
   }),

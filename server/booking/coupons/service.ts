@@ -15,7 +15,7 @@ type UsableCoupon = Omit<Coupon, 'remaining_uses'> & {
 };
 
 /** Codes are compared case-insensitively: they are stored upper-cased. */
-function normaliseCouponCode(code: string): string {
+export function normaliseCouponCode(code: string): string {
   return code.trim().toUpperCase();
 }
 
@@ -81,7 +81,7 @@ export async function lockUsableCoupon(
 }
 
 /** What an operator sets on a coupon; caps and dates null mean no limit. */
-type CouponSettings = {
+export type CouponSettings = {
   discount: number;
   valid_from: Date;
   valid_until: Date | null;
@@ -91,24 +91,47 @@ type CouponSettings = {
   active: boolean;
 };
 
-function given<T extends object>(values: T): Partial<T> {
+/** The settings given (undefined: left as they are). */
+export function givenSettings<T extends object>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
-function invalid(problems: string): AppError {
+export function invalidCoupon(problems: string): AppError {
   return new AppError('validation_failed', { problems });
 }
 
 /** The rules of a coupon's settings, on creation and on every change. */
-function checkSettings(
+export function checkCouponSettings(
   settings: Partial<CouponSettings> & Pick<CouponSettings, 'valid_from' | 'valid_until'>,
 ) {
   if (settings.discount !== undefined && !(settings.discount > 0 && settings.discount <= 1)) {
-    throw invalid('discount is a fraction above 0 and at most 1 (0.10 is 10% off)');
+    throw invalidCoupon('discount is a fraction above 0 and at most 1 (0.10 is 10% off)');
   }
   if (settings.valid_until && settings.valid_until <= settings.valid_from) {
-    throw invalid('valid_until must be after valid_from');
+    throw invalidCoupon('valid_until must be after valid_from');
   }
+}
+
+/**
+ * A coupon as operators see it, with its live uses (see countLiveRedemptions) at `now`: the console's answer, and
+ * what the audit log keeps of a coupon before and after a change.
+ */
+export async function readAdminCoupon(
+  db: Db,
+  coupon: repository.CouponRow,
+  now: Date,
+): Promise<components['schemas']['AdminCoupon']> {
+  return {
+    code: coupon.code,
+    discount: Number(coupon.discount),
+    valid_from: coupon.valid_from.toISOString(),
+    valid_until: coupon.valid_until?.toISOString() ?? null,
+    max_uses: coupon.max_redemptions,
+    max_uses_per_user: coupon.max_redemptions_per_user,
+    registered_before: coupon.registered_before?.toISOString() ?? null,
+    active: coupon.active,
+    uses: await repository.countLiveRedemptions(db, coupon.id, now),
+  };
 }
 
 export function createCouponService({
@@ -141,42 +164,6 @@ export function createCouponService({
 
     async listCoupons(): Promise<repository.CouponRow[]> {
       return repository.listCoupons(db);
-    },
-
-    /** Adds a coupon valid from now unless said otherwise; answers its stored (upper-case) code. */
-    async createCoupon(
-      code: string,
-      settings: Pick<CouponSettings, 'discount'> & Partial<CouponSettings>,
-    ): Promise<string> {
-      const normalised = normaliseCouponCode(code);
-      if (!/^[A-Z0-9_-]{2,40}$/.test(normalised)) {
-        throw invalid('a coupon code is 2 to 40 letters, digits, - or _');
-      }
-      if (await repository.findCouponByCode(db, normalised))
-        throw invalid(`coupon ${normalised} exists already`);
-      const complete: CouponSettings = {
-        valid_from: dateFromInstant(clock.now()),
-        valid_until: null,
-        max_redemptions: null,
-        max_redemptions_per_user: null,
-        registered_before: null,
-        active: true,
-        ...given(settings),
-        discount: settings.discount,
-      };
-      checkSettings(complete);
-      await repository.insertCoupon(db, { code: normalised, ...complete });
-      return normalised;
-    },
-
-    /** Changes what `patch` names; answers the coupon's code, or undefined when there is no such coupon. */
-    async updateCoupon(code: string, patch: Partial<CouponSettings>): Promise<string | undefined> {
-      const coupon = await repository.findCouponByCode(db, normaliseCouponCode(code));
-      if (!coupon) return undefined;
-      const changes = given(patch);
-      checkSettings({ valid_from: coupon.valid_from, valid_until: coupon.valid_until, ...changes });
-      await repository.updateCoupon(db, coupon.id, changes);
-      return coupon.code;
     },
 
     /** `GET /bookings/coupon-code/{code}`: the coupon the user may apply now, else 404 `invalid_coupon`. */
