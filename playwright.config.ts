@@ -1,5 +1,5 @@
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
@@ -13,7 +13,9 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 7_000 },
   fullyParallel: true,
-  workers: process.env.CI ? 2 : 3,
+  // No more browsers than cores: on a 2-core machine a third one starved axe and the app's start (journeys timed
+  // out in axe, a result dialog missed its 7 s).
+  workers: Math.max(1, Math.min(process.env.CI ? 2 : 3, availableParallelism())),
   retries: 0,
   forbidOnly: !!process.env.CI,
   // The JSON report feeds the closing line of .ci/run (passed and failed totals).
