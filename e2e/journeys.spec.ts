@@ -26,8 +26,7 @@ JOURNEY_LOCALES.forEach((locale, index) => {
     request,
     baseURL,
   }) => {
-    // About 80 s on a busy two-core machine with three journeys at once (an axe run at every step).
-    // Measured: 2-2.5 min on a 2-core machine with two browsers, most of it axe at every step (was under 2 min).
+    // 2-2.5 min measured on a busy two-core machine with two browsers, most of it an axe run at every step.
     test.setTimeout(240_000);
     const person = newPerson(`journey-${locale}`);
     const branch = await firstActiveBranch(request);
