@@ -3,6 +3,7 @@ import { URI } from 'otpauth';
 import type { ChildProcess } from 'node:child_process';
 import { apiLogin, bookAndPay, bookableSlots, field, outbox, verifiedPerson } from './support/accounts.ts';
 import { expectNoSeriousViolationsOnPage } from './support/axe.ts';
+import { docScreenshot } from './support/doc-screenshot.ts';
 import {
   addOperatorWithCli,
   CONSOLE_PORT,
@@ -119,11 +120,11 @@ test('an owner made with the CLI sets a password from the link and logs in with 
   expect(await page.evaluate(() => window.localStorage.getItem('token'))).toBeNull();
   await expect(nav(page, 'Preços')).toBeVisible();
   await expectNoSeriousViolationsOnPage(page, 'console, Today');
-  await page.screenshot({ path: 'docs/screenshots/admin-today-desktop.png', fullPage: true });
+  await docScreenshot(page, 'admin-today-desktop', true);
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByRole('button', { name: 'Menu' })).toBeVisible();
   await expect(nav(page, 'Preços')).not.toBeInViewport();
-  await page.screenshot({ path: 'docs/screenshots/admin-today-phone.png', fullPage: true });
+  await docScreenshot(page, 'admin-today-phone', true);
 });
 
 test('a staff operator sees no prices or money and cannot open them', async ({ page }) => {
@@ -244,45 +245,61 @@ test('an owner blocks a member and exports their data', async ({ page, request }
   await page.goto('/pt/admin/audit');
   await expect(page.getByRole('table', { name: 'Registo de auditoria' })).toContainText(/block/);
   await expectNoSeriousViolationsOnPage(page, 'console, audit log');
-  await page.screenshot({ path: 'docs/screenshots/admin-audit-desktop.png' });
+  await docScreenshot(page, 'admin-audit-desktop');
 });
 
-test('every console page passes axe at phone and desktop width; the occupancy chart shows the booked hours', async ({
-  page,
-  request,
-}) => {
-  test.setTimeout(180_000);
+// One test per page and width (each with its own time limit): the sweep as one test took 3 minutes and more on a
+// loaded two-core machine.
+let sweepTarget: { bookingId: number; memberId: string } | undefined;
+
+/** A member with a booking two days ahead (inside the money page's default period), made once for the sweep. */
+async function sweepBooking(request: APIRequestContext) {
+  if (sweepTarget) return sweepTarget;
   const { person } = await memberWithBooking(request, 'console-pages', 2);
-  await asOwner(page);
   const bookings = (await (
     await request.get(`/api/admin/bookings?q=${encodeURIComponent(person.email)}`, {
       headers: { Authorization: `Bearer ${ownerToken}` },
     })
   ).json()) as { items: { id: number; member: { id: string } | null }[] };
   const booking = bookings.items[0]!;
-  const pages: [name: string, path: string, heading: string | RegExp][] = [
-    ['today', '', 'Hoje'],
-    ['bookings', 'bookings', 'Reservas'],
-    ['booking', `bookings/${booking.id}`, `Reserva #${booking.id}`],
-    ['closures', 'closures', 'Encerramentos'],
-    ['members', 'members', 'Clientes'],
-    ['member', `members/${booking.member!.id}`, /.+/],
-    ['branches', 'branches', 'Filiais'],
-    ['prices', 'prices', 'Preços'],
-    ['coupons', 'coupons', 'Cupões'],
-    ['refund-policy', 'refund-policy', 'Política de reembolso'],
-    ['money', 'money', 'Receitas e uso'],
-    ['audit', 'audit', 'Registo de auditoria'],
-    ['operators', 'operators', 'Operadores'],
-  ];
-  for (const [width, height, device] of [
-    [1280, 900, 'desktop'],
-    [390, 844, 'phone'],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    for (const [name, path, heading] of pages) {
-      await page.goto(`/pt/admin/${path}`);
-      await expect(page.getByRole('heading', { level: 2, name: heading }).first()).toBeVisible();
+  sweepTarget = { bookingId: booking.id, memberId: booking.member!.id };
+  return sweepTarget;
+}
+
+const SWEEP_PAGES: [
+  name: string,
+  path: (target: { bookingId: number; memberId: string }) => string,
+  heading: (target: { bookingId: number }) => string | RegExp,
+][] = [
+  ['today', () => '', () => 'Hoje'],
+  ['bookings', () => 'bookings', () => 'Reservas'],
+  ['booking', ({ bookingId }) => `bookings/${bookingId}`, ({ bookingId }) => `Reserva #${bookingId}`],
+  ['closures', () => 'closures', () => 'Encerramentos'],
+  ['members', () => 'members', () => 'Clientes'],
+  ['member', ({ memberId }) => `members/${memberId}`, () => /.+/],
+  ['branches', () => 'branches', () => 'Filiais'],
+  ['prices', () => 'prices', () => 'Preços'],
+  ['coupons', () => 'coupons', () => 'Cupões'],
+  ['refund-policy', () => 'refund-policy', () => 'Política de reembolso'],
+  ['money', () => 'money', () => 'Receitas e uso'],
+  ['audit', () => 'audit', () => 'Registo de auditoria'],
+  ['operators', () => 'operators', () => 'Operadores'],
+];
+
+for (const [width, height, device] of [
+  [1280, 900, 'desktop'],
+  [390, 844, 'phone'],
+] as const) {
+  for (const [name, path, heading] of SWEEP_PAGES) {
+    test(`console page ${name} passes axe at ${device} width${name === 'money' ? '; the occupancy chart shows the booked hours' : ''}`, async ({
+      page,
+      request,
+    }) => {
+      const target = await sweepBooking(request);
+      await asOwner(page);
+      await page.setViewportSize({ width, height });
+      await page.goto(`/pt/admin/${path(target)}`);
+      await expect(page.getByRole('heading', { level: 2, name: heading(target) }).first()).toBeVisible();
       await expect(page.locator('.mantine-Loader-root')).toHaveCount(0);
       if (name === 'money') {
         // A booking two days ahead is inside the page's default period: its hour is a bar above zero.
@@ -294,7 +311,7 @@ test('every console page passes axe at phone and desktop width; the occupancy ch
         expect(heights.some((value) => value > 0)).toBe(true);
       }
       await expectNoSeriousViolationsOnPage(page, `console ${name}, ${device}`);
-      await page.screenshot({ path: `docs/screenshots/admin-${name}-${device}.png`, fullPage: true });
-    }
+      await docScreenshot(page, `admin-${name}-${device}`, true);
+    });
   }
-});
+}
