@@ -7,7 +7,7 @@ import { isValidPortugueseTaxId, normaliseTaxId } from '../openapi/tax-id.ts';
  * The server's whole configuration, read from the environment once, validated, and passed in.
  * Nothing else reads `process.env`. Each variable is documented in the README.
  */
-const environmentSchema = z.object({
+export const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).optional(),
