@@ -1,4 +1,3 @@
-import { format } from './i18n.ts';
 import { escapeHtml } from './html.ts';
 
 // One look for every e-mail: a plain-text body a person can read as is, and a simple HTML version with the
@@ -18,19 +17,6 @@ export type EmailContent = {
 };
 
 export type RenderedEmail = { subject: string; text: string; html: string };
-
-/** Fills placeholders of every string of a template with the same values. */
-export function fill<T extends Record<string, string | string[]>>(
-  template: T,
-  params: Record<string, string | number>,
-): T {
-  return Object.fromEntries(
-    Object.entries(template).map(([key, value]) => [
-      key,
-      Array.isArray(value) ? value.map((line) => format(line, params)) : format(value, params),
-    ]),
-  ) as T;
-}
 
 export function renderEmail(content: EmailContent, lang: string): RenderedEmail {
   const text = [
