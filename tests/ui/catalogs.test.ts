@@ -87,4 +87,15 @@ describe('translations', () => {
       .map(([id]) => id);
     expect(untranslated).toEqual([]);
   });
+
+  it.each(['pt', 'fr', 'de', 'sk'])('leave no English sentence in the server catalog in %s', (locale) => {
+    const serverEnglish = readCatalog('en', 'server');
+    const sameInEnglish = new Set(['Total: {total}']);
+    const untranslated = [...readCatalog(locale, 'server')]
+      .filter(
+        ([id, value]) => value === serverEnglish.get(id) && /\s/.test(value) && !sameInEnglish.has(value),
+      )
+      .map(([id]) => id);
+    expect(untranslated).toEqual([]);
+  });
 });
