@@ -1,5 +1,6 @@
 import type { Temporal } from 'temporal-polyfill';
 import { type Locale, type Message, translator } from '../kernel/i18n.ts';
+import { GREETING, LOCAL_TIMES } from '../kernel/email-layout.ts';
 import { escapeHtml } from '../kernel/html.ts';
 import { describeSlotTime, formatLocalClock, formatLocalDay } from '../kernel/time-format.ts';
 
@@ -25,7 +26,6 @@ export type AccessCodeMessage = { subject: string; text: string; html: string; s
 
 const TEXTS = {
   subject: /*i18n*/ { id: 'email.accessCode.subject', message: 'O seu código de acesso: {branch}' },
-  greeting: /*i18n*/ { id: 'email.accessCode.greeting', message: 'Olá {name},' },
   intro: /*i18n*/ {
     id: 'email.accessCode.intro',
     message: 'A sua sessão em {branch} ({location}) começa em breve. O código da porta é:',
@@ -38,7 +38,6 @@ const TEXTS = {
     id: 'email.accessCode.bookings',
     message: '{count, plural, one {Reserva:} other {Reservas:}}',
   },
-  zone: /*i18n*/ { id: 'email.accessCode.zone', message: 'Horas na hora local da filial ({zone}).' },
   keep: /*i18n*/ { id: 'email.accessCode.keep', message: 'Não partilhe este código. Bom treino!' },
   manage: /*i18n*/ { id: 'email.accessCode.manage', message: 'As suas reservas: {url}' },
   help: /*i18n*/ {
@@ -88,10 +87,10 @@ export function accessCodeMessage(input: AccessCodeInput, brand: string): Access
     .sort((a, b) => a.start.epochMilliseconds - b.start.epochMilliseconds)
     .map((slot) => describeSlotTime(locale, branch.timeZone, slot.start, slot.end));
   const accountUrl = `${input.publicUrl}/${locale}?account_tab=myBookings`;
-  const greeting = t(TEXTS.greeting, params);
+  const greeting = t(GREETING, params);
   const intro = t(TEXTS.intro, params);
   const valid = t(TEXTS.valid, params);
-  const zone = t(TEXTS.zone, params);
+  const zone = t(LOCAL_TIMES, params);
   const manage = t(TEXTS.manage, { url: accountUrl });
   const help = input.help
     ? input.help.phone

@@ -1,6 +1,7 @@
 import { Temporal } from 'temporal-polyfill';
 import { escapeHtml } from '../kernel/html.ts';
 import { type Locale, type Message, translator } from '../kernel/i18n.ts';
+import { GREETING, LOCAL_TIMES } from '../kernel/email-layout.ts';
 import { bookingCalendarAttachment, type CalendarInput } from './calendar.ts';
 import type { OutboxMessageContent } from './confirmation-message.ts';
 import { formatMoney } from '../kernel/money.ts';
@@ -49,7 +50,6 @@ const TEXTS = {
     message: '{count, plural, one {Reserva cancelada} other {Reservas canceladas}}: {branch}',
   },
   lateSubject: /*i18n*/ { id: 'email.cancellation.lateSubject', message: 'Pagamento reembolsado: {branch}' },
-  greeting: /*i18n*/ { id: 'email.cancellation.greeting', message: 'Olá {name},' },
   member: /*i18n*/ {
     id: 'email.cancellation.member',
     message: '{count, plural, one {Cancelou esta reserva:} other {Cancelou estas reservas:}}',
@@ -69,7 +69,6 @@ const TEXTS = {
     message:
       'O seu pagamento chegou depois de terminar a reserva temporária {count, plural, one {da hora escolhida, por isso esta hora não ficou reservada} other {das horas escolhidas, por isso estas horas não ficaram reservadas}} e o pagamento foi reembolsado:',
   },
-  zone: /*i18n*/ { id: 'email.cancellation.zone', message: 'Horas na hora local da filial ({zone}).' },
   refundOf: /*i18n*/ { id: 'email.cancellation.refundOf', message: 'reembolso de {amount}' },
   noRefund: /*i18n*/ { id: 'email.cancellation.noRefund', message: 'sem reembolso' },
   refund: /*i18n*/ {
@@ -142,8 +141,8 @@ export function bookingCancellationEmail(input: CancellationInput): OutboxMessag
     totalCents > 0 && input.paymentReference
       ? t(TEXTS.reference, { reference: input.paymentReference })
       : null;
-  const greeting = t(TEXTS.greeting, { name: input.firstName });
-  const zone = t(TEXTS.zone, { zone: branch.timeZone });
+  const greeting = t(GREETING, { name: input.firstName });
+  const zone = t(LOCAL_TIMES, { zone: branch.timeZone });
   const bookUrl = `${input.publicUrl}/${locale}`;
   const rebook = t(TEXTS.rebook, { url: bookUrl });
   const paragraphs = [

@@ -1,6 +1,7 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { OutboxAttachment } from '../db/schema.ts';
 import { type Locale, type Message, translator } from '../kernel/i18n.ts';
+import { GREETING, LOCAL_TIMES } from '../kernel/email-layout.ts';
 import { bookingCalendarAttachment, type CalendarInput } from './calendar.ts';
 import { bookingReceipt, type ReceiptInput } from './receipt.ts';
 import { formatMoney } from '../kernel/money.ts';
@@ -47,13 +48,11 @@ const TEXTS = {
     id: 'email.confirmation.subject',
     message: '{count, plural, one {Reserva confirmada} other {Reservas confirmadas}}: {branch}',
   },
-  greeting: /*i18n*/ { id: 'email.confirmation.greeting', message: 'Olá {name},' },
   intro: /*i18n*/ {
     id: 'email.confirmation.intro',
     message:
       '{count, plural, one {A sua reserva está confirmada:} other {As suas # reservas estão confirmadas:}}',
   },
-  zone: /*i18n*/ { id: 'email.confirmation.zone', message: 'Horas na hora local da filial ({zone}).' },
   total: /*i18n*/ { id: 'email.confirmation.total', message: 'Total: {total}' },
   code: /*i18n*/ {
     id: 'email.confirmation.code',
@@ -80,8 +79,8 @@ export function bookingConfirmationMessage(input: ConfirmationInput): OutboxMess
     ),
   });
   const accountUrl = `${input.publicUrl}/${locale}?account_tab=myBookings`;
-  const greeting = t(TEXTS.greeting, { name: input.firstName });
-  const zone = t(TEXTS.zone, { zone: branch.timeZone });
+  const greeting = t(GREETING, { name: input.firstName });
+  const zone = t(LOCAL_TIMES, { zone: branch.timeZone });
   const manage = t(TEXTS.manage, { url: accountUrl });
   const receipt = bookingReceipt({ ...input.receipt, locale, timeZone: branch.timeZone, slots });
   const text = [

@@ -1,6 +1,7 @@
 import type { Temporal } from 'temporal-polyfill';
 import { escapeHtml } from '../kernel/html.ts';
 import { type Locale, type Message, translator } from '../kernel/i18n.ts';
+import { GREETING } from '../kernel/email-layout.ts';
 import { bookingCalendarAttachment, type CalendarInput } from './calendar.ts';
 import type { OutboxMessageContent } from './confirmation-message.ts';
 import { formatMoney } from '../kernel/money.ts';
@@ -28,7 +29,6 @@ export type MoveMessageInput = {
 
 const TEXTS = {
   subject: /*i18n*/ { id: 'email.move.subject', message: 'Reserva mudada: {branch}' },
-  greeting: /*i18n*/ { id: 'email.move.greeting', message: 'Olá {name},' },
   intro: /*i18n*/ { id: 'email.move.intro', message: 'A sua reserva mudou de horário:' },
   from: /*i18n*/ { id: 'email.move.from', message: 'Antes: {when}' },
   to: /*i18n*/ { id: 'email.move.to', message: 'Agora: {when}' },
@@ -61,7 +61,7 @@ function compose(
   paragraphs: readonly string[][],
 ): Pick<OutboxMessageContent, 'subject' | 'text' | 'html'> {
   const t = translator(input.locale);
-  const greeting = t(TEXTS.greeting, { name: input.firstName });
+  const greeting = t(GREETING, { name: input.firstName });
   const manage = t(TEXTS.manage, { url: `${input.publicUrl}/${input.locale}?account_tab=myBookings` });
   const all = [[greeting], ...paragraphs, [manage]];
   return {

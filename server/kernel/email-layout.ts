@@ -1,4 +1,5 @@
 import { escapeHtml } from './html.ts';
+import type { Message } from './i18n.ts';
 
 // One look for every e-mail: a plain-text body a person can read as is, and a simple HTML version with the
 // same words. Everything a user or a template supplies is escaped before it reaches the HTML.
@@ -14,6 +15,15 @@ export type EmailContent = {
   /** Paragraphs after the code or the button. */
   after?: string[];
   signature: string;
+};
+
+/** The opening of every message to a member. */
+export const GREETING: Message = /*i18n*/ { id: 'email.greeting', message: 'Olá {name},' };
+
+/** Said under a list of times: they are the branch's, its zone named. */
+export const LOCAL_TIMES: Message = /*i18n*/ {
+  id: 'email.localTimes',
+  message: 'Horas na hora local da filial ({zone}).',
 };
 
 export type RenderedEmail = { subject: string; text: string; html: string };

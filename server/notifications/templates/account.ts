@@ -1,5 +1,5 @@
 import { translate, translateAll, type Locale, type Message } from '../../kernel/i18n.ts';
-import { renderEmail, type RenderedEmail } from '../../kernel/email-layout.ts';
+import { GREETING, renderEmail, type RenderedEmail } from '../../kernel/email-layout.ts';
 
 // The messages of accounts, in the five languages of the interface, written for the reader, not translated
 // word for word. Placeholders: {brand}, {firstName}, {code}, {minutes}, {newEmail}.
@@ -7,11 +7,6 @@ import { renderEmail, type RenderedEmail } from '../../kernel/email-layout.ts';
 const signature: Message = /*i18n*/ {
   id: 'email.account.signature',
   message: 'A equipa {brand}',
-};
-
-const greeting: Message = /*i18n*/ {
-  id: 'email.account.greeting',
-  message: 'Olá {firstName},',
 };
 
 type Template = { subject: Message; paragraphs: Message[]; actionLabel: Message; after: Message[] };
@@ -121,7 +116,7 @@ type Common = { locale: Locale; brand: string; firstName: string };
 
 function common({ locale, brand, firstName }: Common) {
   return {
-    greeting: translate(locale, greeting, { firstName }),
+    greeting: translate(locale, GREETING, { name: firstName }),
     signature: translate(locale, signature, { brand }),
   };
 }
