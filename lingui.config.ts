@@ -37,6 +37,12 @@ export default defineConfig({
       path: '<rootDir>/locales/{locale}/admin',
       include: ['<rootDir>/src/admin'],
     },
+    {
+      // The server's texts (e-mails, SMS, error details, the door and outbox pages, operator alerts, console
+      // labels): explicit ids, read and compiled by server/kernel/i18n.ts when a language is first used.
+      path: '<rootDir>/locales/{locale}/server',
+      include: ['<rootDir>/server'],
+    },
   ],
   format: formatter({ lineNumbers: false }),
   orderBy: 'messageId',

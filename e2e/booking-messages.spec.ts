@@ -90,7 +90,7 @@ test.describe('messages after a booking', () => {
 
     const mail = await emailTo(request, person.email, 'Booking cancelled');
     expect(mail.subject).toBe(`Booking cancelled: ${branch.name}`);
-    expect(mail.text).toContain('You cancelled these bookings:');
+    expect(mail.text).toContain('You cancelled this booking:');
     expect(mail.text).toMatch(/Total refund: €\d+\.\d{2}, to the Visa card ending in 4242\./);
     const [cancel] = mail.attachments;
     expect(cancel?.content_type).toBe('text/calendar; charset=utf-8; method=CANCEL');

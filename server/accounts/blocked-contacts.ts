@@ -2,6 +2,7 @@ import type { Actor } from '../kernel/audit.ts';
 import type { Clock } from '../kernel/clock.ts';
 import type { Db } from '../db/database.ts';
 import { AppError } from '../kernel/errors.ts';
+import { translate, type Message } from '../kernel/i18n.ts';
 import { normaliseEmail, sanitisePhoneNumber } from './fields.ts';
 import * as repository from './repository.ts';
 
@@ -12,6 +13,15 @@ export type ContactKind = repository.BlockedContact['kind'];
 
 const EMAIL_ADDRESS = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+const notAPhoneNumber: Message = /*i18n*/ {
+  id: 'validation.notAPhoneNumber',
+  message: '«{value}» não é um número de telefone no formato +<país><número>',
+};
+const notAnEmailAddress: Message = /*i18n*/ {
+  id: 'validation.notAnEmailAddress',
+  message: '«{value}» não é um endereço de e-mail',
+};
+
 /** The contact as registration stores it; `validation_failed` when it is none. */
 export function normaliseContact(kind: ContactKind, raw: string): repository.BlockedContact {
   if (kind === 'phone') {
@@ -19,13 +29,15 @@ export function normaliseContact(kind: ContactKind, raw: string): repository.Blo
       return { kind, value: sanitisePhoneNumber(raw) };
     } catch {
       throw new AppError('validation_failed', {
-        problems: `'${raw}' is not a phone number in +<country><number> form`,
+        problems: (locale) => translate(locale, notAPhoneNumber, { value: raw }),
       });
     }
   }
   const value = normaliseEmail(raw);
   if (!EMAIL_ADDRESS.test(value)) {
-    throw new AppError('validation_failed', { problems: `'${raw}' is not an e-mail address` });
+    throw new AppError('validation_failed', {
+      problems: (locale) => translate(locale, notAnEmailAddress, { value: raw }),
+    });
   }
   return { kind, value };
 }

@@ -1,5 +1,6 @@
 import type { Temporal } from 'temporal-polyfill';
-import { format, type Locale } from '../kernel/i18n.ts';
+import { type Locale, type Message, translator } from '../kernel/i18n.ts';
+import { GREETING, LOCAL_TIMES } from '../kernel/email-layout.ts';
 import { escapeHtml } from '../kernel/html.ts';
 import { describeSlotTime, formatLocalClock, formatLocalDay } from '../kernel/time-format.ts';
 
@@ -24,93 +25,53 @@ export type AccessCodeInput = {
 export type AccessCodeMessage = { subject: string; text: string; html: string; sms: string };
 
 const TEXTS = {
-  pt: {
-    subject: 'O seu código de acesso: {branch}',
-    greeting: 'Olá {name},',
-    intro: 'A sua sessão em {branch} ({location}) começa em breve. O código da porta é:',
-    valid: 'O código abre a porta de {from} a {until} ({zone}).',
-    bookings: 'Reservas:',
-    zone: 'Horas na hora local da filial ({zone}).',
-    keep: 'Não partilhe este código. Bom treino!',
-    manage: 'As suas reservas: {url}',
-    help: 'Se a porta não abrir com este código, ligue para {phone}.',
-    helpNoPhone: 'Se a porta não abrir com este código, responda a esta mensagem: já fomos avisados.',
-    helpSms: 'Se a porta não abrir, ligue {phone}.',
-    sms: '{brand}: código da porta {code} para {branch}, válido de {from} a {until} ({zone}).',
+  subject: /*i18n*/ { id: 'email.accessCode.subject', message: 'O seu código de acesso: {branch}' },
+  intro: /*i18n*/ {
+    id: 'email.accessCode.intro',
+    message: 'A sua sessão em {branch} ({location}) começa em breve. O código da porta é:',
   },
-  en: {
-    subject: 'Your access code: {branch}',
-    greeting: 'Hello {name},',
-    intro: 'Your session at {branch} ({location}) starts soon. The door code is:',
-    valid: 'The code opens the door from {from} to {until} ({zone}).',
-    bookings: 'Bookings:',
-    zone: "Times are the branch's local time ({zone}).",
-    keep: 'Please do not share this code. Have a good workout!',
-    manage: 'Your bookings: {url}',
-    help: 'If the door does not open with this code, call {phone}.',
-    helpNoPhone: 'If the door does not open with this code, reply to this message: we have been alerted.',
-    helpSms: 'If the door does not open, call {phone}.',
-    sms: '{brand}: door code {code} for {branch}, valid {from} to {until} ({zone}).',
+  valid: /*i18n*/ {
+    id: 'email.accessCode.valid',
+    message: 'O código abre a porta de {from} a {until} ({zone}).',
   },
-  fr: {
-    subject: 'Votre code d’accès : {branch}',
-    greeting: 'Bonjour {name},',
-    intro: 'Votre séance à {branch} ({location}) commence bientôt. Le code de la porte est :',
-    valid: 'Le code ouvre la porte de {from} à {until} ({zone}).',
-    bookings: 'Réservations :',
-    zone: 'Heures locales de la salle ({zone}).',
-    keep: 'Ne partagez pas ce code. Bonne séance !',
-    manage: 'Vos réservations : {url}',
-    help: 'Si la porte ne s’ouvre pas avec ce code, appelez le {phone}.',
-    helpNoPhone: 'Si la porte ne s’ouvre pas avec ce code, répondez à ce message : nous avons été prévenus.',
-    helpSms: 'Si la porte ne s’ouvre pas, appelez le {phone}.',
-    sms: '{brand} : code de la porte {code} pour {branch}, valable de {from} à {until} ({zone}).',
+  bookings: /*i18n*/ {
+    id: 'email.accessCode.bookings',
+    message: '{count, plural, one {Reserva:} other {Reservas:}}',
   },
-  de: {
-    subject: 'Ihr Zugangscode: {branch}',
-    greeting: 'Hallo {name},',
-    intro: 'Ihre Einheit in {branch} ({location}) beginnt bald. Der Türcode lautet:',
-    valid: 'Der Code öffnet die Tür von {from} bis {until} ({zone}).',
-    bookings: 'Buchungen:',
-    zone: 'Zeiten in der Ortszeit des Standorts ({zone}).',
-    keep: 'Bitte geben Sie diesen Code nicht weiter. Gutes Training!',
-    manage: 'Ihre Buchungen: {url}',
-    help: 'Falls sich die Tür mit diesem Code nicht öffnet, rufen Sie {phone} an.',
-    helpNoPhone:
-      'Falls sich die Tür mit diesem Code nicht öffnet, antworten Sie auf diese Nachricht: Wir sind bereits informiert.',
-    helpSms: 'Falls die Tür nicht öffnet: {phone}.',
-    sms: '{brand}: Türcode {code} für {branch}, gültig von {from} bis {until} ({zone}).',
+  keep: /*i18n*/ { id: 'email.accessCode.keep', message: 'Não partilhe este código. Bom treino!' },
+  manage: /*i18n*/ { id: 'email.accessCode.manage', message: 'As suas reservas: {url}' },
+  help: /*i18n*/ {
+    id: 'email.accessCode.help',
+    message: 'Se a porta não abrir com este código, ligue para {phone}.',
   },
-  sk: {
-    subject: 'Váš prístupový kód: {branch}',
-    greeting: 'Dobrý deň, {name},',
-    intro: 'Váš tréning v {branch} ({location}) sa čoskoro začína. Kód od dverí je:',
-    valid: 'Kód otvára dvere od {from} do {until} ({zone}).',
-    bookings: 'Rezervácie:',
-    zone: 'Časy sú v miestnom čase pobočky ({zone}).',
-    keep: 'Tento kód s nikým nezdieľajte. Príjemný tréning!',
-    manage: 'Vaše rezervácie: {url}',
-    help: 'Ak sa dvere s týmto kódom neotvoria, zavolajte na {phone}.',
-    helpNoPhone: 'Ak sa dvere s týmto kódom neotvoria, odpovedzte na túto správu: už o tom vieme.',
-    helpSms: 'Ak sa dvere neotvoria, volajte {phone}.',
-    sms: '{brand}: kód od dverí {code} pre {branch}, platí od {from} do {until} ({zone}).',
+  helpNoPhone: /*i18n*/ {
+    id: 'email.accessCode.helpNoPhone',
+    message: 'Se a porta não abrir com este código, responda a esta mensagem: já fomos avisados.',
   },
-} as const satisfies Record<Locale, Record<string, string>>;
+  helpSms: /*i18n*/ { id: 'email.accessCode.helpSms', message: 'Se a porta não abrir, ligue {phone}.' },
+  sms: /*i18n*/ {
+    id: 'email.accessCode.sms',
+    message: '{brand}: código da porta {code} para {branch}, válido de {from} a {until} ({zone}).',
+  },
+} as const satisfies Record<string, Message>;
 
 /** '10:00' on the booking's day, or the full day and time when the window spills into another day. */
-function windowText(input: AccessCodeInput): { from: string; until: string } {
+// The days follow "from" and "until" (Slovak "od"/"do" take the genitive); {untilDay} tells whether {until} is a
+// clock on the same day ('same') or a day and a clock ('other'), as French says "à 11:00" but "au vendredi".
+function windowText(input: AccessCodeInput): { from: string; until: string; untilDay: 'same' | 'other' } {
   const { locale, branch } = input;
-  const day = (instant: Temporal.Instant) => formatLocalDay(locale, branch.timeZone, instant);
+  const day = (instant: Temporal.Instant) => formatLocalDay(locale, branch.timeZone, instant, 'genitive');
   const clock = (instant: Temporal.Instant) => formatLocalClock(locale, branch.timeZone, instant);
   const sameDay = day(input.validFrom) === day(input.validUntil);
   return {
     from: `${day(input.validFrom)}, ${clock(input.validFrom)}`,
     until: sameDay ? clock(input.validUntil) : `${day(input.validUntil)}, ${clock(input.validUntil)}`,
+    untilDay: sameDay ? 'same' : 'other',
   };
 }
 
 export function accessCodeMessage(input: AccessCodeInput, brand: string): AccessCodeMessage {
-  const texts = TEXTS[input.locale];
+  const t = translator(input.locale);
   const { branch, locale } = input;
   const window = windowText(input);
   const params = {
@@ -126,15 +87,15 @@ export function accessCodeMessage(input: AccessCodeInput, brand: string): Access
     .sort((a, b) => a.start.epochMilliseconds - b.start.epochMilliseconds)
     .map((slot) => describeSlotTime(locale, branch.timeZone, slot.start, slot.end));
   const accountUrl = `${input.publicUrl}/${locale}?account_tab=myBookings`;
-  const greeting = format(texts.greeting, params);
-  const intro = format(texts.intro, params);
-  const valid = format(texts.valid, params);
-  const zone = format(texts.zone, params);
-  const manage = format(texts.manage, { url: accountUrl });
+  const greeting = t(GREETING, params);
+  const intro = t(TEXTS.intro, params);
+  const valid = t(TEXTS.valid, params);
+  const zone = t(LOCAL_TIMES, params);
+  const manage = t(TEXTS.manage, { url: accountUrl });
   const help = input.help
     ? input.help.phone
-      ? format(texts.help, { phone: input.help.phone })
-      : texts.helpNoPhone
+      ? t(TEXTS.help, { phone: input.help.phone })
+      : t(TEXTS.helpNoPhone)
     : null;
   const text = [
     greeting,
@@ -145,11 +106,11 @@ export function accessCodeMessage(input: AccessCodeInput, brand: string): Access
     '',
     valid,
     ...(help ? [help] : []),
-    texts.bookings,
+    t(TEXTS.bookings, { count: slots.length }),
     ...slots.map((slot) => `- ${slot}`),
     zone,
     '',
-    texts.keep,
+    t(TEXTS.keep),
     manage,
     '',
   ].join('\n');
@@ -159,19 +120,19 @@ export function accessCodeMessage(input: AccessCodeInput, brand: string): Access
     `<p style="font-size:28px;font-weight:700;letter-spacing:6px">${escapeHtml(input.code)}</p>`,
     `<p>${escapeHtml(valid)}</p>`,
     ...(help ? [`<p><strong>${escapeHtml(help)}</strong></p>`] : []),
-    `<p>${escapeHtml(texts.bookings)}</p>`,
+    `<p>${escapeHtml(t(TEXTS.bookings, { count: slots.length }))}</p>`,
     `<ul>${slots.map((slot) => `<li>${escapeHtml(slot)}</li>`).join('')}</ul>`,
     `<p>${escapeHtml(zone)}</p>`,
-    `<p>${escapeHtml(texts.keep)}</p>`,
+    `<p>${escapeHtml(t(TEXTS.keep))}</p>`,
     `<p><a href="${escapeHtml(accountUrl)}">${escapeHtml(manage)}</a></p>`,
   ].join('\n');
   return {
-    subject: format(texts.subject, params),
+    subject: t(TEXTS.subject, params),
     text,
     html,
     sms: [
-      format(texts.sms, params),
-      ...(input.help?.phone ? [format(texts.helpSms, { phone: input.help.phone })] : []),
+      t(TEXTS.sms, params),
+      ...(input.help?.phone ? [t(TEXTS.helpSms, { phone: input.help.phone })] : []),
     ].join(' '),
   };
 }

@@ -6,7 +6,7 @@ import ical, {
 } from 'ical-generator';
 import type { Temporal } from 'temporal-polyfill';
 import type { OutboxAttachment } from '../db/schema.ts';
-import { format, type Locale } from '../kernel/i18n.ts';
+import { type Locale, type Message, translator } from '../kernel/i18n.ts';
 import { describeSlotTime } from '../kernel/time-format.ts';
 
 // A booking's calendar event, the one place it is built (docs/decisions.md, 'Messages about a booking'). The
@@ -39,32 +39,13 @@ export type CalendarInput = {
 };
 
 const TEXTS = {
-  pt: {
-    event: 'Ginásio privado: {branch}',
-    code: 'Receberá o código da porta por e-mail e SMS 30 minutos antes do início.',
-    cancelled: 'Reserva cancelada.',
+  event: /*i18n*/ { id: 'calendar.event', message: 'Ginásio privado: {branch}' },
+  code: /*i18n*/ {
+    id: 'calendar.code',
+    message: 'Receberá o código da porta por e-mail e SMS 30 minutos antes do início.',
   },
-  en: {
-    event: 'Private gym: {branch}',
-    code: 'You will receive the door code by e-mail and SMS 30 minutes before the start.',
-    cancelled: 'Booking cancelled.',
-  },
-  fr: {
-    event: 'Salle privée : {branch}',
-    code: 'Vous recevrez le code de la porte par e-mail et SMS 30 minutes avant le début.',
-    cancelled: 'Réservation annulée.',
-  },
-  de: {
-    event: 'Privates Fitnessstudio: {branch}',
-    code: 'Den Türcode erhalten Sie 30 Minuten vor Beginn per E-Mail und SMS.',
-    cancelled: 'Buchung storniert.',
-  },
-  sk: {
-    event: 'Súkromná posilňovňa: {branch}',
-    code: 'Kód od dverí dostanete e-mailom a SMS 30 minút pred začiatkom.',
-    cancelled: 'Rezervácia zrušená.',
-  },
-} as const satisfies Record<Locale, Record<string, string>>;
+  cancelled: /*i18n*/ { id: 'calendar.cancelled', message: 'Reserva cancelada.' },
+} as const satisfies Record<string, Message>;
 
 /** The event's identity for its whole life: every message about this booking names it. */
 export function bookingEventUid(bookingId: number, publicUrl: string): string {
@@ -83,7 +64,7 @@ export function organizerFromMailFrom(
 
 /** The iCalendar text (RFC 5545/5546) of one message about these bookings. */
 export function bookingCalendar(input: CalendarInput): string {
-  const texts = TEXTS[input.locale];
+  const t = translator(input.locale);
   const cancel = input.method === 'CANCEL';
   const calendar = ical({
     prodId: { company: 'Private Gym', product: 'Bookings', language: 'EN' },
@@ -97,9 +78,9 @@ export function bookingCalendar(input: CalendarInput): string {
       stamp: new Date(input.now.epochMilliseconds),
       start: new Date(booking.start.epochMilliseconds),
       end: new Date(booking.end.epochMilliseconds),
-      summary: format(texts.event, { branch: input.branch.name }),
+      summary: t(TEXTS.event, { branch: input.branch.name }),
       location: input.branch.location,
-      description: cancel ? `${texts.cancelled}\n${when}` : `${when}\n${texts.code}`,
+      description: cancel ? `${t(TEXTS.cancelled)}\n${when}` : `${when}\n${t(TEXTS.code)}`,
       status: cancel ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
       organizer: input.organizer,
       attendees: [

@@ -1,6 +1,7 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { OutboxAttachment } from '../db/schema.ts';
-import { format, type Locale } from '../kernel/i18n.ts';
+import { type Locale, type Message, translator } from '../kernel/i18n.ts';
+import { GREETING, LOCAL_TIMES } from '../kernel/email-layout.ts';
 import { bookingCalendarAttachment, type CalendarInput } from './calendar.ts';
 import { bookingReceipt, type ReceiptInput } from './receipt.ts';
 import { formatMoney } from '../kernel/money.ts';
@@ -43,82 +44,55 @@ export type OutboxMessageContent = {
 };
 
 const TEXTS = {
-  pt: {
-    subject: 'Reserva confirmada: {branch}',
-    greeting: 'Olá {name},',
-    intro: 'A sua reserva está confirmada:',
-    zone: 'Horas na hora local da filial ({zone}).',
-    total: 'Total: {total}',
-    code: 'Receberá o código da porta por e-mail e SMS 30 minutos antes do início.',
-    manage: 'Pode ver ou cancelar as suas reservas em {url}',
+  subject: /*i18n*/ {
+    id: 'email.confirmation.subject',
+    message: '{count, plural, one {Reserva confirmada} other {Reservas confirmadas}}: {branch}',
   },
-  en: {
-    subject: 'Booking confirmed: {branch}',
-    greeting: 'Hello {name},',
-    intro: 'Your booking is confirmed:',
-    zone: "Times are the branch's local time ({zone}).",
-    total: 'Total: {total}',
-    code: 'You will receive the door code by e-mail and SMS 30 minutes before the start.',
-    manage: 'You can see or cancel your bookings at {url}',
+  intro: /*i18n*/ {
+    id: 'email.confirmation.intro',
+    message:
+      '{count, plural, one {A sua reserva está confirmada:} other {As suas # reservas estão confirmadas:}}',
   },
-  fr: {
-    subject: 'Réservation confirmée : {branch}',
-    greeting: 'Bonjour {name},',
-    intro: 'Votre réservation est confirmée :',
-    zone: 'Heures locales de la salle ({zone}).',
-    total: 'Total : {total}',
-    code: 'Vous recevrez le code de la porte par e-mail et SMS 30 minutes avant le début.',
-    manage: 'Vous pouvez consulter ou annuler vos réservations sur {url}',
+  total: /*i18n*/ { id: 'email.confirmation.total', message: 'Total: {total}' },
+  code: /*i18n*/ {
+    id: 'email.confirmation.code',
+    message: 'Receberá o código da porta por e-mail e SMS 30 minutos antes do início.',
   },
-  de: {
-    subject: 'Buchung bestätigt: {branch}',
-    greeting: 'Hallo {name},',
-    intro: 'Ihre Buchung ist bestätigt:',
-    zone: 'Zeiten in der Ortszeit des Standorts ({zone}).',
-    total: 'Summe: {total}',
-    code: 'Den Türcode erhalten Sie 30 Minuten vor Beginn per E-Mail und SMS.',
-    manage: 'Ihre Buchungen können Sie unter {url} ansehen oder stornieren.',
+  manage: /*i18n*/ {
+    id: 'email.confirmation.manage',
+    message: 'Pode ver ou cancelar as suas reservas em {url}',
   },
-  sk: {
-    subject: 'Rezervácia potvrdená: {branch}',
-    greeting: 'Dobrý deň, {name},',
-    intro: 'Vaša rezervácia je potvrdená:',
-    zone: 'Časy sú v miestnom čase pobočky ({zone}).',
-    total: 'Spolu: {total}',
-    code: 'Kód od dverí dostanete e-mailom a SMS 30 minút pred začiatkom.',
-    manage: 'Svoje rezervácie si môžete pozrieť alebo zrušiť na {url}',
-  },
-} as const satisfies Record<Locale, Record<string, string>>;
+} as const satisfies Record<string, Message>;
 
 export function bookingConfirmationMessage(input: ConfirmationInput): OutboxMessageContent {
-  const texts = TEXTS[input.locale];
+  const t = translator(input.locale);
   const { branch, locale } = input;
   const slots = [...input.slots].sort((a, b) => a.start.epochMilliseconds - b.start.epochMilliseconds);
   const lines = slots.map(
     (slot) =>
       `${describeSlotTime(locale, branch.timeZone, slot.start, slot.end)}: ${formatMoney(locale, slot.finalPriceCents)}`,
   );
-  const total = format(texts.total, {
+  const total = t(TEXTS.total, {
     total: formatMoney(
       locale,
       slots.reduce((sum, slot) => sum + slot.finalPriceCents, 0),
     ),
   });
   const accountUrl = `${input.publicUrl}/${locale}?account_tab=myBookings`;
-  const greeting = format(texts.greeting, { name: input.firstName });
-  const zone = format(texts.zone, { zone: branch.timeZone });
-  const manage = format(texts.manage, { url: accountUrl });
+  const greeting = t(GREETING, { name: input.firstName });
+  const zone = t(LOCAL_TIMES, { zone: branch.timeZone });
+  const manage = t(TEXTS.manage, { url: accountUrl });
   const receipt = bookingReceipt({ ...input.receipt, locale, timeZone: branch.timeZone, slots });
   const text = [
     greeting,
     '',
-    texts.intro,
+    t(TEXTS.intro, { count: slots.length }),
     `${branch.name}, ${branch.location}`,
     ...lines.map((line) => `- ${line}`),
     zone,
     total,
     '',
-    texts.code,
+    t(TEXTS.code),
     manage,
     '',
     ...receipt.text,
@@ -126,15 +100,15 @@ export function bookingConfirmationMessage(input: ConfirmationInput): OutboxMess
   ].join('\n');
   const html = [
     `<p>${escapeHtml(greeting)}</p>`,
-    `<p>${escapeHtml(texts.intro)}<br><strong>${escapeHtml(branch.name)}</strong>, ${escapeHtml(branch.location)}</p>`,
+    `<p>${escapeHtml(t(TEXTS.intro, { count: slots.length }))}<br><strong>${escapeHtml(branch.name)}</strong>, ${escapeHtml(branch.location)}</p>`,
     `<ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`,
     `<p>${escapeHtml(zone)}<br>${escapeHtml(total)}</p>`,
-    `<p>${escapeHtml(texts.code)}</p>`,
+    `<p>${escapeHtml(t(TEXTS.code))}</p>`,
     `<p><a href="${escapeHtml(accountUrl)}">${escapeHtml(manage)}</a></p>`,
     receipt.html,
   ].join('\n');
   return {
-    subject: format(texts.subject, { branch: branch.name }),
+    subject: t(TEXTS.subject, { branch: branch.name, count: slots.length }),
     text,
     html,
     attachments: [

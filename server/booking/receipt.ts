@@ -1,7 +1,7 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { CompanyDetails } from '../config.ts';
 import { escapeHtml } from '../kernel/html.ts';
-import { format, INTL_LOCALES, type Locale } from '../kernel/i18n.ts';
+import { INTL_LOCALES, type Locale, type Message, translator } from '../kernel/i18n.ts';
 import { formatMoney } from '../kernel/money.ts';
 import { describeSlotTime } from '../kernel/time-format.ts';
 
@@ -46,62 +46,16 @@ export function includedVatCents(totalCents: number, rate: number): number {
 }
 
 const TEXTS = {
-  pt: {
-    title: 'Recibo (não é uma fatura)',
-    seller: 'Vendedor: {name}, {address}, NIF {taxId}',
-    customer: 'Cliente: {name}',
-    customerTaxId: 'Cliente: {name}, NIF {taxId}',
-    coupon: 'Cupão {code}: -{percent} em cada hora abrangida',
-    total: 'Total (IVA incluído): {total}',
-    vat: 'IVA {rate} incluído: {vat}',
-    reference: 'Referência do pagamento: {reference}',
-    free: 'Sem pagamento (total 0).',
-  },
-  en: {
-    title: 'Receipt (not an invoice)',
-    seller: 'Seller: {name}, {address}, tax number {taxId}',
-    customer: 'Customer: {name}',
-    customerTaxId: 'Customer: {name}, tax number {taxId}',
-    coupon: 'Coupon {code}: -{percent} on each time it covers',
-    total: 'Total (VAT included): {total}',
-    vat: 'VAT {rate} included: {vat}',
-    reference: 'Payment reference: {reference}',
-    free: 'No payment (total 0).',
-  },
-  fr: {
-    title: 'Reçu (ce n’est pas une facture)',
-    seller: 'Vendeur : {name}, {address}, numéro fiscal {taxId}',
-    customer: 'Client : {name}',
-    customerTaxId: 'Client : {name}, numéro fiscal {taxId}',
-    coupon: 'Coupon {code} : -{percent} sur chaque créneau concerné',
-    total: 'Total (TVA incluse) : {total}',
-    vat: 'TVA {rate} incluse : {vat}',
-    reference: 'Référence du paiement : {reference}',
-    free: 'Aucun paiement (total 0).',
-  },
-  de: {
-    title: 'Beleg (keine Rechnung)',
-    seller: 'Verkäufer: {name}, {address}, Steuernummer {taxId}',
-    customer: 'Kunde: {name}',
-    customerTaxId: 'Kunde: {name}, Steuernummer {taxId}',
-    coupon: 'Gutschein {code}: -{percent} auf jede erfasste Zeit',
-    total: 'Summe (inkl. MwSt.): {total}',
-    vat: 'Enthaltene MwSt. {rate}: {vat}',
-    reference: 'Zahlungsreferenz: {reference}',
-    free: 'Keine Zahlung (Summe 0).',
-  },
-  sk: {
-    title: 'Potvrdenie o platbe (nie je to faktúra)',
-    seller: 'Predávajúci: {name}, {address}, daňové číslo {taxId}',
-    customer: 'Zákazník: {name}',
-    customerTaxId: 'Zákazník: {name}, daňové číslo {taxId}',
-    coupon: 'Kupón {code}: -{percent} na každý zahrnutý čas',
-    total: 'Spolu (vrátane DPH): {total}',
-    vat: 'Zahrnutá DPH {rate}: {vat}',
-    reference: 'Referencia platby: {reference}',
-    free: 'Bez platby (spolu 0).',
-  },
-} as const satisfies Record<Locale, Record<string, string>>;
+  title: /*i18n*/ { id: 'receipt.title', message: 'Recibo (não é uma fatura)' },
+  seller: /*i18n*/ { id: 'receipt.seller', message: 'Vendedor: {name}, {address}, NIF {taxId}' },
+  customer: /*i18n*/ { id: 'receipt.customer', message: 'Cliente: {name}' },
+  customerTaxId: /*i18n*/ { id: 'receipt.customerTaxId', message: 'Cliente: {name}, NIF {taxId}' },
+  coupon: /*i18n*/ { id: 'receipt.coupon', message: 'Cupão {code}: -{percent} em cada hora abrangida' },
+  total: /*i18n*/ { id: 'receipt.total', message: 'Total (IVA incluído): {total}' },
+  vat: /*i18n*/ { id: 'receipt.vat', message: 'IVA {rate} incluído: {vat}' },
+  reference: /*i18n*/ { id: 'receipt.reference', message: 'Referência do pagamento: {reference}' },
+  free: /*i18n*/ { id: 'receipt.free', message: 'Sem pagamento (total 0).' },
+} as const satisfies Record<string, Message>;
 
 function percent(locale: Locale, fraction: number): string {
   return new Intl.NumberFormat(INTL_LOCALES[locale], { style: 'percent', maximumFractionDigits: 2 }).format(
@@ -111,7 +65,7 @@ function percent(locale: Locale, fraction: number): string {
 
 /** The receipt as lines of text (the e-mail's text part) and as HTML (its HTML part). */
 export function bookingReceipt(input: ReceiptInput): { text: string[]; html: string } {
-  const texts = TEXTS[input.locale];
+  const t = translator(input.locale);
   const { locale, company } = input;
   const name = `${input.customer.firstName} ${input.customer.lastName}`.trim();
   const slots = [...input.slots].sort((a, b) => a.start.epochMilliseconds - b.start.epochMilliseconds);
@@ -126,21 +80,21 @@ export function bookingReceipt(input: ReceiptInput): { text: string[]; html: str
   const totalCents = input.payment?.amountCents ?? slots.reduce((sum, slot) => sum + slot.finalPriceCents, 0);
   const vatRate = input.payment?.vatRate ?? company.vatRate;
   const lines = [
-    texts.title,
-    format(texts.seller, { name: company.name, address: company.address, taxId: company.taxId }),
+    t(TEXTS.title),
+    t(TEXTS.seller, { name: company.name, address: company.address, taxId: company.taxId }),
     input.customer.taxId
-      ? format(texts.customerTaxId, { name, taxId: input.customer.taxId })
-      : format(texts.customer, { name }),
+      ? t(TEXTS.customerTaxId, { name, taxId: input.customer.taxId })
+      : t(TEXTS.customer, { name }),
     ...slotLines.map((line) => `- ${line}`),
     ...(input.coupon
-      ? [format(texts.coupon, { code: input.coupon.code, percent: percent(locale, input.coupon.discount) })]
+      ? [t(TEXTS.coupon, { code: input.coupon.code, percent: percent(locale, input.coupon.discount) })]
       : []),
-    format(texts.total, { total: formatMoney(locale, totalCents) }),
-    format(texts.vat, {
+    t(TEXTS.total, { total: formatMoney(locale, totalCents) }),
+    t(TEXTS.vat, {
       rate: percent(locale, vatRate),
       vat: formatMoney(locale, input.payment?.vatCents ?? includedVatCents(totalCents, vatRate)),
     }),
-    input.payment ? format(texts.reference, { reference: input.payment.reference }) : texts.free,
+    input.payment ? t(TEXTS.reference, { reference: input.payment.reference }) : t(TEXTS.free),
   ];
   const [title, ...rest] = lines;
   const html = [

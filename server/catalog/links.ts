@@ -1,5 +1,5 @@
 import { AppError, type FieldProblem } from '../kernel/errors.ts';
-import { format, type Localised } from '../kernel/i18n.ts';
+import { translate, type Message } from '../kernel/i18n.ts';
 
 // The links a branch publishes (its map, embedded in a frame, and its images) reach every visitor's browser, so
 // only what a browser fetches as a page or a picture is taken: an absolute `https:` URL, plain `http:` outside
@@ -7,12 +7,9 @@ import { format, type Localised } from '../kernel/i18n.ts';
 // `data:`, `vbscript:`, `file:` and the rest, protocol-relative `//host` links and links with credentials are
 // refused (docs/decisions.md, "Input is refused with the contract's errors").
 
-const notALink: Localised = {
-  pt: '«{field}» tem de ser um endereço https ou um caminho deste site',
-  en: "'{field}' must be an https address or a path on this site",
-  fr: '« {field} » doit être une adresse https ou un chemin de ce site',
-  de: '„{field}“ muss eine https-Adresse oder ein Pfad dieser Website sein',
-  sk: '„{field}“ musí byť adresa https alebo cesta na tejto stránke',
+const notALink: Message = /*i18n*/ {
+  id: 'links.notALink',
+  message: '«{field}» tem de ser um endereço https ou um caminho deste site',
 };
 
 /** Spaces and control characters: the URL parser (and a browser) forgives them; a link here carries none. */
@@ -55,7 +52,7 @@ export function checkBranchLinks(
   const fields: FieldProblem[] = refused.map((field) => ({ field, problem: 'format' }));
   throw new AppError(
     'validation_failed',
-    { problems: (locale) => refused.map((field) => format(notALink[locale], { field })).join('; ') },
+    { problems: (locale) => refused.map((field) => translate(locale, notALink, { field })).join('; ') },
     { fields },
   );
 }

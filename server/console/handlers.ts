@@ -50,7 +50,9 @@ export function consoleHandlers(services: {
       .type('text/csv; charset=utf-8')
       .send(body);
   return defineHandlers({
-    getAdminToday: answer(false, (request) => reports.today(request.query)),
+    getAdminToday: answer(false, (request) =>
+      reports.today(request.query, resolveLocale(request.headers.locale)),
+    ),
     searchAdminBookings: answer(false, (request) => service.searchBookings(request.query)),
     getAdminBooking: answer(false, (request) => service.bookingDetail(request.params.booking_id)),
     adminCancelBooking: answer(false, (request, by) =>

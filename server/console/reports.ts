@@ -1,6 +1,7 @@
 import { Temporal } from 'temporal-polyfill';
 import type { LockProvider } from '../adapters/locks/provider.ts';
 import { listAudit } from '../kernel/audit.ts';
+import type { Locale } from '../kernel/i18n.ts';
 import { centsToEuros } from '../kernel/money.ts';
 import { dateFromInstant, type Clock } from '../kernel/clock.ts';
 import type { Db } from '../db/database.ts';
@@ -216,12 +217,12 @@ export function createReportService(deps: {
     },
 
     /** Each branch's local day (today by default): its bookings and its doors, alerts first. */
-    async today(query: OperationQuery<'getAdminToday'>): Promise<Schemas['AdminToday']> {
+    async today(query: OperationQuery<'getAdminToday'>, locale: Locale): Promise<Schemas['AdminToday']> {
       checkPeriod(query.date, query.date);
       const now = clock.now();
       const nowDate = dateFromInstant(now);
       const branches = await branchesById(query.branch_id);
-      const doors = await lockStatus(db, deps.lockProvider, query.branch_id);
+      const doors = await lockStatus(db, deps.lockProvider, query.branch_id, locale);
       const alerts: Schemas['AdminAlert'][] = [];
       const result: Schemas['AdminToday']['branches'] = [];
       for (const branch of branches.values()) {

@@ -31,7 +31,7 @@ import { dateFromInstant, instantFromDate, type Clock } from '../kernel/clock.ts
 import type { Db } from '../db/database.ts';
 import { runTransaction, type TransactionRetryLog } from '../kernel/transactions.ts';
 import type { BookingStatus, LockDoorState } from '../db/schema.ts';
-import { AppError } from '../kernel/errors.ts';
+import { AppError, PERIOD_TOO_LONG } from '../kernel/errors.ts';
 import type { OperationQuery } from '../http/operations.ts';
 import { doorStatesOfBookings } from '../doors/index.ts';
 import type { components } from '../../openapi/schema.gen.ts';
@@ -659,9 +659,9 @@ export function checkPeriod(from: string | undefined, to: string | undefined, ma
   const start = parse(from);
   const end = parse(to);
   if (start && end) {
-    if (Temporal.PlainDate.compare(start, end) > 0) throw new AppError('invalid_period', { limit: '' });
+    if (Temporal.PlainDate.compare(start, end) > 0) throw new AppError('invalid_period');
     if (maxDays !== undefined && start.until(end).days > maxDays) {
-      throw new AppError('invalid_period', { limit: ` (${maxDays})` });
+      throw new AppError('invalid_period', { days: maxDays }, {}, { detail: PERIOD_TOO_LONG });
     }
   }
 }

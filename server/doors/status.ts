@@ -1,4 +1,6 @@
 import type { LockProvider } from '../adapters/locks/provider.ts';
+import { branchOfVirtualDoor } from '../adapters/locks/local.ts';
+import { DEFAULT_LOCALE, translate, type Locale } from '../kernel/i18n.ts';
 import { dateFromInstant, type Clock } from '../kernel/clock.ts';
 import type { Db } from '../db/database.ts';
 import { inTransaction } from '../kernel/transactions.ts';
@@ -74,8 +76,18 @@ export type DoorStatus = {
   provider_error: string | null;
 };
 
-/** Each door of each branch (or of one): online state and battery (from the provider, else as last recorded). */
-export async function lockStatus(db: Db, provider: LockProvider, branchId?: number): Promise<DoorStatus[]> {
+const virtualDoorName = /*i18n*/ { id: 'door.virtualName', message: 'Porta virtual de {branch}' };
+
+/**
+ * Each door of each branch (or of one): online state and battery (from the provider, else as last recorded).
+ * A virtual door is named in the reader's language after its branch; a real door keeps the provider's name.
+ */
+export async function lockStatus(
+  db: Db,
+  provider: LockProvider,
+  branchId?: number,
+  locale: Locale = DEFAULT_LOCALE,
+): Promise<DoorStatus[]> {
   const branches = await doors.listBranchDoorSources(db, branchId);
   const result: DoorStatus[] = [];
   for (const branch of branches) {
@@ -96,7 +108,10 @@ export async function lockStatus(db: Db, provider: LockProvider, branchId?: numb
         branch_id: branch.id,
         branch: branch.name,
         device_id: deviceId,
-        name: device?.name ?? null,
+        name:
+          branchOfVirtualDoor(deviceId) === null
+            ? (device?.name ?? null)
+            : translate(locale, virtualDoorName, { branch: branch.name }),
         online: device ? device.online : (kept?.online ?? null),
         battery_level: device?.batteryLevel ?? kept?.battery_level ?? null,
         last_event: kept?.last_event_type ?? null,

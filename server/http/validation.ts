@@ -4,7 +4,7 @@ import ajvFormats from 'ajv-formats/dist/formats.js';
 import type { FastifySchemaCompiler } from 'fastify';
 import { inAcceptedYears } from '../kernel/clock.ts';
 import type { FieldProblem } from '../kernel/errors.ts';
-import { format, type Locale, type Localised } from '../kernel/i18n.ts';
+import { translate, type Locale, type Message } from '../kernel/i18n.ts';
 
 // ajv-formats ships CommonJS with a default export object; under Node's ESM loader the callable sits on `.default`.
 const addFormats = ((addFormatsPlugin as unknown as { default?: typeof addFormatsPlugin }).default ??
@@ -107,63 +107,21 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
 };
 
 const problemTemplates = {
-  required: {
-    pt: 'o campo «{field}» é obrigatório',
-    en: "the field '{field}' is required",
-    fr: 'le champ « {field} » est obligatoire',
-    de: 'das Feld „{field}“ ist erforderlich',
-    sk: 'pole „{field}“ je povinné',
+  required: /*i18n*/ { id: 'validation.required', message: 'o campo «{field}» é obrigatório' },
+  additionalProperties: /*i18n*/ {
+    id: 'validation.additionalProperties',
+    message: 'o campo «{field}» não é permitido',
   },
-  additionalProperties: {
-    pt: 'o campo «{field}» não é permitido',
-    en: "the field '{field}' is not allowed",
-    fr: "le champ « {field} » n'est pas autorisé",
-    de: 'das Feld „{field}“ ist nicht erlaubt',
-    sk: 'pole „{field}“ nie je povolené',
+  type: /*i18n*/ { id: 'validation.type', message: '«{field}» tem um tipo de valor inválido' },
+  format: /*i18n*/ { id: 'validation.format', message: '«{field}» tem um formato inválido' },
+  tooLong: /*i18n*/ { id: 'validation.tooLong', message: '«{field}» é demasiado longo ou grande' },
+  tooShort: /*i18n*/ { id: 'validation.tooShort', message: '«{field}» é demasiado curto ou pequeno' },
+  notAllowedValue: /*i18n*/ {
+    id: 'validation.notAllowedValue',
+    message: '«{field}» tem um valor não permitido',
   },
-  type: {
-    pt: '«{field}» tem um tipo de valor inválido',
-    en: "'{field}' has the wrong type",
-    fr: '« {field} » a un type invalide',
-    de: '„{field}“ hat einen ungültigen Typ',
-    sk: '„{field}“ má nesprávny typ',
-  },
-  format: {
-    pt: '«{field}» tem um formato inválido',
-    en: "'{field}' is not in a valid format",
-    fr: "« {field} » n'a pas un format valide",
-    de: '„{field}“ hat ein ungültiges Format',
-    sk: '„{field}“ nemá platný formát',
-  },
-  tooLong: {
-    pt: '«{field}» é demasiado longo ou grande',
-    en: "'{field}' is too long or too large",
-    fr: '« {field} » est trop long ou trop grand',
-    de: '„{field}“ ist zu lang oder zu groß',
-    sk: '„{field}“ je príliš dlhé alebo veľké',
-  },
-  tooShort: {
-    pt: '«{field}» é demasiado curto ou pequeno',
-    en: "'{field}' is too short or too small",
-    fr: '« {field} » est trop court ou trop petit',
-    de: '„{field}“ ist zu kurz oder zu klein',
-    sk: '„{field}“ je príliš krátke alebo malé',
-  },
-  notAllowedValue: {
-    pt: '«{field}» tem um valor não permitido',
-    en: "'{field}' has a value that is not allowed",
-    fr: '« {field} » a une valeur non autorisée',
-    de: '„{field}“ hat einen nicht erlaubten Wert',
-    sk: '„{field}“ má nepovolenú hodnotu',
-  },
-  invalid: {
-    pt: '«{field}» é inválido',
-    en: "'{field}' is invalid",
-    fr: '« {field} » est invalide',
-    de: '„{field}“ ist ungültig',
-    sk: '„{field}“ je neplatné',
-  },
-} satisfies Record<string, Localised>;
+  invalid: /*i18n*/ { id: 'validation.invalid', message: '«{field}» é inválido' },
+} satisfies Record<string, Message>;
 
 const templateByKeyword: Record<string, keyof typeof problemTemplates> = {
   required: 'required',
@@ -236,7 +194,7 @@ export function describeValidationProblems(
 ): string {
   return errors
     .map((error) =>
-      format(problemTemplates[templateByKeyword[error.keyword] ?? 'invalid'][locale], {
+      translate(locale, problemTemplates[templateByKeyword[error.keyword] ?? 'invalid'], {
         field: fieldName(error, httpPart),
       }),
     )

@@ -1,5 +1,5 @@
-import { format } from './i18n.ts';
 import { escapeHtml } from './html.ts';
+import type { Message } from './i18n.ts';
 
 // One look for every e-mail: a plain-text body a person can read as is, and a simple HTML version with the
 // same words. Everything a user or a template supplies is escaped before it reaches the HTML.
@@ -17,20 +17,16 @@ export type EmailContent = {
   signature: string;
 };
 
-export type RenderedEmail = { subject: string; text: string; html: string };
+/** The opening of every message to a member. */
+export const GREETING: Message = /*i18n*/ { id: 'email.greeting', message: 'Olá {name},' };
 
-/** Fills placeholders of every string of a template with the same values. */
-export function fill<T extends Record<string, string | string[]>>(
-  template: T,
-  params: Record<string, string | number>,
-): T {
-  return Object.fromEntries(
-    Object.entries(template).map(([key, value]) => [
-      key,
-      Array.isArray(value) ? value.map((line) => format(line, params)) : format(value, params),
-    ]),
-  ) as T;
-}
+/** Said under a list of times: they are the branch's, its zone named. */
+export const LOCAL_TIMES: Message = /*i18n*/ {
+  id: 'email.localTimes',
+  message: 'Horas na hora local da filial ({zone}).',
+};
+
+export type RenderedEmail = { subject: string; text: string; html: string };
 
 export function renderEmail(content: EmailContent, lang: string): RenderedEmail {
   const text = [

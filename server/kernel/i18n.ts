@@ -1,16 +1,21 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { setupI18n, type I18n } from '@lingui/core';
+import { formatter } from '@lingui/format-po';
+import { compileMessage } from '@lingui/message-utils/compileMessage';
+
 // The server speaks the client's five languages; anything else falls back to Portuguese.
 export const LOCALES = ['pt', 'en', 'fr', 'de', 'sk'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'pt';
 
-export type Localised = Record<Locale, string>;
-
-/** From a table of localised confirmations, the `{"message": ...}` answer for a key in the caller's language. */
-export function messageAnswer<Key extends string>(
-  table: Record<Key, Localised>,
-): (key: Key, locale: Locale) => { message: string } {
-  return (key, locale) => ({ message: table[key][locale] });
-}
+/**
+ * A server text: an explicit id and its Portuguese source in ICU MessageFormat (plurals, selects). Written as
+ * `/*i18n*\/ { id, message }` so `npm run i18n:extract` collects it into `locales/{locale}/server.po`
+ * without a macro transform (the server runs its TypeScript as is).
+ */
+export type Message = { readonly id: string; readonly message: string; readonly comment?: string };
+export type MessageValues = Record<string, string | number>;
 
 /** The region each language is written for, as Intl formats numbers and dates (Portugal for Portuguese). */
 export const INTL_LOCALES: Record<Locale, string> = {
@@ -32,9 +37,65 @@ export function resolveLocale(value: unknown): Locale {
   return isLocale(primary) ? primary : DEFAULT_LOCALE;
 }
 
-/** Fills `{name}` placeholders; unknown placeholders stay visible so a missing value is noticed. */
-export function format(template: string, params: Record<string, string | number> = {}): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    name in params ? String(params[name]) : whole,
+const catalogDirectory = path.resolve(import.meta.dirname, '../../locales');
+const po = formatter();
+const instances = new Map<Locale, I18n>();
+
+/**
+ * One Lingui instance per language, its catalog read from the .po file and compiled on first use (a few
+ * milliseconds; nothing is read at startup). A message missing from a catalog falls back to its Portuguese
+ * source, compiled when it is used.
+ */
+function catalog(locale: Locale): I18n {
+  const existing = instances.get(locale);
+  if (existing) return existing;
+  const entries = po.parse(readFileSync(path.join(catalogDirectory, locale, 'server.po'), 'utf8'), {
+    locale,
+    sourceLocale: DEFAULT_LOCALE,
+    filename: `${locale}/server.po`,
+  }) as Record<string, { translation?: string; obsolete?: boolean }>;
+  const messages = Object.fromEntries(
+    Object.entries(entries)
+      .filter(([, entry]) => !entry.obsolete && entry.translation)
+      .map(([id, entry]) => [id, compileMessage(entry.translation!)]),
   );
+  const i18n = setupI18n({ locale: INTL_LOCALES[locale], messages: { [INTL_LOCALES[locale]]: messages } });
+  i18n.setMessagesCompiler(compileMessage);
+  instances.set(locale, i18n);
+  return i18n;
+}
+
+/** A server text in a language, its placeholders filled (plural and select rules are the language's). */
+export function translate(locale: Locale, message: Message, values?: MessageValues): string {
+  return catalog(locale)._({ id: message.id, message: message.message, values });
+}
+
+/** `translate` bound to one language. */
+export function translator(locale: Locale): (message: Message, values?: MessageValues) => string {
+  return (message, values) => translate(locale, message, values);
+}
+
+type Translated<T> = { [Key in keyof T]: T[Key] extends readonly Message[] ? string[] : string };
+
+/** Every text of a template (messages and lists of messages) in a language, with the same values. */
+export function translateAll<T extends Record<string, Message | readonly Message[]>>(
+  locale: Locale,
+  template: T,
+  values?: MessageValues,
+): Translated<T> {
+  return Object.fromEntries(
+    Object.entries(template).map(([key, value]) => [
+      key,
+      Array.isArray(value)
+        ? value.map((line: Message) => translate(locale, line, values))
+        : translate(locale, value as Message, values),
+    ]),
+  ) as Translated<T>;
+}
+
+/** From a table of confirmations, the `{"message": ...}` answer for a key in the caller's language. */
+export function messageAnswer<Key extends string>(
+  table: Record<Key, Message>,
+): (key: Key, locale: Locale) => { message: string } {
+  return (key, locale) => ({ message: translate(locale, table[key]) });
 }

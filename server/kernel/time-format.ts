@@ -1,5 +1,5 @@
 import type { Temporal } from 'temporal-polyfill';
-import { INTL_LOCALES, type Locale } from './i18n.ts';
+import { INTL_LOCALES, translate, type Locale } from './i18n.ts';
 
 // How messages state a booking's time: in the branch's own zone, with the zone named.
 
@@ -13,14 +13,42 @@ function clockOptions(locale: Locale): Intl.DateTimeFormatOptions {
   return { hour: locale === 'en' ? 'numeric' : '2-digit', minute: '2-digit' };
 }
 
-/** 'sexta, 27 de março de 2026' style: the branch-local day of an instant. */
-export function formatLocalDay(locale: Locale, timeZone: string, instant: Temporal.Instant): string {
-  return formatter(locale, timeZone, {
+/**
+ * The case a day takes where a sentence puts it: Intl writes the weekday in the nominative, but Slovak says
+ * "od štvrtka" (genitive, after od/do) and "na štvrtok" (accusative, after na).
+ */
+export type GrammaticalCase = 'nominative' | 'genitive' | 'accusative';
+
+const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+
+const weekdayInCase = /*i18n*/ {
+  id: 'time.weekdayInCase',
+  message: '{name}',
+  comment:
+    "The weekday of a date in the case a sentence needs ({case}: genitive or accusative), {weekday} being mon to sun; {name} is Intl's nominative form.",
+};
+
+/** 'sexta, 27 de março de 2026' style: the branch-local day of an instant, its weekday in the case given. */
+export function formatLocalDay(
+  locale: Locale,
+  timeZone: string,
+  instant: Temporal.Instant,
+  grammaticalCase: GrammaticalCase = 'nominative',
+): string {
+  const parts = formatter(locale, timeZone, {
     weekday: 'long',
     day: 'numeric',
     month: 'long',
     year: 'numeric',
-  }).format(instant.epochMilliseconds);
+  }).formatToParts(instant.epochMilliseconds);
+  const weekday = WEEKDAYS[instant.toZonedDateTimeISO(timeZone).dayOfWeek - 1]!;
+  return parts
+    .map((part) =>
+      part.type === 'weekday' && grammaticalCase !== 'nominative'
+        ? translate(locale, weekdayInCase, { case: grammaticalCase, weekday, name: part.value })
+        : part.value,
+    )
+    .join('');
 }
 
 /** '+01:00' as 'UTC+1', '+00:00' as 'UTC+0', '-03:30' as 'UTC-3:30'. */
@@ -60,7 +88,8 @@ export function describeSlotTime(
   timeZone: string,
   start: Temporal.Instant,
   end: Temporal.Instant,
+  grammaticalCase: GrammaticalCase = 'nominative',
 ): string {
   const range = `${formatLocalClock(locale, timeZone, start)}–${formatLocalClock(locale, timeZone, end)}`;
-  return `${formatLocalDay(locale, timeZone, start)}, ${range} (${timeZone})`;
+  return `${formatLocalDay(locale, timeZone, start, grammaticalCase)}, ${range} (${timeZone})`;
 }

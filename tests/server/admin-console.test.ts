@@ -272,7 +272,7 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
       .execute();
     expect(refunds.map((refund) => refund.amount_cents)).toEqual([750]);
     const [mail] = await outboxTo(server.app, member.email.toLowerCase());
-    expect(mail?.text).toContain('Das Studio hat diese Buchungen von Ihnen storniert');
+    expect(mail?.text).toContain('Das Studio hat diese Buchung von Ihnen storniert');
     const [audit] = await auditOf('booking.cancel', bookingId);
     expect(audit).toMatchObject({ operator_email: owner.email, reason: 'broken shower' });
     expect(audit!.after).toMatchObject({ refund_mode: 'amount', refunded_eur: 7.5 });
@@ -310,10 +310,10 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
       ].sort(),
     );
     expect((await outboxTo(server.app, member.email.toLowerCase()))[0]?.text).toContain(
-      'Das Studio hat diese Buchungen von Ihnen storniert',
+      'Das Studio hat diese Buchung von Ihnen storniert',
     );
     expect((await outboxTo(server.app, other.email.toLowerCase()))[0]?.text).toContain(
-      'La salle a annulé ces réservations',
+      'La salle a annulé cette réservation',
     );
 
     const overlapping = await owner.client.json('POST', '/api/admin/closures', period, owner.token);

@@ -70,7 +70,7 @@ describeEachDatabase('cancellation and refund messages', (getDb) => {
       subject: 'Booking cancelled: Lisboa – Avenidas Novas',
     });
     // What, when (the branch's zone, English's 12-hour clock), how much and where to.
-    expect(mail!.text_body).toContain('You cancelled these bookings:');
+    expect(mail!.text_body).toContain('You cancelled this booking:');
     expect(mail!.text_body).toContain(
       'Wednesday, 25 March 2026, 9:00 pm–10:00 pm (Europe/Lisbon): refund €15.00',
     );
@@ -124,7 +124,7 @@ describeEachDatabase('cancellation and refund messages', (getDb) => {
       refundedCents: 1500,
     });
     const [mail, sms] = await outbox('booking_canceled');
-    expect(mail!.text_body).toContain('The gym has cancelled these bookings of yours:');
+    expect(mail!.text_body).toContain('The gym has cancelled this booking of yours:');
     expect(mail!.text_body).toContain('Total refund: €15.00, to the Visa card ending in 4242.');
     expect(readCalendar(mail!.attachments[0])[0]).toMatchObject({ method: 'CANCEL', status: 'CANCELLED' });
     expect(sms!.text_body).toContain('Refund: €15.00.');
@@ -140,8 +140,9 @@ describeEachDatabase('cancellation and refund messages', (getDb) => {
     await service().cancelUpcomingBookingsOfUser(user);
     const messages = await outbox('booking_canceled');
     expect(messages.map((row) => row.subject).sort()).toEqual([
-      'Booking cancelled: Lisboa – Avenidas Novas',
+      // Two bookings in Lisbon, one in Porto: each subject counts its own.
       'Booking cancelled: Porto – Boavista',
+      'Bookings cancelled: Lisboa – Avenidas Novas',
     ]);
     const lisbon = messages.find((row) => row.subject!.includes('Lisboa'))!;
     expect(lisbon.text_body).toContain('Your account has been deleted and these bookings were cancelled:');
@@ -188,7 +189,7 @@ describeEachDatabase('cancellation and refund messages', (getDb) => {
     expect(more).toEqual([]);
     expect(mail!.subject).toBe('Payment refunded: Lisboa – Avenidas Novas');
     expect(mail!.text_body).toContain(
-      'Your payment arrived after the hold on the chosen times had ended, so these times were not booked',
+      'Your payment arrived after the hold on the chosen time had ended, so this time was not booked',
     );
     expect(mail!.text_body).toContain('Total refund: €15.00, to the card you paid with.');
     expect(mail!.text_body).not.toContain('Your booking is confirmed');

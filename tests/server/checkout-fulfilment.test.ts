@@ -123,7 +123,8 @@ describeEachDatabase('checkout fulfilment', (getDb) => {
       recipient: 'ana@example.com',
       locale: 'pt',
       kind: 'booking_confirmed',
-      subject: 'Reserva confirmada: Lisboa – Avenidas Novas',
+      // Two slots: the subject counts them.
+      subject: 'Reservas confirmadas: Lisboa – Avenidas Novas',
     });
     expect(mail!.text_body).toContain('10:00–11:00 (Europe/Lisbon)');
     expect(mail!.text_body).toContain('11:00–12:00 (Europe/Lisbon)');

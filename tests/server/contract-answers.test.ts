@@ -1,6 +1,7 @@
 import type { ErrorBody, Schemas } from './support/accounts.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCatalogue } from '../../server/kernel/errors.ts';
+import { translate } from '../../server/kernel/i18n.ts';
 import { newClient, startAccountApp, verifiedAccount, type AccountApp } from './support/accounts.ts';
 import { anyOf } from './support/matchers.ts';
 
@@ -55,7 +56,9 @@ describe('answers the contract declares', () => {
       });
       expect(response.statusCode).toBe(403);
       expect(response.json<ErrorBody>().code).toBe('contact_blocked');
-      expect(response.json<ErrorBody>().detail).not.toBe(errorCatalogue.contact_blocked.detail[locale]);
+      expect(response.json<ErrorBody>().detail).not.toBe(
+        translate(locale, errorCatalogue.contact_blocked.detail),
+      );
       expect(response.json<ErrorBody>().detail.length).toBeGreaterThan(20);
     }
     expect((await client.get('/api/auth/me', account.token)).json<Schemas['User']>().email).toBe(

@@ -332,7 +332,7 @@ describe.each(DATABASE_TARGETS)('the money ledger on %s', (target) => {
 
     // The receipt of the two-slot checkout and the cancellation's message state the ledger's figures.
     // The outbox answers newest first: the first checkout's confirmation is the last one.
-    const confirmation = mails.filter((mail) => mail.subject?.startsWith('Booking confirmed')).at(-1);
+    const confirmation = mails.filter((mail) => mail.subject?.startsWith('Bookings confirmed')).at(-1);
     expect.soft(confirmation?.text, 'receipt').toContain('Total (VAT included): €35.50');
     expect.soft(confirmation?.text, 'receipt VAT').toContain('VAT 23% included: €6.64');
     const cancellation = mails.find((mail) => mail.text.includes('You cancelled these bookings'));

@@ -90,7 +90,8 @@ describe('a time in the hour the clocks go back', () => {
       },
       'Private Gym',
     );
-    expect(message.text).toContain('od nedeľa 25. októbra 2026, 01:15 (UTC+1) do 01:15 (UTC+0)');
+    // "od" takes the genitive: od nedele (Sunday), not od nedeľa.
+    expect(message.text).toContain('od nedele 25. októbra 2026, 01:15 (UTC+1) do 01:15 (UTC+0)');
     expect(message.text).toContain('- nedeľa 25. októbra 2026, 01:30 (UTC+1)–01:00 (UTC+0) (Europe/Lisbon)');
     expect(message.html).toContain('01:30 (UTC+1)–01:00 (UTC+0)');
     expect(message.sms).toContain('01:15 (UTC+1) do 01:15 (UTC+0)');

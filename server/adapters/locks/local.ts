@@ -56,7 +56,8 @@ export function createLocalLockProvider(db: Db): LockProvider {
     listDevices: async (deviceIds) =>
       deviceIds.map((deviceId) => ({
         deviceId,
-        name: `Virtual door of branch ${branchOfVirtualDoor(deviceId) ?? '?'}`,
+        // Named in the reader's language where doors are listed (server/doors/status.ts lockStatus).
+        name: deviceId,
         online: true,
         batteryLevel: null,
       })),

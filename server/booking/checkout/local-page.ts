@@ -1,67 +1,24 @@
 import { escapeHtml, noncePagePolicy } from '../../kernel/html.ts';
 import { formatMoney } from '../../kernel/money.ts';
-import type { Locale } from '../../kernel/i18n.ts';
+import { translateAll, type Locale, type Message } from '../../kernel/i18n.ts';
 
 // The local provider's embedded checkout: a test card form, in the request's language, shown in an iframe
 // where Stripe's would be. Its one script carries a nonce; the page's own CSP allows nothing else.
 
 const TEXTS = {
-  pt: {
-    title: 'Pagamento de teste',
-    amount: 'Montante:',
-    card: 'Número do cartão',
-    pay: 'Pagar',
-    hint: 'Modo de teste: o cartão 4242 4242 4242 4242 paga; 4000 0000 0000 0002 é recusado.',
-    declined: 'Cartão recusado. Experimente outro cartão.',
-    paid: 'Pagamento concluído. A regressar…',
-    failed: 'Não foi possível processar o pagamento.',
-    closed: 'Esta sessão de pagamento já terminou.',
+  title: /*i18n*/ { id: 'checkoutPage.title', message: 'Pagamento de teste' },
+  amount: /*i18n*/ { id: 'checkoutPage.amount', message: 'Montante:' },
+  card: /*i18n*/ { id: 'checkoutPage.card', message: 'Número do cartão' },
+  pay: /*i18n*/ { id: 'checkoutPage.pay', message: 'Pagar' },
+  hint: /*i18n*/ {
+    id: 'checkoutPage.hint',
+    message: 'Modo de teste: o cartão 4242 4242 4242 4242 paga; 4000 0000 0000 0002 é recusado.',
   },
-  en: {
-    title: 'Test checkout',
-    amount: 'Amount:',
-    card: 'Card number',
-    pay: 'Pay',
-    hint: 'Test mode: card 4242 4242 4242 4242 pays; 4000 0000 0000 0002 is declined.',
-    declined: 'Card declined. Please try another card.',
-    paid: 'Payment complete. Returning…',
-    failed: 'The payment could not be processed.',
-    closed: 'This checkout session is no longer open.',
-  },
-  fr: {
-    title: 'Paiement de test',
-    amount: 'Montant\u00a0:',
-    card: 'Numéro de carte',
-    pay: 'Payer',
-    hint: 'Mode test : la carte 4242 4242 4242 4242 paie ; 4000 0000 0000 0002 est refusée.',
-    declined: 'Carte refusée. Essayez une autre carte.',
-    paid: 'Paiement effectué. Retour en cours…',
-    failed: 'Le paiement n’a pas pu être traité.',
-    closed: 'Cette session de paiement n’est plus ouverte.',
-  },
-  de: {
-    title: 'Testzahlung',
-    amount: 'Betrag:',
-    card: 'Kartennummer',
-    pay: 'Bezahlen',
-    hint: 'Testmodus: Karte 4242 4242 4242 4242 zahlt; 4000 0000 0000 0002 wird abgelehnt.',
-    declined: 'Karte abgelehnt. Bitte versuchen Sie eine andere Karte.',
-    paid: 'Zahlung abgeschlossen. Sie werden weitergeleitet…',
-    failed: 'Die Zahlung konnte nicht verarbeitet werden.',
-    closed: 'Diese Bezahlsitzung ist nicht mehr offen.',
-  },
-  sk: {
-    title: 'Testovacia platba',
-    amount: 'Suma:',
-    card: 'Číslo karty',
-    pay: 'Zaplatiť',
-    hint: 'Testovací režim: karta 4242 4242 4242 4242 zaplatí; 4000 0000 0000 0002 je zamietnutá.',
-    declined: 'Karta bola zamietnutá. Skúste inú kartu.',
-    paid: 'Platba prebehla. Presmerúvame…',
-    failed: 'Platbu sa nepodarilo spracovať.',
-    closed: 'Táto platobná relácia už nie je otvorená.',
-  },
-} as const satisfies Record<Locale, Record<string, string>>;
+  declined: /*i18n*/ { id: 'checkoutPage.declined', message: 'Cartão recusado. Experimente outro cartão.' },
+  paid: /*i18n*/ { id: 'checkoutPage.paid', message: 'Pagamento concluído. A regressar…' },
+  failed: /*i18n*/ { id: 'checkoutPage.failed', message: 'Não foi possível processar o pagamento.' },
+  closed: /*i18n*/ { id: 'checkoutPage.closed', message: 'Esta sessão de pagamento já terminou.' },
+} as const satisfies Record<string, Message>;
 
 /** The CSP of the page: only its own nonce-bearing script and style, and calls back to this server. */
 export function localCheckoutPolicy(nonce: string): string {
@@ -74,7 +31,7 @@ export function renderLocalCheckoutPage(page: {
   amountCents: number;
   open: boolean;
 }): string {
-  const t = TEXTS[page.locale];
+  const t = translateAll(page.locale, TEXTS);
   const messages = JSON.stringify({ declined: t.declined, paid: t.paid, failed: t.failed, closed: t.closed });
   const form = page.open
     ? `<form id="pay" novalidate>

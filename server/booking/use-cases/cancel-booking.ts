@@ -2,6 +2,7 @@ import { recordAudit, type Actor } from '../../kernel/audit.ts';
 import { dateFromInstant, type Clock } from '../../kernel/clock.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../kernel/errors.ts';
+import { translate, type Message } from '../../kernel/i18n.ts';
 import { centsToEuros, formatMoney } from '../../kernel/money.ts';
 import {
   cancelLiveBookings,
@@ -30,6 +31,11 @@ export type CancelBookingInput = {
 
 export type CancelBookingDependencies = CancellationDependencies & { clock: Clock };
 
+const amountRequired: Message = /*i18n*/ {
+  id: 'validation.refundAmountRequired',
+  message: '«refund.amount_eur» é obrigatório quando «refund.mode» é «amount»',
+};
+
 export async function cancelBooking(
   trx: Db,
   deps: CancelBookingDependencies,
@@ -39,7 +45,7 @@ export async function cancelBooking(
   if (refund.mode === 'amount' && refund.amountCents === null) {
     throw new AppError(
       'validation_failed',
-      { problems: 'refund.amount_eur is required with mode amount' },
+      { problems: (locale) => translate(locale, amountRequired) },
       { fields: [{ field: 'refund.amount_eur', problem: 'required' }] },
     );
   }

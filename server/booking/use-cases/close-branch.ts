@@ -3,7 +3,7 @@ import { recordAudit, type Actor } from '../../kernel/audit.ts';
 import { dateFromInstant, type Clock } from '../../kernel/clock.ts';
 import type { Db } from '../../db/database.ts';
 import { sqlState, SQLSTATE } from '../../kernel/database-errors.ts';
-import { AppError } from '../../kernel/errors.ts';
+import { AppError, PERIOD_TOO_LONG } from '../../kernel/errors.ts';
 import { centsToEuros } from '../../kernel/money.ts';
 import { cancelLiveBookings, refundOfMode, type CancellationDependencies } from '../cancellation.ts';
 import { systemActor } from '../ledger.ts';
@@ -22,9 +22,9 @@ const CLOSURE_MAX_DAYS = 366;
 export function closurePeriod(input: { starts_at: string; ends_at: string }) {
   const from = Temporal.Instant.from(input.starts_at);
   const until = Temporal.Instant.from(input.ends_at);
-  if (Temporal.Instant.compare(until, from) <= 0) throw new AppError('invalid_period', { limit: '' });
+  if (Temporal.Instant.compare(until, from) <= 0) throw new AppError('invalid_period');
   if (Temporal.Instant.compare(until, from.add({ hours: CLOSURE_MAX_DAYS * 24 })) > 0) {
-    throw new AppError('invalid_period', { limit: ` (${CLOSURE_MAX_DAYS})` });
+    throw new AppError('invalid_period', { days: CLOSURE_MAX_DAYS }, {}, { detail: PERIOD_TOO_LONG });
   }
   return { from: dateFromInstant(from), until: dateFromInstant(until) };
 }
