@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setupI18n, type I18n } from '@lingui/core';
-import { formatter } from '@lingui/format-po';
 import { compileMessage } from '@lingui/message-utils/compileMessage';
+import { parsePo } from 'pofile-ts';
 
 // The server speaks the client's five languages; anything else falls back to Portuguese.
 export const LOCALES = ['pt', 'en', 'fr', 'de', 'sk'] as const;
@@ -38,7 +38,6 @@ export function resolveLocale(value: unknown): Locale {
 }
 
 const catalogDirectory = path.resolve(import.meta.dirname, '../../locales');
-const po = formatter();
 const instances = new Map<Locale, I18n>();
 
 /**
@@ -49,15 +48,13 @@ const instances = new Map<Locale, I18n>();
 function catalog(locale: Locale): I18n {
   const existing = instances.get(locale);
   if (existing) return existing;
-  const entries = po.parse(readFileSync(path.join(catalogDirectory, locale, 'server.po'), 'utf8'), {
-    locale,
-    sourceLocale: DEFAULT_LOCALE,
-    filename: `${locale}/server.po`,
-  }) as Record<string, { translation?: string; obsolete?: boolean }>;
+  // pofile-ts is the parser Lingui's own .po format uses; reading it directly keeps Lingui's CLI configuration
+  // loader (jiti, lilconfig) out of the server.
+  const { items } = parsePo(readFileSync(path.join(catalogDirectory, locale, 'server.po'), 'utf8'));
   const messages = Object.fromEntries(
-    Object.entries(entries)
-      .filter(([, entry]) => !entry.obsolete && entry.translation)
-      .map(([id, entry]) => [id, compileMessage(entry.translation!)]),
+    items
+      .filter((item) => !item.obsolete && item.msgstr[0])
+      .map((item) => [item.msgid, compileMessage(item.msgstr[0]!)]),
   );
   const i18n = setupI18n({ locale: INTL_LOCALES[locale], messages: { [INTL_LOCALES[locale]]: messages } });
   i18n.setMessagesCompiler(compileMessage);
