@@ -1,5 +1,5 @@
 import { createLazyRoute } from '@tanstack/react-router';
-import { AdminConsole } from './AdminConsole.tsx';
+import { AdminConsole, NoSuchPage } from './AdminConsole.tsx';
 
 export const Route = createLazyRoute('/$lang/admin')({ component: AdminConsole });
-export const PageRoute = createLazyRoute('/$lang/admin/$')({ component: AdminConsole });
+export const NotFoundRoute = createLazyRoute('/$lang/admin/$')({ component: NoSuchPage });

@@ -1,5 +1,6 @@
 import { useMachine } from '@xstate/react';
-import { useMemo, useState } from 'react';
+import { useNavigate, useSearch } from '@tanstack/react-router';
+import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { fromPromise } from 'xstate';
 import { createAdminConsoleActors } from '../../machines/adminConsole.actors.ts';
 import { adminQueryMachine } from '../../machines/adminQuery.machine.ts';
@@ -49,16 +50,75 @@ export function useAdminQuery<K extends CallName>(name: K, ...[params]: ParamsAr
   };
 }
 
+type Filters = Record<string, unknown>;
+
+/** `filters` as the page's address keeps them: only what differs from the page's defaults. */
+function addressOf(filters: Filters, defaults: Filters): Filters {
+  const search: Filters = {};
+  for (const key of Object.keys(defaults))
+    search[key] = filters[key] === defaults[key] ? undefined : filters[key];
+  return search;
+}
+
+/** The page's filters from its address (its route's `validateSearch`), the page's defaults for what is absent. */
+function filtersOf<P extends Filters>(search: Filters, defaults: P): P {
+  const filters: Filters = {};
+  for (const key of Object.keys(defaults)) filters[key] = search[key] ?? defaults[key];
+  return filters as P;
+}
+
 /**
- * A searched list, a page at a time: changing a filter (`filter`) goes back to the first page; `goTo` turns the
- * page.
+ * A list or page whose filters live in the address (issue 28, item 1), so reload, Back and a copied link show the
+ * same view: the query machine starts from the address and follows it (Back, Forward, a link), and a change made
+ * on the page goes to the machine at once (what is typed shows as typed) and into the address with `navigate`.
+ * A filter replaces the history entry (typing does not fill Back with every letter); `{ push: true }` (a page
+ * turned) adds one, so Back turns it back (docs/decisions.md, issue 28 item 1).
  */
-export function usePagedQuery<K extends PagedCallName>(name: K, params: ParamsOf<K>) {
-  const query = useAdminQuery(name, ...([params] as ParamsArgument<K>));
+export function useSearchQuery<K extends CallName>(name: K, defaults: ParamsOf<K> & Filters) {
+  const navigate = useNavigate();
+  const search: Filters = useSearch({ strict: false });
+  const fromAddress = filtersOf(search, defaults);
+  const query = useAdminQuery(name, ...([fromAddress] as ParamsArgument<K>));
+  const addressKey = JSON.stringify(fromAddress);
+  // The addresses this page wrote that the router has not shown yet: they are the page's own changes coming
+  // back (a quick typist's earlier letters among them), not a move in the history to follow.
+  const written = useRef<string[]>([]);
+  const follow = useEffectEvent(() => {
+    const own = written.current.indexOf(addressKey);
+    if (own >= 0) {
+      written.current.splice(0, own + 1);
+      return;
+    }
+    written.current = [];
+    if (addressKey !== JSON.stringify(filtersOf(query.params as Filters, defaults)))
+      query.change(fromAddress);
+  });
+  useEffect(() => follow(), [addressKey]);
+  const change = (next: ParamsOf<K>, { push = false } = {}) => {
+    query.change(next);
+    const key = JSON.stringify(filtersOf(next as Filters, defaults));
+    if (key === addressKey) return;
+    written.current.push(key);
+    void navigate({
+      to: '.',
+      search: (previous: Filters) => ({ ...previous, ...addressOf(next as Filters, defaults) }),
+      replace: !push,
+      resetScroll: push,
+    });
+  };
+  return { ...query, change };
+}
+
+/**
+ * A searched list, a page at a time, its filters and page number in the address (`useSearchQuery`): changing a
+ * filter (`filter`) goes back to the first page; `goTo` turns the page.
+ */
+export function usePagedQuery<K extends PagedCallName>(name: K, defaults: ParamsOf<K> & Filters) {
+  const query = useSearchQuery(name, defaults);
   return {
     ...query,
     filter: (patch: Partial<ParamsOf<K>>) => query.change({ ...query.params, page: 1, ...patch }),
-    goTo: (page: number) => query.change({ ...query.params, page }),
+    goTo: (page: number) => query.change({ ...query.params, page }, { push: true }),
   };
 }
 

@@ -18,7 +18,8 @@ import {
   type AnchorProps,
   type MantineSpacing,
 } from '@mantine/core';
-import { Link } from '@tanstack/react-router';
+import { ErrorComponent, Link, type ErrorComponentProps } from '@tanstack/react-router';
+import { OwnerOnlyError } from '../../machines/adminSearch.ts';
 import { useState, type ComponentType, type ReactNode } from 'react';
 import type { AdminBooking, MemberDetail } from '../../machines/adminConsole.actors.ts';
 import type { Feedback } from '../../machines/feedback.ts';
@@ -28,6 +29,15 @@ import { useAdminLocale } from './context.tsx';
 import { SubmitForm } from '../ui/SubmitForm.tsx';
 import { DayField } from './dates.tsx';
 import { ErrorBox } from './feedback.tsx';
+
+/**
+ * What an owner-only page's route shows when its `beforeLoad` refused the operator (src/router.tsx): the page
+ * never rendered; any other error is the router's own error view.
+ */
+export function OwnersOnlyRefusal({ error }: ErrorComponentProps) {
+  if (error instanceof OwnerOnlyError) return <Forbidden />;
+  return <ErrorComponent error={error} />;
+}
 
 export function Forbidden() {
   return (

@@ -1,3 +1,5 @@
+import { createLazyRoute, useParams } from '@tanstack/react-router';
+import { NoSuchPage } from '../AdminConsole.tsx';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
@@ -335,3 +337,13 @@ export function BookingPage({ id }: { id: number }) {
     </Stack>
   );
 }
+
+/** `/{lang}/admin/bookings/<id>`: a booking's page; an address with no booking number is no page. */
+function BookingRoute() {
+  const { bookingId } = useParams({ from: '/$lang/admin/bookings/$bookingId' });
+  const id = Number(bookingId);
+  if (!/^\d{1,9}$/.test(bookingId) || id <= 0) return <NoSuchPage />;
+  return <BookingPage key={id} id={id} />;
+}
+
+export const Route = createLazyRoute('/$lang/admin/bookings/$bookingId')({ component: BookingRoute });

@@ -1,3 +1,4 @@
+import { createLazyRoute } from '@tanstack/react-router';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Text, TextInput } from '@mantine/core';
 import { useBranchOptions, usePagedQuery } from '../hooks.ts';
@@ -13,7 +14,6 @@ import {
   useMoney,
   useTimes,
 } from '../parts.tsx';
-import { BookingPage } from './BookingPage.tsx';
 
 function BookingSearch() {
   const { t } = useLingui();
@@ -73,8 +73,4 @@ function BookingSearch() {
   );
 }
 
-export default function Bookings({ rest }: { rest: string[] }) {
-  const id = Number(rest[0]);
-  if (rest[0] && Number.isInteger(id) && id > 0) return <BookingPage key={id} id={id} />;
-  return <BookingSearch />;
-}
+export const Route = createLazyRoute('/$lang/admin/bookings')({ component: BookingSearch });

@@ -1,3 +1,5 @@
+import { createLazyRoute, useParams } from '@tanstack/react-router';
+import { NoSuchPage } from '../AdminConsole.tsx';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
@@ -234,11 +236,9 @@ function BranchPage({ id }: { id: number }) {
 }
 
 /** Branches (issue 18): what the CLI can set, with what a change affects shown before saving. */
-export default function Branches({ rest }: { rest: string[] }) {
+function Branches() {
   const { t } = useLingui();
-  const id = Number(rest[0]);
   const list = useAdminQuery('branches');
-  if (rest[0] && Number.isInteger(id) && id > 0) return <BranchPage key={id} id={id} />;
   return (
     <ConsolePage title={<Trans>Filiais</Trans>}>
       <QueryStatus query={list} hasData={list.data !== null} />
@@ -260,3 +260,14 @@ export default function Branches({ rest }: { rest: string[] }) {
     </ConsolePage>
   );
 }
+
+/** `/{lang}/admin/branches/<id>`: a branch's settings; an address with no branch number is no page. */
+function BranchRoute() {
+  const { branchId } = useParams({ from: '/$lang/admin/branches/$branchId' });
+  const id = Number(branchId);
+  if (!/^\d{1,9}$/.test(branchId) || id <= 0) return <NoSuchPage />;
+  return <BranchPage key={id} id={id} />;
+}
+
+export const Route = createLazyRoute('/$lang/admin/branches')({ component: Branches });
+export const BranchPageRoute = createLazyRoute('/$lang/admin/branches/$branchId')({ component: BranchRoute });

@@ -1,3 +1,4 @@
+import { createLazyRoute } from '@tanstack/react-router';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Badge, Button, Card, Group, NativeSelect, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useMachine } from '@xstate/react';
@@ -22,7 +23,7 @@ import {
 import { DayTimeField } from '../dates.tsx';
 
 /** Closures (issue 18): close a branch for a period after seeing the bookings it cancels; reopen one. */
-export default function Closures() {
+function Closures() {
   const { t } = useLingui();
   const { api, sessionEnded } = useAdmin();
   const branches = useBranchOptions();
@@ -213,3 +214,5 @@ export default function Closures() {
     </ConsolePage>
   );
 }
+
+export const Route = createLazyRoute('/$lang/admin/closures')({ component: Closures });

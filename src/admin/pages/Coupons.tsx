@@ -1,9 +1,10 @@
+import { createLazyRoute } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Switch, TextInput } from '@mantine/core';
 import type { CouponFields } from '../../../machines/adminCoupon.machine.ts';
 import { useAdminQuery, useAdminTask } from '../hooks.ts';
 import { NewCouponForm, useNewCouponSelector, useNewCouponSend } from '../useConsoleForms.tsx';
-import { ConsolePage, QueryTable, useTimes } from '../parts.tsx';
+import { ConsolePage, QueryTable, useTimes, OwnersOnlyRefusal } from '../parts.tsx';
 import { DayField } from '../dates.tsx';
 
 /** The new coupon's fields (machines/adminCoupon.machine.ts). */
@@ -45,7 +46,7 @@ function NewCouponFields() {
 }
 
 /** Coupons (owners): the list with uses, a new coupon, switching one on or off. */
-export default function Coupons() {
+function Coupons() {
   const { t } = useLingui();
   const times = useTimes();
   const list = useAdminQuery('coupons');
@@ -88,3 +89,8 @@ export default function Coupons() {
     </ConsolePage>
   );
 }
+
+export const Route = createLazyRoute('/$lang/admin/coupons')({
+  component: Coupons,
+  errorComponent: OwnersOnlyRefusal,
+});

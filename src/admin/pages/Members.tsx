@@ -1,3 +1,4 @@
+import { createLazyRoute, useParams } from '@tanstack/react-router';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Badge, Button, Card, Checkbox, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
@@ -273,7 +274,11 @@ function MemberPage({ id }: { id: string }) {
   );
 }
 
-export default function Members({ rest }: { rest: string[] }) {
-  if (rest[0]) return <MemberPage key={rest[0]} id={rest[0]} />;
-  return <MemberSearch />;
+/** `/{lang}/admin/members/<id>`: a member's page. */
+function MemberRoute() {
+  const { memberId } = useParams({ from: '/$lang/admin/members/$memberId' });
+  return <MemberPage key={memberId} id={memberId} />;
 }
+
+export const Route = createLazyRoute('/$lang/admin/members')({ component: MemberSearch });
+export const MemberPageRoute = createLazyRoute('/$lang/admin/members/$memberId')({ component: MemberRoute });

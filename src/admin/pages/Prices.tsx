@@ -1,3 +1,4 @@
+import { createLazyRoute, useNavigate, useSearch } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Group, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
@@ -16,7 +17,7 @@ import { useAdminLocale } from '../context.tsx';
 import { DayField, formatLocalDate } from '../dates.tsx';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useBranchOptions } from '../hooks.ts';
-import { ConsolePage, QueryStatus, ScrollTable, useMoney } from '../parts.tsx';
+import { ConsolePage, QueryStatus, ScrollTable, useMoney, OwnersOnlyRefusal } from '../parts.tsx';
 
 function weekdayNames(locale: string): string[] {
   // 2024-01-01 was a Monday.
@@ -185,10 +186,13 @@ function GridEditor({
 }
 
 /** Prices (owners): a branch's price rules as a weekday by time-of-day grid. */
-export default function Prices() {
+function Prices() {
   const { t } = useLingui();
   const branches = useBranchOptions();
-  const [branchId, setBranchId] = useState<number | null>(null);
+  // The branch shown is in the address (`?branchId=`): reload and a copied link keep it.
+  const { branchId } = useSearch({ from: '/$lang/admin/prices' });
+  const navigate = useNavigate();
+  const setBranchId = (id: number) => void navigate({ to: '.', search: { branchId: id }, replace: true });
   const first = branches.branches[0]?.id ?? null;
   const chosen = branchId ?? first;
   return (
@@ -218,3 +222,8 @@ function BranchPrices({ branchId }: { branchId: number }) {
     </>
   );
 }
+
+export const Route = createLazyRoute('/$lang/admin/prices')({
+  component: Prices,
+  errorComponent: OwnersOnlyRefusal,
+});
