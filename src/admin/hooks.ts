@@ -1,10 +1,10 @@
-import { useMachine } from '@xstate/react';
 import { useNavigate, useSearch } from '@tanstack/react-router';
-import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useMemo, useRef } from 'react';
 import { fromPromise } from 'xstate';
 import { createAdminConsoleActors } from '../../machines/adminConsole.actors.ts';
 import { adminQueryMachine } from '../../machines/adminQuery.machine.ts';
 import { adminTaskMachine } from '../../machines/adminTask.machine.ts';
+import { createLocalFlowBinding } from '../app/binding.tsx';
 import { useRuntime } from '../app/context.tsx';
 import { useAdmin } from './context.tsx';
 
@@ -24,6 +24,36 @@ type ParamsArgument<K extends CallName> =
   ParamsOf<K> extends undefined ? [params?: undefined] : [params: ParamsOf<K>];
 type PagedCallName = { [K in CallName]: ParamsOf<K> extends { page: number } ? K : never }[CallName];
 
+/** The list machine's binding: its load is the console's call a page names. */
+const queryFlow = createLocalFlowBinding(
+  adminQueryMachine,
+  (_runtime, ports: { load: (params: unknown) => Promise<unknown>; sessionEnded: () => void }) =>
+    adminQueryMachine.provide({
+      actors: { load: fromPromise<unknown, unknown>(({ input }) => ports.load(input)) },
+      actions: { sessionEnded: ports.sessionEnded },
+    }),
+);
+
+/** The one-change machine's binding: what it runs, and what the page does once it ran. */
+const taskFlow = createLocalFlowBinding(
+  adminTaskMachine,
+  (
+    _runtime,
+    ports: {
+      run: (input: unknown) => Promise<unknown>;
+      completed: (output: unknown) => void;
+      sessionEnded: () => void;
+    },
+  ) =>
+    adminTaskMachine.provide({
+      actors: { run: fromPromise<unknown, unknown>(({ input }) => ports.run(input)) },
+      actions: {
+        sessionEnded: ports.sessionEnded,
+        completed: ({ context }) => ports.completed(context.output),
+      },
+    }),
+);
+
 function callOf(actors: ConsoleCalls, name: CallName) {
   return actors[name] as (params: unknown) => Promise<unknown>;
 }
@@ -32,15 +62,7 @@ function callOf(actors: ConsoleCalls, name: CallName) {
 export function useAdminQuery<K extends CallName>(name: K, ...[params]: ParamsArgument<K>) {
   const { sessionEnded } = useAdmin();
   const actors = useConsoleActors();
-  const [machine] = useState(() =>
-    adminQueryMachine.provide({
-      actors: {
-        load: fromPromise<unknown, unknown>(({ input }) => callOf(actors, name)(input)),
-      },
-      actions: { sessionEnded },
-    }),
-  );
-  const [state, send] = useMachine(machine, { input: { params } });
+  const [state, send] = queryFlow.useFlow({ load: callOf(actors, name), sessionEnded }, { params });
   return {
     state,
     data: state.context.data as DataOf<K> | null,
@@ -149,16 +171,11 @@ function useTask<TInput, TOutput>(
   onCompleted: (output: TOutput) => void,
 ) {
   const { sessionEnded } = useAdmin();
-  const [machine] = useState(() =>
-    adminTaskMachine.provide({
-      actors: { run: fromPromise<unknown, unknown>(({ input }) => run(input as TInput)) },
-      actions: {
-        sessionEnded,
-        completed: ({ context }) => onCompleted(context.output as TOutput),
-      },
-    }),
-  );
-  const [state, send] = useMachine(machine);
+  const [state, send] = taskFlow.useFlow({
+    run: run as (input: unknown) => Promise<unknown>,
+    completed: onCompleted as (output: unknown) => void,
+    sessionEnded,
+  });
   return {
     state,
     input: state.context.input as TInput | null,

@@ -1,5 +1,7 @@
 import { createLazyRoute, useParams } from '@tanstack/react-router';
+import { createFlowBinding } from '../../app/binding.tsx';
 import { NoSuchPage } from '../AdminConsole.tsx';
+import type { AdminRuntime } from '../runtime.ts';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
@@ -13,7 +15,6 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { useMachine } from '@xstate/react';
 import { useState } from 'react';
 import { createAdminCancelActors } from '../../../machines/adminCancel.actors.ts';
 import { adminCancelMachine, cancelProblem } from '../../../machines/adminCancel.machine.ts';
@@ -47,22 +48,38 @@ import { DayField } from '../dates.tsx';
 
 type Detail = AdminBookingDetail;
 
-function CancelDialog({ detail, onClose, onDone }: DialogProps<Detail>) {
-  const { t } = useLingui();
-  const { api, sessionEnded } = useAdmin();
-  const money = useMoney();
-  // What the gym still holds of what was paid (a cheaper move's refund already went back): the most to refund.
-  const heldCents = Math.round(detail.booking.paid_eur * 100) - Math.round(detail.booking.refunded_eur * 100);
-  const held = heldCents / 100;
-  const [machine] = useState(() =>
+/** The cancellation's binding (machines/adminCancel.machine.ts), over the console's own client. */
+const cancelFlow = createFlowBinding(
+  adminCancelMachine,
+  (_runtime, ports: { admin: AdminRuntime; cancelled: () => void }) =>
     adminCancelMachine.provide({
-      actors: createAdminCancelActors(api),
-      actions: { cancelled: onDone, sessionEnded },
+      actors: createAdminCancelActors(ports.admin.api),
+      actions: { cancelled: ports.cancelled, sessionEnded: ports.admin.sessionEnded },
     }),
+);
+
+/** What the gym still holds of what was paid (a cheaper move's refund already went back): the most to refund. */
+function heldCentsOf(detail: Detail): number {
+  return Math.round(detail.booking.paid_eur * 100) - Math.round(detail.booking.refunded_eur * 100);
+}
+
+function CancelDialog(props: DialogProps<Detail>) {
+  const admin = useAdmin();
+  return (
+    <cancelFlow.Provider
+      input={{ bookingId: props.detail.booking.id, paidCents: heldCentsOf(props.detail) }}
+      ports={{ admin, cancelled: props.onDone }}
+    >
+      <CancelForm {...props} />
+    </cancelFlow.Provider>
   );
-  const [state, send] = useMachine(machine, {
-    input: { bookingId: detail.booking.id, paidCents: heldCents },
-  });
+}
+
+function CancelForm({ detail, onClose }: DialogProps<Detail>) {
+  const { t } = useLingui();
+  const money = useMoney();
+  const held = heldCentsOf(detail) / 100;
+  const [state, send] = cancelFlow.useFlow();
   const problem = cancelProblem(state.context);
   const problemText =
     problem === 'amount-above-paid'
