@@ -6,7 +6,7 @@ import { createFlowBinding } from '../app/binding.tsx';
 import { useAdmin } from './context.tsx';
 import { ErrorBox } from './feedback.tsx';
 import { SubmitForm } from '../ui/SubmitForm.tsx';
-import { AdminLink } from './parts.tsx';
+import { AdminLink } from './parts/layout.tsx';
 import type { AdminRuntime } from './runtime.ts';
 
 /** The password setup's binding (machines/adminSetup.machine.ts), over the console's own client. */

@@ -2,7 +2,10 @@ import { createLazyRoute } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Code, Group, Text, TextInput } from '@mantine/core';
 import { usePagedQuery } from '../hooks.ts';
-import { ConsolePage, PagedTable, PeriodFields, useTimes } from '../parts.tsx';
+import { PeriodFields } from '../parts/booking.tsx';
+import { useTimes } from '../parts/format.ts';
+import { ConsolePage } from '../parts/layout.tsx';
+import { PagedTable } from '../parts/tables.tsx';
 
 const show = (value: unknown) => (value === null || value === undefined ? '—' : JSON.stringify(value));
 

@@ -23,27 +23,18 @@ import { SubmitForm } from '../../ui/SubmitForm.tsx';
 import { useAdmin } from '../context.tsx';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask } from '../hooks.ts';
+import { BookingFlags, PaymentsSection } from '../parts/booking.tsx';
 import {
-  AdminLink,
-  BookingFlags,
-  DataTable,
   Dialog,
   DialogActions,
   type DialogProps,
-  Lines,
-  memberName,
-  PageTitle,
-  PaymentsSection,
-  QueryStatus,
   ReasonDialog,
   ReasonField,
-  Section,
-  useMinorUnits,
-  useMoney,
-  useMoneyPurposes,
   usePageDialogs,
-  useTimes,
-} from '../parts.tsx';
+} from '../parts/dialogs.tsx';
+import { memberName, useMinorUnits, useMoney, useMoneyPurposes, useTimes } from '../parts/format.ts';
+import { AdminLink, PageTitle, QueryStatus, Section } from '../parts/layout.tsx';
+import { DataTable, Lines } from '../parts/tables.tsx';
 import { DayField } from '../dates.tsx';
 
 type Detail = AdminBookingDetail;

@@ -2,18 +2,10 @@ import { createLazyRoute } from '@tanstack/react-router';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Text, TextInput } from '@mantine/core';
 import { useBranchOptions, usePagedQuery } from '../hooks.ts';
-import {
-  AdminLink,
-  BookingFlags,
-  BranchPeriodFilters,
-  ConsolePage,
-  memberName,
-  PagedTable,
-  SearchForm,
-  StatusFilter,
-  useMoney,
-  useTimes,
-} from '../parts.tsx';
+import { BookingFlags, BranchPeriodFilters, StatusFilter } from '../parts/booking.tsx';
+import { memberName, useMoney, useTimes } from '../parts/format.ts';
+import { AdminLink, ConsolePage, SearchForm } from '../parts/layout.tsx';
+import { PagedTable } from '../parts/tables.tsx';
 
 function BookingSearch() {
   const { t } = useLingui();

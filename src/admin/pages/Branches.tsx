@@ -23,7 +23,7 @@ import type {
 import { LOCALES } from '../../i18n/locales.ts';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask } from '../hooks.ts';
-import { AdminLink, ConsolePage, PageTitle, QueryStatus } from '../parts.tsx';
+import { AdminLink, ConsolePage, PageTitle, QueryStatus } from '../parts/layout.tsx';
 
 type Effect = BranchChangePreview['effects'][number];
 

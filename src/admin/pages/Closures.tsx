@@ -9,17 +9,10 @@ import { SubmitForm } from '../../ui/SubmitForm.tsx';
 import { useAdmin } from '../context.tsx';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useBranchOptions } from '../hooks.ts';
-import {
-  ConfirmActions,
-  ConsolePage,
-  DataTable,
-  Empty,
-  memberName,
-  QueryStatus,
-  SectionCard,
-  useMoney,
-  useTimes,
-} from '../parts.tsx';
+import { ConfirmActions } from '../parts/dialogs.tsx';
+import { memberName, useMoney, useTimes } from '../parts/format.ts';
+import { ConsolePage, Empty, QueryStatus, SectionCard } from '../parts/layout.tsx';
+import { DataTable } from '../parts/tables.tsx';
 import { DayTimeField } from '../dates.tsx';
 
 /** Closures (issue 18): close a branch for a period after seeing the bookings it cancels; reopen one. */

@@ -4,7 +4,9 @@ import { Badge, Switch, TextInput } from '@mantine/core';
 import type { CouponFields } from '../../../machines/adminCoupon.machine.ts';
 import { useAdminQuery, useAdminTask } from '../hooks.ts';
 import { NewCouponForm, useNewCouponSelector, useNewCouponSend } from '../useConsoleForms.tsx';
-import { ConsolePage, QueryTable, useTimes, OwnersOnlyRefusal } from '../parts.tsx';
+import { useTimes } from '../parts/format.ts';
+import { ConsolePage, OwnersOnlyRefusal } from '../parts/layout.tsx';
+import { QueryTable } from '../parts/tables.tsx';
 import { DayField } from '../dates.tsx';
 
 /** The new coupon's fields (machines/adminCoupon.machine.ts). */

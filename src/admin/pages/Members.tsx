@@ -6,24 +6,19 @@ import type { MemberDetail } from '../../../machines/adminConsole.actors.ts';
 import { useIsOwner } from '../context.tsx';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, usePagedQuery } from '../hooks.ts';
+import { BookingFlags, PaymentsSection } from '../parts/booking.tsx';
+import { ConfirmActions, type DialogProps, ReasonDialog, usePageDialogs } from '../parts/dialogs.tsx';
+import { download, useTimes } from '../parts/format.ts';
 import {
   AdminLink,
-  BookingFlags,
-  ConfirmActions,
   ConsolePage,
-  type DialogProps,
-  download,
   Empty,
-  PagedTable,
   PageTitle,
-  PaymentsSection,
   QueryStatus,
-  ReasonDialog,
   SearchForm,
   Section,
-  usePageDialogs,
-  useTimes,
-} from '../parts.tsx';
+} from '../parts/layout.tsx';
+import { PagedTable } from '../parts/tables.tsx';
 
 function MemberSearch() {
   const { t } = useLingui();

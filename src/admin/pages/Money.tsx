@@ -6,18 +6,10 @@ import type { ReactNode } from 'react';
 import { BarChart } from '../BarChart.tsx';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminTask, useBranchOptions, useConsoleActors, useSearchQuery } from '../hooks.ts';
-import {
-  BranchPeriodFilters,
-  ConsolePage,
-  DataTable,
-  download,
-  Empty,
-  Figure,
-  QueryStatus,
-  useFigures,
-  useMoney,
-  OwnersOnlyRefusal,
-} from '../parts.tsx';
+import { BranchPeriodFilters } from '../parts/booking.tsx';
+import { download, useFigures, useMoney } from '../parts/format.ts';
+import { ConsolePage, Empty, Figure, QueryStatus, OwnersOnlyRefusal } from '../parts/layout.tsx';
+import { DataTable } from '../parts/tables.tsx';
 
 function isoDate(date: Date): string {
   return date.toISOString().slice(0, 10);

@@ -15,7 +15,9 @@ import {
 import type { Operator } from '../../../machines/adminConsole.actors.ts';
 import { useAdminQuery, useAdminTask } from '../hooks.ts';
 import { NewOperatorForm, useNewOperatorSelector, useNewOperatorSend } from '../useConsoleForms.tsx';
-import { ConsolePage, QueryTable, useTimes, OwnersOnlyRefusal } from '../parts.tsx';
+import { useTimes } from '../parts/format.ts';
+import { ConsolePage, OwnersOnlyRefusal } from '../parts/layout.tsx';
+import { QueryTable } from '../parts/tables.tsx';
 
 /** The new operator's fields (machines/adminOperator.machine.ts): an e-mail and a role. */
 function NewOperatorFields() {

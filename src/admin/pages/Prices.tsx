@@ -17,7 +17,9 @@ import { useAdminLocale } from '../context.tsx';
 import { DayField, formatLocalDate } from '../dates.tsx';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useBranchOptions } from '../hooks.ts';
-import { ConsolePage, QueryStatus, ScrollTable, useMoney, OwnersOnlyRefusal } from '../parts.tsx';
+import { useMoney } from '../parts/format.ts';
+import { ConsolePage, QueryStatus, OwnersOnlyRefusal } from '../parts/layout.tsx';
+import { ScrollTable } from '../parts/tables.tsx';
 
 function weekdayNames(locale: string): string[] {
   // 2024-01-01 was a Monday.

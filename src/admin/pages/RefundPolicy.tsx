@@ -10,7 +10,7 @@ import {
   useRefundPolicySelector,
   useRefundPolicySend,
 } from '../useRefundPolicy.tsx';
-import { ConsolePage, QueryStatus, OwnersOnlyRefusal } from '../parts.tsx';
+import { ConsolePage, QueryStatus, OwnersOnlyRefusal } from '../parts/layout.tsx';
 
 function PolicyEditor() {
   const { t } = useLingui();

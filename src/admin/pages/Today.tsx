@@ -3,17 +3,10 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { AdminToday } from '../../../machines/adminConsole.actors.ts';
 import { useSearchQuery } from '../hooks.ts';
-import {
-  AdminLink,
-  BookingFlags,
-  ConsolePage,
-  DataTable,
-  Empty,
-  Lines,
-  memberName,
-  QueryStatus,
-  useTimes,
-} from '../parts.tsx';
+import { BookingFlags } from '../parts/booking.tsx';
+import { memberName, useTimes } from '../parts/format.ts';
+import { AdminLink, ConsolePage, Empty, QueryStatus } from '../parts/layout.tsx';
+import { DataTable, Lines } from '../parts/tables.tsx';
 import { DayField } from '../dates.tsx';
 
 type Alert = AdminToday['alerts'][number];
