@@ -2,6 +2,7 @@ import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useEffect, useEffectEvent, useMemo, useRef } from 'react';
 import { fromPromise } from 'xstate';
 import { createAdminConsoleActors } from '../../machines/adminConsole.actors.ts';
+import { adminDraftMachine, type DraftFields } from '../../machines/adminDraft.machine.ts';
 import { adminQueryMachine } from '../../machines/adminQuery.machine.ts';
 import { adminTaskMachine } from '../../machines/adminTask.machine.ts';
 import { createLocalFlowBinding } from '../app/binding.tsx';
@@ -199,5 +200,22 @@ export function useBranchOptions() {
     branches,
     options: branches.map((branch) => ({ value: String(branch.id), label: branch.name })),
     zoneOf: (id: number | null) => branches.find((branch) => branch.id === id)?.time_zone ?? 'UTC',
+  };
+}
+
+/** The form-values machine's binding: nothing to provide, its values start from the form's first ones. */
+const draftFlow = createLocalFlowBinding(adminDraftMachine, () => adminDraftMachine);
+
+/**
+ * A console form's values while the operator types (machines/adminDraft.machine.ts): the values, `change` (merge
+ * a patch) and `reset` (start again from given values).
+ */
+export function useDraft<T extends DraftFields>(initial: T) {
+  // The machine reads its input once, when it starts.
+  const [state, send] = draftFlow.useFlow(undefined, { fields: initial });
+  return {
+    fields: state.context.fields as T,
+    change: (patch: Partial<T>) => send({ type: 'draft.change', patch }),
+    reset: (fields: T) => send({ type: 'draft.reset', fields }),
   };
 }

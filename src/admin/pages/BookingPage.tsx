@@ -15,14 +15,13 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { useState } from 'react';
 import { createAdminCancelActors } from '../../../machines/adminCancel.actors.ts';
 import { adminCancelMachine, cancelProblem } from '../../../machines/adminCancel.machine.ts';
 import type { AdminBookingDetail } from '../../../machines/adminConsole.actors.ts';
 import { SubmitForm } from '../../ui/SubmitForm.tsx';
 import { useAdmin } from '../context.tsx';
 import { ErrorBox } from '../feedback.tsx';
-import { useAdminQuery, useAdminTask } from '../hooks.ts';
+import { useAdminQuery, useAdminTask, useDraft } from '../hooks.ts';
 import { BookingFlags, PaymentsSection } from '../parts/booking.tsx';
 import {
   Dialog,
@@ -136,7 +135,8 @@ function MoveDialog({ detail, onClose, onDone }: DialogProps<Detail>) {
     branchId: booking.branch.id,
     date: booking.start_time.slice(0, 10),
   });
-  const [slotId, setSlotId] = useState('');
+  const draft = useDraft({ slotId: '' });
+  const { slotId } = draft.fields;
   const move = useAdminTask('moveBooking', () => {
     onDone();
   });
@@ -154,7 +154,7 @@ function MoveDialog({ detail, onClose, onDone }: DialogProps<Detail>) {
         label={t`Dia`}
         value={slots.params.date}
         onChange={(value) => {
-          setSlotId('');
+          draft.change({ slotId: '' });
           slots.change({ ...slots.params, date: value });
         }}
       />
@@ -173,7 +173,7 @@ function MoveDialog({ detail, onClose, onDone }: DialogProps<Detail>) {
               label: times.range(slot.start_time, slot.end_time, zone),
             })),
           ]}
-          onChange={(event) => setSlotId(event.currentTarget.value)}
+          onChange={(event) => draft.change({ slotId: event.currentTarget.value })}
         />
       )}
     </ReasonDialog>

@@ -22,7 +22,7 @@ import type {
 } from '../../../machines/adminConsole.actors.ts';
 import { LOCALES } from '../../i18n/locales.ts';
 import { ErrorBox } from '../feedback.tsx';
-import { useAdminQuery, useAdminTask } from '../hooks.ts';
+import { useAdminQuery, useAdminTask, useDraft } from '../hooks.ts';
 import { AdminLink, ConsolePage, PageTitle, QueryStatus } from '../parts/layout.tsx';
 
 type Effect = BranchChangePreview['effects'][number];
@@ -77,13 +77,14 @@ function listOf(text: string, separator: string): string[] {
 function BranchEditor({ branch, onSaved }: { branch: AdminBranch; onSaved: () => void }) {
   const { t } = useLingui();
   const effectText = useEffectText();
-  const [edited, setEdited] = useState(branch);
+  const draft = useDraft(branch);
+  const edited = draft.fields;
   const preview = useAdminTask('previewBranch');
   const save = useAdminTask('updateBranch', onSaved);
   const update = changesOf(branch, edited);
   const changed = Object.keys(update).length > 0;
   const set = (patch: Partial<AdminBranch>) => {
-    setEdited((current) => ({ ...current, ...patch }));
+    draft.change(patch);
     preview.dismiss();
   };
   const shown = preview.state.matches('done') ? preview.output : null;

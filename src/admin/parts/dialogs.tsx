@@ -1,5 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, Modal, Stack, Textarea, type MantineSpacing } from '@mantine/core';
+import { useDraft } from '../hooks.ts';
 import { useState, type ComponentType, type ReactNode } from 'react';
 import { type Feedback } from '../../../machines/feedback.ts';
 import { ErrorBox } from '../feedback.tsx';
@@ -125,12 +126,13 @@ export function ReasonDialog({
   onClose: () => void;
   children?: ReactNode;
 }) {
-  const [reason, setReason] = useState('');
+  const draft = useDraft({ reason: '' });
+  const { reason } = draft.fields;
   return (
     <Dialog onClose={onClose} title={title}>
       <Stack gap={gap}>
         {children}
-        <ReasonField value={reason} onChange={setReason} />
+        <ReasonField value={reason} onChange={(value) => draft.change({ reason: value })} />
         <DialogActions error={task.state.context.error} onClose={onClose}>
           <Button
             color={color}
