@@ -265,16 +265,21 @@ async function expectFilteredBookings(page: Page, email: string, branch: { id: n
   await expect(rows).toContainText(branch.name);
 }
 
+/** As an owner, the bookings list filtered to one member's confirmed bookings on one branch. */
+async function filterBookings(page: Page, email: string, branch: { name: string }) {
+  await asOwner(page);
+  await page.goto('/pt/admin/bookings');
+  await field(page, CLIENT_FILTER).fill(email);
+  await field(page, 'Estado').selectOption({ label: 'confirmada' });
+  await field(page, 'Filial').selectOption({ label: branch.name });
+}
+
 test('a filtered bookings list is the same after a reload and after Back from a booking', async ({
   page,
   request,
 }) => {
   const { person, branch } = await memberWithBooking(request, 'console-filters', 5);
-  await asOwner(page);
-  await page.goto('/pt/admin/bookings');
-  await field(page, CLIENT_FILTER).fill(person.email);
-  await field(page, 'Estado').selectOption({ label: 'confirmada' });
-  await field(page, 'Filial').selectOption({ label: branch.name });
+  await filterBookings(page, person.email, branch);
   await expect(page).toHaveURL(/[?&]status=confirmed/);
   await expect(page).toHaveURL(new RegExp(`[?&]branchId=${branch.id}(&|$)`));
   await expectFilteredBookings(page, person.email, branch);
@@ -299,11 +304,7 @@ test('a copied console address with filters and a page number opens the same vie
   request,
 }) => {
   const { person, branch } = await memberWithBooking(request, 'console-link', 5);
-  await asOwner(page);
-  await page.goto('/pt/admin/bookings');
-  await field(page, CLIENT_FILTER).fill(person.email);
-  await field(page, 'Estado').selectOption({ label: 'confirmada' });
-  await field(page, 'Filial').selectOption({ label: branch.name });
+  await filterBookings(page, person.email, branch);
   await expectFilteredBookings(page, person.email, branch);
   // One booking is one page: the second page of the same filters is empty, and says so.
   const copied = `${page.url()}&page=2`;

@@ -225,3 +225,9 @@ export function NoSuchPage() {
     </Text>
   );
 }
+
+/** The record an address names (`bookings/<id>`, `branches/<id>`): a positive number, or null for no page. */
+export function recordNumber(segment: string): number | null {
+  const id = Number(segment);
+  return /^\d{1,9}$/.test(segment) && id > 0 ? id : null;
+}

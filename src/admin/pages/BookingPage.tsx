@@ -1,6 +1,6 @@
 import { createLazyRoute, useParams } from '@tanstack/react-router';
 import { createFlowBinding } from '../../app/binding.tsx';
-import { NoSuchPage } from '../AdminConsole.tsx';
+import { NoSuchPage, recordNumber } from '../AdminConsole.tsx';
 import type { AdminRuntime } from '../runtime.ts';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
@@ -349,9 +349,8 @@ export function BookingPage({ id }: { id: number }) {
 /** `/{lang}/admin/bookings/<id>`: a booking's page; an address with no booking number is no page. */
 function BookingRoute() {
   const { bookingId } = useParams({ from: '/$lang/admin/bookings/$bookingId' });
-  const id = Number(bookingId);
-  if (!/^\d{1,9}$/.test(bookingId) || id <= 0) return <NoSuchPage />;
-  return <BookingPage key={id} id={id} />;
+  const id = recordNumber(bookingId);
+  return id === null ? <NoSuchPage /> : <BookingPage key={id} id={id} />;
 }
 
 export const Route = createLazyRoute('/$lang/admin/bookings/$bookingId')({ component: BookingRoute });

@@ -1,5 +1,5 @@
 import { createLazyRoute, useParams } from '@tanstack/react-router';
-import { NoSuchPage } from '../AdminConsole.tsx';
+import { NoSuchPage, recordNumber } from '../AdminConsole.tsx';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
@@ -265,9 +265,8 @@ function Branches() {
 /** `/{lang}/admin/branches/<id>`: a branch's settings; an address with no branch number is no page. */
 function BranchRoute() {
   const { branchId } = useParams({ from: '/$lang/admin/branches/$branchId' });
-  const id = Number(branchId);
-  if (!/^\d{1,9}$/.test(branchId) || id <= 0) return <NoSuchPage />;
-  return <BranchPage key={id} id={id} />;
+  const id = recordNumber(branchId);
+  return id === null ? <NoSuchPage /> : <BranchPage key={id} id={id} />;
 }
 
 export const Route = createLazyRoute('/$lang/admin/branches')({ component: Branches });
