@@ -216,6 +216,13 @@ export default defineConfig(({ mode }) => {
       sourcemap: true,
       // dist/.vite/manifest.json: the chunk graph the bundle budgets are measured on (tests/ui/bundle-budgets).
       manifest: true,
+      rolldownOptions: {
+        output: {
+          // The router in one chunk: the landing page needs it whole, and the console's routes (issue 28) share
+          // pieces of it, which split it into many small chunks that compress worse (the landing budget).
+          codeSplitting: { groups: [{ name: 'router', test: /node_modules[\\/]@tanstack[\\/]/ }] },
+        },
+      },
     },
   };
 });

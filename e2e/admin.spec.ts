@@ -26,6 +26,7 @@ let server: ChildProcess | undefined;
 let owner: CliOperator;
 let staff: CliOperator;
 let ownerToken = '';
+let staffToken = '';
 const usedSteps = new Map<string, number>();
 
 /** The authenticator's code now; a step already used for this secret is waited out (the server refuses it again). */
@@ -133,6 +134,7 @@ test('a staff operator sees no prices or money and cannot open them', async ({ p
   await expect(nav(page, 'Reservas')).toBeVisible();
   for (const hidden of ['Preços', 'Receitas e uso', 'Cupões', 'Política de reembolso', 'Operadores'])
     await expect(nav(page, hidden)).toHaveCount(0);
+  staffToken = (await page.evaluate(() => window.localStorage.getItem('admin_token'))) ?? '';
   await page.goto('/pt/admin/prices');
   await expect(page.getByRole('alert')).toContainText('Esta página é só para responsáveis.');
   await page.goto('/pt/admin/money');
@@ -246,6 +248,117 @@ test('an owner blocks a member and exports their data', async ({ page, request }
   await expect(page.getByRole('table', { name: 'Registo de auditoria' })).toContainText(/block/);
   await expectNoSeriousViolationsOnPage(page, 'console, audit log');
   await docScreenshot(page, 'admin-audit-desktop');
+});
+
+// The console's pages are routes (issue 28, item 1): filters and page number in the address, owner-only pages
+// refused in the route before they render.
+
+const CLIENT_FILTER = 'Cliente (e-mail, telefone ou nome)';
+
+/** The bookings list filtered to one member's confirmed bookings on one branch, as the page shows it. */
+async function expectFilteredBookings(page: Page, email: string, branch: { id: number; name: string }) {
+  await expect(field(page, CLIENT_FILTER)).toHaveValue(email);
+  await expect(field(page, 'Estado')).toHaveValue('confirmed');
+  await expect(field(page, 'Filial')).toHaveValue(String(branch.id));
+  const rows = page.getByRole('table').getByRole('row').filter({ hasText: email });
+  await expect(rows).toHaveCount(1);
+  await expect(rows).toContainText(branch.name);
+}
+
+/** As an owner, the bookings list filtered to one member's confirmed bookings on one branch. */
+async function filterBookings(page: Page, email: string, branch: { name: string }) {
+  await asOwner(page);
+  await page.goto('/pt/admin/bookings');
+  await field(page, CLIENT_FILTER).fill(email);
+  await field(page, 'Estado').selectOption({ label: 'confirmada' });
+  await field(page, 'Filial').selectOption({ label: branch.name });
+}
+
+test('a filtered bookings list is the same after a reload and after Back from a booking', async ({
+  page,
+  request,
+}) => {
+  const { person, branch } = await memberWithBooking(request, 'console-filters', 5);
+  await filterBookings(page, person.email, branch);
+  await expect(page).toHaveURL(/[?&]status=confirmed/);
+  await expect(page).toHaveURL(new RegExp(`[?&]branchId=${branch.id}(&|$)`));
+  await expectFilteredBookings(page, person.email, branch);
+  await page.reload();
+  await expectFilteredBookings(page, person.email, branch);
+  await page
+    .getByRole('table')
+    .getByRole('row')
+    .filter({ hasText: person.email })
+    .getByRole('link')
+    .first()
+    .click();
+  await expect(page.getByRole('heading', { level: 2, name: /^Reserva #\d+$/ })).toBeVisible();
+  await page.goBack();
+  await expect(page).toHaveURL(/\/pt\/admin\/bookings\?/);
+  await expectFilteredBookings(page, person.email, branch);
+});
+
+test('a copied console address with filters and a page number opens the same view in a new browser', async ({
+  page,
+  browser,
+  request,
+}) => {
+  const { person, branch } = await memberWithBooking(request, 'console-link', 5);
+  await filterBookings(page, person.email, branch);
+  await expectFilteredBookings(page, person.email, branch);
+  // One booking is one page: the second page of the same filters is empty, and says so.
+  const copied = `${page.url()}&page=2`;
+
+  const other = await browser.newContext({ baseURL: BASE });
+  await other.addInitScript((token) => window.localStorage.setItem('admin_token', token), ownerToken);
+  const elsewhere = await other.newPage();
+  const listRequest = elsewhere.waitForRequest((sent) => sent.url().includes('/api/admin/bookings?'));
+  await elsewhere.goto(copied);
+  const asked = new URL((await listRequest).url());
+  expect(asked.searchParams.get('page')).toBe('2');
+  expect(asked.searchParams.get('q')).toBe(person.email);
+  expect(asked.searchParams.get('status')).toBe('confirmed');
+  expect(asked.searchParams.get('branch_id')).toBe(String(branch.id));
+  await expect(field(elsewhere, CLIENT_FILTER)).toHaveValue(person.email);
+  await expect(field(elsewhere, 'Estado')).toHaveValue('confirmed');
+  await expect(field(elsewhere, 'Filial')).toHaveValue(String(branch.id));
+  await expect(elsewhere.getByText('Nenhuma reserva encontrada.')).toBeVisible();
+  // The first page of the same link: the same filtered list as where it was copied.
+  await elsewhere.goto(page.url());
+  await expectFilteredBookings(elsewhere, person.email, branch);
+  await other.close();
+});
+
+test('staff opening an owner-only address are refused before the page renders or asks for its data', async ({
+  page,
+}) => {
+  expect(staffToken).not.toBe('');
+  await page.addInitScript((token) => window.localStorage.setItem('admin_token', token), staffToken);
+  const reports: string[] = [];
+  page.on('request', (sent) => {
+    if (
+      /\/api\/admin\/(reports|operators|sessions|coupons|refund-policy|branches\/\d+\/prices)/.test(
+        sent.url(),
+      )
+    )
+      reports.push(sent.url());
+  });
+  for (const path of [
+    'money?branchId=1&granularity=week',
+    'operators',
+    'coupons',
+    'prices',
+    'refund-policy',
+  ]) {
+    await page.goto(`/pt/admin/${path}`);
+    await expect(page.getByRole('alert')).toContainText('Esta página é só para responsáveis.');
+    // Inside the console's frame: the operator can go on to a page of theirs.
+    await expect(nav(page, 'Reservas')).toBeVisible();
+  }
+  // The refusal is the route's: no owner-only page rendered, so none of their requests went out.
+  expect(reports).toEqual([]);
+  await nav(page, 'Reservas').click();
+  await expect(page.getByRole('heading', { name: 'Reservas', level: 2 })).toBeVisible();
 });
 
 // One test per page and width (each with its own time limit): the sweep as one test took 3 minutes and more on a

@@ -1,18 +1,24 @@
 import {
-  createRootRoute,
+  createRootRouteWithContext,
   createRoute,
   createRouter,
   Outlet,
   redirect,
   parseSearchWith,
   stringifySearchWith,
+  type AnyRoute,
+  type LazyRoute,
   type ParsedLocation,
   type RouterHistory,
 } from '@tanstack/react-router';
+import type { Operator } from '../machines/adminSession.machine.ts';
+import { adminSearch, OwnerOnlyError } from '../machines/adminSearch.ts';
 import { modalSearchSchema, usesSearchAlias } from '../machines/modal-search.ts';
 import { loadTemporal } from '../machines/temporal.ts';
 import { activateLocale, loadFeatureMessages, loadLegalMessages, rememberLocale } from './i18n/i18n.ts';
 import { DEFAULT_LOCALE, detectLocale, isLocale, localeSegment, switchLocaleInPath } from './i18n/locales.ts';
+import type { ConsolePages } from './admin/admin.lazy.tsx';
+import type { Runtime } from './app/runtime.ts';
 import { Landing } from './landing/Landing.tsx';
 import { NotFound } from './shell/NotFound.tsx';
 import { Shell } from './shell/Shell.tsx';
@@ -25,7 +31,16 @@ function keepSearchAndHash(location: ParsedLocation): string {
   return `${location.searchStr}${location.hash ? `#${location.hash}` : ''}`;
 }
 
-const rootRoute = createRootRoute({ component: Outlet, notFoundComponent: NotFound });
+/**
+ * What the routes are given: the live runtime (XState, the machines, the API client), started on demand; only the
+ * console's routes wait for it before they render (its session is checked in their `beforeLoad`).
+ */
+type RouterContext = { liveRuntime: () => Promise<Runtime> };
+
+const rootRoute = createRootRouteWithContext<RouterContext>()({
+  component: Outlet,
+  notFoundComponent: NotFound,
+});
 
 /** `/` redirects to `/{lang}` by the detection order (docs/decisions.md: every page URL carries its locale). */
 const indexRoute = createRoute({
@@ -81,31 +96,131 @@ const notFoundRoute = createRoute({ getParentRoute: () => langRoute, path: '$', 
 
 /**
  * The operator console (issue 18): its own page frame, not the member shell, in chunks member pages never load
- * (src/admin/). `/{lang}/admin/<section>/...` are its pages; the section is read by the console itself.
+ * (src/admin/). Each page is a route of its own (issue 28; the table is in docs/decisions.md): its filters and
+ * page number in the address (`validateSearch`, machines/adminSearch.ts), the operator's sign-in settled and an
+ * owner-only page refused to staff before it renders (`beforeLoad`), its code in a chunk of its own.
  */
-const adminBeforeLoad = async ({ params }: { params: { lang: string } }) => {
-  const locale = isLocale(params.lang) ? params.lang : DEFAULT_LOCALE;
-  if (locale !== params.lang) throw redirect({ href: `/${locale}/admin`, replace: true });
-  await activateLocale(locale);
-  // The console's texts and Temporal (times in each branch's zone) load with it, never with member pages.
-  await Promise.all([loadFeatureMessages('admin'), loadTemporal()]);
-  return { locale };
-};
 export const adminRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '$lang/admin',
-  beforeLoad: adminBeforeLoad,
+  validateSearch: adminSearch.console,
+  beforeLoad: async ({ params, context }) => {
+    const locale = isLocale(params.lang) ? params.lang : DEFAULT_LOCALE;
+    if (locale !== params.lang) throw redirect({ href: `/${locale}/admin`, replace: true });
+    await activateLocale(locale);
+    // The console's texts, Temporal (times in each branch's zone) and its session load with it, never with
+    // member pages.
+    const [{ consoleFor }] = await Promise.all([
+      import('./admin/runtime.ts'),
+      loadFeatureMessages('admin'),
+      loadTemporal(),
+    ]);
+    const admin = consoleFor(await context.liveRuntime());
+    // Who is signed in, once the stored token is checked (null: the console shows its login).
+    const operator = await admin.signedIn();
+    return { locale, admin, operator };
+  },
 }).lazy(() => import('./admin/admin.lazy.tsx').then((module) => module.Route));
-export const adminPageRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: '$lang/admin/$',
-  beforeLoad: adminBeforeLoad,
-}).lazy(() => import('./admin/admin.lazy.tsx').then((module) => module.PageRoute));
+
+/**
+ * A console page's lazily loaded part, through the console's own chunk (src/admin/admin.lazy.tsx), which the
+ * console route loads first anyway: the table of what to preload with each page lives there, not in the landing
+ * page's router (tests/ui/bundle-budgets).
+ */
+const consolePage = (name: keyof ConsolePages): Promise<LazyRoute<AnyRoute>> =>
+  import('./admin/admin.lazy.tsx').then((module): Promise<LazyRoute<AnyRoute>> => module.pages[name]());
+
+/** A page only owners may open: staff are refused before it renders, and none of its requests go out. */
+const ownersOnly = ({ context }: { context: { operator: Operator | null } }) => {
+  if (context.operator && context.operator.role !== 'owner') throw new OwnerOnlyError();
+};
+
+const adminTodayRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: '/',
+  validateSearch: adminSearch.today,
+}).lazy(() => consolePage('today'));
+const adminBookingsRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: 'bookings',
+  validateSearch: adminSearch.bookings,
+}).lazy(() => consolePage('bookings'));
+const adminBookingRoute = createRoute({ getParentRoute: () => adminRoute, path: 'bookings/$bookingId' }).lazy(
+  () => consolePage('bookingPage'),
+);
+const adminMembersRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: 'members',
+  validateSearch: adminSearch.members,
+}).lazy(() => consolePage('members'));
+const adminMemberRoute = createRoute({ getParentRoute: () => adminRoute, path: 'members/$memberId' }).lazy(
+  () => consolePage('memberPageRoute'),
+);
+const adminClosuresRoute = createRoute({ getParentRoute: () => adminRoute, path: 'closures' }).lazy(() =>
+  consolePage('closures'),
+);
+const adminBranchesRoute = createRoute({ getParentRoute: () => adminRoute, path: 'branches' }).lazy(() =>
+  consolePage('branches'),
+);
+const adminBranchRoute = createRoute({ getParentRoute: () => adminRoute, path: 'branches/$branchId' }).lazy(
+  () => consolePage('branchPageRoute'),
+);
+const adminPricesRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: 'prices',
+  validateSearch: adminSearch.prices,
+  beforeLoad: ownersOnly,
+}).lazy(() => consolePage('prices'));
+const adminCouponsRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: 'coupons',
+  beforeLoad: ownersOnly,
+}).lazy(() => consolePage('coupons'));
+const adminRefundPolicyRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: 'refund-policy',
+  beforeLoad: ownersOnly,
+}).lazy(() => consolePage('refundPolicy'));
+const adminMoneyRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: 'money',
+  validateSearch: adminSearch.money,
+  beforeLoad: ownersOnly,
+}).lazy(() => consolePage('money'));
+const adminAuditRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: 'audit',
+  validateSearch: adminSearch.audit,
+}).lazy(() => consolePage('audit'));
+const adminOperatorsRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: 'operators',
+  beforeLoad: ownersOnly,
+}).lazy(() => consolePage('operators'));
+/** Any other console address: "this page does not exist" inside the console's frame. */
+const adminNotFoundRoute = createRoute({ getParentRoute: () => adminRoute, path: '$' }).lazy(() =>
+  import('./admin/admin.lazy.tsx').then((module) => module.NotFoundRoute),
+);
 
 const routeTree = rootRoute.addChildren([
   indexRoute,
-  adminRoute,
-  adminPageRoute,
+  adminRoute.addChildren([
+    adminTodayRoute,
+    adminBookingsRoute,
+    adminBookingRoute,
+    adminMembersRoute,
+    adminMemberRoute,
+    adminClosuresRoute,
+    adminBranchesRoute,
+    adminBranchRoute,
+    adminPricesRoute,
+    adminCouponsRoute,
+    adminRefundPolicyRoute,
+    adminMoneyRoute,
+    adminAuditRoute,
+    adminOperatorsRoute,
+    adminNotFoundRoute,
+  ]),
   langRoute.addChildren([mainRoute, rightsRoute, notFoundRoute]),
 ]);
 
@@ -113,9 +228,16 @@ const routeTree = rootRoute.addChildren([
  * The app's router. `prerendering`: no scroll restoration, whose server render is an inline script, which the
  * page's Content-Security-Policy blocks (an error in the console of every page load) and the app replaces anyway.
  */
-export function createAppRouter(history?: RouterHistory, { prerendering = false } = {}) {
+export function createAppRouter(
+  history?: RouterHistory,
+  {
+    prerendering = false,
+    liveRuntime = () => Promise.reject(new Error('No live runtime while prerendering')),
+  }: { prerendering?: boolean; liveRuntime?: RouterContext['liveRuntime'] } = {},
+) {
   return createRouter({
     routeTree,
+    context: { liveRuntime },
     ...(history ? { history } : {}),
     defaultPreload: 'intent',
     // Plain query strings: the default JSON encoding quoted a code that looks like a number

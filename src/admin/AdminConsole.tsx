@@ -16,45 +16,24 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { Link, useLocation, useNavigate, useSearch } from '@tanstack/react-router';
+import {
+  Link,
+  Outlet,
+  useLocation,
+  useNavigate,
+  useRouteContext,
+  useRouter,
+  useSearch,
+} from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
-import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
-import { useRuntime } from '../app/context.tsx';
+import { Suspense, useEffect, useState } from 'react';
 import { rememberLocale } from '../i18n/i18n.ts';
 import { LOCALE_NAMES, LOCALES, switchLocaleInPath, type Locale } from '../i18n/locales.ts';
 import { theme } from '../ui/theme.ts';
 import { AdminContext, useAdmin, useAdminLocale, useAdminPath, useOperator } from './context.tsx';
 import { Login } from './Login.tsx';
-import { Forbidden } from './parts.tsx';
-import { createAdminRuntime } from './runtime.ts';
-import { isOwnerOnly, SECTIONS, type SectionPath } from './sections.ts';
+import { SECTIONS, type SectionPath } from './sections.ts';
 import { Setup } from './Setup.tsx';
-
-const Today = lazy(() => import('./pages/Today.tsx'));
-const Bookings = lazy(() => import('./pages/Bookings.tsx'));
-const Closures = lazy(() => import('./pages/Closures.tsx'));
-const Members = lazy(() => import('./pages/Members.tsx'));
-const Branches = lazy(() => import('./pages/Branches.tsx'));
-const Prices = lazy(() => import('./pages/Prices.tsx'));
-const Coupons = lazy(() => import('./pages/Coupons.tsx'));
-const RefundPolicy = lazy(() => import('./pages/RefundPolicy.tsx'));
-const Money = lazy(() => import('./pages/Money.tsx'));
-const Audit = lazy(() => import('./pages/Audit.tsx'));
-const Operators = lazy(() => import('./pages/Operators.tsx'));
-
-const PAGES: Record<SectionPath, React.ComponentType<{ rest: string[] }>> = {
-  '': Today,
-  bookings: Bookings,
-  closures: Closures,
-  members: Members,
-  branches: Branches,
-  prices: Prices,
-  coupons: Coupons,
-  'refund-policy': RefundPolicy,
-  money: Money,
-  audit: Audit,
-  operators: Operators,
-};
 
 /**
  * Contrast on the console's dark surfaces (axe, WCAG AA): the theme's filled red (shade 5 under white text, 2.5:1)
@@ -72,8 +51,8 @@ const consoleContrast: CSSVariablesResolver = () => ({
 
 /** `/{lang}/admin/...`: the operator console (issue 18), in chunks member pages never load. */
 export function AdminConsole() {
-  const runtime = useRuntime();
-  const [admin] = useState(() => createAdminRuntime(runtime));
+  // Made by the console route's `beforeLoad` (src/router.tsx), which has also settled the session.
+  const { admin } = useRouteContext({ from: '/$lang/admin' });
   useEffect(() => {
     document.documentElement.dataset.appReady = 'true';
   }, []);
@@ -90,8 +69,14 @@ export function AdminConsole() {
 
 function Frame() {
   const { session } = useAdmin();
+  const router = useRouter();
   // The one-time link of `operator add` is `/{lang}/admin?setup=<token>`.
-  const search: { setup?: unknown } = useSearch({ strict: false });
+  const { setup } = useSearch({ from: '/$lang/admin' });
+  // Who the routes were loaded for (their `beforeLoad`: owner-only pages refused to staff) and who is signed in now.
+  const loadedFor = useRouteContext({ from: '/$lang/admin', select: (context) => context.operator });
+  const operator = useSelector(session, (state) =>
+    state.matches('loggedIn') ? state.context.operator : null,
+  );
   const phase = useSelector(session, (state) =>
     state.matches('loggedIn') || state.matches('loggingOut')
       ? 'in'
@@ -99,9 +84,16 @@ function Frame() {
         ? 'out'
         : 'checking',
   );
-  if (typeof search.setup === 'string' && search.setup !== '') return <Setup setupToken={search.setup} />;
+  const current = loadedFor?.email === operator?.email && loadedFor?.role === operator?.role;
+  useEffect(() => {
+    // A login, a logout or an ended session: the routes decide again (an owner-only page, now for staff).
+    if (!current) void router.invalidate();
+  }, [current, router]);
+  if (setup) return <Setup setupToken={setup} />;
   if (phase === 'checking') return <Waiting />;
   if (phase === 'out') return <Login />;
+  // Signed in, and the routes not yet loaded again for this operator: nothing of a page renders meanwhile.
+  if (!current) return <Waiting />;
   return <Layout />;
 }
 
@@ -155,22 +147,11 @@ function Layout() {
   const { session } = useAdmin();
   const operator = useOperator();
   const lang = useAdminLocale();
-  const [section = '', ...rest] = useAdminPath();
+  const [section = ''] = useAdminPath();
   const labels = useSectionLabels();
   const [navOpen, setNavOpen] = useState(false);
   const isOwner = operator?.role === 'owner';
   const visible = SECTIONS.filter((entry) => isOwner || !entry.ownerOnly);
-  const known = SECTIONS.some((entry) => entry.path === section);
-  const Page = known ? PAGES[section as SectionPath] : null;
-  let content: ReactNode;
-  if (!Page)
-    content = (
-      <Text>
-        <Trans>Esta página não existe.</Trans>
-      </Text>
-    );
-  else if (isOwnerOnly(section) && !isOwner) content = <Forbidden />;
-  else content = <Page key={section} rest={rest} />;
   return (
     <AppShell
       header={{ height: 56 }}
@@ -228,8 +209,25 @@ function Layout() {
         </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main>
-        <Suspense fallback={<Waiting />}>{content}</Suspense>
+        <Suspense fallback={<Waiting />}>
+          <Outlet />
+        </Suspense>
       </AppShell.Main>
     </AppShell>
   );
+}
+
+/** A console address that is no page. */
+export function NoSuchPage() {
+  return (
+    <Text>
+      <Trans>Esta página não existe.</Trans>
+    </Text>
+  );
+}
+
+/** The record an address names (`bookings/<id>`, `branches/<id>`): a positive number, or null for no page. */
+export function recordNumber(segment: string): number | null {
+  const id = Number(segment);
+  return /^\d{1,9}$/.test(segment) && id > 0 ? id : null;
 }

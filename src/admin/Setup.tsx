@@ -1,20 +1,37 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
-import { useMachine } from '@xstate/react';
-import { useState } from 'react';
 import { createAdminSetupActors } from '../../machines/adminSetup.actors.ts';
 import { adminSetupMachine } from '../../machines/adminSetup.machine.ts';
+import { createFlowBinding } from '../app/binding.tsx';
 import { useAdmin } from './context.tsx';
 import { ErrorBox } from './feedback.tsx';
 import { SubmitForm } from '../ui/SubmitForm.tsx';
-import { AdminLink } from './parts.tsx';
+import { AdminLink } from './parts/layout.tsx';
+import type { AdminRuntime } from './runtime.ts';
+
+/** The password setup's binding (machines/adminSetup.machine.ts), over the console's own client. */
+const setupFlow = createFlowBinding(adminSetupMachine, (_runtime, ports: { admin: AdminRuntime }) =>
+  adminSetupMachine.provide({ actors: createAdminSetupActors(ports.admin.api) }),
+);
 
 /** The page the one-time link of `operator add` opens: the operator chooses a password. */
 export function Setup({ setupToken }: { setupToken: string }) {
+  const admin = useAdmin();
+  return (
+    <setupFlow.Provider input={{ setupToken }} ports={{ admin }}>
+      <SetupForm />
+    </setupFlow.Provider>
+  );
+}
+
+function SetupForm() {
   const { t } = useLingui();
-  const { api } = useAdmin();
-  const [machine] = useState(() => adminSetupMachine.provide({ actors: createAdminSetupActors(api) }));
-  const [state, send] = useMachine(machine, { input: { setupToken } });
+  const send = setupFlow.useSend();
+  const phase = setupFlow.useSelector((state) =>
+    state.matches('done') ? 'done' : state.matches('linkInvalid') ? 'linkInvalid' : 'editing',
+  );
+  const saving = setupFlow.useSelector((state) => state.matches('saving'));
+  const { error, password, confirmPassword } = setupFlow.useSelector((state) => state.context);
   const toLogin = (
     <AdminLink path="">
       <Trans>Ir para o início de sessão</Trans>
@@ -27,7 +44,7 @@ export function Setup({ setupToken }: { setupToken: string }) {
           <Title order={1} size="h3">
             <Trans>Definir a palavra-passe</Trans>
           </Title>
-          {state.matches('done') ? (
+          {phase === 'done' ? (
             <>
               <Alert color="green" variant="light" role="status">
                 <Trans>
@@ -37,7 +54,7 @@ export function Setup({ setupToken }: { setupToken: string }) {
               </Alert>
               {toLogin}
             </>
-          ) : state.matches('linkInvalid') ? (
+          ) : phase === 'linkInvalid' ? (
             <>
               <Alert color="red" variant="light" role="alert">
                 <Trans>Esta ligação já foi usada ou expirou. Peça uma nova a um responsável.</Trans>
@@ -50,12 +67,12 @@ export function Setup({ setupToken }: { setupToken: string }) {
                 <Text size="sm">
                   <Trans>Escolha a palavra-passe da sua conta de operador.</Trans>
                 </Text>
-                <ErrorBox error={state.context.error} />
+                <ErrorBox error={error} />
                 <PasswordInput
                   label={t`Nova palavra-passe`}
                   autoComplete="new-password"
                   required
-                  value={state.context.password}
+                  value={password}
                   onChange={(event) =>
                     send({ type: 'field.change', field: 'password', value: event.currentTarget.value })
                   }
@@ -64,12 +81,12 @@ export function Setup({ setupToken }: { setupToken: string }) {
                   label={t`Confirmar a palavra-passe`}
                   autoComplete="new-password"
                   required
-                  value={state.context.confirmPassword}
+                  value={confirmPassword}
                   onChange={(event) =>
                     send({ type: 'field.change', field: 'confirmPassword', value: event.currentTarget.value })
                   }
                 />
-                <Button type="submit" loading={state.matches('saving')}>
+                <Button type="submit" loading={saving}>
                   <Trans>Guardar</Trans>
                 </Button>
               </Stack>

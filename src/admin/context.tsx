@@ -1,4 +1,4 @@
-import { useParams } from '@tanstack/react-router';
+import { useLocation, useParams } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { createContext, use } from 'react';
 import type { Operator } from '../../machines/adminSession.machine.ts';
@@ -28,6 +28,7 @@ export function useAdminLocale(): Locale {
 
 /** The console's page path after `/{lang}/admin/`, split in segments ('' is Today). */
 export function useAdminPath(): string[] {
-  const { _splat }: { _splat?: string } = useParams({ strict: false });
-  return (_splat ?? '').split('/').filter((segment) => segment !== '');
+  const pathname = useLocation({ select: (location) => location.pathname });
+  const [, rest = ''] = /\/admin(?:\/(.*))?$/.exec(pathname) ?? [];
+  return rest.split('/').filter((segment) => segment !== '');
 }

@@ -1,9 +1,11 @@
-import { useMachine } from '@xstate/react';
-import { useMemo, useState } from 'react';
+import { useNavigate, useSearch } from '@tanstack/react-router';
+import { useEffect, useEffectEvent, useMemo, useRef } from 'react';
 import { fromPromise } from 'xstate';
 import { createAdminConsoleActors } from '../../machines/adminConsole.actors.ts';
+import { adminDraftMachine, type DraftFields } from '../../machines/adminDraft.machine.ts';
 import { adminQueryMachine } from '../../machines/adminQuery.machine.ts';
 import { adminTaskMachine } from '../../machines/adminTask.machine.ts';
+import { createLocalFlowBinding } from '../app/binding.tsx';
 import { useRuntime } from '../app/context.tsx';
 import { useAdmin } from './context.tsx';
 
@@ -23,6 +25,36 @@ type ParamsArgument<K extends CallName> =
   ParamsOf<K> extends undefined ? [params?: undefined] : [params: ParamsOf<K>];
 type PagedCallName = { [K in CallName]: ParamsOf<K> extends { page: number } ? K : never }[CallName];
 
+/** The list machine's binding: its load is the console's call a page names. */
+const queryFlow = createLocalFlowBinding(
+  adminQueryMachine,
+  (_runtime, ports: { load: (params: unknown) => Promise<unknown>; sessionEnded: () => void }) =>
+    adminQueryMachine.provide({
+      actors: { load: fromPromise<unknown, unknown>(({ input }) => ports.load(input)) },
+      actions: { sessionEnded: ports.sessionEnded },
+    }),
+);
+
+/** The one-change machine's binding: what it runs, and what the page does once it ran. */
+const taskFlow = createLocalFlowBinding(
+  adminTaskMachine,
+  (
+    _runtime,
+    ports: {
+      run: (input: unknown) => Promise<unknown>;
+      completed: (output: unknown) => void;
+      sessionEnded: () => void;
+    },
+  ) =>
+    adminTaskMachine.provide({
+      actors: { run: fromPromise<unknown, unknown>(({ input }) => ports.run(input)) },
+      actions: {
+        sessionEnded: ports.sessionEnded,
+        completed: ({ context }) => ports.completed(context.output),
+      },
+    }),
+);
+
 function callOf(actors: ConsoleCalls, name: CallName) {
   return actors[name] as (params: unknown) => Promise<unknown>;
 }
@@ -31,15 +63,7 @@ function callOf(actors: ConsoleCalls, name: CallName) {
 export function useAdminQuery<K extends CallName>(name: K, ...[params]: ParamsArgument<K>) {
   const { sessionEnded } = useAdmin();
   const actors = useConsoleActors();
-  const [machine] = useState(() =>
-    adminQueryMachine.provide({
-      actors: {
-        load: fromPromise<unknown, unknown>(({ input }) => callOf(actors, name)(input)),
-      },
-      actions: { sessionEnded },
-    }),
-  );
-  const [state, send] = useMachine(machine, { input: { params } });
+  const [state, send] = queryFlow.useFlow({ load: callOf(actors, name), sessionEnded }, { params });
   return {
     state,
     data: state.context.data as DataOf<K> | null,
@@ -49,16 +73,75 @@ export function useAdminQuery<K extends CallName>(name: K, ...[params]: ParamsAr
   };
 }
 
+type Filters = Record<string, unknown>;
+
+/** `filters` as the page's address keeps them: only what differs from the page's defaults. */
+function addressOf(filters: Filters, defaults: Filters): Filters {
+  const search: Filters = {};
+  for (const key of Object.keys(defaults))
+    search[key] = filters[key] === defaults[key] ? undefined : filters[key];
+  return search;
+}
+
+/** The page's filters from its address (its route's `validateSearch`), the page's defaults for what is absent. */
+function filtersOf<P extends Filters>(search: Filters, defaults: P): P {
+  const filters: Filters = {};
+  for (const key of Object.keys(defaults)) filters[key] = search[key] ?? defaults[key];
+  return filters as P;
+}
+
 /**
- * A searched list, a page at a time: changing a filter (`filter`) goes back to the first page; `goTo` turns the
- * page.
+ * A list or page whose filters live in the address (issue 28, item 1), so reload, Back and a copied link show the
+ * same view: the query machine starts from the address and follows it (Back, Forward, a link), and a change made
+ * on the page goes to the machine at once (what is typed shows as typed) and into the address with `navigate`.
+ * A filter replaces the history entry (typing does not fill Back with every letter); `{ push: true }` (a page
+ * turned) adds one, so Back turns it back (docs/decisions.md, issue 28 item 1).
  */
-export function usePagedQuery<K extends PagedCallName>(name: K, params: ParamsOf<K>) {
-  const query = useAdminQuery(name, ...([params] as ParamsArgument<K>));
+export function useSearchQuery<K extends CallName>(name: K, defaults: ParamsOf<K> & Filters) {
+  const navigate = useNavigate();
+  const search: Filters = useSearch({ strict: false });
+  const fromAddress = filtersOf(search, defaults);
+  const query = useAdminQuery(name, ...([fromAddress] as ParamsArgument<K>));
+  const addressKey = JSON.stringify(fromAddress);
+  // The addresses this page wrote that the router has not shown yet: they are the page's own changes coming
+  // back (a quick typist's earlier letters among them), not a move in the history to follow.
+  const written = useRef<string[]>([]);
+  const follow = useEffectEvent(() => {
+    const own = written.current.indexOf(addressKey);
+    if (own >= 0) {
+      written.current.splice(0, own + 1);
+      return;
+    }
+    written.current = [];
+    if (addressKey !== JSON.stringify(filtersOf(query.params as Filters, defaults)))
+      query.change(fromAddress);
+  });
+  useEffect(() => follow(), [addressKey]);
+  const change = (next: ParamsOf<K>, { push = false } = {}) => {
+    query.change(next);
+    const key = JSON.stringify(filtersOf(next as Filters, defaults));
+    if (key === addressKey) return;
+    written.current.push(key);
+    void navigate({
+      to: '.',
+      search: (previous: Filters) => ({ ...previous, ...addressOf(next as Filters, defaults) }),
+      replace: !push,
+      resetScroll: push,
+    });
+  };
+  return { ...query, change };
+}
+
+/**
+ * A searched list, a page at a time, its filters and page number in the address (`useSearchQuery`): changing a
+ * filter (`filter`) goes back to the first page; `goTo` turns the page.
+ */
+export function usePagedQuery<K extends PagedCallName>(name: K, defaults: ParamsOf<K> & Filters) {
+  const query = useSearchQuery(name, defaults);
   return {
     ...query,
     filter: (patch: Partial<ParamsOf<K>>) => query.change({ ...query.params, page: 1, ...patch }),
-    goTo: (page: number) => query.change({ ...query.params, page }),
+    goTo: (page: number) => query.change({ ...query.params, page }, { push: true }),
   };
 }
 
@@ -89,16 +172,11 @@ function useTask<TInput, TOutput>(
   onCompleted: (output: TOutput) => void,
 ) {
   const { sessionEnded } = useAdmin();
-  const [machine] = useState(() =>
-    adminTaskMachine.provide({
-      actors: { run: fromPromise<unknown, unknown>(({ input }) => run(input as TInput)) },
-      actions: {
-        sessionEnded,
-        completed: ({ context }) => onCompleted(context.output as TOutput),
-      },
-    }),
-  );
-  const [state, send] = useMachine(machine);
+  const [state, send] = taskFlow.useFlow({
+    run: run as (input: unknown) => Promise<unknown>,
+    completed: onCompleted as (output: unknown) => void,
+    sessionEnded,
+  });
   return {
     state,
     input: state.context.input as TInput | null,
@@ -122,5 +200,22 @@ export function useBranchOptions() {
     branches,
     options: branches.map((branch) => ({ value: String(branch.id), label: branch.name })),
     zoneOf: (id: number | null) => branches.find((branch) => branch.id === id)?.time_zone ?? 'UTC',
+  };
+}
+
+/** The form-values machine's binding: nothing to provide, its values start from the form's first ones. */
+const draftFlow = createLocalFlowBinding(adminDraftMachine, () => adminDraftMachine);
+
+/**
+ * A console form's values while the operator types (machines/adminDraft.machine.ts): the values, `change` (merge
+ * a patch) and `reset` (start again from given values).
+ */
+export function useDraft<T extends DraftFields>(initial: T) {
+  // The machine reads its input once, when it starts.
+  const [state, send] = draftFlow.useFlow(undefined, { fields: initial });
+  return {
+    fields: state.context.fields as T,
+    change: (patch: Partial<T>) => send({ type: 'draft.change', patch }),
+    reset: (fields: T) => send({ type: 'draft.reset', fields }),
   };
 }

@@ -1,4 +1,7 @@
-/** The console's pages: their path segment and whether only an owner may open them (issue 18: staff do not see money matters). */
+/**
+ * The console's pages in its navigation: their path segment and whether only an owner sees them (issue 18: staff
+ * do not see money matters). The routes refuse those pages to staff (`beforeLoad` in src/router.tsx).
+ */
 export const SECTIONS = [
   { path: '', ownerOnly: false },
   { path: 'bookings', ownerOnly: false },
@@ -14,7 +17,3 @@ export const SECTIONS = [
 ] as const;
 
 export type SectionPath = (typeof SECTIONS)[number]['path'];
-
-export function isOwnerOnly(path: string): boolean {
-  return SECTIONS.some((section) => section.path === path && section.ownerOnly);
-}

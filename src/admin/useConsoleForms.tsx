@@ -12,7 +12,7 @@ import { createFlowBinding } from '../app/binding.tsx';
 import { SubmitForm } from '../ui/SubmitForm.tsx';
 import { useAdmin } from './context.tsx';
 import { ErrorBox } from './feedback.tsx';
-import { SectionCard } from './parts.tsx';
+import { SectionCard } from './parts/layout.tsx';
 import type { AdminRuntime } from './runtime.ts';
 
 /** What a console form's flow is given: the console (its client, its session) and what to do once it made a record. */

@@ -1,4 +1,4 @@
-import { createActorContext } from '@xstate/react';
+import { createActorContext, useActorRef, useSelector } from '@xstate/react';
 import { useCallback, useState, type ComponentType, type ReactNode } from 'react';
 import type { AnyStateMachine, EventFrom, InputFrom, SnapshotFrom } from 'xstate';
 import { useRuntime } from './context.tsx';
@@ -91,4 +91,30 @@ export function createFlowBinding<TMachine extends AnyStateMachine, TPorts = Rec
     useCan: (event: EventFrom<TMachine>) =>
       context.useSelector((state) => (state as MachineSnapshotOf<TMachine>).can(event)),
   };
+}
+
+/**
+ * A flow a component runs as many times as it needs, each run its own actor (a console page's lists and its
+ * one-off changes, several on one page, none shared with the components under it): the same binding as
+ * `createFlowBinding` without an actor context. `useFlow(ports, input)` starts the machine, provided once from the
+ * runtime and `ports` by `provide`, and answers its state and `send`.
+ */
+export function createLocalFlowBinding<TMachine extends AnyStateMachine, TPorts>(
+  machine: TMachine,
+  provide: (runtime: Runtime, ports: TPorts) => TMachine,
+) {
+  function useFlow(
+    ports: TPorts,
+    ...[input]: undefined extends InputFrom<TMachine>
+      ? [input?: InputFrom<TMachine>]
+      : [input: InputFrom<TMachine>]
+  ) {
+    const runtime = useRuntime();
+    const [logic] = useState(() => provide(runtime, ports));
+    const actor = useActorRef(logic, { input });
+    const state = useSelector(actor, (snapshot: SnapshotFrom<TMachine>) => snapshot);
+    const send = useCallback((event: EventFrom<TMachine>) => actor.send(event), [actor]);
+    return [state, send] as const;
+  }
+  return { machine, useFlow };
 }

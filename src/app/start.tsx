@@ -26,9 +26,13 @@ const firstLocale = activateLocale(
     languages: navigator.languages ?? [],
   }),
 );
-const router = createAppRouter();
+// The console's routes wait for the live runtime in their `beforeLoad`; member pages render without it.
+const router = createAppRouter(undefined, { liveRuntime: () => liveRuntime() });
 
 let runtime: Runtime | null = null;
+let runtimeStart: Promise<Runtime> | null = null;
+/** The live runtime, started once by whoever needs it first. */
+const liveRuntime = () => (runtimeStart ??= startRuntime());
 const listeners = new Set<() => void>();
 const subscribe = (listener: () => void) => {
   listeners.add(listener);
@@ -57,7 +61,7 @@ async function startRuntime(): Promise<Runtime> {
 
 // An address that opens a modal needs the live runtime for it (its chunk is preloaded with the page's HTML), so
 // it starts at once, and its requests (the branch data) go out while the page is adopted.
-const earlyRuntime = new URLSearchParams(window.location.search).size > 0 ? startRuntime() : null;
+if (new URLSearchParams(window.location.search).size > 0) void liveRuntime();
 
 await firstLocale;
 
@@ -94,7 +98,7 @@ if (root.hasChildNodes() && window.location.href === requested) {
   router.ssr = { manifest: undefined };
   // The prerender's state: its actors in their first state, and requests that wait for the live runtime.
   hydrateRoot(root, <App first={staticRuntime(clientEnv)} />);
-  void (earlyRuntime ?? startRuntime());
+  void liveRuntime();
 } else {
-  createRoot(root).render(<App first={await (earlyRuntime ?? startRuntime())} />);
+  createRoot(root).render(<App first={await liveRuntime()} />);
 }

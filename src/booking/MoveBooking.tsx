@@ -1,12 +1,8 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Group, Modal, Stack, Text, Title } from '@mantine/core';
-import { useMachine } from '@xstate/react';
-import { useMemo } from 'react';
 import type { Branch } from '../../machines/branches.ts';
-import { createMoveActors } from '../../machines/move.actors.ts';
-import { moveMachine, priceDifferenceEur, shownDifferenceEur } from '../../machines/move.machine.ts';
+import { priceDifferenceEur, shownDifferenceEur } from '../../machines/move.machine.ts';
 import { timeRange } from '../account/time.ts';
-import { useRuntime } from '../app/context.tsx';
 import { useFeedbackText } from '../auth/feedback.tsx';
 import { useUpdateModalSearch } from '../auth/useModalSearch.ts';
 import { formatEuros } from '../i18n/format.ts';
@@ -15,6 +11,7 @@ import { MonthCalendar, Price } from './BookSessions.tsx';
 import { Checkout } from './Checkout.tsx';
 import { formatDay, todayIn } from './dates.ts';
 import { slotTimes } from '../account/time.ts';
+import { moveFlow } from './useMove.tsx';
 
 /** '+€5.00 to pay', '€3.00 refunded', 'same price': what a move costs, in the member's words. */
 function Difference({ amount }: { amount: number }) {
@@ -29,27 +26,18 @@ function Difference({ amount }: { amount: number }) {
  * The booking modal in move mode (docs/decisions.md, "Moving a booking"): the booking's branch, one slot to
  * pick, the price difference to confirm; a dearer slot goes through the checkout for the difference.
  */
-export function MoveFlow({
-  branch,
-  bookingId,
-  hidden,
-}: {
-  branch: Branch;
-  bookingId: number;
-  hidden: boolean;
-}) {
+export const MoveFlow = moveFlow.withProvider(MoveSteps, ({ branch, bookingId }: MoveFlowProps) => ({
+  input: { bookingId, fallbackToday: todayIn(branch.time_zone) },
+}));
+
+type MoveFlowProps = { branch: Branch; bookingId: number; hidden: boolean };
+
+function MoveSteps({ branch, hidden }: MoveFlowProps) {
   const { t } = useLingui();
-  const runtime = useRuntime();
   const locale = useLocale();
   const updateSearch = useUpdateModalSearch();
   const feedbackText = useFeedbackText();
-  const machine = useMemo(
-    () => moveMachine.provide({ actors: createMoveActors(runtime.api) }),
-    [runtime.api],
-  );
-  const [state, send] = useMachine(machine, {
-    input: { bookingId, fallbackToday: todayIn(branch.time_zone) },
-  });
+  const [state, send] = moveFlow.useFlow();
   const { booking, slots, selected, date, error, clientSecret, refundedEur } = state.context;
   const close = () =>
     updateSearch((previous) => ({

@@ -1,7 +1,7 @@
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { assign, setup } from 'xstate';
-import { createFlowBinding } from '../../src/app/binding.tsx';
+import { createFlowBinding, createLocalFlowBinding } from '../../src/app/binding.tsx';
 import { RuntimeContext } from '../../src/app/context.tsx';
 import type { Runtime } from '../../src/app/runtime.ts';
 import { staticRuntime } from '../../src/app/static-runtime.ts';
@@ -90,5 +90,33 @@ describe('a flow binding', () => {
         </flow.Provider>,
       ),
     ).toBe('<p>true</p>');
+  });
+});
+
+describe('a local flow binding', () => {
+  it('runs one actor per component that uses it, each from its own input and ports', () => {
+    const provided: { added: () => void }[] = [];
+    const flow = createLocalFlowBinding(counter, (_runtime, ports: { added: () => void }) => {
+      provided.push(ports);
+      return counter.provide({ actions: { added: ports.added } });
+    });
+    const ports = [{ added: () => {} }, { added: () => {} }];
+    function Count({ start, index }: { start: number; index: 0 | 1 }) {
+      const [state, send] = flow.useFlow(ports[index]!, { start });
+      return (
+        <i>
+          {state.context.count} {typeof send}
+        </i>
+      );
+    }
+    expect(
+      rendered(
+        <>
+          <Count start={1} index={0} />
+          <Count start={2} index={1} />
+        </>,
+      ),
+    ).toBe('<i>1<!-- --> <!-- -->function</i><i>2<!-- --> <!-- -->function</i>');
+    expect(provided).toEqual(ports);
   });
 });

@@ -1,12 +1,16 @@
+import { createLazyRoute } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Code, Group, Text, TextInput } from '@mantine/core';
 import { usePagedQuery } from '../hooks.ts';
-import { ConsolePage, PagedTable, PeriodFields, useTimes } from '../parts.tsx';
+import { PeriodFields } from '../parts/booking.tsx';
+import { useTimes } from '../parts/format.ts';
+import { ConsolePage } from '../parts/layout.tsx';
+import { PagedTable } from '../parts/tables.tsx';
 
 const show = (value: unknown) => (value === null || value === undefined ? '—' : JSON.stringify(value));
 
 /** The audit log (issue 18): every change an operator made, who, what, when, before and after; filtered. */
-export default function Audit() {
+function Audit() {
   const { t } = useLingui();
   const times = useTimes();
   const query = usePagedQuery('audit', {
@@ -66,3 +70,5 @@ export default function Audit() {
     </ConsolePage>
   );
 }
+
+export const Route = createLazyRoute('/$lang/admin/audit')({ component: Audit });

@@ -1,3 +1,7 @@
+import { createLazyRoute, useParams } from '@tanstack/react-router';
+import { createFlowBinding } from '../../app/binding.tsx';
+import { NoSuchPage, recordNumber } from '../AdminConsole.tsx';
+import type { AdminRuntime } from '../runtime.ts';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
@@ -11,56 +15,61 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { useMachine } from '@xstate/react';
-import { useState } from 'react';
 import { createAdminCancelActors } from '../../../machines/adminCancel.actors.ts';
 import { adminCancelMachine, cancelProblem } from '../../../machines/adminCancel.machine.ts';
 import type { AdminBookingDetail } from '../../../machines/adminConsole.actors.ts';
 import { SubmitForm } from '../../ui/SubmitForm.tsx';
 import { useAdmin } from '../context.tsx';
 import { ErrorBox } from '../feedback.tsx';
-import { useAdminQuery, useAdminTask } from '../hooks.ts';
+import { useAdminQuery, useAdminTask, useDraft } from '../hooks.ts';
+import { BookingFlags, PaymentsSection } from '../parts/booking.tsx';
 import {
-  AdminLink,
-  BookingFlags,
-  DataTable,
   Dialog,
   DialogActions,
   type DialogProps,
-  Lines,
-  memberName,
-  PageTitle,
-  PaymentsSection,
-  QueryStatus,
   ReasonDialog,
   ReasonField,
-  Section,
-  useMinorUnits,
-  useMoney,
-  useMoneyPurposes,
   usePageDialogs,
-  useTimes,
-} from '../parts.tsx';
+} from '../parts/dialogs.tsx';
+import { memberName, useMinorUnits, useMoney, useMoneyPurposes, useTimes } from '../parts/format.ts';
+import { AdminLink, PageTitle, QueryStatus, Section } from '../parts/layout.tsx';
+import { DataTable, Lines } from '../parts/tables.tsx';
 import { DayField } from '../dates.tsx';
 
 type Detail = AdminBookingDetail;
 
-function CancelDialog({ detail, onClose, onDone }: DialogProps<Detail>) {
-  const { t } = useLingui();
-  const { api, sessionEnded } = useAdmin();
-  const money = useMoney();
-  // What the gym still holds of what was paid (a cheaper move's refund already went back): the most to refund.
-  const heldCents = Math.round(detail.booking.paid_eur * 100) - Math.round(detail.booking.refunded_eur * 100);
-  const held = heldCents / 100;
-  const [machine] = useState(() =>
+/** The cancellation's binding (machines/adminCancel.machine.ts), over the console's own client. */
+const cancelFlow = createFlowBinding(
+  adminCancelMachine,
+  (_runtime, ports: { admin: AdminRuntime; cancelled: () => void }) =>
     adminCancelMachine.provide({
-      actors: createAdminCancelActors(api),
-      actions: { cancelled: onDone, sessionEnded },
+      actors: createAdminCancelActors(ports.admin.api),
+      actions: { cancelled: ports.cancelled, sessionEnded: ports.admin.sessionEnded },
     }),
+);
+
+/** What the gym still holds of what was paid (a cheaper move's refund already went back): the most to refund. */
+function heldCentsOf(detail: Detail): number {
+  return Math.round(detail.booking.paid_eur * 100) - Math.round(detail.booking.refunded_eur * 100);
+}
+
+function CancelDialog(props: DialogProps<Detail>) {
+  const admin = useAdmin();
+  return (
+    <cancelFlow.Provider
+      input={{ bookingId: props.detail.booking.id, paidCents: heldCentsOf(props.detail) }}
+      ports={{ admin, cancelled: props.onDone }}
+    >
+      <CancelForm {...props} />
+    </cancelFlow.Provider>
   );
-  const [state, send] = useMachine(machine, {
-    input: { bookingId: detail.booking.id, paidCents: heldCents },
-  });
+}
+
+function CancelForm({ detail, onClose }: DialogProps<Detail>) {
+  const { t } = useLingui();
+  const money = useMoney();
+  const held = heldCentsOf(detail) / 100;
+  const [state, send] = cancelFlow.useFlow();
   const problem = cancelProblem(state.context);
   const problemText =
     problem === 'amount-above-paid'
@@ -126,7 +135,8 @@ function MoveDialog({ detail, onClose, onDone }: DialogProps<Detail>) {
     branchId: booking.branch.id,
     date: booking.start_time.slice(0, 10),
   });
-  const [slotId, setSlotId] = useState('');
+  const draft = useDraft({ slotId: '' });
+  const { slotId } = draft.fields;
   const move = useAdminTask('moveBooking', () => {
     onDone();
   });
@@ -144,7 +154,7 @@ function MoveDialog({ detail, onClose, onDone }: DialogProps<Detail>) {
         label={t`Dia`}
         value={slots.params.date}
         onChange={(value) => {
-          setSlotId('');
+          draft.change({ slotId: '' });
           slots.change({ ...slots.params, date: value });
         }}
       />
@@ -163,7 +173,7 @@ function MoveDialog({ detail, onClose, onDone }: DialogProps<Detail>) {
               label: times.range(slot.start_time, slot.end_time, zone),
             })),
           ]}
-          onChange={(event) => setSlotId(event.currentTarget.value)}
+          onChange={(event) => draft.change({ slotId: event.currentTarget.value })}
         />
       )}
     </ReasonDialog>
@@ -335,3 +345,12 @@ export function BookingPage({ id }: { id: number }) {
     </Stack>
   );
 }
+
+/** `/{lang}/admin/bookings/<id>`: a booking's page; an address with no booking number is no page. */
+function BookingRoute() {
+  const { bookingId } = useParams({ from: '/$lang/admin/bookings/$bookingId' });
+  const id = recordNumber(bookingId);
+  return id === null ? <NoSuchPage /> : <BookingPage key={id} id={id} />;
+}
+
+export const Route = createLazyRoute('/$lang/admin/bookings/$bookingId')({ component: BookingRoute });

@@ -1,19 +1,11 @@
+import { createLazyRoute } from '@tanstack/react-router';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Text, TextInput } from '@mantine/core';
 import { useBranchOptions, usePagedQuery } from '../hooks.ts';
-import {
-  AdminLink,
-  BookingFlags,
-  BranchPeriodFilters,
-  ConsolePage,
-  memberName,
-  PagedTable,
-  SearchForm,
-  StatusFilter,
-  useMoney,
-  useTimes,
-} from '../parts.tsx';
-import { BookingPage } from './BookingPage.tsx';
+import { BookingFlags, BranchPeriodFilters, StatusFilter } from '../parts/booking.tsx';
+import { memberName, useMoney, useTimes } from '../parts/format.ts';
+import { AdminLink, ConsolePage, SearchForm } from '../parts/layout.tsx';
+import { PagedTable } from '../parts/tables.tsx';
 
 function BookingSearch() {
   const { t } = useLingui();
@@ -73,8 +65,4 @@ function BookingSearch() {
   );
 }
 
-export default function Bookings({ rest }: { rest: string[] }) {
-  const id = Number(rest[0]);
-  if (rest[0] && Number.isInteger(id) && id > 0) return <BookingPage key={id} id={id} />;
-  return <BookingSearch />;
-}
+export const Route = createLazyRoute('/$lang/admin/bookings')({ component: BookingSearch });

@@ -1,3 +1,5 @@
+import { createLazyRoute, useParams } from '@tanstack/react-router';
+import { NoSuchPage, recordNumber } from '../AdminConsole.tsx';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
@@ -20,8 +22,8 @@ import type {
 } from '../../../machines/adminConsole.actors.ts';
 import { LOCALES } from '../../i18n/locales.ts';
 import { ErrorBox } from '../feedback.tsx';
-import { useAdminQuery, useAdminTask } from '../hooks.ts';
-import { AdminLink, ConsolePage, PageTitle, QueryStatus } from '../parts.tsx';
+import { useAdminQuery, useAdminTask, useDraft } from '../hooks.ts';
+import { AdminLink, ConsolePage, PageTitle, QueryStatus } from '../parts/layout.tsx';
 
 type Effect = BranchChangePreview['effects'][number];
 
@@ -75,13 +77,14 @@ function listOf(text: string, separator: string): string[] {
 function BranchEditor({ branch, onSaved }: { branch: AdminBranch; onSaved: () => void }) {
   const { t } = useLingui();
   const effectText = useEffectText();
-  const [edited, setEdited] = useState(branch);
+  const draft = useDraft(branch);
+  const edited = draft.fields;
   const preview = useAdminTask('previewBranch');
   const save = useAdminTask('updateBranch', onSaved);
   const update = changesOf(branch, edited);
   const changed = Object.keys(update).length > 0;
   const set = (patch: Partial<AdminBranch>) => {
-    setEdited((current) => ({ ...current, ...patch }));
+    draft.change(patch);
     preview.dismiss();
   };
   const shown = preview.state.matches('done') ? preview.output : null;
@@ -234,11 +237,9 @@ function BranchPage({ id }: { id: number }) {
 }
 
 /** Branches (issue 18): what the CLI can set, with what a change affects shown before saving. */
-export default function Branches({ rest }: { rest: string[] }) {
+function Branches() {
   const { t } = useLingui();
-  const id = Number(rest[0]);
   const list = useAdminQuery('branches');
-  if (rest[0] && Number.isInteger(id) && id > 0) return <BranchPage key={id} id={id} />;
   return (
     <ConsolePage title={<Trans>Filiais</Trans>}>
       <QueryStatus query={list} hasData={list.data !== null} />
@@ -260,3 +261,13 @@ export default function Branches({ rest }: { rest: string[] }) {
     </ConsolePage>
   );
 }
+
+/** `/{lang}/admin/branches/<id>`: a branch's settings; an address with no branch number is no page. */
+function BranchRoute() {
+  const { branchId } = useParams({ from: '/$lang/admin/branches/$branchId' });
+  const id = recordNumber(branchId);
+  return id === null ? <NoSuchPage /> : <BranchPage key={id} id={id} />;
+}
+
+export const Route = createLazyRoute('/$lang/admin/branches')({ component: Branches });
+export const BranchPageRoute = createLazyRoute('/$lang/admin/branches/$branchId')({ component: BranchRoute });

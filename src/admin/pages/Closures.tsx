@@ -1,41 +1,53 @@
+import { createLazyRoute } from '@tanstack/react-router';
+import { createFlowBinding } from '../../app/binding.tsx';
+import type { AdminRuntime } from '../runtime.ts';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Badge, Button, Card, Group, NativeSelect, Stack, Text, Textarea, Title } from '@mantine/core';
-import { useMachine } from '@xstate/react';
-import { useState } from 'react';
 import { createAdminClosureActors } from '../../../machines/adminClosure.actors.ts';
 import { adminClosureMachine, isClosureComplete } from '../../../machines/adminClosure.machine.ts';
 import { SubmitForm } from '../../ui/SubmitForm.tsx';
 import { useAdmin } from '../context.tsx';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useBranchOptions } from '../hooks.ts';
-import {
-  ConfirmActions,
-  ConsolePage,
-  DataTable,
-  Empty,
-  memberName,
-  QueryStatus,
-  SectionCard,
-  useMoney,
-  useTimes,
-} from '../parts.tsx';
+import { ConfirmActions } from '../parts/dialogs.tsx';
+import { memberName, useMoney, useTimes } from '../parts/format.ts';
+import { ConsolePage, Empty, QueryStatus, SectionCard } from '../parts/layout.tsx';
+import { DataTable } from '../parts/tables.tsx';
 import { DayTimeField } from '../dates.tsx';
 
 /** Closures (issue 18): close a branch for a period after seeing the bookings it cancels; reopen one. */
-export default function Closures() {
+/** The closure form's binding (machines/adminClosure.machine.ts), over the console's own client. */
+const closureFlow = createFlowBinding(
+  adminClosureMachine,
+  (_runtime, ports: { admin: AdminRuntime; closed: () => void }) =>
+    adminClosureMachine.provide({
+      actors: createAdminClosureActors(ports.admin.api),
+      actions: { closed: ports.closed, sessionEnded: ports.admin.sessionEnded },
+    }),
+);
+
+type ClosureList = ReturnType<typeof useClosureList>;
+
+function useClosureList() {
+  return useAdminQuery('closures', { branchId: null });
+}
+
+function Closures() {
+  const admin = useAdmin();
+  const list = useClosureList();
+  return (
+    <closureFlow.Provider ports={{ admin, closed: () => list.reload() }}>
+      <ClosuresPage list={list} />
+    </closureFlow.Provider>
+  );
+}
+
+function ClosuresPage({ list }: { list: ClosureList }) {
   const { t } = useLingui();
-  const { api, sessionEnded } = useAdmin();
   const branches = useBranchOptions();
   const money = useMoney();
   const times = useTimes();
-  const list = useAdminQuery('closures', { branchId: null });
-  const [machine] = useState(() =>
-    adminClosureMachine.provide({
-      actors: createAdminClosureActors(api),
-      actions: { closed: () => list.reload(), sessionEnded },
-    }),
-  );
-  const [state, send] = useMachine(machine);
+  const [state, send] = closureFlow.useFlow();
   const reopen = useAdminTask('reopenClosure', () => list.reload());
   const { fields, preview } = state.context;
   const editing = state.matches('editing') || state.matches('previewing');
@@ -213,3 +225,5 @@ export default function Closures() {
     </ConsolePage>
   );
 }
+
+export const Route = createLazyRoute('/$lang/admin/closures')({ component: Closures });

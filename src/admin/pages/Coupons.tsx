@@ -1,9 +1,12 @@
+import { createLazyRoute } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Switch, TextInput } from '@mantine/core';
 import type { CouponFields } from '../../../machines/adminCoupon.machine.ts';
 import { useAdminQuery, useAdminTask } from '../hooks.ts';
 import { NewCouponForm, useNewCouponSelector, useNewCouponSend } from '../useConsoleForms.tsx';
-import { ConsolePage, QueryTable, useTimes } from '../parts.tsx';
+import { useTimes } from '../parts/format.ts';
+import { ConsolePage, OwnersOnlyRefusal } from '../parts/layout.tsx';
+import { QueryTable } from '../parts/tables.tsx';
 import { DayField } from '../dates.tsx';
 
 /** The new coupon's fields (machines/adminCoupon.machine.ts). */
@@ -45,7 +48,7 @@ function NewCouponFields() {
 }
 
 /** Coupons (owners): the list with uses, a new coupon, switching one on or off. */
-export default function Coupons() {
+function Coupons() {
   const { t } = useLingui();
   const times = useTimes();
   const list = useAdminQuery('coupons');
@@ -88,3 +91,8 @@ export default function Coupons() {
     </ConsolePage>
   );
 }
+
+export const Route = createLazyRoute('/$lang/admin/coupons')({
+  component: Coupons,
+  errorComponent: OwnersOnlyRefusal,
+});

@@ -1,28 +1,24 @@
+import { createLazyRoute, useParams } from '@tanstack/react-router';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Badge, Button, Card, Checkbox, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import type { MemberDetail } from '../../../machines/adminConsole.actors.ts';
 import { useIsOwner } from '../context.tsx';
 import { ErrorBox } from '../feedback.tsx';
-import { useAdminQuery, useAdminTask, usePagedQuery } from '../hooks.ts';
+import { useAdminQuery, useAdminTask, useDraft, usePagedQuery } from '../hooks.ts';
+import { BookingFlags, PaymentsSection } from '../parts/booking.tsx';
+import { ConfirmActions, type DialogProps, ReasonDialog, usePageDialogs } from '../parts/dialogs.tsx';
+import { download, useTimes } from '../parts/format.ts';
 import {
   AdminLink,
-  BookingFlags,
-  ConfirmActions,
   ConsolePage,
-  type DialogProps,
-  download,
   Empty,
-  PagedTable,
   PageTitle,
-  PaymentsSection,
   QueryStatus,
-  ReasonDialog,
   SearchForm,
   Section,
-  usePageDialogs,
-  useTimes,
-} from '../parts.tsx';
+} from '../parts/layout.tsx';
+import { PagedTable } from '../parts/tables.tsx';
 
 function MemberSearch() {
   const { t } = useLingui();
@@ -70,7 +66,8 @@ function MemberSearch() {
 function BlockDialog({ detail, onClose, onDone }: DialogProps<MemberDetail>) {
   const { t } = useLingui();
   const times = useTimes();
-  const [cancelFuture, setCancelFuture] = useState(true);
+  const draft = useDraft({ cancelFuture: true });
+  const { cancelFuture } = draft.fields;
   const block = useAdminTask('blockMember', onDone);
   // The moment the dialog opened: the bookings it offers to cancel do not change while it is open.
   const [now] = useState(() => Date.now());
@@ -109,7 +106,7 @@ function BlockDialog({ detail, onClose, onDone }: DialogProps<MemberDetail>) {
           <Checkbox
             label={t`Cancelar as reservas futuras (reembolso pela política)`}
             checked={cancelFuture}
-            onChange={(event) => setCancelFuture(event.currentTarget.checked)}
+            onChange={(event) => draft.change({ cancelFuture: event.currentTarget.checked })}
           />
         </>
       ) : (
@@ -123,7 +120,8 @@ function BlockDialog({ detail, onClose, onDone }: DialogProps<MemberDetail>) {
 
 function EraseDialog({ detail, onClose, onDone }: DialogProps<MemberDetail>) {
   const { t } = useLingui();
-  const [confirmEmail, setConfirmEmail] = useState('');
+  const draft = useDraft({ confirmEmail: '' });
+  const { confirmEmail } = draft.fields;
   const erase = useAdminTask('eraseMember', onDone);
   return (
     <ReasonDialog
@@ -144,7 +142,7 @@ function EraseDialog({ detail, onClose, onDone }: DialogProps<MemberDetail>) {
       <TextInput
         label={t`Escreva o e-mail do cliente para confirmar`}
         value={confirmEmail}
-        onChange={(event) => setConfirmEmail(event.currentTarget.value)}
+        onChange={(event) => draft.change({ confirmEmail: event.currentTarget.value })}
       />
     </ReasonDialog>
   );
@@ -156,7 +154,8 @@ function MemberPage({ id }: { id: string }) {
   const times = useTimes();
   const query = useAdminQuery('member', { id });
   const dialogs = usePageDialogs({ block: BlockDialog, erase: EraseDialog }, query.reload);
-  const [unblockReason, setUnblockReason] = useState('');
+  const unblockDraft = useDraft({ reason: '' });
+  const unblockReason = unblockDraft.fields.reason;
   const exporter = useAdminTask('exportMember', (data) =>
     download(`member-${id}.json`, 'application/json', JSON.stringify(data, null, 2)),
   );
@@ -230,7 +229,7 @@ function MemberPage({ id }: { id: string }) {
                     label={t`Motivo do desbloqueio`}
                     required
                     value={unblockReason}
-                    onChange={(event) => setUnblockReason(event.currentTarget.value)}
+                    onChange={(event) => unblockDraft.change({ reason: event.currentTarget.value })}
                   />
                   <ConfirmActions
                     task={unblock}
@@ -273,7 +272,11 @@ function MemberPage({ id }: { id: string }) {
   );
 }
 
-export default function Members({ rest }: { rest: string[] }) {
-  if (rest[0]) return <MemberPage key={rest[0]} id={rest[0]} />;
-  return <MemberSearch />;
+/** `/{lang}/admin/members/<id>`: a member's page. */
+function MemberRoute() {
+  const { memberId } = useParams({ from: '/$lang/admin/members/$memberId' });
+  return <MemberPage key={memberId} id={memberId} />;
 }
+
+export const Route = createLazyRoute('/$lang/admin/members')({ component: MemberSearch });
+export const MemberPageRoute = createLazyRoute('/$lang/admin/members/$memberId')({ component: MemberRoute });

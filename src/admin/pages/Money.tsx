@@ -1,21 +1,15 @@
+import { createLazyRoute } from '@tanstack/react-router';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, NativeSelect, SimpleGrid, Title } from '@mantine/core';
 import type { Granularity, ReportFilters } from '../../../machines/adminConsole.actors.ts';
 import type { ReactNode } from 'react';
 import { BarChart } from '../BarChart.tsx';
 import { ErrorBox } from '../feedback.tsx';
-import { useAdminQuery, useAdminTask, useBranchOptions, useConsoleActors } from '../hooks.ts';
-import {
-  BranchPeriodFilters,
-  ConsolePage,
-  DataTable,
-  download,
-  Empty,
-  Figure,
-  QueryStatus,
-  useFigures,
-  useMoney,
-} from '../parts.tsx';
+import { useAdminTask, useBranchOptions, useConsoleActors, useSearchQuery } from '../hooks.ts';
+import { BranchPeriodFilters } from '../parts/booking.tsx';
+import { download, useFigures, useMoney } from '../parts/format.ts';
+import { ConsolePage, Empty, Figure, QueryStatus, OwnersOnlyRefusal } from '../parts/layout.tsx';
+import { DataTable } from '../parts/tables.tsx';
 
 function isoDate(date: Date): string {
   return date.toISOString().slice(0, 10);
@@ -70,7 +64,7 @@ function PeriodTable<Row extends { period: string; branch: { id: number; name: s
 }
 
 /** Money and use (owners): payments, refunds, revenue and occupancy per period and branch; charts and CSV. */
-export default function Money() {
+function Money() {
   const { t } = useLingui();
   const actors = useConsoleActors();
   const branches = useBranchOptions();
@@ -85,8 +79,9 @@ export default function Money() {
     to: isoDate(new Date(today.getTime() + 14 * 86_400_000)),
     granularity: 'day',
   };
-  const report = useAdminQuery('money', initial);
-  const occupancy = useAdminQuery('occupancy', initial);
+  // Both reports read the one set of filters in the address.
+  const report = useSearchQuery('money', initial);
+  const occupancy = useSearchQuery('occupancy', initial);
   const filters = report.params;
   const set = (patch: Partial<ReportFilters>) => {
     const next = { ...filters, ...patch };
@@ -199,3 +194,8 @@ export default function Money() {
     </ConsolePage>
   );
 }
+
+export const Route = createLazyRoute('/$lang/admin/money')({
+  component: Money,
+  errorComponent: OwnersOnlyRefusal,
+});

@@ -1,3 +1,4 @@
+import { createLazyRoute } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
@@ -14,7 +15,9 @@ import {
 import type { Operator } from '../../../machines/adminConsole.actors.ts';
 import { useAdminQuery, useAdminTask } from '../hooks.ts';
 import { NewOperatorForm, useNewOperatorSelector, useNewOperatorSend } from '../useConsoleForms.tsx';
-import { ConsolePage, QueryTable, useTimes } from '../parts.tsx';
+import { useTimes } from '../parts/format.ts';
+import { ConsolePage, OwnersOnlyRefusal } from '../parts/layout.tsx';
+import { QueryTable } from '../parts/tables.tsx';
 
 /** The new operator's fields (machines/adminOperator.machine.ts): an e-mail and a role. */
 function NewOperatorFields() {
@@ -73,7 +76,7 @@ function CreatedOperator() {
 }
 
 /** Operators (owners): add one (its setup link and TOTP secret shown once), remove one, end sessions. */
-export default function Operators() {
+function Operators() {
   const { t } = useLingui();
   const times = useTimes();
   const list = useAdminQuery('operators');
@@ -141,3 +144,8 @@ export default function Operators() {
     </ConsolePage>
   );
 }
+
+export const Route = createLazyRoute('/$lang/admin/operators')({
+  component: Operators,
+  errorComponent: OwnersOnlyRefusal,
+});

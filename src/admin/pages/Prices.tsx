@@ -1,6 +1,6 @@
+import { createLazyRoute, useNavigate, useSearch } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Group, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useState } from 'react';
 import { eurosToCents } from '../../../machines/adminCancel.machine.ts';
 import type { PriceGrid } from '../../../machines/adminConsole.actors.ts';
 import {
@@ -15,8 +15,10 @@ import { intlTag } from '../../i18n/format.ts';
 import { useAdminLocale } from '../context.tsx';
 import { DayField, formatLocalDate } from '../dates.tsx';
 import { ErrorBox } from '../feedback.tsx';
-import { useAdminQuery, useAdminTask, useBranchOptions } from '../hooks.ts';
-import { ConsolePage, QueryStatus, ScrollTable, useMoney } from '../parts.tsx';
+import { useAdminQuery, useAdminTask, useBranchOptions, useDraft } from '../hooks.ts';
+import { useMoney } from '../parts/format.ts';
+import { ConsolePage, QueryStatus, OwnersOnlyRefusal } from '../parts/layout.tsx';
+import { ScrollTable } from '../parts/tables.tsx';
 
 function weekdayNames(locale: string): string[] {
   // 2024-01-01 was a Monday.
@@ -38,12 +40,14 @@ function GridEditor({
 }) {
   const { t } = useLingui();
   const money = useMoney();
-  const [defaultPrice, setDefaultPrice] = useState(euros(saved.default_price_eur));
-  const [grid, setGrid] = useState<PriceGridModel>(() => gridOf(saved.bands, saved.default_price_eur));
-  const [typed, setTyped] = useState<Record<string, string>>({});
-  const [split, setSplit] = useState('');
-  /** The first day of a dated change, YYYY-MM-DD of the branch's calendar; '' applies at once. */
-  const [from, setFrom] = useState('');
+  const draft = useDraft<PriceDraft>({
+    defaultPrice: euros(saved.default_price_eur),
+    grid: gridOf(saved.bands, saved.default_price_eur),
+    typed: {},
+    split: '',
+    from: '',
+  });
+  const { defaultPrice, grid, typed, split, from } = draft.fields;
   const save = useAdminTask('setPrices', onSaved);
   const defaultCents = eurosToCents(defaultPrice);
   const tag = intlTag(useAdminLocale());
@@ -59,21 +63,19 @@ function GridEditor({
           inputMode="decimal"
           value={defaultPrice}
           error={defaultCents === null ? t`Escreva um valor em euros, por exemplo 12,50.` : null}
-          onChange={(event) => setDefaultPrice(event.currentTarget.value)}
+          onChange={(event) => draft.change({ defaultPrice: event.currentTarget.value })}
         />
         <TextInput
           label={t`Dividir o dia às (HH:MM)`}
           placeholder="18:00"
           value={split}
-          onChange={(event) => setSplit(event.currentTarget.value)}
+          onChange={(event) => draft.change({ split: event.currentTarget.value })}
         />
         <Button
           variant="default"
           disabled={!isTimeOfDay(split)}
           onClick={() => {
-            setGrid((current) => splitAt(current, split));
-            setTyped({});
-            setSplit('');
+            draft.change({ grid: splitAt(grid, split), typed: {}, split: '' });
           }}
         >
           <Trans>Dividir</Trans>
@@ -117,10 +119,11 @@ function GridEditor({
                           error={eurosToCents(value) === null}
                           onChange={(event) => {
                             const text = event.currentTarget.value;
-                            setTyped((current) => ({ ...current, [key]: text }));
                             const cents = eurosToCents(text);
-                            if (cents !== null)
-                              setGrid((current) => setCell(current, row, day + 1, cents / 100));
+                            draft.change({
+                              typed: { ...typed, [key]: text },
+                              ...(cents !== null && { grid: setCell(grid, row, day + 1, cents / 100) }),
+                            });
                           }}
                         />
                       </Table.Td>
@@ -152,7 +155,12 @@ function GridEditor({
           })}
         </Stack>
       )}
-      <DayField label={t`A partir de (dia da filial)`} value={from} onChange={setFrom} maw={320} />
+      <DayField
+        label={t`A partir de (dia da filial)`}
+        value={from}
+        onChange={(value) => draft.change({ from: value })}
+        maw={320}
+      />
       <Text size="xs" c="dimmed">
         <Trans>
           Sem data, os preços valem já para todos os horários livres. Com uma data, valem a partir desse dia.
@@ -184,11 +192,25 @@ function GridEditor({
   );
 }
 
+/** The grid editor's values while the owner types (machines/adminDraft.machine.ts). */
+type PriceDraft = {
+  defaultPrice: string;
+  grid: PriceGridModel;
+  /** What is typed in each cell (`row:day`), kept as typed, even while it is no amount yet. */
+  typed: Record<string, string>;
+  split: string;
+  /** The first day of a dated change, YYYY-MM-DD of the branch's calendar; '' applies at once. */
+  from: string;
+};
+
 /** Prices (owners): a branch's price rules as a weekday by time-of-day grid. */
-export default function Prices() {
+function Prices() {
   const { t } = useLingui();
   const branches = useBranchOptions();
-  const [branchId, setBranchId] = useState<number | null>(null);
+  // The branch shown is in the address (`?branchId=`): reload and a copied link keep it.
+  const { branchId } = useSearch({ from: '/$lang/admin/prices' });
+  const navigate = useNavigate();
+  const setBranchId = (id: number) => void navigate({ to: '.', search: { branchId: id }, replace: true });
   const first = branches.branches[0]?.id ?? null;
   const chosen = branchId ?? first;
   return (
@@ -218,3 +240,8 @@ function BranchPrices({ branchId }: { branchId: number }) {
     </>
   );
 }
+
+export const Route = createLazyRoute('/$lang/admin/prices')({
+  component: Prices,
+  errorComponent: OwnersOnlyRefusal,
+});

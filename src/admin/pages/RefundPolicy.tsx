@@ -1,3 +1,4 @@
+import { createLazyRoute } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Group, Stack, Table, Text, TextInput } from '@mantine/core';
 import type { PolicyRow } from '../../../machines/adminRefundPolicy.machine.ts';
@@ -9,7 +10,7 @@ import {
   useRefundPolicySelector,
   useRefundPolicySend,
 } from '../useRefundPolicy.tsx';
-import { ConsolePage, QueryStatus } from '../parts.tsx';
+import { ConsolePage, QueryStatus, OwnersOnlyRefusal } from '../parts/layout.tsx';
 
 function PolicyEditor() {
   const { t } = useLingui();
@@ -94,7 +95,7 @@ function PolicyEditor() {
 }
 
 /** Refund policy (owners): hour thresholds and the part refunded. */
-export default function RefundPolicy() {
+function RefundPolicy() {
   const query = useAdminQuery('refundPolicy');
   return (
     <ConsolePage title={<Trans>Política de reembolso</Trans>}>
@@ -107,3 +108,8 @@ export default function RefundPolicy() {
     </ConsolePage>
   );
 }
+
+export const Route = createLazyRoute('/$lang/admin/refund-policy')({
+  component: RefundPolicy,
+  errorComponent: OwnersOnlyRefusal,
+});

@@ -1,18 +1,12 @@
+import { createLazyRoute } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { AdminToday } from '../../../machines/adminConsole.actors.ts';
-import { useAdminQuery } from '../hooks.ts';
-import {
-  AdminLink,
-  BookingFlags,
-  ConsolePage,
-  DataTable,
-  Empty,
-  Lines,
-  memberName,
-  QueryStatus,
-  useTimes,
-} from '../parts.tsx';
+import { useSearchQuery } from '../hooks.ts';
+import { BookingFlags } from '../parts/booking.tsx';
+import { memberName, useTimes } from '../parts/format.ts';
+import { AdminLink, ConsolePage, Empty, QueryStatus } from '../parts/layout.tsx';
+import { DataTable, Lines } from '../parts/tables.tsx';
 import { DayField } from '../dates.tsx';
 
 type Alert = AdminToday['alerts'][number];
@@ -52,9 +46,9 @@ function DoorHealth({ door }: { door: Door }) {
 }
 
 /** Today (issue 18): alerts first, then each branch's doors and the day's bookings in order. */
-export default function Today() {
+function Today() {
   const { t } = useLingui();
-  const query = useAdminQuery('today', { date: '' });
+  const query = useSearchQuery('today', { date: '' });
   const alertText = useAlertText();
   const times = useTimes();
   const today = query.data;
@@ -154,3 +148,5 @@ export default function Today() {
     </ConsolePage>
   );
 }
+
+export const Route = createLazyRoute('/$lang/admin/')({ component: Today });

@@ -1,0 +1,74 @@
+// zod's tree-shakable build: these schemas are the console routes' `validateSearch`, defined with the routes in
+// the landing page's router (src/router.tsx); the console's own code stays in its lazily loaded chunks.
+import { z } from 'zod/mini';
+
+/**
+ * The console's filters and page numbers in the address (issue 28, item 1): one schema per page, so reload, Back
+ * and a copied link keep them. Each parameter falls back to absent when malformed, and absent means the page's
+ * default (no filter, the first page); a page reads them with its defaults (src/admin/hooks.ts).
+ */
+const absentWhenMalformed = <T extends z.ZodMiniType>(schema: T) => z.catch(z.optional(schema), undefined);
+
+/** The router's search parser turns digits into numbers; a filter is text either way. */
+const text = absentWhenMalformed(
+  z.pipe(
+    z.union([z.string(), z.pipe(z.number().check(z.refine(Number.isFinite)), z.transform(String))]),
+    z.string().check(z.maxLength(200)),
+  ),
+);
+
+const positiveInt = absentWhenMalformed(
+  z.pipe(
+    z.union([z.pipe(z.string().check(z.regex(/^\d{1,9}$/)), z.transform(Number)), z.number()]),
+    z.int().check(z.positive(), z.maximum(1_000_000_000)),
+  ),
+);
+
+function withoutAbsent<T extends object>(search: T): T {
+  const present = { ...search };
+  for (const key of Object.keys(present) as (keyof T)[]) {
+    if (present[key] === undefined || present[key] === '') delete present[key];
+  }
+  return present;
+}
+
+const searchOf = <T extends z.core.$ZodLooseShape>(shape: T) =>
+  z.pipe(z.object(shape), z.transform(withoutAbsent));
+
+export const adminSearch = {
+  /** `/{lang}/admin?setup=<token>`: the one-time link of `operator add`; the console's other pages keep it. */
+  console: searchOf({ setup: text }),
+  today: searchOf({ date: text }),
+  bookings: searchOf({
+    q: text,
+    branchId: positiveInt,
+    from: text,
+    to: text,
+    status: absentWhenMalformed(z.enum(['pending', 'confirmed', 'canceled', 'expired'])),
+    page: positiveInt,
+  }),
+  members: searchOf({ q: text, page: positiveInt }),
+  prices: searchOf({ branchId: positiveInt }),
+  money: searchOf({
+    branchId: positiveInt,
+    from: text,
+    to: text,
+    granularity: absentWhenMalformed(z.enum(['day', 'week', 'month'])),
+  }),
+  audit: searchOf({
+    action: text,
+    entityType: text,
+    entityId: text,
+    from: text,
+    to: text,
+    page: positiveInt,
+  }),
+};
+
+/** What a staff operator opening an owner-only page meets before the page renders (its route's `beforeLoad`). */
+export class OwnerOnlyError extends Error {
+  constructor() {
+    super('This console page is for owners only.');
+    this.name = 'OwnerOnlyError';
+  }
+}
