@@ -52,7 +52,12 @@ export async function freshDatabaseConfig(
   target: DatabaseTarget,
   { fromScratch = false }: FreshDatabaseOptions = {},
 ): Promise<FreshDatabase> {
-  if (target === 'pglite') return { config: { kind: 'pglite', dataDir: null }, cleanup: async () => {} };
+  if (target === 'pglite') {
+    const config: Config['database'] = fromScratch
+      ? { kind: 'pglite', dataDir: null }
+      : { kind: 'pglite', dataDir: null, loadDataDir: inject('pgliteTemplate') };
+    return { config, cleanup: async () => {} };
+  }
 
   const name = `gym_test_${randomBytes(6).toString('hex')}`;
   await createDatabase(name, fromScratch ? null : inject('postgresTemplate'));
