@@ -21,6 +21,13 @@ export { TEST_POSTGRES_URL };
 
 export type DatabaseTarget = 'pglite' | 'postgres';
 export const DATABASE_TARGETS: readonly DatabaseTarget[] = ['pglite', 'postgres'];
+/**
+ * The embedded PGlite alone, for suites whose subject behaves alike on both targets: requests and use cases one
+ * after another (no races, outages, timeouts or SQL the targets run differently). PGlite is the stricter target
+ * for them: a query awaited on the pool while a transaction holds its one connection hangs there, where
+ * PostgreSQL would hand out a second connection. docs/decisions.md lists every suite's targets and why.
+ */
+export const PGLITE_ONLY: readonly DatabaseTarget[] = ['pglite'];
 
 export type FreshDatabase = { config: Config['database']; cleanup: () => Promise<void> };
 
@@ -96,15 +103,18 @@ export async function openFreshDatabase(
 }
 
 /**
- * Declares the suite once per target, each with a migrated database of its own shared by its tests:
- * `describeEachDatabase('slot listing', (getDb) => { it(...) })`.
+ * Declares the suite once per target (both, unless `targets` says), each with a migrated database of its own
+ * shared by its tests: `describeEachDatabase('slot listing', (getDb) => { it(...) })`.
  */
 export function describeEachDatabase(
   name: string,
   defineTests: (getDb: () => Db, target: DatabaseTarget) => void,
-  options: FreshDatabaseOptions = {},
+  {
+    targets = DATABASE_TARGETS,
+    ...options
+  }: FreshDatabaseOptions & { targets?: readonly DatabaseTarget[] } = {},
 ): void {
-  describe.each(DATABASE_TARGETS)(`${name} (%s)`, (target) => {
+  describe.each(targets)(`${name} (%s)`, (target) => {
     let database: { db: Db; close: () => Promise<void> } | undefined;
     beforeAll(async () => {
       database = await openFreshDatabase(target, options);
@@ -128,4 +138,12 @@ export async function emptyAllTables(db: Db): Promise<void> {
   if (rows.length === 0) return;
   const tables = rows.map((row) => `"${row.tablename}"`).join(', ');
   await sql.raw(`truncate table ${tables} restart identity cascade`).execute(db);
+}
+
+/** `describeEachDatabase` on the embedded target alone (PGLITE_ONLY says when). */
+export function describeOnPglite(
+  name: string,
+  defineTests: (getDb: () => Db, target: DatabaseTarget) => void,
+): void {
+  describeEachDatabase(name, defineTests, { targets: PGLITE_ONLY });
 }
