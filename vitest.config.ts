@@ -4,8 +4,9 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
     environment: 'node',
-    // Clears and then prints the model-based coverage of the machines (tests/machines/*.model.test.ts).
-    globalSetup: ['tests/machines/model/report.ts'],
+    // Clears and then prints the model-based coverage of the machines (tests/machines/*.model.test.ts); migrates
+    // once the database every server suite starts from (tests/server/support/template-databases.ts).
+    globalSetup: ['tests/machines/model/report.ts', 'tests/server/support/template-databases.ts'],
     setupFiles: ['tests/setup-temporal.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -187,7 +187,14 @@ export type Config = {
   isProduction: boolean;
   port: number;
   host: string;
-  database: { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string | null };
+  database:
+    | { kind: 'postgres'; url: string }
+    | {
+        kind: 'pglite';
+        dataDir: string | null;
+        /** Tests only, never read from the environment: a data-directory tarball (PGlite's `dumpDataDir`) to start from. */
+        loadDataDir?: string;
+      };
   /** PostgreSQL only: how long to wait for a connection, a statement, and a transaction left idle. */
   databaseTimeouts: DatabaseTimeouts;
   publicUrl: string;

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
@@ -167,6 +167,9 @@ export async function openDatabase(
   if (database.dataDir !== null) await mkdir(database.dataDir, { recursive: true });
   const pglite = await PGlite.create({
     ...(database.dataDir === null ? {} : { dataDir: database.dataDir }),
+    ...(database.loadDataDir === undefined
+      ? {}
+      : { loadDataDir: new Blob([await readFile(database.loadDataDir)]) }),
     extensions: { btree_gist },
   });
   // PGlite is one backend: a pool of exactly one client queues every query and transaction behind the

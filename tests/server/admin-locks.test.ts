@@ -3,14 +3,14 @@ import { createSeamLockProvider } from '../../server/adapters/locks/seam.ts';
 import { runAdmin } from '../../server/admin/cli.ts';
 import { fixedClock } from '../../server/kernel/clock.ts';
 import { bookAndPay, lisbonSlot, recordingLockSync, verifiedUser } from './bookings-fixtures.ts';
-import { describeEachDatabase, emptyAllTables } from './support/databases.ts';
+import { describeOnPglite, emptyAllTables } from './support/databases.ts';
 import { createBranch } from './support/fixtures.ts';
 
 // The doors in the back office: mapping a branch's lock devices, each door's state, each booking's code.
 
 const clock = fixedClock('2026-03-20T10:00:00Z');
 
-describeEachDatabase('back office: doors', (getDb) => {
+describeOnPglite('back office: doors', (getDb) => {
   let out: string[];
   let err: string[];
 

@@ -6,7 +6,7 @@ import { fixedClock } from '../../server/kernel/clock.ts';
 import { createCouponService } from '../../server/booking/coupons/service.ts';
 import { readRefundRatios } from '../../server/catalog/refund-ratios.ts';
 import { bookAndPay, bookingService, errorCode, lisbonSlot, verifiedUser } from './bookings-fixtures.ts';
-import { describeEachDatabase, emptyAllTables } from './support/databases.ts';
+import { describeOnPglite, emptyAllTables } from './support/databases.ts';
 import { createBranch } from './support/fixtures.ts';
 
 // The back office drives the same database and services as the server; these tests run its commands as the
@@ -19,7 +19,7 @@ const DESCRIPTIONS = ['pt', 'en', 'fr', 'de', 'sk'].flatMap((locale) => [
   `${locale}=<p>Ginásio ${locale}</p>`,
 ]);
 
-describeEachDatabase('back office commands', (getDb) => {
+describeOnPglite('back office commands', (getDb) => {
   let out: string[];
   let err: string[];
 

@@ -2,7 +2,7 @@ import type { ErrorBody } from './support/accounts.ts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/database.ts';
-import { DATABASE_TARGETS } from './support/databases.ts';
+import { PGLITE_ONLY } from './support/databases.ts';
 import {
   latestCode,
   newClient,
@@ -37,7 +37,7 @@ async function rowCounts(db: Db) {
   return rows[0];
 }
 
-describe.each(DATABASE_TARGETS)('abuse limits on %s', (target) => {
+describe.each(PGLITE_ONLY)('abuse limits on %s', (target) => {
   let server: AccountApp;
   beforeAll(async () => {
     server = await startAccountApp(target, { RATE_LIMITS: LOW_LIMITS });

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { DATABASE_TARGETS } from './support/databases.ts';
+import { PGLITE_ONLY } from './support/databases.ts';
 import { newClient, startAccountApp, verifiedAccount, type AccountApp } from './support/accounts.ts';
 
 // Authentication comes before validation (shared DECISIONS.md): a caller without a valid token learns nothing
@@ -44,7 +44,7 @@ const BROKEN_BODIES: { label: string; payload: string; contentType: string }[] =
   },
 ];
 
-describe.each(DATABASE_TARGETS)('authentication before validation on %s', (target) => {
+describe.each(PGLITE_ONLY)('authentication before validation on %s', (target) => {
   let server: AccountApp;
   let memberToken: string;
 

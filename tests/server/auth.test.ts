@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/database.ts';
-import { DATABASE_TARGETS } from './support/databases.ts';
+import { PGLITE_ONLY } from './support/databases.ts';
 import {
   latestCode,
   latestResetToken,
@@ -20,7 +20,7 @@ async function userRow(db: Db, email: string) {
   return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
 }
 
-describe.each(DATABASE_TARGETS)('accounts on %s', (target) => {
+describe.each(PGLITE_ONLY)('accounts on %s', (target) => {
   let server: AccountApp;
   beforeAll(async () => {
     server = await startAccountApp(target, { SESSION_HOURS: '24' });

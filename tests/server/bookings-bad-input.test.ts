@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/database.ts';
 import { lisbonSlot } from './bookings-fixtures.ts';
-import { DATABASE_TARGETS } from './support/databases.ts';
+import { PGLITE_ONLY } from './support/databases.ts';
 import { newClient, startAccountApp, verifiedAccount, type AccountApp } from './support/accounts.ts';
 import { createBranch } from './support/fixtures.ts';
 
@@ -33,7 +33,7 @@ type Case = {
   headers?: Record<string, string>;
 };
 
-describe.each(DATABASE_TARGETS)('bad input to the booking and checkout calls on %s', (target) => {
+describe.each(PGLITE_ONLY)('bad input to the booking and checkout calls on %s', (target) => {
   let server: AccountApp;
   let token: string;
   let slot: number;

@@ -12,12 +12,12 @@ import {
   lisbonSlot,
   verifiedUser,
 } from './bookings-fixtures.ts';
-import { describeEachDatabase, emptyAllTables } from './support/databases.ts';
+import { describeOnPglite, emptyAllTables } from './support/databases.ts';
 import { createBranch, createUser, insertBooking } from './support/fixtures.ts';
 
 const clock = fixedClock('2026-03-20T10:00:00Z');
 
-describeEachDatabase('creating a booking', (getDb) => {
+describeOnPglite('creating a booking', (getDb) => {
   let branchId: number;
   let user: string;
   const service = () => bookingService(getDb(), clock);

@@ -14,7 +14,7 @@ import {
   lisbonSlot,
   verifiedUser,
 } from './bookings-fixtures.ts';
-import { describeEachDatabase, emptyAllTables } from './support/databases.ts';
+import { describeOnPglite, emptyAllTables } from './support/databases.ts';
 import { createBranch, insertBooking } from './support/fixtures.ts';
 
 const clock = fixedClock('2026-03-20T10:00:00Z');
@@ -29,7 +29,7 @@ const isContractBooking = ajv.compile({
   items: { $ref: 'contract.json#/components/schemas/Booking' },
 });
 
-describeEachDatabase('my bookings', (getDb) => {
+describeOnPglite('my bookings', (getDb) => {
   let branchId: number;
   let user: string;
   const service = () => bookingService(getDb(), clock);
@@ -163,7 +163,7 @@ describeEachDatabase('my bookings', (getDb) => {
   });
 });
 
-describeEachDatabase('my bookings, a long history', (getDb) => {
+describeOnPglite('my bookings, a long history', (getDb) => {
   let branchId: number;
   let user: string;
   const service = () => bookingService(getDb(), clock);

@@ -59,7 +59,7 @@ describe('two server processes on one PostgreSQL database', () => {
   const servers: Server[] = [];
 
   beforeAll(async () => {
-    fresh = await freshDatabaseConfig('postgres');
+    fresh = await freshDatabaseConfig('postgres', { fromScratch: true });
     if (fresh.config.kind !== 'postgres') throw new Error('needs PostgreSQL');
     // The first one migrates and seeds the demo data; the second finds both done.
     servers.push(await startServer(fresh.config.url, 3311));

@@ -2,10 +2,10 @@ import { beforeAll, expect, it } from 'vitest';
 import { createBranchService } from '../../server/catalog/service.ts';
 import { fixedClock } from '../../server/kernel/clock.ts';
 import { writeRefundRatios } from '../../server/catalog/refund-ratios.ts';
-import { describeEachDatabase } from './support/databases.ts';
+import { describeOnPglite } from './support/databases.ts';
 import { branchDefinition, createBranch } from './support/fixtures.ts';
 
-describeEachDatabase('branches', (getDb) => {
+describeOnPglite('branches', (getDb) => {
   // Sunday 22 November 2026, 07:45:12.123 in Lisbon (UTC+0 in winter).
   const clock = fixedClock('2026-11-22T07:45:12.123Z');
   const service = () => createBranchService({ db: getDb(), clock, horizonDays: 7 });

@@ -14,7 +14,7 @@ import {
   lisbonSlot,
   verifiedUser,
 } from './bookings-fixtures.ts';
-import { describeEachDatabase, emptyAllTables } from './support/databases.ts';
+import { describeOnPglite, emptyAllTables } from './support/databases.ts';
 import { createBranch } from './support/fixtures.ts';
 import { anyOf } from './support/matchers.ts';
 
@@ -37,7 +37,7 @@ function readCalendar(attachment: OutboxAttachment | undefined): CalendarEvent[]
   }));
 }
 
-describeEachDatabase('cancellation and refund messages', (getDb) => {
+describeOnPglite('cancellation and refund messages', (getDb) => {
   let branchId: number;
   let user: string;
   const service = () => bookingService(getDb(), clock);

@@ -10,7 +10,7 @@ import { buildApp } from '../../server/app.ts';
 import { fixedClock } from '../../server/kernel/clock.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
 import { bookingService, bookingsOf, lisbonSlot, verifiedUser } from './bookings-fixtures.ts';
-import { DATABASE_TARGETS, emptyAllTables, freshDatabaseConfig } from './support/databases.ts';
+import { emptyAllTables, freshDatabaseConfig, PGLITE_ONLY } from './support/databases.ts';
 import { createBranch } from './support/fixtures.ts';
 
 // The checkout routes that need no bearer token: the local test checkout and Stripe's webhook.
@@ -36,7 +36,7 @@ function testConfig(database: Config['database'], overrides: Record<string, stri
   };
 }
 
-describe.each(DATABASE_TARGETS)('the checkout routes on %s', (target) => {
+describe.each(PGLITE_ONLY)('the checkout routes on %s', (target) => {
   const clock = fixedClock('2026-03-20T10:00:00Z');
 
   describe('with the local provider', () => {

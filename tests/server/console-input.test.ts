@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import { fixedClock } from '../../server/kernel/clock.ts';
-import { DATABASE_TARGETS, freshDatabaseConfig, type FreshDatabase } from './support/databases.ts';
+import { freshDatabaseConfig, type FreshDatabase, PGLITE_ONLY } from './support/databases.ts';
 import {
   accountTestConfig,
   bookAndPayOverHttp,
@@ -34,7 +34,7 @@ const NEW_BRANCH = {
   descriptions: { pt: 'x', en: 'x', fr: 'x', de: 'x', sk: 'x' },
 };
 
-describe.each(DATABASE_TARGETS)('console input on %s', (target) => {
+describe.each(PGLITE_ONLY)('console input on %s', (target) => {
   let server: AccountApp;
   let owner: Awaited<ReturnType<typeof loggedInOperator>>;
   let branchId: number;

@@ -2,12 +2,12 @@ import { beforeEach, expect, it } from 'vitest';
 import { fixedClock } from '../../server/kernel/clock.ts';
 import { createCouponService } from '../../server/booking/coupons/service.ts';
 import { AppError } from '../../server/kernel/errors.ts';
-import { describeEachDatabase, emptyAllTables } from './support/databases.ts';
+import { describeOnPglite, emptyAllTables } from './support/databases.ts';
 import { createBranch, createUser, insertBooking, insertSlot } from './support/fixtures.ts';
 
 const clock = fixedClock('2026-03-20T10:00:00Z');
 
-describeEachDatabase('coupon lookup', (getDb) => {
+describeOnPglite('coupon lookup', (getDb) => {
   const coupons = () => createCouponService({ db: getDb(), clock });
   let branchId: number;
   let slotCounter = 0;

@@ -11,12 +11,7 @@ import {
   RELAXED_RATE_LIMITS,
   verifiedAccount,
 } from './support/accounts.ts';
-import {
-  DATABASE_TARGETS,
-  emptyAllTables,
-  freshDatabaseConfig,
-  type FreshDatabase,
-} from './support/databases.ts';
+import { emptyAllTables, freshDatabaseConfig, type FreshDatabase, PGLITE_ONLY } from './support/databases.ts';
 import { createBranch } from './support/fixtures.ts';
 
 // Without Seam each branch has a virtual door that goes through the same lifecycle; its development keypad
@@ -32,7 +27,7 @@ type MyBooking = {
   checked_in_at: string | null;
 };
 
-describe.each(DATABASE_TARGETS)('the virtual door (%s)', (target) => {
+describe.each(PGLITE_ONLY)('the virtual door (%s)', (target) => {
   const clock = fixedClock(START);
   let database: FreshDatabase;
   let app: FastifyInstance;

@@ -7,12 +7,7 @@ import { dateFromInstant, fixedClock } from '../../server/kernel/clock.ts';
 import { setBranchDoors } from '../../server/doors/doors-repository.ts';
 import { bookAndPay, bookingService, bookingsOf, lisbonSlot, verifiedUser } from './bookings-fixtures.ts';
 import { accountTestConfig } from './support/accounts.ts';
-import {
-  DATABASE_TARGETS,
-  emptyAllTables,
-  freshDatabaseConfig,
-  type FreshDatabase,
-} from './support/databases.ts';
+import { emptyAllTables, freshDatabaseConfig, type FreshDatabase, PGLITE_ONLY } from './support/databases.ts';
 import { startFakeSeam, type FakeSeam } from './support/fake-seam.ts';
 import { createBranch } from './support/fixtures.ts';
 
@@ -23,7 +18,7 @@ import { createBranch } from './support/fixtures.ts';
 
 const START = '2026-03-20T10:00:00Z';
 
-describe.each(DATABASE_TARGETS)('doors through Seam (%s)', (target) => {
+describe.each(PGLITE_ONLY)('doors through Seam (%s)', (target) => {
   const clock = fixedClock(START);
   let seam: FakeSeam;
   let database: FreshDatabase;

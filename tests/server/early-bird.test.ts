@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBranch, insertBooking, insertSlot } from './support/fixtures.ts';
-import { DATABASE_TARGETS } from './support/databases.ts';
+import { PGLITE_ONLY } from './support/databases.ts';
 import {
   newClient,
   outboxTo,
@@ -16,7 +16,7 @@ import {
 
 const OPENING = '2026-04-01T00:00:00Z';
 
-describe.each(DATABASE_TARGETS)('the early-bird coupon on %s', (target) => {
+describe.each(PGLITE_ONLY)('the early-bird coupon on %s', (target) => {
   let server: AccountApp;
   let couponId: number;
 

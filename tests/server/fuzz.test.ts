@@ -11,7 +11,7 @@ import { createSessionTokens } from '../../server/accounts/session-tokens.ts';
 import { fixedClock } from '../../server/kernel/clock.ts';
 import type { Db } from '../../server/db/database.ts';
 import { createCoupon, lisbonSlot } from './bookings-fixtures.ts';
-import { DATABASE_TARGETS } from './support/databases.ts';
+import { PGLITE_ONLY } from './support/databases.ts';
 import { seededRandom as prng } from './support/random.ts';
 import {
   accountTestConfig,
@@ -769,7 +769,7 @@ function errorShapeProblem(statusCode: number, body: string): string | null {
   return null;
 }
 
-describe.each(DATABASE_TARGETS)('the contract fuzzer on %s', (target) => {
+describe.each(PGLITE_ONLY)('the contract fuzzer on %s', (target) => {
   let server: AccountApp;
   let seeded: Seeded;
 

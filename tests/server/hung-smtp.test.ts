@@ -8,7 +8,7 @@ import { loadConfig } from '../../server/config.ts';
 import type { Db } from '../../server/db/database.ts';
 import { createDeliveryAdapters } from '../../server/notifications/delivery.ts';
 import { createOutboxWorker } from '../../server/notifications/worker.ts';
-import { describeEachDatabase, emptyAllTables } from './support/databases.ts';
+import { describeOnPglite, emptyAllTables } from './support/databases.ts';
 import { startSmtpServer, type TestSmtpServer } from './support/mail.ts';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.ts';
 
@@ -84,7 +84,7 @@ async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 
   }
 }
 
-describeEachDatabase('an SMTP server that hangs', (getDb) => {
+describeOnPglite('an SMTP server that hangs', (getDb) => {
   let smtp: TestSmtpServer;
   let proxy: TcpProxy;
 

@@ -32,7 +32,7 @@ describe.each(DATABASE_TARGETS)('the ledger migration on %s', (target) => {
   const db = () => opened.db;
 
   beforeAll(async () => {
-    fresh = await freshDatabaseConfig(target);
+    fresh = await freshDatabaseConfig(target, { fromScratch: true });
     opened = await openDatabase(fresh.config);
     const migrator = new Migrator({
       db: db(),

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../server/kernel/clock.ts';
 import { generateLockCode } from '../../server/doors/service.ts';
 import { bookAndPay, bookingsOf, lisbonSlot, recordingLockSync, verifiedUser } from './bookings-fixtures.ts';
-import { describeEachDatabase, emptyAllTables } from './support/databases.ts';
+import { describeOnPglite, emptyAllTables } from './support/databases.ts';
 import { createBranch } from './support/fixtures.ts';
 
 const clock = fixedClock('2026-03-20T10:00:00Z');
@@ -16,7 +16,7 @@ describe('lock code generation', () => {
   });
 });
 
-describeEachDatabase('door codes of confirmed bookings', (getDb) => {
+describeOnPglite('door codes of confirmed bookings', (getDb) => {
   let branchId: number;
   let user: string;
 

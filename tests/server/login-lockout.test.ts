@@ -1,7 +1,7 @@
 import type { Schemas } from './support/accounts.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATE_LIMIT_RULES } from '../../server/config.ts';
-import { DATABASE_TARGETS } from './support/databases.ts';
+import { PGLITE_ONLY } from './support/databases.ts';
 import { newClient, startAccountApp, verifiedAccount, type AccountApp } from './support/accounts.ts';
 
 // Wrong passwords typed by someone else must not lock the owner out: guessing is throttled per address and per
@@ -11,7 +11,7 @@ const NOT_LOGIN = RATE_LIMIT_RULES.filter((rule) => !rule.startsWith('login.'))
   .map((rule) => `${rule}=1000/1h`)
   .join(',');
 
-describe.each(DATABASE_TARGETS)('wrong passwords for someone else’s account (%s)', (target) => {
+describe.each(PGLITE_ONLY)('wrong passwords for someone else’s account (%s)', (target) => {
   let server: AccountApp;
   beforeAll(async () => {
     server = await startAccountApp(target, { RATE_LIMITS: NOT_LOGIN });

@@ -1,11 +1,11 @@
 import type { ErrorBody, Schemas } from './support/accounts.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_TARGETS } from './support/databases.ts';
+import { PGLITE_ONLY } from './support/databases.ts';
 import { newClient, startAccountApp, verifiedAccount, type AccountApp } from './support/accounts.ts';
 
 // Logging out ends the session on the server: a token copied before logout is worth nothing afterwards.
 
-describe.each(DATABASE_TARGETS)('POST /auth/logout (%s)', (target) => {
+describe.each(PGLITE_ONLY)('POST /auth/logout (%s)', (target) => {
   let server: AccountApp;
   beforeAll(async () => {
     server = await startAccountApp(target);

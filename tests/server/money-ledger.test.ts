@@ -10,7 +10,7 @@ import {
   type Client,
   type Schemas,
 } from './support/accounts.ts';
-import { DATABASE_TARGETS } from './support/databases.ts';
+import { PGLITE_ONLY } from './support/databases.ts';
 import { createBranch, insertSlot } from './support/fixtures.ts';
 import { ledgerInvariantViolations, NO_VIOLATIONS } from './support/ledger.ts';
 import { loggedInOperator } from './support/operators.ts';
@@ -32,7 +32,7 @@ type LedgerRow = {
   user_id: string | null;
 };
 
-describe.each(DATABASE_TARGETS)('the money ledger on %s', (target) => {
+describe.each(PGLITE_ONLY)('the money ledger on %s', (target) => {
   let server: AccountApp;
   let owner: Awaited<ReturnType<typeof loggedInOperator>>;
   let branchId: number;

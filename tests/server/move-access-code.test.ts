@@ -6,12 +6,7 @@ import { fixedClock } from '../../server/kernel/clock.ts';
 import { JOB_QUEUES } from '../../server/jobs/queue.ts';
 import { bookAndPay, bookingService, lisbonSlot, verifiedUser } from './bookings-fixtures.ts';
 import { accountTestConfig } from './support/accounts.ts';
-import {
-  DATABASE_TARGETS,
-  emptyAllTables,
-  freshDatabaseConfig,
-  type FreshDatabase,
-} from './support/databases.ts';
+import { emptyAllTables, freshDatabaseConfig, type FreshDatabase, PGLITE_ONLY } from './support/databases.ts';
 import { createBranch } from './support/fixtures.ts';
 import { loggedInOperator } from './support/operators.ts';
 
@@ -20,7 +15,7 @@ import { loggedInOperator } from './support/operators.ts';
 
 const START = '2026-03-20T10:00:00Z';
 
-describe.each(DATABASE_TARGETS)('the door-code message of a moved booking (%s)', (target) => {
+describe.each(PGLITE_ONLY)('the door-code message of a moved booking (%s)', (target) => {
   const clock = fixedClock(START);
   let database: FreshDatabase;
   let app: FastifyInstance;

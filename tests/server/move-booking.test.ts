@@ -15,14 +15,14 @@ import {
   lisbonSlot,
   verifiedUser,
 } from './bookings-fixtures.ts';
-import { describeEachDatabase, emptyAllTables } from './support/databases.ts';
+import { describeOnPglite, emptyAllTables } from './support/databases.ts';
 import { createBranch } from './support/fixtures.ts';
 import { anyOf } from './support/matchers.ts';
 
 const clock = fixedClock('2026-03-20T10:00:00Z');
 const CARD = '4242 4242 4242 4242';
 
-describeEachDatabase('moving a booking', (getDb) => {
+describeOnPglite('moving a booking', (getDb) => {
   let branchId: number;
   let user: string;
   const deps = (overrides: { payments?: PaymentProvider } = {}) =>

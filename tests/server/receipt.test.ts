@@ -10,7 +10,7 @@ import {
   lisbonSlot,
   verifiedUser,
 } from './bookings-fixtures.ts';
-import { describeEachDatabase, emptyAllTables } from './support/databases.ts';
+import { describeOnPglite, emptyAllTables } from './support/databases.ts';
 import { createBranch } from './support/fixtures.ts';
 
 // Issue 17 item 9: the confirmation e-mail carries a receipt with the seller, the buyer, each slot's price, the
@@ -45,7 +45,7 @@ describe('the Portuguese tax number (NIF)', () => {
 
 const clock = fixedClock('2026-03-20T10:00:00Z');
 
-describeEachDatabase('the receipt in the confirmation e-mail', (getDb) => {
+describeOnPglite('the receipt in the confirmation e-mail', (getDb) => {
   let branchId: number;
 
   beforeEach(async () => {

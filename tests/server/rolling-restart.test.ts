@@ -22,7 +22,8 @@ describe('a rolling restart of one of two processes under load (postgres)', () =
   const servers: (ServerProcess | undefined)[] = [];
 
   beforeAll(async () => {
-    fresh = await freshDatabaseConfig('postgres');
+    // From scratch: the first process to start migrates, as in a first deployment.
+    fresh = await freshDatabaseConfig('postgres', { fromScratch: true });
     if (fresh.config.kind !== 'postgres') throw new Error('needs PostgreSQL');
     env = {
       DATABASE_URL: fresh.config.url,

@@ -2,7 +2,7 @@ import { userInfo } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../server/admin/cli.ts';
 import { readRefundRatios } from '../../server/catalog/refund-ratios.ts';
-import { DATABASE_TARGETS } from './support/databases.ts';
+import { PGLITE_ONLY } from './support/databases.ts';
 import {
   bookAndPayOverHttp,
   newClient,
@@ -36,7 +36,7 @@ type AuditRow = {
   after: unknown;
 };
 
-describe.each(DATABASE_TARGETS)('use cases shared by the console and the CLI on %s', (target) => {
+describe.each(PGLITE_ONLY)('use cases shared by the console and the CLI on %s', (target) => {
   let server: AccountApp;
   let owner: Awaited<ReturnType<typeof loggedInOperator>>;
   let consoleActor: { operator_id: number | null; operator_email: string };

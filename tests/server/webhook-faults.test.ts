@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import { fixedClock } from '../../server/kernel/clock.ts';
 import { accountTestConfig } from './support/accounts.ts';
-import { DATABASE_TARGETS, freshDatabaseConfig, type FreshDatabase } from './support/databases.ts';
+import { freshDatabaseConfig, type FreshDatabase, PGLITE_ONLY } from './support/databases.ts';
 
 // Signed webhook events the server cannot act on right now, or cannot read: the provider must hear 503 when a
 // retry may succeed (so it retries), and 400 for an event that will never be readable, recorded, never a 500.
@@ -34,7 +34,7 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-describe.each(DATABASE_TARGETS)('webhook events the server cannot act on (%s)', (target) => {
+describe.each(PGLITE_ONLY)('webhook events the server cannot act on (%s)', (target) => {
   let fresh: FreshDatabase;
   let app: FastifyInstance;
   beforeAll(async () => {

@@ -1,61 +1,76 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import pg from 'pg';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, inject } from 'vitest';
 import type { Config } from '../../../server/config.ts';
 import { openDatabase, type Db } from '../../../server/db/database.ts';
 import { migrateToLatest } from '../../../server/db/migrate.ts';
+import {
+  dropDatabase,
+  isObjectInUse,
+  TEST_POSTGRES_URL,
+  testDatabaseUrl,
+  withAdminClient,
+} from './admin-client.ts';
 
-// Server tests run against both storage targets the product supports: the embedded PGlite (in memory)
-// and a real PostgreSQL, where each suite gets a database of its own, dropped afterwards.
+// Server tests run against the storage targets the product supports: the embedded PGlite (in memory) and a real
+// PostgreSQL, where each suite gets a database of its own, dropped afterwards. A suite's database starts as the
+// run's template (template-databases.ts: migrated to the latest, pg-boss installed), unless the suite tests
+// migrating itself and asks for an empty one.
+
+export { TEST_POSTGRES_URL };
 
 export type DatabaseTarget = 'pglite' | 'postgres';
 export const DATABASE_TARGETS: readonly DatabaseTarget[] = ['pglite', 'postgres'];
-
-/** The server (any database on it) where per-suite test databases are created. */
-export const TEST_POSTGRES_URL =
-  process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+/**
+ * The embedded PGlite alone, for suites whose subject behaves alike on both targets: requests and use cases one
+ * after another (no races, outages, timeouts or SQL the targets run differently). PGlite is the stricter target
+ * for them: a query awaited on the pool while a transaction holds its one connection hangs there, where
+ * PostgreSQL would hand out a second connection. docs/decisions.md lists every suite's targets and why.
+ */
+export const PGLITE_ONLY: readonly DatabaseTarget[] = ['pglite'];
 
 export type FreshDatabase = { config: Config['database']; cleanup: () => Promise<void> };
 
-async function withAdminClient<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
+export type FreshDatabaseOptions = {
+  /** An empty database instead of the run's template, for the suites about migrating. */
+  fromScratch?: boolean;
+};
 
-const OBJECT_IN_USE = '55006';
-
-// A closed pool's sessions end a moment after `end()` resolves. Forcing the drop at once would kill them
-// mid-goodbye and surface as an uncaught error, so wait for them first; force only what a failed test left.
-async function dropDatabase(client: pg.Client, name: string): Promise<void> {
-  for (let attempt = 0; attempt < 20; attempt += 1) {
+/** Copies the template; two runs at once copy theirs one at a time, so a copy that finds it busy tries again. */
+async function createDatabase(name: string, template: string | null): Promise<void> {
+  const statement =
+    template === null ? `create database ${name}` : `create database ${name} template ${template}`;
+  for (let attempt = 0; ; attempt += 1) {
     try {
-      await client.query(`drop database if exists ${name}`);
+      await withAdminClient((client) => client.query(statement));
       return;
     } catch (error) {
-      if ((error as { code?: string }).code !== OBJECT_IN_USE) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      if (!isObjectInUse(error) || attempt >= 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 100));
     }
   }
-  await client.query(`drop database if exists ${name} with (force)`);
 }
 
-/** A new, empty database of the target kind; `cleanup` drops it (PostgreSQL) and is safe to call twice. */
-export async function freshDatabaseConfig(target: DatabaseTarget): Promise<FreshDatabase> {
-  if (target === 'pglite') return { config: { kind: 'pglite', dataDir: null }, cleanup: async () => {} };
+/**
+ * A new database of the target kind, at the latest migration with the job queue installed (or empty, with
+ * `fromScratch`); `cleanup` drops it (PostgreSQL) and is safe to call twice.
+ */
+export async function freshDatabaseConfig(
+  target: DatabaseTarget,
+  { fromScratch = false }: FreshDatabaseOptions = {},
+): Promise<FreshDatabase> {
+  if (target === 'pglite') {
+    const config: Config['database'] = fromScratch
+      ? { kind: 'pglite', dataDir: null }
+      : { kind: 'pglite', dataDir: null, loadDataDir: inject('pgliteTemplate') };
+    return { config, cleanup: async () => {} };
+  }
 
   const name = `gym_test_${randomBytes(6).toString('hex')}`;
-  await withAdminClient((client) => client.query(`create database ${name}`));
-  const url = new URL(TEST_POSTGRES_URL);
-  url.pathname = `/${name}`;
+  await createDatabase(name, fromScratch ? null : inject('postgresTemplate'));
   let dropped = false;
   return {
-    config: { kind: 'postgres', url: url.toString() },
+    config: { kind: 'postgres', url: testDatabaseUrl(name) },
     cleanup: async () => {
       if (dropped) return;
       dropped = true;
@@ -67,8 +82,9 @@ export async function freshDatabaseConfig(target: DatabaseTarget): Promise<Fresh
 /** A fresh database of the target, opened and migrated; `close` also drops it. */
 export async function openFreshDatabase(
   target: DatabaseTarget,
+  options: FreshDatabaseOptions = {},
 ): Promise<{ db: Db; close: () => Promise<void> }> {
-  const fresh = await freshDatabaseConfig(target);
+  const fresh = await freshDatabaseConfig(target, options);
   const opened = await openDatabase(fresh.config);
   try {
     await migrateToLatest(opened.db);
@@ -87,17 +103,21 @@ export async function openFreshDatabase(
 }
 
 /**
- * Declares the suite once per target, each with a migrated database of its own shared by its tests:
- * `describeEachDatabase('slot listing', (getDb) => { it(...) })`.
+ * Declares the suite once per target (both, unless `targets` says), each with a migrated database of its own
+ * shared by its tests: `describeEachDatabase('slot listing', (getDb) => { it(...) })`.
  */
 export function describeEachDatabase(
   name: string,
   defineTests: (getDb: () => Db, target: DatabaseTarget) => void,
+  {
+    targets = DATABASE_TARGETS,
+    ...options
+  }: FreshDatabaseOptions & { targets?: readonly DatabaseTarget[] } = {},
 ): void {
-  describe.each(DATABASE_TARGETS)(`${name} (%s)`, (target) => {
+  describe.each(targets)(`${name} (%s)`, (target) => {
     let database: { db: Db; close: () => Promise<void> } | undefined;
     beforeAll(async () => {
-      database = await openFreshDatabase(target);
+      database = await openFreshDatabase(target, options);
     });
     afterAll(async () => {
       await database?.close();
@@ -118,4 +138,12 @@ export async function emptyAllTables(db: Db): Promise<void> {
   if (rows.length === 0) return;
   const tables = rows.map((row) => `"${row.tablename}"`).join(', ');
   await sql.raw(`truncate table ${tables} restart identity cascade`).execute(db);
+}
+
+/** `describeEachDatabase` on the embedded target alone (PGLITE_ONLY says when). */
+export function describeOnPglite(
+  name: string,
+  defineTests: (getDb: () => Db, target: DatabaseTarget) => void,
+): void {
+  describeEachDatabase(name, defineTests, { targets: PGLITE_ONLY });
 }
