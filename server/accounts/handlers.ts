@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { noStore } from '../http/caching.ts';
 import { bearerSecurity, defineHandlers, signedIn } from '../http/operations.ts';
 import { resolveLocale } from '../kernel/i18n.ts';
@@ -14,6 +14,15 @@ declare module 'fastify' {
 
 function context(request: FastifyRequest): CallContext {
   return { ip: request.ip, locale: resolveLocale(request.headers.locale) };
+}
+
+/** `context`, with the moment the answer has been sent (or the connection closed) for work done after it. */
+function contextAnswered(request: FastifyRequest, reply: FastifyReply): CallContext {
+  const answered = new Promise<void>((resolve) => {
+    reply.raw.once('finish', resolve);
+    reply.raw.once('close', resolve);
+  });
+  return { ...context(request), answered };
 }
 
 /** The client making the call (bearerAuth ran first). */
@@ -49,15 +58,16 @@ export function authHandlers(auth: AuthService) {
     },
     register: async (request, reply) =>
       reply.status(201).send(await auth.register(request.body, context(request))),
-    forgotPassword: async (request) => auth.forgotPassword(request.query.email, context(request)),
+    forgotPassword: async (request, reply) =>
+      auth.forgotPassword(request.query.email, contextAnswered(request, reply)),
     resetPassword: async (request) =>
       auth.resetPassword(request.params.reset_token, request.body.new_password, context(request)),
     confirmEmail: async (request) => auth.confirm('email', request.params.code, context(request)),
     confirmPhoneNumber: async (request) => auth.confirm('phone', request.params.code, context(request)),
-    resendEmailVerification: async (request) =>
-      auth.resendCode('email', request.body.email, context(request)),
-    resendPhoneVerification: async (request) =>
-      auth.resendCode('phone', request.body.email, context(request)),
+    resendEmailVerification: async (request, reply) =>
+      auth.resendCode('email', request.body.email, contextAnswered(request, reply)),
+    resendPhoneVerification: async (request, reply) =>
+      auth.resendCode('phone', request.body.email, contextAnswered(request, reply)),
     logout: async (request, reply) => {
       await auth.logout(currentUser(request));
       return reply.status(204).send();

@@ -29,7 +29,12 @@ export const CODE_LIFETIME_MINUTES = 15;
 export const RESET_LINK_LIFETIME_MINUTES = 60;
 
 /** Who is calling: the address the rate limits count against and the language of the answer. */
-export type CallContext = { ip: string; locale: Locale };
+export type CallContext = {
+  ip: string;
+  locale: Locale;
+  /** Resolves once the answer has been sent; work the answer must not wait for starts after it. */
+  answered?: Promise<void>;
+};
 
 export type RegisterInput = Schemas['RegisterRequest'];
 
@@ -60,7 +65,7 @@ export function createAuthService(deps: {
   keys: AuthKeys;
   limiter: RateLimiter;
   /** Runs work after the caller has its answer (the recovery calls, whose timing must not reveal accounts). */
-  afterAnswer: (name: string, work: () => Promise<unknown>) => void;
+  afterAnswer: (name: string, work: () => Promise<unknown>, answered?: Promise<void>) => void;
   beforeErasure?: AccountErasureStep[];
   /** The coupon a member is offered without typing it (the early bird), read in `trx`; none when absent. */
   findOfferedCoupon?: (userId: string, trx: Db) => Promise<Schemas['OfferedCoupon'] | null>;
@@ -379,14 +384,17 @@ export function createAuthService(deps: {
       await limiter.consume('resend.account', `${channel}:${email}`);
       const at = now();
       // Looked up after the answer, so its time is the same whether or not the account exists.
-      deps.afterAnswer(`resend-${channel}-code`, () =>
-        runTransaction(db, { name: 'resendCode', log: deps.log }, async (trx) => {
-          const found = await repository.findLiveUserByEmail(trx, email);
-          const user = found && (await repository.findLiveUserById(trx, found.id, { forUpdate: true }));
-          if (!user) return;
-          if (channel === 'email' && !user.email_verified_at) await sendEmailCode(trx, user, at);
-          if (channel === 'phone' && !user.phone_verified_at) await sendPhoneCode(trx, user, at);
-        }),
+      deps.afterAnswer(
+        `resend-${channel}-code`,
+        () =>
+          runTransaction(db, { name: 'resendCode', log: deps.log }, async (trx) => {
+            const found = await repository.findLiveUserByEmail(trx, email);
+            const user = found && (await repository.findLiveUserById(trx, found.id, { forUpdate: true }));
+            if (!user) return;
+            if (channel === 'email' && !user.email_verified_at) await sendEmailCode(trx, user, at);
+            if (channel === 'phone' && !user.phone_verified_at) await sendPhoneCode(trx, user, at);
+          }),
+        context.answered,
       );
       return accountMessage(channel === 'email' ? 'emailCodeResent' : 'phoneCodeResent', context.locale);
     },
@@ -397,34 +405,38 @@ export function createAuthService(deps: {
       await limiter.consume('forgot.account', email);
       const at = now();
       // Looked up after the answer, so its time is the same whether or not the account exists.
-      deps.afterAnswer('reset-link', async () => {
-        const user = await repository.findLiveUserByEmail(db, email);
-        if (!user) return;
-        const token = randomToken();
-        const link = new URL(`${config.publicUrl}/${user.locale}`);
-        link.search = new URLSearchParams({ reset_token: token }).toString();
-        await runTransaction(db, { name: 'forgotPassword', log: deps.log }, async (trx) => {
-          await repository.insertResetToken(trx, {
-            userId: user.id,
-            tokenHash: sha256(token),
-            expiresAt: minutesFrom(at, RESET_LINK_LIFETIME_MINUTES),
-            now: at,
-          });
-          await queueEmail(trx, {
-            to: email,
-            locale: user.locale,
-            kind: 'reset-password',
-            email: resetPasswordMessage({
+      deps.afterAnswer(
+        'reset-link',
+        async () => {
+          const user = await repository.findLiveUserByEmail(db, email);
+          if (!user) return;
+          const token = randomToken();
+          const link = new URL(`${config.publicUrl}/${user.locale}`);
+          link.search = new URLSearchParams({ reset_token: token }).toString();
+          await runTransaction(db, { name: 'forgotPassword', log: deps.log }, async (trx) => {
+            await repository.insertResetToken(trx, {
+              userId: user.id,
+              tokenHash: sha256(token),
+              expiresAt: minutesFrom(at, RESET_LINK_LIFETIME_MINUTES),
+              now: at,
+            });
+            await queueEmail(trx, {
+              to: email,
               locale: user.locale,
-              brand: config.companyName,
-              firstName: user.first_name,
-              link: link.toString(),
-              minutes: RESET_LINK_LIFETIME_MINUTES,
-            }),
-            now: at,
+              kind: 'reset-password',
+              email: resetPasswordMessage({
+                locale: user.locale,
+                brand: config.companyName,
+                firstName: user.first_name,
+                link: link.toString(),
+                minutes: RESET_LINK_LIFETIME_MINUTES,
+              }),
+              now: at,
+            });
           });
-        });
-      });
+        },
+        context.answered,
+      );
       // The same words whether or not the account exists.
       return accountMessage('resetLinkSent', context.locale);
     },
