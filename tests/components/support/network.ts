@@ -1,0 +1,72 @@
+import { assertContractAnswer, operationOf } from '../../contract/responses.ts';
+
+// The network of a component test, answered at the `fetch` level: every request the app makes is matched to
+// its contract operation; some are answered at once (`auto`), the others wait until the test answers them,
+// so the busy state in between is seen. Every answer is checked against the contract first.
+
+export type Answer = { status: number; body?: unknown };
+export type Call = { operationId: string; request: Request; body: unknown };
+type Held = Call & { respond: (response: Response) => void };
+
+export function createNetwork(auto: Partial<Record<string, (call: Call) => Answer>> = {}) {
+  const held: Held[] = [];
+  const calls: Call[] = [];
+  const respond = (call: Call, answer: Answer) => {
+    assertContractAnswer(call.operationId, answer.status, answer.body);
+    return answer.body === undefined
+      ? new Response(null, { status: answer.status })
+      : new Response(JSON.stringify(answer.body), {
+          status: answer.status,
+          headers: { 'Content-Type': 'application/json' },
+        });
+  };
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const request = input instanceof Request ? input : new Request(input, init);
+    const text = request.method === 'GET' ? '' : await request.clone().text();
+    let body: unknown = text;
+    try {
+      body = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      body = Object.fromEntries(new URLSearchParams(text));
+    }
+    const call: Call = {
+      operationId: operationOf(request.method, new URL(request.url).pathname),
+      request,
+      body,
+    };
+    calls.push(call);
+    const answer = auto[call.operationId];
+    if (answer) return respond(call, answer(call));
+    return new Promise<Response>((resolve) => held.push({ ...call, respond: resolve }));
+  };
+  return {
+    fetch,
+    calls,
+    /** The calls still waiting for an answer. */
+    held: () => held.map(({ operationId }) => operationId),
+    /** Answers the oldest waiting call of one of `operationIds` (waiting a moment for the app to make it). */
+    async answer(operationIds: string[], answer: Answer | ((call: Call) => Answer)): Promise<Call> {
+      const deadline = Date.now() + 2_000;
+      for (;;) {
+        const index = held.findIndex((call) => operationIds.includes(call.operationId));
+        if (index >= 0) {
+          const [call] = held.splice(index, 1);
+          call!.respond(respond(call!, typeof answer === 'function' ? answer(call!) : answer));
+          return call!;
+        }
+        if (Date.now() > deadline)
+          throw new Error(
+            `the app never called ${operationIds.join(' or ')} (waiting: ${this.held().join(', ')})`,
+          );
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    },
+  };
+}
+
+export type Network = ReturnType<typeof createNetwork>;
+
+/** An error answer as the server gives it: the catalogue's status for the code, the contract's Error body. */
+export function errorAnswer(status: number, code: string, detail: string, extra: object = {}): Answer {
+  return { status, body: { code, detail, ...extra } };
+}
