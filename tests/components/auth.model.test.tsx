@@ -220,23 +220,6 @@ const button = (view: AuthView, name: string) => within(dialog(view)).getByRole(
 type World = { network: Network; app: Awaited<ReturnType<typeof renderApp>> };
 
 const message = (text: string) => ({ status: 200, body: { message: text } });
-const failure = (error: ApiError) => {
-  const status =
-    {
-      invalid_credentials: 401,
-      account_not_verified: 403,
-      email_in_use: 409,
-      rate_limited: 429,
-      invalid_reset_token: 400,
-      invalid_verification_code: 400,
-    }[error.code as string] ?? 500;
-  return errorAnswer(
-    status,
-    error.code!,
-    error.detail ?? '',
-    error.pending.length ? { pending: error.pending } : {},
-  );
-};
 
 const driver: Driver<typeof authModalMachine, World> = {
   answer(event, before) {
@@ -251,33 +234,33 @@ const driver: Driver<typeof authModalMachine, World> = {
         return {
           operations: ['login'],
           answer: error
-            ? failure(error)
+            ? errorAnswer(error)
             : { status: 200, body: { access_token: TOKEN, token_type: 'bearer' } },
         };
       case 'register':
         return {
           operations: ['register'],
-          answer: error ? failure(error) : { status: 201, body: { message: 'Conta criada.' } },
+          answer: error ? errorAnswer(error) : { status: 201, body: { message: 'Conta criada.' } },
         };
       case 'forgotPassword':
         return {
           operations: ['forgotPassword'],
-          answer: error ? failure(error) : message('Pedido registado.'),
+          answer: error ? errorAnswer(error) : message('Pedido registado.'),
         };
       case 'resetPassword':
         return {
           operations: ['resetPassword'],
-          answer: error ? failure(error) : message('Palavra-passe redefinida.'),
+          answer: error ? errorAnswer(error) : message('Palavra-passe redefinida.'),
         };
       case 'confirmCode':
         return {
           operations: [channel === 'email' ? 'confirmEmail' : 'confirmPhoneNumber'],
-          answer: error ? failure(error) : message('Verificado.'),
+          answer: error ? errorAnswer(error) : message('Verificado.'),
         };
       default:
         return {
           operations: [channel === 'email' ? 'resendEmailVerification' : 'resendPhoneVerification'],
-          answer: error ? failure(error) : message('Enviado.'),
+          answer: error ? errorAnswer(error) : message('Enviado.'),
         };
     }
   },

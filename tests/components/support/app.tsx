@@ -8,7 +8,7 @@ import {
   Outlet,
   RouterProvider,
 } from '@tanstack/react-router';
-import { cleanup, render } from '@testing-library/react';
+import { cleanup, configure, render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 
 import { vi } from 'vitest';
@@ -42,6 +42,11 @@ window.ResizeObserver ??= class {
 };
 if (!('scrollIntoView' in Element.prototype)) Object.assign(Element.prototype, { scrollIntoView() {} });
 window.scrollTo = () => {};
+
+// Role queries skip the check that an element is not hidden: it computes every ancestor's style (the slowest part
+// of a query), and jsdom applies no stylesheet (Mantine's CSS is not loaded), so it proves little here; a modal
+// that is closed is not in the document at all.
+configure({ defaultHidden: true });
 
 const CONFIG: ClientConfig = {
   companyName: 'Ginásio Privado',

@@ -133,7 +133,7 @@ export async function drivePath<M extends AnyStateMachine, TWorld extends { netw
         expect(flow.value(), `the running flow after ${type} on ${modelPath.description}`).toEqual(
           (step.state as { value: unknown }).value,
         ),
-      { timeout: 1_000 },
+      { timeout: 1_000, interval: 5 },
     );
     await waitFor(
       () => {
@@ -145,7 +145,7 @@ export async function drivePath<M extends AnyStateMachine, TWorld extends { netw
           throw error;
         }
       },
-      { timeout: 1_000 },
+      { timeout: 1_000, interval: 5 },
     );
   }
 }

@@ -1,10 +1,12 @@
+import type { ApiError } from '../../../machines/api.ts';
+import { errorCatalogue } from '../../../server/kernel/errors.ts';
 import { assertContractAnswer, operationOf } from '../../contract/responses.ts';
 
 // The network of a component test, answered at the `fetch` level: every request the app makes is matched to
 // its contract operation; some are answered at once (`auto`), the others wait until the test answers them,
 // so the busy state in between is seen. Every answer is checked against the contract first.
 
-export type Answer = { status: number; body?: unknown };
+export type Answer = { status: number; body?: unknown; headers?: Record<string, string> };
 export type Call = { operationId: string; request: Request; body: unknown };
 type Held = Call & { respond: (response: Response) => void };
 
@@ -14,10 +16,10 @@ export function createNetwork(auto: Partial<Record<string, (call: Call) => Answe
   const respond = (call: Call, answer: Answer) => {
     assertContractAnswer(call.operationId, answer.status, answer.body);
     return answer.body === undefined
-      ? new Response(null, { status: answer.status })
+      ? new Response(null, { status: answer.status, headers: answer.headers ?? {} })
       : new Response(JSON.stringify(answer.body), {
           status: answer.status,
-          headers: { 'Content-Type': 'application/json' },
+          headers: { 'Content-Type': 'application/json', ...answer.headers },
         });
   };
   const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
@@ -66,7 +68,18 @@ export function createNetwork(auto: Partial<Record<string, (call: Call) => Answe
 
 export type Network = ReturnType<typeof createNetwork>;
 
-/** An error answer as the server gives it: the catalogue's status for the code, the contract's Error body. */
-export function errorAnswer(status: number, code: string, detail: string, extra: object = {}): Answer {
-  return { status, body: { code, detail, ...extra } };
+/**
+ * The answer a server gives for a machine's ApiError: the status of its code in the server's error catalogue
+ * (server/kernel/errors.ts), the contract's Error body with the error's words (and what it owes, on a refused login).
+ */
+export function errorAnswer(error: ApiError): Answer {
+  const code = error.code ?? 'internal_error';
+  return {
+    status: errorCatalogue[code].status,
+    body: {
+      code,
+      detail: error.detail ?? 'Erro.',
+      ...(error.pending.length > 0 ? { pending: error.pending } : {}),
+    },
+  };
 }
