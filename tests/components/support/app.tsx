@@ -69,7 +69,15 @@ export type App = { runtime: Runtime; search: () => string };
  */
 export async function renderApp(
   Page: () => ReactNode,
-  options: { search: string; network: Network; inspect: (event: InspectionEvent) => void; token?: string },
+  options: {
+    search: string;
+    network: Network;
+    inspect: (event: InspectionEvent) => void;
+    token?: string;
+    config?: Partial<ClientConfig>;
+    /** Told of the runtime as soon as it exists, before anything renders. */
+    onRuntime?: (runtime: Runtime) => void;
+  },
 ): Promise<App> {
   cleanup();
   window.localStorage.clear();
@@ -81,9 +89,13 @@ export async function renderApp(
     i18n.activate('pt');
   }
   const runtime: Runtime = {
-    ...createRuntime({ ...CONFIG, apiBaseUrl: `${window.location.origin}/api` }, { openLogin: () => {} }),
+    ...createRuntime(
+      { ...CONFIG, apiBaseUrl: `${window.location.origin}/api`, ...options.config },
+      { openLogin: () => {} },
+    ),
     inspect: options.inspect,
   };
+  options.onRuntime?.(runtime);
   const rootRoute = createRootRoute({ component: Outlet });
   const langRoute = createRoute({
     getParentRoute: () => rootRoute,

@@ -130,9 +130,10 @@ export async function drivePath<M extends AnyStateMachine, TWorld extends { netw
     if (answerOf(index + 1)?.operations.length === 0) continue;
     await waitFor(
       () =>
-        expect(flow.value(), `the running flow after ${type} on ${modelPath.description}`).toEqual(
-          (step.state as { value: unknown }).value,
-        ),
+        expect(
+          flow.value(),
+          `the running flow (${JSON.stringify(flow.value())}) after ${type} on ${modelPath.description}`,
+        ).toEqual((step.state as { value: unknown }).value),
       { timeout: 1_000, interval: 5 },
     );
     await waitFor(

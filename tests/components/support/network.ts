@@ -10,7 +10,8 @@ export type Answer = { status: number; body?: unknown; headers?: Record<string, 
 export type Call = { operationId: string; request: Request; body: unknown };
 type Held = Call & { respond: (response: Response) => void };
 
-export function createNetwork(auto: Partial<Record<string, (call: Call) => Answer>> = {}) {
+/** `auto` answers an operation at once; an answer of `undefined` holds that call for the test. */
+export function createNetwork(auto: Partial<Record<string, (call: Call) => Answer | undefined>> = {}) {
   const held: Held[] = [];
   const calls: Call[] = [];
   const respond = (call: Call, answer: Answer) => {
@@ -37,8 +38,8 @@ export function createNetwork(auto: Partial<Record<string, (call: Call) => Answe
       body,
     };
     calls.push(call);
-    const answer = auto[call.operationId];
-    if (answer) return respond(call, answer(call));
+    const answer = auto[call.operationId]?.(call);
+    if (answer) return respond(call, answer);
     return new Promise<Response>((resolve) => held.push({ ...call, respond: resolve }));
   };
   return {
@@ -46,11 +47,14 @@ export function createNetwork(auto: Partial<Record<string, (call: Call) => Answe
     calls,
     /** The calls still waiting for an answer. */
     held: () => held.map(({ operationId }) => operationId),
-    /** Answers the oldest waiting call of one of `operationIds` (waiting a moment for the app to make it). */
+    /**
+     * Answers the newest waiting call of one of `operationIds` (waiting a moment for the app to make it): an older
+     * one belongs to an actor the flow has stopped (a view left while it waited), whose answer no one awaits.
+     */
     async answer(operationIds: string[], answer: Answer | ((call: Call) => Answer)): Promise<Call> {
       const deadline = Date.now() + 2_000;
       for (;;) {
-        const index = held.findIndex((call) => operationIds.includes(call.operationId));
+        const index = held.findLastIndex((call) => operationIds.includes(call.operationId));
         if (index >= 0) {
           const [call] = held.splice(index, 1);
           call!.respond(respond(call!, typeof answer === 'function' ? answer(call!) : answer));
