@@ -6,6 +6,7 @@ import type { AnyStateMachine, EventFromLogic, InspectionEvent, SnapshotFrom } f
 import { coverageDir, type Coverage } from '../../machines/model/harness.ts';
 import { inventory, transitionKey, type AnyTransition, type ModelPath } from '../../machines/model/paths.ts';
 import type { Answer, Call, Network } from './network.ts';
+import { MIN_UI_TRANSITION_COVERAGE } from './threshold.ts';
 
 // Model-based tests through the real components: a path generated from a flow's machine is driven through the
 // rendered feature. A user event is a UI action (typing, a click); an actor's answer is the network's answer to
@@ -13,7 +14,7 @@ import type { Answer, Call, Network } from './network.ts';
 // state the model predicts, and the feature must show it. What the run covers is recorded from the running
 // flows' own inspection events (the transitions their actors took), never from the paths.
 
-export const MIN_UI_TRANSITION_COVERAGE = 0.9;
+export { MIN_UI_TRANSITION_COVERAGE };
 
 type Snapshot<M extends AnyStateMachine> = SnapshotFrom<M>;
 type Event<M extends AnyStateMachine> = EventFromLogic<M>;
