@@ -17,6 +17,13 @@ import { createNetwork, errorAnswer, type Network } from './support/network.ts';
 
 vi.mock('@lingui/react/macro', () => import('./support/lingui-macro.tsx'));
 vi.mock('@lingui/core/macro', () => import('./support/lingui-macro.tsx'));
+// The app's theme, respecting the test user's wish for reduced motion: modals open and close without transitions.
+vi.mock('../../src/ui/theme.ts', async (importOriginal) => ({
+  theme: {
+    ...(await importOriginal<{ theme: object }>()).theme,
+    respectReducedMotion: true,
+  },
+}));
 const { default: AuthModal } = await import('../../src/auth/AuthModal.tsx');
 
 // The auth modal's machine (machines/authModal.machine.ts) driven through the real modal (src/auth/AuthModal.tsx):

@@ -22,6 +22,13 @@ vi.mock('@stripe/stripe-js', () => ({
 }));
 vi.mock('@lingui/react/macro', () => import('./support/lingui-macro.tsx'));
 vi.mock('@lingui/core/macro', () => import('./support/lingui-macro.tsx'));
+// The app's theme, respecting the test user's wish for reduced motion: modals open and close without transitions.
+vi.mock('../../src/ui/theme.ts', async (importOriginal) => ({
+  theme: {
+    ...(await importOriginal<{ theme: object }>()).theme,
+    respectReducedMotion: true,
+  },
+}));
 const { default: BookingModal } = await import('../../src/booking/BookingModal.tsx');
 
 // The booking flow's machine (machines/booking.machine.ts) driven through the real booking modal

@@ -23,10 +23,11 @@ import type { Network } from './network.ts';
 // `fetch`), Lingui in Portuguese, a router with the app's `/$lang` route and its modal search, the feature as the
 // page. What jsdom lacks and Mantine asks for is stubbed once.
 
+// The test's user prefers reduced motion: with the theme's consent (below) Mantine's modals open and close at once.
 if (!window.matchMedia)
   window.matchMedia = (query: string) =>
     ({
-      matches: false,
+      matches: query === '(prefers-reduced-motion: reduce)',
       media: query,
       onchange: null,
       addListener: () => {},
