@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
+import './support/mocks.ts';
 import { fireEvent, screen, within } from '@testing-library/react';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { EventFrom, SnapshotFrom } from 'xstate';
 import { ApiError } from '../../machines/api.ts';
 import {
@@ -13,17 +14,9 @@ import {
 import { covering, generatePaths, withoutPrefixes } from '../machines/model/paths.ts';
 import { renderApp } from './support/app.tsx';
 import { drivePath, press, recorder, type Driver } from './support/model.ts';
+import { MEMBER } from './support/member.ts';
 import { createNetwork, errorAnswer, type Network } from './support/network.ts';
 
-vi.mock('@lingui/react/macro', () => import('./support/lingui-macro.tsx'));
-vi.mock('@lingui/core/macro', () => import('./support/lingui-macro.tsx'));
-// The app's theme, respecting the test user's wish for reduced motion: modals open and close without transitions.
-vi.mock('../../src/ui/theme.ts', async (importOriginal) => ({
-  theme: {
-    ...(await importOriginal<{ theme: object }>()).theme,
-    respectReducedMotion: true,
-  },
-}));
 const { default: AuthModal } = await import('../../src/auth/AuthModal.tsx');
 
 // The auth modal's machine (machines/authModal.machine.ts) driven through the real modal (src/auth/AuthModal.tsx):
@@ -379,7 +372,7 @@ describe.each(STARTS)(
         );
         const network = createNetwork({
           validateToken: () => ({ status: 200, body: { valid: true } }),
-          getMe: () => ({ status: 200, body: USER }),
+          getMe: () => ({ status: 200, body: MEMBER }),
           listBranches: () => ({ status: 200, body: [] }),
         });
         flow.startPath();
@@ -399,17 +392,3 @@ describe.each(STARTS)(
     }
   },
 );
-
-const USER = {
-  email: EMAIL,
-  phone_number: '+351912345678',
-  first_name: 'Rita',
-  last_name: 'Lopes',
-  agree_newsletter: false,
-  distinct_id: 'd-1',
-  email_verified: true,
-  phone_verified: true,
-  locale: 'pt',
-  tax_id: null,
-  offered_coupon: null,
-};

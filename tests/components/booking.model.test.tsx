@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+import './support/mocks.ts';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { EventFrom, SnapshotFrom } from 'xstate';
@@ -10,6 +11,7 @@ import { formatDay, formatMonth, todayIn } from '../../src/booking/dates.ts';
 import { covering, generatePaths, withoutPrefixes } from '../machines/model/paths.ts';
 import { renderApp, type App } from './support/app.tsx';
 import { drivePath, press, recorder, type Driver } from './support/model.ts';
+import { MEMBER } from './support/member.ts';
 import { createNetwork, errorAnswer, type Network } from './support/network.ts';
 
 // Stripe.js cannot load here: each path's checkout waits for it, and `payment.failed` is Stripe.js failing to load.
@@ -19,15 +21,6 @@ vi.mock('@stripe/stripe-js', () => ({
     new Promise((resolve) => {
       stripe.fail = () => resolve(null);
     }),
-}));
-vi.mock('@lingui/react/macro', () => import('./support/lingui-macro.tsx'));
-vi.mock('@lingui/core/macro', () => import('./support/lingui-macro.tsx'));
-// The app's theme, respecting the test user's wish for reduced motion: modals open and close without transitions.
-vi.mock('../../src/ui/theme.ts', async (importOriginal) => ({
-  theme: {
-    ...(await importOriginal<{ theme: object }>()).theme,
-    respectReducedMotion: true,
-  },
 }));
 const { default: BookingModal } = await import('../../src/booking/BookingModal.tsx');
 
@@ -70,19 +63,6 @@ const BRANCH = {
   latitude: 38.74,
   longitude: -9.15,
   map_url: null,
-};
-const USER = {
-  email: 'rita@example.pt',
-  phone_number: '+351912345678',
-  first_name: 'Rita',
-  last_name: 'Lopes',
-  agree_newsletter: false,
-  distinct_id: 'd-1',
-  email_verified: true,
-  phone_verified: true,
-  locale: 'pt',
-  tax_id: null,
-  offered_coupon: null,
 };
 
 const answer = (type: string, rest: object) => ({ type, ...rest }) as unknown as Event;
@@ -227,7 +207,7 @@ const driver: Driver<typeof bookingMachine, World> = {
       case 'checkCoupon':
         return { operations: ['getCoupon'], answer: ok(200, event.output) };
       case 'loadOfferedCoupon':
-        return { operations: ['getMe'], answer: ok(200, { ...USER, offered_coupon: event.output }) };
+        return { operations: ['getMe'], answer: ok(200, { ...MEMBER, offered_coupon: event.output }) };
       default:
         return {
           operations: ['createBooking'],
@@ -362,7 +342,7 @@ describe.each(STARTS)('the booking modal, %s, driven by its model', async (_labe
           const lookUp = runtime?.session.getSnapshot().children.fetchUser;
           if (!lookUp || sessionLookUps.has(lookUp.sessionId)) return undefined;
           if (lookUp) sessionLookUps.add(lookUp.sessionId);
-          return { status: 200, body: USER };
+          return { status: 200, body: MEMBER };
         },
         logout: () => ({ status: 204 }),
         listBranches: () => ({ status: 200, body: [BRANCH] }),

@@ -1,25 +1,23 @@
 // @vitest-environment jsdom
+import './support/mocks.ts';
 import { screen, within } from '@testing-library/react';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { EventFrom, SnapshotFrom } from 'xstate';
 import { ApiError } from '../../machines/api.ts';
 import { myBookingsMachine, type HistoryPage } from '../../machines/myBookings.machine.ts';
 import type { Booking } from '../../machines/myBookings.selectors.ts';
-import { booking } from '../machines/bookings-fixtures.ts';
+import {
+  CHANGED_BOOKINGS,
+  FIRST_BOOKINGS,
+  LONG_HISTORY,
+  pastBooking,
+} from '../machines/bookings-fixtures.ts';
 import { covering, generatePaths, withoutPrefixes } from '../machines/model/paths.ts';
 import { renderApp } from './support/app.tsx';
 import { drivePath, press, recorder, type Driver } from './support/model.ts';
+import { MEMBER } from './support/member.ts';
 import { createNetwork, errorAnswer, type Network } from './support/network.ts';
 
-vi.mock('@lingui/react/macro', () => import('./support/lingui-macro.tsx'));
-vi.mock('@lingui/core/macro', () => import('./support/lingui-macro.tsx'));
-// The app's theme, respecting the test user's wish for reduced motion: modals open and close without transitions.
-vi.mock('../../src/ui/theme.ts', async (importOriginal) => ({
-  theme: {
-    ...(await importOriginal<{ theme: object }>()).theme,
-    respectReducedMotion: true,
-  },
-}));
 const { default: AccountModal } = await import('../../src/account/AccountModal.tsx');
 
 // My bookings' machine (machines/myBookings.machine.ts) driven through the real account modal's bookings tab
@@ -30,33 +28,9 @@ const { default: AccountModal } = await import('../../src/account/AccountModal.t
 type Event = EventFrom<typeof myBookingsMachine>;
 type Snapshot = SnapshotFrom<typeof myBookingsMachine>;
 
-// The lists the server can return: the first (booking 1's door code readable, booking 3 not cancelable), the
-// figures after a refused cancellation (booking 1 no longer cancelable, booking 2 cheaper), and a full first
-// window of history (older bookings may be left).
-const FIRST = [
-  booking(1, {
-    refundable_eur: 10,
-    lock_code: '123456',
-    lock_code_valid_from: '2026-12-01T09:45:00+00:00',
-    lock_code_valid_until: '2026-12-01T11:15:00+00:00',
-  }),
-  booking(2),
-  booking(3, { is_cancelable: false }),
-];
-const CHANGED = [booking(1, { is_cancelable: false }), booking(2, { refundable_eur: 5 })];
-const pastBooking = (day: number) =>
-  booking(100 + day, {
-    is_in_past: true,
-    is_cancelable: false,
-    is_movable: false,
-    refundable_eur: 0,
-    time_slot_data: {
-      ...booking(1).time_slot_data,
-      start_time: `2026-11-${String(day).padStart(2, '0')}T10:00:00+00:00`,
-      end_time: `2026-11-${String(day).padStart(2, '0')}T11:00:00+00:00`,
-    },
-  });
-const LONG = [booking(1), ...Array.from({ length: 20 }, (_, index) => pastBooking(index + 10))];
+const FIRST = FIRST_BOOKINGS;
+const CHANGED = CHANGED_BOOKINGS;
+const LONG = LONG_HISTORY;
 const OLDER: HistoryPage = { bookings: [pastBooking(5), pastBooking(4)], nextCursor: null };
 
 const answers = (state: Snapshot): Event[] => {
@@ -257,7 +231,7 @@ describe('my bookings, driven by its model through the account modal', () => {
     it(`follows ${path.description}`, async () => {
       const network = createNetwork({
         validateToken: () => ({ status: 200, body: { valid: true } }),
-        getMe: () => ({ status: 200, body: USER }),
+        getMe: () => ({ status: 200, body: MEMBER }),
         listBranches: () => ({ status: 200, body: [] }),
       });
       // A failed load is only logged (docs/decisions.md, 'Client'): once per failed answer, never shown.
@@ -285,17 +259,3 @@ describe('my bookings, driven by its model through the account modal', () => {
     });
   }
 });
-
-const USER = {
-  email: 'rita@example.pt',
-  phone_number: '+351912345678',
-  first_name: 'Rita',
-  last_name: 'Lopes',
-  agree_newsletter: false,
-  distinct_id: 'd-1',
-  email_verified: true,
-  phone_verified: true,
-  locale: 'pt',
-  tax_id: null,
-  offered_coupon: null,
-};
