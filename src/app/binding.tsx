@@ -42,7 +42,7 @@ export function createFlowBinding<TMachine extends AnyStateMachine, TPorts = Rec
     const runtime = useRuntime();
     const [logic] = useState(() => provide(runtime, ports ?? ({} as TPorts)));
     return (
-      <context.Provider logic={logic} options={{ input }}>
+      <context.Provider logic={logic} options={{ input, inspect: runtime.inspect }}>
         {children}
       </context.Provider>
     );

@@ -1,4 +1,4 @@
-import { createActor, waitFor, type ActorRefFrom } from 'xstate';
+import { createActor, waitFor, type ActorRefFrom, type InspectionEvent } from 'xstate';
 import { createAnalytics, type Analytics } from '../api/analytics.ts';
 import { createApiClient, type ApiClient } from '../api/client.ts';
 import { createLoaderStore, type LoaderStore } from '../api/loader.ts';
@@ -22,6 +22,8 @@ export type Runtime = {
   analytics: Analytics;
   session: ActorRefFrom<typeof sessionMachine>;
   startup: ActorRefFrom<typeof startupMachine>;
+  /** Told of every step of the flows' actors (src/app/binding.tsx); the component model tests record them. */
+  inspect?: (event: InspectionEvent) => void;
 };
 
 function rawSearch(search: string): Record<string, string> {

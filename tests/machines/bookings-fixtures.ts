@@ -30,3 +30,38 @@ export function booking(id: number, overrides: Partial<Booking> = {}): Booking {
     ...overrides,
   };
 }
+
+// The lists of my bookings the server can return, shared by the machine's model test and the component one:
+// the first load (booking 1's door code readable, booking 3 not cancelable), the figures after a refused
+// cancellation (booking 1 no longer cancelable, booking 2 cheaper), and a full first window of history.
+export const FIRST_BOOKINGS = [
+  booking(1, {
+    refundable_eur: 10,
+    lock_code: '123456',
+    lock_code_valid_from: '2026-12-01T09:45:00+00:00',
+    lock_code_valid_until: '2026-12-01T11:15:00+00:00',
+  }),
+  booking(2),
+  booking(3, { is_cancelable: false }),
+];
+export const CHANGED_BOOKINGS = [booking(1, { is_cancelable: false }), booking(2, { refundable_eur: 5 })];
+
+/** A past booking of November 2026 (day `day`), id 100 + day. */
+export const pastBooking = (day: number) =>
+  booking(100 + day, {
+    is_in_past: true,
+    is_cancelable: false,
+    is_movable: false,
+    refundable_eur: 0,
+    time_slot_data: {
+      ...booking(1).time_slot_data,
+      start_time: `2026-11-${String(day).padStart(2, '0')}T10:00:00+00:00`,
+      end_time: `2026-11-${String(day).padStart(2, '0')}T11:00:00+00:00`,
+    },
+  });
+
+/** Booking 1 beside a full first window of history (20 past bookings): older history may be left. */
+export const LONG_HISTORY = [
+  booking(1),
+  ...Array.from({ length: 20 }, (_, index) => pastBooking(index + 10)),
+];

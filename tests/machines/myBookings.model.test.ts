@@ -7,41 +7,16 @@ import {
   type HistoryPage,
 } from '../../machines/myBookings.machine.ts';
 import type { Booking } from '../../machines/myBookings.selectors.ts';
-import { booking } from './bookings-fixtures.ts';
+import { CHANGED_BOOKINGS, FIRST_BOOKINGS, LONG_HISTORY, pastBooking } from './bookings-fixtures.ts';
 
 import { coverageOf, generatePaths, replayPath } from './model/harness.ts';
 
 type Event = EventFrom<typeof myBookingsMachine>;
 type Snapshot = SnapshotFrom<typeof myBookingsMachine>;
 
-// Three lists the server can return: the first load (booking 3 not cancelable), the figures after a 409
-// (booking 1 no longer cancelable, booking 2 cheaper), and an empty list.
-// Booking 1's door code is readable (its start is less than 30 minutes away).
-const FIRST = [
-  booking(1, {
-    refundable_eur: 10,
-    lock_code: '123456',
-    lock_code_valid_from: '2026-12-01T09:45:00+00:00',
-    lock_code_valid_until: '2026-12-01T11:15:00+00:00',
-  }),
-  booking(2),
-  booking(3, { is_cancelable: false }),
-];
-const CHANGED = [booking(1, { is_cancelable: false }), booking(2, { refundable_eur: 5 })];
-/** A past booking of November 2026 (day `day`), id 100 + day. */
-const pastBooking = (day: number) =>
-  booking(100 + day, {
-    is_in_past: true,
-    is_cancelable: false,
-    refundable_eur: 0,
-    time_slot_data: {
-      ...booking(1).time_slot_data,
-      start_time: `2026-11-${String(day).padStart(2, '0')}T10:00:00+00:00`,
-      end_time: `2026-11-${String(day).padStart(2, '0')}T11:00:00+00:00`,
-    },
-  });
-// A full first window of history (20 past bookings) beside booking 1: older history may be left.
-const LONG = [booking(1), ...Array.from({ length: 20 }, (_, index) => pastBooking(index + 10))];
+const FIRST = FIRST_BOOKINGS;
+const CHANGED = CHANGED_BOOKINGS;
+const LONG = LONG_HISTORY;
 const LISTS: Booking[][] = [FIRST, CHANGED, [], LONG];
 // Older pages: one with more behind it, the last one.
 const OLDER: HistoryPage[] = [

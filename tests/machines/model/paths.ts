@@ -289,3 +289,53 @@ export async function coverageOfPaths<TMachine extends AnyStateMachine>(
     transitions: { covered: all.transitions.filter((key) => transitions.has(key)), total: all.transitions },
   };
 }
+
+/** Drops every path that is a prefix of another one: the longer path checks the same states on its way. */
+export function withoutPrefixes<M extends AnyStateMachine>(paths: ModelPath<M>[]): ModelPath<M>[] {
+  const keyOf = (path: ModelPath<M>) => path.steps.map((step) => `${JSON.stringify(step.event)}\n`).join('');
+  const keys = paths.map(keyOf);
+  return paths.filter((_, index) => {
+    const key = keys[index]!;
+    return !keys.some(
+      (other, otherIndex) => otherIndex !== index && other.length > key.length && other.startsWith(key),
+    );
+  });
+}
+
+/**
+ * The fewest paths (greedily, longest contribution first) that still take every state and transition of the
+ * machine that the given paths take together: each path driven through the UI costs a fresh render (or page).
+ */
+export async function covering<M extends AnyStateMachine>(
+  machine: M,
+  paths: ModelPath<M>[],
+  options: { scripted: string[]; input?: InputFrom<M> },
+): Promise<ModelPath<M>[]> {
+  const reach = await Promise.all(
+    paths.map(async (path) => {
+      const coverage = await coverageOfPaths(machine, [path], options);
+      return new Set([...coverage.states.covered, ...coverage.transitions.covered]);
+    }),
+  );
+  const wanted = new Set(reach.flatMap((items) => [...items]));
+  const chosen: number[] = [];
+  while (wanted.size > 0) {
+    let best = -1;
+    let bestGain = 0;
+    for (const [index, items] of reach.entries()) {
+      const gain = [...items].filter((item) => wanted.has(item)).length;
+      // Ties go to the shorter path: less to drive.
+      if (
+        gain > bestGain ||
+        (gain === bestGain && gain > 0 && paths[index]!.steps.length < paths[best]!.steps.length)
+      ) {
+        best = index;
+        bestGain = gain;
+      }
+    }
+    if (best === -1) break;
+    chosen.push(best);
+    for (const item of reach[best]!) wanted.delete(item);
+  }
+  return chosen.sort((a, b) => a - b).map((index) => paths[index]!);
+}

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { coverageDir, MIN_STATE_COVERAGE, MIN_TRANSITION_COVERAGE, readCoverage } from './harness.ts';
+import { MIN_UI_TRANSITION_COVERAGE } from '../../components/support/threshold.ts';
 
 // Vitest global setup: names this run's model-coverage directory and prints its totals after the run.
 // Each machine's model test fails on its own below the thresholds; this only reports.
@@ -26,7 +27,8 @@ export function teardown(): void {
   if (rows.length === 0) return;
   const lines = [
     '',
-    `Model-based coverage (generated paths; required: states ${MIN_STATE_COVERAGE * 100}%, transitions ${MIN_TRANSITION_COVERAGE * 100}%)`,
+    `Model-based coverage (generated paths; required: states ${MIN_STATE_COVERAGE * 100}%, transitions ${MIN_TRANSITION_COVERAGE * 100}%;`,
+    `  "(UI)": what the rendered components drove, tests/components; required: transitions ${MIN_UI_TRANSITION_COVERAGE * 100}%)`,
     `${'machine'.padEnd(20)} ${'paths'.padStart(6)} ${'states'.padStart(16)} ${'transitions'.padStart(18)}`,
   ];
   let paths = 0;

@@ -1,0 +1,368 @@
+// @vitest-environment jsdom
+import './support/mocks.ts';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { EventFrom, SnapshotFrom } from 'xstate';
+import { ApiError } from '../../machines/api.ts';
+import { bookingMachine, type BookingInput } from '../../machines/booking.machine.ts';
+import type { TimeSlot } from '../../machines/booking.pricing.ts';
+import { temporal } from '../../machines/temporal.ts';
+import { formatDay, formatMonth, todayIn } from '../../src/booking/dates.ts';
+import { covering, generatePaths, withoutPrefixes } from '../machines/model/paths.ts';
+import { renderApp, type App } from './support/app.tsx';
+import { drivePath, press, recorder, type Driver } from './support/model.ts';
+import { MEMBER } from './support/member.ts';
+import { createNetwork, errorAnswer, type Network } from './support/network.ts';
+
+// Stripe.js cannot load here: each path's checkout waits for it, and `payment.failed` is Stripe.js failing to load.
+const stripe = vi.hoisted(() => ({ fail: () => {} }));
+vi.mock('@stripe/stripe-js', () => ({
+  loadStripe: () =>
+    new Promise((resolve) => {
+      stripe.fail = () => resolve(null);
+    }),
+}));
+const { default: BookingModal } = await import('../../src/booking/BookingModal.tsx');
+
+// The booking flow's machine (machines/booking.machine.ts) driven through the real booking modal
+// (src/booking/BookingModal.tsx, its summary and payment dialogs): paths generated from the machine, each user
+// event a UI action, each call answered at the network with a body the contract allows, and `session.changed` a
+// login or logout of the app's real session, which the flow hears through the app's bridge.
+
+type Event = EventFrom<typeof bookingMachine>;
+type Snapshot = SnapshotFrom<typeof bookingMachine>;
+
+const ZONE = 'Europe/Lisbon';
+const TODAY = todayIn(ZONE);
+const NEXT_DAY = temporal().PlainDate.from(TODAY).add({ days: 1 }).toString();
+const FIRST_MONTH = TODAY.slice(0, 7);
+const SLOT: TimeSlot = {
+  id: 11,
+  start_time: `${NEXT_DAY}T09:00:00+00:00`,
+  end_time: `${NEXT_DAY}T10:00:00+00:00`,
+  basic_price_eur: 20,
+  is_bookeable: true,
+};
+const TAKEN: TimeSlot = { ...SLOT, is_bookeable: false };
+const WELCOME = 'WELCOME5';
+const UNKNOWN = 'NAOEXISTE';
+const OFFERED = { id: 3, code: 'EARLYBIRD', discount: 0.1, remaining_uses: 3 };
+
+const BRANCH = {
+  id: 1,
+  name: 'Avenidas Novas',
+  order: 1,
+  image: '/images/branches/lisboa-1.jpg',
+  images_urls: [],
+  location: 'Lisboa',
+  active_with_smart_lock: true,
+  descriptions_data: { pt: '<p>Um espaço privado.</p>' },
+  min_and_max_price_eur_long_cached: [15, 25],
+  time_zone: ZONE,
+  slot_minutes: 60,
+  latitude: 38.74,
+  longitude: -9.15,
+  map_url: null,
+};
+
+const answer = (type: string, rest: object) => ({ type, ...rest }) as unknown as Event;
+
+/** The server's answers while the flow waits, and what the user (or the session) can do in the state. */
+function events(state: Snapshot): Event[] {
+  const { context } = state;
+  const offered: Event[] = [];
+  if (state.matches('loadingToday'))
+    return [
+      answer('xstate.done.actor.loadLocalTime', { output: `${TODAY}T08:00:00+00:00` }),
+      answer('xstate.error.actor.loadLocalTime', { error: new ApiError('service_unavailable') }),
+    ];
+  if (state.matches({ summary: 'creating' }))
+    return [
+      answer('xstate.done.actor.createBooking', { output: 'cs_local_1_secret_x' }),
+      answer('xstate.done.actor.createBooking', { output: null }),
+      answer('xstate.error.actor.createBooking', {
+        error: new ApiError('slot_unavailable', 'Este horário já não está disponível.'),
+      }),
+      answer('xstate.error.actor.createBooking', { error: new ApiError('payment_provider_unavailable') }),
+      { type: 'summary.close' },
+    ];
+  if (state.matches({ summary: 'reviewing' }))
+    return [
+      { type: 'terms.toggle' },
+      { type: 'summary.close' },
+      ...(context.termsAccepted ? [{ type: 'booking.confirm' } as const] : []),
+      ...(context.termsAccepted ? [] : [{ type: 'session.changed', loggedIn: false } as const]),
+    ];
+  if (state.matches('payment')) {
+    // The slots reload behind the dialog: until their answer the list still offers the slot being paid.
+    if (context.slots.some((slot) => slot.is_bookeable))
+      return [
+        answer('xstate.done.actor.loadSlots', { output: [TAKEN] }),
+        answer('xstate.error.actor.loadSlots', { error: new ApiError('internal_error') }),
+      ];
+    return [
+      ...(state.matches({ payment: 'checkout' }) ? [{ type: 'payment.failed' } as const] : []),
+      { type: 'payment.close' },
+    ];
+  }
+  if (state.matches('confirmed')) return [{ type: 'payment.close' }];
+  if (state.matches({ browsing: { slots: 'loading' } }))
+    offered.push(
+      answer('xstate.done.actor.loadSlots', {
+        output: context.date === NEXT_DAY ? [context.slots.length > 0 ? TAKEN : SLOT] : [],
+      }),
+      answer('xstate.error.actor.loadSlots', { error: new ApiError('internal_error') }),
+    );
+  if (state.matches({ browsing: { coupon: 'offering' } }))
+    offered.push(
+      answer('xstate.done.actor.loadOfferedCoupon', { output: OFFERED }),
+      answer('xstate.done.actor.loadOfferedCoupon', { output: null }),
+      answer('xstate.error.actor.loadOfferedCoupon', { error: new ApiError('service_unavailable') }),
+    );
+  if (state.matches({ browsing: { coupon: 'checking' } }))
+    offered.push(
+      context.couponInput === WELCOME
+        ? answer('xstate.done.actor.checkCoupon', { output: { id: 7, discount: 0.05, remaining_uses: null } })
+        : answer('xstate.error.actor.checkCoupon', {
+            error: new ApiError('invalid_coupon', 'Código de cupão inválido.'),
+          }),
+      answer('xstate.error.actor.checkCoupon', { error: new ApiError('service_unavailable') }),
+    );
+  if (!state.matches('browsing')) return offered;
+  // The user acts in a person's order, so the graph stays small: today's (empty) day first, where the month can
+  // be turned and the session change; then the next day, its slot, the coupon and the summary.
+  const settled =
+    !state.matches({ browsing: { slots: 'loading' } }) &&
+    !state.matches({ browsing: { coupon: 'checking' } });
+  const untouched = context.selected.length === 0 && context.couponInput === '' && context.coupon === null;
+  if (settled && context.date === TODAY) {
+    offered.push({ type: 'date.select', date: NEXT_DAY });
+    // A logout while the offered coupon is looked up stops the look-up.
+    if (state.matches({ browsing: { coupon: 'offering' } }))
+      offered.push({ type: 'session.changed', loggedIn: false });
+    else if (untouched) {
+      offered.push(context.month === FIRST_MONTH ? { type: 'month.next' } : { type: 'month.previous' });
+      offered.push({ type: 'session.changed', loggedIn: !context.loggedIn });
+    }
+  }
+  if (state.matches({ browsing: { slots: 'ready' } }) && context.date === NEXT_DAY) {
+    // A pick made while logged out waits for the login.
+    if (context.pendingSlot) offered.push({ type: 'session.changed', loggedIn: true });
+    else
+      for (const slot of context.slots)
+        if (state.can({ type: 'slot.toggle', slot })) offered.push({ type: 'slot.toggle', slot });
+    if (context.selected.length > 0) offered.push({ type: 'selection.clear' }, { type: 'summary.open' });
+    if (context.loggedIn && !state.matches({ browsing: { coupon: 'checking' } })) {
+      if (context.coupon) offered.push({ type: 'coupon.remove' });
+      else if (context.couponInput === '')
+        offered.push({ type: 'coupon.input', value: WELCOME }, { type: 'coupon.input', value: UNKNOWN });
+      else if (context.couponError === null) offered.push({ type: 'coupon.apply' });
+    }
+  }
+  return offered;
+}
+
+const serialize = (state: Snapshot) =>
+  JSON.stringify([
+    state.value,
+    Object.keys(state.children).sort(),
+    state.context.loggedIn,
+    state.context.date,
+    state.context.month,
+    state.context.slots,
+    state.context.selected.map((slot) => slot.id),
+    state.context.couponInput,
+    state.context.coupon?.code ?? null,
+    state.context.couponError?.kind ?? null,
+    state.context.offerChecked,
+    state.context.termsAccepted,
+    state.context.summaryError,
+    state.context.pendingSlot?.id ?? null,
+    state.context.clientSecret,
+  ]);
+
+const SCRIPTED = ['loadLocalTime', 'loadSlots', 'checkCoupon', 'loadOfferedCoupon', 'createBooking'];
+const STARTS: [string, boolean][] = [
+  ['logged in', true],
+  ['logged out', false],
+];
+
+type World = { network: Network; app: App };
+
+const DIALOG = () => screen.getByRole('dialog', { name: BRANCH.name });
+const summaryDialog = () => screen.queryByRole('dialog', { name: 'Resumo da reserva' });
+const slotButtons = () =>
+  within(screen.getByRole('group', { name: 'Horários' })).getAllByRole<HTMLButtonElement>('button');
+
+const driver: Driver<typeof bookingMachine, World> = {
+  answer(event) {
+    const actor = /actor\.(.+)$/.exec(event.type)![1]!;
+    const error = event.error as ApiError | undefined;
+    const ok = (status: number, body: unknown) => (error ? errorAnswer(error) : { status, body });
+    switch (actor) {
+      case 'loadLocalTime':
+        return { operations: ['getBranchLocalTime'], answer: ok(200, event.output) };
+      case 'loadSlots':
+        return { operations: ['listSlots'], answer: ok(200, event.output) };
+      case 'checkCoupon':
+        return { operations: ['getCoupon'], answer: ok(200, event.output) };
+      case 'loadOfferedCoupon':
+        return { operations: ['getMe'], answer: ok(200, { ...MEMBER, offered_coupon: event.output }) };
+      default:
+        return {
+          operations: ['createBooking'],
+          answer: ok(201, { checkout_session: { clientSecret: event.output ?? null } }),
+        };
+    }
+  },
+  act: {
+    'date.select': (event) =>
+      press(
+        within(DIALOG()).getByRole('button', { name: formatDay((event as { date: string }).date, 'pt') }),
+      ),
+    'month.next': () => press(within(DIALOG()).getByRole('button', { name: 'Mês seguinte' })),
+    'month.previous': () => press(within(DIALOG()).getByRole('button', { name: 'Mês anterior' })),
+    'slot.toggle': () => press(slotButtons()[0]!),
+    'selection.clear': () => press(within(DIALOG()).getByRole('button', { name: 'Desmarcar tudo' })),
+    'summary.open': () => press(within(DIALOG()).getByRole('button', { name: 'Confirmar reserva' })),
+    'coupon.input': (event) => {
+      fireEvent.change(within(DIALOG()).getByLabelText('Código de cupão'), {
+        target: { value: (event as { value: string }).value },
+      });
+    },
+    'coupon.apply': () => press(within(DIALOG()).getByRole('button', { name: 'Aplicar' })),
+    'coupon.remove': () => press(within(DIALOG()).getByRole('button', { name: 'Remover cupão' })),
+    'terms.toggle': () => press(within(summaryDialog()!).getByRole('checkbox')),
+    'summary.close': () => press(within(summaryDialog()!).getByRole('button', { name: 'Fechar' })),
+    'booking.confirm': () => press(within(summaryDialog()!).getByRole('button', { name: 'Confirmar' })),
+    'payment.failed': () => stripe.fail(),
+    'payment.close': () => {
+      const dialog =
+        screen.queryByRole('dialog', { name: 'Pagamento' }) ??
+        screen.getByRole('dialog', { name: 'Pagamento concluído' });
+      press(within(dialog).getAllByRole('button', { name: 'Fechar' })[0]!);
+    },
+    // The member logs in (the auth modal hands the session a token) or out, elsewhere on the page.
+    'session.changed': (event, _, { app }) => {
+      if ((event as { loggedIn: boolean }).loggedIn)
+        app.runtime.session.send({ type: 'token.set', token: 'member-token' });
+      else app.runtime.session.send({ type: 'logout' });
+    },
+  },
+  check(state, { app }) {
+    const { context } = state;
+    const dialog = DIALOG();
+    const inside = within(dialog);
+    inside.getByRole('heading', { name: formatDay(context.date, 'pt') });
+    expect(inside.getAllByText(formatMonth(context.month, 'pt')).length).toBeGreaterThan(0);
+    if (state.matches('loadingToday') || state.matches({ browsing: { slots: 'loading' } }))
+      inside.getByText('A carregar os horários…');
+    else if (state.matches({ browsing: { slots: 'failed' } }))
+      inside.getByText('Não foi possível obter os horários. Tente novamente mais tarde.');
+    else if (context.slots.length === 0) inside.getByText('Não há horários neste dia.');
+    else {
+      const buttons = slotButtons();
+      expect(buttons).toHaveLength(context.slots.length);
+      context.slots.forEach((slot, index) => {
+        expect(buttons[index]!.getAttribute('aria-pressed')).toBe(
+          String(context.selected.some((chosen) => chosen.id === slot.id)),
+        );
+        expect(buttons[index]!.disabled).toBe(!state.can({ type: 'slot.toggle', slot }));
+      });
+    }
+    // A pick made while logged out asks for the login.
+    if (context.pendingSlot) expect(app.search()).toMatch(/auth_tab=login/);
+    const slotsFailed = state.matches({ browsing: { slots: 'failed' } });
+    if (!context.loggedIn) {
+      if (!slotsFailed)
+        inside.getByRole('button', { name: `Iniciar sessão para reservar em ${BRANCH.name}` });
+      expect(inside.queryByLabelText('Código de cupão')).toBeNull();
+    } else if (!slotsFailed) {
+      if (context.coupon) inside.getByText(new RegExp(`${context.coupon.code} aplicado`));
+      else {
+        expect(inside.getByLabelText<HTMLInputElement>('Código de cupão').value).toBe(context.couponInput);
+        const apply = inside.getByRole('button', { name: 'Aplicar' });
+        expect(apply.dataset.loading).toBe(
+          state.matches({ browsing: { coupon: 'checking' } }) ? 'true' : undefined,
+        );
+        if (context.couponError?.kind === 'invalid') inside.getByText(context.couponError.detail);
+      }
+      expect(inside.getByRole('button', { name: 'Confirmar reserva' })).toHaveProperty(
+        'disabled',
+        !state.can({ type: 'summary.open' }),
+      );
+    }
+    const summary = summaryDialog();
+    expect(summary !== null, 'the summary is open exactly in the summary').toBe(state.matches('summary'));
+    if (summary) {
+      expect(within(summary).getByRole('checkbox')).toHaveProperty('checked', context.termsAccepted);
+      expect(within(summary).getByRole('button', { name: 'Confirmar' }).dataset.loading).toBe(
+        state.matches({ summary: 'creating' }) ? 'true' : undefined,
+      );
+      const alert = within(summary).getByRole('alert');
+      if (context.summaryError?.kind === 'server')
+        expect(alert.textContent).toBe(context.summaryError.detail);
+      else if (context.summaryError) expect(alert.textContent).not.toBe('');
+      else expect(alert.textContent).toBe('');
+    }
+    const payment = screen.queryByRole('dialog', { name: 'Pagamento' });
+    expect(payment !== null, 'the payment dialog is open exactly while paying').toBe(
+      state.matches('payment'),
+    );
+    if (payment && state.matches({ payment: 'failed' }))
+      within(payment).getByText('O fornecedor de pagamentos não conseguiu iniciar.');
+    expect(screen.queryByRole('dialog', { name: 'Pagamento concluído' }) !== null).toBe(
+      state.matches('confirmed'),
+    );
+  },
+};
+
+const flow = recorder(bookingMachine);
+afterAll(() => flow.assertCovered());
+
+let stripeKeys = 0;
+
+describe.each(STARTS)('the booking modal, %s, driven by its model', async (_label, loggedIn) => {
+  const input: BookingInput = { branchId: BRANCH.id, loggedIn, fallbackToday: TODAY };
+  const generated = withoutPrefixes(
+    generatePaths(bookingMachine, { events, input, serializeState: serialize, maxStatesForSimplePaths: 0 }),
+  );
+  const paths = await covering(bookingMachine, generated, { scripted: SCRIPTED, input });
+  for (const path of paths) {
+    it(`follows ${path.description}`, async () => {
+      let runtime: App['runtime'] | null = null;
+      const sessionLookUps = new Set<string>();
+      // The session's own calls are answered at once; the booking's look-up of the member (the offered coupon)
+      // waits for the path.
+      const network = createNetwork({
+        validateToken: () => ({ status: 200, body: { valid: true } }),
+        // The session asks for the member as it enters logged in, before the flow hears of it: the first call
+        // while the session's own look-up runs is the session's.
+        getMe: () => {
+          const lookUp = runtime?.session.getSnapshot().children.fetchUser;
+          if (!lookUp || sessionLookUps.has(lookUp.sessionId)) return undefined;
+          if (lookUp) sessionLookUps.add(lookUp.sessionId);
+          return { status: 200, body: MEMBER };
+        },
+        logout: () => ({ status: 204 }),
+        listBranches: () => ({ status: 200, body: [BRANCH] }),
+      });
+      flow.startPath();
+      stripeKeys += 1;
+      const app = await renderApp(() => <BookingModal hidden={false} onShown={() => {}} />, {
+        search: `booking_tab=bookSessions&booking_branch_id=${BRANCH.id}`,
+        network,
+        inspect: flow.inspect,
+        config: { stripePublishableKey: `pk_test_${stripeKeys}` },
+        onRuntime: (created) => (runtime = created),
+        ...(loggedIn ? { token: 'member-token' } : {}),
+      });
+      try {
+        await drivePath(driver, path, flow, { network, app });
+      } finally {
+        app.runtime.session.stop();
+        app.runtime.startup.stop();
+      }
+    });
+  }
+});

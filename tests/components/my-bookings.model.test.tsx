@@ -1,0 +1,261 @@
+// @vitest-environment jsdom
+import './support/mocks.ts';
+import { screen, within } from '@testing-library/react';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { EventFrom, SnapshotFrom } from 'xstate';
+import { ApiError } from '../../machines/api.ts';
+import { myBookingsMachine, type HistoryPage } from '../../machines/myBookings.machine.ts';
+import type { Booking } from '../../machines/myBookings.selectors.ts';
+import {
+  CHANGED_BOOKINGS,
+  FIRST_BOOKINGS,
+  LONG_HISTORY,
+  pastBooking,
+} from '../machines/bookings-fixtures.ts';
+import { covering, generatePaths, withoutPrefixes } from '../machines/model/paths.ts';
+import { renderApp } from './support/app.tsx';
+import { drivePath, press, recorder, type Driver } from './support/model.ts';
+import { MEMBER } from './support/member.ts';
+import { createNetwork, errorAnswer, type Network } from './support/network.ts';
+
+const { default: AccountModal } = await import('../../src/account/AccountModal.tsx');
+
+// My bookings' machine (machines/myBookings.machine.ts) driven through the real account modal's bookings tab
+// (src/account/MyBookings.tsx): paths generated from the machine, each user event a click in the rendered lists
+// and dialog, each call answered at the network with a body the contract allows. `bookings.reload` has no control
+// (nothing in the UI sends it), so the UI reaches at most 18 of the 19 transitions.
+
+type Event = EventFrom<typeof myBookingsMachine>;
+type Snapshot = SnapshotFrom<typeof myBookingsMachine>;
+
+const FIRST = FIRST_BOOKINGS;
+const CHANGED = CHANGED_BOOKINGS;
+const LONG = LONG_HISTORY;
+const OLDER: HistoryPage = { bookings: [pastBooking(5), pastBooking(4)], nextCursor: null };
+
+const answers = (state: Snapshot): Event[] => {
+  const loaded = state.context.bookings;
+  if (state.matches('loading'))
+    return [
+      ...(loaded.length === 0 ? [FIRST, LONG] : [FIRST]).map((output) => ({
+        type: 'xstate.done.actor.loadBookings',
+        output,
+      })),
+      { type: 'xstate.error.actor.loadBookings', error: new ApiError('internal_error') },
+    ] as unknown as Event[];
+  if (state.matches({ dialog: 'refreshing' }))
+    return [
+      { type: 'xstate.done.actor.loadBookings', output: CHANGED },
+      { type: 'xstate.error.actor.loadBookings', error: new ApiError('service_unavailable') },
+    ] as unknown as Event[];
+  if (state.matches('loadingHistory'))
+    return [
+      { type: 'xstate.done.actor.loadHistory', output: OLDER },
+      { type: 'xstate.error.actor.loadHistory', error: new ApiError('service_unavailable') },
+    ] as unknown as Event[];
+  if (state.matches('resendingCode'))
+    return [
+      { type: 'xstate.done.actor.resendCode' },
+      { type: 'xstate.error.actor.resendCode', error: new ApiError('rate_limited', 'Demasiados pedidos.') },
+    ] as unknown as Event[];
+  if (state.matches({ dialog: 'cancelling' }))
+    return [
+      { type: 'xstate.done.actor.cancelBookings' },
+      {
+        type: 'xstate.error.actor.cancelBookings',
+        error: new ApiError('refund_changed', 'O reembolso é agora 5 €.'),
+      },
+      { type: 'xstate.error.actor.cancelBookings', error: new ApiError('service_unavailable') },
+    ] as unknown as Event[];
+  return [];
+};
+
+/** What the user can do: the controls shown and enabled in the state. */
+function userEvents(state: Snapshot): Event[] {
+  const { bookings, selected, olderHistory } = state.context;
+  if (state.matches('ready'))
+    return [
+      ...bookings
+        .filter((item) => item.is_cancelable && !item.is_in_past)
+        .map((item) => ({ type: 'booking.toggle' as const, id: item.id })),
+      ...(selected.length > 0
+        ? [{ type: 'selection.clear' as const }, { type: 'dialog.open' as const }]
+        : []),
+      ...(olderHistory !== null ? [{ type: 'history.more' as const }] : []),
+      ...bookings
+        .filter((item) => item.lock_code !== null)
+        .map((item) => ({ type: 'code.resend' as const, id: item.id })),
+    ];
+  if (state.matches({ dialog: 'idle' }))
+    return [
+      ...(selected.length > 0 ? [{ type: 'cancellation.confirm' as const }] : []),
+      { type: 'dialog.cancel' },
+    ];
+  return [];
+}
+
+const listName = (bookings: Booking[]) =>
+  bookings === FIRST ? 'first' : bookings === CHANGED ? 'changed' : bookings.map((item) => item.id).join(',');
+
+// The model logs nothing while paths are generated; the running modal's logging is checked below.
+const model = myBookingsMachine.provide({ actions: { logLoadFailure: () => {} } });
+const generated = withoutPrefixes(
+  generatePaths(model, {
+    events: (state) => [...answers(state), ...userEvents(state)],
+    serializeState: (state) =>
+      JSON.stringify([
+        state.value,
+        listName(state.context.bookings),
+        [...state.context.selected].sort(),
+        state.context.error,
+        state.context.codeNotice,
+        state.context.olderHistory,
+      ]),
+    maxStatesForSimplePaths: 0,
+  }),
+);
+const SCRIPTED = ['loadBookings', 'cancelBookings', 'resendCode', 'loadHistory'];
+const paths = await covering(model, generated, { scripted: SCRIPTED });
+
+type World = { network: Network };
+
+const card = (id: number) => {
+  const found = screen.getAllByTestId('booking').find((item) => item.textContent?.includes(`#${id}`));
+  if (!found) throw new Error(`booking #${id} is not shown`);
+  return found;
+};
+const button = (name: string) => screen.getByRole('button', { name });
+const cancelDialog = () => screen.getByRole('dialog', { name: 'Cancelar reservas' });
+
+const driver: Driver<typeof myBookingsMachine, World> = {
+  answer(event) {
+    const actor = /actor\.(.+)$/.exec(event.type)![1]!;
+    const error = event.error as ApiError | undefined;
+    if (actor === 'loadBookings')
+      return {
+        operations: ['listMyBookings'],
+        answer: error ? errorAnswer(error) : { status: 200, body: event.output },
+      };
+    if (actor === 'loadHistory') {
+      const page = event.output as HistoryPage | undefined;
+      return {
+        operations: ['listMyBookings'],
+        answer: error
+          ? errorAnswer(error)
+          : {
+              status: 200,
+              body: page!.bookings,
+              headers: page!.nextCursor ? { 'next-history-cursor': page!.nextCursor } : {},
+            },
+      };
+    }
+    if (actor === 'resendCode')
+      return {
+        operations: ['resendAccessCode'],
+        answer: error ? errorAnswer(error) : { status: 202, body: { message: 'Código enviado.' } },
+      };
+    return {
+      operations: ['cancelBookings'],
+      answer: error ? errorAnswer(error) : { status: 200, body: { message: 'Reservas canceladas.' } },
+    };
+  },
+  act: {
+    'booking.toggle': (event) =>
+      press(
+        within(card((event as { id: number }).id)).getByRole('checkbox', {
+          name: /^Selecionar a reserva de/,
+        }),
+      ),
+    'selection.clear': () => press(button('Desmarcar todas')),
+    'dialog.open': () => press(button('Cancelar as reservas selecionadas')),
+    'dialog.cancel': () => press(within(cancelDialog()).getByRole('button', { name: 'Cancelar' })),
+    'cancellation.confirm': () => press(within(cancelDialog()).getByRole('button', { name: 'Confirmar' })),
+    'history.more': () => press(button('Mostrar reservas mais antigas')),
+    'code.resend': () =>
+      press(
+        within(screen.getByRole('region', { name: 'Códigos da porta' })).getByRole('button', {
+          name: 'Enviar o código novamente',
+        }),
+      ),
+  },
+  check(state) {
+    const { bookings, selected, error, codeNotice, olderHistory } = state.context;
+    if (state.matches('loading')) {
+      expect(screen.queryByRole('button', { name: 'Cancelar as reservas selecionadas' })).toBeNull();
+      return;
+    }
+    // Every booking held is on a card; the cancelable ones' boxes are ticked exactly when selected.
+    for (const item of bookings) {
+      const box = within(card(item.id)).queryByRole('checkbox');
+      if (item.is_cancelable && !item.is_in_past)
+        expect(box).toHaveProperty('checked', selected.includes(item.id));
+      else expect(box).toBeNull();
+    }
+    if (bookings.length === 0)
+      expect(screen.getAllByText('Não foram encontradas reservas').length).toBeGreaterThan(0);
+    const more = screen.queryByRole('button', { name: 'Mostrar reservas mais antigas' });
+    expect(more !== null, 'older bookings are offered exactly while there are some').toBe(
+      olderHistory !== null || state.matches('loadingHistory'),
+    );
+    if (state.matches('loadingHistory')) expect(more?.dataset.loading).toBe('true');
+    const resend = screen.queryByRole('button', { name: 'Enviar o código novamente' });
+    if (bookings.some((item) => item.lock_code !== null)) {
+      expect(resend?.dataset.loading).toBe(state.matches('resendingCode') ? 'true' : undefined);
+      const notice = screen.queryByRole('status');
+      expect(notice !== null, 'the code notice shows once the code was sent again (or not)').toBe(
+        codeNotice !== null && !state.matches('resendingCode'),
+      );
+      if (codeNotice && 'text' in codeNotice.feedback && notice)
+        expect(notice.textContent).toBe(codeNotice.feedback.text);
+    } else expect(resend).toBeNull();
+    const dialog = screen.queryByRole('dialog', { name: 'Cancelar reservas' });
+    if (!state.matches('dialog')) {
+      expect(dialog).toBeNull();
+      return;
+    }
+    expect(dialog).not.toBeNull();
+    const alert = within(dialog!).queryByRole('alert');
+    expect(alert !== null, 'the dialog shows an error exactly when there is one').toBe(error !== null);
+    if (error && 'text' in error) expect(alert?.textContent).toBe(error.text);
+    expect(within(dialog!).getByRole('button', { name: 'Confirmar' }).dataset.loading).toBe(
+      state.matches({ dialog: 'idle' }) ? undefined : 'true',
+    );
+  },
+};
+
+const flow = recorder(myBookingsMachine);
+afterAll(() => flow.assertCovered());
+
+describe('my bookings, driven by its model through the account modal', () => {
+  for (const path of paths) {
+    it(`follows ${path.description}`, async () => {
+      const network = createNetwork({
+        validateToken: () => ({ status: 200, body: { valid: true } }),
+        getMe: () => ({ status: 200, body: MEMBER }),
+        listBranches: () => ({ status: 200, body: [] }),
+      });
+      // A failed load is only logged (docs/decisions.md, 'Client'): once per failed answer, never shown.
+      const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+      flow.startPath();
+      const app = await renderApp(() => <AccountModal hidden={false} />, {
+        search: 'account_tab=myBookings',
+        network,
+        inspect: flow.inspect,
+        token: 'member-token',
+      });
+      try {
+        await drivePath(driver, path, flow, { network });
+        const failedLoads = path.steps.filter((step) =>
+          /^xstate\.error\.actor\.load(Bookings|History)$/.test(step.event.type as string),
+        ).length;
+        expect(logged.mock.calls.filter(([text]) => text === 'Could not load my bookings')).toHaveLength(
+          failedLoads,
+        );
+      } finally {
+        logged.mockRestore();
+        app.runtime.session.stop();
+        app.runtime.startup.stop();
+      }
+    });
+  }
+});

@@ -1,0 +1,120 @@
+import { I18nProvider } from '@lingui/react';
+import { i18n } from '@lingui/core';
+import {
+  createMemoryHistory,
+  createRootRoute,
+  createRoute,
+  createRouter,
+  Outlet,
+  RouterProvider,
+} from '@tanstack/react-router';
+import { cleanup, configure, render } from '@testing-library/react';
+import type { ReactNode } from 'react';
+
+import { vi } from 'vitest';
+import type { InspectionEvent } from 'xstate';
+import { modalSearchSchema } from '../../../machines/modal-search.ts';
+import { RuntimeContext } from '../../../src/app/context.tsx';
+import { createRuntime, type Runtime } from '../../../src/app/runtime.ts';
+import type { ClientConfig } from '../../../src/config.ts';
+import type { Network } from './network.ts';
+
+// The app around a feature under test: the real runtime (session, startup, the typed API client over the test's
+// `fetch`), Lingui in Portuguese, a router with the app's `/$lang` route and its modal search, the feature as the
+// page. What jsdom lacks and Mantine asks for is stubbed once.
+
+// The test's user prefers reduced motion: with the theme's consent (below) Mantine's modals open and close at once.
+if (!window.matchMedia)
+  window.matchMedia = (query: string) =>
+    ({
+      matches: query === '(prefers-reduced-motion: reduce)',
+      media: query,
+      onchange: null,
+      addListener: () => {},
+      removeListener: () => {},
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      dispatchEvent: () => false,
+    }) as MediaQueryList;
+window.ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+};
+if (!('scrollIntoView' in Element.prototype)) Object.assign(Element.prototype, { scrollIntoView() {} });
+window.scrollTo = () => {};
+
+// Role queries skip the check that an element is not hidden: it computes every ancestor's style (the slowest part
+// of a query), and jsdom applies no stylesheet (Mantine's CSS is not loaded), so it proves little here; a modal
+// that is closed is not in the document at all.
+configure({ defaultHidden: true });
+
+const CONFIG: ClientConfig = {
+  companyName: 'Ginásio Privado',
+  companyNIF: '123456789',
+  webMainUrl: 'https://gym.example',
+  apiBaseUrl: '/api',
+  contactEmail: 'ola@gym.example',
+  socialUrl: 'https://social.example/gym',
+  stripePublishableKey: null,
+  mixpanelToken: null,
+  earlyBirdEnabled: false,
+  poweredBy: { name: 'Vendor', url: 'https://vendor.example' },
+};
+
+export type App = { runtime: Runtime; search: () => string };
+
+/**
+ * Renders `Page` at `/pt?<search>` in the app's providers, the network answered by `network`, every step of the
+ * flows' actors told to `inspect`. A stored `token` is the member's session.
+ */
+export async function renderApp(
+  Page: () => ReactNode,
+  options: {
+    search: string;
+    network: Network;
+    inspect: (event: InspectionEvent) => void;
+    token?: string;
+    config?: Partial<ClientConfig>;
+    /** Told of the runtime as soon as it exists, before anything renders. */
+    onRuntime?: (runtime: Runtime) => void;
+  },
+): Promise<App> {
+  cleanup();
+  window.localStorage.clear();
+  if (options.token) window.localStorage.setItem('token', options.token);
+  window.history.replaceState(null, '', `/pt${options.search ? `?${options.search}` : ''}`);
+  vi.stubGlobal('fetch', options.network.fetch);
+  if (i18n.locale !== 'pt') {
+    i18n.load('pt', {});
+    i18n.activate('pt');
+  }
+  const runtime: Runtime = {
+    ...createRuntime(
+      { ...CONFIG, apiBaseUrl: `${window.location.origin}/api`, ...options.config },
+      { openLogin: () => {} },
+    ),
+    inspect: options.inspect,
+  };
+  options.onRuntime?.(runtime);
+  const rootRoute = createRootRoute({ component: Outlet });
+  const langRoute = createRoute({
+    getParentRoute: () => rootRoute,
+    path: '$lang',
+    validateSearch: modalSearchSchema,
+    component: Page,
+  });
+  const router = createRouter({
+    routeTree: rootRoute.addChildren([langRoute]),
+    history: createMemoryHistory({ initialEntries: [window.location.pathname + window.location.search] }),
+  });
+  await router.load();
+  render(
+    <I18nProvider i18n={i18n}>
+      <RuntimeContext value={runtime}>
+        <RouterProvider router={router as never} />
+      </RuntimeContext>
+    </I18nProvider>,
+  );
+  return { runtime, search: () => router.state.location.searchStr };
+}
