@@ -79,7 +79,7 @@ document.getElementById('keypad').addEventListener('submit', async (event) => {
   const body = await response.json().catch(() => ({}));
   const result = document.getElementById('result');
   const opened = response.ok && body.opened === true;
-  result.textContent = opened ? t(TEXTS.opened) : body.detail || t(TEXTS.refused);
+  result.textContent = opened ? texts.opened : body.detail || texts.refused;
   result.className = opened ? 'opened' : 'refused';
 });
 </script>
