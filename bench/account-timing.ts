@@ -5,7 +5,6 @@
 // writes bench/timing-results.md and exits 1 when a call's medians differ more. Not part of `npm test` (a
 // millisecond measurement on a loaded machine is a benchmark, not a test); the test suite checks that the answers
 // are the same (tests/server/account-recovery-answers.test.ts).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +12,11 @@ import path from 'node:path';
 import pg from 'pg';
 import * as prettier from 'prettier';
 import { RATE_LIMIT_RULES } from '../server/config.ts';
+import {
+  startServerProcess,
+  stopServerProcess,
+  type ServerProcess,
+} from '../tests/server/support/server-process.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -21,48 +25,9 @@ const WARM_PAIRS = 10;
 const LIMIT = 0.2;
 const RELAXED = RATE_LIMIT_RULES.map((rule) => `${rule}=100000/1h`).join(',');
 
-type Server = { child: ChildProcess; url: string; output: string[] };
-
-async function startServer(env: Record<string, string>, port: number): Promise<Server> {
-  const child = spawn(process.execPath, ['server/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'development',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      SLOT_HORIZON_DAYS: '7',
-      SEED_DEMO_DATA: 'false',
-      CLIENT_DIST_DIR: '/nonexistent-client-dist',
-      RATE_LIMITS: RELAXED,
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 600; attempt += 1) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output.join('')}`);
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return { child, url, output };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`server did not start:\n${output.join('')}`);
-}
-
-async function stopServer(server: Server): Promise<void> {
-  if (server.child.exitCode !== null) return;
-  const exited = new Promise((resolve) => server.child.once('exit', resolve));
-  server.child.kill('SIGTERM');
-  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
-  if (server.child.exitCode === null) server.child.kill('SIGKILL');
+/** A real server process on `port`, as the test suites start one (tests/server/support/server-process.ts). */
+function startServer(env: Record<string, string>, port: number): Promise<ServerProcess> {
+  return startServerProcess({ SEED_DEMO_DATA: 'false', RATE_LIMITS: RELAXED, ...env }, port);
 }
 
 function median(values: number[]): number {
@@ -150,7 +115,7 @@ async function withTarget<T>(target: 'pglite' | 'postgres', work: (url: string) 
     try {
       return await work(server.url);
     } finally {
-      await stopServer(server);
+      await stopServerProcess(server);
       rmSync(dataDir, { recursive: true, force: true });
     }
   }
@@ -164,7 +129,7 @@ async function withTarget<T>(target: 'pglite' | 'postgres', work: (url: string) 
   try {
     return await work(server.url);
   } finally {
-    await stopServer(server);
+    await stopServerProcess(server);
     await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();
   }
