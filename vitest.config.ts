@@ -1,6 +1,11 @@
+import babel from '@rolldown/plugin-babel';
+import { lingui, linguiTransformerBabelPreset } from '@lingui/vite-plugin';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The client's own transform (vite.config.ts): Lingui's macros compiled as in the build, and the `.po`
+  // catalogs importable, so component tests render the real messages of the real catalogs.
+  plugins: [babel({ presets: [linguiTransformerBabelPreset()] }), lingui()],
   test: {
     include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
     environment: 'node',

@@ -11,12 +11,13 @@ import {
 import { cleanup, configure, render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 
-import { vi } from 'vitest';
+import { afterEach, expect, vi } from 'vitest';
 import type { InspectionEvent } from 'xstate';
 import { modalSearchSchema } from '../../../machines/modal-search.ts';
 import { RuntimeContext } from '../../../src/app/context.tsx';
 import { createRuntime, type Runtime } from '../../../src/app/runtime.ts';
 import type { ClientConfig } from '../../../src/config.ts';
+import { activateLocale, loadFeatureMessages } from '../../../src/i18n/i18n.ts';
 import type { Network } from './network.ts';
 
 // The app around a feature under test: the real runtime (session, startup, the typed API client over the test's
@@ -62,6 +63,29 @@ const CONFIG: ClientConfig = {
   poweredBy: { name: 'Vendor', url: 'https://vendor.example' },
 };
 
+/** Texts a component asked for that the Portuguese catalogs lack (a message not extracted, an id mistyped). */
+const missing = new Set<string>();
+i18n.on('missing', ({ id }) => missing.add(id));
+
+let loaded: Promise<void> | null = null;
+
+/** The real Portuguese catalogs, as the app loads them: the page's and every feature's. */
+function loadCatalogs(): Promise<void> {
+  loaded ??= (async () => {
+    await activateLocale('pt');
+    await Promise.all(
+      (['account', 'booking', 'admin'] as const).map((feature) => loadFeatureMessages(feature)),
+    );
+  })();
+  return loaded;
+}
+
+afterEach(() => {
+  const ids = [...missing];
+  missing.clear();
+  expect(ids, 'messages the Portuguese catalogs lack').toEqual([]);
+});
+
 export type App = { runtime: Runtime; search: () => string };
 
 /**
@@ -85,10 +109,7 @@ export async function renderApp(
   if (options.token) window.localStorage.setItem('token', options.token);
   window.history.replaceState(null, '', `/pt${options.search ? `?${options.search}` : ''}`);
   vi.stubGlobal('fetch', options.network.fetch);
-  if (i18n.locale !== 'pt') {
-    i18n.load('pt', {});
-    i18n.activate('pt');
-  }
+  await loadCatalogs();
   const runtime: Runtime = {
     ...createRuntime(
       { ...CONFIG, apiBaseUrl: `${window.location.origin}/api`, ...options.config },
