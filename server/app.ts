@@ -18,6 +18,7 @@ import { errorHandler } from './http/error-handler.ts';
 import { healthHandlers } from './http/health.ts';
 import { loggerOptions } from './http/logging.ts';
 import { securityHeadersHook } from './http/security-headers.ts';
+import { buildSerializerOnFirstUse } from './http/compiled-schemas.ts';
 import { describeValidationProblems, fieldProblems, validatorCompiler } from './http/validation.ts';
 import type { AfterAnswer } from './jobs/after-answer.ts';
 import type { JobQueue } from './jobs/queue.ts';
@@ -93,6 +94,8 @@ export async function buildApp(
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 64 * 1024,
     genReqId: () => randomUUID(),
+    // Answers' serializers compiled on first use, once per process (server/http/compiled-schemas.ts).
+    schemaController: { compilersFactory: { buildSerializer: buildSerializerOnFirstUse } },
     forceCloseConnections: 'idle',
     // A stopping process drains (server/http/drain.ts): a request on an open connection is answered, not 503.
     return503OnClosing: false,

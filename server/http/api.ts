@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import formBody from '@fastify/formbody';
 import responseValidation from '@fastify/response-validation';
 import swagger from '@fastify/swagger';
@@ -13,14 +10,15 @@ import type {
   RouteOptions,
 } from 'fastify';
 import openapiGlue from 'fastify-openapi-glue';
-import { parse } from 'yaml';
+import type { Ajv } from 'ajv';
 import type { Config } from '../config.ts';
 import type { OperationHandlers } from './operations.ts';
 import { AppError } from '../kernel/errors.ts';
 import { resolveLocale } from '../kernel/i18n.ts';
-import { createAjv } from './validation.ts';
+import { ajvCompilingOnFirstUse, contractDocument } from './compiled-schemas.ts';
+import { ajvOptions, withFormats } from './validation.ts';
 
-export const contractPath = fileURLToPath(new URL('../../openapi/openapi.yaml', import.meta.url));
+export { contractPath } from './compiled-schemas.ts';
 
 export type { OperationHandlers } from './operations.ts';
 export type SecurityHandlers = Record<
@@ -90,6 +88,13 @@ function securityChecks(document: ContractDocument, handlers: SecurityHandlers) 
   return checks;
 }
 
+/** The answers' checks (VALIDATE_RESPONSES), one Ajv for the process. */
+let responseAjvInstance: Ajv | null = null;
+function responseAjv(): Ajv {
+  responseAjvInstance ??= withFormats(ajvCompilingOnFirstUse(ajvOptions));
+  return responseAjvInstance;
+}
+
 /**
  * Everything under /api: every route comes from the contract, so fastify validates each request
  * against it before a handler runs (and, in tests, each response too).
@@ -98,7 +103,7 @@ export async function registerApi(
   app: FastifyInstance,
   options: { config: Config; handlers: OperationHandlers; security: SecurityHandlers },
 ): Promise<void> {
-  const document = parse(readFileSync(contractPath, 'utf8')) as ContractDocument;
+  const document = contractDocument<ContractDocument>();
   const security = securityChecks(document, options.security);
   await app.register(
     async (api) => {
@@ -112,17 +117,18 @@ export async function registerApi(
       if (options.config.validateResponses) {
         // An answer with a status the operation does not declare fails too, not only a wrong body.
         await api.register(responseValidation, {
-          ajv: createAjv() as never,
+          ajv: responseAjv() as never,
           responseStatusCodeValidation: true,
         });
       }
       await api.register(swagger, {
         mode: 'static',
-        specification: { path: contractPath, baseDir: path.dirname(contractPath) },
+        // The plugin's type for an OpenAPI document; the contract is one (tests/contract checks it).
+        specification: { document: contractDocument<never>() },
       });
       await api.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
       await api.register(openapiGlue, {
-        specification: contractPath,
+        specification: contractDocument<Record<string, unknown>>(),
         operationResolver: (operationId: string) => {
           const handler = (options.handlers as Partial<Record<string, unknown>>)[operationId];
           if (typeof handler !== 'function') {

@@ -4,13 +4,14 @@ import ajvFormats from 'ajv-formats/dist/formats.js';
 import type { FastifySchemaCompiler } from 'fastify';
 import { inAcceptedYears } from '../kernel/clock.ts';
 import type { FieldProblem } from '../kernel/errors.ts';
+import { compiledOnFirstUse } from './compiled-schemas.ts';
 import { translate, type Locale, type Message } from '../kernel/i18n.ts';
 
 // ajv-formats ships CommonJS with a default export object; under Node's ESM loader the callable sits on `.default`.
 const addFormats = ((addFormatsPlugin as unknown as { default?: typeof addFormatsPlugin }).default ??
   addFormatsPlugin) as unknown as (ajv: Ajv) => Ajv;
 
-const sharedOptions: Options = {
+export const ajvOptions: Options = {
   // OpenAPI carries keywords (example, description, discriminator...) that are not JSON Schema.
   strict: false,
   allErrors: false,
@@ -19,10 +20,14 @@ const sharedOptions: Options = {
   useDefaults: true,
 };
 
-export function createAjv(options: Options = {}): Ajv {
-  const ajv = new Ajv({ ...sharedOptions, ...options });
+/** Adds the formats of ajv-formats (date, date-time, email, uri...). */
+export function withFormats<T extends Ajv>(ajv: T): T {
   addFormats(ajv);
   return ajv;
+}
+
+export function createAjv(options: Options = {}): Ajv {
+  return withFormats(new Ajv({ ...ajvOptions, ...options }));
 }
 
 const { fullFormats } = ajvFormats as unknown as {
@@ -83,7 +88,7 @@ function looseNumberAt(schema: unknown, data: unknown): string | null {
 
 // PostgreSQL text cannot hold U+0000: a value carrying it would fail in the database (a 500) instead of being
 // refused, and it can never match anything stored, so it is refused here like any other malformed value.
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+function compileValidator(schema: unknown, httpPart: string | undefined) {
   const ajv = httpPart === 'body' ? strictAjv : coercingAjv;
   const validate = ajv.compile(schema as object);
   const validateWithoutNul = (data: unknown): boolean => {
@@ -103,8 +108,14 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
     return at === null;
   };
   validateWithoutNul.errors = null as ErrorObject[] | null | undefined;
-  return validateWithoutNul as ReturnType<FastifySchemaCompiler<unknown>>;
-};
+  return validateWithoutNul;
+}
+
+/** Each request part's validator, compiled on the route's first request (server/http/compiled-schemas.ts). */
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
+  compiledOnFirstUse(`${httpPart === 'body' ? 'body' : 'coerced'}:${JSON.stringify(schema)}`, () =>
+    compileValidator(schema, httpPart),
+  ) as ReturnType<FastifySchemaCompiler<unknown>>;
 
 const problemTemplates = {
   required: /*i18n*/ { id: 'validation.required', message: 'o campo «{field}» é obrigatório' },

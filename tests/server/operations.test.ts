@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadConfig } from '../../server/config.ts';
 import { contractPath, registerApi, type OperationHandlers } from '../../server/http/api.ts';
+import { compileEverySchema } from '../../server/http/compiled-schemas.ts';
+import { startAccountApp } from './support/accounts.ts';
 
 // Every operation of the contract has a handler: one the router cannot resolve stops the server at startup,
 // naming it, instead of answering 501 to whoever calls it first.
@@ -52,5 +54,22 @@ describe('the contract’s operations', () => {
     await expect(startWith(handlersFor(operationIds), { bearerAuth: async () => undefined })).rejects.toThrow(
       /operatorAuth/,
     );
+  });
+});
+
+describe('the schemas of every route', () => {
+  it('compile as the server checks requests and writes and checks answers', async () => {
+    // A start compiles none of them (each waits for its route's first request): here all are compiled at once,
+    // so one the compilers refuse fails here rather than on some member's request.
+    const { app, close } = await startAccountApp('pglite', { VALIDATE_RESPONSES: 'true' });
+    try {
+      // Each operation has at least its answers' serializers and checks; most have parameters or a body too.
+      expect(compileEverySchema()).toBeGreaterThan(operationIds.length * 2);
+      expect(compileEverySchema()).toBe(0);
+      const answer = await app.inject({ method: 'GET', url: '/api/bookings/branches' });
+      expect(answer.statusCode).toBe(200);
+    } finally {
+      await close();
+    }
   });
 });
