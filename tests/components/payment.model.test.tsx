@@ -93,8 +93,8 @@ const generated = withoutPrefixes(
   generatePaths(paymentMachine, {
     events,
     input,
-    // Each outcome is its own state: the dialog words each one, so each is driven.
-    serializeState: (state) => JSON.stringify([state.value, outcomeOf(state)]),
+    // The whole state (each outcome is its own): a path's next step is computed from the state this names.
+    serializeState: (state) => JSON.stringify([state.value, state.context]),
   }),
 );
 // `covering` keeps the fewest paths that take every transition; the outcomes it would leave out (they take the
