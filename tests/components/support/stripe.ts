@@ -5,18 +5,28 @@ import { vi } from 'vitest';
 // `payment.failed`). Import this before the feature under test. The app keeps one Stripe.js per publishable key
 // (src/booking/StripeCheckout.tsx): each render takes a fresh key (`stripe.nextKey()`), so its checkout waits
 // for a load of its own.
+
+/** The loads of Stripe.js asked for, by publishable key: each waits until the test fails it. */
+const loads = new Map<string, (value: null) => void>();
 let keys = 0;
+
 export const stripe = {
-  fail: () => {},
   nextKey: () => {
     keys += 1;
     return `pk_test_${keys}`;
   },
+  /** Stripe.js fails to load for the current key's checkout, once that checkout (a lazy chunk) asked for it. */
+  async fail(): Promise<void> {
+    const key = `pk_test_${keys}`;
+    const deadline = Date.now() + 2_000;
+    while (!loads.has(key)) {
+      if (Date.now() > deadline) throw new Error(`the checkout never loaded Stripe.js (${key})`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    loads.get(key)!(null);
+  },
 };
 
 vi.mock('@stripe/stripe-js', () => ({
-  loadStripe: () =>
-    new Promise((resolve) => {
-      stripe.fail = () => resolve(null);
-    }),
+  loadStripe: (key: string) => new Promise((resolve) => loads.set(key, resolve)),
 }));
