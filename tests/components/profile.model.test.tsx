@@ -29,7 +29,7 @@ type Event = EventFrom<typeof profileMachine>;
 type Snapshot = SnapshotFrom<typeof profileMachine>;
 
 const OFFERED = { id: 3, code: 'EARLYBIRD', discount: 0.1, remaining_uses: 3 };
-const USER: User = { ...MEMBER, offered_coupon: OFFERED };
+const USER: User = { ...MEMBER, locale: 'pt', offered_coupon: OFFERED };
 const NEW_PASSWORD = 'Nova-2026-senha';
 const VALID_PHONE = ' +351 913 000 000 ';
 const change = (field: keyof ProfileFields, value: string) =>
