@@ -74,7 +74,8 @@ export type Network = ReturnType<typeof createNetwork>;
 
 /**
  * The answer a server gives for a machine's ApiError: the status of its code in the server's error catalogue
- * (server/kernel/errors.ts), the contract's Error body with the error's words (and what it owes, on a refused login).
+ * (server/kernel/errors.ts), the contract's Error body with the error's words (and what it owes, on a refused login;
+ * the refused fields; a move's difference as the server computes it).
  */
 export function errorAnswer(error: ApiError): Answer {
   const code = error.code ?? 'internal_error';
@@ -84,6 +85,8 @@ export function errorAnswer(error: ApiError): Answer {
       code,
       detail: error.detail ?? 'Erro.',
       ...(error.pending.length > 0 ? { pending: error.pending } : {}),
+      ...(error.fields.length > 0 ? { fields: error.fields } : {}),
+      ...(error.priceDifferenceEur !== null ? { price_difference_eur: error.priceDifferenceEur } : {}),
     },
   };
 }
