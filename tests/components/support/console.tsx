@@ -67,7 +67,8 @@ export async function renderConsole(
   if (token !== null) window.localStorage.setItem(ADMIN_TOKEN_KEY, token);
   window.history.replaceState(null, '', path);
   vi.stubGlobal('fetch', options.network.fetch);
-  await loadCatalogs();
+  // The console's chunk, loaded before the first render, so the first path does not wait for it to compile.
+  await Promise.all([loadCatalogs(), import('../../../src/admin/admin.lazy.tsx')]);
   const runtime: Runtime = {
     ...createRuntime({ ...CONFIG, apiBaseUrl: `${window.location.origin}/api` }, { openLogin: () => {} }),
     inspect: options.inspect,
