@@ -5,8 +5,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { EventFrom, SnapshotFrom } from 'xstate';
 import { adminQueryMachine } from '../../machines/adminQuery.machine.ts';
 import { ApiError } from '../../machines/api.ts';
-import { covering, generatePaths, withoutPrefixes, type ModelPath } from '../machines/model/paths.ts';
-import { consoleNetwork, feedbackText, labelled, renderConsole, started } from './support/console.tsx';
+import { covering, generatePaths } from '../machines/model/paths.ts';
+import {
+  consoleNetwork,
+  cutAfter,
+  feedbackText,
+  isSessionEnd,
+  labelled,
+  renderConsole,
+  started,
+} from './support/console.tsx';
 import { drivePath, press, recorder, type Driver } from './support/model.ts';
 import { errorAnswer, type Network } from './support/network.ts';
 
@@ -48,13 +56,12 @@ const found = (q: string) =>
     ? EVERYONE
     : { ...EVERYONE, items: EVERYONE.items.filter((item) => item.first_name === q), total: 1 };
 
-const SESSION_END = new ApiError('unauthorized', 'Sessão terminada.');
 const answers = (state: Snapshot): Event[] =>
   state.matches('loading')
     ? ([
         { type: 'xstate.done.actor.load', output: found((state.context.params as Params).q) },
         { type: 'xstate.error.actor.load', error: new ApiError('internal_error', 'Erro no servidor.') },
-        { type: 'xstate.error.actor.load', error: SESSION_END },
+        { type: 'xstate.error.actor.load', error: new ApiError('unauthorized', 'Sessão terminada.') },
       ] as unknown as Event[])
     : [];
 
@@ -71,36 +78,17 @@ function userEvents(state: Snapshot): Event[] {
 }
 
 const INPUT = { params: { q: '', page: 1 } };
-const isSessionEnd = (event: { type: string }) => (event as { error?: unknown }).error === SESSION_END;
-
-/** An ended session takes the operator to the login: nothing on the page can be done after it. */
-function untilSessionEnds<M extends typeof adminQueryMachine>(path: ModelPath<M>): ModelPath<M> {
-  const end = path.steps.findIndex((step) => isSessionEnd(step.event));
-  if (end < 0 || end === path.steps.length - 1) return path;
-  const steps = path.steps.slice(0, end + 1);
-  return {
-    steps,
-    state: steps.at(-1)!.state,
-    description: path.description.split(' → ').slice(0, end).join(' → '),
-  };
-}
-
-const unique = <T extends { description: string }>(paths: T[]) => [
-  ...new Map(paths.map((path) => [path.description, path])).values(),
-];
-
 const searchPaths = await covering(
   adminQueryMachine,
-  withoutPrefixes(
-    unique(
-      generatePaths(adminQueryMachine, {
-        events: (state) => [...answers(state), ...userEvents(state)],
-        input: INPUT,
-        serializeState: (state) =>
-          JSON.stringify([state.value, state.context.params, state.context.error !== null]),
-        maxStatesForSimplePaths: 0,
-      }).map(untilSessionEnds),
-    ),
+  cutAfter(
+    generatePaths(adminQueryMachine, {
+      events: (state) => [...answers(state), ...userEvents(state)],
+      input: INPUT,
+      serializeState: (state) =>
+        JSON.stringify([state.value, state.context.params, state.context.error !== null]),
+      maxStatesForSimplePaths: 0,
+    }),
+    isSessionEnd,
   ),
   { scripted: ['load'], input: INPUT },
 );
@@ -136,7 +124,7 @@ const driver: Driver<typeof adminQueryMachine, World> = {
           expect(url.searchParams.get('q')).toBe(q === '' ? null : q);
           expect(url.searchParams.get('page')).toBe('1');
         }
-        if (error === SESSION_END) world.ended = true;
+        if (error && isSessionEnd({ type: event.type, error })) world.ended = true;
         return error ? errorAnswer(error) : { status: 200, body: event.output };
       },
     };

@@ -5,7 +5,8 @@ import { cleanup, getByLabelText, render, waitFor } from '@testing-library/react
 import { expect, vi } from 'vitest';
 import type { AnyStateMachine, InspectionEvent } from 'xstate';
 import type { Feedback } from '../../../machines/feedback.ts';
-import type { ModelPath, Step } from '../../machines/model/paths.ts';
+import { withoutPrefixes, type ModelPath, type Step } from '../../machines/model/paths.ts';
+import { ApiError } from '../../../machines/api.ts';
 import { consoleFor, type AdminRuntime } from '../../../src/admin/runtime.ts';
 import { ADMIN_TOKEN_KEY } from '../../../src/admin/tokenStore.ts';
 import { RuntimeContext } from '../../../src/app/context.tsx';
@@ -153,3 +154,29 @@ export async function started(flow: Recorder): Promise<void> {
     interval: 10,
   });
 }
+
+/**
+ * Each path cut after its first step that `ends` (an answer that ends the operator's session: the console shows
+ * its login, and nothing on the page can be done after it), without the duplicates and prefixes this leaves.
+ */
+export function cutAfter<M extends AnyStateMachine>(
+  paths: ModelPath<M>[],
+  ends: (event: { type: string; error?: unknown }) => boolean,
+): ModelPath<M>[] {
+  const cut = paths.map((path) => {
+    const end = path.steps.findIndex((step) => ends(step.event));
+    if (end < 0 || end === path.steps.length - 1) return path;
+    const steps = path.steps.slice(0, end + 1);
+    // The description names every event but the first step's (the start).
+    return {
+      steps,
+      state: steps.at(-1)!.state,
+      description: path.description.split(' → ').slice(0, end).join(' → '),
+    };
+  });
+  return withoutPrefixes([...new Map(cut.map((path) => [path.description, path])).values()]);
+}
+
+/** The error of an answer that ends the operator's session. */
+export const isSessionEnd = (event: { type: string; error?: unknown }): boolean =>
+  event.error instanceof ApiError && event.error.code === 'unauthorized';
