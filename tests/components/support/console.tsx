@@ -21,6 +21,11 @@ import { createNetwork, type Answer, type Call } from './network.ts';
 // the member app's runtime as the console route asks for it, every flow's actor (the console's session among
 // them) told to `inspect`. A stored operator token is the operator's session; the network is the test's.
 
+// What jsdom lacks and the console's autosizing text areas ask for: the document's fonts (a browser tells when
+// they have loaded; here none load).
+if (!('fonts' in document))
+  Object.defineProperty(document, 'fonts', { value: new EventTarget(), configurable: true });
+
 /** The signed-in operator the console's session check answers (the contract's Operator). */
 export const OWNER = {
   id: 1,
