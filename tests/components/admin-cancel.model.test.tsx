@@ -14,6 +14,7 @@ import {
   isSessionEnd,
   labelled,
   renderConsole,
+  shortestThrough,
   started,
 } from './support/console.tsx';
 import { drivePath, press, recorder, type Driver } from './support/model.ts';
@@ -115,23 +116,20 @@ const generated = cutAfter(
         state.context.mode,
         state.context.amount,
         state.context.reason,
-        state.context.error !== null,
+        state.context.error,
       ]),
     maxStatesForSimplePaths: 0,
   }),
   isSessionEnd,
 );
 const covered = await covering(adminCancelMachine, generated, { scripted: ['cancelBooking'], input: INPUT });
-// The fewest paths take every transition; the form's checks (an amount above what was paid, no amount, no reason)
-// are shown by the page too: the shortest path through each is added.
-const shortestThrough = (problem: string) =>
-  generated
-    .filter((path) => path.steps.some((step) => cancelProblem(step.state.context) === problem))
-    .sort((a, b) => a.steps.length - b.steps.length)[0]!;
+// The form's checks (an amount above what was paid, no amount, no reason) are shown by the page too.
 const paths = [
   ...new Set([
     ...covered,
-    ...(['amount-above-paid', 'amount-invalid', 'reason-missing'] as const).map(shortestThrough),
+    ...(['amount-above-paid', 'amount-invalid', 'reason-missing'] as const).map((problem) =>
+      shortestThrough(generated, (state) => cancelProblem(state.context) === problem),
+    ),
   ]),
 ];
 

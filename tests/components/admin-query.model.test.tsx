@@ -84,8 +84,7 @@ const searchPaths = await covering(
     generatePaths(adminQueryMachine, {
       events: (state) => [...answers(state), ...userEvents(state)],
       input: INPUT,
-      serializeState: (state) =>
-        JSON.stringify([state.value, state.context.params, state.context.error !== null]),
+      serializeState: (state) => JSON.stringify([state.value, state.context.params, state.context.error]),
       maxStatesForSimplePaths: 0,
     }),
     isSessionEnd,

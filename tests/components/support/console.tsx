@@ -185,3 +185,18 @@ export function cutAfter<M extends AnyStateMachine>(
 /** The error of an answer that ends the operator's session. */
 export const isSessionEnd = (event: { type: string; error?: unknown }): boolean =>
   event.error instanceof ApiError && event.error.code === 'unauthorized';
+
+/**
+ * The shortest of `paths` that passes through a state `through` holds for: the fewest paths that take every
+ * transition may skip what the page shows in some states (a form's checks), which such a path adds.
+ */
+export function shortestThrough<M extends AnyStateMachine>(
+  paths: ModelPath<M>[],
+  through: (state: ModelPath<M>['state']) => boolean,
+): ModelPath<M> {
+  const found = paths
+    .filter((path) => path.steps.some((step) => through(step.state)))
+    .sort((a, b) => a.steps.length - b.steps.length)[0];
+  if (!found) throw new Error('no generated path passes through the state asked for');
+  return found;
+}
