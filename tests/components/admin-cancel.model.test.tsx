@@ -182,11 +182,11 @@ const driver: Driver<typeof adminCancelMachine, World> = {
         }),
       ),
     'amount.change': (event) =>
-      fireEvent.change(labelled(AMOUNT, dialog()), {
+      void fireEvent.change(labelled(AMOUNT, dialog()), {
         target: { value: (event as Extract<Event, { type: 'amount.change' }>).value },
       }),
     'reason.change': (event) =>
-      fireEvent.change(labelled('Motivo', dialog()), {
+      void fireEvent.change(labelled('Motivo', dialog()), {
         target: { value: (event as Extract<Event, { type: 'reason.change' }>).value },
       }),
     'cancel.submit': () => press(within(dialog()).getByRole('button', { name: 'Cancelar a reserva' })),

@@ -180,7 +180,7 @@ const driver: Driver<typeof adminClosureMachine, World> = {
   },
   act: {
     'branch.change': (event) =>
-      fireEvent.change(labelled(LABELS.branch, form()), {
+      void fireEvent.change(labelled(LABELS.branch, form()), {
         target: { value: String((event as BranchChange).branchId ?? '') },
       }),
     'field.change': (event) => {
