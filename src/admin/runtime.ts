@@ -35,6 +35,8 @@ export function createAdminRuntime(runtime: Runtime): AdminRuntime {
   });
   const session = createActor(adminSessionMachine.provide({ actors: createAdminSessionActors(api) }), {
     input: { tokenStore: adminTokenStore },
+    // As every flow's actor (src/app/binding.tsx): the component model tests record the session's steps.
+    inspect: runtime.inspect,
   }).start();
   const settled = (state: ReturnType<typeof session.getSnapshot>) =>
     state.matches('loggedIn') || state.matches('loggedOut');

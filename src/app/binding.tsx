@@ -111,7 +111,7 @@ export function createLocalFlowBinding<TMachine extends AnyStateMachine, TPorts>
   ) {
     const runtime = useRuntime();
     const [logic] = useState(() => provide(runtime, ports));
-    const actor = useActorRef(logic, { input });
+    const actor = useActorRef(logic, { input, inspect: runtime.inspect });
     const state = useSelector(actor, (snapshot: SnapshotFrom<TMachine>) => snapshot);
     const send = useCallback((event: EventFrom<TMachine>) => actor.send(event), [actor]);
     return [state, send] as const;

@@ -50,7 +50,7 @@ window.scrollTo = () => {};
 // that is closed is not in the document at all.
 configure({ defaultHidden: true });
 
-const CONFIG: ClientConfig = {
+export const CONFIG: ClientConfig = {
   companyName: 'Ginásio Privado',
   companyNIF: '123456789',
   webMainUrl: 'https://gym.example',
@@ -70,7 +70,7 @@ i18n.on('missing', ({ id }) => missing.add(id));
 let loaded: Promise<void> | null = null;
 
 /** The real Portuguese catalogs, as the app loads them: the page's and every feature's. */
-function loadCatalogs(): Promise<void> {
+export function loadCatalogs(): Promise<void> {
   loaded ??= (async () => {
     await activateLocale('pt');
     await Promise.all(

@@ -19,16 +19,27 @@ export { MIN_UI_TRANSITION_COVERAGE };
 type Snapshot<M extends AnyStateMachine> = SnapshotFrom<M>;
 type Event<M extends AnyStateMachine> = EventFromLogic<M>;
 
-/** What the running flows of one machine did: the transitions and states they took, and their last snapshot. */
-export function recorder(machine: AnyStateMachine) {
+/**
+ * What the running flows of one machine did: the transitions and states they took, and their last snapshot.
+ * `instance` follows only one of the machine's flows on a page that runs several (a console page's lists and
+ * changes): the n-th one (from 0) made since the path started, in the order the page made them.
+ */
+export function recorder(machine: AnyStateMachine, options: { instance?: number } = {}) {
   const all = inventory(machine);
   const transitions = new Set<string>();
   const states = new Set<string>();
   let paths = 0;
   let current: { value: unknown; status: string } | null = null;
+  const made: string[] = [];
+  const chosen = (sessionId: string) => {
+    if (options.instance === undefined) return true;
+    if (!made.includes(sessionId)) made.push(sessionId);
+    return made.indexOf(sessionId) === options.instance;
+  };
   const ownFlow = (event: InspectionEvent) =>
     event.actorRef.sessionId === event.rootId &&
-    (event.actorRef as unknown as { logic?: { id?: string } }).logic?.id === machine.id;
+    (event.actorRef as unknown as { logic?: { id?: string } }).logic?.id === machine.id &&
+    chosen(event.actorRef.sessionId);
   return {
     inspect: (event: InspectionEvent) => {
       if (!ownFlow(event)) return;
@@ -49,6 +60,7 @@ export function recorder(machine: AnyStateMachine) {
     },
     startPath() {
       current = null;
+      made.length = 0;
       paths += 1;
     },
     /** The running flow's state now. */
