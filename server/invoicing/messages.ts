@@ -12,7 +12,7 @@ import * as repository from './repository.ts';
 // one follows when the document has its number. The operator hears of a document the provider refused.
 
 const TEXTS = {
-  subject: /*i18n*/ { id: 'email.taxDocument.subject', message: '{kind} {number} – {brand}' },
+  subject: /*i18n*/ { id: 'email.taxDocument.subject', message: '{kind} n.º {number} – {brand}' },
   issued: /*i18n*/ {
     id: 'email.taxDocument.issued',
     message: 'Segue em anexo a sua {kind} {number}, de {total}.',

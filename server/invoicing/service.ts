@@ -57,7 +57,12 @@ export function createInvoicingService(deps: InvoicingDependencies) {
   async function toIssue(document: repository.TaxDocumentRow): Promise<DocumentToIssue> {
     let credited: DocumentToIssue['credited'] = null;
     if (document.credited_document_id !== null) {
-      const invoice = await repository.findDocument(db, document.credited_document_id);
+      let invoice = await repository.findDocument(db, document.credited_document_id);
+      // Its invoice first, when its own job has not run yet (both were queued; either may come first).
+      if (invoice?.status === 'pending') {
+        await issue(invoice.id);
+        invoice = await repository.findDocument(db, invoice.id);
+      }
       if (!invoice || invoice.status === 'refused') {
         throw new InvoicingRefusedError('the invoice it credits was refused by the invoicing service');
       }

@@ -27,7 +27,7 @@ export const TAX_DOCUMENT_TEXTS = {
   seller: /*i18n*/ { id: 'taxDocument.seller', message: 'NIF {taxId}' },
   number: /*i18n*/ { id: 'taxDocument.number', message: 'N.º {number}' },
   date: /*i18n*/ { id: 'taxDocument.date', message: 'Data: {date}' },
-  atcud: /*i18n*/ { id: 'taxDocument.atcud', message: 'ATCUD: {atcud}' },
+  atcud: /*i18n*/ { id: 'taxDocument.atcud', message: 'Código ATCUD: {atcud}' },
   buyer: /*i18n*/ { id: 'taxDocument.buyer', message: 'Cliente: {name}' },
   buyerTaxId: /*i18n*/ { id: 'taxDocument.buyerTaxId', message: 'NIF do cliente: {taxId}' },
   finalConsumer: /*i18n*/ { id: 'taxDocument.finalConsumer', message: 'Consumidor final' },
