@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/database.ts';
 import { newClient, startAccountApp, verifiedAccount, type AccountApp } from './support/accounts.ts';
-import { PGLITE_ONLY } from './support/databases.ts';
+import { DATABASE_TARGETS } from './support/databases.ts';
 import { startFakeInvoiceXpress, type FakeInvoiceXpress } from './support/fake-invoicexpress.ts';
 import { createBranch } from './support/fixtures.ts';
 import { bookAndPay, documentEmails, documents, isPdf, ledgerRows, slotAt } from './support/invoicing.ts';
@@ -12,7 +12,7 @@ import { bookAndPay, documentEmails, documents, isPdf, ledgerRows, slotAt } from
 // refusal alerts the operator and is not tried again; a credit note names its invoice; the e-mail carries the
 // service's PDF.
 
-describe.each(PGLITE_ONLY)('invoices through InvoiceXpress on %s', (target) => {
+describe.each(DATABASE_TARGETS)('invoices through InvoiceXpress on %s', (target) => {
   let fake: FakeInvoiceXpress;
   let server: AccountApp;
   let branchId: number;

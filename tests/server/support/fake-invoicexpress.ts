@@ -206,7 +206,10 @@ export async function startFakeInvoiceXpress(
         reference: (input.reference as string | undefined) ?? null,
         date: String(input.date),
         due_date: String(input.due_date ?? input.date),
-        sequence_id: input.sequence_id === undefined ? null : String(input.sequence_id),
+        sequence_id:
+          typeof input.sequence_id === 'string' || typeof input.sequence_id === 'number'
+            ? String(input.sequence_id)
+            : null,
         sequence_number: 'rascunho',
         inverted_sequence_number: null,
         atcud: null,
