@@ -58,8 +58,10 @@ export function createInvoicingService(deps: InvoicingDependencies) {
     let credited: DocumentToIssue['credited'] = null;
     if (document.credited_document_id !== null) {
       let invoice = await repository.findDocument(db, document.credited_document_id);
-      // Its invoice first, when its own job has not run yet (both were queued; either may come first).
-      if (invoice?.status === 'pending') {
+      // Its invoice first, when its own job has not run yet (both were queued; either may come first). Only where
+      // issuing takes the document's row lock (the local provider): a service's call is made outside any
+      // transaction, so the invoice's own job alone calls it, and the credit note waits for it.
+      if (invoice?.status === 'pending' && provider.issuesInTransaction) {
         await issue(invoice.id);
         invoice = await repository.findDocument(db, invoice.id);
       }

@@ -127,6 +127,28 @@ describe.each(DATABASE_TARGETS)('invoices through InvoiceXpress on %s', (target)
     });
   });
 
+  it('has a credit note wait for its invoice when the refund comes before the invoice was issued', async () => {
+    const { client, member, bookingId } = await paidBooking(12);
+    const payment = await lastEntry();
+    const canceled = await client.json(
+      'POST',
+      '/api/bookings/cancel-bookings',
+      { booking: [{ booking_id: bookingId, expected_refund_eur: 12 }] },
+      member.token,
+    );
+    expect(canceled.statusCode, canceled.body).toBe(200);
+    const refund = await lastEntry();
+    await server.app.jobs.runDue(['invoice-issue']);
+    await later();
+
+    expect(fake.documents.map((document) => [document.type, document.reference])).toEqual([
+      ['InvoiceReceipt', `ledger-${payment.id}`],
+      ['CreditNote', `ledger-${refund.id}`],
+    ]);
+    expect(fake.documents[1]!.owner_invoice_id).toBe(fake.documents[0]!.id);
+    expect(await documentOf(refund.id)).toMatchObject({ status: 'issued', number: 'NC A2026/1' });
+  });
+
   it('looks a document up after a timeout instead of creating it again', async () => {
     fake.hangAfterCreate(1, 1500);
     await paidBooking(22);
