@@ -16,6 +16,7 @@ export const SERVER_ORDER = [
   'accounts',
   'doors',
   'booking',
+  'invoicing',
   'operators',
   'console',
   'jobs',

@@ -103,6 +103,31 @@ export const environmentSchema = z.object({
     .optional(),
   SEAM_ENDPOINT: z.url().optional(),
   SEAM_WEBHOOK_SECRET: z.string().min(8).optional(),
+  // --- Invoices (docs/decisions.md, "Invoices and credit notes") ---
+  // `invoicexpress`: a certified invoicing service issues each payment's invoice and each refund's credit note;
+  // `local` (the default): look-alike documents in the server's own series, marked as not valid for tax.
+  INVOICING_PROVIDER: z.enum(['local', 'invoicexpress']).default('local'),
+  // The account's subdomain (ACCOUNT.app.invoicexpress.com) and its API key.
+  INVOICEXPRESS_ACCOUNT: z
+    .string()
+    .regex(
+      /^[a-z0-9][a-z0-9-]{0,62}$/i,
+      'INVOICEXPRESS_ACCOUNT is the account name of ACCOUNT.app.invoicexpress.com',
+    )
+    .optional(),
+  INVOICEXPRESS_API_KEY: z.string().min(8).optional(),
+  // Where the API is (tests); https://ACCOUNT.app.invoicexpress.com when unset.
+  INVOICEXPRESS_API_URL: z.url().optional(),
+  // The provider's document series (InvoiceXpress: the sequence id); unset: the account's default series.
+  INVOICING_SERIES: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{1,40}$/, 'INVOICING_SERIES is up to 40 letters, digits, - or _')
+    .optional(),
+  // A fatura simplificada instead of a fatura-recibo for a buyer without a NIF, up to 100 € (CIVA art. 40).
+  INVOICING_SIMPLIFIED: z.enum(['true', 'false']).default('false'),
+  // One call to the invoicing service; a call that outlasts it is looked up before it is tried again.
+  INVOICING_TIMEOUT_MS: z.coerce.number().int().min(200).max(120_000).default(15_000),
   OPERATOR_EMAIL: z.email().optional(),
   OPERATOR_LOCALE: z.enum(['pt', 'en', 'fr', 'de', 'sk']).default('pt'),
   SUPPORT_PHONE: z
@@ -248,6 +273,8 @@ export type Config = {
   locks:
     | { provider: 'local' }
     | { provider: 'seam'; apiKey: string; endpoint: string | null; webhookSecret: string | null };
+  /** Who issues each payment's invoice and each refund's credit note (docs/decisions.md, "Invoices"). */
+  invoicing: InvoicingConfig;
   /** Where alerts about doors go (besides the log), and in which language. */
   operator: { email: string | null; locale: 'pt' | 'en' | 'fr' | 'de' | 'sk' };
   /** The help line given to a member whose code a door has not confirmed. */
@@ -290,6 +317,14 @@ export function parseTrustProxy(text: string): TrustProxy {
   return entries;
 }
 
+export type InvoicingConfig = {
+  /** A fatura simplificada for a buyer without a NIF up to 100 €, where the operator enables it. */
+  simplifiedInvoices: boolean;
+  timeoutMs: number;
+} & (
+  { provider: 'local' } | { provider: 'invoicexpress'; apiUrl: string; apiKey: string; series: string | null }
+);
+
 export type CompanyDetails = { name: string; address: string; taxId: string; vatRate: number };
 
 export type DatabaseTimeouts = { connectMs: number; statementMs: number; idleInTransactionMs: number };
@@ -320,6 +355,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (values.SMS_PROVIDER === 'twilio' && twilio.some((value) => !value)) {
     throw new ConfigError(
       'Invalid configuration: SMS_PROVIDER=twilio needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM',
+    );
+  }
+  if (
+    values.INVOICING_PROVIDER === 'invoicexpress' &&
+    (!values.INVOICEXPRESS_API_KEY || (!values.INVOICEXPRESS_ACCOUNT && !values.INVOICEXPRESS_API_URL))
+  ) {
+    throw new ConfigError(
+      'Invalid configuration: INVOICING_PROVIDER=invoicexpress needs INVOICEXPRESS_ACCOUNT and INVOICEXPRESS_API_KEY',
     );
   }
   const rateLimits = parseRateLimits(values.RATE_LIMITS);
@@ -400,6 +443,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           webhookSecret: values.SEAM_WEBHOOK_SECRET ?? null,
         }
       : { provider: 'local' },
+    invoicing: {
+      simplifiedInvoices: values.INVOICING_SIMPLIFIED === 'true',
+      timeoutMs: values.INVOICING_TIMEOUT_MS,
+      ...(values.INVOICING_PROVIDER === 'invoicexpress'
+        ? {
+            provider: 'invoicexpress' as const,
+            apiUrl: (
+              values.INVOICEXPRESS_API_URL ?? `https://${values.INVOICEXPRESS_ACCOUNT}.app.invoicexpress.com`
+            ).replace(/\/+$/, ''),
+            apiKey: values.INVOICEXPRESS_API_KEY as string,
+            series: values.INVOICING_SERIES ?? null,
+          }
+        : { provider: 'local' as const }),
+    },
     operator: { email: values.OPERATOR_EMAIL ?? null, locale: values.OPERATOR_LOCALE },
     supportPhone: values.SUPPORT_PHONE ?? null,
   };

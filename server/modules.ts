@@ -6,6 +6,7 @@ import {
   createSessionTokens,
   loadAuthKeys,
 } from './accounts/index.ts';
+import { createInvoicingProvider } from './adapters/invoicing/index.ts';
 import { createLockProvider } from './adapters/locks/index.ts';
 import { createPaymentProvider } from './adapters/payments/index.ts';
 import {
@@ -25,6 +26,7 @@ import { createHousekeeping } from './jobs/housekeeping.ts';
 import { openJobQueue, type JobQueue } from './jobs/queue.ts';
 import { systemClock, type Clock } from './kernel/clock.ts';
 import { createDeliveryAdapters, createOutboxWorker } from './notifications/index.ts';
+import { createInvoicingService } from './invoicing/index.ts';
 import { createOperatorService, createOperatorTokens } from './operators/index.ts';
 
 // The one composition root: every service, handler dependency and job of the server, built in module order
@@ -80,6 +82,20 @@ export async function createModules(
     doors,
     supportPhone: config.supportPhone,
   });
+  // Each ledger row's tax document, recorded in the row's transaction through booking's port and issued by the
+  // queue's `invoiceIssue` job (docs/decisions.md, "Invoices and credit notes").
+  const invoicing = createInvoicingService({
+    db,
+    clock,
+    provider: createInvoicingProvider(config),
+    company: config.company,
+    companyName: config.companyName,
+    simplifiedInvoices: config.invoicing.simplifiedInvoices,
+    operatorEmail: config.operator.email,
+    operatorLocale: config.operator.locale,
+    log: log.child({ component: 'invoicing' }),
+    schedule: () => jobQueue?.documents ?? null,
+  });
   const housekeeping = createHousekeeping({
     db,
     clock,
@@ -106,6 +122,8 @@ export async function createModules(
       },
       slotHorizon: () => branches.ensureSlotHorizon(),
       housekeeping: () => housekeeping.runOnce(),
+      invoiceIssue: ({ documentId }) => invoicing.issue(documentId),
+      invoiceSweep: () => invoicing.sweep(),
     },
   });
   jobQueue = jobs;
@@ -121,6 +139,7 @@ export async function createModules(
     payments: createPaymentProvider(config, { db, clock }),
     lockProvider,
     lockSync: jobs.lockSync,
+    documents: invoicing.recorder,
     publicUrl: config.publicUrl,
     companyName: config.companyName,
     company: config.company,
@@ -206,6 +225,7 @@ export async function createModules(
     lockProvider,
     doors,
     accessCodeNotifier,
+    invoicing,
     jobs,
     afterAnswer,
     checkout,

@@ -210,8 +210,18 @@ export async function findRefundContext(db: Db, bookingId: number, paymentEntryI
     .executeTakeFirstOrThrow();
   const payment = await db
     .selectFrom('ledger_entries')
-    .select('currency')
+    .select(['currency', 'vat_rate'])
     .where('id', '=', paymentEntryId)
     .executeTakeFirstOrThrow();
   return { booking, payment };
+}
+
+/** A branch's own VAT rate; null: the server's VAT_RATE applies. */
+export async function findBranchVatRate(db: Db, branchId: number): Promise<number | null> {
+  const row = await db
+    .selectFrom('branches')
+    .select('vat_rate')
+    .where('id', '=', branchId)
+    .executeTakeFirst();
+  return row?.vat_rate === null || row?.vat_rate === undefined ? null : Number(row.vat_rate);
 }

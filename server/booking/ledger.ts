@@ -15,9 +15,19 @@ import { includedVatCents } from './receipt.ts';
 // refund the provider refused writes no row: the ledger holds only money that moved. Everything that shows money
 // reads these rows.
 
+/**
+ * Where each new ledger row's tax document is recorded, in the row's own transaction: the invoicing module
+ * (server/invoicing), given by the composition root. `null` only where no document must ever be recorded (unit
+ * tests of booking rules).
+ */
+export type DocumentRecorder = {
+  recordPending(trx: Db, ledgerEntryId: number, at: Date): Promise<void>;
+};
+
 export type LedgerDependencies = {
   payments: Pick<PaymentProvider, 'name' | 'refund'>;
   company: CompanyDetails;
+  documents: DocumentRecorder | null;
 };
 
 /** Who caused a movement: the member, an operator, the system (a closure, a job), the CLI. */
@@ -61,8 +71,9 @@ export function splitCents(amountCents: number, weights: readonly number[]): num
   return shares;
 }
 
-function vatOf(deps: Pick<LedgerDependencies, 'company'>, amountCents: number) {
-  return { vat_rate: deps.company.vatRate, vat_cents: includedVatCents(amountCents, deps.company.vatRate) };
+/** The VAT an amount includes at `vatRate`: the branch's own rate, else VAT_RATE (`company.vatRate`). */
+function vatOf(vatRate: number, amountCents: number) {
+  return { vat_rate: vatRate, vat_cents: includedVatCents(amountCents, vatRate) };
 }
 
 function actorColumns(actor: MoneyActor) {
@@ -77,7 +88,7 @@ function actorColumns(actor: MoneyActor) {
  */
 export async function recordSessionPayment(
   trx: Db,
-  deps: Pick<LedgerDependencies, 'company'>,
+  deps: Pick<LedgerDependencies, 'company' | 'documents'>,
   payment: {
     sessionId: string;
     provider: 'local' | 'stripe';
@@ -101,14 +112,15 @@ export async function recordSessionPayment(
           bookings.map((booking) => booking.final_price_cents),
         )
       : [payment.amountCents];
-  return ledgerRepository.insertEntry(
+  const branchRate = await ledgerRepository.findBranchVatRate(trx, bookings[0]!.branch_id);
+  const entryId = await ledgerRepository.insertEntry(
     trx,
     {
       kind: 'payment',
       purpose,
       amount_cents: payment.amountCents,
       currency: payment.currency,
-      ...vatOf(deps, payment.amountCents),
+      ...vatOf(branchRate ?? deps.company.vatRate, payment.amountCents),
       provider: payment.provider,
       provider_reference: payment.paymentIntentId,
       checkout_session_id: payment.sessionId,
@@ -119,6 +131,8 @@ export async function recordSessionPayment(
     },
     bookings.map((booking, index) => ({ bookingId: booking.id, cents: shares[index]! })),
   );
+  await deps.documents?.recordPending(trx, entryId, payment.at);
+  return entryId;
 }
 
 /** Why a refund is made, who caused it and what they said: what its ledger row records beyond the money. */
@@ -174,14 +188,15 @@ export async function refundThroughProvider(
     refund.bookingId,
     refund.payment.entryId,
   );
-  await ledgerRepository.insertEntry(
+  const entryId = await ledgerRepository.insertEntry(
     trx,
     {
       kind: 'refund',
       purpose: refund.cause.purpose,
       amount_cents: refund.amountCents,
       currency: payment.currency,
-      ...vatOf(deps, refund.amountCents),
+      // Money paid back carries the VAT of the payment it pays back (its credit note corrects that invoice).
+      ...vatOf(Number(payment.vat_rate), refund.amountCents),
       provider: deps.payments.name,
       provider_reference: result.id,
       checkout_session_id: refund.payment.sessionId,
@@ -195,6 +210,7 @@ export async function refundThroughProvider(
     },
     [{ bookingId: refund.bookingId, cents: refund.amountCents }],
   );
+  await deps.documents?.recordPending(trx, entryId, refund.at);
   return refund.amountCents;
 }
 

@@ -21,7 +21,13 @@ export type OpeningHours = Partial<Record<'1' | '2' | '3' | '4' | '5' | '6' | '7
 /** Hour threshold (decimal integer as a string) to the refunded fraction. */
 export type RefundRatios = Record<string, number>;
 /** An e-mail attachment kept in the outbox; `content` is the file's text (UTF-8), not base64. */
-export type OutboxAttachment = { filename: string; contentType: string; content: string };
+export type OutboxAttachment = {
+  filename: string;
+  contentType: string;
+  content: string;
+  /** `base64`: `content` is a binary file (a PDF) in base64. */
+  encoding?: 'base64';
+};
 
 export type UsersTable = {
   id: Generated<string>;
@@ -92,6 +98,8 @@ export type BranchesTable = {
   lock_device_ids: ColumnType<string[], string[] | undefined, string[]>;
   max_price_cents: number;
   slots_generated_until: CalendarDate | null;
+  /** The VAT rate its prices include, when it has one of its own; null: VAT_RATE. */
+  vat_rate: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: CreatedAt;
 };
 
@@ -313,6 +321,55 @@ export type LedgerEntryBookingsTable = {
   amount_cents: Immutable<number>;
 };
 
+export type TaxDocumentKind = 'invoice_receipt' | 'simplified_invoice' | 'credit_note';
+export type TaxDocumentStatus = 'pending' | 'issued' | 'refused';
+export type TaxDocumentProvider = 'local' | 'invoicexpress';
+/** One line of a tax document: gross amounts (VAT included), in cents. */
+export type TaxDocumentLine = {
+  description: string;
+  detail: string;
+  /** The price before a coupon; equal to `amount_cents` without one. */
+  base_cents: number;
+  amount_cents: number;
+};
+
+/** Invoices and credit notes, one per ledger row (migration 0010_invoicing); kept after the account's erasure. */
+export type TaxDocumentsTable = {
+  id: GeneratedAlways<number>;
+  ledger_entry_id: ColumnType<number, number, never>;
+  kind: ColumnType<TaxDocumentKind, TaxDocumentKind, never>;
+  status: ColumnType<TaxDocumentStatus, TaxDocumentStatus | undefined, TaxDocumentStatus>;
+  provider: ColumnType<TaxDocumentProvider, TaxDocumentProvider, never>;
+  external_reference: ColumnType<string, string, never>;
+  credited_document_id: ColumnType<number | null, number | null | undefined, never>;
+  user_id: ColumnType<string | null, string | null | undefined, never>;
+  locale: ColumnType<LocaleCode, LocaleCode | undefined, never>;
+  buyer_name: ColumnType<string, string, never>;
+  buyer_tax_id: ColumnType<string | null, string | null | undefined, never>;
+  lines: ColumnType<TaxDocumentLine[], string, never>;
+  currency: ColumnType<string, string, never>;
+  total_cents: ColumnType<number, number, never>;
+  vat_rate: ColumnType<number, number, never>;
+  vat_cents: ColumnType<number, number, never>;
+  provider_document_id: string | null;
+  number: string | null;
+  atcud: string | null;
+  qr_payload: string | null;
+  pdf: Uint8Array | null;
+  permalink: string | null;
+  issued_at: Timestamp | null;
+  attempts: Generated<number>;
+  last_error: string | null;
+  created_at: ColumnType<Date, Date | string, never>;
+  updated_at: DefaultedTimestamp;
+};
+
+export type TaxDocumentCountersTable = {
+  series: string;
+  kind: string;
+  last_number: number;
+};
+
 export type OperatorRole = 'owner' | 'staff';
 
 export type OperatorsTable = {
@@ -487,6 +544,8 @@ export type Database = {
   booking_moves: BookingMovesTable;
   ledger_entries: LedgerEntriesTable;
   ledger_entry_bookings: LedgerEntryBookingsTable;
+  tax_documents: TaxDocumentsTable;
+  tax_document_counters: TaxDocumentCountersTable;
   lock_codes: LockCodesTable;
   lock_code_doors: LockCodeDoorsTable;
   lock_events: LockEventsTable;

@@ -17,6 +17,7 @@ import {
 } from '../booking/index.ts';
 import { dateFromInstant, instantFromDate, type Clock } from '../kernel/clock.ts';
 import { DoorsNotSettledError, type LockSyncScheduler } from '../doors/index.ts';
+import { InvoiceNotIssuedYetError, type DocumentScheduler } from '../invoicing/index.ts';
 import type { Config } from '../config.ts';
 import type { Db, OpenedDatabase } from '../db/database.ts';
 
@@ -71,6 +72,8 @@ export type JobHandlers = {
   holdExpiry: () => Promise<unknown>;
   slotHorizon: () => Promise<unknown>;
   housekeeping: () => Promise<unknown>;
+  invoiceIssue: (data: { documentId: number }) => Promise<unknown>;
+  invoiceSweep: () => Promise<unknown>;
 };
 
 type JobDeclaration = {
@@ -127,6 +130,22 @@ const JOBS = {
   holdExpiry: { queue: 'hold-expiry', options: SWEEP_QUEUE, work: 'sweep', schedule: '* * * * *' },
   slotHorizon: { queue: 'slot-horizon', options: SWEEP_QUEUE, work: 'sweep', schedule: '15 3 * * *' },
   housekeeping: { queue: 'housekeeping', options: SWEEP_QUEUE, work: 'sweep', schedule: '*/15 * * * *' },
+  // A ledger row's tax document through the invoicing provider: one queued and one running per document; retried
+  // with backoff for about a day while the provider is down (a timeout is looked up before the next try), then
+  // the sweep below queues it again. A credit note waits here for its invoice.
+  invoiceIssue: {
+    queue: 'invoice-issue',
+    options: {
+      policy: 'stately',
+      retryLimit: 40,
+      retryDelay: 10,
+      retryBackoff: true,
+      retryDelayMax: 3600,
+      expireInSeconds: 300,
+    },
+    work: 'booking',
+  },
+  invoiceSweep: { queue: 'invoice-sweep', options: SWEEP_QUEUE, work: 'sweep', schedule: '*/10 * * * *' },
 } as const satisfies Record<keyof JobHandlers, JobDeclaration>;
 
 type JobName = keyof typeof JOBS;
@@ -159,6 +178,8 @@ export type JobQueue = {
   accessCodes: AccessCodeScheduler;
   /** For the transactions that issue, move or revoke codes: programs them on their doors. */
   lockSync: LockSyncScheduler;
+  /** For the transactions that write ledger rows: issues each row's tax document. */
+  documents: DocumentScheduler;
   /** Registers this process's workers and the recurring schedules (idempotent across processes). */
   startWorkers(): Promise<void>;
   /** Stops workers and timers, letting a job in progress finish; call before the database closes. */
@@ -279,7 +300,9 @@ export async function openJobQueue(deps: {
       await run(name, job);
     } catch (error) {
       // A door still programming is the normal course of things, not a failure worth an error line.
-      const level = error instanceof DoorsNotSettledError ? 'info' : 'error';
+      // Nor is a credit note waiting for its invoice.
+      const level =
+        error instanceof DoorsNotSettledError || error instanceof InvoiceNotIssuedYetError ? 'info' : 'error';
       log[level](
         { queue: name, jobId: job.id, retryCount: job.retryCount, reason: describe(error) },
         'scheduled job failed; the queue will retry it',
@@ -356,6 +379,20 @@ export async function openJobQueue(deps: {
             { singletonKey: key, startAfter: dateFromInstant(deps.clock.now()), db: fromKysely(trx) },
           );
         }
+      },
+    },
+    documents: {
+      async schedule(trx, documentId) {
+        // Due now by the app's clock; a document already queued (the sweep) is not queued twice.
+        await boss.send(
+          JOB_QUEUES.invoiceIssue,
+          { documentId },
+          {
+            singletonKey: `document-${documentId}`,
+            startAfter: dateFromInstant(deps.clock.now()),
+            db: fromKysely(trx),
+          },
+        );
       },
     },
     async startWorkers() {

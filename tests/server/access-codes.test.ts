@@ -413,6 +413,8 @@ describe.each(DATABASE_TARGETS)('a failing job (%s)', (target) => {
           lockSync: async () => {},
           lockCheck: async () => {},
           doorSweep: async () => {},
+          invoiceIssue: async () => {},
+          invoiceSweep: async () => {},
         },
       });
       try {
@@ -505,6 +507,8 @@ describe.each(DATABASE_TARGETS)('the workers (%s)', (target) => {
           },
           lockCheck: async () => {},
           doorSweep: async () => {},
+          invoiceIssue: async () => {},
+          invoiceSweep: async () => {},
         },
       });
       try {

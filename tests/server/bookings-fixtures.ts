@@ -36,6 +36,8 @@ export function bookingDependencies(
     checkoutExpiryMinutes: 30,
     // These suites are about bookings, not the door-code queue (tests/server/access-codes.test.ts).
     accessCodes: null,
+    // Nor about tax documents (tests/server/invoicing*.test.ts).
+    documents: null,
     ...overrides,
   };
 }

@@ -66,6 +66,8 @@ describeEachDatabase(
         'refunds',
         'settings',
         'slots',
+        'tax_document_counters',
+        'tax_documents',
         'users',
         'verification_codes',
         'virtual_door_codes',

@@ -5,7 +5,7 @@ export type OutgoingEmail = {
   subject: string;
   text: string;
   html: string | null;
-  attachments: { filename: string; contentType: string; content: string }[];
+  attachments: { filename: string; contentType: string; content: string; encoding?: 'base64' }[];
   /** Kind and outbox id, for the log; never sent. */
   kind: string;
   id: number;

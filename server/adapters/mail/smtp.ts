@@ -39,8 +39,10 @@ export function createSmtpMailer(options: { url: string; from: string; timeouts:
           attachments: email.attachments.map((attachment) => ({
             filename: attachment.filename,
             contentType: attachment.contentType,
-            // The outbox keeps attachments as text (a calendar file); nodemailer encodes them for the wire.
+            // The outbox keeps attachments as text (a calendar file), a binary one (a PDF) in base64; nodemailer
+            // encodes them for the wire.
             content: attachment.content,
+            ...(attachment.encoding ? { encoding: attachment.encoding } : {}),
           })),
         });
         return 'sent';

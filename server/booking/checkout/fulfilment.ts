@@ -14,7 +14,13 @@ import { insertOutboxMessage } from '../../kernel/outbox.ts';
 import type { TransactionRetryLog } from '../../kernel/transactions.ts';
 import { issueLockCodes, type LockDependencies } from '../../doors/index.ts';
 import { messageAddressee, messageBookingTimes, findMessageContext } from '../../notifications/index.ts';
-import { recordSessionPayment, refundThroughProvider, sessionPaymentSource, systemActor } from '../ledger.ts';
+import {
+  recordSessionPayment,
+  refundThroughProvider,
+  sessionPaymentSource,
+  systemActor,
+  type DocumentRecorder,
+} from '../ledger.ts';
 import { findSessionPayment, sharesOfEntry } from '../ledger-repository.ts';
 import { applyMoveSessionOutcome } from '../moves.ts';
 import { findMoveBySession, lockBookingToMove, peekMoveBySession } from '../moves-repository.ts';
@@ -33,6 +39,8 @@ export type FulfilmentDependencies = LockDependencies &
      * Required so no wiring can forget it; `null` only where no message must ever go out (unit tests of rules).
      */
     accessCodes: AccessCodeScheduler | null;
+    /** Records each new ledger row's tax document in the row's transaction (the invoicing module). */
+    documents: DocumentRecorder | null;
     /** Where a transaction run again after a deadlock is reported (runTransaction); not reported when absent. */
     log?: TransactionRetryLog | null;
   };

@@ -39,6 +39,8 @@ const handlers: JobHandlers = {
   holdExpiry: noWork,
   slotHorizon: noWork,
   housekeeping: noWork,
+  invoiceIssue: noWork,
+  invoiceSweep: noWork,
 };
 
 /** Migrates `database` to the latest and installs the job queue the way a server's start does. */
