@@ -341,6 +341,7 @@ describe.each(DATABASE_TARGETS)('scheduled work on the job queue (%s)', (target)
       [JOB_QUEUES.doorSweep, '* * * * *'],
       [JOB_QUEUES.holdExpiry, '* * * * *'],
       [JOB_QUEUES.housekeeping, '*/15 * * * *'],
+      [JOB_QUEUES.invoiceSweep, '*/10 * * * *'],
       [JOB_QUEUES.slotHorizon, '15 3 * * *'],
     ]);
     clock.advance({ minutes: 45 });

@@ -1,10 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATE_LIMIT_RULES } from '../../server/config.ts';
 import { registration } from './support/accounts.ts';
-import { freshDatabaseConfig, PGLITE_ONLY, type FreshDatabase } from './support/databases.ts';
+import {
+  freshDatabaseConfig,
+  PGLITE_ONLY,
+  type FreshDatabase,
+  templateDataDir,
+} from './support/databases.ts';
 import { startServerProcess, stopServerProcess, type ServerProcess } from './support/server-process.ts';
 
 // Forgot-password and resend-verification answer the same words whether or not the account exists, so an
@@ -46,7 +49,7 @@ describe.each(PGLITE_ONLY)('answers of the account-recovery calls (%s)', (target
       if (fresh.config.kind !== 'postgres') throw new Error('needs PostgreSQL');
       env = { DATABASE_URL: fresh.config.url };
     } else {
-      dataDir = mkdtempSync(path.join(tmpdir(), 'gym-timing-'));
+      dataDir = templateDataDir('gym-timing-');
       env = { DATA_DIR: dataDir };
     }
     server = await startServerProcess(

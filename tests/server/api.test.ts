@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import { fixedClock } from '../../server/kernel/clock.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
-import { DATABASE_TARGETS, freshDatabaseConfig } from './support/databases.ts';
+import { DATABASE_TARGETS, freshDatabaseConfig, templateDataDir } from './support/databases.ts';
 
 type Branch = {
   id: number;
@@ -330,7 +330,7 @@ describe('the API in production', () => {
 
 describe('the embedded database', () => {
   it('keeps its data across a restart', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'gym-data-'));
+    const dataDir = templateDataDir('gym-data-');
     try {
       const first = await buildApp(testConfig({ kind: 'pglite', dataDir }));
       const before = (await first.inject('/api/bookings/branches')).json<Schemas['Branch'][]>();
@@ -343,5 +343,5 @@ describe('the embedded database', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 120_000); // an on-disk PGlite opened twice: a minute or more on a loaded machine
+  }, 120_000); // an on-disk PGlite opened twice (copied from the template, so no migration runs)
 });

@@ -1,11 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createPasswordHasher } from '../../server/accounts/passwords.ts';
 import { buildApp } from '../../server/app.ts';
 import { ConfigError, loadConfig } from '../../server/config.ts';
 import { DEMO_CLIENT } from '../../server/demo/demo-data.ts';
+import { templateDataDir } from './support/databases.ts';
 import { accountTestConfig, newClient, verifiedAccount, type Schemas } from './support/accounts.ts';
 
 describe('account configuration', () => {
@@ -67,10 +66,10 @@ describe('account configuration', () => {
   });
 });
 
-// Each test opens an on-disk PGlite twice (every migration, then a restart): a minute or more on a loaded machine.
+// Each test opens an on-disk PGlite (copied from the template) twice: start, then a restart.
 describe('sessions across restarts', { timeout: 120_000 }, () => {
   it('keeps a session valid after a restart in development, with the secret generated once and stored', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'gym-auth-'));
+    const dataDir = templateDataDir('gym-auth-');
     try {
       const config = accountTestConfig({ kind: 'pglite', dataDir });
       const first = await buildApp(config);
@@ -88,7 +87,7 @@ describe('sessions across restarts', { timeout: 120_000 }, () => {
   });
 
   it('signs with JWT_SECRET when it is set, so tokens of the generated secret stop working', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'gym-auth-'));
+    const dataDir = templateDataDir('gym-auth-');
     try {
       const first = await buildApp(accountTestConfig({ kind: 'pglite', dataDir }));
       const account = await verifiedAccount(newClient(first), first);

@@ -1,7 +1,5 @@
 import type { ErrorBody, Schemas } from './support/accounts.ts';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -11,7 +9,12 @@ import { dateFromInstant, fixedClock } from '../../server/kernel/clock.ts';
 import type { Config } from '../../server/config.ts';
 import { JOB_QUEUES } from '../../server/jobs/queue.ts';
 import { lisbonSlot } from './bookings-fixtures.ts';
-import { DATABASE_TARGETS, freshDatabaseConfig, type FreshDatabase } from './support/databases.ts';
+import {
+  DATABASE_TARGETS,
+  freshDatabaseConfig,
+  type FreshDatabase,
+  templateDataDir,
+} from './support/databases.ts';
 import {
   accountTestConfig,
   newClient,
@@ -58,7 +61,7 @@ describe.each(DATABASE_TARGETS)('a server process killed between booking and pay
       if (fresh.config.kind !== 'postgres') throw new Error('needs PostgreSQL');
       env = { DATABASE_URL: fresh.config.url };
     } else {
-      dataDir = mkdtempSync(path.join(tmpdir(), 'gym-faults-'));
+      dataDir = templateDataDir('gym-faults-');
       env = { DATA_DIR: dataDir };
     }
   });
@@ -277,7 +280,7 @@ describe.each(DATABASE_TARGETS)('an unreachable SMTP server (%s)', (target) => {
     const port = probe.port;
     await probe.close();
     const fresh = await freshDatabaseConfig(target);
-    const dataDir = target === 'pglite' ? mkdtempSync(path.join(tmpdir(), 'gym-smtp-')) : null;
+    const dataDir = target === 'pglite' ? templateDataDir('gym-smtp-') : null;
     const database: Config['database'] = dataDir ? { kind: 'pglite', dataDir } : fresh.config;
     const clock = fixedClock('2026-03-20T10:30:00Z');
     const config = accountTestConfig(database, { SMTP_URL: `smtp://127.0.0.1:${port}` });

@@ -1,4 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import type { Config } from '../../../server/config.ts';
@@ -77,6 +81,18 @@ export async function freshDatabaseConfig(
       await withAdminClient((client) => dropDatabase(client, name));
     },
   };
+}
+
+/**
+ * A new directory holding an on-disk PGlite database copied from the run's template (migrated, the job queue
+ * installed), for suites about a server's files: a restart, a process killed, `DATA_DIR`. Opening it skips the
+ * cluster's creation and every migration, which an empty directory would run (most of a minute on a busy
+ * machine). The caller removes it.
+ */
+export function templateDataDir(prefix: string): string {
+  const directory = mkdtempSync(path.join(tmpdir(), prefix));
+  execFileSync('tar', ['-xf', inject('pgliteTemplate'), '-C', directory]);
+  return directory;
 }
 
 /** A fresh database of the target, opened and migrated; `close` also drops it. */
