@@ -31,3 +31,8 @@ export const stripe = {
 vi.mock('@stripe/stripe-js', () => ({
   loadStripe: (key: string) => new Promise((resolve) => loads.set(key, resolve)),
 }));
+
+// The embedded checkout is a lazy chunk of the app (src/booking/Checkout.tsx): imported here once, so a path's
+// checkout asks for Stripe.js as soon as it renders instead of after a cold import of the chunk and
+// `@stripe/react-stripe-js` (which took more than `fail`'s 10 s once on a busy machine).
+await import('../../../src/booking/StripeCheckout.tsx');
