@@ -28,7 +28,17 @@ export type BookingServiceDependencies = FulfilmentDependencies & {
   clock: Clock;
   /** How long a checkout stays open and its pending bookings hold their slots. */
   checkoutExpiryMinutes: number;
+  /** Multibanco is offered when the first slot starts at least this many days (of 24 hours) later; 3 if unset. */
+  multibancoMinDaysAhead?: number;
 };
+
+/** MULTIBANCO_MIN_DAYS_AHEAD's default (server/config.ts). */
+export const DEFAULT_MULTIBANCO_MIN_DAYS_AHEAD = 3;
+
+/** Whether a checkout of slots starting at `firstStart` may offer Multibanco, whose money arrives days later. */
+export function multibancoAllowed(firstStart: Date, now: Temporal.Instant, minDaysAhead: number): boolean {
+  return firstStart.getTime() - now.epochMilliseconds >= minDaysAhead * 24 * 60 * 60 * 1000;
+}
 
 export type CreateBookingInput = {
   userId: string;
@@ -187,7 +197,17 @@ export function createBookingService(deps: BookingServiceDependencies) {
       returnUrl: checkoutReturnUrl(deps.publicUrl, input.locale, SESSION_ID_PLACEHOLDER, first.local_date),
       idempotencyKey: checkoutIdempotencyKey(bookingIds),
       metadata: { booking_ids: bookingIds.join(','), user_id: user.id },
+      multibanco: offersMultibanco(slots, now),
     });
+  }
+
+  function offersMultibanco(slots: readonly repository.SlotForBookingRow[], now: Temporal.Instant): boolean {
+    const firstStart = Math.min(...slots.map((slot) => slot.start_time.getTime()));
+    return multibancoAllowed(
+      new Date(firstStart),
+      now,
+      deps.multibancoMinDaysAhead ?? DEFAULT_MULTIBANCO_MIN_DAYS_AHEAD,
+    );
   }
 
   const moves = createMoveService({
@@ -300,6 +320,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
             locale: input.locale,
             booking_date: slots[0]!.local_date,
             expires_at: dateFromInstant(opened.expiresAt),
+            multibanco_allowed: offersMultibanco(slots, now),
           });
           // The hold lasts exactly as long as the session the provider opened.
           await repository.attachCheckoutSession(
