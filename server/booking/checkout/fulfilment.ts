@@ -269,7 +269,8 @@ export async function applySessionOutcome(
       if (!move) await repository.lockSlotsOfPendingBookings(trx, { sessionId: stored.id });
       // Money for a voucher (or an MB WAY approval) whose hold ran out, swept or not yet: the slots were released
       // at that moment (48 hours before the start at the latest), so these bookings are refunded, not confirmed.
-      if (!move && stored.status === 'complete') await repository.releaseDueHoldsOfSession(trx, stored.id, now);
+      if (!move && stored.status === 'complete')
+        await repository.releaseDueHoldsOfSession(trx, stored.id, now);
       await recordSessionPayment(trx, deps, {
         sessionId: stored.id,
         provider: stored.provider,

@@ -77,7 +77,8 @@ export function awaitingPaymentOf(
   if (session.status !== 'complete' || session.payment_status !== 'unpaid') return undefined;
   if (session.payment_method !== 'multibanco' && session.payment_method !== 'mb_way') return undefined;
   const held = bookings.filter(
-    (booking) => booking.status === 'pending' && booking.hold_expires_at !== null && booking.hold_expires_at > now,
+    (booking) =>
+      booking.status === 'pending' && booking.hold_expires_at !== null && booking.hold_expires_at > now,
   );
   const first = held[0];
   if (!first) return undefined;
@@ -389,7 +390,8 @@ export function createCheckoutService(deps: CheckoutServiceDependencies) {
         );
         await repository.markPaymentEventProcessed(trx, event.id, now);
       });
-      if (method === 'multibanco') return { status: 'complete', outcome: 'awaiting_payment', return_url: returnUrl };
+      if (method === 'multibanco')
+        return { status: 'complete', outcome: 'awaiting_payment', return_url: returnUrl };
       return { status: 'complete', outcome: 'paid', return_url: returnUrl };
     },
 
