@@ -1938,11 +1938,10 @@ export interface components {
     };
     LocalCheckoutCompleteRequest: {
       /**
-       * @description How the payer pays: a test card (`card_number`), MB WAY (`mb_way_phone`, then the simulated phone's `mb_way_response`), or a Multibanco voucher (only when the checkout offers it).
-       * @default card
+       * @description How the payer pays: a test card (`card_number`), MB WAY (`mb_way_phone`, then the simulated phone's `mb_way_response`), or a Multibanco voucher (only when the checkout offers it). Absent: card.
        * @enum {string}
        */
-      method: 'card' | 'mb_way' | 'multibanco';
+      method?: 'card' | 'mb_way' | 'multibanco';
       /** @description The test card number, digits with optional spaces (ignored). Required for `card`. */
       card_number?: string;
       /** @description The MB WAY phone number (Portuguese mobile, nine digits, optional +351 and spaces). */

@@ -299,6 +299,7 @@ export function createCheckoutService(deps: CheckoutServiceDependencies) {
           nonce,
           amountCents: session.amount_cents,
           open,
+          multibanco: session.multibanco_allowed,
         }),
         contentSecurityPolicy: localCheckoutPolicy(nonce),
       };
