@@ -151,7 +151,7 @@ ${form}
     for (const button of buttons) button.disabled = true;
     status.textContent = '';
     try {
-      const response = await fetch(location.pathname.replace(/\/$/, '') + '/complete', {
+      const response = await fetch(location.pathname.replace(/\\/$/, '') + '/complete', {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json', locale: document.documentElement.lang },
         body: JSON.stringify(body),
