@@ -89,6 +89,20 @@ describe.each(PGLITE_ONLY)('the local checkout with MB WAY and Multibanco (%s)',
 
     // An hour later (the checkout's 30 minutes are long gone) the slot is still held and the voucher shown.
     clock.set('2026-03-20T11:00:00Z');
+    const { bookings } = await bookingService(app.db, clock).listMyBookingsPage(member);
+    expect(bookings).toMatchObject([
+      {
+        status: 'pending',
+        active: true,
+        pay_again_url: null,
+        awaiting_payment: {
+          method: 'multibanco',
+          amount_eur: 15,
+          held_until: '2026-03-23T10:00:00+00:00',
+          voucher: { entity: '12345', reference: expect.stringMatching(/^\d{9}$/) as unknown },
+        },
+      },
+    ]);
     const voucherPay = await app.inject({
       method: 'POST',
       url: `/api/dev/checkout/${sessionId}/pay-voucher`,
@@ -98,6 +112,8 @@ describe.each(PGLITE_ONLY)('the local checkout with MB WAY and Multibanco (%s)',
     expect(voucherPay.json()).not.toHaveProperty('awaiting_payment');
     expect(await app.db.selectFrom('lock_codes').selectAll().execute()).toHaveLength(1);
     expect(await app.db.selectFrom('tax_documents').selectAll().execute()).toHaveLength(1);
+    const after = await bookingService(app.db, clock).listMyBookingsPage(member);
+    expect(after.bookings[0]).not.toHaveProperty('awaiting_payment');
   });
 
   it('holds a voucher slot until 48 hours before the start when that comes before the voucher expires', async () => {

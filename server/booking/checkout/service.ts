@@ -1,5 +1,4 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { Temporal } from 'temporal-polyfill';
 import { LOCAL_TEST_CARDS, newLocalId } from '../../adapters/payments/local.ts';
 import type { PaymentEvent, ProviderSession } from '../../adapters/payments/provider.ts';
 import { formatLocalTime } from '../../catalog/index.ts';
@@ -20,6 +19,7 @@ import {
   type SessionOutcome,
 } from './fulfilment.ts';
 import { localCheckoutPolicy, renderLocalCheckoutPage } from './local-page.ts';
+import { awaitingPaymentOf } from './awaiting-payment.ts';
 import * as repository from './repository.ts';
 import { findMoveBySession } from '../moves-repository.ts';
 import type { components } from '../../../openapi/schema.gen.ts';
@@ -64,41 +64,6 @@ export async function listPayments(db: Db, filter: repository.PaymentFilter) {
 export const LOCAL_VOUCHER_DAYS = 7;
 /** The entity of the local provider's simulated vouchers. */
 export const LOCAL_VOUCHER_ENTITY = '12345';
-
-/**
- * A checkout completed without its money whose bookings still hold their slots: what the member must pay and
- * until when. Undefined otherwise (paid, failed, released, never completed).
- */
-export function awaitingPaymentOf(
-  session: repository.CheckoutSessionRow,
-  bookings: readonly { status: string; hold_expires_at: Date | null; time_zone: string }[],
-  now: Date,
-): Schemas['AwaitingPayment'] | undefined {
-  if (session.status !== 'complete' || session.payment_status !== 'unpaid') return undefined;
-  if (session.payment_method !== 'multibanco' && session.payment_method !== 'mb_way') return undefined;
-  const held = bookings.filter(
-    (booking) =>
-      booking.status === 'pending' && booking.hold_expires_at !== null && booking.hold_expires_at > now,
-  );
-  const first = held[0];
-  if (!first) return undefined;
-  const heldUntil = Math.min(...held.map((booking) => booking.hold_expires_at!.getTime()));
-  const voucher =
-    session.payment_method === 'multibanco' && session.voucher_entity && session.voucher_reference
-      ? {
-          entity: session.voucher_entity,
-          reference: session.voucher_reference,
-          expires_at: formatLocalTime(instantFromDate(session.voucher_expires_at!), first.time_zone),
-          voucher_url: session.voucher_url,
-        }
-      : null;
-  return {
-    method: session.payment_method,
-    amount_eur: centsToEuros(session.amount_cents),
-    held_until: formatLocalTime(Temporal.Instant.fromEpochMilliseconds(heldUntil), first.time_zone),
-    voucher,
-  };
-}
 
 export function createCheckoutService(deps: CheckoutServiceDependencies) {
   const { db, clock } = deps;
