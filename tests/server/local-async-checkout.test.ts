@@ -86,6 +86,17 @@ describe.each(PGLITE_ONLY)('the local checkout with MB WAY and Multibanco (%s)',
     expect((await bookingsOf(app.db, member)).map((b) => b.status)).toEqual(['pending']);
     expect(await app.db.selectFrom('lock_codes').selectAll().execute()).toEqual([]);
     expect(await app.db.selectFrom('tax_documents').selectAll().execute()).toEqual([]);
+    // The voucher by e-mail, in the member's language: entity, reference, amount, until when.
+    const [mail] = await app.db
+      .selectFrom('outbox')
+      .selectAll()
+      .where('kind', '=', 'payment_voucher')
+      .execute();
+    const session = await app.db.selectFrom('checkout_sessions').selectAll().executeTakeFirstOrThrow();
+    expect(mail?.text_body).toContain('12345');
+    expect(mail?.text_body).toContain(session.voucher_reference!);
+    expect(mail?.text_body).toContain('15,00');
+    expect(mail?.text_body).toContain('Europe/Lisbon');
 
     // An hour later (the checkout's 30 minutes are long gone) the slot is still held and the voucher shown.
     clock.set('2026-03-20T11:00:00Z');

@@ -9,6 +9,7 @@ import { AppError } from '../../kernel/errors.ts';
 import type { AccessCodeScheduler } from '../access-codes.ts';
 import { queueCancellationNotices, type NoticeDependencies } from '../cancellation-notices.ts';
 import { bookingConfirmationMessage } from '../confirmation-message.ts';
+import { voucherMessage } from '../voucher-message.ts';
 import { dateFromInstant, instantFromDate } from '../../kernel/clock.ts';
 import type { CompanyDetails } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
@@ -208,6 +209,7 @@ export const MB_WAY_APPROVAL_MINUTES = 10;
  */
 async function holdUntilPaid(
   trx: Db,
+  deps: FulfilmentDependencies,
   stored: repository.CheckoutSessionRow,
   method: PaymentMethodKind | null,
   voucher: MultibancoVoucher | null,
@@ -225,8 +227,62 @@ async function holdUntilPaid(
   } else {
     return;
   }
-  if (until <= now) await repository.releasePendingBookingsOfSession(trx, stored.id);
-  else await repository.holdPendingBookingsOfSessionUntil(trx, stored.id, until, now);
+  if (until <= now) {
+    await repository.releasePendingBookingsOfSession(trx, stored.id);
+    return;
+  }
+  await repository.holdPendingBookingsOfSessionUntil(trx, stored.id, until, now);
+  if (method === 'multibanco' && voucher) await writeVoucherEmail(trx, deps, stored, voucher, until, now);
+}
+
+/** The voucher by e-mail, once per session (its dedupe key), in the member's language and the branch's zone. */
+async function writeVoucherEmail(
+  trx: Db,
+  deps: FulfilmentDependencies,
+  stored: repository.CheckoutSessionRow,
+  voucher: MultibancoVoucher,
+  until: Date,
+  now: Date,
+): Promise<void> {
+  const held = await repository.listSessionBookings(trx, stored.id);
+  const first = held[0];
+  if (!stored.user_id || !first) return;
+  const context = await findMessageContext(
+    trx,
+    stored.user_id,
+    await repository.branchOfBooking(trx, first.id),
+  );
+  if (!context?.email) return;
+  const message = voucherMessage({
+    locale: context.locale,
+    firstName: context.first_name,
+    timeZone: first.time_zone,
+    entity: voucher.entity,
+    reference: voucher.reference,
+    amountCents: stored.amount_cents,
+    heldUntil: instantFromDate(until),
+    voucherUrl: voucher.url,
+    slots: held
+      .filter((booking) => booking.status === 'pending')
+      .map((booking) => ({
+        branchName: booking.branch_name,
+        start: instantFromDate(booking.start_time),
+        end: instantFromDate(booking.end_time),
+      })),
+    publicUrl: deps.publicUrl,
+  });
+  await insertOutboxMessage(trx, {
+    channel: 'email',
+    recipient: context.email,
+    locale: context.locale,
+    kind: 'payment_voucher',
+    subject: message.subject,
+    text_body: message.text,
+    html_body: message.html,
+    dedupe_key: `payment_voucher:${stored.id}`,
+    created_at: now,
+    next_attempt_at: now,
+  });
 }
 
 export type SessionOutcome = 'paid' | 'awaiting_payment' | 'failed' | 'expired';
@@ -307,7 +363,7 @@ export async function applySessionOutcome(
           }
         : {}),
     });
-    if (!move) await holdUntilPaid(trx, stored, method, voucher, now);
+    if (!move) await holdUntilPaid(trx, deps, stored, method, voucher, now);
     return 'applied';
   }
   if (outcome === 'expired' && stored.status === 'open') {

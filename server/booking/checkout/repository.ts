@@ -161,6 +161,15 @@ export async function releaseDueHoldsOfSession(db: Db, sessionId: string, now: D
   return rows.length;
 }
 
+export async function branchOfBooking(db: Db, bookingId: number): Promise<number> {
+  const row = await db
+    .selectFrom('bookings')
+    .select('branch_id')
+    .where('id', '=', bookingId)
+    .executeTakeFirstOrThrow();
+  return row.branch_id;
+}
+
 /** When the session's first still-held booking starts. */
 export async function firstStartOfPendingBookings(db: Db, sessionId: string): Promise<Date | null> {
   const row = await db
