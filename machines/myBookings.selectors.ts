@@ -2,7 +2,7 @@ import type { components } from '../openapi/schema.gen.ts';
 
 export type Booking = components['schemas']['Booking'];
 export type BookingList = 'active' | 'past' | 'canceled';
-export type BookingStatusLabel = 'active' | 'past' | 'canceled' | 'expired';
+export type BookingStatusLabel = 'active' | 'past' | 'canceled' | 'expired' | 'awaiting_payment';
 
 /** docs/decisions.md, 'Bookings and payments', list grouping: active and in the past -> Past; active -> Active; otherwise Canceled. */
 export function listOf(booking: Booking): BookingList {
@@ -14,6 +14,7 @@ export function listOf(booking: Booking): BookingList {
 export function statusLabel(booking: Booking): BookingStatusLabel {
   if (booking.canceled) return 'canceled';
   if (booking.status === 'expired') return 'expired';
+  if (booking.awaiting_payment) return 'awaiting_payment';
   return booking.is_in_past ? 'past' : 'active';
 }
 

@@ -24,6 +24,8 @@ export type PaymentContext = {
   bookings: SessionBooking[];
   /** The price difference this checkout pays when it is a move's (the booking moved once paid); else null. */
   moveDifferenceEur: number | null;
+  /** A Multibanco voucher or an MB WAY request whose money is awaited while the slots are held; else null. */
+  awaitingPayment: SessionStatus['awaiting_payment'] | null;
 };
 
 export type PaymentEvent =
@@ -61,6 +63,7 @@ export const paymentMachine = setup({
     clientSecret: null,
     bookings: [],
     moveDifferenceEur: null,
+    awaitingPayment: null,
   }),
   initial: 'checking',
   invoke: { id: 'session', src: 'sessionChanges' },
@@ -77,6 +80,7 @@ export const paymentMachine = setup({
             clientSecret: event.output.clientSecret,
             bookings: event.output.bookings,
             moveDifferenceEur: event.output.move_price_difference_eur ?? null,
+            awaitingPayment: event.output.awaiting_payment ?? null,
           })),
         },
         onError: [{ guard: 'isRefusal', target: 'awaitingLogin' }, { target: 'failed' }],

@@ -788,6 +788,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/dev/checkout/{session_id}/pay-voucher': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Pay a local test checkout's Multibanco voucher
+     * @description Available outside production only (404 in production), and only for the local test checkout: the money of the session's Multibanco voucher arrives, as Stripe reports it (`checkout.session.async_payment_succeeded`), through the same handling: bookings still held are confirmed (door codes, invoice, e-mail); bookings whose hold ended are refunded and the member told. A session without an unpaid voucher is left as it is.
+     */
+    post: operations['payDevCheckoutVoucher'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/operators': {
     parameters: {
       query?: never;
@@ -1716,6 +1736,8 @@ export interface components {
       paid: boolean;
       /** @description Where to pay an unpaid booking while its checkout session is open; otherwise null. */
       pay_again_url: string | null;
+      /** @description Present while the booking's checkout completed without its money (a Multibanco voucher, an MB WAY request) and the slot is still held for it: My bookings shows it as awaiting payment. */
+      awaiting_payment?: components['schemas']['AwaitingPayment'];
       /** @description What was refunded when the booking ended (cancelled, closed, or paid too late), from the money ledger; null when nothing was. A move's refunded difference is part of `final_price_eur`, not of this. */
       refunded_eur: number | null;
       refundable_eur: components['schemas']['Money'];
@@ -1847,6 +1869,8 @@ export interface components {
       move_price_difference_eur?: number;
       /** @description Re-opens the embedded checkout while the session is open; otherwise null. */
       clientSecret: string | null;
+      /** @description Present while the checkout completed without its money and its bookings still hold their slots (a Multibanco voucher not yet paid, an MB WAY request not yet approved); absent otherwise. */
+      awaiting_payment?: components['schemas']['AwaitingPayment'];
       /** @description The bookings this checkout pays for, by start: what the result says was booked, and, for a payment that arrived after the hold ended, what was refunded instead. */
       bookings: components['schemas']['CheckoutSessionBooking'][];
     };
@@ -1913,8 +1937,20 @@ export interface components {
       received: true;
     };
     LocalCheckoutCompleteRequest: {
-      /** @description The test card number, digits with optional spaces (ignored). */
-      card_number: string;
+      /**
+       * @description How the payer pays: a test card (`card_number`), MB WAY (`mb_way_phone`, then the simulated phone's `mb_way_response`), or a Multibanco voucher (only when the checkout offers it). Absent: card.
+       * @enum {string}
+       */
+      method?: 'card' | 'mb_way' | 'multibanco';
+      /** @description The test card number, digits with optional spaces (ignored). Required for `card`. */
+      card_number?: string;
+      /** @description The MB WAY phone number (Portuguese mobile, nine digits, optional +351 and spaces). */
+      mb_way_phone?: string;
+      /**
+       * @description What the payer does on the simulated phone (approve, or let the request time out).
+       * @enum {string}
+       */
+      mb_way_response?: 'approve' | 'time_out';
     };
     LocalCheckoutCompleteResponse: {
       /**
@@ -1922,10 +1958,38 @@ export interface components {
        * @enum {string}
        */
       status: 'complete' | 'open';
-      /** @enum {string} */
-      outcome: 'paid' | 'declined';
+      /**
+       * @description paid: the money arrived; declined: the card was refused or the MB WAY request timed out (the session stays open for another try); awaiting_payment: a Multibanco voucher was issued, its money comes later.
+       * @enum {string}
+       */
+      outcome: 'paid' | 'declined' | 'awaiting_payment';
       /** @description Where the page sends the browser next. */
       return_url: string;
+    };
+    AwaitingPayment: {
+      /** @enum {string} */
+      method: 'multibanco' | 'mb_way';
+      amount_eur: components['schemas']['Money'];
+      /**
+       * Format: date-time
+       * @description When the slots are released if the money has not arrived (a voucher's expiry or 48 hours before the first start, whichever comes first), in the first booking's branch time zone.
+       */
+      held_until: string;
+      /** @description The Multibanco voucher to pay; null for MB WAY. */
+      voucher: components['schemas']['MultibancoVoucher'] | null;
+    };
+    MultibancoVoucher: {
+      /** @description The Multibanco entity, five digits. */
+      entity: string;
+      /** @description The payment reference, nine digits. */
+      reference: string;
+      /**
+       * Format: date-time
+       * @description When the voucher stops accepting payment.
+       */
+      expires_at: string;
+      /** @description The payment provider's printable voucher, when it has one. */
+      voucher_url: string | null;
     };
     Health: {
       /** @enum {string} */
@@ -4167,6 +4231,41 @@ export interface operations {
     };
   };
   payDevCheckoutSessionLate: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description The checkout session id (the part of the client secret before `_secret_`). */
+        session_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The session's status afterwards. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CheckoutSessionStatus'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No local checkout session has this id, or the server runs in production. */
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  payDevCheckoutVoucher: {
     parameters: {
       query?: never;
       header?: {

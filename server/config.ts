@@ -43,6 +43,8 @@ export const environmentSchema = z.object({
   PAYMENT_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(3000),
   // Stripe accepts 30 minutes to 24 hours; the hold on the slots lasts exactly as long.
   CHECKOUT_EXPIRY_MINUTES: z.coerce.number().int().min(30).max(1440).default(30),
+  // Multibanco is offered only when the first booked slot starts at least this many days later (issue 29, item 5).
+  MULTIBANCO_MIN_DAYS_AHEAD: z.coerce.number().int().min(3).max(60).default(3),
   // --- Accounts and notifications ---
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters long').optional(),
   SESSION_HOURS: z.coerce
@@ -246,6 +248,8 @@ export type Config = {
       };
   /** How long a checkout session stays open, and so how long its pending bookings hold their slots. */
   checkoutExpiryMinutes: number;
+  /** Multibanco is offered only for bookings whose first slot starts at least this many days later. */
+  multibancoMinDaysAhead: number;
   /** The sender's name in e-mails and SMS. */
   companyName: string;
   /** The seller named on receipts; prices include VAT at `vatRate`. */
@@ -402,6 +406,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           }
         : { provider: 'local' },
     checkoutExpiryMinutes: values.CHECKOUT_EXPIRY_MINUTES,
+    multibancoMinDaysAhead: values.MULTIBANCO_MIN_DAYS_AHEAD,
     companyName: values.COMPANY_NAME,
     company: {
       name: values.COMPANY_NAME,

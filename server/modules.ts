@@ -149,6 +149,7 @@ export async function createModules(
   const bookings = createBookingService({
     ...fulfilment,
     checkoutExpiryMinutes: config.checkoutExpiryMinutes,
+    multibancoMinDaysAhead: config.multibancoMinDaysAhead,
   });
   const coupons = createCouponService({
     db,

@@ -544,6 +544,8 @@ export function createMoveService(
             returnUrl: deps.checkoutReturnUrl(input.locale, SESSION_ID_PLACEHOLDER, slot.local_date),
             // The hold's id is new for every attempt, so a retried attempt never meets an older one's session.
             idempotencyKey: `move-checkout-${holdId}`,
+            // A move's difference is paid at once (card, MB WAY): its hold cannot wait days for a voucher.
+            multibanco: false,
             metadata: {
               booking_id: String(input.bookingId),
               hold_booking_id: String(holdId),

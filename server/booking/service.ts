@@ -20,6 +20,8 @@ import { centsToEuros, formatMoney, sameAmount } from '../kernel/money.ts';
 import { priceSlots } from './pricing.ts';
 import { refundableCents, withinBestRefundTier } from './refunds.ts';
 import * as repository from './repository.ts';
+import { awaitingPaymentOf } from './checkout/awaiting-payment.ts';
+import type { CheckoutSessionRow } from './checkout/repository.ts';
 import { describeSlotTime } from '../kernel/time-format.ts';
 import type { components } from '../../openapi/schema.gen.ts';
 
@@ -28,7 +30,46 @@ export type BookingServiceDependencies = FulfilmentDependencies & {
   clock: Clock;
   /** How long a checkout stays open and its pending bookings hold their slots. */
   checkoutExpiryMinutes: number;
+  /** Multibanco is offered when the first slot starts at least this many days (of 24 hours) later; 3 if unset. */
+  multibancoMinDaysAhead?: number;
 };
+
+async function findCheckoutSessions(
+  db: Db,
+  ids: readonly string[],
+): Promise<Map<string, CheckoutSessionRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('checkout_sessions')
+    .selectAll()
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** A booking's `awaiting_payment`, present while its checkout's money is awaited and its slot still held. */
+function awaitingOf(
+  row: {
+    checkout_session_id: string | null;
+    status: string;
+    hold_expires_at: Date | null;
+    time_zone: string;
+  },
+  sessions: Map<string, CheckoutSessionRow>,
+  now: Date,
+): { awaiting_payment?: Schemas['AwaitingPayment'] } {
+  const session = row.checkout_session_id ? sessions.get(row.checkout_session_id) : undefined;
+  const awaiting = session ? awaitingPaymentOf(session, [row], now) : undefined;
+  return awaiting ? { awaiting_payment: awaiting } : {};
+}
+
+/** MULTIBANCO_MIN_DAYS_AHEAD's default (server/config.ts). */
+export const DEFAULT_MULTIBANCO_MIN_DAYS_AHEAD = 3;
+
+/** Whether a checkout of slots starting at `firstStart` may offer Multibanco, whose money arrives days later. */
+export function multibancoAllowed(firstStart: Date, now: Temporal.Instant, minDaysAhead: number): boolean {
+  return firstStart.getTime() - now.epochMilliseconds >= minDaysAhead * 24 * 60 * 60 * 1000;
+}
 
 export type CreateBookingInput = {
   userId: string;
@@ -187,7 +228,17 @@ export function createBookingService(deps: BookingServiceDependencies) {
       returnUrl: checkoutReturnUrl(deps.publicUrl, input.locale, SESSION_ID_PLACEHOLDER, first.local_date),
       idempotencyKey: checkoutIdempotencyKey(bookingIds),
       metadata: { booking_ids: bookingIds.join(','), user_id: user.id },
+      multibanco: offersMultibanco(slots, now),
     });
+  }
+
+  function offersMultibanco(slots: readonly repository.SlotForBookingRow[], now: Temporal.Instant): boolean {
+    const firstStart = Math.min(...slots.map((slot) => slot.start_time.getTime()));
+    return multibancoAllowed(
+      new Date(firstStart),
+      now,
+      deps.multibancoMinDaysAhead ?? DEFAULT_MULTIBANCO_MIN_DAYS_AHEAD,
+    );
   }
 
   const moves = createMoveService({
@@ -300,6 +351,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
             locale: input.locale,
             booking_date: slots[0]!.local_date,
             expires_at: dateFromInstant(opened.expiresAt),
+            multibanco_allowed: offersMultibanco(slots, now),
           });
           // The hold lasts exactly as long as the session the provider opened.
           await repository.attachCheckoutSession(
@@ -369,6 +421,15 @@ export function createBookingService(deps: BookingServiceDependencies) {
       );
       // What each booking costs, whether it was paid and what came back: the money ledger's.
       const moneyById = await moneyOfBookings(db, rows);
+      // Checkouts completed without their money (a Multibanco voucher, an MB WAY request): what is awaited.
+      const awaitedSessions = await findCheckoutSessions(
+        db,
+        rows.flatMap((row) =>
+          row.status === 'pending' && row.session_status === 'complete' && row.checkout_session_id
+            ? [row.checkout_session_id]
+            : [],
+        ),
+      );
       // Times are formatted without a Temporal object per row (formatEpochInZone); only an upcoming booking's
       // refund needs one.
       const bookings = rows.map((row): Schemas['Booking'] => {
@@ -425,6 +486,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
                   row.session_booking_date,
                 )
               : null,
+          ...awaitingOf(row, awaitedSessions, nowDate),
           refunded_eur: money.endingRefundCents > 0 ? centsToEuros(money.endingRefundCents) : null,
           refundable_eur: start
             ? centsToEuros(

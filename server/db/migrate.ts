@@ -10,6 +10,7 @@ import * as moves from './migrations/0007_moves.ts';
 import * as priceGrids from './migrations/0008_price_grids.ts';
 import { ledgerMigration } from './migrations/0009_ledger.ts';
 import * as invoicing from './migrations/0010_invoicing.ts';
+import * as asyncPayments from './migrations/0011_async_payments.ts';
 
 export type MigrationOptions = {
   /** The VAT rate (VAT_RATE) the money copied into the ledger from before it includes. */
@@ -33,6 +34,7 @@ export function migrationsFor(options: MigrationOptions): Record<string, Migrati
     '0008_price_grids': priceGrids,
     '0009_ledger': ledgerMigration(options),
     '0010_invoicing': invoicing,
+    '0011_async_payments': asyncPayments,
   };
 }
 

@@ -170,6 +170,8 @@ export type CouponRedemptionsTable = {
   created_at: CreatedAt;
 };
 
+export type PaymentMethod = 'card' | 'mb_way' | 'multibanco';
+
 export type CheckoutSessionsTable = {
   id: string;
   provider: PaymentProvider;
@@ -186,6 +188,15 @@ export type CheckoutSessionsTable = {
   /** The card the payment came from, when the provider told: 'visa' and '4242'. */
   card_brand: ColumnType<string | null, string | null | undefined, string | null>;
   card_last4: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Whether the checkout offered Multibanco (the first slot was far enough ahead when it opened). */
+  multibanco_allowed: Generated<boolean>;
+  /** The method that completed the checkout, when the provider told. */
+  payment_method: ColumnType<PaymentMethod | null, PaymentMethod | null | undefined, PaymentMethod | null>;
+  /** The Multibanco voucher awaiting payment: all three set or none. */
+  voucher_entity: ColumnType<string | null, string | null | undefined, string | null>;
+  voucher_reference: ColumnType<string | null, string | null | undefined, string | null>;
+  voucher_expires_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  voucher_url: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   completed_at: Timestamp | null;
 };

@@ -34,6 +34,7 @@ function StatusBadge({ status }: { status: BookingStatusLabel }) {
     past: { label: <Trans>Passada</Trans>, color: 'gray' },
     canceled: { label: <Trans>Cancelada</Trans>, color: 'red' },
     expired: { label: <Trans>Expirada</Trans>, color: 'orange' },
+    awaiting_payment: { label: <Trans>A aguardar pagamento</Trans>, color: 'yellow' },
   };
   const { label, color } = badges[status];
   return (
@@ -68,6 +69,14 @@ function BookingFacts({ booking, locale }: { booking: Booking; locale: Locale })
       <dd>
         <StatusBadge status={statusLabel(booking)} />
       </dd>
+      {booking.awaiting_payment?.voucher && (
+        <>
+          <dt>{t`Multibanco`}</dt>
+          <dd>
+            {t`Entidade ${booking.awaiting_payment.voucher.entity}, referência ${booking.awaiting_payment.voucher.reference}, até ${longDateTime(booking.awaiting_payment.held_until, branch.time_zone, locale)}`}
+          </dd>
+        </>
+      )}
       <dt>{t`Criada em`}</dt>
       <dd>{longDateTime(booking.created_at, branch.time_zone, locale)}</dd>
       <dt>{t`Referência`}</dt>

@@ -1,10 +1,10 @@
 import './mantine-styles.ts';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Button, Group, Loader, Modal, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Group, Loader, Modal, Stack, Text } from '@mantine/core';
 import { useOpenLogin, useUpdateModalSearch } from '../auth/useModalSearch.ts';
-import type { SessionBooking } from '../../machines/payment.machine.ts';
+import type { PaymentContext, SessionBooking } from '../../machines/payment.machine.ts';
 import { bookedSlots, paymentOutcome, refundedSlots } from '../../machines/payment.selectors.ts';
-import { timeRange } from '../account/time.ts';
+import { longDateTime, timeRange } from '../account/time.ts';
 import { formatEuros } from '../i18n/format.ts';
 import { useLocale } from '../shell/navigation.ts';
 import { MantineLayer } from '../ui/MantineLayer.tsx';
@@ -22,6 +22,49 @@ function SlotList({ slots, label }: { slots: readonly SessionBooking[]; label: s
         </li>
       ))}
     </ul>
+  );
+}
+
+type Awaiting = NonNullable<PaymentContext['awaitingPayment']>;
+
+/** What a Multibanco voucher's payer must pay, where and until when; or the MB WAY request still to approve. */
+function AwaitingPayment({ awaiting, zone }: { awaiting: Awaiting; zone: string }) {
+  const { t } = useLingui();
+  const locale = useLocale();
+  const amount = formatEuros(awaiting.amount_eur, locale);
+  if (!awaiting.voucher) {
+    return (
+      <Text>{t`Aprove o pedido MB WAY de ${amount} no seu telemóvel. As horas ficam reservadas até lá; enviaremos um e-mail quando a reserva estiver confirmada.`}</Text>
+    );
+  }
+  const voucher = awaiting.voucher;
+  const heldUntil = longDateTime(awaiting.held_until, zone, locale);
+  return (
+    <Stack gap="xs">
+      <Text>{t`Pague esta referência Multibanco num multibanco ou no seu banco online:`}</Text>
+      <dl className="booking-facts" aria-label={t`Referência Multibanco`}>
+        <dt>{t`Entidade`}</dt>
+        <dd>
+          <strong>{voucher.entity}</strong>
+        </dd>
+        <dt>{t`Referência`}</dt>
+        <dd>
+          <strong>{voucher.reference}</strong>
+        </dd>
+        <dt>{t`Montante`}</dt>
+        <dd>
+          <strong>{amount}</strong>
+        </dd>
+        <dt>{t`Válida até`}</dt>
+        <dd>{heldUntil}</dd>
+      </dl>
+      <Text>{t`As horas ficam reservadas até ${heldUntil}. Sem código da porta nem fatura antes de o pagamento chegar; depois disso, enviamos tudo por e-mail. Também encontra esta referência em As minhas reservas.`}</Text>
+      {voucher.voucher_url && (
+        <Anchor href={voucher.voucher_url} target="_blank" rel="noreferrer">
+          {t`Ver o talão Multibanco`}
+        </Anchor>
+      )}
+    </Stack>
   );
 }
 
@@ -99,6 +142,15 @@ function PaymentDialog({ hidden, openLogin }: { hidden: boolean; openLogin: () =
         {lateNote}
         <SlotList slots={refunded} label={t`Horas reembolsadas`} />
       </>
+    );
+  } else if (state.matches('result') && status === 'complete' && state.context.awaitingPayment) {
+    title = t`A aguardar pagamento`;
+    body = (
+      <AwaitingPayment
+        awaiting={state.context.awaitingPayment}
+        // The times are the first booking's branch's, in its zone.
+        zone={state.context.bookings[0]?.time_zone ?? 'Europe/Lisbon'}
+      />
     );
   } else if (state.matches('result') && status === 'complete' && outcome === 'processing') {
     title = t`Pagamento em processamento`;

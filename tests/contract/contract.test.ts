@@ -73,6 +73,7 @@ const expectedOperations = [
   ['listDevOutbox', 'get', '/dev/outbox', 'public'],
   ['expireDevCheckoutSession', 'post', '/dev/checkout/{session_id}/expire', 'public'],
   ['payDevCheckoutSessionLate', 'post', '/dev/checkout/{session_id}/pay-late', 'public'],
+  ['payDevCheckoutVoucher', 'post', '/dev/checkout/{session_id}/pay-voucher', 'public'],
   ['resendAccessCode', 'post', '/bookings/resend-code', 'bearer'],
   ['seamWebhook', 'post', '/locks/webhook', 'public'],
   ['getDevDoorPage', 'get', '/dev/doors/{branch_id}', 'public'],

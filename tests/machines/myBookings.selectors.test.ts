@@ -28,6 +28,21 @@ describe('my bookings: grouping', () => {
     expect(statusLabel(booking(1, { is_in_past: true }))).toBe('past');
     expect(statusLabel(booking(1))).toBe('active');
     expect(statusLabel(booking(1, { active: false, status: 'expired' }))).toBe('expired');
+    // A Multibanco voucher whose money is awaited while the slot is held.
+    const awaiting = {
+      method: 'multibanco' as const,
+      amount_eur: 15,
+      held_until: '2026-03-23T10:00:00+00:00',
+      voucher: {
+        entity: '12345',
+        reference: '123456789',
+        expires_at: '2026-03-27T10:00:00+00:00',
+        voucher_url: null,
+      },
+    };
+    expect(statusLabel(booking(1, { status: 'pending', awaiting_payment: awaiting }))).toBe(
+      'awaiting_payment',
+    );
   });
 
   it('merges back-to-back bookings (also across offsets) and sorts by start', () => {

@@ -102,6 +102,7 @@ describe('what a completed checkout came to', () => {
     clientSecret: null,
     bookings,
     moveDifferenceEur: null,
+    awaitingPayment: null,
   });
 
   it('is booked when a slot is confirmed, listing only the confirmed ones', () => {

@@ -61,6 +61,7 @@ describe('the Stripe payment provider', () => {
       returnUrl: 'https://gym.example/pt?stripe_session_id={CHECKOUT_SESSION_ID}&booking_date=2026-03-25',
       idempotencyKey: 'booking-checkout-abc',
       metadata: { booking_ids: '1,2' },
+      multibanco: false,
     });
 
     expect(opened).toMatchObject({
@@ -84,6 +85,9 @@ describe('the Stripe payment provider', () => {
     expect(request!.body.get('line_items[0][price_data][currency]')).toBe('eur');
     expect(request!.body.get('expires_at')).toBe(String(Math.floor(expiresAt.epochMilliseconds / 1000)));
     expect(request!.body.get('metadata[booking_ids]')).toBe('1,2');
+    // Dynamic payment methods (cards, wallets, MB WAY), less Multibanco for a booking too soon for a voucher.
+    expect(request!.body.get('payment_method_types[0]')).toBeNull();
+    expect(request!.body.get('excluded_payment_method_types[0]')).toBe('multibanco');
   });
 
   it('never asks for an expiry shorter than Stripe accepts', async () => {
@@ -103,7 +107,11 @@ describe('the Stripe payment provider', () => {
       returnUrl: 'https://gym.example/en',
       idempotencyKey: 'k',
       metadata: {},
+      multibanco: true,
     });
+    // Multibanco may be offered: nothing is excluded from the Dashboard's dynamic payment methods.
+    expect(requests[0]!.body.get('excluded_payment_method_types[0]')).toBeNull();
+    expect(requests[0]!.body.get('payment_method_types[0]')).toBeNull();
     const sent = Number(requests[0]!.body.get('expires_at'));
     expect(sent - Date.now() / 1000).toBeGreaterThanOrEqual(30 * 60);
   });

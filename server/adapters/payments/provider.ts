@@ -6,6 +6,17 @@ import type { Locale } from '../../kernel/i18n.ts';
 export type ProviderName = 'local' | 'stripe';
 export type SessionStatus = 'open' | 'complete' | 'expired';
 export type PaymentStatus = 'paid' | 'unpaid' | 'no_payment_required';
+/** How a checkout was paid (or is being paid): Stripe's dynamic methods the product knows by name. */
+export type PaymentMethodKind = 'card' | 'mb_way' | 'multibanco';
+
+/** A Multibanco voucher: what the payer types at an ATM or in a banking app, until it expires. */
+export type MultibancoVoucher = {
+  entity: string;
+  reference: string;
+  expiresAt: Temporal.Instant;
+  /** The provider's printable voucher page, when it has one. */
+  url: string | null;
+};
 
 /** A checkout session as the provider sees it. */
 export type ProviderSession = {
@@ -20,6 +31,10 @@ export type ProviderSession = {
   expiresAt: Temporal.Instant;
   /** The card that paid, when the provider's answer names it (the local provider's form does). */
   card?: { brand: string; last4: string } | null;
+  /** The method that completed the session, when the provider's answer names it. */
+  paymentMethod?: PaymentMethodKind | null;
+  /** A Multibanco payment awaiting its money: the voucher the payer was given. */
+  voucher?: MultibancoVoucher | null;
 };
 
 export type CheckoutLineItem = { name: string; amountCents: number };
@@ -37,6 +52,11 @@ export type CreateCheckoutSessionInput = {
   /** The same key for the same request, so a retried create never opens two sessions. */
   idempotencyKey: string;
   metadata: Record<string, string>;
+  /**
+   * Whether Multibanco may be offered: its money arrives days later, so only bookings far enough ahead
+   * (MULTIBANCO_MIN_DAYS_AHEAD). Cards, MB WAY, Apple Pay and Google Pay are always offered.
+   */
+  multibanco: boolean;
 };
 
 export type RefundInput = {

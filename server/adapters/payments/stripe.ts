@@ -4,6 +4,7 @@ import { AppError } from '../../kernel/errors.ts';
 import {
   PaymentProviderError,
   type PaymentProvider,
+  type PaymentMethodKind,
   type PaymentStatus,
   type ProviderSession,
   type RefundResult,
@@ -65,8 +66,33 @@ function paymentStatus(status: Stripe.Checkout.Session['payment_status']): Payme
   return status === 'no_payment_required' ? 'no_payment_required' : 'unpaid';
 }
 
+const KNOWN_METHODS: readonly PaymentMethodKind[] = ['card', 'mb_way', 'multibanco'];
+
+/** The method and the Multibanco voucher, when the session's payment intent was expanded (retrieveSession). */
+function asyncPaymentOf(
+  session: Stripe.Checkout.Session,
+): Pick<ProviderSession, 'paymentMethod' | 'voucher'> {
+  const intent = session.payment_intent;
+  if (!intent || typeof intent === 'string') return {};
+  const method = intent.payment_method;
+  const type = method && typeof method !== 'string' ? method.type : null;
+  const details = intent.next_action?.multibanco_display_details;
+  const voucher =
+    details?.entity && details.reference && details.expires_at
+      ? {
+          entity: details.entity,
+          reference: details.reference,
+          expiresAt: Temporal.Instant.fromEpochMilliseconds(details.expires_at * 1000),
+          url: details.hosted_voucher_url ?? null,
+        }
+      : null;
+  const paymentMethod = KNOWN_METHODS.find((known) => known === type) ?? (voucher ? 'multibanco' : null);
+  return { paymentMethod, voucher };
+}
+
 export function sessionFromStripe(session: Stripe.Checkout.Session): ProviderSession {
   return {
+    ...asyncPaymentOf(session),
     id: session.id,
     clientSecret: session.client_secret ?? null,
     status: sessionStatus(session.status),
@@ -119,6 +145,9 @@ export function createStripePaymentProvider(options: StripeProviderOptions): Pay
             return_url: input.returnUrl,
             metadata: input.metadata,
             payment_intent_data: { metadata: input.metadata },
+            // Dynamic payment methods: whatever the Dashboard enables for the payer (cards, Apple Pay, Google Pay,
+            // MB WAY for Portuguese payers in EUR), less Multibanco when the booking is too soon for a voucher.
+            ...(input.multibanco ? {} : { excluded_payment_method_types: ['multibanco' as const] }),
           },
           { idempotencyKey: input.idempotencyKey },
         ),
@@ -130,7 +159,10 @@ export function createStripePaymentProvider(options: StripeProviderOptions): Pay
 
     async retrieveSession(sessionId) {
       try {
-        return sessionFromStripe(await stripe.checkout.sessions.retrieve(sessionId));
+        // The payment intent says which method paid and, for Multibanco, the voucher (`next_action`).
+        return sessionFromStripe(
+          await stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent.payment_method'] }),
+        );
       } catch (error) {
         if ((error as { code?: string }).code === 'resource_missing') return null;
         throw new PaymentProviderError('stripe: reading a checkout session failed', { cause: error });

@@ -1,5 +1,7 @@
 import {
   PaymentProviderError,
+  type MultibancoVoucher,
+  type PaymentMethodKind,
   type PaymentProvider,
   type ProviderSession,
 } from '../../adapters/payments/provider.ts';
@@ -7,7 +9,8 @@ import { AppError } from '../../kernel/errors.ts';
 import type { AccessCodeScheduler } from '../access-codes.ts';
 import { queueCancellationNotices, type NoticeDependencies } from '../cancellation-notices.ts';
 import { bookingConfirmationMessage } from '../confirmation-message.ts';
-import { instantFromDate } from '../../kernel/clock.ts';
+import { voucherMessage } from '../voucher-message.ts';
+import { dateFromInstant, instantFromDate } from '../../kernel/clock.ts';
 import type { CompanyDetails } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { insertOutboxMessage } from '../../kernel/outbox.ts';
@@ -193,6 +196,95 @@ async function refundLatePayments(
   await queueCancellationNotices(trx, deps, refunded, 'late_payment', now);
 }
 
+/** A Multibanco hold ends this long before the first slot starts, if its voucher is still unpaid then. */
+export const MULTIBANCO_RELEASE_HOURS_BEFORE_START = 48;
+/** How long an MB WAY payer has to approve on the phone once the checkout completed; Stripe's limit is shorter. */
+export const MB_WAY_APPROVAL_MINUTES = 10;
+
+/**
+ * A checkout completed without its money (a Multibanco voucher, an MB WAY request on the payer's phone): its
+ * pending bookings keep their slots until the money arrives or fails. A voucher holds them until it expires or
+ * 48 hours before the first start, whichever comes first (released at once when that moment has passed); MB WAY
+ * until the approval window closes. Nothing else happens: no door code, no ledger row, no invoice.
+ */
+async function holdUntilPaid(
+  trx: Db,
+  deps: FulfilmentDependencies,
+  stored: repository.CheckoutSessionRow,
+  method: PaymentMethodKind | null,
+  voucher: MultibancoVoucher | null,
+  now: Date,
+): Promise<void> {
+  let until: Date;
+  if (method === 'multibanco' && voucher) {
+    const firstStart = await repository.firstStartOfPendingBookings(trx, stored.id);
+    if (!firstStart) return;
+    const latest = firstStart.getTime() - MULTIBANCO_RELEASE_HOURS_BEFORE_START * 60 * 60 * 1000;
+    until = new Date(Math.min(voucher.expiresAt.epochMilliseconds, latest));
+  } else if (method === 'mb_way' && stored.status === 'open') {
+    // Once, when the checkout completes: a later reading of the session must not stretch the window again.
+    until = new Date(Math.max(stored.expires_at.getTime(), now.getTime() + MB_WAY_APPROVAL_MINUTES * 60_000));
+  } else {
+    return;
+  }
+  if (until <= now) {
+    await repository.releasePendingBookingsOfSession(trx, stored.id);
+    return;
+  }
+  await repository.holdPendingBookingsOfSessionUntil(trx, stored.id, until, now);
+  if (method === 'multibanco' && voucher) await writeVoucherEmail(trx, deps, stored, voucher, until, now);
+}
+
+/** The voucher by e-mail, once per session (its dedupe key), in the member's language and the branch's zone. */
+async function writeVoucherEmail(
+  trx: Db,
+  deps: FulfilmentDependencies,
+  stored: repository.CheckoutSessionRow,
+  voucher: MultibancoVoucher,
+  until: Date,
+  now: Date,
+): Promise<void> {
+  const held = await repository.listSessionBookings(trx, stored.id);
+  const first = held[0];
+  if (!stored.user_id || !first) return;
+  const context = await findMessageContext(
+    trx,
+    stored.user_id,
+    await repository.branchOfBooking(trx, first.id),
+  );
+  if (!context?.email) return;
+  const message = voucherMessage({
+    locale: context.locale,
+    firstName: context.first_name,
+    timeZone: first.time_zone,
+    entity: voucher.entity,
+    reference: voucher.reference,
+    amountCents: stored.amount_cents,
+    heldUntil: instantFromDate(until),
+    voucherUrl: voucher.url,
+    slots: held
+      .filter((booking) => booking.status === 'pending')
+      .map((booking) => ({
+        branchName: booking.branch_name,
+        start: instantFromDate(booking.start_time),
+        end: instantFromDate(booking.end_time),
+      })),
+    publicUrl: deps.publicUrl,
+  });
+  await insertOutboxMessage(trx, {
+    channel: 'email',
+    recipient: context.email,
+    locale: context.locale,
+    kind: 'payment_voucher',
+    subject: message.subject,
+    text_body: message.text,
+    html_body: message.html,
+    dedupe_key: `payment_voucher:${stored.id}`,
+    created_at: now,
+    next_attempt_at: now,
+  });
+}
+
 export type SessionOutcome = 'paid' | 'awaiting_payment' | 'failed' | 'expired';
 
 /**
@@ -202,7 +294,7 @@ export type SessionOutcome = 'paid' | 'awaiting_payment' | 'failed' | 'expired';
 export async function applySessionOutcome(
   trx: Db,
   deps: FulfilmentDependencies,
-  session: Pick<ProviderSession, 'id' | 'paymentIntentId' | 'card'>,
+  session: Pick<ProviderSession, 'id' | 'paymentIntentId' | 'card' | 'paymentMethod' | 'voucher'>,
   outcome: SessionOutcome,
   now: Date,
 ): Promise<'applied' | 'unknown_session'> {
@@ -225,11 +317,16 @@ export async function applySessionOutcome(
         completed_at: stored.completed_at ?? now,
         payment_intent_id: paymentIntentId,
         ...(session.card ? { card_brand: session.card.brand, card_last4: session.card.last4 } : {}),
+        ...(session.paymentMethod ? { payment_method: session.paymentMethod } : {}),
       });
       // The money arrived: its ledger row is written here, with the session's row locked, so once, and before the
       // confirmation, whose receipt states it. Its shares refer to the session's bookings, so their slots are
       // locked first, the one order every writer of a live booking takes (slots, then bookings).
       if (!move) await repository.lockSlotsOfPendingBookings(trx, { sessionId: stored.id });
+      // Money for a voucher (or an MB WAY approval) whose hold ran out, swept or not yet: the slots were released
+      // at that moment (48 hours before the start at the latest), so these bookings are refunded, not confirmed.
+      if (!move && stored.status === 'complete')
+        await repository.releaseDueHoldsOfSession(trx, stored.id, now);
       await recordSessionPayment(trx, deps, {
         sessionId: stored.id,
         provider: stored.provider,
@@ -250,11 +347,23 @@ export async function applySessionOutcome(
   if (alreadyPaid) return 'applied';
 
   if (outcome === 'awaiting_payment') {
+    const voucher = session.voucher ?? null;
+    const method = session.paymentMethod ?? (voucher ? 'multibanco' : null) ?? stored.payment_method;
     await repository.updateSession(trx, stored.id, {
       status: 'complete',
       completed_at: stored.completed_at ?? now,
       payment_intent_id: paymentIntentId,
+      ...(method ? { payment_method: method } : {}),
+      ...(voucher
+        ? {
+            voucher_entity: voucher.entity,
+            voucher_reference: voucher.reference,
+            voucher_expires_at: dateFromInstant(voucher.expiresAt),
+            voucher_url: voucher.url,
+          }
+        : {}),
     });
+    if (!move) await holdUntilPaid(trx, deps, stored, method, voucher, now);
     return 'applied';
   }
   if (outcome === 'expired' && stored.status === 'open') {

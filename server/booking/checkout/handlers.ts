@@ -79,10 +79,19 @@ export function checkoutPublicHandlers(checkout: CheckoutService, options: { dev
         .send(page.html);
     },
 
+    // Outside production only: the money of a local Multibanco voucher arrives.
+    payDevCheckoutVoucher: async (request) => {
+      assertDevelopmentCaller(request, options);
+      return checkout.payLocalVoucher(request.params.session_id);
+    },
+
     completeLocalCheckout: async (request) =>
       checkout.completeLocalCheckout({
         sessionId: request.params.session_id,
+        method: request.body.method,
         cardNumber: request.body.card_number,
+        mbWayPhone: request.body.mb_way_phone,
+        mbWayResponse: request.body.mb_way_response,
       }),
   });
 }

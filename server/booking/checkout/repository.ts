@@ -148,6 +148,57 @@ export async function releasePendingBookingsOfSession(db: Db, sessionId: string)
   return rows.length;
 }
 
+/** pending -> expired for the session's holds whose time is up (the sweep may not have run yet). */
+export async function releaseDueHoldsOfSession(db: Db, sessionId: string, now: Date): Promise<number> {
+  const rows = await db
+    .updateTable('bookings')
+    .set({ status: 'expired' })
+    .where('checkout_session_id', '=', sessionId)
+    .where('status', '=', 'pending')
+    .where((eb) => eb.or([eb('hold_expires_at', 'is', null), eb('hold_expires_at', '<=', now)]))
+    .returning('id')
+    .execute();
+  return rows.length;
+}
+
+export async function branchOfBooking(db: Db, bookingId: number): Promise<number> {
+  const row = await db
+    .selectFrom('bookings')
+    .select('branch_id')
+    .where('id', '=', bookingId)
+    .executeTakeFirstOrThrow();
+  return row.branch_id;
+}
+
+/** When the session's first still-held booking starts. */
+export async function firstStartOfPendingBookings(db: Db, sessionId: string): Promise<Date | null> {
+  const row = await db
+    .selectFrom('bookings')
+    .select('start_time')
+    .where('checkout_session_id', '=', sessionId)
+    .where('status', '=', 'pending')
+    .orderBy('start_time')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.start_time ?? null;
+}
+
+/** Stretches (or shortens) the live holds of a session awaiting its money; holds already up stay up. */
+export async function holdPendingBookingsOfSessionUntil(
+  db: Db,
+  sessionId: string,
+  until: Date,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('bookings')
+    .set({ hold_expires_at: until })
+    .where('checkout_session_id', '=', sessionId)
+    .where('status', '=', 'pending')
+    .where('hold_expires_at', '>', now)
+    .execute();
+}
+
 /** Bookings of a paid session whose holds were released before the payment arrived, not yet marked paid. */
 export async function markLatePaidBookings(
   db: Db,

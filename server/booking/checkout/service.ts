@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { LOCAL_TEST_CARDS, newLocalId } from '../../adapters/payments/local.ts';
 import type { PaymentEvent, ProviderSession } from '../../adapters/payments/provider.ts';
 import { formatLocalTime } from '../../catalog/index.ts';
@@ -19,11 +19,22 @@ import {
   type SessionOutcome,
 } from './fulfilment.ts';
 import { localCheckoutPolicy, renderLocalCheckoutPage } from './local-page.ts';
+import { awaitingPaymentOf } from './awaiting-payment.ts';
 import * as repository from './repository.ts';
 import { findMoveBySession } from '../moves-repository.ts';
 import type { components } from '../../../openapi/schema.gen.ts';
 
 type Schemas = components['schemas'];
+
+/** A Portuguese mobile number, as MB WAY needs: 9 digits starting with 9, optionally after +351. */
+function isPortugueseMobile(phone: string): boolean {
+  return /^(?:\+?351)?9\d{8}$/.test(phone.replace(/\s/g, ''));
+}
+
+/** Nine digits, as a Multibanco reference has. */
+function randomVoucherReference(): string {
+  return String(randomInt(0, 1_000_000_000)).padStart(9, '0');
+}
 
 export type CheckoutServiceDependencies = FulfilmentDependencies & { db: Db; clock: Clock };
 
@@ -49,6 +60,11 @@ export async function listPayments(db: Db, filter: repository.PaymentFilter) {
   return repository.listPayments(db, filter);
 }
 
+/** How long a local Multibanco voucher can be paid, as Stripe's by default. */
+export const LOCAL_VOUCHER_DAYS = 7;
+/** The entity of the local provider's simulated vouchers. */
+export const LOCAL_VOUCHER_ENTITY = '12345';
+
 export function createCheckoutService(deps: CheckoutServiceDependencies) {
   const { db, clock } = deps;
 
@@ -70,9 +86,11 @@ export function createCheckoutService(deps: CheckoutServiceDependencies) {
     const bookings = await repository.listSessionBookings(db, sessionId);
     const now = dateFromInstant(clock.now());
     const move = await findMoveBySession(db, sessionId);
+    const awaiting = awaitingPaymentOf(current, bookings, now);
     return {
       status: current.status,
       clientSecret: current.status === 'open' ? current.client_secret : null,
+      ...(awaiting ? { awaiting_payment: awaiting } : {}),
       ...(move ? { move_price_difference_eur: centsToEuros(move.difference_cents) } : {}),
       bookings: bookings.map((booking) => ({
         id: booking.id,
@@ -111,6 +129,27 @@ export function createCheckoutService(deps: CheckoutServiceDependencies) {
       await repository.markPaymentEventProcessed(trx, event.id, now);
       return 'processed';
     });
+  }
+
+  /**
+   * Stripe's `checkout.session.completed` for a Multibanco or MB WAY payment names neither the method nor the
+   * voucher (they are on the payment intent): the session is read back from the provider first, outside any
+   * transaction. When it cannot be, the webhook hears 503 and Stripe delivers the event again.
+   */
+  async function withAsyncPaymentDetails(event: PaymentEvent): Promise<PaymentEvent> {
+    if (!event.session || outcomeOfEvent(event) !== 'awaiting_payment') return event;
+    if (event.session.paymentMethod || event.session.voucher) return event;
+    let remote: ProviderSession | null;
+    try {
+      remote = await deps.payments.retrieveSession(event.session.id);
+    } catch (error) {
+      throw providerUnavailable(error);
+    }
+    if (!remote) return event;
+    return {
+      ...event,
+      session: { ...event.session, paymentMethod: remote.paymentMethod, voucher: remote.voucher },
+    };
   }
 
   async function requireLocalSession(sessionId: string): Promise<repository.CheckoutSessionRow> {
@@ -173,7 +212,7 @@ export function createCheckoutService(deps: CheckoutServiceDependencies) {
         });
         throw new AppError('invalid_webhook_event');
       }
-      await handleEvent(event);
+      await handleEvent(await withAsyncPaymentDetails(event));
       return { received: true };
     },
 
@@ -225,6 +264,7 @@ export function createCheckoutService(deps: CheckoutServiceDependencies) {
           nonce,
           amountCents: session.amount_cents,
           open,
+          multibanco: session.multibanco_allowed,
         }),
         contentSecurityPolicy: localCheckoutPolicy(nonce),
       };
@@ -237,10 +277,16 @@ export function createCheckoutService(deps: CheckoutServiceDependencies) {
      */
     async completeLocalCheckout({
       sessionId,
+      method = 'card',
       cardNumber,
+      mbWayPhone,
+      mbWayResponse,
     }: {
       sessionId: string;
-      cardNumber: string;
+      method?: 'card' | 'mb_way' | 'multibanco';
+      cardNumber?: string;
+      mbWayPhone?: string;
+      mbWayResponse?: 'approve' | 'time_out';
     }): Promise<Schemas['LocalCheckoutCompleteResponse']> {
       const session = await requireLocalSession(sessionId);
       const returnUrl = checkoutReturnUrl(deps.publicUrl, session.locale, session.id, session.booking_date);
@@ -249,9 +295,15 @@ export function createCheckoutService(deps: CheckoutServiceDependencies) {
         throw new AppError('checkout_session_closed');
       }
       if (session.status !== 'open') throw new AppError('checkout_session_closed');
-      if (cardNumber.replace(/[\s-]/g, '') !== LOCAL_TEST_CARDS.success) {
-        return { status: 'open', outcome: 'declined', return_url: returnUrl };
-      }
+      // Multibanco on a checkout that does not offer it (the first slot too soon) is refused as Stripe would.
+      const declined =
+        method === 'card'
+          ? (cardNumber ?? '').replace(/[\s-]/g, '') !== LOCAL_TEST_CARDS.success
+          : method === 'mb_way'
+            ? !isPortugueseMobile(mbWayPhone ?? '') || mbWayResponse !== 'approve'
+            : !session.multibanco_allowed;
+      // A refused card, or an MB WAY request the phone never approved: Stripe's checkout stays open for another try.
+      if (declined) return { status: 'open', outcome: 'declined', return_url: returnUrl };
       // The card is charged only while the session is still open, decided with its row locked: the expiry
       // sweep and any other completion (another tab, another process) wait for the same lock, so one payment
       // wins and the others, like a payment after the hold ended, are refused before anything is charged.
@@ -263,22 +315,49 @@ export function createCheckoutService(deps: CheckoutServiceDependencies) {
         if (!locked || locked.status !== 'open' || locked.expires_at <= now) {
           throw new AppError('checkout_session_closed');
         }
-        const event = localEvent(locked, 'checkout.session.completed', {
-          status: 'complete',
-          paymentStatus: 'paid',
-          paymentIntentId: newLocalId('pi_local'),
-          // The one card the local form takes, a Visa test number: refund messages can name it.
-          card: { brand: 'visa', last4: LOCAL_TEST_CARDS.success.slice(-4) },
-        });
+        const event = localEvent(
+          locked,
+          'checkout.session.completed',
+          method === 'multibanco'
+            ? {
+                // Stripe completes a Multibanco checkout unpaid, with the voucher on its payment intent.
+                status: 'complete',
+                paymentStatus: 'unpaid',
+                paymentIntentId: newLocalId('pi_local'),
+                paymentMethod: 'multibanco',
+                voucher: {
+                  entity: LOCAL_VOUCHER_ENTITY,
+                  reference: randomVoucherReference(),
+                  expiresAt: clock.now().add({ hours: LOCAL_VOUCHER_DAYS * 24 }),
+                  url: null,
+                },
+              }
+            : {
+                status: 'complete',
+                paymentStatus: 'paid',
+                paymentIntentId: newLocalId('pi_local'),
+                paymentMethod: method,
+                // The one card the local form takes, a Visa test number: refund messages can name it.
+                card: method === 'card' ? { brand: 'visa', last4: LOCAL_TEST_CARDS.success.slice(-4) } : null,
+              },
+        );
         await repository.recordPaymentEvent(trx, {
           id: event.id,
           provider: deps.payments.name,
           type: event.type,
           payload: event.payload,
         });
-        await applySessionOutcome(trx, deps, event.session!, 'paid', now);
+        await applySessionOutcome(
+          trx,
+          deps,
+          event.session!,
+          method === 'multibanco' ? 'awaiting_payment' : 'paid',
+          now,
+        );
         await repository.markPaymentEventProcessed(trx, event.id, now);
       });
+      if (method === 'multibanco')
+        return { status: 'complete', outcome: 'awaiting_payment', return_url: returnUrl };
       return { status: 'complete', outcome: 'paid', return_url: returnUrl };
     },
 
@@ -312,6 +391,29 @@ export function createCheckoutService(deps: CheckoutServiceDependencies) {
             paymentStatus: 'paid',
             paymentIntentId: newLocalId('pi_local'),
             card: { brand: 'visa', last4: LOCAL_TEST_CARDS.success.slice(-4) },
+          }),
+        );
+      }
+      return sessionStatus(sessionId);
+    },
+
+    /**
+     * Development only (`POST /dev/checkout/{id}/pay-voucher`): the money of the session's Multibanco voucher
+     * arrives, as Stripe reports it (`async_payment_succeeded`), through the same event handling: held bookings
+     * are confirmed, released ones refunded. A session without an unpaid voucher is left as it is.
+     */
+    async payLocalVoucher(sessionId: string): Promise<Schemas['CheckoutSessionStatus']> {
+      const session = await requireLocalSession(sessionId);
+      if (
+        session.status === 'complete' &&
+        session.payment_status === 'unpaid' &&
+        session.payment_method === 'multibanco'
+      ) {
+        await handleEvent(
+          localEvent(session, 'checkout.session.async_payment_succeeded', {
+            status: 'complete',
+            paymentStatus: 'paid',
+            paymentMethod: 'multibanco',
           }),
         );
       }
