@@ -26,7 +26,7 @@ import { createHousekeeping } from './jobs/housekeeping.ts';
 import { openJobQueue, type JobQueue } from './jobs/queue.ts';
 import { systemClock, type Clock } from './kernel/clock.ts';
 import { createDeliveryAdapters, createOutboxWorker } from './notifications/index.ts';
-import { createInvoicingService } from './invoicing/index.ts';
+import { createDocumentLinks, createInvoicingService } from './invoicing/index.ts';
 import { createOperatorService, createOperatorTokens } from './operators/index.ts';
 
 // The one composition root: every service, handler dependency and job of the server, built in module order
@@ -207,7 +207,18 @@ export async function createModules(
     horizonDays: config.slotHorizonDays,
     allowPlainHttp: !config.isProduction,
   });
-  const reports = createReportService({ db, clock, lockProvider, console: consoleService });
+  // The signed links to documents' PDFs (docs/decisions.md, "Documents and the accountant's export").
+  const documentLinks = createDocumentLinks({
+    publicUrl: config.publicUrl,
+    keyedHash: (purpose, value) => keys.keyedHash(purpose, value),
+  });
+  const reports = createReportService({
+    db,
+    clock,
+    lockProvider,
+    console: consoleService,
+    links: documentLinks,
+  });
   const delivery = createDeliveryAdapters(config, log.child({ component: 'notifications' }));
   const outboxWorker = createOutboxWorker({
     db,
@@ -226,6 +237,7 @@ export async function createModules(
     doors,
     accessCodeNotifier,
     invoicing,
+    documentLinks,
     jobs,
     afterAnswer,
     checkout,
