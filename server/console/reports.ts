@@ -153,7 +153,8 @@ export function createReportService(deps: {
               ? value.toString()
               : JSON.stringify(value);
     // A leading = + - @ would be a formula to a spreadsheet: quoted with a ' before it.
-    const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+    // A number (a refund's negative amount) is not a formula.
+    const safe = /^[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text) ? `'${text}` : text;
     return /[",\n\r]/.test(safe) || safe !== text ? `"${safe.replaceAll('"', '""')}"` : safe;
   };
   const csv = (header: string[], rows: unknown[][]) =>
