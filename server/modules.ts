@@ -82,6 +82,12 @@ export async function createModules(
     doors,
     supportPhone: config.supportPhone,
   });
+  const keys = await loadAuthKeys(db, config);
+  // The signed links to documents' PDFs (docs/decisions.md, "Documents and the accountant's export").
+  const documentLinks = createDocumentLinks({
+    publicUrl: config.publicUrl,
+    keyedHash: (purpose, value) => keys.keyedHash(purpose, value),
+  });
   // Each ledger row's tax document, recorded in the row's transaction through booking's port and issued by the
   // queue's `invoiceIssue` job (docs/decisions.md, "Invoices and credit notes").
   const invoicing = createInvoicingService({
@@ -94,6 +100,7 @@ export async function createModules(
     operatorEmail: config.operator.email,
     operatorLocale: config.operator.locale,
     log: log.child({ component: 'invoicing' }),
+    links: documentLinks,
     schedule: () => jobQueue?.documents ?? null,
   });
   const housekeeping = createHousekeeping({
@@ -156,7 +163,6 @@ export async function createModules(
     earlyBirdCouponCode: config.earlyBirdCouponCode,
   });
 
-  const keys = await loadAuthKeys(db, config);
   const limiter = createRateLimiter({
     db,
     clock,
@@ -206,11 +212,6 @@ export async function createModules(
     clock,
     horizonDays: config.slotHorizonDays,
     allowPlainHttp: !config.isProduction,
-  });
-  // The signed links to documents' PDFs (docs/decisions.md, "Documents and the accountant's export").
-  const documentLinks = createDocumentLinks({
-    publicUrl: config.publicUrl,
-    keyedHash: (purpose, value) => keys.keyedHash(purpose, value),
   });
   const reports = createReportService({
     db,

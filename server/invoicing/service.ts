@@ -16,6 +16,7 @@ import {
 import { documentFileName, queueDocumentEmail, queueRefusalAlert } from './messages.ts';
 import { recordPendingDocument, type DocumentScheduler } from './record.ts';
 import * as repository from './repository.ts';
+import type { DocumentLinks } from './links.ts';
 
 // Invoices and credit notes (docs/decisions.md, "Invoices and credit notes"): recorded `pending` with their
 // ledger row, issued by a durable job (server/jobs/queue.ts, `invoiceIssue`) one document at a time. The provider
@@ -40,6 +41,8 @@ export type InvoicingDependencies = {
   operatorEmail: string | null;
   operatorLocale: Locale;
   log: FastifyBaseLogger;
+  /** The signed links to documents' PDFs, for the links in the member's e-mails. */
+  links: DocumentLinks;
   /** The queue's scheduler, once the queue is open (the composition root opens it after this service). */
   schedule: () => DocumentScheduler | null;
 };
@@ -185,6 +188,11 @@ export function createInvoicingService(deps: InvoicingDependencies) {
           ledgerEntryId,
           at,
         );
+      },
+      // The link works once the document is issued (404 before): the e-mail is written before any provider is asked.
+      linkOf: async (trx: Db, ledgerEntryId: number) => {
+        const document = await repository.findDocumentOfEntry(trx, ledgerEntryId);
+        return document ? deps.links.url(document.id) : null;
       },
     },
     issue,

@@ -72,6 +72,42 @@ describe.each(DATABASE_TARGETS)("documents and the accountant's export on %s", (
     const checkoutEntry = ledger.find((row) => row.amount_cents === 3550)!;
     const moveEntry = ledger.find((row) => row.kind === 'payment' && row.amount_cents === 630)!;
 
+    // The confirmation, the move and the cancellation e-mails link to their documents' PDFs.
+    const linkPattern = /https?:\/\/[^\s"<]+\/api\/documents\/(\d+)\/pdf\?key=[0-9a-f]{64}/g;
+    const linksIn = async (kind: string) => {
+      const rows = await db()
+        .selectFrom('outbox')
+        .select(['text_body', 'html_body'])
+        .where('kind', '=', kind)
+        .where('recipient', '=', member.email.toLowerCase())
+        .execute();
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.html_body).toContain('/api/documents/');
+      return [...rows[0]!.text_body.matchAll(linkPattern)].map((match) => match[0]);
+    };
+    const documentOfEntry = async (entryId: number) =>
+      (await documents(db())).find((document) => document.ledger_entry_id === entryId)!.id;
+    const confirmationLinks = await linksIn('booking_confirmed');
+    expect(confirmationLinks).toHaveLength(1);
+    expect(confirmationLinks[0]).toContain(
+      `/api/documents/${await documentOfEntry(checkoutEntry.id)}/pdf?key=`,
+    );
+    const moveLinks = await linksIn('booking_moved');
+    expect(moveLinks).toHaveLength(1);
+    expect(moveLinks[0]).toContain(`/api/documents/${await documentOfEntry(moveEntry.id)}/pdf?key=`);
+    const refundEntries = ledger.filter((row) => row.kind === 'refund');
+    const cancellationLinks = await linksIn('booking_canceled');
+    expect(cancellationLinks).toHaveLength(2);
+    for (const entry of refundEntries)
+      expect(cancellationLinks.join(' ')).toContain(
+        `/api/documents/${await documentOfEntry(entry.id)}/pdf?key=`,
+      );
+    // The link from the e-mail opens the issued invoice.
+    const fromEmail = new URL(confirmationLinks[0]!);
+    const opened = await client.get(`${fromEmail.pathname}${fromEmail.search}`);
+    expect(opened.statusCode).toBe(200);
+    expect(isPdf(opened.rawPayload)).toBe(true);
+
     // Owners only.
     expect((await staff.client.get(`/api/admin/documents?${period}`, staff.token)).statusCode).toBe(403);
     expect((await staff.client.get(`/api/admin/reports/ledger/csv?${period}`, staff.token)).statusCode).toBe(
