@@ -2394,9 +2394,13 @@ export interface components {
       lock_devices: string[];
       /** @description The last local day whose slots exist; changes to zone, length, hours apply after it. */
       slots_generated_until: string | null;
+      /** @description The VAT rate of the branch's payments, a fraction (0.23 is 23 %); null is the server's `VAT_RATE`. Money already recorded keeps the rate it was recorded with. */
+      vat_rate: number | null;
     };
     /** @description Only the fields sent change. */
     AdminBranchUpdate: {
+      /** @description A fraction (0.06, 0.13, 0.23); null goes back to the server's `VAT_RATE`. */
+      vat_rate?: number | null;
       slug?: string;
       name?: string;
       order?: number;
@@ -4939,6 +4943,8 @@ export interface operations {
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
+      /** @description A staff operator sent `vat_rate`: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
       /** @description No such branch (`branch_not_found`). */
       404: components['responses']['NotFound'];
       /** @description The slug is taken (`branch_slug_taken`). */

@@ -79,9 +79,12 @@ export function consoleHandlers(services: {
     previewBranchUpdate: answer(false, (request) =>
       catalogue.previewBranchUpdate(request.params.branch_id, request.body),
     ),
-    updateAdminBranch: answer(false, (request, by) =>
-      catalogue.updateBranch(by, request.params.branch_id, request.body),
-    ),
+    // Any operator changes a branch; its VAT rate (a money matter) only an owner.
+    updateAdminBranch: async (request, reply) => {
+      noStore(reply);
+      const by = actor(request, request.body.vat_rate !== undefined);
+      return catalogue.updateBranch(by, request.params.branch_id, request.body);
+    },
     getBranchPrices: answer(true, (request) => catalogue.getPrices(request.params.branch_id)),
     setBranchPrices: answer(true, (request, by) =>
       catalogue.setPrices(by, request.params.branch_id, request.body),

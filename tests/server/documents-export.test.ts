@@ -14,6 +14,7 @@ import {
   slotAt,
 } from './support/invoicing.ts';
 import { loggedInOperator } from './support/operators.ts';
+import { runAdmin } from '../../server/admin/cli.ts';
 
 type Schemas = components['schemas'];
 
@@ -250,5 +251,76 @@ describe.each(DATABASE_TARGETS)("documents and the accountant's export on %s", (
       owner.token,
     );
     expect(none.body.trimEnd().split('\r\n')).toHaveLength(1);
+  });
+
+  it("sets a branch's VAT rate from the console (owners) and the CLI; new payments take it", async () => {
+    const porto = await createBranch(db(), { slug: `vat-${target}`, name: 'Porto' });
+    const path = `/api/admin/branches/${porto}`;
+    expect((await owner.client.get(path, owner.token)).json<Schemas['AdminBranch']>().vat_rate).toBeNull();
+    // Staff change branches, but not their VAT.
+    const refused = await staff.client.json('PATCH', path, { vat_rate: 0.06 }, staff.token);
+    expect(refused.statusCode, refused.body).toBe(403);
+    const tooHigh = await owner.client.json('PATCH', path, { vat_rate: 1.5 }, owner.token);
+    expect(tooHigh.statusCode, tooHigh.body).toBe(422);
+    const set = await owner.client.json('PATCH', path, { vat_rate: 0.06 }, owner.token);
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json<Schemas['AdminBranch']>().vat_rate).toBe(0.06);
+    const audit = await db()
+      .selectFrom('audit_log')
+      .select(['before', 'after'])
+      .where('action', '=', 'branch.update')
+      .where('entity_id', '=', String(porto))
+      .execute();
+    expect(
+      audit.map((row) => [
+        (row.before as { vat_rate: unknown }).vat_rate,
+        (row.after as { vat_rate: unknown }).vat_rate,
+      ]),
+    ).toEqual([[null, 0.06]]);
+
+    // A payment there: 21.20 at 6 % includes 1.20 of VAT (21.20 × 6 / 106).
+    const client = newClient(server.app);
+    const member = await verifiedAccount(client, server.app, { locale: 'pt' });
+    await bookAndPay(
+      server,
+      client,
+      member.token,
+      [await slotAt(db(), porto, '2026-03-28T10:00:00Z', 21.2)],
+      21.2,
+    );
+    const csv = await owner.client.get(
+      `/api/admin/reports/ledger/csv?${period}&branch_id=${porto}`,
+      owner.token,
+    );
+    const [header, line] = csv.body.trimEnd().split('\r\n');
+    const cells = line!.split(',');
+    const column = (name: string) => cells[header!.split(',').indexOf(name)];
+    expect([column('amount_eur'), column('vat_rate'), column('vat_eur'), column('net_eur')]).toEqual([
+      '21.20',
+      '6.00',
+      '1.20',
+      '20.00',
+    ]);
+
+    // The CLI: a percentage, or `default` for the server's rate.
+    const cli = async (...argv: string[]) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await runAdmin(argv, {
+        db: db(),
+        clock: server.clock,
+        horizonDays: 2,
+        io: { out: (text) => out.push(text), err: (text) => err.push(text) },
+      });
+      return { code, out, err };
+    };
+    const thirteen = await cli('branch', 'update', String(porto), '--vat-rate', '13');
+    expect(thirteen.code, thirteen.err.join('\n')).toBe(0);
+    expect(thirteen.out).toContain(`branch ${porto} VAT: 13 % from now on`);
+    expect((await owner.client.get(path, owner.token)).json<Schemas['AdminBranch']>().vat_rate).toBe(0.13);
+    expect((await cli('branch', 'update', String(porto), '--vat-rate', 'lots')).code).toBe(2);
+    const reset = await cli('branch', 'update', String(porto), '--vat-rate', 'default');
+    expect(reset.code).toBe(0);
+    expect((await owner.client.get(path, owner.token)).json<Schemas['AdminBranch']>().vat_rate).toBeNull();
   });
 });
