@@ -256,13 +256,20 @@ describe.each(DATABASE_TARGETS)("documents and the accountant's export on %s", (
   it("sets a branch's VAT rate from the console (owners) and the CLI; new payments take it", async () => {
     const porto = await createBranch(db(), { slug: `vat-${target}`, name: 'Porto' });
     const path = `/api/admin/branches/${porto}`;
+    const patch = (operator: typeof owner, payload: object) =>
+      operator.client.call({
+        method: 'PATCH',
+        url: path,
+        payload,
+        headers: { authorization: `Bearer ${operator.token}` },
+      });
     expect((await owner.client.get(path, owner.token)).json<Schemas['AdminBranch']>().vat_rate).toBeNull();
     // Staff change branches, but not their VAT.
-    const refused = await staff.client.json('PATCH', path, { vat_rate: 0.06 }, staff.token);
+    const refused = await patch(staff, { vat_rate: 0.06 });
     expect(refused.statusCode, refused.body).toBe(403);
-    const tooHigh = await owner.client.json('PATCH', path, { vat_rate: 1.5 }, owner.token);
+    const tooHigh = await patch(owner, { vat_rate: 1.5 });
     expect(tooHigh.statusCode, tooHigh.body).toBe(422);
-    const set = await owner.client.json('PATCH', path, { vat_rate: 0.06 }, owner.token);
+    const set = await patch(owner, { vat_rate: 0.06 });
     expect(set.statusCode, set.body).toBe(200);
     expect(set.json<Schemas['AdminBranch']>().vat_rate).toBe(0.06);
     const audit = await db()
