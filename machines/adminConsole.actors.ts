@@ -25,6 +25,7 @@ export type RefundRatios = Schemas['RefundRatios'];
 export type MoneyReport = Schemas['MoneyReport'];
 export type OccupancyReport = Schemas['OccupancyReport'];
 export type AuditPage = Schemas['AuditPage'];
+export type TaxDocumentPage = Schemas['TaxDocumentPage'];
 export type Operator = Schemas['Operator'];
 export type CreatedOperator = Schemas['CreatedOperator'];
 export type OperatorSession = Schemas['OperatorSession'];
@@ -47,6 +48,8 @@ export type AuditFilters = {
   to: string;
   page: number;
 };
+
+export type DocumentFilters = { from: string; to: string; bookingId: number | null; page: number };
 
 const optional = (value: string) => (value === '' ? undefined : value);
 
@@ -179,6 +182,32 @@ export function createAdminConsoleActors(api: ApiClient, publicApi: ApiClient) {
     occupancyCsv: (filters: ReportFilters) =>
       expectData(
         api.GET('/admin/reports/occupancy/csv', { params: { query: reportQuery(filters) }, parseAs: 'text' }),
+      ),
+    ledgerCsv: (filters: ReportFilters) =>
+      expectData(
+        api.GET('/admin/reports/ledger/csv', {
+          params: {
+            query: { branch_id: filters.branchId ?? undefined, from: filters.from, to: filters.to },
+          },
+          parseAs: 'text',
+        }),
+      ),
+    documents: (filters: DocumentFilters) =>
+      expectData(
+        api.GET('/admin/documents', {
+          params: {
+            query: {
+              from: optional(filters.from),
+              to: optional(filters.to),
+              booking_id: filters.bookingId ?? undefined,
+              page: filters.page,
+            },
+          },
+        }),
+      ),
+    resendDocument: (params: { id: number }) =>
+      expectData(
+        api.POST('/admin/documents/{document_id}/resend', { params: { path: { document_id: params.id } } }),
       ),
     audit: (filters: AuditFilters) =>
       expectData(

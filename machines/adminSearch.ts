@@ -55,6 +55,7 @@ export const adminSearch = {
     to: text,
     granularity: absentWhenMalformed(z.enum(['day', 'week', 'month'])),
   }),
+  documents: searchOf({ from: text, to: text, bookingId: positiveInt, page: positiveInt }),
   audit: searchOf({
     action: text,
     entityType: text,

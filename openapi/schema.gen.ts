@@ -1480,6 +1480,86 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/documents': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Invoices and credit notes
+     * @description The tax documents (one per payment or refund of the ledger) of a period (the days, in Lisbon, their ledger row was written) and/or of one booking, newest first. Owners only.
+     */
+    get: operations['listAdminDocuments'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/documents/{document_id}/resend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send an issued document to its member again
+     * @description The member's e-mail with the PDF attached, queued again. Owners only. Audited.
+     */
+    post: operations['adminResendDocument'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/documents/{document_id}/pdf': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A tax document's PDF, by its signed link
+     * @description The link the member's confirmation, move and cancellation e-mails carry (and the console's documents list): `key` is a keyed hash of the document's id, so the link opens without signing in and cannot be guessed for another document. While the document is not issued yet the answer is 404.
+     */
+    get: operations['getDocumentPdf'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/reports/ledger/csv': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The ledger as CSV, line by line
+     * @description Every payment and refund of the period (branch-local days), oldest first, one line each, for the accountant. Owners only.
+     */
+    get: operations['getLedgerCsv'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/audit': {
     parameters: {
       query?: never;
@@ -2378,9 +2458,13 @@ export interface components {
       lock_devices: string[];
       /** @description The last local day whose slots exist; changes to zone, length, hours apply after it. */
       slots_generated_until: string | null;
+      /** @description The VAT rate of the branch's payments, a fraction (0.23 is 23 %); null is the server's `VAT_RATE`. Money already recorded keeps the rate it was recorded with. */
+      vat_rate: number | null;
     };
     /** @description Only the fields sent change. */
     AdminBranchUpdate: {
+      /** @description A fraction (0.06, 0.13, 0.23); null goes back to the server's `VAT_RATE`. */
+      vat_rate?: number | null;
       slug?: string;
       name?: string;
       order?: number;
@@ -2665,6 +2749,37 @@ export interface components {
         ratio: number;
       }[];
     };
+    /** @description An invoice (fatura-recibo, fatura simplificada) or credit note, one per ledger row. */
+    TaxDocument: {
+      id: components['schemas']['Id'];
+      /** @enum {string} */
+      kind: 'invoice_receipt' | 'simplified_invoice' | 'credit_note';
+      /** @enum {string} */
+      status: 'pending' | 'issued' | 'refused';
+      ledger_entry_id: components['schemas']['Id'];
+      booking_ids: components['schemas']['Id'][];
+      member_id: string | null;
+      number: string | null;
+      atcud: string | null;
+      buyer_name: string;
+      buyer_tax_id: string | null;
+      total_eur: components['schemas']['Money'];
+      /** @description A fraction (0.23 is 23 %). */
+      vat_rate: number;
+      vat_eur: components['schemas']['Money'];
+      created_at: components['schemas']['Instant'];
+      /** Format: date-time */
+      issued_at: string | null;
+      credited_document_id: number | null;
+      /** @description The signed link to its PDF once issued (the one the member's e-mails carry). */
+      pdf_url: string | null;
+    };
+    TaxDocumentPage: {
+      items: components['schemas']['TaxDocument'][];
+      total: number;
+      page: number;
+      page_size: number;
+    };
   };
   responses: {
     /** @description The copy named by `If-None-Match` is still current; no body. */
@@ -2816,6 +2931,8 @@ export interface components {
     SessionId: string;
     /** @description An operator's id. */
     OperatorId: components['schemas']['Id'];
+    /** @description A tax document's id. */
+    DocumentId: components['schemas']['Id'];
     /** @description A booking's id. */
     AdminBookingId: components['schemas']['Id'];
     /** @description A closure's id. */
@@ -4925,6 +5042,8 @@ export interface operations {
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
+      /** @description A staff operator sent `vat_rate`: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
       /** @description No such branch (`branch_not_found`). */
       404: components['responses']['NotFound'];
       /** @description The slug is taken (`branch_slug_taken`). */
@@ -5796,6 +5915,159 @@ export interface operations {
         };
       };
       /** @description `from` after `to` or a period over 366 days (`invalid_period`). A date that does not exist, or outside the years 2000 to 2100, is 422. */
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listAdminDocuments: {
+    parameters: {
+      query?: {
+        /** @description First calendar day, inclusive (YYYY-MM-DD). */
+        from?: components['parameters']['AdminFrom'];
+        /** @description Last calendar day, inclusive (YYYY-MM-DD). */
+        to?: components['parameters']['AdminTo'];
+        /** @description Only the documents of this booking's payments and refunds. */
+        booking_id?: components['schemas']['Id'];
+        /** @description The page, from 1. */
+        page?: components['parameters']['Page'];
+        /** @description Items per page. */
+        page_size?: components['parameters']['PageSize'];
+      };
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaxDocumentPage'];
+        };
+      };
+      /** @description `from` after `to` or a period over 366 days (`invalid_period`). */
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  adminResendDocument: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description A tax document's id. */
+        document_id: components['parameters']['DocumentId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Queued. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Message'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      /** @description No such document, one not issued yet, or one whose member has no e-mail address any more (`not_found`). */
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getDocumentPdf: {
+    parameters: {
+      query: {
+        /** @description The link's key. */
+        key: string;
+      };
+      header?: never;
+      path: {
+        /** @description A tax document's id. */
+        document_id: components['parameters']['DocumentId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The PDF. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No such document, a wrong key, or a document not issued yet (`not_found`). */
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getLedgerCsv: {
+    parameters: {
+      query: {
+        /** @description Only this branch. */
+        branch_id?: components['parameters']['AdminBranchFilter'];
+        /** @description First calendar day, inclusive (YYYY-MM-DD). */
+        from: components['parameters']['AdminFromRequired'];
+        /** @description Last calendar day, inclusive (YYYY-MM-DD); at most 366 days after `from`. */
+        to: components['parameters']['AdminToRequired'];
+      };
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description UTF-8, comma-separated, a header row: `date` (the instant, ISO 8601 UTC), `local_date` (the branch's day), `entry_id`, `kind`, `purpose`, `booking_ids` (space-separated), `branch_id`, `branch`, `member_id`, `amount_eur` (a refund negative), `vat_rate` (23.00 is 23 %), `vat_eur` (negative for a refund), `net_eur`, `provider`, `provider_reference`, `payment_method` (`card visa 4242` when the provider told), `refunded_entry_id`, `document_kind`, `document_status`, `document_number`, `atcud`. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+        };
+      };
+      /** @description `from` after `to` or a period over 366 days (`invalid_period`). */
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];

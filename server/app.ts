@@ -6,6 +6,7 @@ import { bookingHandlers, checkoutPublicHandlers, keepWebhookRawBody } from './b
 import { branchHandlers, listBranches } from './catalog/index.ts';
 import type { Config } from './config.ts';
 import { consoleHandlers } from './console/index.ts';
+import { invoicingHandlers } from './invoicing/index.ts';
 import { openDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { DEMO_OWNER } from './demo/demo-data.ts';
@@ -186,7 +187,9 @@ export async function buildApp(
           console: modules.console,
           catalogue: modules.catalogue,
           reports: modules.reports,
+          invoicing: modules.invoicing,
         }),
+        ...invoicingHandlers({ invoicing: modules.invoicing, links: modules.documentLinks }),
       },
       security: { bearerAuth: bearerAuth(auth), operatorAuth: operatorAuth(operators) },
     });

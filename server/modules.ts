@@ -26,7 +26,7 @@ import { createHousekeeping } from './jobs/housekeeping.ts';
 import { openJobQueue, type JobQueue } from './jobs/queue.ts';
 import { systemClock, type Clock } from './kernel/clock.ts';
 import { createDeliveryAdapters, createOutboxWorker } from './notifications/index.ts';
-import { createInvoicingService } from './invoicing/index.ts';
+import { createDocumentLinks, createInvoicingService } from './invoicing/index.ts';
 import { createOperatorService, createOperatorTokens } from './operators/index.ts';
 
 // The one composition root: every service, handler dependency and job of the server, built in module order
@@ -82,6 +82,12 @@ export async function createModules(
     doors,
     supportPhone: config.supportPhone,
   });
+  const keys = await loadAuthKeys(db, config);
+  // The signed links to documents' PDFs (docs/decisions.md, "Documents and the accountant's export").
+  const documentLinks = createDocumentLinks({
+    publicUrl: config.publicUrl,
+    keyedHash: (purpose, value) => keys.keyedHash(purpose, value),
+  });
   // Each ledger row's tax document, recorded in the row's transaction through booking's port and issued by the
   // queue's `invoiceIssue` job (docs/decisions.md, "Invoices and credit notes").
   const invoicing = createInvoicingService({
@@ -94,6 +100,7 @@ export async function createModules(
     operatorEmail: config.operator.email,
     operatorLocale: config.operator.locale,
     log: log.child({ component: 'invoicing' }),
+    links: documentLinks,
     schedule: () => jobQueue?.documents ?? null,
   });
   const housekeeping = createHousekeeping({
@@ -157,7 +164,6 @@ export async function createModules(
     earlyBirdCouponCode: config.earlyBirdCouponCode,
   });
 
-  const keys = await loadAuthKeys(db, config);
   const limiter = createRateLimiter({
     db,
     clock,
@@ -208,7 +214,13 @@ export async function createModules(
     horizonDays: config.slotHorizonDays,
     allowPlainHttp: !config.isProduction,
   });
-  const reports = createReportService({ db, clock, lockProvider, console: consoleService });
+  const reports = createReportService({
+    db,
+    clock,
+    lockProvider,
+    console: consoleService,
+    links: documentLinks,
+  });
   const delivery = createDeliveryAdapters(config, log.child({ component: 'notifications' }));
   const outboxWorker = createOutboxWorker({
     db,
@@ -227,6 +239,7 @@ export async function createModules(
     doors,
     accessCodeNotifier,
     invoicing,
+    documentLinks,
     jobs,
     afterAnswer,
     checkout,

@@ -187,6 +187,12 @@ const adminMoneyRoute = createRoute({
   validateSearch: adminSearch.money,
   beforeLoad: ownersOnly,
 }).lazy(() => consolePage('money'));
+const adminDocumentsRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: 'documents',
+  validateSearch: adminSearch.documents,
+  beforeLoad: ownersOnly,
+}).lazy(() => consolePage('documents'));
 const adminAuditRoute = createRoute({
   getParentRoute: () => adminRoute,
   path: 'audit',
@@ -217,6 +223,7 @@ const routeTree = rootRoute.addChildren([
     adminCouponsRoute,
     adminRefundPolicyRoute,
     adminMoneyRoute,
+    adminDocumentsRoute,
     adminAuditRoute,
     adminOperatorsRoute,
     adminNotFoundRoute,

@@ -1,3 +1,4 @@
+import { DOCUMENT_LINK } from './document-links.ts';
 import { Temporal } from 'temporal-polyfill';
 import { escapeHtml } from '../kernel/html.ts';
 import { type Locale, type Message, translator } from '../kernel/i18n.ts';
@@ -39,6 +40,8 @@ export type CancellationInput = {
   attendeeEmail: string;
   publicUrl: string;
   now: Temporal.Instant;
+  /** The links to the PDF of the refunds' credit notes. */
+  documentUrls?: readonly string[];
 };
 
 /** Within this long of a booking's start its cancellation is also sent by SMS: the member may be on the way. */
@@ -146,7 +149,11 @@ export function bookingCancellationEmail(input: CancellationInput): OutboxMessag
   const bookUrl = `${input.publicUrl}/${locale}`;
   const rebook = t(TEXTS.rebook, { url: bookUrl });
   const paragraphs = [
-    [refund, ...(reference ? [reference] : [])],
+    [
+      refund,
+      ...(reference ? [reference] : []),
+      ...(input.documentUrls ?? []).map((url) => t(DOCUMENT_LINK, { url })),
+    ],
     ...(late ? [] : [[t(TEXTS.calendar)]]),
     ...(input.reason === 'account_deleted' ? [] : [[rebook]]),
   ];

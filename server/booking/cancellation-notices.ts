@@ -1,3 +1,5 @@
+import { documentLinksOf } from './document-links.ts';
+import type { DocumentRecorder } from './ledger.ts';
 import { instantFromDate } from '../kernel/clock.ts';
 import { insertOutboxMessage } from '../kernel/outbox.ts';
 import { findSessionCards } from './checkout/repository.ts';
@@ -22,6 +24,8 @@ export type NoticeDependencies = {
   companyName: string;
   /** The e-mails' sender, named as the calendar events' ORGANIZER. */
   organizer: CalendarInput['organizer'];
+  /** The links to the refunds' credit notes (the invoicing module); none without. */
+  documents?: DocumentRecorder | null;
 };
 
 const KIND: Record<CancellationReason, string> = {
@@ -83,6 +87,12 @@ export async function queueCancellationNotices(
       attendeeEmail: context.email ?? '',
       publicUrl: deps.publicUrl,
       now: instantFromDate(now),
+      documentUrls: await documentLinksOf(
+        trx,
+        deps.documents,
+        rows.map((row) => row.id),
+        now,
+      ),
     };
     const ids = rows.map((row) => row.id).sort((a, b) => a - b);
     const dedupe = `${KIND[reason]}:${ids.join(',')}`;

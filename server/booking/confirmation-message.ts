@@ -33,7 +33,7 @@ export type ConfirmationInput = {
   publicUrl: string;
   now: Temporal.Instant;
   /** The receipt's other parties and facts (server/booking/receipt.ts). */
-  receipt: Pick<ReceiptInput, 'company' | 'customer' | 'coupon' | 'payment'>;
+  receipt: Pick<ReceiptInput, 'company' | 'customer' | 'coupon' | 'payment' | 'documentUrl'>;
 };
 
 export type OutboxMessageContent = {

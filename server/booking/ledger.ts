@@ -22,6 +22,8 @@ import { includedVatCents } from './receipt.ts';
  */
 export type DocumentRecorder = {
   recordPending(trx: Db, ledgerEntryId: number, at: Date): Promise<void>;
+  /** The signed link to the PDF of a ledger row's document (null without one), for the member's e-mails. */
+  linkOf(trx: Db, ledgerEntryId: number): Promise<string | null>;
 };
 
 export type LedgerDependencies = {

@@ -1,3 +1,4 @@
+import { DOCUMENT_LINK } from './document-links.ts';
 import type { Temporal } from 'temporal-polyfill';
 import { escapeHtml } from '../kernel/html.ts';
 import { type Locale, type Message, translator } from '../kernel/i18n.ts';
@@ -25,6 +26,8 @@ export type MoveMessageInput = {
   attendeeEmail: string;
   publicUrl: string;
   now: Temporal.Instant;
+  /** The links to the PDF of the move's invoice or credit note, when money moved. */
+  documentUrls?: readonly string[];
 };
 
 const TEXTS = {
@@ -87,7 +90,7 @@ export function bookingMovedMessage(input: MoveMessageInput): OutboxMessageConte
     ...compose(input, t(TEXTS.subject, { branch: branch.name }), [
       [t(TEXTS.intro), `${branch.name}, ${branch.location}`],
       [t(TEXTS.to, { when: when(input.to) }), t(TEXTS.from, { when: when(input.from) })],
-      [money],
+      [money, ...(input.documentUrls ?? []).map((url) => t(DOCUMENT_LINK, { url }))],
       [t(TEXTS.code)],
     ]),
     // The confirmation's event (same UID), updated in place: METHOD:REQUEST at a higher SEQUENCE.

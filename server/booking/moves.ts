@@ -1,3 +1,4 @@
+import { documentLinksOf } from './document-links.ts';
 import { Temporal } from 'temporal-polyfill';
 import { SESSION_ID_PLACEHOLDER } from '../adapters/payments/provider.ts';
 import * as checkoutRepository from './checkout/repository.ts';
@@ -115,7 +116,9 @@ async function completeMove(
 /** The updated-booking e-mail of a move (the member's own or an operator's): same calendar UID, next SEQUENCE. */
 async function writeMovedEmail(
   trx: Db,
-  deps: Pick<FulfilmentDependencies, 'organizer' | 'publicUrl'>,
+  deps: Pick<FulfilmentDependencies, 'organizer' | 'publicUrl'> & {
+    documents?: FulfilmentDependencies['documents'];
+  },
   booking: Pick<movesRepository.BookingToMoveRow, 'id' | 'user_id' | 'branch_id' | 'start_time' | 'end_time'>,
   slot: { start_time: Date; end_time: Date },
   move: { seq: number; differenceCents: number },
@@ -138,6 +141,7 @@ async function writeMovedEmail(
     attendeeEmail: context.email,
     publicUrl: deps.publicUrl,
     now: instantFromDate(now),
+    documentUrls: await documentLinksOf(trx, deps.documents, [booking.id], now),
   });
   await insertOutboxMessage(trx, {
     channel: 'email',

@@ -28,6 +28,8 @@ export type ReceiptInput = {
    * its reference), or null for a booking that cost nothing.
    */
   payment: { reference: string; amountCents: number; vatCents: number; vatRate: number } | null;
+  /** The signed link to the payment's invoice (PDF), once the invoicing module recorded one. */
+  documentUrl?: string | null;
 };
 
 /**
@@ -55,6 +57,10 @@ const TEXTS = {
   vat: /*i18n*/ { id: 'receipt.vat', message: 'IVA {rate} incluído: {vat}' },
   reference: /*i18n*/ { id: 'receipt.reference', message: 'Referência do pagamento: {reference}' },
   free: /*i18n*/ { id: 'receipt.free', message: 'Sem pagamento (total 0).' },
+  document: /*i18n*/ {
+    id: 'receipt.document',
+    message: 'A fatura desta compra (PDF, disponível assim que for emitida): {url}',
+  },
 } as const satisfies Record<string, Message>;
 
 function percent(locale: Locale, fraction: number): string {
@@ -95,6 +101,7 @@ export function bookingReceipt(input: ReceiptInput): { text: string[]; html: str
       vat: formatMoney(locale, input.payment?.vatCents ?? includedVatCents(totalCents, vatRate)),
     }),
     input.payment ? t(TEXTS.reference, { reference: input.payment.reference }) : t(TEXTS.free),
+    ...(input.documentUrl ? [t(TEXTS.document, { url: input.documentUrl })] : []),
   ];
   const [title, ...rest] = lines;
   const html = [
@@ -105,9 +112,14 @@ export function bookingReceipt(input: ReceiptInput): { text: string[]; html: str
       .join('<br>')}</p>`,
     `<ul>${slotLines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`,
     `<p>${rest
-      .slice(2 + slotLines.length)
+      .slice(2 + slotLines.length, input.documentUrl ? -1 : undefined)
       .map((line) => escapeHtml(line))
       .join('<br>')}</p>`,
+    ...(input.documentUrl
+      ? [
+          `<p><a href="${escapeHtml(input.documentUrl)}">${escapeHtml(t(TEXTS.document, { url: input.documentUrl }))}</a></p>`,
+        ]
+      : []),
   ].join('\n');
   return { text: lines, html };
 }

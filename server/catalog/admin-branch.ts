@@ -30,5 +30,6 @@ export async function readAdminBranch(db: Db, branchId: number): Promise<Schemas
     active_with_smart_lock: branch.active_with_smart_lock,
     lock_devices: branch.lock_device_ids,
     slots_generated_until: branch.slots_generated_until,
+    vat_rate: branch.vat_rate === null ? null : Number(branch.vat_rate),
   };
 }

@@ -217,9 +217,15 @@ export function createCatalogueService(deps: {
       branchId: number,
       input: Schemas['AdminBranchUpdate'],
     ): Promise<Schemas['AdminBranch']> {
-      const { lock_devices: lockDevices, ...fields } = input;
+      const { lock_devices: lockDevices, vat_rate: vatRate, ...fields } = input;
       await change('updateBranch', (trx) =>
-        updateBranch(trx, branchDependencies, { actor, branchId, changes: changesOf(fields), lockDevices }),
+        updateBranch(trx, branchDependencies, {
+          actor,
+          branchId,
+          changes: changesOf(fields),
+          lockDevices,
+          vatRate,
+        }),
       );
       return branchView(db, branchId);
     },

@@ -12,6 +12,7 @@ import { currentOperator, actorOf, requireOwner, localisedMessage } from '../ope
 import type { CatalogueService } from './catalogue.ts';
 import type { ReportService } from './reports.ts';
 import type { ConsoleService } from './service.ts';
+import type { InvoicingService } from '../invoicing/index.ts';
 
 // The console's operations: thin, each the caller's operator (and, for owners-only operations, the role check)
 // then one service call. Every answer carries personal or business data: never cached.
@@ -20,8 +21,9 @@ export function consoleHandlers(services: {
   console: ConsoleService;
   catalogue: CatalogueService;
   reports: ReportService;
+  invoicing: InvoicingService;
 }) {
-  const { console: service, catalogue, reports } = services;
+  const { console: service, catalogue, reports, invoicing } = services;
   /** The caller as an audit actor; owners-only operations check the role first. */
   const actor = (request: Parameters<typeof currentOperator>[0], ownersOnly = false) => {
     const { operator } = currentOperator(request);
@@ -77,9 +79,12 @@ export function consoleHandlers(services: {
     previewBranchUpdate: answer(false, (request) =>
       catalogue.previewBranchUpdate(request.params.branch_id, request.body),
     ),
-    updateAdminBranch: answer(false, (request, by) =>
-      catalogue.updateBranch(by, request.params.branch_id, request.body),
-    ),
+    // Any operator changes a branch; its VAT rate (a money matter) only an owner.
+    updateAdminBranch: async (request, reply) => {
+      noStore(reply);
+      const by = actor(request, request.body.vat_rate !== undefined);
+      return catalogue.updateBranch(by, request.params.branch_id, request.body);
+    },
     getBranchPrices: answer(true, (request) => catalogue.getPrices(request.params.branch_id)),
     setBranchPrices: answer(true, (request, by) =>
       catalogue.setPrices(by, request.params.branch_id, request.body),
@@ -129,6 +134,18 @@ export function consoleHandlers(services: {
     getOccupancyReportCsv: async (request, reply) => {
       actor(request, true);
       return csv(reply, 'occupancy', request.query, await reports.occupancyCsv(request.query));
+    },
+    getLedgerCsv: async (request, reply) => {
+      actor(request, true);
+      return csv(reply, 'ledger', request.query, await reports.ledgerCsv(request.query));
+    },
+    listAdminDocuments: answer(true, (request) => reports.documents(request.query)),
+    adminResendDocument: async (request, reply) => {
+      await invoicing.resend(actor(request, true), request.params.document_id);
+      return reply
+        .status(202)
+        .header('cache-control', 'no-store')
+        .send(localisedMessage('documentSent', resolveLocale(request.headers.locale)));
     },
     listAuditLog: answer(false, (request) => reports.audit(request.query)),
   });

@@ -10,6 +10,7 @@ import type { components } from '../../openapi/schema.gen.ts';
 import * as repository from './repository.ts';
 import type { OperationQuery } from '../http/operations.ts';
 import { checkPeriod, paging, type ConsoleService } from './service.ts';
+import type { DocumentLinks } from '../invoicing/index.ts';
 
 // Money and use, the day's timeline and the audit log: reads only.
 
@@ -44,6 +45,7 @@ export function createReportService(deps: {
   clock: Clock;
   lockProvider: LockProvider;
   console: ConsoleService;
+  links: DocumentLinks;
 }) {
   const { db, clock } = deps;
 
@@ -151,7 +153,8 @@ export function createReportService(deps: {
               ? value.toString()
               : JSON.stringify(value);
     // A leading = + - @ would be a formula to a spreadsheet: quoted with a ' before it.
-    const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+    // A number (a refund's negative amount) is not a formula.
+    const safe = /^[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text) ? `'${text}` : text;
     return /[",\n\r]/.test(safe) || safe !== text ? `"${safe.replaceAll('"', '""')}"` : safe;
   };
   const csv = (header: string[], rows: unknown[][]) =>
@@ -184,6 +187,108 @@ export function createReportService(deps: {
           row.payments_count,
           row.refunds_count,
         ]),
+      );
+    },
+
+    /**
+     * The ledger line by line for the accountant: each payment and refund (a refund negative) with its VAT, the
+     * provider's reference, the card when the provider told, and its tax document.
+     */
+    async ledgerCsv(query: OperationQuery<'getLedgerCsv'>): Promise<string> {
+      checkPeriod(query.from, query.to, 366);
+      const lines = await repository.ledgerLines(db, {
+        branchId: query.branch_id,
+        from: query.from,
+        to: query.to,
+      });
+      const euros = (cents: number) => (cents / 100).toFixed(2);
+      return csv(
+        [
+          'date',
+          'local_date',
+          'entry_id',
+          'kind',
+          'purpose',
+          'booking_ids',
+          'branch_id',
+          'branch',
+          'member_id',
+          'amount_eur',
+          'vat_rate',
+          'vat_eur',
+          'net_eur',
+          'provider',
+          'provider_reference',
+          'payment_method',
+          'refunded_entry_id',
+          'document_kind',
+          'document_status',
+          'document_number',
+          'atcud',
+        ],
+        lines.map((line) => {
+          const sign = line.kind === 'refund' ? -1 : 1;
+          const amount = sign * Number(line.amount_cents);
+          const vat = sign * Number(line.vat_cents);
+          return [
+            line.occurred_at.toISOString(),
+            line.local_date,
+            line.id,
+            line.kind,
+            line.purpose,
+            (line.booking_ids ?? []).join(' '),
+            line.branch_id,
+            line.branch_name,
+            line.member_id,
+            euros(amount),
+            (Number(line.vat_rate) * 100).toFixed(2),
+            euros(vat),
+            euros(amount - vat),
+            line.provider,
+            line.provider_reference,
+            line.card_brand ? `card ${line.card_brand} ${line.card_last4 ?? ''}`.trim() : '',
+            line.refunded_entry_id,
+            line.document_kind,
+            line.document_status,
+            line.document_number,
+            line.atcud,
+          ];
+        }),
+      );
+    },
+
+    /** The tax documents of a period (Lisbon days) and/or a booking, newest first, with their PDF's link. */
+    async documents(query: OperationQuery<'listAdminDocuments'>): Promise<Schemas['TaxDocumentPage']> {
+      checkPeriod(query.from, query.to, 366);
+      const page = paging(query);
+      const { rows, total } = await repository.searchDocuments(db, {
+        from: query.from,
+        to: query.to,
+        bookingId: query.booking_id,
+        offset: page.offset,
+        limit: page.limit,
+      });
+      return page.answer(
+        rows.map((row) => ({
+          id: row.id,
+          kind: row.kind,
+          status: row.status,
+          ledger_entry_id: row.ledger_entry_id,
+          booking_ids: row.booking_ids ?? [],
+          member_id: row.user_id,
+          number: row.number,
+          atcud: row.atcud,
+          buyer_name: row.buyer_name,
+          buyer_tax_id: row.buyer_tax_id,
+          total_eur: centsToEuros(Number(row.total_cents)),
+          vat_rate: Number(row.vat_rate),
+          vat_eur: centsToEuros(Number(row.vat_cents)),
+          created_at: new Date(row.created_at).toISOString(),
+          issued_at: row.issued_at ? new Date(row.issued_at).toISOString() : null,
+          credited_document_id: row.credited_document_id,
+          pdf_url: row.status === 'issued' ? deps.links.url(row.id) : null,
+        })),
+        total,
       );
     },
 

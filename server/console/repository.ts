@@ -319,3 +319,96 @@ export async function messagesOfBooking(db: Db, bookingId: number) {
     .orderBy('id')
     .execute();
 }
+
+/** Tax documents by the Lisbon day they were recorded and/or one booking's, newest first, with their bookings. */
+export async function searchDocuments(
+  db: Db,
+  filter: { from?: string; to?: string; bookingId?: number; offset: number; limit: number },
+) {
+  const params = {
+    from: filter.from ?? null,
+    to: filter.to ?? null,
+    booking: filter.bookingId ?? null,
+  };
+  const where = sql`(${params.from}::date is null or (document.created_at at time zone 'Europe/Lisbon')::date >= ${params.from}::date)
+      and (${params.to}::date is null or (document.created_at at time zone 'Europe/Lisbon')::date <= ${params.to}::date)
+      and (${params.booking}::int is null or exists (select 1 from ledger_entry_bookings as share
+        where share.entry_id = document.ledger_entry_id and share.booking_id = ${params.booking}::int))`;
+  const { rows } = await sql<{
+    id: number;
+    kind: 'invoice_receipt' | 'simplified_invoice' | 'credit_note';
+    status: 'pending' | 'issued' | 'refused';
+    ledger_entry_id: number;
+    booking_ids: number[] | null;
+    user_id: string | null;
+    number: string | null;
+    atcud: string | null;
+    buyer_name: string;
+    buyer_tax_id: string | null;
+    total_cents: number;
+    vat_rate: string | number;
+    vat_cents: number;
+    created_at: Date;
+    issued_at: Date | null;
+    credited_document_id: number | null;
+  }>`
+    select document.id, document.kind, document.status, document.ledger_entry_id,
+      (select json_agg(share.booking_id order by share.booking_id) from ledger_entry_bookings as share
+        where share.entry_id = document.ledger_entry_id) as booking_ids,
+      document.user_id, document.number, document.atcud, document.buyer_name, document.buyer_tax_id,
+      document.total_cents, document.vat_rate, document.vat_cents, document.created_at, document.issued_at,
+      document.credited_document_id
+    from tax_documents as document
+    where ${where}
+    order by document.created_at desc, document.id desc
+    offset ${filter.offset} limit ${filter.limit}`.execute(db);
+  const { rows: count } = await sql<{ total: string | number }>`
+    select count(*) as total from tax_documents as document where ${where}`.execute(db);
+  return { rows, total: Number(count[0]?.total ?? 0) };
+}
+
+/** Every ledger row of the period, oldest first, with its VAT, the card it came from and its document. */
+export async function ledgerLines(db: Db, filter: { branchId?: number; from: string; to: string }) {
+  const params = { branch: filter.branchId ?? null, from: filter.from, to: filter.to };
+  const { rows } = await sql<{
+    id: number;
+    kind: LedgerEntryKind;
+    purpose: LedgerPurpose;
+    booking_ids: number[] | null;
+    branch_id: number;
+    branch_name: string;
+    local_date: string;
+    member_id: string | null;
+    amount_cents: number;
+    vat_rate: string | number;
+    vat_cents: number;
+    provider: string;
+    provider_reference: string | null;
+    refunded_entry_id: number | null;
+    card_brand: string | null;
+    card_last4: string | null;
+    occurred_at: Date;
+    document_kind: string | null;
+    document_status: string | null;
+    document_number: string | null;
+    atcud: string | null;
+  }>`
+    select entry.id, entry.kind, entry.purpose,
+      (select json_agg(share.booking_id order by share.booking_id) from ledger_entry_bookings as share
+        where share.entry_id = entry.id) as booking_ids,
+      entry.branch_id, branch.name as branch_name,
+      to_char((entry.occurred_at at time zone branch.time_zone)::date, 'YYYY-MM-DD') as local_date,
+      entry.user_id as member_id, entry.amount_cents, entry.vat_rate, entry.vat_cents, entry.provider,
+      entry.provider_reference, entry.refunded_entry_id, session.card_brand, session.card_last4,
+      entry.occurred_at, document.kind as document_kind, document.status as document_status,
+      document.number as document_number, document.atcud
+    from ledger_entries as entry
+      join branches as branch on branch.id = entry.branch_id
+      left join checkout_sessions as session on session.id = entry.checkout_session_id
+      left join tax_documents as document on document.ledger_entry_id = entry.id
+    where (${params.branch}::int is null or entry.branch_id = ${params.branch}::int)
+      and (entry.occurred_at at time zone branch.time_zone)::date >= ${params.from}::date
+      and (entry.occurred_at at time zone branch.time_zone)::date <= ${params.to}::date
+    order by entry.occurred_at, entry.id`.execute(db);
+  return rows;
+}

@@ -6,3 +6,6 @@ export { externalReference, SIMPLIFIED_INVOICE_LIMIT_CENTS } from './record.ts';
 export type { DocumentScheduler } from './record.ts';
 export { createInvoicingService, InvoiceNotIssuedYetError } from './service.ts';
 export type { InvoicingService } from './service.ts';
+export { createDocumentLinks } from './links.ts';
+export type { DocumentLinks } from './links.ts';
+export { invoicingHandlers } from './handlers.ts';

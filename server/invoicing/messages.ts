@@ -34,7 +34,7 @@ const TEXTS = {
   },
 } satisfies Record<string, Message>;
 
-function fileName(document: TaxDocumentRow): string {
+export function documentFileName(document: TaxDocumentRow): string {
   return `${(document.number ?? `document-${document.id}`).replace(/[^A-Za-z0-9]+/g, '-')}.pdf`;
 }
 
@@ -44,10 +44,12 @@ export async function queueDocumentEmail(
   deps: { companyName: string },
   document: TaxDocumentRow,
   now: Date,
-): Promise<void> {
-  if (!document.user_id || !document.pdf || !document.number) return;
+  /** Another key for a copy sent again from the console (the first one is sent once per document). */
+  dedupeKey = `tax_document:${document.id}`,
+): Promise<boolean> {
+  if (!document.user_id || !document.pdf || !document.number) return false;
   const recipient = await repository.findRecipient(trx, document.user_id);
-  if (!recipient?.email) return;
+  if (!recipient?.email) return false;
   const locale: Locale = resolveLocale(recipient.locale);
   const t = translator(locale);
   const kind = t(kindTitle(document.kind));
@@ -76,16 +78,17 @@ export async function queueDocumentEmail(
     html_body: email.html,
     attachments: JSON.stringify([
       {
-        filename: fileName(document),
+        filename: documentFileName(document),
         contentType: 'application/pdf',
         content: Buffer.from(document.pdf).toString('base64'),
         encoding: 'base64',
       },
     ]),
-    dedupe_key: `tax_document:${document.id}`,
+    dedupe_key: dedupeKey,
     created_at: now,
     next_attempt_at: now,
   });
+  return true;
 }
 
 /** The operator's alert about a document the provider refused for good, once per document. */

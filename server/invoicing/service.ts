@@ -4,6 +4,8 @@ import type { Db } from '../db/database.ts';
 import type { Clock } from '../kernel/clock.ts';
 import { dateFromInstant, instantFromDate } from '../kernel/clock.ts';
 import type { Locale } from '../kernel/i18n.ts';
+import { recordAudit, type Actor } from '../kernel/audit.ts';
+import { AppError } from '../kernel/errors.ts';
 import { runTransaction } from '../kernel/transactions.ts';
 import {
   InvoicingRefusedError,
@@ -11,9 +13,10 @@ import {
   type InvoicingProvider,
   type IssuedDocument,
 } from '../adapters/invoicing/index.ts';
-import { queueDocumentEmail, queueRefusalAlert } from './messages.ts';
+import { documentFileName, queueDocumentEmail, queueRefusalAlert } from './messages.ts';
 import { recordPendingDocument, type DocumentScheduler } from './record.ts';
 import * as repository from './repository.ts';
+import type { DocumentLinks } from './links.ts';
 
 // Invoices and credit notes (docs/decisions.md, "Invoices and credit notes"): recorded `pending` with their
 // ledger row, issued by a durable job (server/jobs/queue.ts, `invoiceIssue`) one document at a time. The provider
@@ -38,6 +41,8 @@ export type InvoicingDependencies = {
   operatorEmail: string | null;
   operatorLocale: Locale;
   log: FastifyBaseLogger;
+  /** The signed links to documents' PDFs, for the links in the member's e-mails. */
+  links: DocumentLinks;
   /** The queue's scheduler, once the queue is open (the composition root opens it after this service). */
   schedule: () => DocumentScheduler | null;
 };
@@ -184,6 +189,11 @@ export function createInvoicingService(deps: InvoicingDependencies) {
           at,
         );
       },
+      // The link works once the document is issued (404 before): the e-mail is written before any provider is asked.
+      linkOf: async (trx: Db, ledgerEntryId: number) => {
+        const document = await repository.findDocumentOfEntry(trx, ledgerEntryId);
+        return document ? deps.links.url(document.id) : null;
+      },
     },
     issue,
     /** Queues again every document still pending (after an outage longer than the job's retries). */
@@ -197,6 +207,28 @@ export function createInvoicingService(deps: InvoicingDependencies) {
     /** A stored document's PDF, for the member's and the operator's pages. */
     async pdfOf(documentId: number): Promise<Uint8Array | null> {
       return (await repository.findDocument(db, documentId))?.pdf ?? null;
+    },
+    /** An issued document's PDF and its file name; 404 `not_found` while there is none. */
+    async pdfFile(documentId: number): Promise<{ pdf: Uint8Array; fileName: string }> {
+      const document = await repository.findDocument(db, documentId);
+      if (document?.status !== 'issued' || !document.pdf) throw new AppError('not_found');
+      return { pdf: document.pdf, fileName: documentFileName(document) };
+    },
+    /** The member's e-mail with an issued document, queued again from the console; audited. */
+    async resend(actor: Actor, documentId: number): Promise<void> {
+      await runTransaction(db, { name: 'resend tax document' }, async (trx) => {
+        const document = await repository.findDocument(trx, documentId);
+        if (document?.status !== 'issued') throw new AppError('not_found');
+        const at = now();
+        const key = `tax_document:${document.id}:resent:${at.toISOString()}`;
+        if (!(await queueDocumentEmail(trx, deps, document, at, key))) throw new AppError('not_found');
+        await recordAudit(
+          trx,
+          actor,
+          { action: 'tax_document.resend', entityType: 'tax_document', entityId: document.id },
+          at,
+        );
+      });
     },
   };
 }

@@ -11,6 +11,10 @@ export const consoleMessages = {
     id: 'operators.codeSent',
     message: 'O código da porta foi reenviado ao cliente por e-mail e SMS.',
   },
+  documentSent: /*i18n*/ {
+    id: 'operators.documentSent',
+    message: 'O documento foi reenviado ao cliente por e-mail.',
+  },
   memberErased: /*i18n*/ {
     id: 'operators.memberErased',
     message: 'A conta do cliente foi apagada e os seus dados anonimizados.',

@@ -117,6 +117,7 @@ function useSectionLabels(): Record<SectionPath, string> {
     coupons: t`Cupões`,
     'refund-policy': t`Política de reembolso`,
     money: t`Receitas e uso`,
+    documents: t`Faturas e notas de crédito`,
     audit: t`Registo de auditoria`,
     operators: t`Operadores`,
   };

@@ -18,6 +18,7 @@ export const pages = {
   coupons: () => import('./pages/Coupons.tsx').then((module) => module.Route),
   refundPolicy: () => import('./pages/RefundPolicy.tsx').then((module) => module.Route),
   money: () => import('./pages/Money.tsx').then((module) => module.Route),
+  documents: () => import('./pages/Documents.tsx').then((module) => module.Route),
   audit: () => import('./pages/Audit.tsx').then((module) => module.Route),
   operators: () => import('./pages/Operators.tsx').then((module) => module.Route),
 };

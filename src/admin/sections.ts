@@ -12,6 +12,7 @@ export const SECTIONS = [
   { path: 'coupons', ownerOnly: true },
   { path: 'refund-policy', ownerOnly: true },
   { path: 'money', ownerOnly: true },
+  { path: 'documents', ownerOnly: true },
   { path: 'audit', ownerOnly: false },
   { path: 'operators', ownerOnly: true },
 ] as const;

@@ -47,6 +47,7 @@ const ADMIN_BRANCH = {
   active_with_smart_lock: true,
   lock_devices: [],
   slots_generated_until: null,
+  vat_rate: null,
 };
 const FROM = '2026-11-24T18:00';
 const TO = '2026-11-24T23:00';

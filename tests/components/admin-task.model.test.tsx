@@ -46,6 +46,7 @@ const BRANCH = {
   active_with_smart_lock: true,
   lock_devices: [],
   slots_generated_until: null,
+  vat_rate: null,
 };
 const PREVIEW = {
   changes: [{ field: 'name', before: 'Centro', after: 'Centro renovado' }],

@@ -169,16 +169,19 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
     const ownersOnly = operations.filter((operation) => operation.description?.includes('Owners only.'));
     expect(ownersOnly.map((operation) => operation.operationId).sort()).toEqual(
       [
+        'adminResendDocument',
         'createAdminBranch',
         'createAdminCoupon',
         'createOperator',
         'getAdminRefundPolicy',
         'getBranchPrices',
+        'getLedgerCsv',
         'getMoneyReport',
         'getMoneyReportCsv',
         'getOccupancyReport',
         'getOccupancyReportCsv',
         'listAdminCoupons',
+        'listAdminDocuments',
         'listAdminPayments',
         'listOperators',
         'removeOperator',

@@ -81,6 +81,21 @@ function lockDevices() {
   });
 }
 
+/** `--vat-rate <percent>` (23, 13, 6) or `default` (the server's VAT_RATE): the rate as a fraction, or null. */
+function vatRate() {
+  return text().transform((value, context) => {
+    if (value === 'default') return null;
+    if (!/^\d{1,2}(\.\d{1,2})?$/.test(value) || Number(value) > 50) {
+      context.addIssue({
+        code: 'custom',
+        message: '--vat-rate must be a percentage from 0 to 50, or default',
+      });
+      return z.NEVER;
+    }
+    return Math.round(Number(value) * 100) / 10_000;
+  });
+}
+
 const branchOptions = {
   slug: text().optional(),
   name: text().optional(),
@@ -195,11 +210,15 @@ export const branchCommands = {
 
   'branch update': defineCommand({
     usage:
-      'branch update <branch-id> [--name ...] [--slug ...] [--location ...] [--latitude ...] [--longitude ...] [--map-url ...] [--time-zone ...] [--slot-minutes ...] [--opening-hours ...] [--price <eur>] [--order <n>] [--image <url> ... (replaces the gallery)] [--description <locale>=<html> ...] [--lock-device <device id>|none ... (replaces the doors)] [--active|--inactive]',
+      'branch update <branch-id> [--name ...] [--slug ...] [--location ...] [--latitude ...] [--longitude ...] [--map-url ...] [--time-zone ...] [--slot-minutes ...] [--opening-hours ...] [--price <eur>] [--order <n>] [--image <url> ... (replaces the gallery)] [--description <locale>=<html> ...] [--lock-device <device id>|none ... (replaces the doors)] [--vat-rate <percent>|default] [--active|--inactive]',
     summary:
-      'Changes a branch. Zone, slot length and hours apply to days whose slots are not generated yet; --price sets the default price of today’s grid and re-prices the free slots at once (as prices set).',
+      'Changes a branch. --vat-rate sets the VAT of its payments from now on (23, 13, 6; default: VAT_RATE). Zone, slot length and hours apply to days whose slots are not generated yet; --price sets the default price of today’s grid and re-prices the free slots at once (as prices set).',
     schema: z
-      .object({ args: z.tuple([idArgument('the branch id')]), ...branchOptions })
+      .object({
+        args: z.tuple([idArgument('the branch id')]),
+        ...branchOptions,
+        'vat-rate': vatRate().optional(),
+      })
       .refine(refuseBothActivations, BOTH_ACTIVATIONS),
     async run(input, context) {
       const [branchId] = input.args;
@@ -213,6 +232,7 @@ export const branchCommands = {
             branchId,
             changes,
             lockDevices: input['lock-device'],
+            vatRate: input['vat-rate'],
           });
           if (input.price !== undefined) {
             // The price grid's own use case, in this transaction: the branch and its price change together.
@@ -238,6 +258,13 @@ export const branchCommands = {
         );
       }
       context.io.out(`updated branch ${branchId}`);
+      if (input['vat-rate'] !== undefined) {
+        context.io.out(
+          input['vat-rate'] === null
+            ? `branch ${branchId} VAT: the server's VAT_RATE`
+            : `branch ${branchId} VAT: ${(input['vat-rate'] * 100).toFixed(2).replace(/\.?0+$/, '')} % from now on`,
+        );
+      }
       if (repriced) context.io.out(describeSaved(branchId, repriced));
       const schedule = [changes.timeZone, changes.slotMinutes, changes.openingHours];
       if (slotsGeneratedUntil && schedule.some((value) => value !== undefined)) {

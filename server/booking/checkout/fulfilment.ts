@@ -101,6 +101,7 @@ async function writeConfirmationEmail(
             vatRate: Number(payment.vat_rate),
           }
         : null,
+      documentUrl: payment ? ((await deps.documents?.linkOf(trx, payment.id)) ?? null) : null,
     },
     organizer: deps.organizer,
     attendeeEmail: context.email,

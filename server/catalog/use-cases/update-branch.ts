@@ -16,6 +16,8 @@ export type UpdateBranchInput = {
   changes: BranchChanges;
   /** The branch's doors, replacing those mapped ([] clears them); left as they are when absent. */
   lockDevices?: readonly string[];
+  /** The branch's VAT rate (a fraction; null: the server's `VAT_RATE`); left as it is when absent. */
+  vatRate?: number | null;
 };
 
 /** How far the branch's slots were generated before the change: those keep their times. */
@@ -32,6 +34,14 @@ export async function updateBranch(
     await refusingTakenSlug(() => branches.updateBranch(input.branchId, input.changes));
   }
   if (input.lockDevices) await deps.mapDoors(trx, input.branchId, input.lockDevices);
+  // Payments recorded from now on take it; the ledger's rows keep the rate they were written with.
+  if (input.vatRate !== undefined) {
+    await trx
+      .updateTable('branches')
+      .set({ vat_rate: input.vatRate })
+      .where('id', '=', input.branchId)
+      .execute();
+  }
   await recordAudit(
     trx,
     input.actor,

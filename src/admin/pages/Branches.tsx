@@ -6,6 +6,7 @@ import {
   Button,
   Card,
   Group,
+  NativeSelect,
   NumberInput,
   Stack,
   Switch,
@@ -22,6 +23,7 @@ import type {
 } from '../../../machines/adminConsole.actors.ts';
 import { LOCALES } from '../../i18n/locales.ts';
 import { ErrorBox } from '../feedback.tsx';
+import { useOperator } from '../context.tsx';
 import { useAdminQuery, useAdminTask, useDraft } from '../hooks.ts';
 import { AdminLink, ConsolePage, PageTitle, QueryStatus } from '../parts/layout.tsx';
 
@@ -51,6 +53,7 @@ function changesOf(branch: AdminBranch, edited: AdminBranch): AdminBranchUpdate 
     'active_with_smart_lock',
     'map_url',
     'order',
+    'vat_rate',
   ] as const)
     if (edited[key] !== branch[key]) update[key] = edited[key];
   if (JSON.stringify(edited.images) !== JSON.stringify(branch.images)) update.images = edited.images;
@@ -88,6 +91,12 @@ function BranchEditor({ branch, onSaved }: { branch: AdminBranch; onSaved: () =>
     preview.dismiss();
   };
   const shown = preview.state.matches('done') ? preview.output : null;
+  // The VAT of the branch's payments is a money matter: only owners change it (the server refuses staff).
+  const isOwner = useOperator()?.role === 'owner';
+  const vatRates = [
+    { value: '', label: t`IVA do servidor (VAT_RATE)` },
+    ...['0.23', '0.13', '0.06'].map((rate) => ({ value: rate, label: `${Number(rate) * 100} %` })),
+  ];
   return (
     <Stack>
       <Card withBorder>
@@ -121,6 +130,16 @@ function BranchEditor({ branch, onSaved }: { branch: AdminBranch; onSaved: () =>
               label={t`Ordem`}
               value={edited.order}
               onChange={(value) => set({ order: Number(value) || 0 })}
+            />
+            <NativeSelect
+              label={t`IVA dos pagamentos`}
+              description={t`Só os pagamentos futuros; os registados mantêm a sua taxa.`}
+              disabled={!isOwner}
+              data={vatRates}
+              value={edited.vat_rate === null ? '' : String(edited.vat_rate)}
+              onChange={(event) =>
+                set({ vat_rate: event.currentTarget.value === '' ? null : Number(event.currentTarget.value) })
+              }
             />
           </Group>
           <TextInput
