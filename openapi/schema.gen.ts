@@ -6013,7 +6013,10 @@ export interface operations {
         /** @description The link's key. */
         key: string;
       };
-      header?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
       path: {
         /** @description A tax document's id. */
         document_id: components['parameters']['DocumentId'];

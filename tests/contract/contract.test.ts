@@ -77,6 +77,7 @@ const expectedOperations = [
   ['resendAccessCode', 'post', '/bookings/resend-code', 'bearer'],
   ['seamWebhook', 'post', '/locks/webhook', 'public'],
   ['getDevDoorPage', 'get', '/dev/doors/{branch_id}', 'public'],
+  ['getDocumentPdf', 'get', '/documents/{document_id}/pdf', 'public'],
   ['enterDevDoor', 'post', '/dev/doors/{branch_id}/enter', 'public'],
   // The operator console (issue 18): operator tokens only, except login and the password-setup link.
   ['operatorLogin', 'post', '/admin/auth/login', 'public'],
@@ -125,6 +126,9 @@ const expectedOperations = [
   ['getMoneyReportCsv', 'get', '/admin/reports/money/csv', 'operator'],
   ['getOccupancyReport', 'get', '/admin/reports/occupancy', 'operator'],
   ['getOccupancyReportCsv', 'get', '/admin/reports/occupancy/csv', 'operator'],
+  ['getLedgerCsv', 'get', '/admin/reports/ledger/csv', 'operator'],
+  ['listAdminDocuments', 'get', '/admin/documents', 'operator'],
+  ['adminResendDocument', 'post', '/admin/documents/{document_id}/resend', 'operator'],
   ['listAuditLog', 'get', '/admin/audit', 'operator'],
 ] as const;
 
