@@ -8,7 +8,7 @@ import { parse } from 'yaml';
 // serializer is a pure function of its schema's text, so every app a process builds (the tests build hundreds,
 // each from the same contract) shares them, and a start compiles nothing it does not use. A server starts in a
 // fraction of the time (no validator is compiled before the first request to its route); the first request to
-// each route pays its compilation once (milliseconds). tests/contract checks that every schema compiles.
+// each route pays its compilation once (milliseconds). tests/server/operations.test.ts compiles them all.
 
 export const contractPath = fileURLToPath(new URL('../../openapi/openapi.yaml', import.meta.url));
 
@@ -23,17 +23,26 @@ export function contractDocument<T>(): T {
 type Check = ((data: unknown) => boolean | Promise<unknown>) & { errors?: unknown };
 
 const checks = new Map<string, Check>();
-/** The compilations routes asked for that no request has made yet. */
-const pending = new Set<() => void>();
+const serializers = new Map<string, (data: unknown) => string>();
+/**
+ * The compilations routes asked for that no request has made yet, one per schema (by its key): a process that
+ * builds many apps (the tests) keeps one waiting compilation per schema, not one per route of every app.
+ */
+const pending = new Map<string, () => void>();
 
 /**
  * Compiles every schema the process's routes asked for and no request has needed yet; returns how many. A test
  * proves with it that every route's schemas compile (a start no longer does).
  */
 export function compileEverySchema(): number {
-  const compilations = [...pending];
+  const compilations = [...pending.values()];
   for (const compile of compilations) compile();
   return compilations.length;
+}
+
+/** How many distinct schemas the process has compiled (checks and serializers). */
+export function compiledSchemaCount(): number {
+  return checks.size + serializers.size;
 }
 
 /**
@@ -44,7 +53,7 @@ export function compiledOnFirstUse<T extends Check>(key: string, compile: () => 
   let compiled: Check | undefined;
   const ensure = (): Check => {
     if (!compiled) {
-      pending.delete(ensure);
+      pending.delete(key);
       compiled = checks.get(key);
       if (!compiled) {
         compiled = compile();
@@ -53,7 +62,7 @@ export function compiledOnFirstUse<T extends Check>(key: string, compile: () => 
     }
     return compiled;
   };
-  pending.add(ensure);
+  if (!checks.has(key)) pending.set(key, ensure);
   const lazy = ((data: unknown) => {
     const check = ensure();
     const result = check(data);
@@ -79,7 +88,6 @@ export function ajvCompilingOnFirstUse(options: Options): Ajv {
 type SerializerFactory = ReturnType<typeof SerializerSelector>;
 type RouteSchema = Parameters<ReturnType<SerializerFactory>>[0];
 
-const serializers = new Map<string, (data: unknown) => string>();
 const defaultSerializers: SerializerFactory = SerializerSelector();
 
 /**
@@ -94,7 +102,7 @@ export const buildSerializerOnFirstUse: SerializerFactory = (externalSchemas, op
     let compiled: ((data: unknown) => string) | undefined;
     const ensure = () => {
       if (!compiled) {
-        pending.delete(ensure);
+        pending.delete(`serializer:${key}`);
         compiled = serializers.get(key);
         if (!compiled) {
           compiled = compile(route) as (data: unknown) => string;
@@ -103,7 +111,7 @@ export const buildSerializerOnFirstUse: SerializerFactory = (externalSchemas, op
       }
       return compiled;
     };
-    pending.add(ensure);
+    if (!serializers.has(key)) pending.set(`serializer:${key}`, ensure);
     return (data: unknown) => ensure()(data);
   };
 };
