@@ -225,3 +225,17 @@ export async function findBranchVatRate(db: Db, branchId: number): Promise<numbe
     .executeTakeFirst();
   return row?.vat_rate === null || row?.vat_rate === undefined ? null : Number(row.vat_rate);
 }
+
+/**
+ * The ledger rows of these bookings written in the current transaction at `at` (`recorded_at` defaults to the
+ * transaction's `now()`): the money a message written in the same transaction is about.
+ */
+export async function entriesRecordedNow(db: Db, bookingIds: readonly number[], at: Date): Promise<number[]> {
+  const { rows } = await sql<{ id: number }>`
+    select distinct entry.id from ledger_entries as entry
+      join ledger_entry_bookings as share on share.entry_id = entry.id
+    where share.booking_id = any(${[...bookingIds]}::int[]) and entry.occurred_at = ${at}
+      and entry.recorded_at = now()
+    order by entry.id`.execute(db);
+  return rows.map((row) => row.id);
+}

@@ -21,6 +21,7 @@ import { priceSlots } from './pricing.ts';
 import { refundableCents, withinBestRefundTier } from './refunds.ts';
 import * as repository from './repository.ts';
 import { awaitingPaymentOf } from './checkout/awaiting-payment.ts';
+import * as checkoutRepository from './checkout/repository.ts';
 import type { CheckoutSessionRow } from './checkout/repository.ts';
 import { describeSlotTime } from '../kernel/time-format.ts';
 import type { components } from '../../openapi/schema.gen.ts';
@@ -33,19 +34,6 @@ export type BookingServiceDependencies = FulfilmentDependencies & {
   /** Multibanco is offered when the first slot starts at least this many days (of 24 hours) later; 3 if unset. */
   multibancoMinDaysAhead?: number;
 };
-
-async function findCheckoutSessions(
-  db: Db,
-  ids: readonly string[],
-): Promise<Map<string, CheckoutSessionRow>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('checkout_sessions')
-    .selectAll()
-    .where('id', 'in', [...new Set(ids)])
-    .execute();
-  return new Map(rows.map((row) => [row.id, row]));
-}
 
 /** A booking's `awaiting_payment`, present while its checkout's money is awaited and its slot still held. */
 function awaitingOf(
@@ -422,7 +410,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
       // What each booking costs, whether it was paid and what came back: the money ledger's.
       const moneyById = await moneyOfBookings(db, rows);
       // Checkouts completed without their money (a Multibanco voucher, an MB WAY request): what is awaited.
-      const awaitedSessions = await findCheckoutSessions(
+      const awaitedSessions = await checkoutRepository.findSessions(
         db,
         rows.flatMap((row) =>
           row.status === 'pending' && row.session_status === 'complete' && row.checkout_session_id

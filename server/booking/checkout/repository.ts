@@ -16,6 +16,17 @@ export async function findSession(db: Db, sessionId: string): Promise<CheckoutSe
 }
 
 /** Reads the session and holds its row until the transaction ends: one fulfilment of a session at a time. */
+/** The checkout sessions of these ids, by id. */
+export async function findSessions(db: Db, ids: readonly string[]): Promise<Map<string, CheckoutSessionRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('checkout_sessions')
+    .selectAll()
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
 export async function lockSession(db: Db, sessionId: string): Promise<CheckoutSessionRow | undefined> {
   return sessionById(db, sessionId).forUpdate().executeTakeFirst();
 }
