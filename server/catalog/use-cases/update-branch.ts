@@ -2,6 +2,7 @@ import { recordAudit, type Actor } from '../../kernel/audit.ts';
 import { dateFromInstant } from '../../kernel/clock.ts';
 import type { Db } from '../../db/database.ts';
 import { readAdminBranch } from '../admin-branch.ts';
+import * as repository from '../repository.ts';
 import { createBranchService, type BranchChanges } from '../service.ts';
 import { refusingTakenSlug, type BranchChangeDependencies } from './create-branch.ts';
 
@@ -35,13 +36,8 @@ export async function updateBranch(
   }
   if (input.lockDevices) await deps.mapDoors(trx, input.branchId, input.lockDevices);
   // Payments recorded from now on take it; the ledger's rows keep the rate they were written with.
-  if (input.vatRate !== undefined) {
-    await trx
-      .updateTable('branches')
-      .set({ vat_rate: input.vatRate })
-      .where('id', '=', input.branchId)
-      .execute();
-  }
+  if (input.vatRate !== undefined)
+    await repository.updateBranch(trx, input.branchId, { vat_rate: input.vatRate });
   await recordAudit(
     trx,
     input.actor,
