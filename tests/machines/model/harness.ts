@@ -181,5 +181,5 @@ export async function replayPath<TMachine extends AnyStateMachine>(
 }
 
 async function settle(): Promise<void> {
-  for (let round = 0; round < 3; round += 1) await new Promise((resolve) => setTimeout(resolve, 0));
+  for (let round = 0; round < 3; round += 1) await new Promise((resolve) => setImmediate(resolve));
 }
