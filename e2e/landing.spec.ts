@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { SECTION_ORDER, open, waitForBranches } from './support/fixtures.ts';
+import { axeViolations } from './support/axe.ts';
 
 test.describe('landing page', () => {
   test('shows every section in order, each under its anchor', async ({ page }) => {
@@ -181,9 +181,8 @@ test.describe('landing page', () => {
   test('has no accessibility violations', async ({ page }) => {
     await open(page, '/pt');
     await waitForBranches(page);
-    const results = await new AxeBuilder({ page }).analyze();
     expect(
-      results.violations.map(
+      (await axeViolations(page)).map(
         (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
       ),
     ).toEqual([]);
