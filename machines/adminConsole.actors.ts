@@ -192,6 +192,13 @@ export function createAdminConsoleActors(api: ApiClient, publicApi: ApiClient) {
           parseAs: 'text',
         }),
       ),
+    stripeReconciliationCsv: (period: { from: string; to: string }) =>
+      expectData(
+        api.GET('/admin/reports/stripe-reconciliation/csv', {
+          params: { query: { from: period.from, to: period.to } },
+          parseAs: 'text',
+        }),
+      ),
     documents: (filters: DocumentFilters) =>
       expectData(
         api.GET('/admin/documents', {

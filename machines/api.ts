@@ -17,6 +17,8 @@ export const serverFaults: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'service_unavailable',
   'not_implemented',
   'payment_provider_unavailable',
+  'provider_balance_refused',
+  'provider_balance_unavailable',
 ]);
 
 /**

@@ -1560,6 +1560,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/reports/stripe-reconciliation/csv': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The ledger matched to Stripe's balance transactions and payouts, as CSV
+     * @description Every ledger row of the period (Lisbon days, by the instant it was recorded) with the Stripe balance transaction of its provider reference (a payment's payment intent, a refund's id): gross, Stripe's fee, net, and the automatic payout that took it to the bank. Balance transactions of the period that no ledger row names, and ledger rows Stripe has no balance transaction for yet, are listed too. Owners only. Read from Stripe at the time of the request (nothing is stored).
+     */
+    get: operations['getStripeReconciliationCsv'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/audit': {
     parameters: {
       query?: never;
@@ -1673,7 +1693,10 @@ export interface components {
       | 'contact_already_blocked'
       | 'blocked_contact_not_found'
       | 'member_not_found'
-      | 'confirmation_mismatch';
+      | 'confirmation_mismatch'
+      | 'provider_balance_missing'
+      | 'provider_balance_refused'
+      | 'provider_balance_unavailable';
     /**
      * @description A verification an account still owes before it may log in.
      * @enum {string}
@@ -2895,6 +2918,15 @@ export interface components {
     };
     /** @description An unexpected error; the details are only in the server's log. */
     InternalError: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description A service the server depends on (the payment provider) answered with an error; nothing was changed (`provider_balance_refused`: `detail` names the provider's HTTP status). */
+    BadGateway: {
       headers: {
         [name: string]: unknown;
       };
@@ -6078,6 +6110,48 @@ export interface operations {
       403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getStripeReconciliationCsv: {
+    parameters: {
+      query: {
+        /** @description First calendar day, inclusive (YYYY-MM-DD). */
+        from: components['parameters']['AdminFromRequired'];
+        /** @description Last calendar day, inclusive (YYYY-MM-DD); at most 366 days after `from`. */
+        to: components['parameters']['AdminToRequired'];
+      };
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description UTF-8, comma-separated, a header row: `match` (`matched`; `amount_differs` when the ledger's amount is not Stripe's gross; `no_balance_transaction` for a ledger row Stripe has no balance transaction for yet; `no_ledger_row` for a balance transaction no ledger row names), `entry_id`, `date` (the ledger row's instant, ISO 8601 UTC), `kind`, `provider_reference`, `amount_eur` (the ledger's, a refund negative), `balance_transaction`, `type` (Stripe's), `created` (the balance transaction's instant), `gross_eur`, `fee_eur`, `net_eur` (Stripe's, a refund negative), `payout`, `payout_arrival_date`, `payout_status` (empty while no payout carries it). Ledger rows first, oldest first, then the unmatched balance transactions, oldest first. Euros with two decimals, exact from cents. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+        };
+      };
+      /** @description `from` after `to` or a period over 366 days (`invalid_period`). */
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      /** @description The server pays with the local provider, which has no fees or payouts (`provider_balance_missing`). */
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      /** @description Stripe answered the balance or payouts listing with an error, e.g. a restricted key without read access to them (`provider_balance_refused`). */
+      502: components['responses']['BadGateway'];
+      /** @description Stripe did not answer in time (`provider_balance_unavailable`), or the database is unreachable. */
       503: components['responses']['ServiceUnavailable'];
     };
   };

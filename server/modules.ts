@@ -138,12 +138,13 @@ export async function createModules(
 
   // Transactions run again after a deadlock say so here (server/kernel/transactions.ts).
   const transactionLog = log.child({ component: 'transactions' });
+  const payments = createPaymentProvider(config, { db, clock });
   const fulfilment = {
     log: transactionLog,
     accessCodes: jobs.accessCodes,
     db,
     clock,
-    payments: createPaymentProvider(config, { db, clock }),
+    payments,
     lockProvider,
     lockSync: jobs.lockSync,
     documents: invoicing.recorder,
@@ -220,6 +221,7 @@ export async function createModules(
     lockProvider,
     console: consoleService,
     links: documentLinks,
+    payments,
   });
   const delivery = createDeliveryAdapters(config, log.child({ component: 'notifications' }));
   const outboxWorker = createOutboxWorker({
@@ -236,6 +238,7 @@ export async function createModules(
     config,
     branches,
     lockProvider,
+    payments,
     doors,
     accessCodeNotifier,
     invoicing,

@@ -1,6 +1,7 @@
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
 import type { LockProvider } from '../adapters/locks/provider.ts';
+import type { PaymentProvider } from '../adapters/payments/provider.ts';
 import { userInfo } from 'node:os';
 import { cliActor, type Actor } from '../kernel/audit.ts';
 import { ACCEPTED_YEARS, type Clock } from '../kernel/clock.ts';
@@ -26,6 +27,8 @@ export type AdminContext = {
   io: AdminIo;
   /** The configured lock provider (Seam or the virtual doors); by default the virtual doors. */
   lockProvider?: LockProvider;
+  /** The configured payment provider (Stripe or the local one); without it, none with a balance. */
+  payments?: PaymentProvider;
   /** Where links point (`PUBLIC_URL`) and the operators' default language (`OPERATOR_LOCALE`). */
   publicUrl?: string;
   operatorLocale?: LocaleCode;

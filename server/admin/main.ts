@@ -31,6 +31,7 @@ async function main(): Promise<number> {
         horizonDays: config.slotHorizonDays,
         io,
         lockProvider: modules.lockProvider,
+        payments: modules.payments,
         publicUrl: config.publicUrl,
         operatorLocale: config.operator.locale,
         allowPlainHttp: !config.isProduction,

@@ -139,6 +139,15 @@ export function consoleHandlers(services: {
       actor(request, true);
       return csv(reply, 'ledger', request.query, await reports.ledgerCsv(request.query));
     },
+    getStripeReconciliationCsv: async (request, reply) => {
+      actor(request, true);
+      return csv(
+        reply,
+        'stripe-reconciliation',
+        request.query,
+        await reports.stripeReconciliationCsv(request.query),
+      );
+    },
     listAdminDocuments: answer(true, (request) => reports.documents(request.query)),
     adminResendDocument: async (request, reply) => {
       await invoicing.resend(actor(request, true), request.params.document_id);

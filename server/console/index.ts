@@ -5,3 +5,4 @@ export { createCatalogueService } from './catalogue.ts';
 export { consoleHandlers } from './handlers.ts';
 export { createReportService } from './reports.ts';
 export { createConsoleService } from './service.ts';
+export { stripeReconciliationCsv } from './reconciliation.ts';

@@ -11,6 +11,9 @@ import * as repository from './repository.ts';
 import type { OperationQuery } from '../http/operations.ts';
 import { checkPeriod, paging, type ConsoleService } from './service.ts';
 import type { DocumentLinks } from '../invoicing/index.ts';
+import { csv } from './csv.ts';
+import { stripeReconciliationCsv } from './reconciliation.ts';
+import type { PaymentProvider } from '../adapters/payments/provider.ts';
 
 // Money and use, the day's timeline and the audit log: reads only.
 
@@ -46,6 +49,8 @@ export function createReportService(deps: {
   lockProvider: LockProvider;
   console: ConsoleService;
   links: DocumentLinks;
+  /** The configured payment provider: Stripe's balance for the reconciliation. */
+  payments: PaymentProvider;
 }) {
   const { db, clock } = deps;
 
@@ -140,25 +145,6 @@ export function createReportService(deps: {
         }),
     };
   }
-
-  const csvCell = (value: unknown) => {
-    const text =
-      value === null || value === undefined
-        ? ''
-        : typeof value === 'string'
-          ? value
-          : typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean'
-            ? String(value)
-            : value instanceof Date
-              ? value.toString()
-              : JSON.stringify(value);
-    // A leading = + - @ would be a formula to a spreadsheet: quoted with a ' before it.
-    // A number (a refund's negative amount) is not a formula.
-    const safe = /^[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text) ? `'${text}` : text;
-    return /[",\n\r]/.test(safe) || safe !== text ? `"${safe.replaceAll('"', '""')}"` : safe;
-  };
-  const csv = (header: string[], rows: unknown[][]) =>
-    [header, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
 
   return {
     money,
@@ -255,6 +241,11 @@ export function createReportService(deps: {
           ];
         }),
       );
+    },
+
+    /** The period's ledger rows matched to Stripe's balance transactions and payouts (reconciliation.ts). */
+    stripeReconciliationCsv(query: OperationQuery<'getStripeReconciliationCsv'>): Promise<string> {
+      return stripeReconciliationCsv({ db, payments: deps.payments }, query);
     },
 
     /** The tax documents of a period (Lisbon days) and/or a booking, newest first, with their PDF's link. */

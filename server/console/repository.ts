@@ -412,3 +412,22 @@ export async function ledgerLines(db: Db, filter: { branchId?: number; from: str
     order by entry.occurred_at, entry.id`.execute(db);
   return rows;
 }
+
+/**
+ * The ledger rows a provider wrote in [from, until) (instants), oldest first, with the reference the provider
+ * knows them by: what the Stripe reconciliation matches to balance transactions.
+ */
+export async function providerLedgerRows(
+  db: Db,
+  filter: { provider: 'local' | 'stripe'; from: Date; until: Date },
+) {
+  return db
+    .selectFrom('ledger_entries')
+    .select(['id', 'kind', 'occurred_at', 'amount_cents', 'provider_reference'])
+    .where('provider', '=', filter.provider)
+    .where('occurred_at', '>=', filter.from)
+    .where('occurred_at', '<', filter.until)
+    .orderBy('occurred_at')
+    .orderBy('id')
+    .execute();
+}

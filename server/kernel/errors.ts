@@ -238,6 +238,31 @@ export const errorCatalogue = {
       message: 'O serviço de pagamentos está indisponível. Nada foi cobrado; tente novamente.',
     },
   },
+  // --- The provider's balance (Stripe reconciliation) ---
+  provider_balance_missing: {
+    status: 409,
+    detail: /*i18n*/ {
+      id: 'error.provider_balance_missing',
+      message:
+        'O fornecedor de pagamentos deste servidor é o local (sem Stripe): não há comissões nem transferências para conciliar.',
+    },
+  },
+  provider_balance_refused: {
+    status: 502,
+    detail: /*i18n*/ {
+      id: 'error.provider_balance_refused',
+      message:
+        'O Stripe recusou ou falhou a leitura das transações de saldo e das transferências (HTTP {status}). Confirme que a chave tem leitura de «Balance transactions» e «Payouts» e tente novamente.',
+    },
+  },
+  provider_balance_unavailable: {
+    status: 503,
+    detail: /*i18n*/ {
+      id: 'error.provider_balance_unavailable',
+      message:
+        'O Stripe não respondeu a tempo à leitura das transações de saldo. Nada foi alterado; tente novamente dentro de momentos.',
+    },
+  },
   booking_not_found: {
     status: 404,
     detail: /*i18n*/ { id: 'error.booking_not_found', message: 'Reserva não encontrada.' },

@@ -127,6 +127,7 @@ const expectedOperations = [
   ['getOccupancyReport', 'get', '/admin/reports/occupancy', 'operator'],
   ['getOccupancyReportCsv', 'get', '/admin/reports/occupancy/csv', 'operator'],
   ['getLedgerCsv', 'get', '/admin/reports/ledger/csv', 'operator'],
+  ['getStripeReconciliationCsv', 'get', '/admin/reports/stripe-reconciliation/csv', 'operator'],
   ['listAdminDocuments', 'get', '/admin/documents', 'operator'],
   ['adminResendDocument', 'post', '/admin/documents/{document_id}/resend', 'operator'],
   ['listAuditLog', 'get', '/admin/audit', 'operator'],

@@ -180,6 +180,7 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
         'getMoneyReportCsv',
         'getOccupancyReport',
         'getOccupancyReportCsv',
+        'getStripeReconciliationCsv',
         'listAdminCoupons',
         'listAdminDocuments',
         'listAdminPayments',

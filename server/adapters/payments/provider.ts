@@ -81,8 +81,49 @@ export type PaymentEvent = {
   malformed?: boolean;
 };
 
+/** One movement of the provider's balance (Stripe's balance transaction), in cents of its currency. */
+export type BalanceTransaction = {
+  id: string;
+  /** Stripe's `type`: `charge`, `payment`, `refund`, `payment_refund`, `stripe_fee`, `adjustment`, … */
+  type: string;
+  /** When it happened at the provider. */
+  created: Temporal.Instant;
+  currency: string;
+  /** Gross: positive money in, negative money out (a refund). */
+  amountCents: number;
+  /** What the provider kept (its fee; 0 for most refunds). */
+  feeCents: number;
+  /** Gross less fee: what reaches the bank. */
+  netCents: number;
+  /**
+   * What the ledger calls it (`provider_reference`): a charge's payment intent, a refund's id; else the source's
+   * own id (or null when the transaction has no source).
+   */
+  reference: string | null;
+  /** The automatic payout that took it to the bank, when there is one yet. */
+  payout: { id: string; arrivalDate: string; status: string } | null;
+};
+
+/** The balance movements created in [from, until), with their payouts (payouts listed up to `payoutsUntil`). */
+export type BalancePeriod = {
+  from: Temporal.Instant;
+  until: Temporal.Instant;
+  /** How late a payout of these movements may be created (a payout follows its money by days). */
+  payoutsUntil: Temporal.Instant;
+};
+
+/**
+ * Optional: a provider that keeps a balance (fees, payouts) lists its movements. Stripe has it; the local provider
+ * moves no real money and has none.
+ */
+export type BalanceReader = {
+  listBalanceTransactions(period: BalancePeriod): Promise<BalanceTransaction[]>;
+};
+
 export type PaymentProvider = {
   readonly name: ProviderName;
+  /** Present only for a provider with a balance (Stripe). */
+  readonly balance?: BalanceReader;
   createCheckoutSession: (input: CreateCheckoutSessionInput) => Promise<ProviderSession>;
   /** The session's current state at the provider; null when the provider does not know it. */
   retrieveSession(sessionId: string): Promise<ProviderSession | null>;
@@ -93,9 +134,12 @@ export type PaymentProvider = {
 
 /** The provider could not be reached or refused the request; callers answer 503 and change nothing. */
 export class PaymentProviderError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  /** The provider's HTTP status when it answered with an error; null when no answer came (timeout, network). */
+  readonly status: number | null;
+  constructor(message: string, options?: { cause?: unknown; status?: number | null }) {
     super(message, options);
     this.name = 'PaymentProviderError';
+    this.status = options?.status ?? null;
   }
 }
 

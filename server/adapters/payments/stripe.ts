@@ -3,6 +3,8 @@ import { Temporal } from 'temporal-polyfill';
 import { AppError } from '../../kernel/errors.ts';
 import {
   PaymentProviderError,
+  type BalanceReader,
+  type BalanceTransaction,
   type PaymentProvider,
   type PaymentMethodKind,
   type PaymentStatus,
@@ -117,11 +119,78 @@ async function call<T>(what: string, work: () => Promise<T>): Promise<T> {
   }
 }
 
+const seconds = (instant: Temporal.Instant) => Math.floor(instant.epochMilliseconds / 1000);
+
+/** What the ledger calls a balance transaction's source: a charge's payment intent, otherwise the source's id. */
+function referenceOf(source: Stripe.BalanceTransaction['source']): string | null {
+  if (!source) return null;
+  if (typeof source === 'string') return source;
+  if (source.object === 'charge') return idOf(source.payment_intent) ?? source.id;
+  return source.id;
+}
+
+/**
+ * Stripe's balance for reconciliation. Documented ways only: `GET /v1/balance_transactions` by `created` with
+ * `data.source` expanded (a charge names its payment intent, a refund is its own id), and, to know the payout of
+ * each, `GET /v1/payouts` by `created` then `GET /v1/balance_transactions?payout=` per automatic payout (Stripe
+ * answers that filter for automatic payouts only). The SDK's auto-pagination follows `has_more` with
+ * `starting_after`.
+ */
+function balanceReader(stripe: Stripe): BalanceReader {
+  return {
+    async listBalanceTransactions(period) {
+      try {
+        const payoutOf = new Map<string, NonNullable<BalanceTransaction['payout']>>();
+        for await (const payout of stripe.payouts.list({
+          created: { gte: seconds(period.from), lt: seconds(period.payoutsUntil) },
+          limit: 100,
+        })) {
+          if (!payout.automatic) continue;
+          const view = {
+            id: payout.id,
+            arrivalDate: new Date(payout.arrival_date * 1000).toISOString().slice(0, 10),
+            status: payout.status,
+          };
+          for await (const carried of stripe.balanceTransactions.list({ payout: payout.id, limit: 100 })) {
+            payoutOf.set(carried.id, view);
+          }
+        }
+        const transactions: BalanceTransaction[] = [];
+        for await (const transaction of stripe.balanceTransactions.list({
+          created: { gte: seconds(period.from), lt: seconds(period.until) },
+          limit: 100,
+          expand: ['data.source'],
+        })) {
+          transactions.push({
+            id: transaction.id,
+            type: transaction.type,
+            created: Temporal.Instant.fromEpochMilliseconds(transaction.created * 1000),
+            currency: transaction.currency,
+            amountCents: transaction.amount,
+            feeCents: transaction.fee,
+            netCents: transaction.net,
+            reference: referenceOf(transaction.source),
+            payout: payoutOf.get(transaction.id) ?? null,
+          });
+        }
+        return transactions;
+      } catch (error) {
+        const status = (error as { statusCode?: unknown }).statusCode;
+        throw new PaymentProviderError('stripe: reading the balance failed', {
+          cause: error,
+          status: typeof status === 'number' ? status : null,
+        });
+      }
+    },
+  };
+}
+
 export function createStripePaymentProvider(options: StripeProviderOptions): PaymentProvider {
   const stripe = options.client ?? stripeClient(options);
 
   return {
     name: 'stripe',
+    balance: balanceReader(stripe),
 
     async createCheckoutSession(input) {
       const earliest = Math.floor(Date.now() / 1000) + SHORTEST_EXPIRY_SECONDS;

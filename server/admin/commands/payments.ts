@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { listPayments } from '../../booking/index.ts';
-import { defineCommand, money, oneOf, period, periodOptions, table } from '../command.ts';
+import { stripeReconciliationCsv } from '../../console/index.ts';
+import { AppError } from '../../kernel/errors.ts';
+import { argument, defineCommand, money, oneOf, period, periodOptions, table } from '../command.ts';
 
 export const paymentCommands = {
   'payments list': defineCommand({
@@ -31,6 +33,18 @@ export const paymentCommands = {
         })),
         input.json,
       );
+    },
+  }),
+  'payments stripe-reconciliation': defineCommand({
+    usage: 'payments stripe-reconciliation <from YYYY-MM-DD> <to YYYY-MM-DD>',
+    summary:
+      'Prints as CSV each Stripe ledger row of the period (Lisbon days) with its balance transaction (gross, fee, net) and payout, then what matches nothing; the same CSV as the console. Needs Stripe (a key that reads balance transactions and payouts).',
+    schema: z.object({ args: z.tuple([argument('the first day'), argument('the last day')]) }),
+    async run(input, { db, payments, io }) {
+      const [from, to] = input.args;
+      if (!payments) throw new AppError('provider_balance_missing');
+      const text = await stripeReconciliationCsv({ db, payments }, { from, to });
+      for (const line of text.split('\r\n').slice(0, -1)) io.out(line);
     },
   }),
 };

@@ -2,6 +2,8 @@ import { createLazyRoute } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Anchor, Button, Group, NumberInput, Text } from '@mantine/core';
 import type { DocumentFilters, TaxDocumentPage } from '../../../machines/adminConsole.actors.ts';
+import { ApiError } from '../../../machines/api.ts';
+import { useRuntime } from '../../app/context.tsx';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminTask, useConsoleActors, usePagedQuery } from '../hooks.ts';
 import { PeriodFields } from '../parts/booking.tsx';
@@ -42,6 +44,24 @@ function Documents() {
     });
     download(`ledger-${input.from}-${input.to}.csv`, 'text/csv', String(text));
   });
+  // Only Stripe has fees and payouts: the reconciliation is offered when the client pays through Stripe.
+  const { config } = useRuntime();
+  const reconciliation = useAdminTask(async (input: { from: string; to: string }) => {
+    try {
+      const text = await actors.stripeReconciliationCsv(input);
+      download(`stripe-reconciliation-${input.from}-${input.to}.csv`, 'text/csv', String(text));
+    } catch (error) {
+      // Stripe's failures are the server's 502/503, whose sentence the console hides: said here instead.
+      if (error instanceof ApiError && error.code === 'provider_balance_refused')
+        throw new ApiError(
+          null,
+          t`O Stripe recusou a leitura das transações de saldo e das transferências. Confirme que a chave do Stripe tem leitura de «Balance transactions» e «Payouts».`,
+        );
+      if (error instanceof ApiError && error.code === 'provider_balance_unavailable')
+        throw new ApiError(null, t`O Stripe não respondeu a tempo. Tente novamente dentro de momentos.`);
+      throw error;
+    }
+  });
   const kinds: Record<TaxDocument['kind'], string> = {
     invoice_receipt: t`Fatura-recibo`,
     simplified_invoice: t`Fatura simplificada`,
@@ -74,8 +94,19 @@ function Documents() {
         >
           <Trans>Exportar movimentos (CSV)</Trans>
         </Button>
+        {config.stripePublishableKey && (
+          <Button
+            variant="default"
+            disabled={from === '' || to === ''}
+            loading={reconciliation.state.matches('running')}
+            onClick={() => reconciliation.run({ from, to })}
+          >
+            <Trans>Conciliar com o Stripe: comissões e transferências (CSV)</Trans>
+          </Button>
+        )}
       </Group>
       <ErrorBox error={csv.state.context.error} />
+      <ErrorBox error={reconciliation.state.context.error} />
       {resend.state.matches('done') && (
         <Alert color="green" variant="light" role="status">
           <Trans>O documento foi reenviado ao cliente.</Trans>
