@@ -23,6 +23,9 @@ function watchCalls(page: Page, path: string): string[] {
 }
 
 test.describe('the auth modal in Portuguese', () => {
+  // With the modals' open and close transitions, as most users see them (the rest of e2e asks for reduced motion).
+  test.use({ reducedMotion: 'no-preference' });
+
   test('registers, verifies the e-mail by its link and the phone by its code, then logs in', async ({
     page,
     request,

@@ -13,6 +13,9 @@ import {
 import { open } from './support/fixtures.ts';
 
 test.describe('the branch and booking modal', () => {
+  // With the modals' open and close transitions, as most users see them (the rest of e2e asks for reduced motion).
+  test.use({ reducedMotion: 'no-preference' });
+
   test('loads its code only when a branch card opens it, and the back button closes it', async ({
     page,
     request,
