@@ -232,7 +232,11 @@ export function createReportService(deps: {
             euros(amount - vat),
             line.provider,
             line.provider_reference,
-            line.card_brand ? `card ${line.card_brand} ${line.card_last4 ?? ''}`.trim() : '',
+            // The card when the provider told which (`card visa 4242`), else the method the session was paid by
+            // (`mb_way`, `multibanco`, `card`).
+            line.card_brand
+              ? `card ${line.card_brand} ${line.card_last4 ?? ''}`.trim()
+              : (line.payment_method ?? ''),
             line.refunded_entry_id,
             line.document_kind,
             line.document_status,

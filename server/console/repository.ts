@@ -385,6 +385,7 @@ export async function ledgerLines(db: Db, filter: { branchId?: number; from: str
     provider: string;
     provider_reference: string | null;
     refunded_entry_id: number | null;
+    payment_method: string | null;
     card_brand: string | null;
     card_last4: string | null;
     occurred_at: Date;
@@ -399,8 +400,8 @@ export async function ledgerLines(db: Db, filter: { branchId?: number; from: str
       entry.branch_id, branch.name as branch_name,
       to_char((entry.occurred_at at time zone branch.time_zone)::date, 'YYYY-MM-DD') as local_date,
       entry.user_id as member_id, entry.amount_cents, entry.vat_rate, entry.vat_cents, entry.provider,
-      entry.provider_reference, entry.refunded_entry_id, session.card_brand, session.card_last4,
-      entry.occurred_at, document.kind as document_kind, document.status as document_status,
+      entry.provider_reference, entry.refunded_entry_id, session.payment_method, session.card_brand,
+      session.card_last4, entry.occurred_at, document.kind as document_kind, document.status as document_status,
       document.number as document_number, document.atcud
     from ledger_entries as entry
       join branches as branch on branch.id = entry.branch_id

@@ -337,6 +337,8 @@ export type TaxDocumentStatus = 'pending' | 'issued' | 'refused';
 export type TaxDocumentProvider = 'local' | 'invoicexpress';
 /** One line of a tax document: gross amounts (VAT included), in cents. */
 export type TaxDocumentLine = {
+  /** The booking the line is for (absent on documents recorded before it was kept). */
+  booking_id?: number;
   description: string;
   detail: string;
   /** The price before a coupon; equal to `amount_cents` without one. */

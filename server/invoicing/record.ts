@@ -61,22 +61,38 @@ export async function recordPendingDocument(
     entry.purpose === 'move_difference'
       ? await repository.findMoveTarget(trx, entry.checkout_session_id)
       : undefined;
+  // A refund credits its payment's document: the buyer, and each line's slot, are the ones that document named
+  // (a booking moved since then would otherwise be described at its new time).
+  const invoice =
+    entry.kind === 'refund' && entry.refunded_entry_id !== null
+      ? await repository.findDocumentOfEntry(trx, entry.refunded_entry_id)
+      : undefined;
+  if (entry.kind === 'refund' && !invoice) return null;
+  const invoicedLines = new Map(
+    (invoice?.lines ?? []).flatMap((line) =>
+      line.booking_id === undefined ? [] : [[line.booking_id, line]],
+    ),
+  );
   const lines: TaxDocumentLine[] = bookings.map((booking) => {
     const start = moveTarget?.start_time ?? booking.start_time;
     const end = moveTarget?.end_time ?? booking.end_time;
     const slot = describeSlotTime(locale, booking.time_zone, instantFromDate(start), instantFromDate(end));
-    const text =
-      entry.kind === 'refund'
-        ? LINE_TEXTS.refund
-        : entry.purpose === 'move_difference'
-          ? LINE_TEXTS.moveDifference
-          : LINE_TEXTS.booking;
+    if (entry.kind === 'refund')
+      return {
+        booking_id: booking.booking_id,
+        description: t(LINE_TEXTS.refund, { branch: booking.branch_name }),
+        detail: invoicedLines.get(booking.booking_id)?.detail ?? slot,
+        base_cents: booking.amount_cents,
+        amount_cents: booking.amount_cents,
+      };
+    const text = entry.purpose === 'move_difference' ? LINE_TEXTS.moveDifference : LINE_TEXTS.booking;
     // A checkout's share of a slot is its final price: the price before its coupon is the booking's base price.
     const couponed =
       entry.purpose === 'booking' &&
       booking.coupon_code !== null &&
       booking.amount_cents === booking.final_price_cents;
     return {
+      booking_id: booking.booking_id,
       description: t(text, { branch: booking.branch_name }),
       detail: couponed ? t(LINE_TEXTS.coupon, { slot, code: booking.coupon_code! }) : slot,
       base_cents: couponed ? booking.base_price_cents : booking.amount_cents,
@@ -87,12 +103,7 @@ export async function recordPendingDocument(
   let kind: TaxDocumentKind;
   let creditedId: number | null = null;
   let buyer: { name: string; taxId: string | null };
-  if (entry.kind === 'refund') {
-    const invoice =
-      entry.refunded_entry_id === null
-        ? undefined
-        : await repository.findDocumentOfEntry(trx, entry.refunded_entry_id);
-    if (!invoice) return null;
+  if (invoice) {
     kind = 'credit_note';
     creditedId = invoice.id;
     buyer = { name: invoice.buyer_name, taxId: invoice.buyer_tax_id };

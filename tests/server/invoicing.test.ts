@@ -108,7 +108,18 @@ describe.each(PGLITE_ONLY)('invoices and credit notes from the local provider on
       expect(note.buyer_name).toBe(paid.buyer_name);
       expect(note.number).toMatch(/^NC LOCAL\/[12]$/);
       expect(note.qr_payload).toContain('*D:NC*');
+      // Its line names the slot its invoice named for the booking: the checkout's credit note the 26 March slot x
+      // was bought for (x has moved to the 27th since), the move's credit note the slot the difference paid for.
+      const invoiced = paid.lines.find((line) => line.booking_id === x)!;
+      expect(note.lines).toEqual([
+        expect.objectContaining({ booking_id: x, detail: invoiced.detail, amount_cents: note.total_cents }),
+      ]);
     }
+    // ...which are two different slots: the checkout's note does not describe x at the time it moved to.
+    const [checkoutNote, moveNote] = [1350, 630].map((cents) =>
+      creditNotes.find((n) => n.total_cents === cents)!,
+    );
+    expect(checkoutNote!.lines[0]!.detail).not.toBe(moveNote!.lines[0]!.detail);
     emails = await documentEmails(db(), member.email);
     expect(emails).toHaveLength(4);
 

@@ -6,6 +6,7 @@ import { accountTestConfig } from './support/accounts.ts';
 import { bookingService, bookingsOf, lisbonSlot, verifiedUser } from './bookings-fixtures.ts';
 import { emptyAllTables, freshDatabaseConfig, PGLITE_ONLY, type FreshDatabase } from './support/databases.ts';
 import { createBranch } from './support/fixtures.ts';
+import { loggedInOperator } from './support/operators.ts';
 
 // The local checkout offline: MB WAY approved on the simulated phone or left to time out, and a Multibanco
 // voucher whose money arrives later through the development endpoint (issue 29, items 4 and 5).
@@ -125,6 +126,34 @@ describe.each(PGLITE_ONLY)('the local checkout with MB WAY and Multibanco (%s)',
     expect(await app.db.selectFrom('tax_documents').selectAll().execute()).toHaveLength(1);
     const after = await bookingService(app.db, clock).listMyBookingsPage(member);
     expect(after.bookings[0]).not.toHaveProperty('awaiting_payment');
+  });
+
+  it("names the method in the accountant's ledger CSV: MB WAY and Multibanco, not a blank", async () => {
+    const byPhone = await book('2026-03-26T10:00');
+    expect(
+      (
+        await complete(byPhone, {
+          method: 'mb_way',
+          mb_way_phone: '+351 912 345 678',
+          mb_way_response: 'approve',
+        })
+      ).json(),
+    ).toMatchObject({ outcome: 'paid' });
+    const byVoucher = await book('2026-03-27T10:00');
+    await complete(byVoucher, { method: 'multibanco' });
+    expect(
+      (await app.inject({ method: 'POST', url: `/api/dev/checkout/${byVoucher}/pay-voucher` })).statusCode,
+    ).toBe(200);
+
+    const owner = await loggedInOperator(app, clock, 'owner-methods@gym.example', 'owner');
+    const csv = await owner.client.get(
+      '/api/admin/reports/ledger/csv?from=2026-03-01&to=2026-03-31',
+      owner.token,
+    );
+    expect(csv.statusCode).toBe(200);
+    const [header, ...lines] = csv.body.trimEnd().split('\r\n');
+    const column = header!.split(',').indexOf('payment_method');
+    expect(lines.map((line) => line.split(',')[column])).toEqual(['mb_way', 'multibanco']);
   });
 
   it('holds a voucher slot until 48 hours before the start when that comes before the voucher expires', async () => {
