@@ -11,7 +11,7 @@ import * as repository from './repository.ts';
 import type { OperationQuery } from '../http/operations.ts';
 import { checkPeriod, paging, type ConsoleService } from './service.ts';
 import type { DocumentLinks } from '../invoicing/index.ts';
-import { csv } from './csv.ts';
+import { csv, eurosOfCents } from './csv.ts';
 import { stripeReconciliationCsv } from './reconciliation.ts';
 import type { PaymentProvider } from '../adapters/payments/provider.ts';
 
@@ -187,7 +187,6 @@ export function createReportService(deps: {
         from: query.from,
         to: query.to,
       });
-      const euros = (cents: number) => (cents / 100).toFixed(2);
       return csv(
         [
           'date',
@@ -226,10 +225,10 @@ export function createReportService(deps: {
             line.branch_id,
             line.branch_name,
             line.member_id,
-            euros(amount),
+            eurosOfCents(amount),
             (Number(line.vat_rate) * 100).toFixed(2),
-            euros(vat),
-            euros(amount - vat),
+            eurosOfCents(vat),
+            eurosOfCents(amount - vat),
             line.provider,
             line.provider_reference,
             // The card when the provider told which (`card visa 4242`), else the method the session was paid by
