@@ -29,7 +29,6 @@ export function useTopBarFit<T extends HTMLElement>(content: readonly (string | 
     const element = header.current;
     const inner = element?.querySelector<HTMLElement>('.top-bar__inner');
     if (!element || !inner) return;
-    let width = -1;
     const fit = () => {
       for (const layout of LAYOUTS) {
         element.dataset.fit = layout;
@@ -37,13 +36,22 @@ export function useTopBarFit<T extends HTMLElement>(content: readonly (string | 
       }
     };
     fit();
-    const observer = new ResizeObserver(() => {
-      // Only the window's width matters; the bar's own height never changes with its layout.
-      if (element.clientWidth === width) return;
-      width = element.clientWidth;
-      fit();
+    // Widths only (the bar's height never changes with its layout): the bar's, which is the window's, and the
+    // room inside the bar's padding. That padding follows the window's width (a clamp of vw), and Chromium was
+    // seen to apply it a frame after the resize: the bar measured with the old padding then overflowed by 20 px
+    // with nothing left to measure again. The layout itself never changes either width, so this cannot loop.
+    const widths = new WeakMap<Element, number>();
+    const observer = new ResizeObserver((entries) => {
+      let changed = false;
+      for (const entry of entries) {
+        if (widths.get(entry.target) === entry.contentRect.width) continue;
+        widths.set(entry.target, entry.contentRect.width);
+        changed = true;
+      }
+      if (changed) fit();
     });
     observer.observe(element);
+    observer.observe(inner);
     let live = true;
     void document.fonts?.ready.then(() => live && fit());
     return () => {
