@@ -171,8 +171,16 @@ describe('runTransaction on a real deadlock (PostgreSQL)', () => {
       { id: 1, n: 2 },
       { id: 2, n: 2 },
     ]);
-    expect(tries.forward + tries.backward).toBe(3);
-    expect(log.warnings).toEqual([expect.objectContaining({ sqlState: '40P01', attempt: 1 })]);
+    // PostgreSQL fails one of the two; on a loaded machine both can run their deadlock check at once and both be
+    // failed (seen once: four tries). Either way every failure was the deadlock, each failed try ran again once,
+    // and both committed.
+    const failed = tries.forward + tries.backward - 2;
+    expect([1, 2]).toContain(failed);
+    expect(log.warnings).toEqual(
+      Array.from({ length: failed }, (): unknown =>
+        expect.objectContaining({ sqlState: '40P01', attempt: 1 }),
+      ),
+    );
   });
 });
 
