@@ -446,6 +446,14 @@ export async function listBookingRecords(db: Db, filter: BookingFilter) {
       'branch.time_zone',
       'user.email',
       'coupon.code as coupon_code',
+      // A dearer move's hold: the booking it would have moved (an abandoned move expires here, not a lost sale).
+      (eb) =>
+        eb
+          .selectFrom('booking_moves as move')
+          .select('move.booking_id')
+          .whereRef('move.hold_booking_id', '=', 'booking.id')
+          .limit(1)
+          .as('move_of'),
     ])
     .orderBy('booking.start_time', 'desc')
     .orderBy('booking.id', 'desc')

@@ -4,6 +4,7 @@ import type { PaymentEvent, PaymentProvider } from '../../server/adapters/paymen
 import { createLocalPaymentProvider } from '../../server/adapters/payments/local.ts';
 import { createCheckoutService } from '../../server/booking/checkout/service.ts';
 import { fixedClock } from '../../server/kernel/clock.ts';
+import { listBookingRecords } from '../../server/booking/index.ts';
 import { AppError } from '../../server/kernel/errors.ts';
 import {
   bookAndPay,
@@ -234,6 +235,12 @@ describeOnPglite('moving a booking', (getDb) => {
     clock.set('2026-03-20T10:31:00Z');
     await checkout().expireOverdueSessions();
     expect(await booking(id)).toMatchObject({ slot_id: oldSlot, final_price_cents: 1500 });
+    // The hold is listed as what it was: the expired hold of this booking's move, not an unpaid sale.
+    const records = await listBookingRecords(getDb(), { limit: 10 });
+    expect(records.filter((row) => row.move_of !== null)).toEqual([
+      expect.objectContaining({ status: 'expired', move_of: id, paid_at: null }),
+    ]);
+    expect(records.find((row) => row.id === id)).toMatchObject({ status: 'confirmed', move_of: null });
     // The slot is free again.
     await someoneElseBooks(dearer, 20);
 

@@ -42,6 +42,7 @@ export const bookingCommands = {
           coupon: row.coupon_code,
           client: row.email,
           session: row.checkout_session_id,
+          move_of: row.move_of,
           lock_code: doors.get(row.id)?.code ?? null,
           lock_code_state: doors.get(row.id)?.state ?? null,
           checked_in_at: when(row.checked_in_at, row.time_zone),
