@@ -136,7 +136,7 @@ describe.each(DATABASE_TARGETS)("documents and the accountant's export on %s", (
       booking_ids: [x, y].sort((a, b) => a - b),
     });
     expect(invoice.number).toMatch(/^FR LOCAL\/[12]$/);
-    expect(invoice.atcud).toMatch(/^LOCAL-\d+$/);
+    expect(invoice.atcud).toMatch(/^LOCAL(FR|FS|NC)0-\d+$/);
     expect(invoice.pdf_url).toMatch(/\/api\/documents\/\d+\/pdf\?key=[0-9a-f]{64}$/);
 
     // One booking's: y has only the checkout's invoice; x has all four.
@@ -236,7 +236,7 @@ describe.each(DATABASE_TARGETS)("documents and the accountant's export on %s", (
       expect(row[column('document_number')]).toMatch(
         kind === 'payment' ? /^FR LOCAL\/[12]$/ : /^NC LOCAL\/[12]$/,
       );
-      expect(row[column('atcud')]).toMatch(/^LOCAL-\d+$/);
+      expect(row[column('atcud')]).toMatch(/^LOCAL(FR|FS|NC)0-\d+$/);
       expect(row[column('provider_reference')]).not.toBe('');
       expect(row[column('payment_method')]).toMatch(/^(card .+)?$/);
       if (kind === 'refund') {

@@ -123,6 +123,8 @@ describe.each(DATABASE_TARGETS)('invoices through InvoiceXpress on %s', (target)
       kind: 'credit_note',
       status: 'issued',
       number: 'NC A2026/1',
+      // Its series' own validation code: the first credit note's ATCUD is not the first invoice's.
+      atcud: 'JJC4H7ZN-1',
       credited_document_id: invoice.id,
     });
   });

@@ -10,6 +10,15 @@ import type { DocumentToIssue, InvoicingProvider } from './provider.ts';
 
 export const LOCAL_SERIES = 'LOCAL';
 
+/**
+ * The ATCUD's first part: the code the tax authority gives each series when it is registered, at least eight
+ * characters, different for every series, so that no two documents share an ATCUD. The local series get
+ * look-alikes: 'LOCALFR0', 'LOCALNC0', 'LOCALFS0'.
+ */
+export function localValidationCode(type: 'FR' | 'FS' | 'NC'): string {
+  return `${LOCAL_SERIES}${type}0`;
+}
+
 /** SAF-T's document types: fatura-recibo, fatura simplificada, nota de crédito. */
 export const SAFT_TYPES: Record<TaxDocumentKind, 'FR' | 'FS' | 'NC'> = {
   invoice_receipt: 'FR',
@@ -77,7 +86,7 @@ export function createLocalInvoicingProvider(): InvoicingProvider {
       const type = SAFT_TYPES[document.kind];
       const sequence = await nextNumber(trx, LOCAL_SERIES, type);
       const number = `${type} ${LOCAL_SERIES}/${sequence}`;
-      const atcud = `${LOCAL_SERIES}-${sequence}`;
+      const atcud = `${localValidationCode(type)}-${sequence}`;
       const payload = qrPayload(document, number, atcud);
       const pdf = await renderDocumentPdf({
         document,

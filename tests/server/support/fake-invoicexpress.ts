@@ -13,10 +13,16 @@ import type { AddressInfo, Socket } from 'node:net';
 // dropped), and hang after creating a document (the document exists, the answer comes after the client gave up).
 
 type DocumentRoot = 'invoice_receipt' | 'simplified_invoice' | 'credit_note';
-const ROOTS: Record<string, { root: DocumentRoot; type: string; code: string }> = {
-  invoice_receipts: { root: 'invoice_receipt', type: 'InvoiceReceipt', code: 'FR' },
-  simplified_invoices: { root: 'simplified_invoice', type: 'SimplifiedInvoice', code: 'FS' },
-  credit_notes: { root: 'credit_note', type: 'CreditNote', code: 'NC' },
+// Each series (a document type in the account's series) has its own validation code from the tax authority.
+const ROOTS: Record<string, { root: DocumentRoot; type: string; code: string; validation: string }> = {
+  invoice_receipts: { root: 'invoice_receipt', type: 'InvoiceReceipt', code: 'FR', validation: 'JJ37KPRX' },
+  simplified_invoices: {
+    root: 'simplified_invoice',
+    type: 'SimplifiedInvoice',
+    code: 'FS',
+    validation: 'JJ9MW2QT',
+  },
+  credit_notes: { root: 'credit_note', type: 'CreditNote', code: 'NC', validation: 'JJC4H7ZN' },
 };
 
 export type FakeDocument = {
@@ -131,14 +137,14 @@ export async function startFakeInvoiceXpress(
   };
 
   function finalise(document: FakeDocument): void {
-    const code = ROOTS[`${document.root}s`]!.code;
+    const { code, validation } = ROOTS[`${document.root}s`]!;
     const number = (counters.get(code) ?? 0) + 1;
     counters.set(code, number);
     document.status = document.root === 'invoice_receipt' ? 'settled' : 'final';
     document.sequence_number = `${number}/${serie}`;
     document.inverted_sequence_number = `${code} ${serie}/${number}`;
     // The series' validation code from the tax authority, then the number (Portaria 195/2020).
-    document.atcud = `JJ37KPRX-${number}`;
+    document.atcud = `${validation}-${number}`;
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
