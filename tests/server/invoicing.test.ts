@@ -1,7 +1,14 @@
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/database.ts';
-import { newClient, startAccountApp, verifiedAccount, type AccountApp } from './support/accounts.ts';
+import {
+  newClient,
+  startAccountApp,
+  verifiedAccount,
+  type AccountApp,
+  type Schemas,
+} from './support/accounts.ts';
+import { loggedInOperator } from './support/operators.ts';
 import { PGLITE_ONLY } from './support/databases.ts';
 import { createBranch } from './support/fixtures.ts';
 import {
@@ -54,14 +61,14 @@ describe.each(PGLITE_ONLY)('invoices and credit notes from the local provider on
 
     await server.app.jobs.runDue();
     [invoice] = await documents(db());
-    expect(invoice).toMatchObject({ status: 'issued', number: 'FR LOCAL/1', atcud: 'LOCAL-1' });
+    expect(invoice).toMatchObject({ status: 'issued', number: 'FR LOCAL/1', atcud: 'LOCALFR0-1' });
     expect(invoice!.lines).toHaveLength(2);
     expect(invoice!.lines[0]).toMatchObject({ amount_cents: 1350, base_cents: 1350 });
     expect(invoice!.lines[0]!.description).toContain('booking');
     expect(invoice!.lines[1]!.amount_cents).toBe(2200);
     // The QR code's text as Portaria 195/2020 lays it out: seller, buyer (final consumer), type, date, number, ATCUD.
     expect(invoice!.qr_payload).toMatch(
-      /^A:512345678\*B:999999990\*C:PT\*D:FR\*E:N\*F:20260320\*G:FR LOCAL\/1\*H:LOCAL-1\*I1:PT\*I7:28\.86\*I8:6\.64\*N:6\.64\*O:35\.50\*Q:0000\*R:0$/,
+      /^A:512345678\*B:999999990\*C:PT\*D:FR\*E:N\*F:20260320\*G:FR LOCAL\/1\*H:LOCALFR0-1\*I1:PT\*I7:28\.86\*I8:6\.64\*N:6\.64\*O:35\.50\*Q:0000\*R:0$/,
     );
     expect(isPdf(invoice!.pdf)).toBe(true);
     const pdf = await PDFDocument.load(invoice!.pdf!);
@@ -228,5 +235,81 @@ describe.each(PGLITE_ONLY)('faturas simplificadas where the operator enables the
       'Rechnung mit Quittung Nr. FR LOCAL/1 – Private Gym',
       'Vereinfachte Rechnung Nr. FS LOCAL/1 – Private Gym',
     ]);
+  });
+});
+
+describe.each(PGLITE_ONLY)('a Multibanco voucher paid days later on %s', (target) => {
+  let server: AccountApp;
+  let branchId: number;
+  const db = (): Db => server.app.db;
+
+  beforeAll(async () => {
+    server = await startAccountApp(target);
+    branchId = await createBranch(db());
+  });
+  afterAll(async () => server?.close());
+
+  it('issues no invoice while the money is awaited, then one dated the day it arrived, with its row in the accountant’s CSV', async () => {
+    const client = newClient(server.app);
+    const member = await verifiedAccount(client, server.app, { locale: 'pt' });
+    // Booked on 20 March for the 30th, far enough ahead for a voucher.
+    const slot = await slotAt(db(), branchId, '2026-03-30T09:00:00Z', 25);
+    const created = await client.json(
+      'POST',
+      '/api/bookings/',
+      {
+        time_slot_id: [slot],
+        max_bookings_per_slot: 1,
+        coupon_code: null,
+        expected_total_final_price_eur: 25,
+      },
+      member.token,
+    );
+    expect(created.statusCode, created.body).toBe(201);
+    const sessionId = created
+      .json<Schemas['CreateBookingResponse']>()
+      .checkout_session.clientSecret!.split('_secret_')[0]!;
+    const voucher = await client.json('POST', `/api/checkout/local/${sessionId}/complete`, {
+      method: 'multibanco',
+    });
+    expect(voucher.json()).toMatchObject({ outcome: 'awaiting_payment' });
+    await server.app.jobs.runDue();
+    expect(await documents(db())).toEqual([]);
+
+    // Two days later the member pays it at an ATM.
+    server.clock.set('2026-03-22T18:40:00Z');
+    // The development endpoint answers loopback callers only (the test client calls from elsewhere).
+    const paid = await server.app.inject({
+      method: 'POST',
+      url: `/api/dev/checkout/${sessionId}/pay-voucher`,
+    });
+    expect(paid.statusCode, paid.body).toBe(200);
+    await server.app.jobs.runDue();
+    const [invoice] = await documents(db());
+    expect(invoice).toMatchObject({ kind: 'invoice_receipt', status: 'issued', total_cents: 2500 });
+    expect(invoice!.qr_payload).toContain('*F:20260322*');
+    expect(invoice!.issued_at?.toISOString()).toBe('2026-03-22T18:40:00.000Z');
+
+    const owner = await loggedInOperator(server.app, server.clock, 'owner-month@gym.example', 'owner');
+    const csv = await owner.client.get(
+      '/api/admin/reports/ledger/csv?from=2026-03-01&to=2026-03-31',
+      owner.token,
+    );
+    expect(csv.statusCode).toBe(200);
+    const [header, ...lines] = csv.body.trimEnd().split('\r\n');
+    const columns = header!.split(',');
+    const row = Object.fromEntries(
+      lines[0]!.split(',').map((value, i): [string, string] => [columns[i]!, value]),
+    );
+    expect(lines).toHaveLength(1);
+    expect(row).toMatchObject({
+      local_date: '2026-03-22',
+      kind: 'payment',
+      amount_eur: '25.00',
+      payment_method: 'multibanco',
+      document_kind: 'invoice_receipt',
+      document_number: invoice!.number,
+      atcud: invoice!.atcud,
+    });
   });
 });
