@@ -29,7 +29,7 @@ import { useSelector } from '@xstate/react';
 import { Suspense, useEffect, useState } from 'react';
 import { rememberLocale } from '../i18n/i18n.ts';
 import { LOCALE_NAMES, LOCALES, switchLocaleInPath, type Locale } from '../i18n/locales.ts';
-import { theme } from '../ui/theme.ts';
+import { darkOnly, theme } from '../ui/theme.ts';
 import { AdminContext, useAdmin, useAdminLocale, useAdminPath, useOperator } from './context.tsx';
 import { Login } from './Login.tsx';
 import { SECTIONS, type SectionPath } from './sections.ts';
@@ -59,7 +59,13 @@ export function AdminConsole() {
   return (
     // The console's own provider, with Mantine's global classes (hiddenFrom/visibleFrom for the phone layout),
     // which the member app's MantineLayer leaves out.
-    <MantineProvider theme={theme} forceColorScheme="dark" cssVariablesResolver={consoleContrast}>
+    <MantineProvider
+      theme={theme}
+      forceColorScheme="dark"
+      defaultColorScheme="dark"
+      colorSchemeManager={darkOnly}
+      cssVariablesResolver={consoleContrast}
+    >
       <AdminContext value={admin}>
         <Frame />
       </AdminContext>

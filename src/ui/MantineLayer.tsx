@@ -4,11 +4,17 @@ import '@mantine/core/styles/default-css-variables.css';
 import '@mantine/core/styles/global.css';
 import { MantineProvider } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { theme } from './theme.ts';
+import { darkOnly, theme } from './theme.ts';
 
 export function MantineLayer({ children }: { children: ReactNode }) {
   return (
-    <MantineProvider theme={theme} forceColorScheme="dark" withGlobalClasses={false}>
+    <MantineProvider
+      theme={theme}
+      forceColorScheme="dark"
+      defaultColorScheme="dark"
+      colorSchemeManager={darkOnly}
+      withGlobalClasses={false}
+    >
       {children}
     </MantineProvider>
   );

@@ -1,4 +1,4 @@
-import { createTheme } from '@mantine/core';
+import { createTheme, type MantineColorSchemeManager } from '@mantine/core';
 
 /** A dark, bold brand: near-black surfaces, one electric-lime accent. */
 export const theme = createTheme({
@@ -32,3 +32,18 @@ export const theme = createTheme({
   luminanceThreshold: 0.4,
   cursorType: 'pointer',
 });
+
+/**
+ * The app is dark only, and Mantine's provider must never say otherwise. With `forceColorScheme` alone it still
+ * writes the *stored* scheme (light by default) on <html> in a layout effect and corrects it in a passive one; when a
+ * Suspense boundary shows its content again (a console page's code arriving) React re-runs only the layout effect,
+ * and the console stayed in light colours on its dark background (black text, seen by axe). This manager has no
+ * other answer than dark.
+ */
+export const darkOnly: MantineColorSchemeManager = {
+  get: () => 'dark',
+  set: () => {},
+  subscribe: () => {},
+  unsubscribe: () => {},
+  clear: () => {},
+};
