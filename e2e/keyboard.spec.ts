@@ -10,7 +10,10 @@ type Focused = { tag: string; name: string; visible: boolean; outline: string; s
 
 /** The focused element, its accessible-ish name and whether its focus is drawn (outline or box-shadow). */
 async function focused(page: Page): Promise<Focused> {
-  return page.evaluate(() => {
+  return page.evaluate(async () => {
+    // What is painted: a focus ring that transitions in (even in the 0.01 ms the reduced motion leaves) still has
+    // its starting width in the frame the focus moved, so the style is read two frames later.
+    for (let frame = 0; frame < 2; frame += 1) await new Promise(requestAnimationFrame);
     const element = document.activeElement as HTMLElement | null;
     if (!element || element === document.body)
       return { tag: 'body', name: '', visible: false, outline: '', shadow: '' };
