@@ -2,11 +2,11 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/database.ts';
 import {
+  createBookingOverHttp,
   newClient,
   startAccountApp,
   verifiedAccount,
   type AccountApp,
-  type Schemas,
 } from './support/accounts.ts';
 import { loggedInOperator } from './support/operators.ts';
 import { PGLITE_ONLY } from './support/databases.ts';
@@ -254,21 +254,7 @@ describe.each(PGLITE_ONLY)('a Multibanco voucher paid days later on %s', (target
     const member = await verifiedAccount(client, server.app, { locale: 'pt' });
     // Booked on 20 March for the 30th, far enough ahead for a voucher.
     const slot = await slotAt(db(), branchId, '2026-03-30T09:00:00Z', 25);
-    const created = await client.json(
-      'POST',
-      '/api/bookings/',
-      {
-        time_slot_id: [slot],
-        max_bookings_per_slot: 1,
-        coupon_code: null,
-        expected_total_final_price_eur: 25,
-      },
-      member.token,
-    );
-    expect(created.statusCode, created.body).toBe(201);
-    const sessionId = created
-      .json<Schemas['CreateBookingResponse']>()
-      .checkout_session.clientSecret!.split('_secret_')[0]!;
+    const { sessionId } = await createBookingOverHttp(client, member.token, [slot], 25);
     const voucher = await client.json('POST', `/api/checkout/local/${sessionId}/complete`, {
       method: 'multibanco',
     });

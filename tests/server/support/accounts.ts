@@ -173,22 +173,33 @@ export async function verifiedAccount(
   return { ...account, token: login.json<Schemas['LoginResponse']>().access_token };
 }
 
-/** Books one slot for the account over HTTP and pays it with the local test card; answers the session id. */
-export async function bookAndPayOverHttp(caller: Client, token: string, slotId: number): Promise<string> {
+/** Creates a booking of the slots over HTTP (one checkout); answers its checkout's client secret and session id. */
+export async function createBookingOverHttp(
+  caller: Client,
+  token: string,
+  slotIds: number[],
+  totalEur: number,
+  couponCode: string | null = null,
+): Promise<{ clientSecret: string; sessionId: string }> {
   const created = await caller.json(
     'POST',
     '/api/bookings/',
     {
-      time_slot_id: [slotId],
+      time_slot_id: slotIds,
       max_bookings_per_slot: 1,
-      coupon_code: null,
-      expected_total_final_price_eur: 15,
+      coupon_code: couponCode,
+      expected_total_final_price_eur: totalEur,
     },
     token,
   );
-  const sessionId = created
-    .json<Schemas['CreateBookingResponse']>()
-    .checkout_session.clientSecret!.split('_secret_')[0]!;
+  if (created.statusCode !== 201) throw new Error(`booking failed (${created.statusCode}): ${created.body}`);
+  const clientSecret = created.json<Schemas['CreateBookingResponse']>().checkout_session.clientSecret!;
+  return { clientSecret, sessionId: clientSecret.split('_secret_')[0]! };
+}
+
+/** Books one slot for the account over HTTP and pays it with the local test card; answers the session id. */
+export async function bookAndPayOverHttp(caller: Client, token: string, slotId: number): Promise<string> {
+  const { sessionId } = await createBookingOverHttp(caller, token, [slotId], 15);
   await caller.json('POST', `/api/checkout/local/${sessionId}/complete`, {
     card_number: '4242 4242 4242 4242',
   });

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { expect } from 'vitest';
 import type { Db } from '../../../server/db/database.ts';
 import type { TaxDocumentRow } from '../../../server/invoicing/repository.ts';
-import type { AccountApp, Client, Schemas } from './accounts.ts';
+import { createBookingOverHttp, type AccountApp, type Client, type Schemas } from './accounts.ts';
 import { insertSlot } from './fixtures.ts';
 
 // What the invoicing suites share: slots, a paid checkout and a paid move over the HTTP API, the documents and
@@ -39,19 +39,8 @@ export async function bookAndPay(
   totalEur: number,
   couponCode: string | null = null,
 ): Promise<number[]> {
-  const created = await client.json(
-    'POST',
-    '/api/bookings/',
-    {
-      time_slot_id: slotIds,
-      max_bookings_per_slot: 1,
-      coupon_code: couponCode,
-      expected_total_final_price_eur: totalEur,
-    },
-    token,
-  );
-  expect(created.statusCode, created.body).toBe(201);
-  await payLocally(client, created.json<Schemas['CreateBookingResponse']>().checkout_session.clientSecret!);
+  const { clientSecret } = await createBookingOverHttp(client, token, slotIds, totalEur, couponCode);
+  await payLocally(client, clientSecret);
   const ids: number[] = [];
   for (const slotId of slotIds) {
     const row = await server.app.db
