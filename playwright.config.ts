@@ -34,7 +34,9 @@ export default defineConfig({
     // software-rendered Chromium the modals' and menus' animations were a sixth of the suite's CPU. The motion
     // itself stays proved where it matters: booking.spec.ts and auth.spec.ts open their modals with it.
     reducedMotion: 'reduce',
-    trace: 'retain-on-failure',
+    // No traces by default: recording one (a screenshot of every frame, every network body) was a quarter of the
+    // browsers' CPU in the whole suite. `E2E_TRACE=1 npm run test:e2e` records them again, kept for failed tests.
+    trace: process.env.E2E_TRACE ? 'retain-on-failure' : 'off',
     launchOptions: {
       executablePath: '/usr/bin/chromium',
       args: [

@@ -78,7 +78,8 @@ test.describe('locale routing', () => {
     request,
   }) => {
     const html = await (await request.get('/fr/rights')).text();
-    expect(html).toContain('<html lang="fr">');
+    // The console's dark colours hold from the first style, not from the provider's effect (see index.html).
+    expect(html).toContain('<html lang="fr" data-mantine-color-scheme="dark">');
     expect(html).toContain('<title>Règles, conditions et confidentialité | Private Gym</title>');
     expect(html).toMatch(/<meta property="og:url" content="http:\/\/[^"]+\/fr\/rights" \/>/);
     expect(html).toMatch(/<link rel="canonical" href="http:\/\/[^"]+\/fr\/rights" \/>/);
