@@ -70,6 +70,8 @@ export const environmentSchema = z.object({
     )
     .transform(normaliseTaxId)
     .default('512345678'),
+  // How members reach the business: in the legal pages, the footer, e-mails and error messages.
+  COMPANY_EMAIL: z.email().default('info@privategym.pt'),
   // Prices include VAT at this rate (a fraction: 0.23 is 23 %); the receipt states the VAT they contain.
   VAT_RATE: z.coerce.number().min(0).max(1).default(0.23),
   // The coupon every eligible member is offered without typing it (the demo's early bird); empty: none.
@@ -329,7 +331,14 @@ export type InvoicingConfig = {
   { provider: 'local' } | { provider: 'invoicexpress'; apiUrl: string; apiKey: string; series: string | null }
 );
 
-export type CompanyDetails = { name: string; address: string; taxId: string; vatRate: number };
+export type CompanyDetails = {
+  name: string;
+  address: string;
+  taxId: string;
+  vatRate: number;
+  /** The business's contact e-mail (legal pages, e-mails, errors). */
+  email: string;
+};
 
 export type DatabaseTimeouts = { connectMs: number; statementMs: number; idleInTransactionMs: number };
 
@@ -413,6 +422,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       address: values.COMPANY_ADDRESS,
       taxId: values.COMPANY_TAX_ID,
       vatRate: values.VAT_RATE,
+      email: values.COMPANY_EMAIL,
     },
     earlyBirdCouponCode: values.EARLY_BIRD_COUPON_CODE.toUpperCase() || null,
     auth: {

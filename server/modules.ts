@@ -152,6 +152,7 @@ export async function createModules(
     companyName: config.companyName,
     company: config.company,
     organizer: organizerFromMailFrom(config.mail.from, config.companyName),
+    contact: { email: config.company.email, phone: config.supportPhone },
   };
   const checkout = createCheckoutService(fulfilment);
   const bookings = createBookingService({

@@ -13,8 +13,12 @@ import { describeSlotTime } from '../kernel/time-format.ts';
 // confirmation created. Also the honest word on a payment that arrived after its hold ended and was refunded:
 // those slots were never booked, so there is no event to remove.
 
-/** Who ended the bookings: the member, the account's deletion, an operator, or a payment that came too late. */
-export type CancellationReason = 'member' | 'account_deleted' | 'operator' | 'late_payment';
+/**
+ * Who ended the bookings: the member, the account's deletion, an operator, a closure of the branch, the member's
+ * block, or a payment that came too late.
+ */
+export type CancellationReason =
+  'member' | 'account_deleted' | 'operator' | 'closure' | 'blocked' | 'late_payment';
 
 export type CancelledBooking = {
   bookingId: number;
@@ -42,6 +46,10 @@ export type CancellationInput = {
   now: Temporal.Instant;
   /** The links to the PDF of the refunds' credit notes. */
   documentUrls?: readonly string[];
+  /** What the operator wrote for the member (a cancellation's or a closure's reason); never a block's reason. */
+  note?: string | null;
+  /** How to reach the business: what a blocked member is given instead of an invitation to book again. */
+  contact?: { email: string; phone: string | null };
 };
 
 /** Within this long of a booking's start its cancellation is also sent by SMS: the member may be on the way. */
@@ -61,6 +69,22 @@ const TEXTS = {
     id: 'email.cancellation.operator',
     message:
       '{count, plural, one {O ginásio cancelou esta reserva sua:} other {O ginásio cancelou estas reservas suas:}}',
+  },
+  closure: /*i18n*/ {
+    id: 'email.cancellation.closure',
+    message:
+      '{count, plural, one {O ginásio vai estar fechado e cancelou esta reserva sua:} other {O ginásio vai estar fechado e cancelou estas reservas suas:}}',
+  },
+  blocked: /*i18n*/ {
+    id: 'email.cancellation.blocked',
+    message:
+      '{count, plural, one {A sua conta já não pode fazer reservas e esta reserva foi cancelada:} other {A sua conta já não pode fazer reservas e estas reservas foram canceladas:}}',
+  },
+  note: /*i18n*/ { id: 'email.cancellation.note', message: 'Motivo indicado pelo ginásio: {note}' },
+  contact: /*i18n*/ { id: 'email.cancellation.contact', message: 'Para mais informações: {email}' },
+  contactPhone: /*i18n*/ {
+    id: 'email.cancellation.contactPhone',
+    message: 'Para mais informações: {email} ou {phone}',
   },
   account_deleted: /*i18n*/ {
     id: 'email.cancellation.account_deleted',
@@ -103,6 +127,17 @@ const TEXTS = {
       '{company}: o pagamento chegou tarde e foi reembolsado; a hora de {when} em {branch} não ficou reservada.',
   },
   smsRefund: /*i18n*/ { id: 'email.cancellation.smsRefund', message: 'Reembolso: {amount}.' },
+  smsNoRefund: /*i18n*/ { id: 'email.cancellation.smsNoRefund', message: 'Sem reembolso.' },
+  smsOthers: /*i18n*/ {
+    id: 'email.cancellation.smsOthers',
+    message:
+      '{count, plural, one {Mais # reserva cancelada} other {Mais # reservas canceladas}}; reembolso total: {amount}. Detalhes no e-mail.',
+  },
+  smsOthersNoRefund: /*i18n*/ {
+    id: 'email.cancellation.smsOthersNoRefund',
+    message:
+      '{count, plural, one {Mais # reserva cancelada} other {Mais # reservas canceladas}}, sem reembolso. Detalhes no e-mail.',
+  },
 } as const satisfies Record<string, Message>;
 
 /** 'visa' -> 'Visa', 'american_express' -> 'American Express': card networks as people write them. */
@@ -148,6 +183,21 @@ export function bookingCancellationEmail(input: CancellationInput): OutboxMessag
   const zone = t(LOCAL_TIMES, { zone: branch.timeZone });
   const bookUrl = `${input.publicUrl}/${locale}`;
   const rebook = t(TEXTS.rebook, { url: bookUrl });
+  // A blocked member is not invited to book again (they cannot): they are told whom to ask.
+  const contact = input.contact
+    ? input.contact.phone
+      ? t(TEXTS.contactPhone, { email: input.contact.email, phone: input.contact.phone })
+      : t(TEXTS.contact, { email: input.contact.email })
+    : null;
+  const closing =
+    input.reason === 'account_deleted'
+      ? []
+      : input.reason === 'blocked'
+        ? contact
+          ? [[contact]]
+          : []
+        : [[rebook]];
+  const note = input.note?.trim() ? t(TEXTS.note, { note: input.note.trim() }) : null;
   const paragraphs = [
     [
       refund,
@@ -155,7 +205,7 @@ export function bookingCancellationEmail(input: CancellationInput): OutboxMessag
       ...(input.documentUrls ?? []).map((url) => t(DOCUMENT_LINK, { url })),
     ],
     ...(late ? [] : [[t(TEXTS.calendar)]]),
-    ...(input.reason === 'account_deleted' ? [] : [[rebook]]),
+    ...closing,
   ];
   const text = [
     greeting,
@@ -165,6 +215,7 @@ export function bookingCancellationEmail(input: CancellationInput): OutboxMessag
     ...lines.map((line) => `- ${line}`),
     zone,
     '',
+    ...(note ? [note, ''] : []),
     ...paragraphs.flatMap((paragraph) => [...paragraph, '']),
   ].join('\n');
   const html = [
@@ -172,6 +223,7 @@ export function bookingCancellationEmail(input: CancellationInput): OutboxMessag
     `<p>${escapeHtml(t(TEXTS[input.reason], { count: bookings.length }))}<br><strong>${escapeHtml(branch.name)}</strong>, ${escapeHtml(branch.location)}</p>`,
     `<ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`,
     `<p>${escapeHtml(zone)}</p>`,
+    ...(note ? [`<p>${escapeHtml(note)}</p>`] : []),
     ...paragraphs.map((paragraph) => `<p>${paragraph.map(escapeHtml).join('<br>')}</p>`),
   ].join('\n');
   return {
@@ -203,7 +255,8 @@ export function bookingCancellationEmail(input: CancellationInput): OutboxMessag
 
 /**
  * The SMS, or null when no booking of the message was due to start within 24 hours of the change: short, the
- * first of those bookings named, the whole refund stated.
+ * first of those bookings named with its own refund; any other booking of the message counted, with the refund of
+ * them all (the e-mail lists each).
  */
 export function bookingCancellationSms(input: CancellationInput): string | null {
   const soon = sortedBookings(input).filter(
@@ -216,9 +269,18 @@ export function bookingCancellationSms(input: CancellationInput): string | null 
   const t = translator(input.locale);
   // Slovak says "rezervácia na štvrtok": the day in the accusative.
   const when = describeSlotTime(input.locale, input.branch.timeZone, first.start, first.end, 'accusative');
-  const totalCents = input.bookings.reduce((sum, booking) => sum + booking.refundCents, 0);
   const params = { company: input.companyName, when, branch: input.branch.name };
   if (input.reason === 'late_payment') return t(TEXTS.smsLate, params);
-  const refund = totalCents > 0 ? t(TEXTS.smsRefund, { amount: formatMoney(input.locale, totalCents) }) : '';
-  return t(TEXTS.sms, { ...params, refund }).trim();
+  const amount = (cents: number) => formatMoney(input.locale, cents);
+  const refund =
+    first.refundCents > 0 ? t(TEXTS.smsRefund, { amount: amount(first.refundCents) }) : t(TEXTS.smsNoRefund);
+  const others = input.bookings.length - 1;
+  const totalCents = input.bookings.reduce((sum, booking) => sum + booking.refundCents, 0);
+  const rest =
+    others === 0
+      ? ''
+      : totalCents > 0
+        ? ` ${t(TEXTS.smsOthers, { count: others, amount: amount(totalCents) })}`
+        : ` ${t(TEXTS.smsOthersNoRefund, { count: others })}`;
+  return `${t(TEXTS.sms, { ...params, refund })}${rest}`.trim();
 }

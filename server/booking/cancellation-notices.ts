@@ -26,12 +26,16 @@ export type NoticeDependencies = {
   organizer: CalendarInput['organizer'];
   /** The links to the refunds' credit notes (the invoicing module); none without. */
   documents?: DocumentRecorder | null;
+  /** How members reach the business (the company's e-mail, the support line). */
+  contact: { email: string; phone: string | null };
 };
 
 const KIND: Record<CancellationReason, string> = {
   member: 'booking_canceled',
   account_deleted: 'booking_canceled',
   operator: 'booking_canceled',
+  closure: 'booking_canceled',
+  blocked: 'booking_canceled',
   late_payment: 'late_payment_refunded',
 };
 
@@ -47,6 +51,8 @@ export async function queueCancellationNotices(
   ended: readonly number[],
   reason: CancellationReason,
   now: Date,
+  /** What the operator told the member (a cancellation's or a closure's reason). */
+  note: string | null = null,
 ): Promise<void> {
   if (ended.length === 0) return;
   const refunds = await endingRefundsOfBookings(trx, ended);
@@ -86,6 +92,8 @@ export async function queueCancellationNotices(
       organizer: deps.organizer,
       attendeeEmail: context.email ?? '',
       publicUrl: deps.publicUrl,
+      note,
+      contact: deps.contact,
       now: instantFromDate(now),
       documentUrls: await documentLinksOf(
         trx,

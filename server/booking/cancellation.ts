@@ -38,6 +38,8 @@ const REFUND_REASONS = {
   member: 'canceled_by_client',
   account_deleted: 'account_deleted',
   operator: 'canceled_by_operator',
+  closure: 'canceled_by_operator',
+  blocked: 'canceled_by_operator',
 } as const;
 
 /** The refund of a cancelled booking: one per booking, ever, whoever asks and however often. */
@@ -57,6 +59,8 @@ export async function cancelAndRefund(
   at: Date,
   reason: Exclude<CancellationReason, 'late_payment'>,
   cause: RefundCause,
+  /** What the member is told of why (an operator's cancellation or closure reason). */
+  note: string | null = null,
 ): Promise<CancelBookingsResult> {
   let refundedCents = 0;
   for (const { row, refundCents } of toCancel) {
@@ -89,6 +93,7 @@ export async function cancelAndRefund(
     toCancel.map(({ row }) => row.id),
     reason,
     at,
+    note,
   );
   return { canceledBookingIds: toCancel.map(({ row }) => row.id), refundedCents };
 }
@@ -135,6 +140,8 @@ export async function cancelLiveBookings(
     refundOf: (row: repository.BookingToCancelRow, policyCents: number, held: number) => number;
     canceledBy: string;
     cause: RefundCause & { reason: string };
+    /** Who ended them, for the member's message: an operator and a closure tell the reason, a block does not. */
+    notice: 'operator' | 'closure' | 'blocked';
     at: Temporal.Instant;
   },
 ): Promise<{ bookingId: number; refundCents: number }[]> {
@@ -153,7 +160,15 @@ export async function cancelLiveBookings(
     return { row, refundCents: request.refundOf(row, policyRefundCents(row, held, request.at), held) };
   });
   // The member is told by the cancellation's own notice (docs/decisions.md, 'Messages about a booking').
-  await cancelAndRefund(trx, deps, toCancel, dateFromInstant(request.at), 'operator', request.cause);
+  await cancelAndRefund(
+    trx,
+    deps,
+    toCancel,
+    dateFromInstant(request.at),
+    request.notice,
+    request.cause,
+    request.notice === 'blocked' ? null : request.cause.reason,
+  );
   await repository.markCanceledBy(
     trx,
     toCancel.map(({ row }) => row.id),
@@ -189,6 +204,8 @@ export async function cancelFutureBookingsOfMembers(
     refundOf: refundOfMode(request.refundMode),
     canceledBy: request.actor.email ?? 'cli',
     cause: { purpose: 'operator', actor: operatorActor(request.actor), reason: request.reason },
+    // The block's reason is the operators' record, not a message to the member.
+    notice: 'blocked',
     at,
   });
   return canceled.map((item) => item.bookingId);

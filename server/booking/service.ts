@@ -150,7 +150,8 @@ export function createBookingService(deps: BookingServiceDependencies) {
     const user = await repository.findBookingUser(trx, userId, { forShare: true });
     if (!user || user.deleted_at !== null) throw new AppError('booking_account_closed');
     if (await repository.isContactBlocked(trx, user.email, user.phone_number)) {
-      throw new AppError('booking_client_blocked');
+      // Whom to ask is part of the answer: "contact us" with no contact leaves the member nowhere.
+      throw new AppError('booking_client_blocked', { email: deps.contact.email });
     }
     if (user.email_verified_at === null || user.phone_verified_at === null) {
       throw new AppError('booking_requires_verification');

@@ -191,7 +191,7 @@ export const errorCatalogue = {
     status: 403,
     detail: /*i18n*/ {
       id: 'error.booking_client_blocked',
-      message: 'Esta conta não pode fazer reservas. Contacte-nos para mais informações.',
+      message: 'Esta conta não pode fazer reservas. Para mais informações, escreva para {email}.',
     },
   },
   booking_account_closed: {

@@ -277,6 +277,8 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
     expect(refunds.map((refund) => refund.amount_cents)).toEqual([750]);
     const [mail] = await outboxTo(server.app, member.email.toLowerCase());
     expect(mail?.text).toContain('Das Studio hat diese Buchung von Ihnen storniert');
+    // The reason the operator gave is told to the member (issue 30).
+    expect(mail?.text).toContain('Begründung des Studios: broken shower');
     const [audit] = await auditOf('booking.cancel', bookingId);
     expect(audit).toMatchObject({ operator_email: owner.email, reason: 'broken shower' });
     expect(audit!.after).toMatchObject({ refund_mode: 'amount', refunded_eur: 7.5 });
@@ -313,12 +315,13 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
         [second, 1500],
       ].sort(),
     );
-    expect((await outboxTo(server.app, member.email.toLowerCase()))[0]?.text).toContain(
-      'Das Studio hat diese Buchung von Ihnen storniert',
-    );
-    expect((await outboxTo(server.app, other.email.toLowerCase()))[0]?.text).toContain(
-      'La salle a annulé cette réservation',
-    );
+    // Each in their language, with the closure's reason, labelled "told to members" in the console (issue 30).
+    const memberMail = (await outboxTo(server.app, member.email.toLowerCase()))[0]?.text;
+    expect(memberMail).toContain('Das Studio bleibt geschlossen und hat diese Buchung von Ihnen storniert:');
+    expect(memberMail).toContain('Begründung des Studios: leak');
+    const otherMail = (await outboxTo(server.app, other.email.toLowerCase()))[0]?.text;
+    expect(otherMail).toContain('La salle sera fermée et a annulé cette réservation :');
+    expect(otherMail).toContain('Motif donné par la salle : leak');
 
     const overlapping = await owner.client.json('POST', '/api/admin/closures', period, owner.token);
     expect(overlapping.json<ErrorBody>().code).toBe('closure_overlaps');
@@ -378,6 +381,17 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
       blocked.token,
     );
     expect(booking.json<ErrorBody>().code).toBe('booking_client_blocked');
+    // Whom to ask, not "contact us" with no contact (issue 30).
+    expect(booking.json<ErrorBody>().detail).toBe(
+      'Esta conta não pode fazer reservas. Para mais informações, escreva para info@privategym.pt.',
+    );
+    // Told of the cancellation and given the contact, neither invited to book again nor shown the operators'
+    // reason for the block.
+    const [mail] = await outboxTo(server.app, blocked.email.toLowerCase());
+    expect(mail?.text).toContain('A sua conta já não pode fazer reservas e esta reserva foi cancelada:');
+    expect(mail?.text).toContain('Para mais informações: info@privategym.pt');
+    expect(mail?.text).not.toContain('Pode reservar outra hora');
+    expect(mail?.text).not.toContain('abuse');
     expect(await auditOf('member.block', id)).toHaveLength(1);
     const exported = await owner.client.get(`/api/admin/members/${id}/export`, owner.token);
     expect(exported.statusCode).toBe(200);

@@ -17,6 +17,7 @@ export const TEST_COMPANY = {
   address: 'Avenida da Liberdade 1, 1250-096 Lisboa, Portugal',
   taxId: '512345678',
   vatRate: 0.23,
+  email: 'info@gym.example',
 };
 
 export function bookingDependencies(
@@ -33,6 +34,7 @@ export function bookingDependencies(
     companyName: TEST_COMPANY.name,
     company: TEST_COMPANY,
     organizer: { name: TEST_COMPANY.name, email: 'no-reply@gym.example' },
+    contact: { email: TEST_COMPANY.email, phone: null },
     checkoutExpiryMinutes: 30,
     // These suites are about bookings, not the door-code queue (tests/server/access-codes.test.ts).
     accessCodes: null,

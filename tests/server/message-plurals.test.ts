@@ -383,7 +383,13 @@ describe('server messages with counts, in each language', () => {
       locale,
       slots: slots(count).map((slot) => ({ ...slot, basePriceCents: 1500, finalPriceCents: 1500 })),
       receipt: {
-        company: { name: 'Gym Lda', address: 'Rua 1, Lisboa', taxId: '123456789', vatRate: 0.23 },
+        company: {
+          name: 'Gym Lda',
+          address: 'Rua 1, Lisboa',
+          taxId: '123456789',
+          vatRate: 0.23,
+          email: 'info@gym.example',
+        },
         customer: { firstName: 'Ana', lastName: 'Silva', taxId: null },
         coupon: null,
         payment: null,

@@ -67,6 +67,7 @@ export async function cancelBooking(
     },
     canceledBy: input.actor.email ?? 'cli',
     cause: { purpose: 'operator', actor: operatorActor(input.actor), reason: input.reason },
+    notice: 'operator',
     at,
   });
   const refundedCents = canceled?.refundCents ?? 0;

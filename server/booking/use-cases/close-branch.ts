@@ -79,6 +79,7 @@ export async function closeBranch(
       actor: systemActor(`closure:${closureId}`, input.actor.email ?? 'cli'),
       reason: input.reason,
     },
+    notice: 'closure',
     at,
   });
   await repository.setClosureCanceledBookings(
