@@ -114,3 +114,24 @@ test.describe('the top bar fits', () => {
         }
       });
 });
+
+// Issue 30: the bar was held to the page's 1,200 px while its section links need 1,150 to 1,340 px by language, so
+// only English ever showed them, at any width. Portuguese, the default, shows them on a 1,280 px laptop; every
+// language on a wide screen.
+test('shows the section links where they fit: Portuguese on a laptop, every language on a wide screen', async ({
+  page,
+}) => {
+  for (const locale of JOURNEY_LOCALES) {
+    const widths = locale === 'pt' ? [1280, 1366, 1440, 1920] : [1920];
+    await page.setViewportSize({ width: widths[0]!, height: 800 });
+    await open(page, `/${locale}`);
+    await waitForBranches(page);
+    for (const width of widths) {
+      await page.setViewportSize({ width, height: 800 });
+      const links = page.locator('.top-bar__links a');
+      await expect(links.first(), `${locale} at ${width} px: the section links`).toBeVisible();
+      await expect(page.locator('.top-bar__burger'), `${locale} at ${width} px: no burger`).toBeHidden();
+      expect(await problemsIn(page, '.top-bar'), `${locale} at ${width} px`).toEqual([]);
+    }
+  }
+});
