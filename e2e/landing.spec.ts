@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { SECTION_ORDER, open, waitForBranches } from './support/fixtures.ts';
+import { SECTION_ORDER, open, simulateLoggedIn, waitForBranches } from './support/fixtures.ts';
 import { axeViolations } from './support/axe.ts';
 
 test.describe('landing page', () => {
@@ -169,6 +169,14 @@ test.describe('landing page', () => {
     await open(page, '/en');
     await page.getByRole('button', { name: /Sign up before we open/ }).click();
     await expect(page).toHaveURL(/auth_tab=login/);
+  });
+
+  // Issue 30: a signed-in member was still offered to register, and the login it opened never opened for them.
+  test('the early-bird banner is for visitors, not for a signed-in member', async ({ page }) => {
+    await simulateLoggedIn(page);
+    await open(page, '/en');
+    await expect(page.locator('.top-bar .user-button')).toBeVisible();
+    await expect(page.getByRole('button', { name: /Sign up before we open/ })).toHaveCount(0);
   });
 
   test('the footer links to the cookie notice of the current language', async ({ page }) => {

@@ -1,6 +1,6 @@
 import { Trans } from '@lingui/react/macro';
 import { Button } from '../ui/Button.tsx';
-import { useBranches, useRuntime } from '../app/context.tsx';
+import { useBranches, useLoggedIn, useRuntime } from '../app/context.tsx';
 import { isNative } from '../platform/native.ts';
 import { SECTION_IDS, useGoToSection, useOpenModal } from '../shell/navigation.ts';
 
@@ -25,13 +25,16 @@ function EarlyBirdBanner() {
 
 export function Hero() {
   const { config } = useRuntime();
+  // The offer is to register: a member already signed in has nothing to do with it (its coupon is offered in the
+  // booking modal to those it applies to), and the login it opens would not open for them.
+  const loggedIn = useLoggedIn();
   const { branches, ready } = useBranches();
   const goToSection = useGoToSection();
   return (
     <section id={SECTION_IDS.home} className="hero" aria-labelledby="home-title">
       <div className="hero__backdrop" aria-hidden="true" />
       <div className="hero__inner">
-        {config.earlyBirdEnabled && <EarlyBirdBanner />}
+        {config.earlyBirdEnabled && !loggedIn && <EarlyBirdBanner />}
         <p className="eyebrow">
           <Trans>Ginásio privado · Aberto 24/7</Trans>
         </p>
