@@ -68,3 +68,29 @@ test.describe('small things a new member notices', () => {
     }
   });
 });
+
+// Issue 30: Portuguese's short weekday names are the whole names ('domingo'), and the calendar's Sunday column
+// ran 7 px past a 390 px phone and was cut on a 360 px one.
+test('the calendar shows its seven columns whole on a 360 px phone, in every language', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  for (const locale of JOURNEY_LOCALES) {
+    await open(page, `/${locale}?booking_tab=bookSessions&booking_branch_id=1`);
+    const weekdays = page.locator('.calendar__weekday');
+    await expect(weekdays).toHaveCount(7);
+    const cut = await page.locator('.calendar__grid').evaluate((grid) => {
+      const room = grid.getBoundingClientRect();
+      const dialog = grid.closest('[role="dialog"]')!.getBoundingClientRect();
+      return Array.from(grid.children)
+        .filter((cell) => {
+          const box = cell.getBoundingClientRect();
+          return (
+            box.right > Math.min(room.right, dialog.right) + 0.5 ||
+            box.left < Math.max(room.left, dialog.left) - 0.5 ||
+            cell.scrollWidth > cell.clientWidth + 1
+          );
+        })
+        .map((cell) => (cell.getAttribute('title') ?? cell.textContent ?? '').trim());
+    });
+    expect(cut, `${locale}: cells cut or outside the calendar`).toEqual([]);
+  }
+});

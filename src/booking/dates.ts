@@ -23,12 +23,17 @@ export function formatDay(date: string, locale: Locale): string {
   }).format(utcNoon(date));
 }
 
-/** Monday to Sunday, short names (2026-06-01 is a Monday). */
+/**
+ * Monday to Sunday, short names (2026-06-01 is a Monday). Portuguese's "short" names are the whole names
+ * ('segunda', 'domingo'), too wide for a phone's calendar: a name longer than four letters is cut to its first
+ * three, as Portuguese abbreviates them ('seg', 'dom'); the long name stays the abbreviation's title.
+ */
 export function weekdayNames(locale: Locale): { short: string; long: string }[] {
   return Array.from({ length: 7 }, (_, index) => {
     const day = utcNoon(`2026-06-0${index + 1}`);
+    const short = dateTimeFormat(locale, { weekday: 'short', timeZone: 'UTC' }).format(day);
     return {
-      short: dateTimeFormat(locale, { weekday: 'short', timeZone: 'UTC' }).format(day),
+      short: short.length > 4 ? short.slice(0, 3) : short,
       long: dateTimeFormat(locale, { weekday: 'long', timeZone: 'UTC' }).format(day),
     };
   });

@@ -21,5 +21,15 @@ describe('the interface’s formatters', () => {
     expect(formatMonth('2026-11', 'fr')).toBe('novembre 2026');
     expect(weekdayNames('en')[0]).toEqual({ short: 'Mon', long: 'Monday' });
     expect(weekdayNames('de')[6]).toEqual({ short: 'So', long: 'Sonntag' });
+    expect(weekdayNames('pt').map((day) => day.short)).toEqual([
+      'seg',
+      'ter',
+      'qua',
+      'qui',
+      'sex',
+      'sáb',
+      'dom',
+    ]);
+    expect(weekdayNames('pt')[6]!.long).toBe('domingo');
   });
 });
