@@ -96,11 +96,17 @@ export function bookingCalendar(input: CalendarInput): string {
   return calendar.toString();
 }
 
-/** The e-mail attachment carrying `bookingCalendar(input)`; the MIME type names the method, as iMIP asks. */
-export function bookingCalendarAttachment(input: CalendarInput): OutboxAttachment {
-  return {
-    filename: input.method === 'CANCEL' ? 'cancel.ics' : 'booking.ics',
+/**
+ * The e-mail's calendar attachments: one per booking, each carrying `bookingCalendar` of that booking alone (a
+ * scheduling message with several UIDs is not what calendar clients expect: most import its first event only).
+ * The MIME type names the method, as iMIP asks. One booking: `booking.ics` (`cancel.ics`); several, numbered in
+ * the order given: `booking-1.ics`, `booking-2.ics`...
+ */
+export function bookingCalendarAttachments(input: CalendarInput): OutboxAttachment[] {
+  const name = input.method === 'CANCEL' ? 'cancel' : 'booking';
+  return input.bookings.map((booking, index) => ({
+    filename: input.bookings.length === 1 ? `${name}.ics` : `${name}-${index + 1}.ics`,
     contentType: `text/calendar; charset=utf-8; method=${input.method}`,
-    content: bookingCalendar(input),
-  };
+    content: bookingCalendar({ ...input, bookings: [booking] }),
+  }));
 }

@@ -3,7 +3,7 @@ import { Temporal } from 'temporal-polyfill';
 import { escapeHtml } from '../kernel/html.ts';
 import { type Locale, type Message, translator } from '../kernel/i18n.ts';
 import { GREETING, LOCAL_TIMES } from '../kernel/email-layout.ts';
-import { bookingCalendarAttachment, type CalendarInput } from './calendar.ts';
+import { bookingCalendarAttachments, type CalendarInput } from './calendar.ts';
 import type { OutboxMessageContent } from './confirmation-message.ts';
 import { formatMoney } from '../kernel/money.ts';
 import { describeSlotTime } from '../kernel/time-format.ts';
@@ -233,23 +233,21 @@ export function bookingCancellationEmail(input: CancellationInput): OutboxMessag
     // A late payment's slots were never confirmed: no event was sent, so there is none to remove.
     attachments: late
       ? []
-      : [
-          bookingCalendarAttachment({
-            method: 'CANCEL',
-            locale,
-            branch,
-            bookings: bookings.map(({ bookingId, sequence, start, end }) => ({
-              bookingId,
-              sequence,
-              start,
-              end,
-            })),
-            organizer: input.organizer,
-            attendeeEmail: input.attendeeEmail,
-            publicUrl: input.publicUrl,
-            now: input.now,
-          }),
-        ],
+      : bookingCalendarAttachments({
+          method: 'CANCEL',
+          locale,
+          branch,
+          bookings: bookings.map(({ bookingId, sequence, start, end }) => ({
+            bookingId,
+            sequence,
+            start,
+            end,
+          })),
+          organizer: input.organizer,
+          attendeeEmail: input.attendeeEmail,
+          publicUrl: input.publicUrl,
+          now: input.now,
+        }),
   };
 }
 

@@ -2,7 +2,7 @@ import type { Temporal } from 'temporal-polyfill';
 import type { OutboxAttachment } from '../db/schema.ts';
 import { type Locale, type Message, translator } from '../kernel/i18n.ts';
 import { GREETING, LOCAL_TIMES } from '../kernel/email-layout.ts';
-import { bookingCalendarAttachment, type CalendarInput } from './calendar.ts';
+import { bookingCalendarAttachments, type CalendarInput } from './calendar.ts';
 import { bookingReceipt, type ReceiptInput } from './receipt.ts';
 import { formatMoney } from '../kernel/money.ts';
 import { describeSlotTime } from '../kernel/time-format.ts';
@@ -111,17 +111,15 @@ export function bookingConfirmationMessage(input: ConfirmationInput): OutboxMess
     subject: t(TEXTS.subject, { branch: branch.name, count: slots.length }),
     text,
     html,
-    attachments: [
-      bookingCalendarAttachment({
-        method: 'REQUEST',
-        locale,
-        branch,
-        bookings: slots.map(({ bookingId, sequence, start, end }) => ({ bookingId, sequence, start, end })),
-        organizer: input.organizer,
-        attendeeEmail: input.attendeeEmail,
-        publicUrl: input.publicUrl,
-        now: input.now,
-      }),
-    ],
+    attachments: bookingCalendarAttachments({
+      method: 'REQUEST',
+      locale,
+      branch,
+      bookings: slots.map(({ bookingId, sequence, start, end }) => ({ bookingId, sequence, start, end })),
+      organizer: input.organizer,
+      attendeeEmail: input.attendeeEmail,
+      publicUrl: input.publicUrl,
+      now: input.now,
+    }),
   };
 }

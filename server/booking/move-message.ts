@@ -3,7 +3,7 @@ import type { Temporal } from 'temporal-polyfill';
 import { escapeHtml } from '../kernel/html.ts';
 import { type Locale, type Message, translator } from '../kernel/i18n.ts';
 import { GREETING } from '../kernel/email-layout.ts';
-import { bookingCalendarAttachment, type CalendarInput } from './calendar.ts';
+import { bookingCalendarAttachments, type CalendarInput } from './calendar.ts';
 import type { OutboxMessageContent } from './confirmation-message.ts';
 import { formatMoney } from '../kernel/money.ts';
 import { describeSlotTime } from '../kernel/time-format.ts';
@@ -94,20 +94,18 @@ export function bookingMovedMessage(input: MoveMessageInput): OutboxMessageConte
       [t(TEXTS.code)],
     ]),
     // The confirmation's event (same UID), updated in place: METHOD:REQUEST at a higher SEQUENCE.
-    attachments: [
-      bookingCalendarAttachment({
-        method: 'REQUEST',
-        locale,
-        branch,
-        bookings: [
-          { bookingId: input.bookingId, sequence: input.sequence, start: input.to.start, end: input.to.end },
-        ],
-        organizer: input.organizer,
-        attendeeEmail: input.attendeeEmail,
-        publicUrl: input.publicUrl,
-        now: input.now,
-      }),
-    ],
+    attachments: bookingCalendarAttachments({
+      method: 'REQUEST',
+      locale,
+      branch,
+      bookings: [
+        { bookingId: input.bookingId, sequence: input.sequence, start: input.to.start, end: input.to.end },
+      ],
+      organizer: input.organizer,
+      attendeeEmail: input.attendeeEmail,
+      publicUrl: input.publicUrl,
+      now: input.now,
+    }),
   };
 }
 

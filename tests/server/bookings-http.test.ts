@@ -255,7 +255,10 @@ describe.each(DATABASE_TARGETS)('the booking calls on %s', (target) => {
       .select(['channel', 'kind', 'attachments'])
       .where('kind', '=', 'booking_canceled')
       .execute();
-    expect(told.map((row) => [row.channel, row.attachments[0]?.filename])).toEqual([['email', 'cancel.ics']]);
+    // One message, with a calendar file removing each of the two bookings' events.
+    expect(
+      told.map((row) => [row.channel, row.attachments.map((attachment) => attachment.filename)]),
+    ).toEqual([['email', ['cancel-1.ics', 'cancel-2.ics']]]);
     const listed = (await newClient(server.app).get(`/api/bookings/slots/${branchId}/2026-03-25`)).json<
       {
         id: number;

@@ -112,7 +112,7 @@ describeOnPglite('cancellation and refund messages', (getDb) => {
     );
     expect(mail!.text_body).toContain('Nada a reembolsar, segundo a política de cancelamento.');
     expect(sms!.text_body).toBe(
-      'Private Gym: reserva de sábado, 21 de março de 2026, 09:00–10:00 (Europe/Lisbon) em Lisboa – Avenidas Novas cancelada.',
+      'Private Gym: reserva de sábado, 21 de março de 2026, 09:00–10:00 (Europe/Lisbon) em Lisboa – Avenidas Novas cancelada. Sem reembolso.',
     );
     expect(readCalendar(mail!.attachments[0])[0]).toMatchObject({ method: 'CANCEL', sequence: 1 });
   });
@@ -147,10 +147,10 @@ describeOnPglite('cancellation and refund messages', (getDb) => {
     const lisbon = messages.find((row) => row.subject!.includes('Lisboa'))!;
     expect(lisbon.text_body).toContain('Your account has been deleted and these bookings were cancelled:');
     expect(lisbon.text_body).toContain('Total refund: €30.00');
-    expect(readCalendar(lisbon.attachments[0]).map((event) => event.start)).toEqual([
-      '2026-03-25T10:00:00.000Z',
-      '2026-03-26T10:00:00.000Z',
-    ]);
+    // One calendar file per booking, each removing its one event.
+    expect(
+      lisbon.attachments.map((attachment) => readCalendar(attachment).map((event) => event.start)),
+    ).toEqual([['2026-03-25T10:00:00.000Z'], ['2026-03-26T10:00:00.000Z']]);
   });
 
   it('tells honestly of a payment that arrived after its hold ended and was refunded', async () => {

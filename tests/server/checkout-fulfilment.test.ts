@@ -134,12 +134,22 @@ describeEachDatabase('checkout fulfilment', (getDb) => {
     const [code] = await getDb().selectFrom('lock_codes').select('code').execute();
     expect(mail!.text_body).not.toContain(code!.code);
     expect(mail!.html_body).not.toContain(code!.code);
-    const [calendar] = mail!.attachments;
-    expect(calendar!.filename).toBe('booking.ics');
-    expect(calendar!.contentType).toContain('text/calendar');
-    expect(calendar!.content).toContain('DTSTART:20260330T090000Z');
-    expect(calendar!.content).toContain('DTEND:20260330T100000Z');
-    expect(calendar!.content.split('\r\n').every((line) => Buffer.byteLength(line) <= 75)).toBe(true);
+    // One calendar file per booking, one event in each (issue 30: calendar clients expect one UID per
+    // scheduling message, and most imported only the first of two).
+    expect(mail!.attachments.map((attachment) => attachment.filename)).toEqual([
+      'booking-1.ics',
+      'booking-2.ics',
+    ]);
+    const [first, second] = mail!.attachments;
+    for (const calendar of [first!, second!]) {
+      expect(calendar.contentType).toBe('text/calendar; charset=utf-8; method=REQUEST');
+      expect(calendar.content.match(/BEGIN:VEVENT/g)).toHaveLength(1);
+      expect(calendar.content.split('\r\n').every((line) => Buffer.byteLength(line) <= 75)).toBe(true);
+    }
+    expect(first!.content).toContain('DTSTART:20260330T090000Z');
+    expect(first!.content).toContain('DTEND:20260330T100000Z');
+    expect(second!.content).toContain('DTSTART:20260330T100000Z');
+    expect(first!.content.match(/^UID:.*$/m)?.[0]).not.toBe(second!.content.match(/^UID:.*$/m)?.[0]);
   });
 
   it('handles the same completed event delivered 5 times at once exactly once', async () => {
