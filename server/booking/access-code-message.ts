@@ -1,6 +1,6 @@
 import type { Temporal } from 'temporal-polyfill';
 import { type Locale, type Message, translator } from '../kernel/i18n.ts';
-import { GREETING, LOCAL_TIMES } from '../kernel/email-layout.ts';
+import { CODE_STYLE, GREETING, LOCAL_TIMES } from '../kernel/email-layout.ts';
 import { escapeHtml } from '../kernel/html.ts';
 import { describeSlotTime, formatLocalClock, formatLocalDay } from '../kernel/time-format.ts';
 
@@ -117,7 +117,7 @@ export function accessCodeMessage(input: AccessCodeInput, brand: string): Access
   const html = [
     `<p>${escapeHtml(greeting)}</p>`,
     `<p>${escapeHtml(intro)}</p>`,
-    `<p style="font-size:28px;font-weight:700;letter-spacing:6px">${escapeHtml(input.code)}</p>`,
+    `<p class="code" style="${CODE_STYLE}">${escapeHtml(input.code)}</p>`,
     `<p>${escapeHtml(valid)}</p>`,
     ...(help ? [`<p><strong>${escapeHtml(help)}</strong></p>`] : []),
     `<p>${escapeHtml(t(TEXTS.bookings, { count: slots.length }))}</p>`,

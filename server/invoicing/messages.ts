@@ -59,15 +59,12 @@ export async function queueDocumentEmail(
     total: formatMoney(locale, document.total_cents),
     brand: deps.companyName,
   };
-  const email = renderEmail(
-    {
-      subject: t(TEXTS.subject, values),
-      greeting: t(GREETING, { name: recipient.first_name }),
-      paragraphs: [t(TEXTS.issued, values), ...(document.provider === 'local' ? [t(TEXTS.notValid)] : [])],
-      signature: t(TEXTS.signature, values),
-    },
-    locale,
-  );
+  const email = renderEmail({
+    subject: t(TEXTS.subject, values),
+    greeting: t(GREETING, { name: recipient.first_name }),
+    paragraphs: [t(TEXTS.issued, values), ...(document.provider === 'local' ? [t(TEXTS.notValid)] : [])],
+    signature: t(TEXTS.signature, values),
+  });
   await insertOutboxMessage(trx, {
     channel: 'email',
     recipient: recipient.email.toLowerCase(),

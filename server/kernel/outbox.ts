@@ -1,22 +1,27 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { LocaleCode, OutboxTable } from '../db/schema.ts';
-import type { RenderedEmail } from './email-layout.ts';
+import { emailDocument, type RenderedEmail } from './email-layout.ts';
 
 // Writing a message is recording it: the worker delivers it later. Pass the transaction of the change that
 // causes the message, so a rolled-back change sends nothing and a committed one is never left unsent.
 
 /**
  * The one outbox insert, in the caller's transaction. A message with a dedupe key already written is ignored
- * (answers undefined): a repeated confirmation or job sends nothing twice.
+ * (answers undefined): a repeated confirmation or job sends nothing twice. An e-mail's HTML body is put in the page
+ * every e-mail shares here (`emailDocument`), whichever template wrote it.
  */
 export async function insertOutboxMessage(
   db: Db,
   message: Insertable<OutboxTable>,
 ): Promise<number | undefined> {
+  const html =
+    message.channel === 'email' && message.html_body
+      ? emailDocument({ lang: message.locale, subject: message.subject ?? '', body: message.html_body })
+      : message.html_body;
   const row = await db
     .insertInto('outbox')
-    .values(message)
+    .values({ ...message, html_body: html })
     .onConflict((conflict) => conflict.column('dedupe_key').doNothing())
     .returning('id')
     .executeTakeFirst();

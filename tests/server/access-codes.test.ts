@@ -22,6 +22,7 @@ import {
 } from './support/databases.ts';
 import { createBranch } from './support/fixtures.ts';
 import { objectContaining } from './support/matchers.ts';
+import { expectEmailPage } from './support/email-page.ts';
 
 // The door-code message runs from the durable queue (pg-boss): scheduled when a booking is confirmed, written
 // to the outbox 30 minutes before the start. The app runs on a test clock, so the queue runs jobs only when a
@@ -132,6 +133,7 @@ describe.each(DATABASE_TARGETS)('scheduled work on the job queue (%s)', (target)
     // The code opens the door 15 minutes either side, in Lisbon's time.
     expect(email!.text_body).toContain('von Montag, 30. März 2026, 09:45 bis 11:15 (Europe/Lisbon)');
     expect(email!.html_body).toContain(code);
+    expectEmailPage(email!.html_body, 'de');
     expect(sms).toMatchObject({ channel: 'sms', recipient: contact.phone_number, locale: 'de' });
     expect(sms!.text_body).toContain(`Türcode ${code}`);
     expect(sms!.text_body).toContain('(Europe/Lisbon)');

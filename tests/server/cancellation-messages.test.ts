@@ -16,6 +16,7 @@ import {
 } from './bookings-fixtures.ts';
 import { describeOnPglite, emptyAllTables } from './support/databases.ts';
 import { createBranch } from './support/fixtures.ts';
+import { expectEmailPage } from './support/email-page.ts';
 import { anyOf } from './support/matchers.ts';
 
 // The messages of issue 17 item 8: every way a booking ends without taking place tells the member, once, in
@@ -77,6 +78,8 @@ describeOnPglite('cancellation and refund messages', (getDb) => {
     expect(mail!.text_body).toContain('Total refund: €15.00, to the Visa card ending in 4242.');
     expect(mail!.text_body).toMatch(/Payment reference: cs_local_\w+/);
     expect(mail!.html_body).toContain('<li>');
+    expectEmailPage(mail!.html_body, 'en');
+    expectEmailPage(confirmation!.html_body, 'en');
 
     const [cancel] = mail!.attachments;
     expect(cancel!.filename).toBe('cancel.ics');

@@ -127,39 +127,35 @@ export function verifyEmailMessage(
   const text = translateAll(params.locale, verifyEmail, { brand: params.brand, minutes: params.minutes });
   const [validity, ...rest] = text.after;
   const after = params.offer ? [validity!, offerLine(params.locale, params.offer), ...rest] : text.after;
-  return renderEmail(
-    {
-      subject: text.subject,
-      ...common(params),
-      paragraphs: text.paragraphs,
-      code: params.code,
-      action: { label: text.actionLabel, url: params.link },
-      after,
-    },
-    params.locale,
-  );
+  return renderEmail({
+    subject: text.subject,
+    ...common(params),
+    paragraphs: text.paragraphs,
+    code: params.code,
+    action: { label: text.actionLabel, url: params.link },
+    after,
+  });
 }
 
 export function resetPasswordMessage(params: Common & { link: string; minutes: number }): RenderedEmail {
   const text = translateAll(params.locale, resetPassword, { brand: params.brand, minutes: params.minutes });
-  return renderEmail(
-    {
-      subject: text.subject,
-      ...common(params),
-      paragraphs: text.paragraphs,
-      action: { label: text.actionLabel, url: params.link },
-      after: text.after,
-    },
-    params.locale,
-  );
+  return renderEmail({
+    subject: text.subject,
+    ...common(params),
+    paragraphs: text.paragraphs,
+    action: { label: text.actionLabel, url: params.link },
+    after: text.after,
+  });
 }
 
 export function emailChangedMessage(params: Common & { newEmail: string }): RenderedEmail {
   const text = translateAll(params.locale, emailChanged, { brand: params.brand, newEmail: params.newEmail });
-  return renderEmail(
-    { subject: text.subject, ...common(params), paragraphs: text.paragraphs, after: text.after },
-    params.locale,
-  );
+  return renderEmail({
+    subject: text.subject,
+    ...common(params),
+    paragraphs: text.paragraphs,
+    after: text.after,
+  });
 }
 
 export function verifyPhoneSmsMessage(params: {
