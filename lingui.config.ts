@@ -18,6 +18,7 @@ export default defineConfig({
         '<rootDir>/src/account',
         '<rootDir>/src/booking',
         '<rootDir>/src/admin',
+        '<rootDir>/src/ui/refund',
       ],
     },
     {
@@ -26,11 +27,11 @@ export default defineConfig({
     },
     {
       path: '<rootDir>/locales/{locale}/account',
-      include: ['<rootDir>/src/auth', '<rootDir>/src/account'],
+      include: ['<rootDir>/src/auth', '<rootDir>/src/account', '<rootDir>/src/ui/refund'],
     },
     {
       path: '<rootDir>/locales/{locale}/booking',
-      include: ['<rootDir>/src/booking'],
+      include: ['<rootDir>/src/booking', '<rootDir>/src/ui/refund'],
     },
     {
       // The operator console (issue 18): loaded with its chunk, never by member pages.

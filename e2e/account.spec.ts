@@ -161,6 +161,10 @@ test.describe('the account modal in English', () => {
     await expect(section.getByRole('checkbox')).toHaveCount(1);
     await group.click();
     await expect(section.getByRole('checkbox')).toHaveCount(3);
+    // Each active booking says what cancelling it refunds until when, from its own policy (issue 30).
+    await expect(
+      section.getByText(/^Free cancellation until .+, then 50% until .+, then no refund\.$/),
+    ).toHaveCount(3);
     await expectNoSeriousViolations(page, 'my bookings tab');
 
     const boxes = section.getByRole('checkbox');

@@ -63,6 +63,10 @@ test.describe('booking and paying', () => {
     await expect(summary.getByRole('region', { name: dayLabel(second.date) })).toContainText(range(b));
     const total = Math.round((discounted(a) + discounted(b)) * 100) / 100;
     await expect(summary.getByText(euros(total), { exact: true })).toBeVisible();
+    // Before paying, each slot says what cancelling it refunds and until when (issue 30).
+    await expect(
+      summary.getByText(/^Cancelamento gratuito até .+, depois 50% até .+, depois sem reembolso\.$/),
+    ).toHaveCount(2);
     await expect(summary.getByRole('link', { name: 'regras, termos e condições' })).toHaveAttribute(
       'href',
       '/pt/rights',

@@ -1844,6 +1844,8 @@ export interface components {
       /** @description What was refunded when the booking ended (cancelled, closed, or paid too late), from the money ledger; null when nothing was. A move's refunded difference is part of `final_price_eur`, not of this. */
       refunded_eur: number | null;
       refundable_eur: components['schemas']['Money'];
+      /** @description The refund policy this booking was made under (a later change of the policy never alters it): My bookings shows from it what cancelling refunds until when. */
+      refund_ratios: components['schemas']['RefundRatios'];
       /** @description The door code; null until 30 minutes before the start, and for bookings that are not confirmed. */
       lock_code: string | null;
       /**

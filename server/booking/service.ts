@@ -485,6 +485,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
                 ),
               )
             : 0,
+          refund_ratios: row.refund_ratios,
           lock_code: codeReadable ? (row.lock_code_backup ?? row.lock_code) : null,
           lock_code_valid_from:
             codeReadable && row.lock_code_valid_from

@@ -1,6 +1,6 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Badge, Button, Checkbox, Group, Stack, Table, Text, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { EventFrom, SnapshotFrom } from 'xstate';
 import {
   type myBookingsMachine,
@@ -25,6 +25,7 @@ import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { MoveButton } from './MoveButton.tsx';
 import { longDateTime, timeOnly, timeRange } from './time.ts';
 import { myBookingsFlow } from './useMyBookings.tsx';
+import { RefundDeadline } from '../ui/refund/RefundDeadline.tsx';
 
 type Send = (event: EventFrom<typeof myBookingsMachine>) => void;
 
@@ -47,6 +48,8 @@ function StatusBadge({ status }: { status: BookingStatusLabel }) {
 function BookingFacts({ booking, locale }: { booking: Booking; locale: Locale }) {
   const { t } = useLingui();
   const branch = booking.time_slot_data.branch_data;
+  // The moment the list was read: what cancelling refunds until when is told from it (issue 30).
+  const [now] = useState(() => Date.now());
   const showLockCode = booking.lock_code !== null && booking.lock_code !== '' && !booking.is_in_past;
   return (
     <dl className="booking-facts">
@@ -65,6 +68,20 @@ function BookingFacts({ booking, locale }: { booking: Booking; locale: Locale })
       <dd>{formatEuros(booking.final_price_eur, locale)}</dd>
       <dt>{t`Reembolsável`}</dt>
       <dd>{formatEuros(booking.refundable_eur, locale)}</dd>
+      {booking.is_cancelable && (
+        <>
+          <dt>{t`Cancelamento`}</dt>
+          <dd>
+            <RefundDeadline
+              ratios={booking.refund_ratios}
+              start={booking.time_slot_data.start_time}
+              timeZone={branch.time_zone}
+              locale={locale}
+              now={now}
+            />
+          </dd>
+        </>
+      )}
       <dt>{t`Estado`}</dt>
       <dd>
         <StatusBadge status={statusLabel(booking)} />

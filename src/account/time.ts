@@ -24,6 +24,19 @@ export function longDateTime(iso: string, timeZone: string, locale: Locale): str
   });
 }
 
+/** An instant (epoch ms) as the branch's wall clock shows it, short: 'qui., 3/12, 18:00', 'Thu 3 Dec, 6:00 pm'. */
+export function shortDateTime(epochMs: number, timeZone: string, locale: Locale): string {
+  return temporal()
+    .Instant.fromEpochMilliseconds(epochMs)
+    .toZonedDateTimeISO(timeZone)
+    .toLocaleString(intlTag(locale), {
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      ...clockOptions(locale),
+    });
+}
+
 export function timeOnly(iso: string, timeZone: string, locale: Locale): string {
   return zoned(iso, timeZone).toLocaleString(intlTag(locale), {
     ...clockOptions(locale),

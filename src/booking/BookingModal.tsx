@@ -86,7 +86,7 @@ function BookingFlow({
           </Tabs.Panel>
         </Tabs>
       </Modal>
-      <SummaryDialog locale={locale} />
+      <SummaryDialog locale={locale} timeZone={branch.time_zone} />
       <Modal
         opened={state.matches('payment')}
         onClose={() => send({ type: 'payment.close' })}

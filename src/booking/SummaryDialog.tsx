@@ -1,4 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
+import { useState } from 'react';
 import { Anchor, Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
 import type { SummaryError } from '../../machines/booking.machine.ts';
 import { couponTerms, slotDiscount } from '../../machines/booking.selectors.ts';
@@ -8,6 +9,8 @@ import type { Locale } from '../i18n/locales.ts';
 import { slotTimes } from '../account/time.ts';
 import { Price } from './BookSessions.tsx';
 import { formatDay } from './dates.ts';
+import { useRefundRatios } from '../ui/useRefundPolicyText.ts';
+import { RefundDeadline } from '../ui/refund/RefundDeadline.tsx';
 import { bookingFlow } from './useBooking.tsx';
 
 function useSummaryErrorText() {
@@ -20,7 +23,7 @@ function useSummaryErrorText() {
   };
 }
 
-export function SummaryDialog({ locale }: { locale: Locale }) {
+export function SummaryDialog({ locale, timeZone }: { locale: Locale; timeZone: string }) {
   const { t } = useLingui();
   const [state, send] = bookingFlow.useFlow();
   const errorText = useSummaryErrorText();
@@ -39,19 +42,7 @@ export function SummaryDialog({ locale }: { locale: Locale }) {
       centered
     >
       <Stack gap="md">
-        {groupByDate(selected).map((group) => (
-          <section key={group.date} aria-label={formatDay(group.date, locale)}>
-            <Text className="summary-date">{formatDay(group.date, locale)}</Text>
-            <Stack gap={4} mt={4}>
-              {group.slots.map((slot) => (
-                <Group key={slot.id} justify="space-between">
-                  <Text>{slotTimes(slot, locale)}</Text>
-                  <Price slot={slot} discount={slotDiscount(state.context, slot)} locale={locale} />
-                </Group>
-              ))}
-            </Stack>
-          </section>
-        ))}
+        <SummarySlots locale={locale} timeZone={timeZone} />
         <Group justify="space-between">
           <Text fw={800}>
             <Trans>Total</Trans>
@@ -92,4 +83,37 @@ export function SummaryDialog({ locale }: { locale: Locale }) {
       </Stack>
     </Modal>
   );
+}
+
+/**
+ * The chosen slots by date, each with its price and what cancelling it would refund until when, under the policy
+ * in force now (issue 30). Mounted with the open summary only: the policy is asked for when it is read.
+ */
+function SummarySlots({ locale, timeZone }: { locale: Locale; timeZone: string }) {
+  const [state] = bookingFlow.useFlow();
+  const ratios = useRefundRatios();
+  // The moment the summary opened: the deadlines are read from it.
+  const [now] = useState(() => Date.now());
+  return groupByDate(state.context.selected).map((group) => (
+    <section key={group.date} aria-label={formatDay(group.date, locale)}>
+      <Text className="summary-date">{formatDay(group.date, locale)}</Text>
+      <Stack gap={4} mt={4}>
+        {group.slots.map((slot) => (
+          <div key={slot.id}>
+            <Group justify="space-between">
+              <Text>{slotTimes(slot, locale)}</Text>
+              <Price slot={slot} discount={slotDiscount(state.context, slot)} locale={locale} />
+            </Group>
+            <RefundDeadline
+              ratios={ratios}
+              start={slot.start_time}
+              timeZone={timeZone}
+              locale={locale}
+              now={now}
+            />
+          </div>
+        ))}
+      </Stack>
+    </section>
+  ));
 }

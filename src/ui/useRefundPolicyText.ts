@@ -5,16 +5,10 @@ import { expectData } from '../../machines/api.ts';
 import { refundPolicyText } from '../../machines/refund.ts';
 import { useRuntime } from '../app/context.tsx';
 
-/**
- * refundRatiosText (docs/decisions.md, 'Bookings and payments'): the policy from GET /checkout/refund-ratios (a 'shared' call), one
- * 'Above N hour(s), P% is refunded.' sentence per tier, highest threshold first. Null until loaded
- * or when the call fails.
- */
-export function useRefundPolicyText(): string | null {
-  const { i18n } = useLingui();
+/** The live refund policy from GET /checkout/refund-ratios (a 'shared' call); null until loaded or when it fails. */
+export function useRefundRatios(): Record<string, number> | null {
   const { api } = useRuntime();
   const [ratios, setRatios] = useState<Record<string, number> | null>(null);
-
   useEffect(() => {
     let current = true;
     expectData(api.GET('/checkout/refund-ratios'))
@@ -24,7 +18,17 @@ export function useRefundPolicyText(): string | null {
       current = false;
     };
   }, [api]);
+  return ratios;
+}
 
+/**
+ * refundRatiosText (docs/decisions.md, 'Bookings and payments'): the policy from GET /checkout/refund-ratios (a 'shared' call), one
+ * 'Above N hour(s), P% is refunded.' sentence per tier, highest threshold first. Null until loaded
+ * or when the call fails.
+ */
+export function useRefundPolicyText(): string | null {
+  const { i18n } = useLingui();
+  const ratios = useRefundRatios();
   if (!ratios) return null;
   // `i18n.locale` ties the text to the active catalog (the component re-renders on a language change).
   return i18n.locale

@@ -27,6 +27,7 @@ export function booking(id: number, overrides: Partial<Booking> = {}): Booking {
     coupon_code: null,
     is_movable: true,
     coupon_discount: null,
+    refund_ratios: { '48': 1, '24': 0.5, '0': 0 },
     ...overrides,
   };
 }

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { priceRange, truncateDescription, type Branch } from '../../machines/branches.ts';
 import { modalSearchSchema, usesSearchAlias } from '../../machines/modal-search.ts';
 import { arrangeModals, needsLogin } from '../../machines/startup.machine.ts';
-import { refundPolicyText, refundTiers, type RefundSentence } from '../../machines/refund.ts';
+import {
+  lowestRefundThreshold,
+  refundPolicyText,
+  refundSchedule,
+  refundTiers,
+  type RefundSentence,
+} from '../../machines/refund.ts';
 
 function branch(active: boolean, prices: number[]): Branch {
   return {
@@ -89,6 +95,47 @@ describe('refund policy text', () => {
 
   it('avoids floating-point noise in the percent', () => {
     expect(refundTiers({ '12': 0.29 })[0]?.percent).toBe(29);
+  });
+});
+
+// Issue 30: the refund deadlines a member sees before paying and in My bookings, from the same rule the server
+// refunds by (a threshold of h hours applies while at least h hours are left).
+describe('refund schedule', () => {
+  const HOUR = 3_600_000;
+  const start = Date.UTC(2026, 11, 3, 18);
+  const policy = { '48': 1, '24': 0.5, '0': 0 };
+
+  it('gives each step its refund and when it ends, the last at the start', () => {
+    expect(refundSchedule(policy, start, start - 72 * HOUR)).toEqual([
+      { percent: 100, until: start - 48 * HOUR },
+      { percent: 50, until: start - 24 * HOUR },
+      { percent: 0, until: start },
+    ]);
+  });
+
+  it('leaves out the steps already over, and is empty once the booking started', () => {
+    expect(refundSchedule(policy, start, start - 30 * HOUR)).toEqual([
+      { percent: 50, until: start - 24 * HOUR },
+      { percent: 0, until: start },
+    ]);
+    expect(refundSchedule(policy, start, start - HOUR)).toEqual([{ percent: 0, until: start }]);
+    expect(refundSchedule(policy, start, start)).toEqual([]);
+  });
+
+  it('refunds nothing below the lowest threshold when 0 is not one, and merges equal steps', () => {
+    expect(refundSchedule({ '24': 1 }, start, start - 48 * HOUR)).toEqual([
+      { percent: 100, until: start - 24 * HOUR },
+      { percent: 0, until: start },
+    ]);
+    expect(refundSchedule({ '48': 1, '24': 1, '0': 0.5 }, start, start - 72 * HOUR)).toEqual([
+      { percent: 100, until: start - 24 * HOUR },
+      { percent: 50, until: start },
+    ]);
+  });
+
+  it('names the lowest threshold above 0 hours', () => {
+    expect(lowestRefundThreshold(policy)).toBe(24);
+    expect(lowestRefundThreshold({ '0': 0.8 })).toBeNull();
   });
 });
 
