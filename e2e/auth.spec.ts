@@ -64,6 +64,11 @@ test.describe('the auth modal in Portuguese', () => {
     await expect(register.getByRole('alert')).toHaveText(
       'O número de telefone tem de incluir o indicativo do país e ser válido',
     );
+    // Said at the phone field, which is invalid and described by it (issue 30).
+    await expect(field(register, 'Número de telefone')).toHaveAttribute('aria-invalid', 'true');
+    await expect(field(register, 'Número de telefone')).toHaveAccessibleDescription(
+      'O número de telefone tem de incluir o indicativo do país e ser válido',
+    );
     expect(registerCalls).toEqual([]);
 
     // Spaces are removed before the number is checked and sent.

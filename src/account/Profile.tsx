@@ -6,7 +6,7 @@ import {
   type ProfileContext,
   type ProfileFields,
 } from '../../machines/profile.machine.ts';
-import { FeedbackBoxes } from '../auth/feedback.tsx';
+import { boxError, FeedbackBoxes, usePhoneProblem } from '../auth/feedback.tsx';
 import { useFieldProblemText } from '../ui/fieldProblemText.ts';
 import { SubmitForm } from '../ui/SubmitForm.tsx';
 import { profileFlow } from './useProfile.tsx';
@@ -17,6 +17,7 @@ export const Profile = profileFlow.withProvider(function ProfileForm() {
   const problemText = useFieldProblemText();
   const [state, send] = profileFlow.useFlow();
   const { context } = state;
+  const phoneProblem = usePhoneProblem(context.error);
   // One field's value, change handler and the server's problem with it.
   const field = (name: keyof ProfileFields) => ({
     value: context.fields[name],
@@ -40,7 +41,7 @@ export const Profile = profileFlow.withProvider(function ProfileForm() {
   return (
     <SubmitForm onSubmit={() => send({ type: 'profile.submit' })}>
       <Stack gap="md">
-        <FeedbackBoxes error={context.error} success={context.success} />
+        <FeedbackBoxes error={boxError(context.error)} success={context.success} />
         {context.offeredCoupon && <OfferedCoupon coupon={context.offeredCoupon} />}
         <Group grow gap="sm" align="flex-start">
           <TextInput
@@ -74,6 +75,7 @@ export const Profile = profileFlow.withProvider(function ProfileForm() {
           placeholder="+351 912 345 678"
           maxLength={FIELD_LIMITS.phone}
           {...field('phone')}
+          {...(phoneProblem.error ? phoneProblem : {})}
         />
         <TextInput
           label={t`NIF (opcional, para o recibo)`}
@@ -123,7 +125,8 @@ function OfferedCoupon({ coupon }: { coupon: NonNullable<ProfileContext['offered
   const code = coupon.code;
   const percent = Math.round(coupon.discount * 100);
   return (
-    <Alert color="teal" title={t`Cupão de cliente fundador ${code}`}>
+    // An offer, not news: a note, not an alert announced every time the profile opens (issue 30).
+    <Alert color="teal" role="note" title={t`Cupão de cliente fundador ${code}`}>
       <Trans>{percent}% de desconto, aplicado automaticamente ao reservar.</Trans>{' '}
       {coupon.remaining_uses !== null && (
         <Plural

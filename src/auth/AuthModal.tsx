@@ -13,7 +13,7 @@ import { authModalSearch, sameSearch } from '../../machines/authModal.search.ts'
 import { useLocale } from '../shell/navigation.ts';
 import { MantineLayer } from '../ui/MantineLayer.tsx';
 import { SubmitForm } from '../ui/SubmitForm.tsx';
-import { FeedbackBoxes } from './feedback.tsx';
+import { boxError, FeedbackBoxes, usePhoneProblem } from './feedback.tsx';
 import { FIELD_LIMITS } from '../../machines/field-limits.ts';
 import { useModalSearch, useUpdateModalSearch } from './useModalSearch.ts';
 
@@ -41,6 +41,8 @@ function Field({
   placeholder?: string;
   required?: boolean;
   inputMode?: 'text' | 'numeric' | 'tel' | 'email';
+  error?: string;
+  errorProps?: { role: 'alert' };
 }) {
   const value = authModalFlow.useSelector((snapshot) => snapshot.context.fields[field]);
   const send = authModalFlow.useSend();
@@ -183,7 +185,8 @@ function AuthDialog() {
     resetPassword: t`Redefinir a palavra-passe`,
     verify: t`Verificar a conta`,
   };
-  const feedback = <FeedbackBoxes error={context.error} success={context.success} />;
+  const phoneProblem = usePhoneProblem(context.error);
+  const feedback = <FeedbackBoxes error={boxError(context.error)} success={context.success} />;
   const emailField = <Field field="email" label={t`E-mail`} type="email" autoComplete="email" required />;
 
   return (
@@ -232,6 +235,7 @@ function AuthDialog() {
               autoComplete="tel"
               placeholder="+351 912 345 678"
               required
+              {...phoneProblem}
             />
             <PasswordField field="password" label={t`Palavra-passe`} autoComplete="new-password" />
             <PasswordField

@@ -37,6 +37,28 @@ export function useFeedbackText(): (feedback: Feedback) => string {
 }
 
 /** The red error box and the green success box (docs/decisions.md, 'Client'). */
+/** A form's own refusal of the phone number: the phone field is marked invalid and described by it. */
+export function isPhoneProblem(error: Feedback | null): boolean {
+  return error !== null && 'key' in error && error.key === 'invalid-phone-number';
+}
+
+/**
+ * The phone field's own error while `error` is the form's refusal of the number (issue 30: the refusal was only in
+ * the box above the form, the field neither invalid nor described by it): said under the field, which Mantine
+ * marks invalid and describes by it, and announced as an alert. The form's box leaves it out.
+ */
+export function usePhoneProblem(error: Feedback | null) {
+  const text = useFeedbackText();
+  return isPhoneProblem(error)
+    ? { error: text(error!), errorProps: { role: 'alert' } as const }
+    : { error: undefined };
+}
+
+/** The form's box shows every refusal but the phone field's own. */
+export function boxError(error: Feedback | null): Feedback | null {
+  return isPhoneProblem(error) ? null : error;
+}
+
 export function FeedbackBoxes({ error, success }: { error: Feedback | null; success: Feedback | null }) {
   const text = useFeedbackText();
   return (

@@ -23,7 +23,7 @@ export function PricingSection() {
       <div className="pricing">
         <div className="pricing__card">
           <p className="pricing__label">
-            <Trans>Preço por slot</Trans>
+            <Trans>Preço por horário</Trans>
           </p>
           <p className="pricing__range">
             <Trans>

@@ -321,6 +321,14 @@ const driver: Driver<typeof authModalMachine, World> = {
               ? ['email']
               : ['newPassword', 'confirmNewPassword'];
     for (const field of shown) expect(input(view, field).value, field).toBe(fields[field]);
+    if (view === 'register') {
+      // A refused phone number marks the phone field invalid and describes it by the refusal (issue 30).
+      const phone = input(view, 'phone');
+      const aboutPhone = error !== null && 'key' in error && error.key === 'invalid-phone-number';
+      expect(phone.getAttribute('aria-invalid'), 'phone invalid').toBe(aboutPhone ? 'true' : null);
+      // Said under the field (the alert the check above found), which names it as its description.
+      if (aboutPhone) expect(phone.getAttribute('aria-describedby')?.split(' ')).toContain(alert?.id);
+    }
     if (view === 'verify') {
       if (!pending.email) expect(within(box).queryByLabelText(exactly(LABELS.emailCode))).toBeNull();
       if (!pending.phone) expect(within(box).queryByLabelText(exactly(LABELS.phoneCode))).toBeNull();
