@@ -75,7 +75,8 @@ test('logs in, picks a date and two slots, confirms and reaches the payment with
   await page.keyboard.press('Enter');
   const login = page.getByRole('dialog', { name: 'Iniciar sessão' });
   await expect(login).toBeVisible();
-  await tabTo(page, 'E-mail');
+  // The modal opens on its first field, not on its Close button (issue 30).
+  await expect(login.getByLabel(/^E-mail/)).toBeFocused();
   await page.keyboard.type(DEMO_ACCOUNT.email);
   await tabTo(page, 'Palavra-passe');
   await page.keyboard.type(DEMO_ACCOUNT.password);

@@ -48,6 +48,9 @@ function Field({
   const send = authModalFlow.useSend();
   return (
     <TextInput
+      // Every field is a candidate: the modal focuses the first in the page's order (Mantine's focus trap takes
+      // the first [data-autofocus]), not its Close button (issue 30).
+      data-autofocus
       value={value}
       maxLength={MAX_LENGTHS[field]}
       onChange={(event) => send({ type: 'field.change', field, value: event.currentTarget.value })}
@@ -71,6 +74,7 @@ function PasswordField({
   const send = authModalFlow.useSend();
   return (
     <PasswordInput
+      data-autofocus
       label={label}
       required
       autoComplete={autoComplete}
