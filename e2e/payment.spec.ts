@@ -52,6 +52,14 @@ test.describe('booking and paying', () => {
       Math.floor((Math.round(slot.basic_price_eur * 100) * 9500 + 5000) / 10000) / 100;
     await expect(slotButton(dialog, a)).toContainText(euros(discounted(a)));
     await expect(slotButton(dialog, a).locator('s')).toHaveText(euros(a.basic_price_eur));
+    // Read as was and now, not as two prices in a row (issue 30).
+    const name = await slotButton(dialog, a).evaluate((button) => button.textContent ?? '');
+    expect(name.replace(/\s+/g, ' ')).toContain(
+      `Preço antes do desconto: ${euros(a.basic_price_eur)}, com desconto: ${euros(discounted(a))}`.replace(
+        /\s+/g,
+        ' ',
+      ),
+    );
 
     await pickDate(dialog, first.date, second.date);
     await slotButton(dialog, b).click();

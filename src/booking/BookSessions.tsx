@@ -1,5 +1,15 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import { ActionIcon, Alert, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Group,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { FIELD_LIMITS } from '../../machines/field-limits.ts';
 import type { Branch } from '../../machines/branches.ts';
 import { slotDiscount } from '../../machines/booking.selectors.ts';
@@ -26,14 +36,19 @@ export function Price({
   discount: number | null;
   locale: Locale;
 }) {
+  const { t } = useLingui();
   const final = discountedCents(slot.basic_price_eur, discount);
   const original = toCents(slot.basic_price_eur);
+  const discounted = final !== original;
+  // A struck price is not read as struck: a screen reader said "9 € 8,10 €". Was and now are said (issue 30).
   return (
     <span>
-      {final !== original && (
-        <s className="price--original" aria-label={undefined}>
-          {formatEuros(original / 100, locale)}
-        </s>
+      {discounted && (
+        <>
+          <VisuallyHidden>{t`Preço antes do desconto:`} </VisuallyHidden>
+          <s className="price--original">{formatEuros(original / 100, locale)}</s>
+          <VisuallyHidden>, {t`com desconto:`} </VisuallyHidden>
+        </>
       )}
       <span>{formatEuros(final / 100, locale)}</span>
     </span>
