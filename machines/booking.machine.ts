@@ -294,7 +294,8 @@ export const bookingMachine = setup({
                 onDone: {
                   target: 'idle',
                   actions: assign(({ context, event }) => ({
-                    coupon: { ...event.output, code: context.couponInput.trim() },
+                    // Codes are case-insensitive and written in capitals: 'welcome5' is echoed as WELCOME5.
+                    coupon: { ...event.output, code: context.couponInput.trim().toUpperCase() },
                     couponError: null,
                   })),
                 },

@@ -18,7 +18,7 @@ import {
   type BookingStatusLabel,
 } from '../../machines/myBookings.selectors.ts';
 import { useFeedbackText } from '../auth/feedback.tsx';
-import { formatEuros } from '../i18n/format.ts';
+import { formatEuros, formatPercent } from '../i18n/format.ts';
 import type { Locale } from '../i18n/locales.ts';
 import { useLocale } from '../shell/navigation.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
@@ -409,7 +409,7 @@ export const MyBookings = myBookingsFlow.withProvider(function MyBookingsLists()
                       )}
                     </Table.Td>
                     <Table.Td>
-                      {formatEuros(booking.refundable_eur, locale)} ({percent}%)
+                      {formatEuros(booking.refundable_eur, locale)} ({formatPercent(percent, locale)})
                     </Table.Td>
                   </Table.Tr>
                 );

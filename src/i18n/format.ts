@@ -52,3 +52,8 @@ export function formatEuros(amount: number, locale: Locale): string {
     maximumFractionDigits: 2,
   }).format(amount);
 }
+
+/** A whole percent as the language writes it: '100%' in pt and en, '100 %' in fr, de and sk. */
+export function formatPercent(percent: number, locale: Locale): string {
+  return numberFormat(locale, { style: 'percent', maximumFractionDigits: 0 }).format(percent / 100);
+}

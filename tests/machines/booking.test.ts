@@ -220,7 +220,8 @@ describe('the booking flow', () => {
     it('applies a valid coupon and removes it', async () => {
       const { actor } = start();
       await slotsReady(actor);
-      actor.send({ type: 'coupon.input', value: 'WELCOME5' });
+      // Typed in lower case, echoed as codes are written (issue 30).
+      actor.send({ type: 'coupon.input', value: ' welcome5 ' });
       actor.send({ type: 'coupon.apply' });
       const state = await waitFor(actor, (s) => s.context.coupon !== null);
       expect(state.context.coupon).toEqual({ id: 7, discount: 0.05, remaining_uses: null, code: 'WELCOME5' });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatDay, formatMonth, weekdayNames } from '../../src/booking/dates.ts';
-import { formatEuros } from '../../src/i18n/format.ts';
+import { formatEuros, formatPercent } from '../../src/i18n/format.ts';
 
 // The formatters are made once per language and options and reused (the booking modal formats dozens of days
 // and prices per render): what they write must not depend on which was asked for first.
@@ -12,6 +12,14 @@ describe('the interface’s formatters', () => {
     expect(formatEuros(15, 'en')).toBe('€15');
     expect(formatEuros(9, 'de')).toBe('9\u00a0€');
     expect(formatEuros(12.5, 'de')).toBe('12,50\u00a0€');
+  });
+
+  it('write a percent with the space French, German and Slovak put before the sign (issue 30: "(100%)")', () => {
+    expect(formatPercent(100, 'pt')).toBe('100%');
+    expect(formatPercent(50, 'en')).toBe('50%');
+    expect(formatPercent(100, 'fr')).toBe('100\u00a0%');
+    expect(formatPercent(50, 'de')).toBe('50\u00a0%');
+    expect(formatPercent(100, 'sk')).toBe('100\u00a0%');
   });
 
   it('write days, months and weekdays in each language asked for', () => {
