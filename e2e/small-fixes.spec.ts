@@ -94,3 +94,25 @@ test('the calendar shows its seven columns whole on a 360 px phone, in every lan
     expect(cut, `${locale}: cells cut or outside the calendar`).toEqual([]);
   }
 });
+
+// Issue 30: on a laptop the booking modal scrolls as a whole, and its image and calendar scrolled away with the
+// slots, leaving a blank half; the login button's label (the branch's name in it) was cut.
+test('on a laptop the calendar stays in view while the slots scroll, and the login button shows its whole label', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await open(page, '/pt?booking_tab=bookSessions&booking_branch_id=1');
+  const dialog = page.getByRole('dialog');
+  const login = dialog.getByRole('button', { name: /^Iniciar sessão para reservar em / });
+  await expect(login).toBeVisible();
+  await dialog.evaluate((element) => element.scrollTo(0, element.scrollHeight));
+  await expect(login).toBeInViewport();
+  await expect(dialog.locator('.calendar__month')).toBeInViewport();
+  await expect(dialog.locator('.calendar__grid')).toBeInViewport();
+  const cut = await login.evaluate((button) =>
+    [button, ...Array.from(button.querySelectorAll<HTMLElement>('*'))].some(
+      (part) => part.scrollWidth > part.clientWidth + 1 && getComputedStyle(part).overflow !== 'visible',
+    ),
+  );
+  expect(cut, 'the login button’s label is cut').toBe(false);
+});

@@ -290,7 +290,7 @@ export function BookSessions({
               </Group>
             </>
           ) : (
-            <Button onClick={onLogin}>
+            <Button className="booking-wrap-button" onClick={onLogin}>
               <Trans>Iniciar sessão para reservar em {branchName}</Trans>
             </Button>
           ))}
