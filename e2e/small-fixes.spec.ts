@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { open } from './support/fixtures.ts';
+import { open, simulateLoggedIn, waitForBranches } from './support/fixtures.ts';
 import { JOURNEY_LOCALES, LANGUAGE_NAMES } from './support/locale-texts.ts';
 
 // Issue 17, item 7: the smaller things a new member noticed.
@@ -115,4 +115,29 @@ test('on a laptop the calendar stays in view while the slots scroll, and the log
     ),
   );
   expect(cut, 'the login button’s label is cut').toBe(false);
+});
+
+// Issue 30: in the burger menu "Book now" lost its button look (the menu's plain-entry rule took it) and, full
+// width, centred its label while every entry under it is left-aligned.
+test('the burger menu’s Book now is a button aligned with the entries under it', async ({ page }) => {
+  await simulateLoggedIn(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await open(page, '/pt');
+  await waitForBranches(page);
+  await page.getByRole('button', { name: 'Abrir menu' }).click();
+  const menu = page.locator('#mobile-menu');
+  const bookNow = menu.getByRole('button', { name: 'Reservar agora' });
+  const myBookings = menu.getByRole('button', { name: 'As minhas reservas' });
+  await expect(bookNow).toBeVisible();
+  const [book, entry] = await Promise.all([bookNow.boundingBox(), myBookings.boundingBox()]);
+  expect(Math.abs(book!.x - entry!.x), 'left edges').toBeLessThanOrEqual(1);
+  const label = await bookNow.evaluate((button) => {
+    const text = document.createRange();
+    text.selectNodeContents(button);
+    return { left: text.getBoundingClientRect().left - button.getBoundingClientRect().left };
+  });
+  expect(label.left, 'the label starts near the button’s left edge, not centred').toBeLessThan(40);
+  expect(await bookNow.evaluate((button) => getComputedStyle(button).backgroundColor)).not.toBe(
+    'rgba(0, 0, 0, 0)',
+  );
 });

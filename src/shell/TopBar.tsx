@@ -129,7 +129,7 @@ export function TopBar() {
                 <>
                   {userName && <p className="mobile-menu__greeting">{userName}</p>}
                   {available && (
-                    <Button fullWidth onClick={act(bookNow)}>
+                    <Button className="mobile-menu__cta" onClick={act(bookNow)}>
                       <Trans>Reservar agora</Trans>
                     </Button>
                   )}
@@ -147,7 +147,10 @@ export function TopBar() {
                   </button>
                 </>
               ) : (
-                <Button fullWidth onClick={act(() => openModal({ modal: 'auth', tab: 'login' }))}>
+                <Button
+                  className="mobile-menu__cta"
+                  onClick={act(() => openModal({ modal: 'auth', tab: 'login' }))}
+                >
                   <Trans>Entrar ou registar</Trans>
                 </Button>
               )}
