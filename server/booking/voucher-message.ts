@@ -23,7 +23,11 @@ export type VoucherMessageInput = {
 };
 
 const TEXTS = {
-  subject: /*i18n*/ { id: 'email.voucher.subject', message: 'Referência Multibanco da sua reserva' },
+  subject: /*i18n*/ {
+    id: 'email.voucher.subject',
+    message:
+      '{count, plural, one {Referência Multibanco da sua reserva} other {Referência Multibanco das suas reservas}}',
+  },
   intro: /*i18n*/ {
     id: 'email.voucher.intro',
     message:
@@ -91,5 +95,5 @@ export function voucherMessage(input: VoucherMessageInput): { subject: string; t
     `<p>${escapeHtml(t(TEXTS.bookings))}</p>`,
     `<ul>${slots.map((slot) => `<li>${escapeHtml(slot)}</li>`).join('')}</ul>`,
   ].join('\n');
-  return { subject: t(TEXTS.subject), text, html };
+  return { subject: t(TEXTS.subject, { count: input.slots.length }), text, html };
 }

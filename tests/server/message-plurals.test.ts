@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { accessCodeMessage } from '../../server/booking/access-code-message.ts';
 import { bookingCancellationEmail } from '../../server/booking/cancellation-message.ts';
 import { bookingConfirmationMessage } from '../../server/booking/confirmation-message.ts';
+import { voucherMessage } from '../../server/booking/voucher-message.ts';
 import { AppError, PERIOD_TOO_LONG } from '../../server/kernel/errors.ts';
 import type { Locale } from '../../server/kernel/i18n.ts';
 import { verifyEmailMessage, verifyPhoneSmsMessage } from '../../server/notifications/templates/account.ts';
@@ -469,5 +470,31 @@ describe('the door-code message’s window', () => {
     for (const locale of LOCALES) {
       expect(message(locale, '2026-12-03T11:15:00Z').text.split('\n'), locale).toContain(heading[locale]);
     }
+  });
+});
+
+// Issue 30: the Multibanco voucher's subject was singular for a voucher paying several bookings.
+describe('the Multibanco voucher’s subject', () => {
+  const subjects: Record<Locale, [string, string]> = {
+    pt: ['Referência Multibanco da sua reserva', 'Referência Multibanco das suas reservas'],
+    en: ['Multibanco reference for your booking', 'Multibanco reference for your bookings'],
+    fr: ['Référence Multibanco de votre réservation', 'Référence Multibanco de vos réservations'],
+    de: ['Multibanco-Referenz für Ihre Buchung', 'Multibanco-Referenz für Ihre Buchungen'],
+    sk: ['Referencia Multibanco k vašej rezervácii', 'Referencia Multibanco k vašim rezerváciám'],
+  };
+  it.each(cases)('counts the bookings it pays (%s, %i)', (locale, count) => {
+    const mail = voucherMessage({
+      locale,
+      firstName: 'Ana',
+      timeZone: LISBON,
+      entity: '12345',
+      reference: '123 456 789',
+      amountCents: 1500 * count,
+      heldUntil: at('2026-12-01T10:00:00Z'),
+      voucherUrl: null,
+      slots: slots(count).map((slot) => ({ branchName: 'Lisboa', start: slot.start, end: slot.end })),
+      publicUrl: 'https://gym.example',
+    });
+    expect(mail.subject).toBe(subjects[locale][count === 1 ? 0 : 1]);
   });
 });
