@@ -57,3 +57,33 @@ test('the web keeps zoom, the top bar and the footer', async ({ page }) => {
   await expect(page.getByRole('navigation', { name: 'Main navigation' })).toHaveCount(0);
   await expect(page.locator('meta[name="viewport"]')).not.toHaveAttribute('content', /user-scalable=no/);
 });
+
+// Issue 30: the server prerenders the web page; the native app's page differs (no top bar, no marketing), so
+// adopting the web markup failed (React error #418, the page rebuilt after an error). Native mode renders anew.
+test('in native mode a prerendered page is rendered anew, without a hydration error', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  await runAsNativeApp(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await open(page, '/pt');
+  await expect(page.getByRole('navigation', { name: 'Navegação principal' })).toBeVisible();
+  await expect(page.locator('header.top-bar')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+// Issue 30, README: a newcomer opens the mobile app's mode in a browser on a local address.
+test('?native-preview on a local address shows the mobile app in a browser, for the tab, until turned off', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await open(page, '/en?native-preview');
+  await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
+  await open(page, '/en');
+  await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
+  await open(page, '/en?native-preview=off');
+  await expect(page.locator('header.top-bar')).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main navigation' })).toHaveCount(0);
+});

@@ -788,6 +788,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/dev/bookings/{booking_id}/send-door-code': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a booking's door-code message now
+     * @description Available outside production only (404 in production) and to callers on the server's own machine: the door-code message (e-mail and SMS) of a confirmed booking is written now, as the job 30 minutes before the start writes it, instead of waiting for that moment; the job then finds it sent and sends nothing more. The booking's reference (`#12` in My bookings) is its id. The answer says what happened: `sent`, or why nothing was (`already_sent`, `not_confirmed`, `ended`, `no_code`, `no_recipient`, or `doors_not_ready` while the doors are still taking the code: try again in a moment).
+     */
+    post: operations['sendDevDoorCode'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/dev/checkout/{session_id}/pay-voucher': {
     parameters: {
       query?: never;
@@ -4407,6 +4427,50 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       /** @description No local checkout session has this id, or the server runs in production. */
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  sendDevDoorCode: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        booking_id: components['schemas']['Id'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description What the call did. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            outcome:
+              | 'sent'
+              | 'already_sent'
+              | 'not_confirmed'
+              | 'ended'
+              | 'no_code'
+              | 'no_recipient'
+              | 'doors_not_ready';
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No booking has this id, or the server runs in production. */
       404: components['responses']['NotFound'];
       413: components['responses']['PayloadTooLarge'];
       414: components['responses']['UrlTooLong'];

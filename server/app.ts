@@ -180,6 +180,7 @@ export async function buildApp(
           checkout: modules.checkout,
           resend: modules.accessCodeNotifier,
           limiter: modules.limiter,
+          devRoutes: { devRoutes: config.devRoutes },
         }),
         ...lockHandlers({ doors, config }),
         ...operatorHandlers(operators),

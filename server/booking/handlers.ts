@@ -1,10 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import { currentUser, type RateLimiter } from '../accounts/index.ts';
+import { DoorsNotSettledError } from '../doors/index.ts';
 import { AppError } from '../kernel/errors.ts';
 import type { AccessCodeNotifier } from './access-codes.ts';
 import type { CheckoutService } from './checkout/service.ts';
 import type { CouponService } from './coupons/service.ts';
 import { noStore } from '../http/caching.ts';
+import { assertDevelopmentCaller } from '../http/dev-routes.ts';
 import { defineHandlers } from '../http/operations.ts';
 import { resolveLocale } from '../kernel/i18n.ts';
 import { bookingMessage } from './messages.ts';
@@ -23,6 +25,8 @@ export function bookingHandlers(services: {
   checkout: CheckoutService;
   resend: AccessCodeNotifier;
   limiter: RateLimiter;
+  /** Whether the development routes answer (never in production). */
+  devRoutes: { devRoutes: boolean };
 }) {
   const { bookings, coupons, checkout } = services;
   return defineHandlers({
@@ -34,6 +38,20 @@ export function bookingHandlers(services: {
       if (outcome === 'not_found') throw new AppError('booking_not_found');
       if (outcome !== 'sent') throw new AppError('code_not_available');
       return reply.status(202).send(bookingMessage('codeSent', resolveLocale(request.headers.locale)));
+    },
+
+    // Outside production only: a booking's T-30 door-code message now, for a developer trying the door (README).
+    sendDevDoorCode: async (request) => {
+      assertDevelopmentCaller(request, services.devRoutes);
+      try {
+        const outcome = await services.resend.send(request.params.booking_id);
+        if (outcome === 'not_found') throw new AppError('booking_not_found');
+        return { outcome };
+      } catch (error) {
+        // The doors are still taking the code (the job would try again): so can the developer, in a moment.
+        if (error instanceof DoorsNotSettledError) return { outcome: 'doors_not_ready' as const };
+        throw error;
+      }
     },
 
     getCoupon: async (request, reply) => {

@@ -91,14 +91,19 @@ function App({ first }: { first: Runtime }) {
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element.');
 const requested = window.location.href;
-if (root.hasChildNodes()) await router.load();
+// The prerendered markup is the web page's: the native app's differs (a bottom bar, no top bar, no marketing
+// sections), so it is rendered anew rather than adopted (adopting it failed with React's error #418).
+const adopt = !isNative && root.hasChildNodes();
+if (adopt) await router.load();
 // The prerendered page is adopted when the router shows that page (not after a redirect to another address).
-if (root.hasChildNodes() && window.location.href === requested) {
+if (adopt && window.location.href === requested) {
   // As TanStack Router's own hydration does: the router renders as on the server (no Suspense boundary of its own).
   router.ssr = { manifest: undefined };
   // The prerender's state: its actors in their first state, and requests that wait for the live runtime.
   hydrateRoot(root, <App first={staticRuntime(clientEnv)} />);
   void liveRuntime();
 } else {
-  createRoot(root).render(<App first={await liveRuntime()} />);
+  const first = await liveRuntime();
+  root.replaceChildren();
+  createRoot(root).render(<App first={first} />);
 }

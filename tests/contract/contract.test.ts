@@ -74,6 +74,7 @@ const expectedOperations = [
   ['expireDevCheckoutSession', 'post', '/dev/checkout/{session_id}/expire', 'public'],
   ['payDevCheckoutSessionLate', 'post', '/dev/checkout/{session_id}/pay-late', 'public'],
   ['payDevCheckoutVoucher', 'post', '/dev/checkout/{session_id}/pay-voucher', 'public'],
+  ['sendDevDoorCode', 'post', '/dev/bookings/{booking_id}/send-door-code', 'public'],
   ['resendAccessCode', 'post', '/bookings/resend-code', 'bearer'],
   ['seamWebhook', 'post', '/locks/webhook', 'public'],
   ['getDevDoorPage', 'get', '/dev/doors/{branch_id}', 'public'],

@@ -102,6 +102,48 @@ describe.each(DATABASE_TARGETS)('scheduled work on the job queue (%s)', (target)
       .executeTakeFirstOrThrow();
   }
 
+  // Issue 30, README: a developer reaches the T-30 moment without waiting for it.
+  it('sends a booking’s door-code message now on the development route, once, and the T-30 job then sends nothing', async () => {
+    const user = await verifiedUser(app.db, { email: 'rita@example.com', locale: 'pt' });
+    const slot = await lisbonSlot(app.db, branchId, '2026-03-30T10:00');
+    await bookAndPay(app.db, clock, user, [slot], 15, deps());
+    const [booking] = await bookingsOf(app.db, user);
+    const send = (id: number) =>
+      app.inject({
+        method: 'POST',
+        url: `/api/dev/bookings/${id}/send-door-code`,
+        remoteAddress: '127.0.0.1',
+      });
+
+    // While the doors are still taking the code, the developer is told to try again.
+    expect((await send(booking!.id)).json()).toEqual({ outcome: 'doors_not_ready' });
+    expect(await accessMessages()).toEqual([]);
+    // The doors' jobs program the code, a door read back on the job's next round (nothing else is due days
+    // ahead of the booking).
+    await runDue();
+    clock.set('2026-03-20T10:05:00Z');
+    expect(await runDue()).toBe(0);
+    const sent = await send(booking!.id);
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json()).toEqual({ outcome: 'sent' });
+    const messages = await accessMessages();
+    expect(messages.map((message) => message.channel)).toEqual(['email', 'sms']);
+    expect(messages[0]!.text_body).toContain(await codeOf(booking!.id));
+    expect((await send(booking!.id)).json()).toEqual({ outcome: 'already_sent' });
+    expect((await send(booking!.id + 1000)).statusCode).toBe(404);
+    // Not for anyone but this machine.
+    const remote = await app.inject({
+      method: 'POST',
+      url: `/api/dev/bookings/${booking!.id}/send-door-code`,
+      remoteAddress: '203.0.113.7',
+    });
+    expect(remote.statusCode).toBe(404);
+
+    clock.set('2026-03-30T08:30:00Z');
+    await runDue();
+    expect(await accessMessages()).toHaveLength(2);
+  });
+
   it('queues the message at confirmation and writes it at T-30 with the code, in German, times in the branch’s zone', async () => {
     const user = await verifiedUser(app.db, { email: 'jonas@example.com', locale: 'de' });
     // 30 March 2026, 10:00 in Lisbon: summer time (UTC+1) since the 29th, so 09:00 UTC.
