@@ -84,7 +84,12 @@ test.describe('the account modal in Portuguese', () => {
 
   test('deletes the account after a confirmation and logs out', async ({ page, request }) => {
     const person = await verifiedPerson(request, 'apagar');
-    await storeToken(page, await apiLogin(request, person));
+    const token = await apiLogin(request, person);
+    // Three days ahead: cancelling it refunds the whole price.
+    const { slots } = await bookableSlots(request, 3);
+    const slot = slots[6]!;
+    await bookAndPay(request, token, [slot]);
+    await storeToken(page, token);
     await open(page, '/pt?account_tab=settings');
     const account = page.getByRole('dialog', { name: 'A minha conta' });
     await expect(account.getByRole('heading', { name: 'Escolha o seu idioma preferido' })).toBeVisible();
@@ -93,7 +98,17 @@ test.describe('the account modal in Portuguese', () => {
 
     await account.getByRole('button', { name: 'Eliminar conta' }).click();
     const confirm = page.getByRole('dialog', { name: 'Eliminar conta' });
-    await expect(confirm).toContainText('todos os seus dados serão eliminados de forma permanente');
+    await expect(confirm).toContainText('Todos os seus dados serão eliminados de forma permanente');
+    // What the deletion cancels, and what it refunds (issue 30).
+    const euros = new Intl.NumberFormat('pt-PT', {
+      style: 'currency',
+      currency: 'EUR',
+      minimumFractionDigits: 0,
+    });
+    const amount = euros.format(slot.basic_price_eur);
+    await expect(confirm.getByRole('listitem')).toHaveCount(1);
+    await expect(confirm.getByRole('listitem')).toContainText(`reembolso de ${amount}`);
+    await expect(confirm).toContainText(`Reembolso total: ${amount}`);
     await expect(confirm.getByRole('note')).toContainText('Esta ação não pode ser anulada.');
     await expectNoSeriousViolations(page, 'delete account confirmation');
     await confirm.getByRole('button', { name: 'Cancelar' }).click();

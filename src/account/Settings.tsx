@@ -1,5 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { sumEuros, type Booking } from '../../machines/myBookings.selectors.ts';
+import { formatEuros } from '../i18n/format.ts';
+import { useLocale } from '../shell/navigation.ts';
+import { timeRange } from './time.ts';
 import { useRuntime } from '../app/context.tsx';
 import { LanguageSelector } from '../shell/LanguageSelector.tsx';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
@@ -49,20 +53,78 @@ function SettingsPanel({ logOut }: { logOut: () => void }) {
         error={state.context.error}
         confirm={<Trans>Eliminar conta</Trans>}
         confirming={state.matches('deleting')}
+        disabled={!state.can({ type: 'deletion.confirm' })}
         onCancel={() => send({ type: 'deletion.cancel' })}
         onConfirm={() => send({ type: 'deletion.confirm' })}
       >
-        <Text>
-          <Trans>
-            Tem a certeza de que quer eliminar a sua conta? As reservas futuras serão canceladas e
-            reembolsadas de acordo com a política de reembolso, e todos os seus dados serão eliminados de
-            forma permanente.
-          </Trans>
-        </Text>
+        {state.matches('loading') ? (
+          <Loader size="sm" role="status" aria-label={t`A carregar as suas reservas…`} />
+        ) : (
+          <DeletionConsequences upcoming={state.context.upcoming} />
+        )}
         <Alert color="yellow" variant="light" role="note" title={t`Atenção`}>
           <Trans>Esta ação não pode ser anulada.</Trans>
         </Alert>
       </ConfirmDialog>
+    </Stack>
+  );
+}
+
+/**
+ * Issue 30: what deleting the account does to the member's upcoming bookings, each with what its cancellation
+ * refunds now, and the total; a booking past its last refund says it gets nothing.
+ */
+function DeletionConsequences({ upcoming }: { upcoming: Booking[] | null }) {
+  const { t } = useLingui();
+  const locale = useLocale();
+  if (upcoming === null)
+    return (
+      <Text>
+        <Trans>
+          Tem a certeza de que quer eliminar a sua conta? As reservas futuras serão canceladas e reembolsadas
+          de acordo com a política de reembolso, e todos os seus dados serão eliminados de forma permanente.
+        </Trans>
+      </Text>
+    );
+  if (upcoming.length === 0)
+    return (
+      <Text>
+        <Trans>
+          Tem a certeza de que quer eliminar a sua conta? Não tem reservas futuras. Todos os seus dados serão
+          eliminados de forma permanente.
+        </Trans>
+      </Text>
+    );
+  const total = formatEuros(sumEuros(upcoming.map((booking) => booking.refundable_eur)), locale);
+  return (
+    <Stack gap="xs">
+      <Text>
+        <Trans>
+          Tem a certeza de que quer eliminar a sua conta? Todos os seus dados serão eliminados de forma
+          permanente e estas reservas serão canceladas:
+        </Trans>
+      </Text>
+      <ul className="deletion-list">
+        {upcoming.map((booking) => {
+          const branch = booking.time_slot_data.branch_data;
+          const when = timeRange(
+            booking.time_slot_data.start_time,
+            booking.time_slot_data.end_time,
+            branch.time_zone,
+            locale,
+          );
+          const amount = formatEuros(booking.refundable_eur, locale);
+          return (
+            <li key={booking.id}>
+              {branch.name}, {when}:{' '}
+              {booking.refundable_eur > 0 ? t`reembolso de ${amount}` : <strong>{t`sem reembolso`}</strong>}
+            </li>
+          );
+        })}
+      </ul>
+      <Text fw={700}>
+        <Trans>Reembolso total: {total}</Trans>
+      </Text>
     </Stack>
   );
 }

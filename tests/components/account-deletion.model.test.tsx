@@ -10,6 +10,7 @@ import { covering, generatePaths, withoutPrefixes } from '../machines/model/path
 import { renderApp, type App } from './support/app.tsx';
 import { feedbackText } from './support/feedback.ts';
 import { drivePath, press, recorder, type Driver } from './support/model.ts';
+import { booking } from '../machines/bookings-fixtures.ts';
 import { MEMBER } from './support/member.ts';
 import { createNetwork, errorAnswer, type Network } from './support/network.ts';
 
@@ -24,8 +25,22 @@ const { default: AccountModal } = await import('../../src/account/AccountModal.t
 type Event = EventFrom<typeof accountDeletionMachine>;
 type Snapshot = SnapshotFrom<typeof accountDeletionMachine>;
 
+// What the member has booked (issue 30): one booking past its last refund, one refunded 20 €, one already past
+// (not cancelled by a deletion, not listed).
+const BOOKINGS = [
+  booking(4, { refundable_eur: 20 }),
+  booking(2, { refundable_eur: 0 }),
+  booking(1, { is_cancelable: false, is_in_past: true }),
+];
+
 function events(state: Snapshot): Event[] {
   if (state.matches('closed')) return [{ type: 'deletion.open' }];
+  if (state.matches('loading'))
+    return [
+      { type: 'deletion.cancel' },
+      { type: 'xstate.done.actor.loadUpcoming', output: BOOKINGS },
+      { type: 'xstate.error.actor.loadUpcoming', error: new ApiError('service_unavailable') },
+    ] as unknown as Event[];
   if (state.matches('confirming')) return [{ type: 'deletion.cancel' }, { type: 'deletion.confirm' }];
   return [
     { type: 'xstate.done.actor.deleteAccount' },
@@ -41,10 +56,13 @@ function events(state: Snapshot): Event[] {
 const generated = withoutPrefixes(
   generatePaths(accountDeletionMachine, {
     events,
-    serializeState: (state) => JSON.stringify([state.value, state.context.error]),
+    serializeState: (state) =>
+      JSON.stringify([state.value, state.context.error, state.context.upcoming?.length ?? null]),
   }),
 );
-const paths = await covering(accountDeletionMachine, generated, { scripted: ['deleteAccount'] });
+const paths = await covering(accountDeletionMachine, generated, {
+  scripted: ['loadUpcoming', 'deleteAccount'],
+});
 
 type World = { network: Network; app: App; deleted: boolean };
 
@@ -53,6 +71,11 @@ const confirmDialog = () => screen.queryByRole('dialog', { name: 'Eliminar conta
 const driver: Driver<typeof accountDeletionMachine, World> = {
   answer(event, _, world) {
     const error = event.error as ApiError | undefined;
+    if (event.type.endsWith('loadUpcoming'))
+      return {
+        operations: ['listMyBookings'],
+        answer: () => (error ? errorAnswer(error) : { status: 200, body: BOOKINGS }),
+      };
     return {
       operations: ['deleteAccount'],
       answer: () => {
@@ -89,6 +112,23 @@ const driver: Driver<typeof accountDeletionMachine, World> = {
       !state.matches('closed'),
     );
     if (!dialog) return;
+    // What the deletion cancels and refunds, once read: soonest first, the one past its refunds said so.
+    const { upcoming } = state.context;
+    const items = within(dialog)
+      .queryAllByRole('listitem')
+      .map((item) => item.textContent);
+    if (state.matches('loading')) {
+      within(dialog).getByLabelText('A carregar as suas reservas…');
+      expect(within(dialog).getByRole('button', { name: 'Eliminar conta' })).toHaveProperty('disabled', true);
+    } else if (upcoming) {
+      expect(items).toHaveLength(2);
+      expect(items[0]).toMatch(/: sem reembolso$/);
+      expect(items[1]).toMatch(/: reembolso de 20\s€$/);
+      within(dialog).getByText('Reembolso total: 20 €');
+    } else {
+      expect(items).toEqual([]);
+      within(dialog).getByText(/reembolsadas de acordo com a política de reembolso/);
+    }
     const alert = within(dialog).queryByRole('alert');
     const { error } = state.context;
     expect(alert?.textContent ?? null).toBe(error ? feedbackText(error) : null);
