@@ -220,7 +220,14 @@ export default defineConfig(({ mode }) => {
         output: {
           // The router in one chunk: the landing page needs it whole, and the console's routes (issue 28) share
           // pieces of it, which split it into many small chunks that compress worse (the landing budget).
-          codeSplitting: { groups: [{ name: 'router', test: /node_modules[\\/]@tanstack[\\/]/ }] },
+          // The languages and the API's error type, which every page loads, in one chunk: new lazy chunks (the
+          // booking summary) otherwise split them in two, and the landing page paid a chunk's overhead.
+          codeSplitting: {
+            groups: [
+              { name: 'router', test: /node_modules[\\/]@tanstack[\\/]/ },
+              { name: 'locales', test: /(src[\\/]i18n[\\/]locales|machines[\\/]api)\.ts$/ },
+            ],
+          },
         },
       },
     },

@@ -29,6 +29,44 @@ function euros(amount: number): string {
 }
 
 test.describe('booking and paying', () => {
+  // Issue 30: the grid shows one day; what is chosen on other days is in the basket, removable there.
+  test('shows every chosen slot across dates in the basket, with the count and total, and removes one from it', async ({
+    page,
+    request,
+    baseURL,
+  }) => {
+    const branch = await firstActiveBranch(request);
+    await storeToken(page, await apiLogin(request, DEMO_ACCOUNT));
+    const first = await slotsOn(request, branch, 7);
+    const second = await slotsOn(request, branch, 8);
+    const a = first.slots[4]!;
+    const b = second.slots[5]!;
+    await openBooking(page, baseURL, branch.id);
+    const dialog = bookingDialog(page, branch.name);
+    await pickDate(dialog, first.today, first.date);
+    await slotButton(dialog, a).click();
+    await pickDate(dialog, first.date, second.date);
+    await slotButton(dialog, b).click();
+
+    const basket = dialog.getByRole('region', { name: '2 horários escolhidos' });
+    await expect(basket.getByRole('listitem')).toHaveCount(2);
+    await expect(basket.getByRole('listitem').first()).toContainText(range(a));
+    await expect(basket.getByRole('listitem').last()).toContainText(range(b));
+    await expect(basket).toContainText(`Total: ${euros(a.basic_price_eur + b.basic_price_eur)}`);
+    // The first day's slot is removed from the basket while the second day is in view.
+    await basket
+      .getByRole('button', { name: /^Remover / })
+      .first()
+      .click();
+    const left = dialog.getByRole('region', { name: '1 horário escolhido' });
+    await expect(left.getByRole('listitem')).toHaveCount(1);
+    await expect(left).toContainText(range(b));
+    await expect(left).toContainText(`Total: ${euros(b.basic_price_eur)}`);
+    await pickDate(dialog, second.date, first.date);
+    await expect(slotButton(dialog, a)).toHaveAttribute('aria-pressed', 'false');
+    await expectNoSeriousViolations(page, 'basket');
+  });
+
   test('books two slots on two dates with WELCOME5, pays with 4242 and sees success', async ({
     page,
     request,

@@ -1,30 +1,22 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import {
-  ActionIcon,
-  Alert,
-  Button,
-  Group,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
+import { ActionIcon, Alert, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { FIELD_LIMITS } from '../../machines/field-limits.ts';
 import type { Branch } from '../../machines/branches.ts';
-import { slotDiscount } from '../../machines/booking.selectors.ts';
+import { couponTerms, slotDiscount } from '../../machines/booking.selectors.ts';
 import {
   calendarCells,
   deviceOffsetDiffers,
   discountedCents,
+  groupByDate,
   toCents,
+  totalEuros,
   type TimeSlot,
 } from '../../machines/booking.pricing.ts';
 import { formatEuros } from '../i18n/format.ts';
 import type { Locale } from '../i18n/locales.ts';
 import { slotTimes } from '../account/time.ts';
 import { SubmitForm } from '../ui/SubmitForm.tsx';
-import { deviceTimeZone, formatDay, formatMonth, weekdayNames } from './dates.ts';
+import { deviceTimeZone, formatDay, formatMonth, formatShortDay, weekdayNames } from './dates.ts';
 import { bookingFlow } from './useBooking.tsx';
 
 export function Price({
@@ -45,9 +37,9 @@ export function Price({
     <span>
       {discounted && (
         <>
-          <VisuallyHidden>{t`Preço antes do desconto:`} </VisuallyHidden>
+          <span className="visually-hidden">{t`Preço antes do desconto:`} </span>
           <s className="price--original">{formatEuros(original / 100, locale)}</s>
-          <VisuallyHidden>, {t`com desconto:`} </VisuallyHidden>
+          <span className="visually-hidden">, {t`com desconto:`} </span>
         </>
       )}
       <span>{formatEuros(final / 100, locale)}</span>
@@ -239,6 +231,53 @@ function Slots({ locale }: { locale: Locale }) {
   );
 }
 
+/**
+ * Issue 30: what is in the basket, across dates (the grid shows only the day in view): each chosen slot with
+ * its date, time and price, removable here; how many, and the total with the coupon.
+ */
+function Basket({ locale }: { locale: Locale }) {
+  const { t } = useLingui();
+  const [state, send] = bookingFlow.useFlow();
+  const { selected } = state.context;
+  if (selected.length === 0) return null;
+  const count = selected.length;
+  const total = formatEuros(totalEuros(selected, couponTerms(state.context)), locale);
+  return (
+    <section className="basket" aria-labelledby="basket-title">
+      <Group justify="space-between" align="baseline">
+        <Title order={4} size="h5" id="basket-title">
+          <Plural value={count} one="# horário escolhido" other="# horários escolhidos" />
+        </Title>
+        <Text fw={800}>
+          <Trans>Total: {total}</Trans>
+        </Text>
+      </Group>
+      <ul className="basket__list">
+        {groupByDate(selected).flatMap((group) =>
+          group.slots.map((slot) => {
+            const when = `${formatShortDay(group.date, locale)}, ${slotTimes(slot, locale)}`;
+            return (
+              <li key={slot.id} className="basket__item">
+                <span className="basket__when">{when}</span>
+                <Price slot={slot} discount={slotDiscount(state.context, slot)} locale={locale} />
+                <ActionIcon
+                  variant="subtle"
+                  color="gray"
+                  aria-label={t`Remover ${when}`}
+                  disabled={!state.can({ type: 'slot.toggle', slot })}
+                  onClick={() => send({ type: 'slot.toggle', slot })}
+                >
+                  <span aria-hidden="true">×</span>
+                </ActionIcon>
+              </li>
+            );
+          }),
+        )}
+      </ul>
+    </section>
+  );
+}
+
 export function BookSessions({
   branch,
   locale,
@@ -275,6 +314,7 @@ export function BookSessions({
         {!slotsFailed &&
           (loggedIn ? (
             <>
+              <Basket locale={locale} />
               <Coupon />
               <Group gap="sm">
                 <Button

@@ -11,13 +11,16 @@ import { MantineLayer } from '../ui/MantineLayer.tsx';
 import { BookSessions } from './BookSessions.tsx';
 import { Checkout } from './Checkout.tsx';
 import { todayIn } from './dates.ts';
-import { SummaryDialog } from './SummaryDialog.tsx';
 import { bookingFlow } from './useBooking.tsx';
 
 // The information tab (with the HTML sanitiser) loads when it is first shown: booking is the default tab.
 const BranchInformation = lazy(async () => ({
   default: (await import('./BranchInformation.tsx')).BranchInformation,
 }));
+
+// The summary (with its terms checkbox and the refund deadlines) loads when the first slot is chosen, before it
+// is asked for: the modal's first load stays light (tests/ui/bundle-budgets.test.ts).
+const SummaryDialog = lazy(async () => ({ default: (await import('./SummaryDialog.tsx')).SummaryDialog }));
 
 // Moving a booking is rarer than booking: its flow loads when a move is opened.
 const MoveFlow = lazy(async () => ({ default: (await import('./MoveBooking.tsx')).MoveFlow }));
@@ -86,7 +89,11 @@ function BookingFlow({
           </Tabs.Panel>
         </Tabs>
       </Modal>
-      <SummaryDialog locale={locale} timeZone={branch.time_zone} />
+      {(state.context.selected.length > 0 || state.matches('summary')) && (
+        <Suspense fallback={null}>
+          <SummaryDialog locale={locale} timeZone={branch.time_zone} />
+        </Suspense>
+      )}
       <Modal
         opened={state.matches('payment')}
         onClose={() => send({ type: 'payment.close' })}

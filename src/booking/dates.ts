@@ -23,6 +23,13 @@ export function formatDay(date: string, locale: Locale): string {
   }).format(utcNoon(date));
 }
 
+/** A day in a list: short weekday, day and month ('qui., 27/11', 'Thu 27 Nov'). */
+export function formatShortDay(date: string, locale: Locale): string {
+  return dateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(
+    utcNoon(date),
+  );
+}
+
 /**
  * Monday to Sunday, short names (2026-06-01 is a Monday). Portuguese's "short" names are the whole names
  * ('segunda', 'domingo'), too wide for a phone's calendar: a name longer than four letters is cut to its first

@@ -2,13 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { priceRange, truncateDescription, type Branch } from '../../machines/branches.ts';
 import { modalSearchSchema, usesSearchAlias } from '../../machines/modal-search.ts';
 import { arrangeModals, needsLogin } from '../../machines/startup.machine.ts';
-import {
-  lowestRefundThreshold,
-  refundPolicyText,
-  refundSchedule,
-  refundTiers,
-  type RefundSentence,
-} from '../../machines/refund.ts';
+import { refundPolicyText, refundTiers, type RefundSentence } from '../../machines/refund.ts';
+import { lowestRefundThreshold, refundSchedule } from '../../machines/refund-schedule.ts';
 
 function branch(active: boolean, prices: number[]): Branch {
   return {

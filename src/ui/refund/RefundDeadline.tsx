@@ -1,6 +1,6 @@
+import './refund-deadline.css';
 import { useLingui } from '@lingui/react/macro';
-import { Text } from '@mantine/core';
-import { lowestRefundThreshold, refundSchedule } from '../../../machines/refund.ts';
+import { lowestRefundThreshold, refundSchedule } from '../../../machines/refund-schedule.ts';
 import { shortDateTime } from '../../account/time.ts';
 import type { Locale } from '../../i18n/locales.ts';
 
@@ -60,8 +60,6 @@ export function RefundDeadline(props: {
   const deadline = deadlineText(props.ratios, props.start, props.timeZone, props.locale, props.now);
   if (!deadline) return null;
   return (
-    <Text size="sm" c={deadline.refundable ? 'dark.1' : 'orange.3'} className="refund-deadline">
-      {deadline.text}
-    </Text>
+    <p className={`refund-deadline${deadline.refundable ? '' : ' refund-deadline--none'}`}>{deadline.text}</p>
   );
 }
