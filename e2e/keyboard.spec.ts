@@ -4,7 +4,8 @@ import { firstActiveBranch, range, slotsOn } from './support/booking.ts';
 import { open } from './support/fixtures.ts';
 import { dayName, monthsBetween } from './support/locale-texts.ts';
 
-// A booking with the keyboard only: Tab, Shift+Tab, Enter, Space and Escape, and typing into fields.
+// A booking with the keyboard only: Tab, Shift+Tab, Enter, Space and Escape, typing into fields, and the arrow
+// keys inside the calendar and the slot grid (one tab stop each, issue 30).
 
 type Focused = { tag: string; name: string; visible: boolean; outline: string; shadow: string };
 
@@ -44,6 +45,24 @@ async function expectVisibleFocus(page: Page): Promise<Focused> {
     `focus is not drawn on <${now.tag}> "${now.name}" (${now.outline}; ${now.shadow})`,
   ).toBe(true);
   return now;
+}
+
+/** Presses an arrow key until the focused element's name matches, checking the focus at every stop. */
+async function arrowTo(page: Page, name: string | RegExp, key = 'ArrowRight', max = 45): Promise<void> {
+  const matches = (candidate: string) =>
+    typeof name === 'string' ? candidate === name : name.test(candidate);
+  for (let step = 0; step < max; step += 1) {
+    if (matches((await expectVisibleFocus(page)).name)) return;
+    await page.keyboard.press(key);
+  }
+  throw new Error(`no element named ${String(name)} within ${max} presses of ${key}`);
+}
+
+/** How many Tab stops there are in `selector` (buttons that Tab reaches). */
+async function tabStops(page: Page, selector: string): Promise<number> {
+  return page
+    .locator(`${selector} button:not([disabled])`)
+    .evaluateAll((buttons) => buttons.filter((button) => (button as HTMLElement).tabIndex >= 0).length);
 }
 
 /** Presses Tab (or Shift+Tab) until the focused element's name matches, checking the focus at every stop. */
@@ -98,7 +117,11 @@ test('logs in, picks a date and two slots, confirms and reaches the payment with
     await page.keyboard.press('Enter');
   }
   const date = await dayName(page, 'pt', day.date);
-  await tabTo(page, date);
+  // The calendar is one tab stop; the arrows move inside it (Down a week, Right a day).
+  expect(await tabStops(page, '.calendar__grid')).toBe(1);
+  await tabTo(page, /^\S+, \d+ de \S+ de \d{4}$/);
+  await page.keyboard.press('Home');
+  await arrowTo(page, date);
   await page.keyboard.press('Enter');
   await expect(booking.getByRole('heading', { name: date })).toBeVisible();
   await expect(booking.getByRole('button', { name: date, exact: true })).toHaveAttribute(
@@ -107,13 +130,17 @@ test('logs in, picks a date and two slots, confirms and reaches the payment with
   );
 
   const slots = booking.getByRole('group', { name: 'Horários' });
-  await tabTo(page, new RegExp(`^${range(first)}`));
+  expect(await tabStops(page, '.slot-grid')).toBe(1);
+  await tabTo(page, /^\d{2}:\d{2} - \d{2}:\d{2}/);
+  await page.keyboard.press('Home');
+  await arrowTo(page, new RegExp(`^${range(first)}`));
   await page.keyboard.press('Space');
   await expect(slots.getByRole('button', { name: new RegExp(`^${range(first)}`) })).toHaveAttribute(
     'aria-pressed',
     'true',
   );
-  await tabTo(page, new RegExp(`^${range(second)}`));
+  // The next slot, one row down or one to the right: the arrows follow the grid's rows.
+  await arrowTo(page, new RegExp(`^${range(second)}`));
   await page.keyboard.press('Enter');
   await expect(slots.getByRole('button', { name: new RegExp(`^${range(second)}`) })).toHaveAttribute(
     'aria-pressed',

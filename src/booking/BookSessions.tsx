@@ -17,6 +17,7 @@ import type { Locale } from '../i18n/locales.ts';
 import { slotTimes } from '../account/time.ts';
 import { SubmitForm } from '../ui/SubmitForm.tsx';
 import { deviceTimeZone, formatDay, formatMonth, formatShortDay, weekdayNames } from './dates.ts';
+import { moveInGrid } from './roving.ts';
 import { bookingFlow } from './useBooking.tsx';
 
 export function Price({
@@ -66,6 +67,9 @@ export function MonthCalendar({
 }) {
   const { t } = useLingui();
   const weekdays = weekdayNames(locale);
+  const cells = calendarCells(month);
+  // The grid's one tab stop: the chosen day when it is in view, else the first day that can be chosen.
+  const focusCell = cells.includes(date) && canSelect(date) ? date : cells.find(canSelect);
   const monthStep = (type: 'month.previous' | 'month.next', label: string, glyph: string) => (
     <ActionIcon variant="subtle" aria-label={label} onClick={() => send({ type })} size="lg">
       {glyph}
@@ -80,13 +84,18 @@ export function MonthCalendar({
         </span>
         {monthStep('month.next', t`Mês seguinte`, '›')}
       </div>
-      <div className="calendar__grid" role="group" aria-label={formatMonth(month, locale)}>
+      <div
+        className="calendar__grid"
+        role="group"
+        aria-label={formatMonth(month, locale)}
+        onKeyDown={moveInGrid}
+      >
         {weekdays.map((weekday) => (
           <abbr key={weekday.long} title={weekday.long} className="calendar__weekday">
             {weekday.short}
           </abbr>
         ))}
-        {calendarCells(month).map((cell) => {
+        {cells.map((cell) => {
           const classes = ['calendar__day'];
           if (!cell.startsWith(month)) classes.push('calendar__day--other-month');
           if (cell === date) classes.push('calendar__day--selected');
@@ -96,6 +105,7 @@ export function MonthCalendar({
               type="button"
               className={classes.join(' ')}
               disabled={!canSelect(cell)}
+              tabIndex={cell === focusCell ? 0 : -1}
               aria-pressed={cell === date}
               aria-label={formatDay(cell, locale)}
               onClick={() => send({ type: 'date.select', date: cell })}
@@ -187,6 +197,10 @@ function Slots({ locale }: { locale: Locale }) {
   const { t } = useLingui();
   const [state, send] = bookingFlow.useFlow();
   const { slots, selected } = state.context;
+  // The grid's one tab stop: the first chosen slot of the day, else its first slot that can be chosen.
+  const focusSlot =
+    slots.find((slot) => selected.some((candidate) => candidate.id === slot.id)) ??
+    slots.find((slot) => state.can({ type: 'slot.toggle', slot }));
   // While the branch's date is still loading there is no list yet either, not an empty day.
   if (state.matches('loadingToday') || state.matches({ browsing: { slots: 'loading' } })) {
     return (
@@ -210,7 +224,7 @@ function Slots({ locale }: { locale: Locale }) {
     );
   }
   return (
-    <div className="slot-grid" role="group" aria-label={t`Horários`}>
+    <div className="slot-grid" role="group" aria-label={t`Horários`} onKeyDown={moveInGrid}>
       {slots.map((slot) => {
         const chosen = selected.some((candidate) => candidate.id === slot.id);
         return (
@@ -219,6 +233,7 @@ function Slots({ locale }: { locale: Locale }) {
             type="button"
             className="slot"
             aria-pressed={chosen}
+            tabIndex={slot.id === focusSlot?.id ? 0 : -1}
             disabled={!state.can({ type: 'slot.toggle', slot })}
             onClick={() => send({ type: 'slot.toggle', slot })}
           >
