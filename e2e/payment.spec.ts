@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { apiLogin, DEMO_ACCOUNT, storeToken, verifiedPerson } from './support/accounts.ts';
 import { expectNoSeriousViolations } from './support/axe.ts';
 import {
@@ -28,6 +28,27 @@ function euros(amount: number): string {
   }).format(amount);
 }
 
+/** Logged in as the demo member, the booking modal open, a slot chosen on each of two days (`days` ahead). */
+async function twoSlotsOnTwoDays(
+  page: Page,
+  request: APIRequestContext,
+  baseURL: string | undefined,
+  days: [number, number],
+  indexes: [number, number],
+) {
+  const branch = await firstActiveBranch(request);
+  await storeToken(page, await apiLogin(request, DEMO_ACCOUNT));
+  const first = await slotsOn(request, branch, days[0]);
+  const second = await slotsOn(request, branch, days[1]);
+  const a = first.slots[indexes[0]]!;
+  const b = second.slots[indexes[1]]!;
+  await openBooking(page, baseURL, branch.id);
+  const dialog = bookingDialog(page, branch.name);
+  await pickDate(dialog, first.today, first.date);
+  await slotButton(dialog, a).click();
+  return { branch, first, second, a, b, dialog };
+}
+
 test.describe('booking and paying', () => {
   // Issue 30: the grid shows one day; what is chosen on other days is in the basket, removable there.
   test('shows every chosen slot across dates in the basket, with the count and total, and removes one from it', async ({
@@ -35,16 +56,7 @@ test.describe('booking and paying', () => {
     request,
     baseURL,
   }) => {
-    const branch = await firstActiveBranch(request);
-    await storeToken(page, await apiLogin(request, DEMO_ACCOUNT));
-    const first = await slotsOn(request, branch, 7);
-    const second = await slotsOn(request, branch, 8);
-    const a = first.slots[4]!;
-    const b = second.slots[5]!;
-    await openBooking(page, baseURL, branch.id);
-    const dialog = bookingDialog(page, branch.name);
-    await pickDate(dialog, first.today, first.date);
-    await slotButton(dialog, a).click();
+    const { first, second, a, b, dialog } = await twoSlotsOnTwoDays(page, request, baseURL, [7, 8], [4, 5]);
     await pickDate(dialog, first.date, second.date);
     await slotButton(dialog, b).click();
 
@@ -72,17 +84,7 @@ test.describe('booking and paying', () => {
     request,
     baseURL,
   }) => {
-    const branch = await firstActiveBranch(request);
-    await storeToken(page, await apiLogin(request, DEMO_ACCOUNT));
-    const first = await slotsOn(request, branch, 5);
-    const second = await slotsOn(request, branch, 6);
-    const a = first.slots[2]!;
-    const b = second.slots[3]!;
-    await openBooking(page, baseURL, branch.id);
-    const dialog = bookingDialog(page, branch.name);
-
-    await pickDate(dialog, first.today, first.date);
-    await slotButton(dialog, a).click();
+    const { first, second, a, b, dialog } = await twoSlotsOnTwoDays(page, request, baseURL, [5, 6], [2, 3]);
     await dialog.getByLabel('Código de cupão').fill('WELCOME5');
     await dialog.getByRole('button', { name: 'Aplicar' }).click();
     await expect(dialog.getByText('Cupão WELCOME5 aplicado: 5% de desconto')).toBeVisible();

@@ -23,7 +23,7 @@ import type { Locale } from '../i18n/locales.ts';
 import { useLocale } from '../shell/navigation.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { MoveButton } from './MoveButton.tsx';
-import { longDateTime, timeOnly, timeRange } from './time.ts';
+import { bookingTimeRange, longDateTime, timeOnly, timeRange } from './time.ts';
 import { myBookingsFlow } from './useMyBookings.tsx';
 import { RefundDeadline } from '../ui/refund/RefundDeadline.tsx';
 
@@ -56,14 +56,7 @@ function BookingFacts({ booking, locale }: { booking: Booking; locale: Locale })
       <dt>{t`Filial`}</dt>
       <dd>{branch.name}</dd>
       <dt>{t`Horário`}</dt>
-      <dd>
-        {timeRange(
-          booking.time_slot_data.start_time,
-          booking.time_slot_data.end_time,
-          branch.time_zone,
-          locale,
-        )}
-      </dd>
+      <dd>{bookingTimeRange(booking, locale)}</dd>
       <dt>{t`Preço`}</dt>
       <dd>{formatEuros(booking.final_price_eur, locale)}</dd>
       <dt>{t`Reembolsável`}</dt>
@@ -156,13 +149,7 @@ function BookingCard({
   locale: Locale;
 }) {
   const { t } = useLingui();
-  const branch = booking.time_slot_data.branch_data;
-  const when = timeRange(
-    booking.time_slot_data.start_time,
-    booking.time_slot_data.end_time,
-    branch.time_zone,
-    locale,
-  );
+  const when = bookingTimeRange(booking, locale);
   const classes = [
     'booking-card',
     selectable ? 'booking-card--selectable' : '',
@@ -400,14 +387,7 @@ export const MyBookings = myBookingsFlow.withProvider(function MyBookingsLists()
                 return (
                   <Table.Tr key={booking.id}>
                     <Table.Td>{branch.name}</Table.Td>
-                    <Table.Td>
-                      {timeRange(
-                        booking.time_slot_data.start_time,
-                        booking.time_slot_data.end_time,
-                        branch.time_zone,
-                        locale,
-                      )}
-                    </Table.Td>
+                    <Table.Td>{bookingTimeRange(booking, locale)}</Table.Td>
                     <Table.Td>
                       {formatEuros(booking.refundable_eur, locale)} ({formatPercent(percent, locale)})
                     </Table.Td>

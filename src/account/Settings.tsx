@@ -3,7 +3,7 @@ import { Alert, Button, Group, Loader, Stack, Text, Title } from '@mantine/core'
 import { sumEuros, type Booking } from '../../machines/myBookings.selectors.ts';
 import { formatEuros } from '../i18n/format.ts';
 import { useLocale } from '../shell/navigation.ts';
-import { timeRange } from './time.ts';
+import { bookingTimeRange } from './time.ts';
 import { useRuntime } from '../app/context.tsx';
 import { LanguageSelector } from '../shell/LanguageSelector.tsx';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
@@ -107,12 +107,7 @@ function DeletionConsequences({ upcoming }: { upcoming: Booking[] | null }) {
       <ul className="deletion-list">
         {upcoming.map((booking) => {
           const branch = booking.time_slot_data.branch_data;
-          const when = timeRange(
-            booking.time_slot_data.start_time,
-            booking.time_slot_data.end_time,
-            branch.time_zone,
-            locale,
-          );
+          const when = bookingTimeRange(booking, locale);
           const amount = formatEuros(booking.refundable_eur, locale);
           return (
             <li key={booking.id}>

@@ -51,6 +51,15 @@ export function timeRange(start: string, end: string, timeZone: string, locale: 
   }`;
 }
 
+/** A booking's 'start - end' in its branch's time (My bookings, the deletion dialog). */
+export function bookingTimeRange(
+  booking: { time_slot_data: { start_time: string; end_time: string; branch_data: { time_zone: string } } },
+  locale: Locale,
+): string {
+  const slot = booking.time_slot_data;
+  return timeRange(slot.start_time, slot.end_time, slot.branch_data.time_zone, locale);
+}
+
 /** The zone of an ISO date-time's own offset ('+01:00', or UTC for 'Z'). */
 function ownOffset(iso: string): string {
   const offset = /([+-]\d{2}:\d{2}|Z)$/.exec(iso)?.[1] ?? 'Z';
