@@ -147,10 +147,16 @@ for (const [index, [device, viewport]] of Object.entries(VIEWPORTS).entries()) {
     await tab.evaluate(() => document.querySelector('.mantine-Modal-body')?.scrollTo(0, 0));
     await settle();
     await shot('book-sessions');
+    // The basket under the day's slots: every chosen slot across dates, the count and the total (issue 30).
+    await dialog.locator('.basket').scrollIntoViewIfNeeded();
+    await settle();
+    await shot('basket');
 
     await dialog.getByRole('button', { name: 'Confirm booking' }).click();
     const summary = tab.getByRole('dialog', { name: 'Booking summary' });
     await summary.getByRole('checkbox').check();
+    // Each slot's refund deadline, read from the live policy (issue 30).
+    await expect(summary.locator('.refund-deadline').first()).toBeVisible();
     await settle();
     await shot('summary');
 
@@ -196,4 +202,50 @@ for (const [index, [device, viewport]] of Object.entries(VIEWPORTS).entries()) {
     await shot('result-expired');
     await context.close();
   });
+}
+
+// The door-code e-mail as a member reads it, light and dark (docs/screenshots/email-door-code-*.png, issue 30).
+for (const [device, viewport] of Object.entries(VIEWPORTS)) {
+  for (const locale of ['pt', 'en']) {
+    test(`the door-code e-mail in ${locale} on a ${device}`, async ({ browser, request }) => {
+      const person = await verifiedPerson(request, `shots-mail-${device}`, locale);
+      const token = await apiLogin(request, person);
+      const day = 20 + Object.keys(VIEWPORTS).indexOf(device) * 2 + (locale === 'pt' ? 0 : 1);
+      const { slots } = await bookableSlots(request, day);
+      await bookAndPay(request, token, [slots[10]!]);
+      const listed = await request.get('/api/bookings/my-bookings', {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      const [booking] = (await listed.json()) as { id: number }[];
+      // The T-30 message now (the development route), once the doors have taken the code.
+      await expect
+        .poll(
+          async () =>
+            (
+              (await (await request.post(`/api/dev/bookings/${booking!.id}/send-door-code`)).json()) as {
+                outcome: string;
+              }
+            ).outcome,
+          { timeout: 15_000 },
+        )
+        .toMatch(/^(sent|already_sent)$/);
+      const messages = (await (
+        await request.get(`/api/dev/outbox?to=${encodeURIComponent(person.email)}`)
+      ).json()) as { channel: string; subject: string | null; html: string | null }[];
+      const mail = messages.find(
+        (message) => message.channel === 'email' && message.html?.includes('class="code"'),
+      );
+      expect(mail?.html).toBeTruthy();
+      for (const scheme of ['light', 'dark'] as const) {
+        const context = await browser.newContext({ viewport, colorScheme: scheme });
+        const tab = await context.newPage();
+        await tab.setContent(mail!.html!);
+        await tab.screenshot({
+          path: `docs/screenshots/email-door-code-${locale}-${device}-${scheme}.png`,
+          fullPage: true,
+        });
+        await context.close();
+      }
+    });
+  }
 }
