@@ -205,7 +205,9 @@ test.describe('the account modal in English', () => {
     await expect(dialog.getByRole('row').nth(1)).toContainText(`${euros(first)} (100%)`);
     await expect(dialog.getByText(`Total refundable: ${euros(total)}`)).toBeVisible();
     await expectNoSeriousViolations(page, 'cancel dialog');
-    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    // Named for what they do (issue 30): keep the two bookings, or cancel them.
+    await expect(dialog.getByRole('button', { name: 'Keep bookings' })).toBeVisible();
+    await dialog.getByRole('button', { name: 'Cancel bookings' }).click();
 
     await expect(dialog).toHaveCount(0);
     await expect(section.getByText('Active bookings (1)')).toBeVisible();

@@ -85,7 +85,7 @@ test.describe('messages after a booking', () => {
     await section.getByRole('checkbox').first().check();
     await account.getByRole('button', { name: 'Cancel selected bookings' }).click();
     const dialog = page.getByRole('dialog', { name: 'Cancel bookings' });
-    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await dialog.getByRole('button', { name: 'Cancel booking', exact: true }).click();
     await expect(section.getByText('Canceled bookings (1)')).toBeVisible();
 
     const mail = await emailTo(request, person.email, 'Booking cancelled');

@@ -200,7 +200,20 @@ JOURNEY_LOCALES.forEach((locale, index) => {
     ).toBeVisible();
     await expectInLocale(cancel, locale, 'cancel dialog');
     await expectNoSeriousViolations(page, `cancel dialog (${locale})`);
-    await cancel.getByRole('button', { name: t('Confirmar'), exact: true }).click();
+    // Named for what they do, in the plural of the two bookings chosen (issue 30).
+    const many = (text: string) => /other \{([^}]*)\}/.exec(text)![1]!;
+    await expect(
+      cancel.getByRole('button', {
+        name: many(t('{0, plural, one {Manter a reserva} other {Manter as reservas}}')),
+        exact: true,
+      }),
+    ).toBeVisible();
+    await cancel
+      .getByRole('button', {
+        name: many(t('{0, plural, one {Cancelar a reserva} other {Cancelar as reservas}}')),
+        exact: true,
+      })
+      .click();
     await expect(cancel).toHaveCount(0);
 
     await expect(section.getByText(`${t('Reservas ativas')} (0)`)).toBeVisible();
@@ -240,6 +253,8 @@ JOURNEY_LOCALES.forEach((locale, index) => {
     await settings.getByRole('button', { name: n('Eliminar conta') }).click();
     const deletion = page.getByRole('dialog', { name: n('Eliminar conta') });
     await expect(deletion.getByRole('note')).toContainText(n('Esta ação não pode ser anulada.'));
+    // Once it has read what the deletion would cancel (issue 30), the dialog can be confirmed: checked then.
+    await expect(deletion.getByRole('button', { name: n('Eliminar conta') })).toBeEnabled();
     await expectInLocale(deletion, next, 'delete account confirmation');
     await expectNoSeriousViolations(page, `delete account confirmation (${next})`);
     await deletion.getByRole('button', { name: n('Eliminar conta') }).click();

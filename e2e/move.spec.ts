@@ -4,7 +4,7 @@ import {
   firstActiveBranch,
   onPublicOrigin,
   payInLocalCheckout,
-  pickDate,
+  dayLabel,
   slotButton,
   slotsOn,
   type ApiBranch,
@@ -73,14 +73,13 @@ async function openMove(
   return dialog;
 }
 
-async function chooseAndReview(
-  page: Page,
-  dialog: ReturnType<Page['getByRole']>,
-  today: string,
-  date: string,
-  to: ApiSlot,
-) {
-  await pickDate(dialog, today, date);
+async function chooseAndReview(page: Page, dialog: ReturnType<Page['getByRole']>, date: string, to: ApiSlot) {
+  // The calendar opens on the booking's own day (issue 30: it opened on today), where the new slot is.
+  await expect(dialog.getByRole('heading', { name: dayLabel(date) })).toBeVisible();
+  await expect(dialog.getByRole('button', { name: dayLabel(date), exact: true })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
   await slotButton(dialog, to).click();
   await dialog.getByRole('button', { name: 'Mudar para este horário' }).click();
   const review = page.getByRole('dialog', { name: 'Confirmar a mudança' });
@@ -132,7 +131,7 @@ test.describe('moving a booking', () => {
     const oldCode = await codeOnDoor(page, baseURL, branch, cheapest);
 
     const dialog = await openMove(page, baseURL, token, cheapest, branch);
-    const review = await chooseAndReview(page, dialog, day.today, day.date, to!);
+    const review = await chooseAndReview(page, dialog, day.date, to!);
     const difference = to!.basic_price_eur - cheapest.basic_price_eur;
     await expect(review).toContainText('Diferença a pagar');
     await page.screenshot({ path: 'test-results/move-review-dearer.png' });
@@ -188,7 +187,7 @@ test.describe('moving a booking', () => {
     await bookAndPay(request, token, [dearest]);
 
     const dialog = await openMove(page, baseURL, token, dearest, branch);
-    const review = await chooseAndReview(page, dialog, day.today, day.date, to!);
+    const review = await chooseAndReview(page, dialog, day.date, to!);
     await expect(review).toContainText('Diferença a reembolsar');
     await review.getByRole('button', { name: 'Confirmar a mudança' }).click();
     const movedNote = dialog.getByRole('status');
@@ -221,7 +220,7 @@ test.describe('moving a booking', () => {
     await bookAndPay(request, token, [from]);
 
     const dialog = await openMove(page, baseURL, token, from, branch);
-    const review = await chooseAndReview(page, dialog, day.today, day.date, to);
+    const review = await chooseAndReview(page, dialog, day.date, to);
     await expect(review).toContainText('O preço é o mesmo.');
     await review.getByRole('button', { name: 'Confirmar a mudança' }).click();
     const movedNote = dialog.getByRole('status');

@@ -113,7 +113,7 @@ test('in the app: registers, verifies, books with a coupon, pays, cancels, chang
   await account.getByRole('button', { name: 'Cancel selected bookings' }).click();
   const cancel = page.getByRole('dialog', { name: 'Cancel bookings' });
   await expect(cancel.getByText(`Total refundable: ${await euros(page, 'en', total)}`)).toBeVisible();
-  await cancel.getByRole('button', { name: 'Confirm', exact: true }).click();
+  await cancel.getByRole('button', { name: 'Cancel bookings', exact: true }).click();
   await expect(cancel).toHaveCount(0);
   await section.getByText('Canceled bookings (2)').click();
   const refunds = await section

@@ -1,4 +1,4 @@
-import { assign, type DoneActorEvent, type EventObject } from 'xstate';
+import { assign, type DoneActorEvent, type ErrorActorEvent, type EventObject } from 'xstate';
 import { temporal } from './temporal.ts';
 import type { components } from '../openapi/schema.gen.ts';
 
@@ -104,7 +104,13 @@ export function calendarFrom(localTime: string): Calendar {
  */
 export function loadingToday<TContext extends Calendar, TEvent extends EventObject>(
   branchId: (context: TContext) => number,
+  /** The day to open on instead of today, when it is not past (the move flow: the booking's own day). */
+  openOn: (context: TContext) => string | null = () => null,
 ) {
+  const on = (calendar: Calendar, context: TContext): Calendar => {
+    const date = openOn(context);
+    return date !== null && date >= calendar.today ? { ...calendar, ...calendarOn(date) } : calendar;
+  };
   return {
     invoke: {
       id: 'loadLocalTime',
@@ -113,10 +119,15 @@ export function loadingToday<TContext extends Calendar, TEvent extends EventObje
       onDone: {
         target: 'browsing',
         actions: assign<TContext, DoneActorEvent<string>, undefined, TEvent, never>(
-          ({ event }) => calendarFrom(event.output) as Partial<TContext>,
+          ({ context, event }) => on(calendarFrom(event.output), context) as Partial<TContext>,
         ),
       },
-      onError: { target: 'browsing' },
+      onError: {
+        target: 'browsing',
+        actions: assign<TContext, ErrorActorEvent, undefined, TEvent, never>(
+          ({ context }) => on(context, context) as Partial<TContext>,
+        ),
+      },
     },
   } as const;
 }

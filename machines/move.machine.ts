@@ -138,8 +138,11 @@ export const moveMachine = setup({
         },
       },
     },
+    // The calendar opens on the booking's own day (its start carries the branch's offset, so its first ten
+    // characters are the branch's date), not on today (issue 30).
     loadingToday: loadingToday<MoveContext, MoveEvent>(
       (context) => context.booking!.time_slot_data.branch_data.id,
+      (context) => context.booking?.time_slot_data.start_time.slice(0, 10) ?? null,
     ),
     browsing: {
       initial: 'loading',

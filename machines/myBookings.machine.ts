@@ -2,7 +2,7 @@ import { assign, setup } from 'xstate';
 import { placeholder } from './placeholder.ts';
 import { hasErrorCode } from './api.ts';
 import { failureFeedback, type Feedback } from './feedback.ts';
-import { listOf, type Booking } from './myBookings.selectors.ts';
+import { listOf, sumEuros, type Booking } from './myBookings.selectors.ts';
 import { machineTypes } from './machine-types.ts';
 
 /**
@@ -33,6 +33,8 @@ export type CancellationContext = {
   error: Feedback | null;
   /** The answer to "Send my code again", shown beside that booking's code. */
   codeNotice: { bookingId: number; feedback: Feedback; sent: boolean } | null;
+  /** What the last cancellation ended and refunded, said once it is done (issue 30), until a dialog opens. */
+  cancelled: { count: number; refundEur: number } | null;
   /** Where older history starts, while some may be left to load on demand ('Show older bookings'). */
   olderHistory: string | null;
 };
@@ -136,6 +138,15 @@ export const myBookingsMachine = setup({
       };
     }),
     clearSelection: assign({ selected: [], error: null }),
+    noteCancelled: assign(({ context }) => {
+      const ended = selectedBookings(context);
+      return {
+        cancelled: {
+          count: ended.length,
+          refundEur: sumEuros(ended.map((booking) => booking.refundable_eur)),
+        },
+      };
+    }),
     cancelFailed: assign(({ event }) => ({
       error: failureFeedback((event as { error?: unknown }).error, 'can-not-cancel-bookings'),
     })),
@@ -146,7 +157,7 @@ export const myBookingsMachine = setup({
   },
 }).createMachine({
   id: 'myBookings',
-  context: { bookings: [], selected: [], error: null, codeNotice: null, olderHistory: null },
+  context: { bookings: [], selected: [], error: null, codeNotice: null, olderHistory: null, cancelled: null },
   initial: 'loading',
   states: {
     loading: {
@@ -171,7 +182,11 @@ export const myBookingsMachine = setup({
           })),
         },
         'selection.clear': { actions: 'clearSelection' },
-        'dialog.open': { guard: 'hasSelection', target: 'dialog', actions: assign({ error: null }) },
+        'dialog.open': {
+          guard: 'hasSelection',
+          target: 'dialog',
+          actions: assign({ error: null, cancelled: null }),
+        },
         'bookings.reload': { target: 'loading' },
         'history.more': { guard: 'hasOlderHistory', target: 'loadingHistory' },
         'code.resend': {
@@ -244,7 +259,7 @@ export const myBookingsMachine = setup({
                 expected_refund_eur: booking.refundable_eur,
               })),
             }),
-            onDone: { target: '#myBookings.loading', actions: 'clearSelection' },
+            onDone: { target: '#myBookings.loading', actions: ['noteCancelled', 'clearSelection'] },
             onError: [
               {
                 guard: { type: 'isConflict', params: ({ event }) => ({ error: event.error }) },

@@ -15,6 +15,7 @@ export function ConfirmDialog({
   size,
   error,
   confirm,
+  dismiss,
   confirming,
   disabled,
   onCancel,
@@ -26,6 +27,8 @@ export function ConfirmDialog({
   size?: ModalProps['size'];
   error: Feedback | null;
   confirm: ReactNode;
+  /** The button that leaves things as they are, named for it where "Cancelar" would be ambiguous. */
+  dismiss?: ReactNode;
   confirming: boolean;
   disabled?: boolean;
   onCancel: () => void;
@@ -54,7 +57,7 @@ export function ConfirmDialog({
         )}
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onCancel}>
-            <Trans>Cancelar</Trans>
+            {dismiss ?? <Trans>Cancelar</Trans>}
           </Button>
           <Button color="red.9" disabled={disabled} loading={confirming} onClick={onConfirm}>
             {confirm}

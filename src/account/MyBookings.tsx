@@ -1,5 +1,5 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import { Anchor, Badge, Button, Checkbox, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Checkbox, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import type { EventFrom, SnapshotFrom } from 'xstate';
 import {
@@ -295,6 +295,7 @@ export const MyBookings = myBookingsFlow.withProvider(function MyBookingsLists()
 
   return (
     <Stack gap="md">
+      {context.cancelled && <CancelledNotice {...context.cancelled} locale={locale} />}
       <DoorCodes state={state} send={send} locale={locale} />
       <Group gap="sm">
         <Button disabled={!state.can({ type: 'dialog.open' })} onClick={() => send({ type: 'dialog.open' })}>
@@ -365,7 +366,9 @@ export const MyBookings = myBookingsFlow.withProvider(function MyBookingsLists()
         title={t`Cancelar reservas`}
         size="lg"
         error={context.error}
-        confirm={<Trans>Confirmar</Trans>}
+        // Named for what they do: "Cancelar" / "Confirmar" read both ways in a dialog about cancelling (issue 30).
+        confirm={<Plural value={chosen.length} one="Cancelar a reserva" other="Cancelar as reservas" />}
+        dismiss={<Plural value={chosen.length} one="Manter a reserva" other="Manter as reservas" />}
         confirming={!state.matches({ dialog: 'idle' }) && dialogOpen}
         disabled={!hasSelection}
         onCancel={() => send({ type: 'dialog.cancel' })}
@@ -404,3 +407,18 @@ export const MyBookings = myBookingsFlow.withProvider(function MyBookingsLists()
     </Stack>
   );
 });
+
+/** Said once a cancellation is done (issue 30: nothing said it): how many bookings ended, and the refund on its way. */
+function CancelledNotice({ count, refundEur, locale }: { count: number; refundEur: number; locale: Locale }) {
+  const amount = formatEuros(refundEur, locale);
+  return (
+    <Alert color="green" variant="light" role="status" className="cancelled-notice">
+      <Plural value={count} one="# reserva cancelada." other="# reservas canceladas." />{' '}
+      {refundEur > 0 ? (
+        <Trans>O reembolso de {amount} chega ao meio de pagamento usado em 5 a 10 dias úteis.</Trans>
+      ) : (
+        <Trans>Sem reembolso, segundo a política de cancelamento.</Trans>
+      )}
+    </Alert>
+  );
+}

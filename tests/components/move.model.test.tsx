@@ -34,7 +34,6 @@ type Snapshot = SnapshotFrom<typeof moveMachine>;
 const ZONE = 'Europe/Lisbon';
 const TODAY = todayIn(ZONE);
 const NEXT_DAY = temporal().PlainDate.from(TODAY).add({ days: 1 }).toString();
-const FIRST_MONTH = TODAY.slice(0, 7);
 
 const BRANCH = {
   id: 1,
@@ -53,8 +52,19 @@ const BRANCH = {
   map_url: null,
 };
 
-// Booking 1 cost 18 € (20 € with its 10 % coupon, which the new slot gets too).
-const MINE = booking(1, { final_price_eur: 18, coupon_code: 'TEN', coupon_discount: 0.1 });
+// Booking 1, the day after today, cost 18 € (20 € with its 10 % coupon, which the new slot gets too). The move's
+// calendar opens on its day (issue 30: it opened on today).
+const BOOKING_MONTH = NEXT_DAY.slice(0, 7);
+const MINE = booking(1, {
+  final_price_eur: 18,
+  coupon_code: 'TEN',
+  coupon_discount: 0.1,
+  time_slot_data: {
+    ...booking(1).time_slot_data,
+    start_time: `${NEXT_DAY}T09:00:00+00:00`,
+    end_time: `${NEXT_DAY}T10:00:00+00:00`,
+  },
+});
 const slot = (id: number, hour: number, price: number, bookable = true): TimeSlot => ({
   id,
   start_time: `${NEXT_DAY}T${hour}:00:00+00:00`,
@@ -86,14 +96,14 @@ function events(state: Snapshot): Event[] {
       answer('xstate.error.actor.loadSlots', { error: new ApiError('internal_error') }),
     ];
   if (state.matches('browsing')) {
-    // A person's order: the month turned (and back) on today's empty day, then the next day and its slots.
-    if (context.date === TODAY)
-      return [
-        ...(context.month === FIRST_MONTH ? [{ type: 'date.select', date: NEXT_DAY } as const] : []),
-        context.month === FIRST_MONTH ? { type: 'month.next' } : { type: 'month.previous' },
-      ];
+    // A person's order: on the booking's day (where the calendar opens), the month turned and back, today's empty
+    // day and back, and the day's slots.
+    if (context.date === TODAY) return [{ type: 'date.select', date: NEXT_DAY }];
     if (!state.matches({ browsing: 'ready' })) return [];
     return [
+      ...(context.month === BOOKING_MONTH
+        ? [{ type: 'date.select', date: TODAY } as const, { type: 'month.next' } as const]
+        : [{ type: 'month.previous' } as const]),
       ...context.slots
         .filter((item) => item.is_bookeable && item.id !== context.selected?.id)
         .map((item) => ({ type: 'slot.select', slot: item }) as const),

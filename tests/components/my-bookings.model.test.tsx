@@ -110,6 +110,7 @@ const generated = withoutPrefixes(
         state.context.error,
         state.context.codeNotice,
         state.context.olderHistory,
+        state.context.cancelled,
       ]),
     maxStatesForSimplePaths: 0,
   }),
@@ -168,8 +169,11 @@ const driver: Driver<typeof myBookingsMachine, World> = {
       ),
     'selection.clear': () => press(button('Desmarcar todas')),
     'dialog.open': () => press(button('Cancelar as reservas selecionadas')),
-    'dialog.cancel': () => press(within(cancelDialog()).getByRole('button', { name: 'Cancelar' })),
-    'cancellation.confirm': () => press(within(cancelDialog()).getByRole('button', { name: 'Confirmar' })),
+    // Named for what they do (issue 30): keep or cancel the chosen bookings.
+    'dialog.cancel': () =>
+      press(within(cancelDialog()).getByRole('button', { name: /^Manter (a reserva|as reservas)$/ })),
+    'cancellation.confirm': () =>
+      press(within(cancelDialog()).getByRole('button', { name: /^Cancelar (a reserva|as reservas)$/ })),
     'history.more': () => press(button('Mostrar reservas mais antigas')),
     'code.resend': () =>
       press(
@@ -179,7 +183,20 @@ const driver: Driver<typeof myBookingsMachine, World> = {
       ),
   },
   check(state) {
-    const { bookings, selected, error, codeNotice, olderHistory } = state.context;
+    const { bookings, selected, error, codeNotice, olderHistory, cancelled } = state.context;
+    // Once a cancellation is done it is said with the list it reloads (issue 30), until the dialog opens again.
+    const statuses = screen.queryAllByRole('status');
+    const said = statuses.filter((item) => item.classList.contains('cancelled-notice'));
+    expect(said.map((item) => item.textContent?.replace(/\s+/g, ' '))).toEqual(
+      cancelled && !state.matches('loading')
+        ? [
+            `${cancelled.count} ${cancelled.count === 1 ? 'reserva cancelada' : 'reservas canceladas'}. ` +
+              (cancelled.refundEur > 0
+                ? `O reembolso de ${cancelled.refundEur} € chega ao meio de pagamento usado em 5 a 10 dias úteis.`
+                : 'Sem reembolso, segundo a política de cancelamento.'),
+          ]
+        : [],
+    );
     if (state.matches('loading')) {
       expect(screen.queryByRole('button', { name: 'Cancelar as reservas selecionadas' })).toBeNull();
       return;
@@ -201,7 +218,7 @@ const driver: Driver<typeof myBookingsMachine, World> = {
     const resend = screen.queryByRole('button', { name: 'Enviar o código novamente' });
     if (bookings.some((item) => item.lock_code !== null)) {
       expect(resend?.dataset.loading).toBe(state.matches('resendingCode') ? 'true' : undefined);
-      const notice = screen.queryByRole('status');
+      const notice = statuses.find((item) => !item.classList.contains('cancelled-notice')) ?? null;
       expect(notice !== null, 'the code notice shows once the code was sent again (or not)').toBe(
         codeNotice !== null && !state.matches('resendingCode'),
       );
@@ -217,9 +234,9 @@ const driver: Driver<typeof myBookingsMachine, World> = {
     const alert = within(dialog!).queryByRole('alert');
     expect(alert !== null, 'the dialog shows an error exactly when there is one').toBe(error !== null);
     if (error && 'text' in error) expect(alert?.textContent).toBe(error.text);
-    expect(within(dialog!).getByRole('button', { name: 'Confirmar' }).dataset.loading).toBe(
-      state.matches({ dialog: 'idle' }) ? undefined : 'true',
-    );
+    expect(
+      within(dialog!).getByRole('button', { name: /^Cancelar (a reserva|as reservas)$/ }).dataset.loading,
+    ).toBe(state.matches({ dialog: 'idle' }) ? undefined : 'true');
   },
 };
 

@@ -19,7 +19,17 @@ function slot(id: number, price: number, bookable = true): TimeSlot {
 }
 
 // Booking 1 costs 20 EUR with a 10 % coupon; booking 2 cannot move any more.
-const MINE = booking(1, { final_price_eur: 18, coupon_code: 'TEN', coupon_discount: 0.1 });
+// On 3 December, two days after the branch's today (1 December): the calendar opens there (issue 30).
+const MINE = booking(1, {
+  final_price_eur: 18,
+  coupon_code: 'TEN',
+  coupon_discount: 0.1,
+  time_slot_data: {
+    ...booking(1).time_slot_data,
+    start_time: '2026-12-03T10:00:00+00:00',
+    end_time: '2026-12-03T11:00:00+00:00',
+  },
+});
 const LISTS = [[MINE, booking(2, { is_movable: false })], [booking(1, { is_movable: false })]];
 const SAME = slot(1, 20);
 const CHEAPER = slot(2, 10);
@@ -95,6 +105,11 @@ describe('move machine, model-based', () => {
           // Only a free slot is ever chosen, and never a date before the branch's today.
           if (selected) expect(selected.is_bookeable).toBe(true);
           expect(date >= today).toBe(true);
+          // The calendar opens on the booking's own day, not on today (issue 30).
+          if (type.includes('loadLocalTime')) {
+            const day = mine!.time_slot_data.start_time.slice(0, 10);
+            expect(date).toBe(day >= today ? day : today);
+          }
           // A booking that cannot move never gets past its loading.
           if (mine && !mine.is_movable) expect(snapshot.matches('unavailable')).toBe(true);
           // At most one call at a time.

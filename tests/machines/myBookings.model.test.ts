@@ -71,6 +71,7 @@ describe('my bookings machine, model-based', () => {
         `error:${state.context.error !== null}`,
         `code:${state.context.codeNotice ? `${state.context.codeNotice.bookingId}/${state.context.codeNotice.sent}` : '-'}`,
         `older:${state.context.olderHistory}`,
+        `cancelled:${state.context.cancelled !== null}`,
       ].join(' '),
     maxStatesForSimplePaths: 0,
   });
@@ -124,7 +125,16 @@ describe('my bookings machine, model-based', () => {
           if (type === 'xstate.done.actor.cancelBookings') {
             expect(selected).toEqual([]);
             expect(snapshot.matches('loading')).toBe(true);
+            // And says what it ended and refunded (issue 30): the bookings the request named, their refunds.
+            const request = sent.at(-1)!;
+            expect(snapshot.context.cancelled).toEqual({
+              count: request.booking.length,
+              refundEur: request.booking.reduce((sum, item) => sum + item.expected_refund_eur, 0),
+            });
           }
+          // Opening the dialog again puts the last notice away.
+          if (type === 'dialog.open' && snapshot.matches('dialog'))
+            expect(snapshot.context.cancelled).toBeNull();
           // "Send my code again" only for a booking whose code is shown, and only that booking's.
           // A full first window of history offers older bookings, from just past the oldest one held; a page
           // adds its bookings (each once) and says whether more is left.
