@@ -107,9 +107,10 @@ export function loadingToday<TContext extends Calendar, TEvent extends EventObje
   /** The day to open on instead of today, when it is not past (the move flow: the booking's own day). */
   openOn: (context: TContext) => string | null = () => null,
 ) {
-  const on = (calendar: Calendar, context: TContext): Calendar => {
+  /** The day to open on, when the flow names one that is not before `today`. */
+  const openDay = (context: TContext, today: string) => {
     const date = openOn(context);
-    return date !== null && date >= calendar.today ? { ...calendar, ...calendarOn(date) } : calendar;
+    return date !== null && date >= today ? calendarOn(date) : {};
   };
   return {
     invoke: {
@@ -118,14 +119,15 @@ export function loadingToday<TContext extends Calendar, TEvent extends EventObje
       input: ({ context }: { context: TContext }) => ({ branchId: branchId(context) }),
       onDone: {
         target: 'browsing',
-        actions: assign<TContext, DoneActorEvent<string>, undefined, TEvent, never>(
-          ({ context, event }) => on(calendarFrom(event.output), context) as Partial<TContext>,
-        ),
+        actions: assign<TContext, DoneActorEvent<string>, undefined, TEvent, never>(({ context, event }) => {
+          const calendar = calendarFrom(event.output);
+          return { ...calendar, ...openDay(context, calendar.today) } as Partial<TContext>;
+        }),
       },
       onError: {
         target: 'browsing',
-        actions: assign<TContext, ErrorActorEvent, undefined, TEvent, never>(
-          ({ context }) => on(context, context) as Partial<TContext>,
+        actions: assign<TContext, ErrorActorEvent, undefined, TEvent, never>(({ context }) =>
+          openDay(context, context.today),
         ),
       },
     },

@@ -75,7 +75,7 @@ export const Profile = profileFlow.withProvider(function ProfileForm() {
           placeholder="+351 912 345 678"
           maxLength={FIELD_LIMITS.phone}
           {...field('phone')}
-          {...(phoneProblem.error ? phoneProblem : {})}
+          {...phoneProblem}
         />
         <TextInput
           label={t`NIF (opcional, para o recibo)`}

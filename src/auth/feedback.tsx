@@ -49,9 +49,7 @@ export function isPhoneProblem(error: Feedback | null): boolean {
  */
 export function usePhoneProblem(error: Feedback | null) {
   const text = useFeedbackText();
-  return isPhoneProblem(error)
-    ? { error: text(error!), errorProps: { role: 'alert' } as const }
-    : { error: undefined };
+  return isPhoneProblem(error) ? { error: text(error!), errorProps: { role: 'alert' } as const } : {};
 }
 
 /** The form's box shows every refusal but the phone field's own. */

@@ -11,7 +11,7 @@ import { temporal } from '../../machines/temporal.ts';
 import { slotTimes, timeRange } from '../../src/account/time.ts';
 import { formatDay, formatMonth, todayIn } from '../../src/booking/dates.ts';
 import { formatEuros } from '../../src/i18n/format.ts';
-import { booking } from '../machines/bookings-fixtures.ts';
+import { booking, bookingAt } from '../machines/bookings-fixtures.ts';
 import { covering, generatePaths, withoutPrefixes } from '../machines/model/paths.ts';
 import { renderApp, type App } from './support/app.tsx';
 import { feedbackText } from './support/feedback.ts';
@@ -55,15 +55,10 @@ const BRANCH = {
 // Booking 1, the day after today, cost 18 € (20 € with its 10 % coupon, which the new slot gets too). The move's
 // calendar opens on its day (issue 30: it opened on today).
 const BOOKING_MONTH = NEXT_DAY.slice(0, 7);
-const MINE = booking(1, {
+const MINE = bookingAt(1, `${NEXT_DAY}T09:00:00+00:00`, `${NEXT_DAY}T10:00:00+00:00`, {
   final_price_eur: 18,
   coupon_code: 'TEN',
   coupon_discount: 0.1,
-  time_slot_data: {
-    ...booking(1).time_slot_data,
-    start_time: `${NEXT_DAY}T09:00:00+00:00`,
-    end_time: `${NEXT_DAY}T10:00:00+00:00`,
-  },
 });
 const slot = (id: number, hour: number, price: number, bookable = true): TimeSlot => ({
   id,

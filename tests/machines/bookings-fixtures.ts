@@ -32,6 +32,12 @@ export function booking(id: number, overrides: Partial<Booking> = {}): Booking {
   };
 }
 
+/** Booking `id` from `start` to `end` (ISO with the branch's offset), otherwise as `booking` makes it. */
+export function bookingAt(id: number, start: string, end: string, overrides: Partial<Booking> = {}): Booking {
+  const made = booking(id, overrides);
+  return { ...made, time_slot_data: { ...made.time_slot_data, start_time: start, end_time: end } };
+}
+
 // The lists of my bookings the server can return, shared by the machine's model test and the component one:
 // the first load (booking 1's door code readable, booking 3 not cancelable), the figures after a refused
 // cancellation (booking 1 no longer cancelable, booking 2 cheaper), and a full first window of history.

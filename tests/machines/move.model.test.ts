@@ -3,7 +3,7 @@ import type { EventFrom } from 'xstate';
 import { ApiError } from '../../machines/api.ts';
 import type { TimeSlot } from '../../machines/booking.pricing.ts';
 import { moveMachine, priceDifferenceEur, type MoveRequest } from '../../machines/move.machine.ts';
-import { booking } from './bookings-fixtures.ts';
+import { booking, bookingAt } from './bookings-fixtures.ts';
 import { coverageOf, generatePaths, replayPath } from './model/harness.ts';
 
 type Event = EventFrom<typeof moveMachine>;
@@ -20,15 +20,10 @@ function slot(id: number, price: number, bookable = true): TimeSlot {
 
 // Booking 1 costs 20 EUR with a 10 % coupon; booking 2 cannot move any more.
 // On 3 December, two days after the branch's today (1 December): the calendar opens there (issue 30).
-const MINE = booking(1, {
+const MINE = bookingAt(1, '2026-12-03T10:00:00+00:00', '2026-12-03T11:00:00+00:00', {
   final_price_eur: 18,
   coupon_code: 'TEN',
   coupon_discount: 0.1,
-  time_slot_data: {
-    ...booking(1).time_slot_data,
-    start_time: '2026-12-03T10:00:00+00:00',
-    end_time: '2026-12-03T11:00:00+00:00',
-  },
 });
 const LISTS = [[MINE, booking(2, { is_movable: false })], [booking(1, { is_movable: false })]];
 const SAME = slot(1, 20);
