@@ -397,6 +397,8 @@ const SWEEP_PAGES: [
   ['members', () => 'members', () => 'Clientes'],
   ['member', ({ memberId }) => `members/${memberId}`, () => /.+/],
   ['branches', () => 'branches', () => 'Filiais'],
+  // The demo's first branch, with its arrival kit's editor (issue 30).
+  ['branch', () => 'branches/1', () => 'Lisboa – Avenidas Novas'],
   ['prices', () => 'prices', () => 'Preços'],
   ['coupons', () => 'coupons', () => 'Cupões'],
   ['refund-policy', () => 'refund-policy', () => 'Política de reembolso'],

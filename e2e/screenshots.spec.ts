@@ -1,6 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { apiLogin, bookableSlots, bookAndPay, storeToken, verifiedPerson } from './support/accounts.ts';
 import { dayLabel, range } from './support/booking.ts';
+import { arrivalKitFor, mergeArrival } from '../server/catalog/index.ts';
+import { DEMO_BRANCH_SLUGS, DEMO_BRANCHES } from '../server/demo/demo-data.ts';
 
 // Run with `npm run screenshots` (its own Playwright project): writes docs/screenshots/*.png.
 const VIEWPORTS = {
@@ -246,6 +248,54 @@ for (const [device, viewport] of Object.entries(VIEWPORTS)) {
         });
         await context.close();
       }
+    });
+  }
+}
+
+// My bookings' door-code card with the branch's arrival kit (docs/screenshots/account-door-code-*.png, issue 30).
+// A code is readable from 30 minutes before the start and this server runs on the wall clock, so the page's
+// list of bookings is the server's own answer with its first booking given what the server gives at T-30: a
+// code, its window, and the demo branch's kit as the server words it (catalog/arrival.ts over the demo data).
+for (const [device, viewport] of Object.entries(VIEWPORTS)) {
+  for (const locale of ['pt', 'en'] as const) {
+    test(`the door-code card in ${locale} on a ${device}`, async ({ browser, request }) => {
+      const person = await verifiedPerson(request, `shots-card-${device}`, locale);
+      const token = await apiLogin(request, person);
+      const day = 24 + Object.keys(VIEWPORTS).indexOf(device) * 2 + (locale === 'pt' ? 0 : 1);
+      const { slots } = await bookableSlots(request, day);
+      await bookAndPay(request, token, [slots[10]!]);
+      const lisboa = DEMO_BRANCHES.find((branch) => branch.slug === DEMO_BRANCH_SLUGS.lisboa)!;
+      const kit = arrivalKitFor(mergeArrival({}, lisboa.arrival ?? {}), locale, {
+        mapUrl: lisboa.mapUrl ?? null,
+        supportPhone: '+351 210 000 000',
+      });
+      const context = await browser.newContext({ viewport, reducedMotion: 'reduce', locale: `${locale}-PT` });
+      const tab = await context.newPage();
+      await tab.route('**/api/bookings/my-bookings*', async (route) => {
+        const answer = await route.fetch();
+        const bookings = (await answer.json()) as Record<string, unknown>[];
+        const slot = bookings[0]!.time_slot_data as { start_time: string; end_time: string };
+        const shift = (iso: string, minutes: number) =>
+          new Date(Date.parse(iso) + minutes * 60_000).toISOString().replace('.000Z', '+00:00');
+        bookings[0] = {
+          ...bookings[0],
+          lock_code: '482913',
+          lock_code_valid_from: shift(slot.start_time, -15),
+          lock_code_valid_until: shift(slot.end_time, 15),
+          arrival: kit,
+        };
+        await route.fulfill({ response: answer, json: bookings });
+      });
+      await storeToken(tab, token);
+      await tab.goto(`/${locale}?account_tab=myBookings`);
+      await expect(tab.getByTestId('arrival-kit')).toBeVisible();
+      await expect(tab.getByTestId('global-loader')).toHaveCount(0);
+      await tab.waitForTimeout(300);
+      await tab.screenshot({ path: `docs/screenshots/account-door-code-${locale}-${device}.png` });
+      await tab.getByTestId('door-code').screenshot({
+        path: `docs/screenshots/account-door-code-card-${locale}-${device}.png`,
+      });
+      await context.close();
     });
   }
 }

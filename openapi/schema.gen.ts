@@ -1868,6 +1868,8 @@ export interface components {
       refund_ratios: components['schemas']['RefundRatios'];
       /** @description The door code; null until 30 minutes before the start, and for bookings that are not confirmed. */
       lock_code: string | null;
+      /** @description The branch's arrival kit, with the door code: null while `lock_code` is, and when the branch has none. */
+      arrival: components['schemas']['ArrivalKit'] | null;
       /**
        * Format: date-time
        * @description When the door code starts opening the door (15 minutes before the first booking it covers); null with the code.
@@ -2484,6 +2486,53 @@ export interface components {
       de: string;
       sk: string;
     };
+    /** @description One language's arrival texts, plain text (line breaks kept, never HTML); '' is none. */
+    ArrivalTexts: {
+      /** @description How to find the entrance. */
+      directions?: string;
+      /** @description Where the keypad is and how to type the code. */
+      keypad?: string;
+      /** @description The house rules in one line. */
+      rules?: string;
+    };
+    /** @description What a member needs at the unstaffed door, shown with the door code (the T-30 e-mail, My bookings). A language without its own texts is given the Portuguese ones. */
+    AdminArrivalKit: {
+      /** @description An `https:` URL (plain `http:` outside production) or a path on this site, as `map_url`. */
+      entrance_photo_url: string | null;
+      wifi_network: string | null;
+      wifi_password: string | null;
+      texts: {
+        pt: components['schemas']['ArrivalTexts'];
+        en: components['schemas']['ArrivalTexts'];
+        fr: components['schemas']['ArrivalTexts'];
+        de: components['schemas']['ArrivalTexts'];
+        sk: components['schemas']['ArrivalTexts'];
+      };
+    };
+    /** @description A change of the arrival kit: the parts sent replace the stored ones ('' or null clears one); texts are changed per language and per text. */
+    ArrivalKitUpdate: {
+      entrance_photo_url?: string | null;
+      wifi_network?: string | null;
+      wifi_password?: string | null;
+      texts?: {
+        pt?: components['schemas']['ArrivalTexts'];
+        en?: components['schemas']['ArrivalTexts'];
+        fr?: components['schemas']['ArrivalTexts'];
+        de?: components['schemas']['ArrivalTexts'];
+        sk?: components['schemas']['ArrivalTexts'];
+      };
+    };
+    /** @description The branch's arrival kit in the request's language (a text the language lacks is the Portuguese one), with the branch's map link and the help line (`SUPPORT_PHONE`); null parts are not set. */
+    ArrivalKit: {
+      directions: string | null;
+      keypad: string | null;
+      rules: string | null;
+      entrance_photo_url: string | null;
+      map_url: string | null;
+      wifi_network: string | null;
+      wifi_password: string | null;
+      support_phone: string | null;
+    };
     AdminBranch: {
       id: components['schemas']['Id'];
       slug: string;
@@ -2498,6 +2547,7 @@ export interface components {
       opening_hours: components['schemas']['OpeningHours'];
       images: string[];
       descriptions: components['schemas']['Descriptions'];
+      arrival: components['schemas']['AdminArrivalKit'];
       active_with_smart_lock: boolean;
       /** @description The doors' lock device ids (Seam), in order. */
       lock_devices: string[];
@@ -2523,6 +2573,7 @@ export interface components {
       opening_hours?: components['schemas']['OpeningHours'];
       /** @description Each an `https:` URL (plain `http:` outside production) or a path on this site, as `map_url`. */
       images?: string[];
+      arrival?: components['schemas']['ArrivalKitUpdate'];
       descriptions?: {
         pt?: string;
         en?: string;
@@ -2548,6 +2599,7 @@ export interface components {
       default_price_eur: components['schemas']['Money'];
       /** @description Each an `https:` URL (plain `http:` outside production) or a path on this site, as `map_url`. */
       images: string[];
+      arrival?: components['schemas']['ArrivalKitUpdate'];
       descriptions: components['schemas']['Descriptions'];
       active_with_smart_lock?: boolean;
       lock_devices?: string[];

@@ -6,6 +6,7 @@ import { runTransaction } from '../kernel/transactions.ts';
 import type { Db } from '../db/database.ts';
 import { findLockCode, type MessageReadiness } from '../doors/index.ts';
 import { findMessageContext, type MessageContextRow } from '../notifications/index.ts';
+import { arrivalKitFor } from '../catalog/index.ts';
 import { accessCodeMessage } from './access-code-message.ts';
 import * as repository from './access-code-repository.ts';
 
@@ -156,6 +157,10 @@ export function createAccessCodeNotifier(deps: {
         })),
         publicUrl: deps.publicUrl,
         help: unconfirmed ? { phone: deps.supportPhone ?? null } : null,
+        arrival: arrivalKitFor(context.arrival, context.locale, {
+          mapUrl: context.map_url,
+          supportPhone: deps.supportPhone ?? null,
+        }),
       },
       deps.companyName,
     );

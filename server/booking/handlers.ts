@@ -84,6 +84,7 @@ export function bookingHandlers(services: {
       const { bookings: page, nextCursor } = await bookings.listMyBookingsPage(userId(request), {
         historyBefore: request.query.history_before ?? null,
         historyLimit: request.query.history_limit,
+        locale: resolveLocale(request.headers.locale),
       });
       if (nextCursor) reply.header('next-history-cursor', nextCursor);
       return page;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Temporal } from 'temporal-polyfill';
 import { SESSION_ID_PLACEHOLDER } from '../adapters/payments/provider.ts';
-import { formatEpochInZone, readRefundRatios } from '../catalog/index.ts';
+import { arrivalKitFor, findBranch, formatEpochInZone, readRefundRatios } from '../catalog/index.ts';
 import { dateFromInstant, instantFromDate, type Clock } from '../kernel/clock.ts';
 import { lockUsableCoupon } from './coupons/service.ts';
 import { insertRedemptions } from './coupons/repository.ts';
@@ -75,7 +75,12 @@ export type { CancelBookingsResult };
 /** How many bookings of the history one page of my bookings holds, unless the caller asks for another size. */
 export const MY_BOOKINGS_HISTORY_PAGE = 20;
 
-export type MyBookingsPage = { historyBefore?: string | null; historyLimit?: number };
+export type MyBookingsPage = {
+  historyBefore?: string | null;
+  historyLimit?: number;
+  /** The language of the arrival kits given with door codes; Portuguese if unset. */
+  locale?: Locale;
+};
 
 /**
  * '<start epoch ms>.<id>', as listMyBookings hands it out (the contract's pattern refuses anything else with
@@ -391,7 +396,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
      */
     async listMyBookingsPage(
       userId: string,
-      { historyBefore = null, historyLimit = MY_BOOKINGS_HISTORY_PAGE }: MyBookingsPage = {},
+      { historyBefore = null, historyLimit = MY_BOOKINGS_HISTORY_PAGE, locale = 'pt' }: MyBookingsPage = {},
     ): Promise<{ bookings: Schemas['Booking'][]; nextCursor: string | null }> {
       const now = clock.now();
       const nowDate = dateFromInstant(now);
@@ -419,6 +424,21 @@ export function createBookingService(deps: BookingServiceDependencies) {
             : [],
         ),
       );
+      // The arrival kit goes with a door code: read once per branch of a booking whose code may be shown.
+      const kits = new Map<number, Schemas['ArrivalKit'] | null>();
+      for (const row of rows) {
+        if (row.lock_code === null || row.end_time.getTime() <= nowMs || kits.has(row.branch_id)) continue;
+        const branch = await findBranch(db, row.branch_id);
+        kits.set(
+          row.branch_id,
+          branch
+            ? arrivalKitFor(branch.arrival, locale, {
+                mapUrl: branch.map_url,
+                supportPhone: deps.contact.phone,
+              })
+            : null,
+        );
+      }
       // Times are formatted without a Temporal object per row (formatEpochInZone); only an upcoming booking's
       // refund needs one.
       const bookings = rows.map((row): Schemas['Booking'] => {
@@ -487,6 +507,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
             : 0,
           refund_ratios: row.refund_ratios,
           lock_code: codeReadable ? (row.lock_code_backup ?? row.lock_code) : null,
+          arrival: codeReadable ? (kits.get(row.branch_id) ?? null) : null,
           lock_code_valid_from:
             codeReadable && row.lock_code_valid_from
               ? formatEpochInZone(row.lock_code_valid_from.getTime(), zone)

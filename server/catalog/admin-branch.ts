@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.ts';
 import { AppError } from '../kernel/errors.ts';
 import type { components } from '../../openapi/schema.gen.ts';
+import { adminArrivalKit } from './arrival.ts';
 import * as repository from './repository.ts';
 
 type Schemas = components['schemas'];
@@ -27,6 +28,7 @@ export async function readAdminBranch(db: Db, branchId: number): Promise<Schemas
     opening_hours: (branch.opening_hours ?? null) as Schemas['OpeningHours'],
     images,
     descriptions: branch.descriptions,
+    arrival: adminArrivalKit(branch.arrival),
     active_with_smart_lock: branch.active_with_smart_lock,
     lock_devices: branch.lock_device_ids,
     slots_generated_until: branch.slots_generated_until,

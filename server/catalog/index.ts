@@ -2,6 +2,8 @@
 // composition root import this file, never the files behind it (a lint rule holds it).
 
 export { readAdminBranch } from './admin-branch.ts';
+export { adminArrivalKit, arrivalKitFor, mergeArrival } from './arrival.ts';
+export type { ArrivalChange, ArrivalKit } from './arrival.ts';
 export { branchHandlers } from './handlers.ts';
 export { checkBranchLinks } from './links.ts';
 export { bandOfRule, priceGridsFromToday } from './price-grids.ts';

@@ -40,11 +40,18 @@ export function isPublishableLink(value: string, options: { allowPlainHttp: bool
  * field (`map_url`, `images[1]`) as the contract's field problems do.
  */
 export function checkBranchLinks(
-  links: { mapUrl?: string | null; images?: readonly string[] },
+  links: {
+    mapUrl?: string | null;
+    images?: readonly string[];
+    arrival?: { entrance_photo_url?: string | null } | undefined;
+  },
   options: { allowPlainHttp: boolean },
 ): void {
   const refused: string[] = [];
   if (typeof links.mapUrl === 'string' && !isPublishableLink(links.mapUrl, options)) refused.push('map_url');
+  const photo = links.arrival?.entrance_photo_url;
+  if (typeof photo === 'string' && photo.trim() !== '' && !isPublishableLink(photo.trim(), options))
+    refused.push('arrival.entrance_photo_url');
   links.images?.forEach((image, index) => {
     if (!isPublishableLink(image, options)) refused.push(`images[${index}]`);
   });

@@ -1,5 +1,7 @@
 import type { Actor } from '../kernel/audit.ts';
 import {
+  adminArrivalKit,
+  mergeArrival,
   priceGridsFromToday,
   checkBranchLinks,
   createBranch,
@@ -54,6 +56,7 @@ function changesOf(input: Schemas['AdminBranchUpdate']) {
     activeWithSmartLock: input.active_with_smart_lock,
     images: input.images,
     descriptions: input.descriptions,
+    arrival: input.arrival,
   };
 }
 
@@ -160,6 +163,11 @@ export function createCatalogueService(deps: {
       // A change that saving would refuse is refused here too, before it is shown as if it could be made.
       checkBranchLinks(changesOf(input), linkRule);
       const before = await branchView(db, branchId);
+      // The kit's change is merged into the stored kit: what it will be, not only the parts sent.
+      const afterOf = (field: string, value: unknown) =>
+        field === 'arrival' && input.arrival
+          ? adminArrivalKit(mergeArrival(before.arrival, input.arrival))
+          : value;
       const changes = Object.entries(input)
         .filter(([field, value]) => {
           const current = (before as Record<string, unknown>)[field];
@@ -168,12 +176,12 @@ export function createCatalogueService(deps: {
               ([locale, html]) => before.descriptions[locale as 'pt'] !== html,
             );
           }
-          return JSON.stringify(current) !== JSON.stringify(value);
+          return JSON.stringify(current) !== JSON.stringify(afterOf(field, value));
         })
         .map(([field, after]) => ({
           field,
           before: (before as Record<string, unknown>)[field] ?? null,
-          after,
+          after: afterOf(field, after),
         }));
       const fields = new Set(changes.map((change) => change.field));
       const effects: Schemas['BranchChangePreview']['effects'] = [];

@@ -11,6 +11,7 @@ import * as priceGrids from './migrations/0008_price_grids.ts';
 import { ledgerMigration } from './migrations/0009_ledger.ts';
 import * as invoicing from './migrations/0010_invoicing.ts';
 import * as asyncPayments from './migrations/0011_async_payments.ts';
+import * as arrivalKits from './migrations/0012_arrival_kits.ts';
 
 export type MigrationOptions = {
   /** The VAT rate (VAT_RATE) the money copied into the ledger from before it includes. */
@@ -35,6 +36,7 @@ export function migrationsFor(options: MigrationOptions): Record<string, Migrati
     '0009_ledger': ledgerMigration(options),
     '0010_invoicing': invoicing,
     '0011_async_payments': asyncPayments,
+    '0012_arrival_kits': arrivalKits,
   };
 }
 

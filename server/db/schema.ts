@@ -16,6 +16,14 @@ type DefaultedJson<T> = ColumnType<T, string | undefined, string>;
 export type LocaleCode = 'pt' | 'en' | 'fr' | 'de' | 'sk';
 export type PaymentProvider = 'local' | 'stripe';
 export type Descriptions = Record<LocaleCode, string>;
+
+/** A branch's arrival kit as stored: every part optional, texts per language. */
+export type StoredArrivalKit = {
+  entrance_photo_url?: string | null;
+  wifi_network?: string | null;
+  wifi_password?: string | null;
+  texts?: Partial<Record<LocaleCode, { directions?: string; keypad?: string; rules?: string }>>;
+};
 /** Opening ranges per ISO weekday ('1' = Monday), each [openMinute, closeMinute) of the local day. */
 export type OpeningHours = Partial<Record<'1' | '2' | '3' | '4' | '5' | '6' | '7', [number, number][]>>;
 /** Hour threshold (decimal integer as a string) to the refunded fraction. */
@@ -92,6 +100,8 @@ export type BranchesTable = {
   active_with_smart_lock: Generated<boolean>;
   image: string;
   descriptions: Json<Descriptions>;
+  /** The arrival kit (catalog/arrival.ts); {} when the branch has none. */
+  arrival: ColumnType<StoredArrivalKit, string | undefined, string>;
   default_price_cents: number;
   min_price_cents: number;
   /** The branch's doors (Seam device ids), in order. */

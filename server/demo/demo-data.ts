@@ -77,6 +77,45 @@ const lisboa = { latitude: 38.744, longitude: -9.1458 };
 const porto = { latitude: 41.159, longitude: -8.638 };
 const funchal = { latitude: 32.6379, longitude: -16.9326 };
 
+type ArrivalTexts = { directions: string; keypad: string; rules: string };
+
+/** The same house rules at every branch, in the five languages. */
+const HOUSE_RULES = {
+  pt: 'Sem calçado de rua na sala; arrume o material e apague as luzes ao sair.',
+  en: 'No street shoes on the floor; put the equipment back and switch off the lights when you leave.',
+  fr: 'Pas de chaussures d’extérieur dans la salle ; rangez le matériel et éteignez en partant.',
+  de: 'Keine Straßenschuhe auf der Trainingsfläche; Geräte zurücklegen und beim Gehen das Licht ausschalten.',
+  sk: 'V sále žiadna obuv z ulice; po tréningu upracte náradie a zhasnite svetlá.',
+} as const;
+
+/** How to type a door code on the demo's keypads, in the five languages. */
+const KEYPAD = {
+  pt: 'O teclado está à direita da porta. Toque no ecrã para o acender, marque os 6 dígitos e carregue em ✓. A luz verde acende e a porta destranca durante 5 segundos: empurre.',
+  en: 'The keypad is to the right of the door. Touch it to wake it up, type the 6 digits and press ✓. The light turns green and the door unlocks for 5 seconds: push.',
+  fr: 'Le clavier est à droite de la porte. Touchez-le pour l’allumer, tapez les 6 chiffres et appuyez sur ✓. Le voyant passe au vert et la porte se déverrouille 5 secondes : poussez.',
+  de: 'Das Tastenfeld ist rechts neben der Tür. Berühren Sie es, um es zu wecken, tippen Sie die 6 Ziffern und drücken Sie ✓. Das Licht wird grün und die Tür ist 5 Sekunden lang entriegelt: drücken.',
+  sk: 'Klávesnica je vpravo od dverí. Dotknite sa jej, aby sa rozsvietila, zadajte 6 číslic a stlačte ✓. Rozsvieti sa zelené svetlo a dvere sa na 5 sekúnd odomknú: zatlačte.',
+} as const;
+
+/** A demo branch's arrival kit: its entrance photo and Wi-Fi, and how to find its door in each language. */
+function demoArrival(
+  branch: string,
+  directions: Record<'pt' | 'en' | 'fr' | 'de' | 'sk', string>,
+): BranchDefinition['arrival'] {
+  const texts = Object.fromEntries(
+    (['pt', 'en', 'fr', 'de', 'sk'] as const).map((locale): [string, ArrivalTexts] => [
+      locale,
+      { directions: directions[locale], keypad: KEYPAD[locale], rules: HOUSE_RULES[locale] },
+    ]),
+  );
+  return {
+    entrance_photo_url: `/images/branches/${branch}-entrance.svg`,
+    wifi_network: `PrivateGym-${branch[0]!.toUpperCase()}${branch.slice(1)}`,
+    wifi_password: 'treino-2026',
+    texts,
+  };
+}
+
 export const DEMO_BRANCHES: BranchDefinition[] = [
   {
     slug: DEMO_BRANCH_SLUGS.lisboa,
@@ -90,6 +129,13 @@ export const DEMO_BRANCHES: BranchDefinition[] = [
     openingHours: null,
     activeWithSmartLock: true,
     images: gallery('lisboa'),
+    arrival: demoArrival('lisboa', {
+      pt: 'A entrada é pela porta azul ao lado do n.º 52 da Avenida da República, entre a farmácia e o café. O ginásio fica no rés-do-chão, à esquerda.',
+      en: 'The entrance is the blue door next to no. 52 Avenida da República, between the pharmacy and the café. The gym is on the ground floor, on the left.',
+      fr: 'L’entrée est la porte bleue à côté du n° 52 de l’Avenida da República, entre la pharmacie et le café. La salle est au rez-de-chaussée, à gauche.',
+      de: 'Der Eingang ist die blaue Tür neben Nr. 52 der Avenida da República, zwischen Apotheke und Café. Das Studio liegt im Erdgeschoss links.',
+      sk: 'Vchod sú modré dvere vedľa č. 52 na Avenida da República, medzi lekárňou a kaviarňou. Posilňovňa je na prízemí vľavo.',
+    }),
     defaultPriceCents: 1500,
     priceRules: demoPrices({ night: 900, morning: 1800, peak: 2200, weekend: 1800 }),
     descriptions: {
@@ -132,6 +178,13 @@ export const DEMO_BRANCHES: BranchDefinition[] = [
     openingHours: null,
     activeWithSmartLock: true,
     images: gallery('porto'),
+    arrival: demoArrival('porto', {
+      pt: 'A entrada é pela porta castanha do n.º 1277 da Avenida da Boavista, no pátio interior: passe o portão e siga em frente. Há estacionamento gratuito à porta depois das 19:00.',
+      en: 'The entrance is the brown door of no. 1277 Avenida da Boavista, in the inner courtyard: go through the gate and straight on. Parking at the door is free after 7 pm.',
+      fr: 'L’entrée est la porte marron du n° 1277 de l’Avenida da Boavista, dans la cour intérieure : passez le portail et allez tout droit. Le stationnement devant la porte est gratuit après 19 h.',
+      de: 'Der Eingang ist die braune Tür von Nr. 1277 der Avenida da Boavista im Innenhof: durch das Tor und geradeaus. Ab 19 Uhr parken Sie vor der Tür kostenlos.',
+      sk: 'Vchod sú hnedé dvere č. 1277 na Avenida da Boavista vo vnútornom dvore: prejdite bránou a pokračujte rovno. Po 19:00 sa pri dverách parkuje zadarmo.',
+    }),
     defaultPriceCents: 1200,
     priceRules: demoPrices({ night: 700, morning: 1500, peak: 1800, weekend: 1500 }),
     descriptions: {
@@ -174,6 +227,13 @@ export const DEMO_BRANCHES: BranchDefinition[] = [
     openingHours: null,
     activeWithSmartLock: false,
     images: gallery('funchal'),
+    arrival: demoArrival('funchal', {
+      pt: 'A entrada é pela porta verde no n.º 45 da Estrada Monumental, do lado do mar, por baixo do toldo branco.',
+      en: 'The entrance is the green door at no. 45 Estrada Monumental, on the sea side, under the white awning.',
+      fr: 'L’entrée est la porte verte au n° 45 de l’Estrada Monumental, côté mer, sous l’auvent blanc.',
+      de: 'Der Eingang ist die grüne Tür in der Estrada Monumental Nr. 45, auf der Meerseite unter der weißen Markise.',
+      sk: 'Vchod sú zelené dvere na Estrada Monumental č. 45, na strane mora, pod bielou markízou.',
+    }),
     defaultPriceCents: 1400,
     priceRules: demoPrices({ night: 800, morning: 1600, peak: 2000, weekend: 1600 }),
     descriptions: {

@@ -81,6 +81,12 @@ export function securityHeadersHook(config: Config) {
     crossOriginEmbedderPolicy: false,
   });
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    setHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined));
+    setHeaders(request.raw, reply.raw, (error?: unknown) => {
+      // The site's pictures (branch photos, entrance photos) are shown in e-mails, which a webmail renders on its
+      // own origin: a browser would refuse them under `same-origin`. They are public and hold no one's data.
+      if (request.url.startsWith('/images/'))
+        reply.raw.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+      done(error as Error | undefined);
+    });
   };
 }

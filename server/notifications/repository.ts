@@ -1,7 +1,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { runTransaction } from '../kernel/transactions.ts';
-import type { LocaleCode, OutboxStatus, OutboxTable } from '../db/schema.ts';
+import type { LocaleCode, OutboxStatus, OutboxTable, StoredArrivalKit } from '../db/schema.ts';
 
 // SQL of the notifications outbox. `db` may be a transaction: a message is written in the transaction of
 // the change that causes it, so both happen or neither does.
@@ -106,6 +106,9 @@ export type MessageContextRow = {
   branch_name: string;
   location: string;
   time_zone: string;
+  map_url: string | null;
+  /** The branch's arrival kit as stored (catalog/arrival.ts reads it). */
+  arrival: StoredArrivalKit;
 };
 
 export async function findMessageContext(
@@ -124,6 +127,8 @@ export async function findMessageContext(
       'branch.name as branch_name',
       'branch.location',
       'branch.time_zone',
+      'branch.map_url',
+      'branch.arrival',
     ])
     .where('user.id', '=', userId)
     .where('user.deleted_at', 'is', null)

@@ -21,6 +21,7 @@ import { useFeedbackText } from '../auth/feedback.tsx';
 import { formatEuros, formatPercent } from '../i18n/format.ts';
 import type { Locale } from '../i18n/locales.ts';
 import { useLocale } from '../shell/navigation.ts';
+import { ArrivalKit } from './ArrivalKit.tsx';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { MoveButton } from './MoveButton.tsx';
 import { bookingTimeRange, longDateTime, timeOnly, timeRange } from './time.ts';
@@ -264,6 +265,7 @@ function DoorCodes({ state, send, locale }: { state: MachineState; send: Send; l
                 </Text>
               )}
             </Group>
+            {booking.arrival && <ArrivalKit kit={booking.arrival} branchName={branchName} />}
           </div>
         );
       })}

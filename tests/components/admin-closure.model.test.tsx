@@ -17,6 +17,7 @@ import {
   renderConsole,
   shortestThrough,
   started,
+  EMPTY_ARRIVAL_KIT,
 } from './support/console.tsx';
 import { drivePath, press, recorder, type Driver } from './support/model.ts';
 import { errorAnswer, type Network } from './support/network.ts';
@@ -44,6 +45,7 @@ const ADMIN_BRANCH = {
   opening_hours: null,
   images: [],
   descriptions: { pt: '', en: '', fr: '', de: '', sk: '' },
+  arrival: EMPTY_ARRIVAL_KIT,
   active_with_smart_lock: true,
   lock_devices: [],
   slots_generated_until: null,

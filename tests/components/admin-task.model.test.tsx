@@ -15,6 +15,7 @@ import {
   labelled,
   renderConsole,
   started,
+  EMPTY_ARRIVAL_KIT,
 } from './support/console.tsx';
 import { drivePath, press, recorder, type Driver } from './support/model.ts';
 import { errorAnswer, type Network } from './support/network.ts';
@@ -43,6 +44,7 @@ const BRANCH = {
   opening_hours: null,
   images: [],
   descriptions: { pt: '', en: '', fr: '', de: '', sk: '' },
+  arrival: EMPTY_ARRIVAL_KIT,
   active_with_smart_lock: true,
   lock_devices: [],
   slots_generated_until: null,
@@ -186,4 +188,47 @@ describe("the console's one-change flow, driven by its model through a branch's 
       }
     });
   }
+});
+
+// Issue 30, item 1: the arrival kit is edited on the branch's page, a language per tab; the preview and the save
+// send the whole kit as edited, the other fields left out.
+describe("the branch page's arrival kit", () => {
+  it('sends the Wi-Fi and the English directions typed, in the preview and the save', async () => {
+    const network = consoleNetwork({
+      getAdminBranch: () => ({ status: 200, body: BRANCH }),
+      previewBranchUpdate: () => ({
+        status: 200,
+        body: { changes: [{ field: 'arrival', before: null, after: null }], effects: [], future_bookings: 0 },
+      }),
+    });
+    const app = await renderConsole(`/pt/admin/branches/${BRANCH.id}`, { network, inspect: () => {} });
+    try {
+      await screen.findByLabelText(/^Rede Wi-Fi/, {}, { timeout: 5_000 });
+      fireEvent.change(labelled('Rede Wi-Fi'), { target: { value: 'Centro-Guest' } });
+      fireEvent.click(screen.getByRole('tab', { name: 'en' }));
+      fireEvent.change(await screen.findByLabelText(/^Como encontrar a entrada \(en\)/), {
+        target: { value: 'Blue door, left of the café.' },
+      });
+      const kit = {
+        ...BRANCH.arrival,
+        wifi_network: 'Centro-Guest',
+        texts: {
+          ...BRANCH.arrival.texts,
+          en: { directions: 'Blue door, left of the café.', keypad: '', rules: '' },
+        },
+      };
+      press(previewButton());
+      await screen.findByRole('status', {}, { timeout: 5_000 });
+      const preview = network.calls.find((call) => call.operationId === 'previewBranchUpdate');
+      expect(preview?.body).toEqual({ arrival: kit });
+      press(screen.getByRole('button', { name: 'Guardar' }));
+      const saved = await network.answer(['updateAdminBranch'], {
+        status: 200,
+        body: { ...BRANCH, arrival: kit },
+      });
+      expect(saved.body).toEqual({ arrival: kit });
+    } finally {
+      app.stop();
+    }
+  });
 });

@@ -224,6 +224,28 @@ const driver: Driver<typeof myBookingsMachine, World> = {
       );
       if (codeNotice && 'text' in codeNotice.feedback && notice)
         expect(notice.textContent).toBe(codeNotice.feedback.text);
+      // Issue 30, item 1: the code's card carries its branch's arrival kit.
+      const kits = screen.queryAllByRole('region', { name: 'Como chegar e entrar' });
+      const withKit = bookings.filter((item) => item.lock_code !== null && item.arrival);
+      expect(kits).toHaveLength(withKit.length);
+      for (const [index, item] of withKit.entries()) {
+        const kit = item.arrival!;
+        const region = within(kits[index]!);
+        expect(
+          region.getByRole('img', { name: `A entrada de ${item.time_slot_data.branch_data.name}` }),
+        ).toHaveProperty('src', `${window.location.origin}${kit.entrance_photo_url}`);
+        // The operator's line breaks are kept as they were typed.
+        expect(kits[index]!.textContent).toContain(kit.directions!);
+        expect(region.getByText(kit.keypad!)).toBeDefined();
+        expect(region.getByText(`Regras da casa: ${kit.rules}`)).toBeDefined();
+        expect(kits[index]!.textContent).toContain(
+          `Wi-Fi: ${kit.wifi_network}, palavra-passe ${kit.wifi_password}`,
+        );
+        expect(region.getByRole('link', { name: 'Ver no mapa' }).getAttribute('href')).toBe(kit.map_url);
+        expect(region.getByRole('link', { name: `Ajuda: ${kit.support_phone}` }).getAttribute('href')).toBe(
+          'tel:+351210000000',
+        );
+      }
     } else expect(resend).toBeNull();
     const dialog = screen.queryByRole('dialog', { name: 'Cancelar reservas' });
     if (!state.matches('dialog')) {

@@ -22,6 +22,11 @@ describe('the built client’s assets', () => {
     writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), script);
     writeFileSync(path.join(dist, 'assets', 'app-abc123.js.br'), brotliCompressSync(script));
     writeFileSync(path.join(dist, 'assets', 'app-abc123.js.gz'), gzipSync(script));
+    mkdirSync(path.join(dist, 'images', 'branches'), { recursive: true });
+    writeFileSync(
+      path.join(dist, 'images', 'branches', 'door.svg'),
+      '<svg xmlns="http://www.w3.org/2000/svg"/>',
+    );
     app = await buildApp({
       ...loadConfig({
         NODE_ENV: 'test',
@@ -66,5 +71,15 @@ describe('the built client’s assets', () => {
     });
     expect(response.headers['content-encoding']).toBeUndefined();
     expect(response.body).toBe(script);
+  });
+
+  // Issue 30: an entrance photo in the door-code e-mail is loaded by a webmail from its own origin.
+  it('lets pictures be shown on other origins (e-mails), and nothing else', async () => {
+    const picture = await app.inject({ url: '/images/branches/door.svg' });
+    expect(picture.statusCode).toBe(200);
+    expect(picture.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    for (const url of ['/assets/app-abc123.js', '/api/health', '/pt']) {
+      expect((await app.inject({ url })).headers['cross-origin-resource-policy'], url).toBe('same-origin');
+    }
   });
 });

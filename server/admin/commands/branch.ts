@@ -47,6 +47,33 @@ const descriptions = () =>
     return result;
   });
 
+const ARRIVAL_TEXTS = ['directions', 'keypad', 'rules'] as const;
+
+/**
+ * `--arrival <locale>.<text>=<words>`, repeated: the arrival kit's texts (directions, keypad, rules) per
+ * language given; an empty value clears that text.
+ */
+const arrivalTexts = () =>
+  z.array(z.string()).transform((items, context) => {
+    const result: Partial<Record<Locale, Partial<Record<(typeof ARRIVAL_TEXTS)[number], string>>>> = {};
+    for (const item of items) {
+      const match = /^([a-z]{2})\.([a-z]+)=([\s\S]*)$/.exec(item);
+      const [, locale = '', part = '', words = ''] = match ?? [];
+      if (!match || !isLocale(locale) || !(ARRIVAL_TEXTS as readonly string[]).includes(part)) {
+        context.addIssue({
+          code: 'custom',
+          message: `must be <locale>.<${ARRIVAL_TEXTS.join('|')}>=<text> with a locale of ${LOCALES.join(', ')}, not '${item}'`,
+        });
+        return z.NEVER;
+      }
+      result[locale] = { ...result[locale], [part]: words };
+    }
+    return result;
+  });
+
+/** A setting given as text, or `none` to clear it (null). */
+const textOrNone = () => text().transform((value) => (value === 'none' ? null : value));
+
 /** `24/7` (no hours: always open) or the JSON of opening hours, checked by the branch service. */
 const openingHours = () =>
   z.string().transform((raw, context): unknown => {
@@ -110,6 +137,10 @@ const branchOptions = {
   order: wholeNumber().optional(),
   image: z.array(text()).optional(),
   description: descriptions().optional(),
+  arrival: arrivalTexts().optional(),
+  'entrance-photo': textOrNone().optional(),
+  'wifi-network': textOrNone().optional(),
+  'wifi-password': textOrNone().optional(),
   'lock-device': lockDevices().optional(),
   ...activationOptions,
 };
@@ -132,7 +163,19 @@ function branchChanges(options: BranchOptions) {
     activeWithSmartLock: activation(options),
     images: options.image,
     descriptions: options.description,
+    arrival: arrivalChange(options),
   };
+}
+
+/** The arrival kit's options as one change of the kit, or undefined when none is given. */
+function arrivalChange(options: BranchOptions) {
+  const change = {
+    entrance_photo_url: options['entrance-photo'],
+    wifi_network: options['wifi-network'],
+    wifi_password: options['wifi-password'],
+    texts: options.arrival,
+  };
+  return Object.values(change).some((value) => value !== undefined) ? change : undefined;
 }
 
 function branchChangeDependencies(context: AdminContext): BranchChangeDependencies {
@@ -166,7 +209,7 @@ export const branchCommands = {
 
   'branch create': defineCommand({
     usage:
-      'branch create --slug <slug> --name <name> --location <address> --latitude <deg> --longitude <deg> --time-zone <IANA zone> --price <eur> --image <url> [--image <url> ...] --description <locale>=<html> (all five) [--slot-minutes 60] [--opening-hours 24/7|<json>] [--order <n>] [--map-url <url>] [--lock-device <device id> ...] [--active|--inactive]',
+      'branch create --slug <slug> --name <name> --location <address> --latitude <deg> --longitude <deg> --time-zone <IANA zone> --price <eur> --image <url> [--image <url> ...] --description <locale>=<html> (all five) [--slot-minutes 60] [--opening-hours 24/7|<json>] [--order <n>] [--map-url <url>] [--lock-device <device id> ...] [--arrival <locale>.<directions|keypad|rules>=<text> ...] [--entrance-photo <url>] [--wifi-network <name>] [--wifi-password <password>] [--active|--inactive]',
     summary: 'Adds a branch and generates its slots; --lock-device maps its doors (Seam device ids).',
     schema: z
       .object({
@@ -210,9 +253,9 @@ export const branchCommands = {
 
   'branch update': defineCommand({
     usage:
-      'branch update <branch-id> [--name ...] [--slug ...] [--location ...] [--latitude ...] [--longitude ...] [--map-url ...] [--time-zone ...] [--slot-minutes ...] [--opening-hours ...] [--price <eur>] [--order <n>] [--image <url> ... (replaces the gallery)] [--description <locale>=<html> ...] [--lock-device <device id>|none ... (replaces the doors)] [--vat-rate <percent>|default] [--active|--inactive]',
+      'branch update <branch-id> [--name ...] [--slug ...] [--location ...] [--latitude ...] [--longitude ...] [--map-url ...] [--time-zone ...] [--slot-minutes ...] [--opening-hours ...] [--price <eur>] [--order <n>] [--image <url> ... (replaces the gallery)] [--description <locale>=<html> ...] [--lock-device <device id>|none ... (replaces the doors)] [--arrival <locale>.<directions|keypad|rules>=<text> ...] [--entrance-photo <url>|none] [--wifi-network <name>|none] [--wifi-password <password>|none] [--vat-rate <percent>|default] [--active|--inactive]',
     summary:
-      'Changes a branch. --vat-rate sets the VAT of its payments from now on (23, 13, 6; default: VAT_RATE). Zone, slot length and hours apply to days whose slots are not generated yet; --price sets the default price of today’s grid and re-prices the free slots at once (as prices set).',
+      'Changes a branch. --arrival sets a text of the arrival kit the door-code message and My bookings show (an empty text clears it; a language without one gets the Portuguese text). --vat-rate sets the VAT of its payments from now on (23, 13, 6; default: VAT_RATE). Zone, slot length and hours apply to days whose slots are not generated yet; --price sets the default price of today’s grid and re-prices the free slots at once (as prices set).',
     schema: z
       .object({
         args: z.tuple([idArgument('the branch id')]),

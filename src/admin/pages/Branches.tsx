@@ -11,6 +11,7 @@ import {
   Stack,
   Switch,
   Table,
+  Tabs,
   Text,
   TextInput,
   Textarea,
@@ -57,6 +58,7 @@ function changesOf(branch: AdminBranch, edited: AdminBranch): AdminBranchUpdate 
   ] as const)
     if (edited[key] !== branch[key]) update[key] = edited[key];
   if (JSON.stringify(edited.images) !== JSON.stringify(branch.images)) update.images = edited.images;
+  if (JSON.stringify(edited.arrival) !== JSON.stringify(branch.arrival)) update.arrival = edited.arrival;
   if (JSON.stringify(edited.lock_devices) !== JSON.stringify(branch.lock_devices))
     update.lock_devices = edited.lock_devices;
   const descriptions = Object.fromEntries(
@@ -75,6 +77,86 @@ function listOf(text: string, separator: string): string[] {
     .split(separator)
     .map((item) => item.trim())
     .filter(Boolean);
+}
+
+type ArrivalKit = AdminBranch['arrival'];
+type ArrivalTexts = ArrivalKit['texts']['pt'];
+
+/**
+ * The arrival kit (issue 30, item 1): what the door-code e-mail and My bookings show a member at the unstaffed
+ * door. Texts per language; one left empty is shown in Portuguese.
+ */
+function ArrivalEditor({ kit, onChange }: { kit: ArrivalKit; onChange: (kit: ArrivalKit) => void }) {
+  const { t } = useLingui();
+  const setText = (locale: (typeof LOCALES)[number], patch: Partial<ArrivalTexts>) =>
+    onChange({ ...kit, texts: { ...kit.texts, [locale]: { ...kit.texts[locale], ...patch } } });
+  const orNull = (value: string) => (value.trim() === '' ? null : value);
+  return (
+    <Card withBorder>
+      <Stack gap="sm">
+        <Text fw={600}>
+          <Trans>Chegada: o que o membro recebe com o código da porta</Trans>
+        </Text>
+        <TextInput
+          label={t`Fotografia da entrada (endereço)`}
+          value={kit.entrance_photo_url ?? ''}
+          onChange={(event) => onChange({ ...kit, entrance_photo_url: orNull(event.currentTarget.value) })}
+        />
+        <Group grow wrap="wrap">
+          <TextInput
+            label={t`Rede Wi-Fi`}
+            value={kit.wifi_network ?? ''}
+            onChange={(event) => onChange({ ...kit, wifi_network: orNull(event.currentTarget.value) })}
+          />
+          <TextInput
+            label={t`Palavra-passe do Wi-Fi`}
+            value={kit.wifi_password ?? ''}
+            onChange={(event) => onChange({ ...kit, wifi_password: orNull(event.currentTarget.value) })}
+          />
+        </Group>
+        <Text size="sm" c="dimmed">
+          <Trans>Um texto deixado vazio é mostrado em português.</Trans>
+        </Text>
+        <Tabs defaultValue="pt" keepMounted={false}>
+          <Tabs.List>
+            {LOCALES.map((locale) => (
+              <Tabs.Tab key={locale} value={locale}>
+                {locale}
+              </Tabs.Tab>
+            ))}
+          </Tabs.List>
+          {LOCALES.map((locale) => (
+            <Tabs.Panel key={locale} value={locale} pt="sm">
+              <Stack gap="sm">
+                <Textarea
+                  label={t`Como encontrar a entrada (${locale})`}
+                  autosize
+                  minRows={2}
+                  maxLength={2000}
+                  value={kit.texts[locale].directions}
+                  onChange={(event) => setText(locale, { directions: event.currentTarget.value })}
+                />
+                <Textarea
+                  label={t`Onde está o teclado e como marcar o código (${locale})`}
+                  autosize
+                  minRows={2}
+                  maxLength={2000}
+                  value={kit.texts[locale].keypad}
+                  onChange={(event) => setText(locale, { keypad: event.currentTarget.value })}
+                />
+                <TextInput
+                  label={t`Regras da casa, numa linha (${locale})`}
+                  maxLength={300}
+                  value={kit.texts[locale].rules}
+                  onChange={(event) => setText(locale, { rules: event.currentTarget.value })}
+                />
+              </Stack>
+            </Tabs.Panel>
+          ))}
+        </Tabs>
+      </Stack>
+    </Card>
+  );
 }
 
 function BranchEditor({ branch, onSaved }: { branch: AdminBranch; onSaved: () => void }) {
@@ -181,6 +263,7 @@ function BranchEditor({ branch, onSaved }: { branch: AdminBranch; onSaved: () =>
           ))}
         </Stack>
       </Card>
+      <ArrivalEditor kit={edited.arrival} onChange={(arrival) => set({ arrival })} />
       <ErrorBox error={preview.state.context.error ?? save.state.context.error} />
       {shown && (
         <Alert color="blue" variant="light" title={t`O que esta mudança afeta`} role="status">

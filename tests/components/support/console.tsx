@@ -35,6 +35,16 @@ export const OWNER = {
   created_at: '2026-01-05T10:00:00Z',
 };
 
+/** A branch's arrival kit with nothing set, as the console's branch answers hold it. */
+export const EMPTY_ARRIVAL_KIT = {
+  entrance_photo_url: null,
+  wifi_network: null,
+  wifi_password: null,
+  texts: Object.fromEntries(
+    ['pt', 'en', 'fr', 'de', 'sk'].map((locale) => [locale, { directions: '', keypad: '', rules: '' }]),
+  ) as Record<'pt' | 'en' | 'fr' | 'de' | 'sk', { directions: string; keypad: string; rules: string }>,
+};
+
 export const OPERATOR_TOKEN = 'operator-token';
 
 /**
