@@ -468,6 +468,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/bookings/{booking_id}/again': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The slot that books a booking again
+     * @description For any booking of the current user (past, cancelled or to come): the same branch and the same local time, on the nearest week after it that is not past and whose slot is free, within the slots generated so far. The client opens the normal booking flow on that day with that slot chosen; nothing is held or booked.
+     */
+    get: operations['findBookAgainSlot'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/checkout/webhook': {
     parameters: {
       query?: never;
@@ -1681,6 +1701,7 @@ export interface components {
       | 'price_changed'
       | 'payment_provider_unavailable'
       | 'booking_not_found'
+      | 'no_free_week'
       | 'booking_not_cancelable'
       | 'refund_changed'
       | 'checkout_session_not_found'
@@ -1822,6 +1843,20 @@ export interface components {
        * @example 3
        */
       remaining_uses: number | null;
+    };
+    BookAgainSlot: {
+      branch_id: components['schemas']['Id'];
+      /**
+       * Format: date
+       * @description The slot's day in the branch's zone.
+       */
+      date: string;
+      time_slot_id: components['schemas']['Id'];
+      /**
+       * Format: date-time
+       * @description With the branch's offset.
+       */
+      start_time: string;
     };
     /** @description One booked slot of the current user. */
     Booking: {
@@ -3928,6 +3963,42 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
       /** @description The payment provider could not refund or open the checkout; nothing changed. */
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  findBookAgainSlot: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description The id of one of the current user's bookings. */
+        booking_id: components['parameters']['BookingId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The slot of the next free week. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BookAgainSlot'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      /** @description The current user has no such booking (`booking_not_found`), or no week ahead has that slot free (`no_free_week`: taken, closed, or beyond the slots generated so far). */
+      404: components['responses']['NotFound'];
+      /** @description The branch takes no bookings now (`branch_not_bookable`). */
+      409: components['responses']['Conflict'];
+      414: components['responses']['UrlTooLong'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
     };
   };

@@ -90,6 +90,11 @@ export function bookingHandlers(services: {
       return page;
     },
 
+    findBookAgainSlot: async (request, reply) => {
+      noStore(reply);
+      return bookings.findBookAgainSlot(userId(request), request.params.booking_id);
+    },
+
     moveBooking: async (request, reply) => {
       noStore(reply);
       return bookings.moveBooking({

@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import { Temporal } from 'temporal-polyfill';
 import { SESSION_ID_PLACEHOLDER } from '../adapters/payments/provider.ts';
-import { arrivalKitFor, findBranch, formatEpochInZone, readRefundRatios } from '../catalog/index.ts';
+import {
+  arrivalKitFor,
+  findBranch,
+  formatEpochInZone,
+  listSlotsOfDay,
+  readRefundRatios,
+} from '../catalog/index.ts';
 import { dateFromInstant, instantFromDate, type Clock } from '../kernel/clock.ts';
 import { lockUsableCoupon } from './coupons/service.ts';
 import { insertRedemptions } from './coupons/repository.ts';
@@ -526,6 +532,45 @@ export function createBookingService(deps: BookingServiceDependencies) {
         };
       });
       return { bookings, nextCursor };
+    },
+
+    /**
+     * `GET /bookings/{id}/again` (issue 30, item 4): the same branch and local time on the nearest week after the
+     * booking that is not past and has that slot free, within the slots generated so far. Reads only.
+     */
+    async findBookAgainSlot(userId: string, bookingId: number): Promise<Schemas['BookAgainSlot']> {
+      const booking = await db
+        .selectFrom('bookings')
+        .select(['branch_id', 'start_time'])
+        .where('id', '=', bookingId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      if (!booking) throw new AppError('booking_not_found');
+      const branch = await findBranch(db, booking.branch_id);
+      if (!branch) throw new AppError('booking_not_found');
+      if (!branch.active_with_smart_lock) throw new AppError('branch_not_bookable');
+      const now = clock.now();
+      const start = instantFromDate(booking.start_time).toZonedDateTimeISO(branch.time_zone);
+      const clockTime = start.toPlainTime().toString({ smallestUnit: 'minute' });
+      const today = now.toZonedDateTimeISO(branch.time_zone).toPlainDate();
+      const lastDay = branch.slots_generated_until?.toString() ?? null;
+      // The first week after the booking's that is not before today.
+      const weeksToToday = Math.ceil(start.toPlainDate().until(today).total({ unit: 'days' }) / 7);
+      let day = start.toPlainDate().add({ weeks: Math.max(1, weeksToToday) });
+      while (lastDay !== null && day.toString() <= lastDay) {
+        const slots = await listSlotsOfDay(db, branch.id, day.toString(), now.epochMilliseconds);
+        const same = slots.find((slot) => slot.is_bookeable && slot.start_time.slice(11, 16) === clockTime);
+        if (same) {
+          return {
+            branch_id: branch.id,
+            date: day.toString(),
+            time_slot_id: same.id,
+            start_time: same.start_time,
+          };
+        }
+        day = day.add({ weeks: 1 });
+      }
+      throw new AppError('no_free_week');
     },
 
     /** listMyBookingsPage's bookings alone. */

@@ -15,6 +15,7 @@ export {
   formatEpochInZone,
   formatLocalTime,
   insertBranchDefinition,
+  listSlotsOfDay,
   newBranchDefinition,
 } from './service.ts';
 export type { BranchChanges, BranchDefinition, NewBranch } from './service.ts';

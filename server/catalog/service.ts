@@ -358,6 +358,33 @@ export type BranchServiceDependencies = {
   allowPlainHttp?: boolean;
 };
 
+/**
+ * The slots starting on a branch-local date, as `GET /bookings/slots` lists them. Bookable: the branch takes
+ * bookings, the slot starts after now, and no confirmed booking or unexpired hold covers it. Dates outside the
+ * horizon have none.
+ */
+export async function listSlotsOfDay(
+  db: Db,
+  branchId: number,
+  date: string,
+  nowMs: number,
+): Promise<Schemas['TimeSlot'][]> {
+  // Validated; a valid date's text is already its canonical form.
+  parseCalendarDate(date);
+  // One round trip: the branch comes with its day's slots.
+  const day = await repository.listSlotsOnDate(db, branchId, date, nowMs);
+  if (!day) throw new AppError('branch_not_found');
+  if (day.slots === null) return [];
+  const { time_zone: timeZone, active_with_smart_lock: active } = day;
+  return day.slots.map(([id, startMs, endMs, priceCents, taken]) => ({
+    id,
+    start_time: formatSlotTime(startMs, timeZone),
+    end_time: formatSlotTime(endMs, timeZone),
+    basic_price_eur: centsToEuros(priceCents),
+    is_bookeable: active && startMs > nowMs && !taken,
+  }));
+}
+
 export function createBranchService({
   db,
   clock,
@@ -459,26 +486,9 @@ export function createBranchService({
       return formatLocalTime(clock.now(), branch.time_zone, 'millisecond');
     },
 
-    /**
-     * The slots starting on a branch-local date. Bookable: the branch takes bookings, the slot starts after
-     * now, and no confirmed booking or unexpired hold covers it. Dates outside the horizon have none.
-     */
+    /** listSlotsOfDay at the clock's now. */
     async listSlots(branchId: number, date: string): Promise<Schemas['TimeSlot'][]> {
-      // Validated; a valid date's text is already its canonical form.
-      parseCalendarDate(date);
-      const nowMs = clock.now().epochMilliseconds;
-      // One round trip: the branch comes with its day's slots.
-      const day = await repository.listSlotsOnDate(db, branchId, date, nowMs);
-      if (!day) throw new AppError('branch_not_found');
-      if (day.slots === null) return [];
-      const { time_zone: timeZone, active_with_smart_lock: active } = day;
-      return day.slots.map(([id, startMs, endMs, priceCents, taken]) => ({
-        id,
-        start_time: formatSlotTime(startMs, timeZone),
-        end_time: formatSlotTime(endMs, timeZone),
-        basic_price_eur: centsToEuros(priceCents),
-        is_bookeable: active && startMs > nowMs && !taken,
-      }));
+      return listSlotsOfDay(db, branchId, date, clock.now().epochMilliseconds);
     },
 
     async getRefundRatios(): Promise<RefundRatios> {

@@ -267,6 +267,13 @@ export const errorCatalogue = {
     status: 404,
     detail: /*i18n*/ { id: 'error.booking_not_found', message: 'Reserva não encontrada.' },
   },
+  no_free_week: {
+    status: 404,
+    detail: /*i18n*/ {
+      id: 'error.no_free_week',
+      message: 'Este horário não está livre em nenhuma das próximas semanas. Escolha outro no calendário.',
+    },
+  },
   booking_not_cancelable: {
     status: 409,
     detail: /*i18n*/ {

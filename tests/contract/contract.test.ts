@@ -66,6 +66,7 @@ const expectedOperations = [
   ['listMyBookings', 'get', '/bookings/my-bookings', 'bearer'],
   ['cancelBookings', 'post', '/bookings/cancel-bookings', 'bearer'],
   ['moveBooking', 'post', '/bookings/{booking_id}/move', 'bearer'],
+  ['findBookAgainSlot', 'get', '/bookings/{booking_id}/again', 'bearer'],
   ['stripeWebhook', 'post', '/checkout/webhook', 'public'],
   ['getLocalCheckoutPage', 'get', '/checkout/local/{session_id}', 'public'],
   ['completeLocalCheckout', 'post', '/checkout/local/{session_id}/complete', 'public'],
