@@ -32,7 +32,15 @@ type AppliedCoupon = Coupon & { code: string; offered?: boolean };
 /** The coupon the member's profile offers without typing it (`offered_coupon` of `GET /auth/me`). */
 export type OfferedCoupon = Coupon & { code: string };
 
-export type BookingInput = { branchId: number; loggedIn: boolean; fallbackToday: string };
+export type BookingInput = {
+  branchId: number;
+  loggedIn: boolean;
+  fallbackToday: string;
+  /** The day to open on instead of today ("Book again": the next free week's), when it is not past. */
+  openOn?: string | null;
+  /** A slot of that day to choose once its slots load, when it is still bookable ("Book again"). */
+  preselectSlotId?: number | null;
+};
 
 export type BookingContext = Calendar & {
   branchId: number;
@@ -49,6 +57,8 @@ export type BookingContext = Calendar & {
   clientSecret: string | null;
   /** A slot picked while logged out: selected once the session is logged in (docs/decisions.md, 'Client'). */
   pendingSlot: TimeSlot | null;
+  openOn: string | null;
+  preselectSlotId: number | null;
 };
 
 export type BookingEvent =
@@ -150,6 +160,8 @@ export const bookingMachine = setup({
     summaryError: null,
     clientSecret: null,
     pendingSlot: null,
+    openOn: input.openOn ?? null,
+    preselectSlotId: input.preselectSlotId ?? null,
   }),
   invoke: { id: 'session', src: 'sessionChanges' },
   on: {
@@ -175,7 +187,10 @@ export const bookingMachine = setup({
   },
   initial: 'loadingToday',
   states: {
-    loadingToday: loadingToday<BookingContext, BookingEvent>((context) => context.branchId),
+    loadingToday: loadingToday<BookingContext, BookingEvent>(
+      (context) => context.branchId,
+      (context) => context.openOn,
+    ),
     browsing: {
       type: 'parallel',
       on: {
@@ -202,11 +217,21 @@ export const bookingMachine = setup({
                     const bookable = new Set(
                       event.output.filter((slot) => slot.is_bookeable).map((slot) => slot.id),
                     );
+                    const selected = context.selected.filter(
+                      (slot) => slotDate(slot) !== context.date || bookable.has(slot.id),
+                    );
+                    // "Book again": its slot is chosen on the first load, if a member may still book it.
+                    const preselected = event.output.find(
+                      (slot) =>
+                        slot.id === context.preselectSlotId &&
+                        slot.is_bookeable &&
+                        context.loggedIn &&
+                        !selected.some((chosen) => chosen.id === slot.id),
+                    );
                     return {
                       slots: event.output,
-                      selected: context.selected.filter(
-                        (slot) => slotDate(slot) !== context.date || bookable.has(slot.id),
-                      ),
+                      selected: preselected ? [...selected, preselected] : selected,
+                      preselectSlotId: null,
                     };
                   }),
                 },

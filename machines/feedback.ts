@@ -18,6 +18,7 @@ export type FeedbackKey =
   | 'can-not-cancel-bookings'
   | 'can-not-resend-code'
   | 'can-not-move-booking'
+  | 'can-not-book-again'
   | 'code-sent-again'
   | 'failed-to-delete-account'
   | 'passwords-do-not-match'

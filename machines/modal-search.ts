@@ -59,6 +59,8 @@ export const modalSearchSchema = z.pipe(
     stripe_session_id: optional(token),
     // A real calendar date (2026-02-30 is not one).
     booking_date: optional(z.iso.date()),
+    // "Book again": the slot of `booking_date` the booking modal opens with chosen.
+    booking_slot_id: optional(positiveId),
   }),
   // Absent keys stay absent, so links and history entries do not fill with empty parameters.
   z.transform(<T extends object>(search: T): T => {

@@ -1,6 +1,11 @@
 import { fromPromise } from 'xstate';
 import { expectData, expectOk, type ApiClient } from './api.ts';
-import { HISTORY_PAGE, type CancelRequest, type HistoryPage } from './myBookings.machine.ts';
+import {
+  HISTORY_PAGE,
+  type BookAgainSlot,
+  type CancelRequest,
+  type HistoryPage,
+} from './myBookings.machine.ts';
 import type { Booking } from './myBookings.selectors.ts';
 
 export function createMyBookingsActors(api: ApiClient) {
@@ -18,6 +23,11 @@ export function createMyBookingsActors(api: ApiClient) {
     ),
     resendCode: fromPromise<void, { booking_id: number }>(({ input }) =>
       expectOk(api.POST('/bookings/resend-code', { body: input })),
+    ),
+    findBookAgainSlot: fromPromise<BookAgainSlot, { booking_id: number }>(({ input }) =>
+      expectData(
+        api.GET('/bookings/{booking_id}/again', { params: { path: { booking_id: input.booking_id } } }),
+      ),
     ),
   };
 }

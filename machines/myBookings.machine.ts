@@ -37,7 +37,12 @@ export type CancellationContext = {
   cancelled: { count: number; refundEur: number } | null;
   /** Where older history starts, while some may be left to load on demand ('Show older bookings'). */
   olderHistory: string | null;
+  /** "Book again" of a past or cancelled booking: the one being looked up, and why it could not be (issue 30). */
+  again: { bookingId: number; feedback: Feedback | null } | null;
 };
+
+/** The slot that books a booking again: the same branch and time on the next free week. */
+export type BookAgainSlot = { branch_id: number; date: string; time_slot_id: number; start_time: string };
 
 export type CancellationEvent =
   | { type: 'booking.toggle'; id: number }
@@ -47,7 +52,8 @@ export type CancellationEvent =
   | { type: 'cancellation.confirm' }
   | { type: 'bookings.reload' }
   | { type: 'history.more' }
-  | { type: 'code.resend'; id: number };
+  | { type: 'code.resend'; id: number }
+  | { type: 'booking.again'; id: number };
 
 export type CancelRequest = { booking: { booking_id: number; expected_refund_eur: number }[] };
 
@@ -108,6 +114,7 @@ export const myBookingsMachine = setup({
     cancelBookings: placeholder<void, CancelRequest>('cancelBookings'),
     resendCode: placeholder<void, { booking_id: number }>('resendCode'),
     loadHistory: placeholder<HistoryPage, { before: string }>('loadHistory'),
+    findBookAgainSlot: placeholder<BookAgainSlot, { booking_id: number }>('findBookAgainSlot'),
   },
   guards: {
     isSelectable: ({ context }, params: { id: number }) =>
@@ -117,13 +124,18 @@ export const myBookingsMachine = setup({
     /** The server says when (T-30 to the end of the window); the button shows only with a readable code. */
     hasVisibleCode: ({ context }, params: { id: number }) =>
       context.bookings.some((booking) => booking.id === params.id && booking.lock_code !== null),
+    /** A past, cancelled or expired booking can be booked again. */
+    isRebookable: ({ context }, params: { id: number }) =>
+      context.bookings.some((booking) => booking.id === params.id && listOf(booking) !== 'active'),
     isConflict: (_, params: { error: unknown }) =>
       hasErrorCode(params.error, 'refund_changed', 'booking_not_cancelable'),
   },
   actions: {
     // A (re)load answers the upcoming bookings and the newest page of the history: older pages come on demand.
+    // It also puts away the last "Book again" refusal: the list it stood beside is gone.
     keepBookings: assign(({ context }, params: { bookings: Booking[] }) => ({
       bookings: params.bookings,
+      again: null,
       selected: keepCancelable(context.selected, params.bookings),
       olderHistory:
         params.bookings.filter((booking) => listOf(booking) !== 'active').length >= HISTORY_PAGE
@@ -150,6 +162,8 @@ export const myBookingsMachine = setup({
     cancelFailed: assign(({ event }) => ({
       error: failureFeedback((event as { error?: unknown }).error, 'can-not-cancel-bookings'),
     })),
+    // Provided by the app: opens the booking flow on the slot's day with the slot chosen.
+    openBooking: (_, _params: { slot: BookAgainSlot }) => {},
     // Provided by the app (docs/decisions.md, 'Client').
     logLoadFailure: (_, params: { error: unknown }) => {
       console.error('Could not load my bookings', params.error);
@@ -157,7 +171,15 @@ export const myBookingsMachine = setup({
   },
 }).createMachine({
   id: 'myBookings',
-  context: { bookings: [], selected: [], error: null, codeNotice: null, olderHistory: null, cancelled: null },
+  context: {
+    bookings: [],
+    selected: [],
+    error: null,
+    codeNotice: null,
+    olderHistory: null,
+    cancelled: null,
+    again: null,
+  },
   initial: 'loading',
   states: {
     loading: {
@@ -194,6 +216,36 @@ export const myBookingsMachine = setup({
           target: 'resendingCode',
           actions: assign(({ event }) => ({
             codeNotice: { bookingId: event.id, feedback: { key: 'code-sent-again' as const }, sent: false },
+          })),
+        },
+        'booking.again': {
+          guard: { type: 'isRebookable', params: ({ event }) => ({ id: event.id }) },
+          target: 'findingAgain',
+          actions: assign(({ event }) => ({ again: { bookingId: event.id, feedback: null } })),
+        },
+      },
+    },
+    // "Book again" (issue 30, item 4): the next free week's slot, then the booking flow opens on it; a week that
+    // cannot be found says why beside the booking.
+    findingAgain: {
+      invoke: {
+        id: 'findBookAgainSlot',
+        src: 'findBookAgainSlot',
+        input: ({ context }) => ({ booking_id: context.again?.bookingId ?? 0 }),
+        onDone: {
+          target: 'ready',
+          actions: [
+            assign({ again: null }),
+            { type: 'openBooking', params: ({ event }) => ({ slot: event.output }) },
+          ],
+        },
+        onError: {
+          target: 'ready',
+          actions: assign(({ context, event }) => ({
+            again: context.again && {
+              ...context.again,
+              feedback: failureFeedback(event.error, 'can-not-book-again'),
+            },
           })),
         },
       },

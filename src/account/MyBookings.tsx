@@ -3,12 +3,14 @@ import { Alert, Anchor, Badge, Button, Checkbox, Group, Stack, Table, Text, Titl
 import { useState, type ReactNode } from 'react';
 import type { EventFrom, SnapshotFrom } from 'xstate';
 import {
+  type BookAgainSlot,
   type myBookingsMachine,
   selectedBookings,
   visibleDoorCodes,
 } from '../../machines/myBookings.machine.ts';
 import {
   groupBookings,
+  listOf,
   refundPercent,
   statusLabel,
   sumEuros,
@@ -18,6 +20,7 @@ import {
   type BookingStatusLabel,
 } from '../../machines/myBookings.selectors.ts';
 import { useFeedbackText } from '../auth/feedback.tsx';
+import { useUpdateModalSearch } from '../auth/useModalSearch.ts';
 import { formatEuros, formatPercent } from '../i18n/format.ts';
 import type { Locale } from '../i18n/locales.ts';
 import { useLocale } from '../shell/navigation.ts';
@@ -169,7 +172,41 @@ function BookingCard({
       )}
       <BookingFacts booking={booking} locale={locale} />
       {booking.is_movable && <MoveButton booking={booking} when={when} />}
+      {listOf(booking) !== 'active' && <BookAgainButton booking={booking} when={when} send={send} />}
     </li>
+  );
+}
+
+/**
+ * "Book again" (issue 30, item 4): the same branch and time on the next free week, opened in the booking flow
+ * with that slot chosen; why not, beside the button, when no week has it free.
+ */
+function BookAgainButton({ booking, when, send }: { booking: Booking; when: string; send: Send }) {
+  const { t } = useLingui();
+  const feedbackText = useFeedbackText();
+  const again = myBookingsFlow.useSelector((state) =>
+    state.context.again?.bookingId === booking.id ? state.context.again : null,
+  );
+  const finding = myBookingsFlow.useSelector((state) => state.matches('findingAgain'));
+  const canAsk = myBookingsFlow.useCan({ type: 'booking.again', id: booking.id });
+  return (
+    <Group gap="sm" mt="xs">
+      <Button
+        variant="light"
+        size="xs"
+        aria-label={t`Reservar de novo (${when})`}
+        loading={finding && again !== null}
+        disabled={!canAsk}
+        onClick={() => send({ type: 'booking.again', id: booking.id })}
+      >
+        {t`Reservar de novo`}
+      </Button>
+      {again?.feedback && (
+        <Text size="sm" role="status" c="red.4" className="book-again-notice">
+          {feedbackText(again.feedback)}
+        </Text>
+      )}
+    </Group>
   );
 }
 
@@ -274,7 +311,7 @@ function DoorCodes({ state, send, locale }: { state: MachineState; send: Send; l
 }
 
 /** My bookings (docs/decisions.md, 'Client'): per branch, Active (open, selectable), Past and Canceled (closed). */
-export const MyBookings = myBookingsFlow.withProvider(function MyBookingsLists() {
+function MyBookingsLists(_: { openBooking: (slot: BookAgainSlot) => void }) {
   const { t } = useLingui();
   const locale = useLocale();
   const [state, send] = myBookingsFlow.useFlow();
@@ -408,7 +445,31 @@ export const MyBookings = myBookingsFlow.withProvider(function MyBookingsLists()
       </ConfirmDialog>
     </Stack>
   );
-});
+}
+
+const MyBookingsFlow = myBookingsFlow.withProvider(MyBookingsLists, ({ openBooking }) => ({
+  ports: { openBooking },
+}));
+
+/** My bookings (docs/decisions.md, 'Client'); "Book again" opens the booking modal on the slot it found. */
+export function MyBookings() {
+  const updateSearch = useUpdateModalSearch();
+  return (
+    <MyBookingsFlow
+      openBooking={(slot) =>
+        void updateSearch((previous) => ({
+          ...previous,
+          account_tab: undefined,
+          move_booking_id: undefined,
+          booking_tab: 'bookSessions',
+          booking_branch_id: slot.branch_id,
+          booking_date: slot.date,
+          booking_slot_id: slot.time_slot_id,
+        }))
+      }
+    />
+  );
+}
 
 /** Said once a cancellation is done (issue 30: nothing said it): how many bookings ended, and the refund on its way. */
 function CancelledNotice({ count, refundEur, locale }: { count: number; refundEur: number; locale: Locale }) {

@@ -19,6 +19,7 @@ export function useFeedbackText(): (feedback: Feedback) => string {
     'can-not-cancel-bookings': t`Não é possível cancelar as reservas. Tente mais tarde.`,
     'can-not-resend-code': t`Não foi possível reenviar o código. Tente mais tarde.`,
     'can-not-move-booking': t`Não foi possível mudar a reserva. Tente mais tarde.`,
+    'can-not-book-again': t`Não foi possível procurar este horário. Tente mais tarde.`,
     'code-sent-again': t`Enviámos novamente o código da porta por e-mail e SMS.`,
     'failed-to-delete-account': t`Não foi possível eliminar a conta`,
     'passwords-do-not-match': t`As palavras-passe não coincidem`,

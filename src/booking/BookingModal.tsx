@@ -51,8 +51,15 @@ function BookingFlow({
   const openLogin = useOpenLogin();
   const [state, send] = bookingFlow.useFlow();
 
+  // "Book again"'s day and slot go with the modal: the next opening starts on today.
   const close = () =>
-    updateSearch((previous) => ({ ...previous, booking_tab: undefined, booking_branch_id: undefined }));
+    updateSearch((previous) => ({
+      ...previous,
+      booking_tab: undefined,
+      booking_branch_id: undefined,
+      booking_date: undefined,
+      booking_slot_id: undefined,
+    }));
   const dialogOpen = state.matches('summary') || state.matches('payment') || state.matches('confirmed');
   const branchName = branch.name;
 
@@ -160,7 +167,13 @@ export default function BookingModal({ hidden, onShown }: { hidden: boolean; onS
       ) : branch ? (
         <bookingFlow.Provider
           key={branch.id}
-          input={{ branchId: branch.id, loggedIn, fallbackToday: todayIn(branch.time_zone) }}
+          input={{
+            branchId: branch.id,
+            loggedIn,
+            fallbackToday: todayIn(branch.time_zone),
+            openOn: search.booking_date ?? null,
+            preselectSlotId: search.booking_slot_id ?? null,
+          }}
           ports={{ openLogin }}
         >
           <BookingFlow branch={branch} tab={search.booking_tab} hidden={hidden} onShown={onShown} />
@@ -173,6 +186,8 @@ export default function BookingModal({ hidden, onShown }: { hidden: boolean; onS
               ...previous,
               booking_tab: undefined,
               booking_branch_id: undefined,
+              booking_date: undefined,
+              booking_slot_id: undefined,
             }))
           }
           closeButtonProps={{ 'aria-label': t`Fechar` }}

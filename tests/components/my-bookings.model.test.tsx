@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { EventFrom, SnapshotFrom } from 'xstate';
 import { ApiError } from '../../machines/api.ts';
 import { myBookingsMachine, type HistoryPage } from '../../machines/myBookings.machine.ts';
-import type { Booking } from '../../machines/myBookings.selectors.ts';
+import { listOf, type Booking } from '../../machines/myBookings.selectors.ts';
 import {
   CHANGED_BOOKINGS,
   FIRST_BOOKINGS,
@@ -14,6 +14,7 @@ import {
 } from '../machines/bookings-fixtures.ts';
 import { covering, generatePaths, withoutPrefixes } from '../machines/model/paths.ts';
 import { renderApp } from './support/app.tsx';
+import { cutAfter } from './support/console.tsx';
 import { drivePath, press, recorder, type Driver } from './support/model.ts';
 import { MEMBER } from './support/member.ts';
 import { createNetwork, errorAnswer, type Network } from './support/network.ts';
@@ -23,7 +24,7 @@ const { default: AccountModal } = await import('../../src/account/AccountModal.t
 // My bookings' machine (machines/myBookings.machine.ts) driven through the real account modal's bookings tab
 // (src/account/MyBookings.tsx): paths generated from the machine, each user event a click in the rendered lists
 // and dialog, each call answered at the network with a body the contract allows. `bookings.reload` has no control
-// (nothing in the UI sends it), so the UI reaches at most 18 of the 19 transitions.
+// (nothing in the UI sends it), so the UI reaches at most 21 of the 22 transitions.
 
 type Event = EventFrom<typeof myBookingsMachine>;
 type Snapshot = SnapshotFrom<typeof myBookingsMachine>;
@@ -31,6 +32,7 @@ type Snapshot = SnapshotFrom<typeof myBookingsMachine>;
 const FIRST = FIRST_BOOKINGS;
 const CHANGED = CHANGED_BOOKINGS;
 const LONG = LONG_HISTORY;
+const AGAIN = { branch_id: 1, date: '2026-12-08', time_slot_id: 77, start_time: '2026-12-08T10:00:00+00:00' };
 const OLDER: HistoryPage = { bookings: [pastBooking(5), pastBooking(4)], nextCursor: null };
 
 const answers = (state: Snapshot): Event[] => {
@@ -52,6 +54,14 @@ const answers = (state: Snapshot): Event[] => {
     return [
       { type: 'xstate.done.actor.loadHistory', output: OLDER },
       { type: 'xstate.error.actor.loadHistory', error: new ApiError('service_unavailable') },
+    ] as unknown as Event[];
+  if (state.matches('findingAgain'))
+    return [
+      { type: 'xstate.done.actor.findBookAgainSlot', output: AGAIN },
+      {
+        type: 'xstate.error.actor.findBookAgainSlot',
+        error: new ApiError('no_free_week', 'Este horário não está livre em nenhuma das próximas semanas.'),
+      },
     ] as unknown as Event[];
   if (state.matches('resendingCode'))
     return [
@@ -85,6 +95,11 @@ function userEvents(state: Snapshot): Event[] {
       ...bookings
         .filter((item) => item.lock_code !== null)
         .map((item) => ({ type: 'code.resend' as const, id: item.id })),
+      // "Book again" on the first booking of the history shown (one is enough for every transition).
+      ...bookings
+        .filter((item) => listOf(item) !== 'active')
+        .slice(0, 1)
+        .map((item) => ({ type: 'booking.again' as const, id: item.id })),
     ];
   if (state.matches({ dialog: 'idle' }))
     return [
@@ -111,14 +126,18 @@ const generated = withoutPrefixes(
         state.context.codeNotice,
         state.context.olderHistory,
         state.context.cancelled,
+        state.context.again,
       ]),
     maxStatesForSimplePaths: 0,
   }),
 );
-const SCRIPTED = ['loadBookings', 'cancelBookings', 'resendCode', 'loadHistory'];
-const paths = await covering(model, generated, { scripted: SCRIPTED });
+// The slot found opens the booking modal in place of the account modal: nothing more is done on this page.
+const cut = cutAfter(generated, (event) => event.type === 'xstate.done.actor.findBookAgainSlot');
+const SCRIPTED = ['loadBookings', 'cancelBookings', 'resendCode', 'loadHistory', 'findBookAgainSlot'];
+const paths = await covering(model, cut, { scripted: SCRIPTED });
 
-type World = { network: Network };
+/** `opened`: the slot of "Book again" was answered, so the booking modal opens in place of this one. */
+type World = { network: Network; search: () => string; opened: boolean };
 
 const card = (id: number) => {
   const found = screen.getAllByTestId('booking').find((item) => item.textContent?.includes(`#${id}`));
@@ -129,7 +148,7 @@ const button = (name: string) => screen.getByRole('button', { name });
 const cancelDialog = () => screen.getByRole('dialog', { name: 'Cancelar reservas' });
 
 const driver: Driver<typeof myBookingsMachine, World> = {
-  answer(event) {
+  answer(event, _, world) {
     const actor = /actor\.(.+)$/.exec(event.type)![1]!;
     const error = event.error as ApiError | undefined;
     if (actor === 'loadBookings')
@@ -150,6 +169,14 @@ const driver: Driver<typeof myBookingsMachine, World> = {
             },
       };
     }
+    if (actor === 'findBookAgainSlot')
+      return {
+        operations: ['findBookAgainSlot'],
+        answer: () => {
+          world.opened = !error;
+          return error ? errorAnswer(error) : { status: 200, body: event.output };
+        },
+      };
     if (actor === 'resendCode')
       return {
         operations: ['resendAccessCode'],
@@ -175,6 +202,8 @@ const driver: Driver<typeof myBookingsMachine, World> = {
     'cancellation.confirm': () =>
       press(within(cancelDialog()).getByRole('button', { name: /^Cancelar (a reserva|as reservas)$/ })),
     'history.more': () => press(button('Mostrar reservas mais antigas')),
+    'booking.again': (event) =>
+      press(within(card((event as { id: number }).id)).getByRole('button', { name: /^Reservar de novo/ })),
     'code.resend': () =>
       press(
         within(screen.getByRole('region', { name: 'Códigos da porta' })).getByRole('button', {
@@ -182,8 +211,29 @@ const driver: Driver<typeof myBookingsMachine, World> = {
         }),
       ),
   },
-  check(state) {
-    const { bookings, selected, error, codeNotice, olderHistory, cancelled } = state.context;
+  check(state, world) {
+    const { bookings, selected, error, codeNotice, olderHistory, cancelled, again } = state.context;
+    // "Book again" (issue 30): the booking modal opens on the slot found, in place of the account modal.
+    if (world.opened) {
+      const search = new URLSearchParams(world.search());
+      expect(Object.fromEntries(search)).toEqual({
+        booking_tab: 'bookSessions',
+        booking_branch_id: String(AGAIN.branch_id),
+        booking_date: AGAIN.date,
+        booking_slot_id: String(AGAIN.time_slot_id),
+      });
+      return;
+    }
+    const notices = screen.queryAllByText(/^Este horário não está livre/);
+    expect(notices.length, 'the reason is said beside the booking asked about').toBe(
+      again?.feedback && !state.matches('loading') ? 1 : 0,
+    );
+    if (again?.feedback && !state.matches('loading'))
+      expect(card(again.bookingId).contains(notices[0]!)).toBe(true);
+    if (state.matches('findingAgain')) {
+      const asked = within(card(again!.bookingId)).getByRole('button', { name: /^Reservar de novo/ });
+      expect(asked.dataset.loading).toBe('true');
+    }
     // Once a cancellation is done it is said with the list it reloads (issue 30), until the dialog opens again.
     const statuses = screen.queryAllByRole('status');
     const said = statuses.filter((item) => item.classList.contains('cancelled-notice'));
@@ -283,7 +333,7 @@ describe('my bookings, driven by its model through the account modal', () => {
         token: 'member-token',
       });
       try {
-        await drivePath(driver, path, flow, { network });
+        await drivePath(driver, path, flow, { network, search: app.search, opened: false });
         const failedLoads = path.steps.filter((step) =>
           /^xstate\.error\.actor\.load(Bookings|History)$/.test(step.event.type as string),
         ).length;

@@ -43,7 +43,11 @@ type Script = {
   offered?: () => OfferedCoupon | null | Promise<OfferedCoupon | null>;
 };
 
-function start(script: Script = {}, loggedIn = true) {
+function start(
+  script: Script = {},
+  loggedIn = true,
+  again: { openOn?: string | null; preselectSlotId?: number | null } = {},
+) {
   const created: CreateBookingInput[] = [];
   const slotCalls: string[] = [];
   const offerCalls: number[] = [];
@@ -73,7 +77,7 @@ function start(script: Script = {}, loggedIn = true) {
     actions: { requestLogin },
   });
   const actor = createActor(machine, {
-    input: { branchId: 1, loggedIn, fallbackToday: '2026-11-20' },
+    input: { branchId: 1, loggedIn, fallbackToday: '2026-11-20', ...again },
   }).start();
   return { actor, created, slotCalls, offerCalls, requestLogin };
 }
@@ -434,5 +438,42 @@ describe('booking arithmetic', () => {
     expect(cells[0]).toBe('2026-10-26');
     expect(cells[6]).toBe('2026-11-01');
     expect(cells[41]).toBe('2026-12-06');
+  });
+});
+
+// Issue 30, item 4: "Book again" opens the flow on the next free week's day with its slot chosen.
+describe('the booking flow opened by "Book again"', () => {
+  const ready = (actor: ReturnType<typeof start>['actor']) =>
+    waitFor(actor, (state) => state.matches({ browsing: { slots: 'ready' } }));
+
+  it('opens on the day given and chooses its slot once, leaving it to the member afterwards', async () => {
+    const { actor, slotCalls } = start({}, true, { openOn: '2026-11-25', preselectSlotId: 12 });
+    const state = await ready(actor);
+    expect(state.context.date).toBe('2026-11-25');
+    expect(slotCalls).toEqual(['2026-11-25']);
+    expect(state.context.selected.map((chosen) => chosen.id)).toEqual([12]);
+    // Unchosen, it stays unchosen when the day's slots load again.
+    actor.send({ type: 'slot.toggle', slot: day2[1]! });
+    actor.send({ type: 'date.select', date: '2026-11-23' });
+    await ready(actor);
+    actor.send({ type: 'date.select', date: '2026-11-25' });
+    expect((await ready(actor)).context.selected).toEqual([]);
+  });
+
+  it('chooses nothing when the slot was taken meanwhile, or for a visitor who is not signed in', async () => {
+    const taken = start({ slots: () => [slot(12, '2026-11-25T19:00', 25, false)] }, true, {
+      openOn: '2026-11-25',
+      preselectSlotId: 12,
+    });
+    expect((await ready(taken.actor)).context.selected).toEqual([]);
+    const visitor = start({}, false, { openOn: '2026-11-25', preselectSlotId: 12 });
+    expect((await ready(visitor.actor)).context.selected).toEqual([]);
+  });
+
+  it('opens on today when the day given is past', async () => {
+    const { actor } = start({}, true, { openOn: '2026-11-01', preselectSlotId: 11 });
+    const state = await ready(actor);
+    expect(state.context.date).toBe('2026-11-23');
+    expect(state.context.selected).toEqual([]);
   });
 });

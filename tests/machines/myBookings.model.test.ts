@@ -24,6 +24,8 @@ const OLDER: HistoryPage[] = [
   { bookings: [pastBooking(1)], nextCursor: null },
 ];
 
+const AGAIN = { branch_id: 1, date: '2026-12-08', time_slot_id: 77, start_time: '2026-12-08T10:00:00+00:00' };
+
 const EVENTS = [
   ...LISTS.map((output) => ({ type: 'xstate.done.actor.loadBookings', output })),
   ...OLDER.map((output) => ({ type: 'xstate.done.actor.loadHistory', output })),
@@ -48,6 +50,11 @@ const EVENTS = [
   { type: 'code.resend', id: 2 },
   { type: 'xstate.done.actor.resendCode' },
   { type: 'xstate.error.actor.resendCode', error: new ApiError('rate_limited', 'Too many attempts.') },
+  // "Book again" (issue 30): a past booking of the long history, an active one (refused), and the answers.
+  { type: 'booking.again', id: 110 },
+  { type: 'booking.again', id: 1 },
+  { type: 'xstate.done.actor.findBookAgainSlot', output: AGAIN },
+  { type: 'xstate.error.actor.findBookAgainSlot', error: new ApiError('no_free_week', 'No week is free.') },
 ] as unknown as Event[];
 
 const coverage = coverageOf(myBookingsMachine);
@@ -72,6 +79,7 @@ describe('my bookings machine, model-based', () => {
         `code:${state.context.codeNotice ? `${state.context.codeNotice.bookingId}/${state.context.codeNotice.sent}` : '-'}`,
         `older:${state.context.olderHistory}`,
         `cancelled:${state.context.cancelled !== null}`,
+        `again:${JSON.stringify(state.context.again)}`,
       ].join(' '),
     maxStatesForSimplePaths: 0,
   });
@@ -80,16 +88,24 @@ describe('my bookings machine, model-based', () => {
     it.concurrent(`follows ${path.description} to ${JSON.stringify(path.state.value)}`, async () => {
       const sent: CancelRequest[] = [];
       const resent: unknown[] = [];
+      const asked: unknown[] = [];
+      const opened: unknown[] = [];
       let logged = 0;
       let loadFailures = 0;
       let previous: Snapshot | null = null;
       await replayPath(myBookingsMachine, path, {
-        scripted: ['loadBookings', 'cancelBookings', 'resendCode', 'loadHistory'],
+        scripted: ['loadBookings', 'cancelBookings', 'resendCode', 'loadHistory', 'findBookAgainSlot'],
         coverage,
-        provide: { actions: { logLoadFailure: () => (logged += 1) } },
+        provide: {
+          actions: {
+            logLoadFailure: () => (logged += 1),
+            openBooking: (_: unknown, params: { slot: unknown }) => opened.push(params.slot),
+          },
+        },
         onCall: (id, input) => {
           if (id === 'cancelBookings') sent.push(input as CancelRequest);
           if (id === 'resendCode') resent.push(input);
+          if (id === 'findBookAgainSlot') asked.push(input);
         },
         check: (snapshot, step) => {
           const type = step.event.type as string;
@@ -162,6 +178,35 @@ describe('my bookings machine, model-based', () => {
             expect(resent.at(-1)).toEqual({ booking_id: shown!.id });
           }
           if (type === 'xstate.done.actor.resendCode') expect(snapshot.context.codeNotice?.sent).toBe(true);
+          // "Book again" only for a booking of the history, that booking's; the booking flow opens on the slot
+          // found, once per answer; a refusal stays beside that booking.
+          if (type === 'booking.again' && snapshot.matches('findingAgain')) {
+            const asking = bookings.find((item) => item.id === snapshot.context.again?.bookingId);
+            expect(asking?.is_in_past || asking?.status !== 'confirmed').toBe(true);
+            expect(asked.at(-1)).toEqual({ booking_id: asking!.id });
+          }
+          // An active booking is not booked again (booking 1 is active on every list that holds it).
+          if (
+            type === 'booking.again' &&
+            (step.event as { id?: number }).id === 1 &&
+            previous?.matches('ready')
+          )
+            expect(snapshot.matches('findingAgain')).toBe(false);
+          expect(opened.length).toBe(
+            path.steps
+              .slice(0, path.steps.indexOf(step) + 1)
+              .filter((item) => (item.event.type as string) === 'xstate.done.actor.findBookAgainSlot').length,
+          );
+          if (type === 'xstate.done.actor.findBookAgainSlot') {
+            expect(opened.at(-1)).toEqual(AGAIN);
+            expect(snapshot.context.again).toBeNull();
+          }
+          if (type === 'xstate.error.actor.findBookAgainSlot') {
+            expect(snapshot.context.again).toMatchObject({
+              bookingId: 110,
+              feedback: { text: 'No week is free.' },
+            });
+          }
           if (type === 'xstate.error.actor.resendCode') {
             expect(snapshot.context.codeNotice).toMatchObject({
               sent: false,
