@@ -290,6 +290,20 @@ function upcoming(now: Date) {
 }
 
 /** Every upcoming booking of the user, by start time (bookings_by_user serves the range). */
+/** Where and when one of the user's bookings is (any status), or undefined when it is not theirs. */
+export async function findUserBookingPlace(
+  db: Db,
+  userId: string,
+  bookingId: number,
+): Promise<{ branch_id: number; start_time: Date } | undefined> {
+  return db
+    .selectFrom('bookings')
+    .select(['branch_id', 'start_time'])
+    .where('id', '=', bookingId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
 export async function listUpcomingUserBookings(db: Db, userId: string, now: Date): Promise<MyBookingRow[]> {
   return userBookingsQuery(db, userId)
     .where('booking.start_time', '>', now)

@@ -539,12 +539,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
      * booking that is not past and has that slot free, within the slots generated so far. Reads only.
      */
     async findBookAgainSlot(userId: string, bookingId: number): Promise<Schemas['BookAgainSlot']> {
-      const booking = await db
-        .selectFrom('bookings')
-        .select(['branch_id', 'start_time'])
-        .where('id', '=', bookingId)
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
+      const booking = await repository.findUserBookingPlace(db, userId, bookingId);
       if (!booking) throw new AppError('booking_not_found');
       const branch = await findBranch(db, booking.branch_id);
       if (!branch) throw new AppError('booking_not_found');
