@@ -130,6 +130,8 @@ test('logs in, picks a date and two slots, confirms and reaches the payment with
   );
 
   const slots = booking.getByRole('group', { name: 'Horários' });
+  // The day's slots arrive after the heading: count the grid's tab stops once it is there, not the loading line.
+  await expect(slots).toBeVisible();
   expect(await tabStops(page, '.slot-grid')).toBe(1);
   await tabTo(page, /^\d{2}:\d{2} - \d{2}:\d{2}/);
   await page.keyboard.press('Home');
