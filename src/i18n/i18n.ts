@@ -1,4 +1,5 @@
 import { i18n, type Messages } from '@lingui/core';
+import { intlTag } from './format.ts';
 import { localeCookie, type Locale } from './locales.ts';
 
 // One chunk per language; the legal texts have their own catalog, loaded only by the rights page.
@@ -39,7 +40,9 @@ export async function activateLocale(locale: Locale): Promise<void> {
     ...[...requestedFeatures].map((feature) => load(featureCatalogs[feature], locale, feature)),
   ]);
   i18n.load(locale, Object.assign({}, messages, ...features) as Messages);
-  i18n.activate(locale);
+  // Plurals by the region's rules, as Intl formats numbers and dates: in Portugal 0 takes the plural ("0 reservas";
+  // bare `pt` gives Brazil's "0 reserva").
+  i18n.activate(locale, [intlTag(locale)]);
   if (typeof document !== 'undefined') document.documentElement.lang = locale;
 }
 

@@ -154,7 +154,7 @@ const driver: Driver<typeof adminTaskMachine, World> = {
     const shown = screen.queryByRole('status');
     expect(shown !== null).toBe(state.matches('done'));
     if (shown) {
-      expect(shown.textContent).toContain('name: "Centro" → "Centro renovado"');
+      expect(shown.textContent).toContain('Nome: Centro → Centro renovado');
       expect(shown.textContent).toContain('3 reservas futuras nesta filial.');
     }
     expect(screen.getByRole('button', { name: 'Guardar' })).toHaveProperty(
@@ -196,9 +196,15 @@ describe("the branch page's arrival kit", () => {
   it('sends the Wi-Fi and the English directions typed, in the preview and the save', async () => {
     const network = consoleNetwork({
       getAdminBranch: () => ({ status: 200, body: BRANCH }),
-      previewBranchUpdate: () => ({
+      previewBranchUpdate: (call) => ({
         status: 200,
-        body: { changes: [{ field: 'arrival', before: null, after: null }], effects: [], future_bookings: 0 },
+        body: {
+          changes: [
+            { field: 'arrival', before: BRANCH.arrival, after: (call.body as { arrival: unknown }).arrival },
+          ],
+          effects: [],
+          future_bookings: 0,
+        },
       }),
     });
     const app = await renderConsole(`/pt/admin/branches/${BRANCH.id}`, { network, inspect: () => {} });
@@ -218,9 +224,16 @@ describe("the branch page's arrival kit", () => {
         },
       };
       press(previewButton());
-      await screen.findByRole('status', {}, { timeout: 5_000 });
+      const shown = await screen.findByRole('status', {}, { timeout: 5_000 });
       const preview = network.calls.find((call) => call.operationId === 'previewBranchUpdate');
       expect(preview?.body).toEqual({ arrival: kit });
+      // The change read as the form's labels with the values typed, only the parts that change, not as JSON.
+      const lines = [...shown.querySelectorAll('p')].map((line) => line.textContent);
+      expect(lines).toEqual([
+        'Rede Wi-Fi: — → Centro-Guest',
+        'Como encontrar a entrada (en): — → Blue door, left of the café.',
+        '0 reservas futuras nesta filial.',
+      ]);
       press(screen.getByRole('button', { name: 'Guardar' }));
       const saved = await network.answer(['updateAdminBranch'], {
         status: 200,

@@ -43,6 +43,80 @@ function useEffectText() {
   return (effect: Effect) => texts[effect];
 }
 
+type Change = BranchChangePreview['changes'][number];
+
+/** A value's parts at their paths (`arrival.texts.en.directions`); lists are one part. */
+function partsOf(value: unknown, path: string, into = new Map<string, unknown>()): Map<string, unknown> {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [key, inner] of Object.entries(value)) partsOf(inner, `${path}.${key}`, into);
+  } else {
+    into.set(path, value);
+  }
+  return into;
+}
+
+/** At most this many characters of a value (a description) in the preview. */
+const SHOWN_CHARACTERS = 120;
+
+/**
+ * The preview's changes as a person reads them: each changed part under the label of its field in the form, its
+ * value before and after as typed ("—" for none), never as JSON (the arrival kit's change was one line of JSON).
+ */
+function useChangeLines() {
+  const { t } = useLingui();
+  const label = (path: string): string => {
+    const [field = '', part = '', language = '', text] = path.split('.');
+    const labels: Record<string, string> = {
+      name: t`Nome`,
+      location: t`Morada`,
+      time_zone: t`Fuso horário`,
+      slot_minutes: t`Duração de cada horário (minutos)`,
+      order: t`Ordem`,
+      vat_rate: t`IVA dos pagamentos`,
+      map_url: t`Ligação do mapa`,
+      images: t`Imagens (um endereço por linha)`,
+      lock_devices: t`Portas (identificadores separados por vírgulas)`,
+      active_with_smart_lock: t`Ativa (aceita reservas, com fechadura inteligente)`,
+      'arrival.entrance_photo_url': t`Fotografia da entrada (endereço)`,
+      'arrival.wifi_network': t`Rede Wi-Fi`,
+      'arrival.wifi_password': t`Palavra-passe do Wi-Fi`,
+    };
+    if (field === 'descriptions') {
+      const locale = part;
+      return t`Descrição (${locale})`;
+    }
+    if (field === 'arrival' && part === 'texts') {
+      const locale = language;
+      if (text === 'directions') return t`Como encontrar a entrada (${locale})`;
+      if (text === 'keypad') return t`Onde está o teclado e como marcar o código (${locale})`;
+      if (text === 'rules') return t`Regras da casa, numa linha (${locale})`;
+    }
+    return labels[path] ?? path;
+  };
+  const shown = (value: unknown): string => {
+    const text = Array.isArray(value)
+      ? value.join(', ')
+      : typeof value === 'boolean'
+        ? value
+          ? t`Sim`
+          : t`Não`
+        : typeof value === 'string' || typeof value === 'number'
+          ? String(value)
+          : '';
+    if (text.trim() === '') return '—';
+    return text.length > SHOWN_CHARACTERS ? `${text.slice(0, SHOWN_CHARACTERS)}…` : text;
+  };
+  return (change: Change) => {
+    const before = partsOf(change.before, change.field);
+    return [...partsOf(change.after, change.field)]
+      .filter(([path, after]) => JSON.stringify(before.get(path) ?? null) !== JSON.stringify(after ?? null))
+      .map(([path, after]) => ({
+        path,
+        text: `${label(path)}: ${shown(before.get(path))} → ${shown(after)}`,
+      }));
+  };
+}
+
 /** What differs from the branch as loaded: only changed fields are sent (and audited). */
 function changesOf(branch: AdminBranch, edited: AdminBranch): AdminBranchUpdate {
   const update: Record<string, unknown> = {};
@@ -162,6 +236,7 @@ function ArrivalEditor({ kit, onChange }: { kit: ArrivalKit; onChange: (kit: Arr
 function BranchEditor({ branch, onSaved }: { branch: AdminBranch; onSaved: () => void }) {
   const { t } = useLingui();
   const effectText = useEffectText();
+  const changeLines = useChangeLines();
   const draft = useDraft(branch);
   const edited = draft.fields;
   const preview = useAdminTask('previewBranch');
@@ -268,9 +343,9 @@ function BranchEditor({ branch, onSaved }: { branch: AdminBranch; onSaved: () =>
       {shown && (
         <Alert color="blue" variant="light" title={t`O que esta mudança afeta`} role="status">
           <Stack gap={4}>
-            {shown.changes.map((change) => (
-              <Text size="sm" key={change.field}>
-                {change.field}: {JSON.stringify(change.before)} → {JSON.stringify(change.after)}
+            {shown.changes.flatMap(changeLines).map((line) => (
+              <Text size="sm" key={line.path}>
+                {line.text}
               </Text>
             ))}
             {shown.effects.map((effect) => (
