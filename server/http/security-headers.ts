@@ -26,7 +26,9 @@ function contentSecurityDirectives({ stripe }: { stripe: boolean }): Directives 
     scriptSrc: ["'self'", ...(stripe ? STRIPE.scriptSrc : [])],
     // Mantine writes component styles at run time.
     styleSrc: ["'self'", "'unsafe-inline'"],
-    imgSrc: ["'self'", 'data:'],
+    // The links the server publishes for pictures (a branch's gallery, its entrance photo) are paths on this site or
+    // https: addresses (server/catalog/links.ts): the pages show both.
+    imgSrc: ["'self'", 'data:', 'https:'],
     fontSrc: ["'self'", 'data:'],
     connectSrc: ["'self'", ...(stripe ? STRIPE.connectSrc : [])],
     frameSrc: ["'self'", 'https://www.openstreetmap.org', ...(stripe ? STRIPE.frameSrc : [])],

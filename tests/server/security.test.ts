@@ -279,6 +279,8 @@ describe('security headers', () => {
     }
     const page = await app.inject({ url: '/pt' });
     expect(page.headers['content-type']).toContain('text/html');
+    // A branch's pictures may be https: links (issue 30): shown, and nothing over plain http.
+    expect(String(page.headers['content-security-policy'])).toMatch(/img-src 'self' data: https:;/);
   });
 
   it('allow Stripe script and frames on the HTML pages only, when Stripe takes the payments', async () => {
