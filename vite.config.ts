@@ -41,11 +41,11 @@ function readPageMetadata(root: string, locale: string) {
 }
 
 /**
- * Writes dist/page-metadata.json: each locale's translated title, description and keywords, the site
- * name and the locale's catalog chunk. The server puts them into the HTML of /{lang} and /{lang}/rights,
+ * Writes dist/page-metadata.json: each locale's translated title, description and keywords and the locale's
+ * catalog chunk (the site's name is the server's, COMPANY_NAME). The server puts them into the HTML of /{lang} and /{lang}/rights,
  * because link-preview crawlers run no JavaScript (and the catalog can be preloaded).
  */
-function pageMetadata(siteName: string, env: Record<string, string>): Plugin {
+function pageMetadata(env: Record<string, string>): Plugin {
   let root = process.cwd();
   let outDir = 'dist';
   let mode = 'production';
@@ -77,7 +77,7 @@ function pageMetadata(siteName: string, env: Record<string, string>): Plugin {
       this.emitFile({
         type: 'asset',
         fileName: 'page-metadata.json',
-        source: `${JSON.stringify({ siteName, titleSeparator: ' | ', locales, catalogs, styles }, null, 2)}\n`,
+        source: `${JSON.stringify({ titleSeparator: ' | ', locales, catalogs, styles }, null, 2)}\n`,
       });
     },
     // Renders every locale's pages to HTML (src/prerender.tsx), and the booking modal of an address that opens one
@@ -197,13 +197,14 @@ function precompress(): Plugin {
 // With Vite 8 the React plugin no longer runs Babel, so Lingui's macros go through @rolldown/plugin-babel.
 export default defineConfig(({ mode }) => {
   const env = loadEnv(mode, process.cwd(), 'VITE_');
-  const clientConfig = parseConfig(env, 'http://localhost');
+  // Checked at build time: a wrong VITE_* value fails the build, not the page.
+  parseConfig(env, 'http://localhost');
   return {
     plugins: [
       react(),
       babel({ presets: [linguiTransformerBabelPreset()] }),
       lingui(),
-      pageMetadata(clientConfig.companyName, env),
+      pageMetadata(env),
       precompress(),
       chunkModules(),
     ],

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { open, runAsNativeApp, simulateLoggedIn } from './support/fixtures.ts';
 
@@ -86,4 +88,27 @@ test('?native-preview on a local address shows the mobile app in a browser, for 
   await open(page, '/en?native-preview=off');
   await expect(page.locator('header.top-bar')).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Main navigation' })).toHaveCount(0);
+});
+
+// Issue 30: no business fact is in the build. The native app's pages are the build's own index.html, which carries
+// no facts (the server puts them into the pages it sends): the app asks GET /site for them.
+test('the app’s own page, with no facts in it, asks the server for the company’s details', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  const bundled = readFileSync(path.join(process.env.E2E_DIST_DIR ?? 'dist', 'index.html'), 'utf8');
+  expect(bundled).not.toContain('site-facts');
+  await page.route('**/en/rights', (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: bundled }),
+  );
+  const asked = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/site');
+  await runAsNativeApp(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await open(page, '/en/rights');
+  await asked;
+  const terms = page.locator('#terms-and-conditions');
+  await expect(terms).toContainText('Private Gym, tax number (NIF) 512345678, contact info@privategym.pt.');
+  await expect(terms).toContainText('Above 48 hours, 100% is refunded.');
+  expect(errors).toEqual([]);
 });

@@ -43,9 +43,52 @@ test.describe('rights page', () => {
     const privacy = page.locator('#gdpr');
     await expect(privacy).toContainText('geral@cnpd.pt');
     await expect(privacy).not.toContainText('%40');
+    // The server's COMPANY_TAX_ID and COMPANY_EMAIL, the same as on receipts: no build carries its own.
     await expect(page.locator('#terms-and-conditions')).toContainText(
-      'NIF 500000000, contacto info@privategym.pt',
+      'NIF 512345678, contacto info@privategym.pt',
     );
+  });
+
+  test('arrives with the refund policy and the company’s details before any script, and the app adopts it as it is', async ({
+    browser,
+    page,
+  }) => {
+    const policy =
+      'Above 48 hours, 100% is refunded. Above 24 hours, 50% is refunded. Less than 24 hours ahead, 0% is refunded.';
+    const bare = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const first = await bare.newPage();
+      await first.goto('/en/rights');
+      const terms = first.locator('#terms-and-conditions');
+      await expect(terms).toContainText(policy);
+      await expect(terms).toContainText('512345678');
+      await expect(first.locator('footer')).toContainText('info@privategym.pt');
+      await expect(first.locator('footer')).toContainText('Private Gym');
+      await expect(first.locator('#root')).not.toContainText(/%[A-Z_]+%/);
+    } finally {
+      await bare.close();
+    }
+
+    const errors: string[] = [];
+    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.addInitScript(() => {
+      document.addEventListener('DOMContentLoaded', () => {
+        (window as unknown as { prerendered: Element | null }).prerendered = document.querySelector(
+          '#terms-and-conditions .legal__body',
+        );
+      });
+    });
+    await open(page, '/en/rights');
+    await expect(page.locator('html')).toHaveAttribute('data-app-ready', 'true');
+    await expect(page.locator('#terms-and-conditions')).toContainText(policy);
+    const adopted = await page.evaluate(
+      () =>
+        (window as unknown as { prerendered: Element | null }).prerendered ===
+        document.querySelector('#terms-and-conditions .legal__body'),
+    );
+    expect(adopted, 'the prerendered terms are still the ones on the page').toBe(true);
+    expect(errors).toEqual([]);
   });
 
   test('has the four sections with their anchors', async ({ page }) => {

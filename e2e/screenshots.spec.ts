@@ -207,6 +207,49 @@ for (const [index, [device, viewport]] of Object.entries(VIEWPORTS).entries()) {
 }
 
 // The door-code e-mail as a member reads it, light and dark (docs/screenshots/email-door-code-*.png, issue 30).
+// The basket and the summary's refund deadlines in Portuguese too (issue 30: pt and one other language).
+for (const [index, [device, viewport]] of Object.entries(VIEWPORTS).entries()) {
+  test(`the basket and the summary's refund deadlines in pt on a ${device}`, async ({
+    browser,
+    request,
+    baseURL,
+  }) => {
+    test.setTimeout(60_000);
+    const origin = (baseURL ?? '').replace('127.0.0.1', 'localhost');
+    const context = await browser.newContext({ viewport, reducedMotion: 'reduce', locale: 'pt-PT' });
+    const token = await apiLogin(request, { email: 'demo@example.com', password: 'Demo-gym-2026!' });
+    await context.addInitScript((value) => window.localStorage.setItem('token', value), token);
+    const tab = await context.newPage();
+    const { branch, date, slots } = await bookableSlots(request, 20 + index);
+    const settle = async () => {
+      await expect(tab.getByTestId('global-loader')).toHaveCount(0);
+      await tab.waitForTimeout(400);
+    };
+    const shot = (name: string) =>
+      tab.screenshot({ path: `docs/screenshots/booking-${name}-pt-${device}.png` });
+
+    await tab.goto(`${origin}/pt?booking_tab=bookSessions&booking_branch_id=${branch.id}`);
+    const dialog = tab.getByRole('dialog', { name: branch.name });
+    const day = dialog.getByRole('button', { name: dayLabel(date), exact: true });
+    if ((await day.count()) === 0) await dialog.getByRole('button', { name: 'Mês seguinte' }).click();
+    await day.click();
+    for (const slot of slots.filter((slot) => /T(0[7-9]|1\d):00/.test(slot.start_time)).slice(0, 2)) {
+      await dialog.getByRole('button', { name: new RegExp(`^${range(slot)}`) }).click();
+    }
+    await dialog.locator('.basket').scrollIntoViewIfNeeded();
+    await settle();
+    await shot('basket');
+
+    await dialog.getByRole('button', { name: 'Confirmar reserva' }).click();
+    const summary = tab.getByRole('dialog', { name: 'Resumo da reserva' });
+    await summary.getByRole('checkbox').check();
+    await expect(summary.locator('.refund-deadline').first()).toBeVisible();
+    await settle();
+    await shot('summary');
+    await context.close();
+  });
+}
+
 for (const [device, viewport] of Object.entries(VIEWPORTS)) {
   for (const locale of ['pt', 'en']) {
     test(`the door-code e-mail in ${locale} on a ${device}`, async ({ browser, request }) => {

@@ -388,6 +388,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/site': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read the business's facts
+     * @description The company's name, Portuguese tax number (NIF), contact e-mail and social profile, from the server's configuration (`COMPANY_NAME`, `COMPANY_TAX_ID`, `COMPANY_EMAIL`, `COMPANY_SOCIAL_URL`): the pages and the legal texts show them, as the e-mails, SMS and receipts do, so one setting changes all of them. The web pages the server sends carry the same object (with the refund policy) in a `<script type="application/json" id="site-facts">` block; the native app, whose pages come with it, asks here. Public and cacheable for a short time, with an `ETag`.
+     */
+    get: operations['getSite'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/bookings/my-bookings': {
     parameters: {
       query?: never;
@@ -2054,6 +2074,29 @@ export interface components {
        */
       status: 'pending' | 'confirmed' | 'canceled' | 'expired';
       refunded_eur: components['schemas']['Money'];
+    };
+    Site: {
+      company: components['schemas']['Company'];
+    };
+    Company: {
+      /** @example Private Gym */
+      name: string;
+      /**
+       * @description The Portuguese tax number (NIF), nine digits.
+       * @example 512345678
+       */
+      tax_id: string;
+      /**
+       * Format: email
+       * @example info@privategym.pt
+       */
+      email: string;
+      /**
+       * Format: uri
+       * @description The photo-sharing profile the top bar links to (an `https:` or `http:` URL).
+       * @example https://www.instagram.com/privategym.pt
+       */
+      social_url: string;
     };
     /**
      * @description Hour threshold (a decimal integer written as a string) to the fraction of the price refunded.
@@ -3800,6 +3843,37 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['RefundRatios'];
+        };
+      };
+      304: components['responses']['NotModified'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getSite: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+        /** @description The `ETag` of the copy the caller holds; when it is still current the answer is 304 without a body. */
+        'if-none-match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The business's facts. */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['CacheControl'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Site'];
         };
       };
       304: components['responses']['NotModified'];

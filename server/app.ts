@@ -3,7 +3,7 @@ import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { authHandlers, bearerAuth, retryAfterHook } from './accounts/index.ts';
 import { bookingHandlers, checkoutPublicHandlers, keepWebhookRawBody } from './booking/index.ts';
-import { branchHandlers, listBranches } from './catalog/index.ts';
+import { branchHandlers, listBranches, refundPolicyText } from './catalog/index.ts';
 import type { Config } from './config.ts';
 import { consoleHandlers } from './console/index.ts';
 import { invoicingHandlers } from './invoicing/index.ts';
@@ -17,6 +17,7 @@ import { registerClient } from './http/client.ts';
 import { drainOnClose } from './http/drain.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { healthHandlers } from './http/health.ts';
+import { siteHandlers } from './http/site.ts';
 import { loggerOptions } from './http/logging.ts';
 import { securityHeadersHook } from './http/security-headers.ts';
 import { buildSerializerOnFirstUse } from './http/compiled-schemas.ts';
@@ -168,6 +169,7 @@ export async function buildApp(
       handlers: {
         ...branchHandlers(branches),
         ...healthHandlers(database.db),
+        ...siteHandlers(config.company),
         ...authHandlers(auth),
         ...notificationHandlers(database.db, config, {
           virtualDoors: async () =>
@@ -198,6 +200,10 @@ export async function buildApp(
       bookingBranch: async (branchId) => {
         const branch = await branches.findBranch(branchId);
         return branch?.active_with_smart_lock ? { name: branch.name, image: branch.image } : null;
+      },
+      refundPolicy: async (locale) => {
+        const ratios = await branches.getRefundRatios();
+        return { ratios, text: refundPolicyText(locale, ratios) };
       },
     });
     await app.ready();

@@ -72,6 +72,10 @@ export const environmentSchema = z.object({
     .default('512345678'),
   // How members reach the business: in the legal pages, the footer, e-mails and error messages.
   COMPANY_EMAIL: z.email().default('info@privategym.pt'),
+  // The photo-sharing profile the top bar links to: shown on every page, so only an http(s) address.
+  COMPANY_SOCIAL_URL: z
+    .url({ protocol: /^https?$/, error: 'COMPANY_SOCIAL_URL must be an http(s) URL' })
+    .default('https://www.instagram.com/privategym.pt'),
   // Prices include VAT at this rate (a fraction: 0.23 is 23 %); the receipt states the VAT they contain.
   VAT_RATE: z.coerce.number().min(0).max(1).default(0.23),
   // The coupon every eligible member is offered without typing it (the demo's early bird); empty: none.
@@ -338,6 +342,8 @@ export type CompanyDetails = {
   vatRate: number;
   /** The business's contact e-mail (legal pages, e-mails, errors). */
   email: string;
+  /** The photo-sharing profile the top bar links to. */
+  socialUrl: string;
 };
 
 export type DatabaseTimeouts = { connectMs: number; statementMs: number; idleInTransactionMs: number };
@@ -423,6 +429,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       taxId: values.COMPANY_TAX_ID,
       vatRate: values.VAT_RATE,
       email: values.COMPANY_EMAIL,
+      socialUrl: values.COMPANY_SOCIAL_URL,
     },
     earlyBirdCouponCode: values.EARLY_BIRD_COUPON_CODE.toUpperCase() || null,
     auth: {

@@ -3,18 +3,13 @@ import { z } from 'zod/mini';
 
 /**
  * The client's configuration, read once from Vite's build-time environment (`VITE_*`), validated by one zod
- * schema, and passed around from here. Nothing else reads `import.meta.env`.
+ * schema, and passed around from here. Nothing else reads `import.meta.env`. It holds no business fact: the
+ * company's name, tax number, contact and social link come from the server with each page (src/app/site.ts).
  */
 export type ClientConfig = {
-  companyName: string;
-  /** The company's Portuguese tax number (NIF), shown in the legal texts. */
-  companyNIF: string;
   /** The public website, without a trailing slash; canonical and og:url start with it. */
   webMainUrl: string;
   apiBaseUrl: string;
-  contactEmail: string;
-  /** The photo-sharing profile linked from the top bar. */
-  socialUrl: string;
   /** The card payment provider's publishable key; absent until payments are configured. */
   stripePublishableKey: string | null;
   /** The product-analytics project token; without it no analytics library is loaded. */
@@ -70,21 +65,11 @@ const flag = (fallback: boolean) =>
 
 function envSchema(origin: string) {
   return z.object({
-    VITE_COMPANY_NAME: text('Private Gym'),
-    VITE_COMPANY_NIF: z.pipe(
-      text('500000000'),
-      z.string().check(expectThat((value) => /^\d{9}$/.test(value), 'a 9-digit Portuguese tax number')),
-    ),
     VITE_WEB_MAIN_URL: z.pipe(text(origin), httpUrl()),
     VITE_API_BASE_URL: z.pipe(
       text('/api'),
       z.transform((value) => value.replace(/\/+$/, '')),
     ),
-    VITE_CONTACT_EMAIL: z.pipe(
-      text('info@privategym.pt'),
-      z.string().check(expectThat((value) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value), 'an e-mail address')),
-    ),
-    VITE_SOCIAL_URL: z.pipe(text('https://www.instagram.com/privategym.pt'), httpUrl()),
     VITE_STRIPE_PUBLISHABLE_KEY: present,
     VITE_MIXPANEL_TOKEN: present,
     VITE_EARLY_BIRD: flag(true),
@@ -101,12 +86,8 @@ export function parseConfig(env: Env, origin: string): ClientConfig {
   }
   const value = parsed.data;
   return {
-    companyName: value.VITE_COMPANY_NAME,
-    companyNIF: value.VITE_COMPANY_NIF,
     webMainUrl: value.VITE_WEB_MAIN_URL,
     apiBaseUrl: value.VITE_API_BASE_URL,
-    contactEmail: value.VITE_CONTACT_EMAIL,
-    socialUrl: value.VITE_SOCIAL_URL,
     stripePublishableKey: value.VITE_STRIPE_PUBLISHABLE_KEY ?? null,
     mixpanelToken: value.VITE_MIXPANEL_TOKEN ?? null,
     earlyBirdEnabled: value.VITE_EARLY_BIRD,

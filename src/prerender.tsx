@@ -4,6 +4,7 @@ import { I18nProvider } from '@lingui/react';
 import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
 import { renderToString } from 'react-dom/server';
 import { RuntimeContext } from './app/context.tsx';
+import { PRERENDER_SITE } from './app/site.ts';
 import { staticRuntime } from './app/static-runtime.ts';
 import { BookingModalShell } from './booking/BookingModalShell.tsx';
 import { activateLocale, i18n, loadFeatureMessages } from './i18n/i18n.ts';
@@ -18,7 +19,7 @@ export async function prerender(
   await router.load();
   return renderToString(
     <I18nProvider i18n={i18n}>
-      <RuntimeContext value={staticRuntime(env)}>
+      <RuntimeContext value={staticRuntime(env, PRERENDER_SITE)}>
         <RouterProvider router={router} />
       </RuntimeContext>
     </I18nProvider>,

@@ -8,6 +8,7 @@ export { branchHandlers } from './handlers.ts';
 export { checkBranchLinks } from './links.ts';
 export { bandOfRule, priceGridsFromToday } from './price-grids.ts';
 export { readRefundRatios, writeRefundRatios } from './refund-ratios.ts';
+export { refundPolicyText } from './refund-policy-text.ts';
 export { countBranches, findBranch, findPriceRule, listBranches } from './repository.ts';
 export type { PriceGrid, PriceRule } from './schedule.ts';
 export {

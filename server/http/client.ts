@@ -8,13 +8,13 @@ import { pageContentSecurityPolicy } from './security-headers.ts';
 import { DEFAULT_LOCALE, isLocale, LOCALES, resolveLocale, type Locale } from '../kernel/i18n.ts';
 import { escapeHtml } from '../kernel/html.ts';
 import { entityTag, isFresh } from './caching.ts';
+import { siteFacts, withSiteFacts, type PageFacts } from './site.ts';
 
 type PageName = 'main' | 'rights';
 type PageTexts = { title: string; description: string; keywords: string };
 
 /** Written by the client build (vite.config.ts): translated page metadata and each locale's catalog chunk. */
 type PageMetadata = {
-  siteName: string;
   titleSeparator: string;
   locales: Record<Locale, Record<PageName, PageTexts>>;
   catalogs: Partial<Record<Locale, string>>;
@@ -48,9 +48,14 @@ function pagePath(locale: Locale, page: PageName): string {
  * The head of a localised page: title, description, keywords, open-graph and social-card tags,
  * canonical URL and og:url, hreflang alternates, and a preload of the locale's catalog.
  */
-export function pageHead(metadata: PageMetadata, locale: Locale, page: PageName, baseUrl: string): string {
+export function pageHead(
+  metadata: PageMetadata,
+  locale: Locale,
+  page: PageName,
+  { baseUrl, siteName }: { baseUrl: string; siteName: string },
+): string {
   const texts = metadata.locales[locale][page];
-  const title = `${texts.title}${metadata.titleSeparator}${metadata.siteName}`;
+  const title = `${texts.title}${metadata.titleSeparator}${siteName}`;
   const url = `${baseUrl}${pagePath(locale, page)}`;
   const image = `${baseUrl}/logo.svg`;
   const meta = (key: 'name' | 'property', name: string, content: string) =>
@@ -63,7 +68,7 @@ export function pageHead(metadata: PageMetadata, locale: Locale, page: PageName,
     meta('property', 'og:title', title),
     meta('property', 'og:description', texts.description),
     meta('property', 'og:type', 'website'),
-    meta('property', 'og:site_name', metadata.siteName),
+    meta('property', 'og:site_name', siteName),
     meta('property', 'og:url', url),
     meta('property', 'og:image', image),
     meta('property', 'og:locale', OG_LOCALES[locale]),
@@ -202,12 +207,17 @@ function sendHtml(
 export type ClientPorts = {
   /** The branch whose booking modal an address opens, or null when there is no such active branch. */
   bookingBranch?: (branchId: number) => Promise<BookingBranch | null>;
+  /** The live refund policy, and how it reads in a language (the rights page says it). */
+  refundPolicy?: (locale: Locale) => Promise<{ ratios: Record<string, number>; text: string }>;
 };
+
+/** Where the refund policy goes while it cannot be read (the app shows the same until it loads it). */
+const UNKNOWN_REFUND_POLICY = '…';
 
 export async function registerClient(
   app: FastifyInstance,
   config: Config,
-  { bookingBranch }: ClientPorts = {},
+  { bookingBranch, refundPolicy }: ClientPorts = {},
 ): Promise<void> {
   const indexFile = path.join(config.clientDistDir, 'index.html');
   const metadataFile = path.join(config.clientDistDir, 'page-metadata.json');
@@ -217,23 +227,62 @@ export async function registerClient(
   // The built HTML and metadata, re-read when a new build replaces them (its hashed assets change).
   let built: {
     modified: number;
-    indexHtml: Page;
+    indexHtml: string;
     metadata: PageMetadata | null;
-    pages: Map<string, Page>;
+    /** Each page before its facts are filled in, by locale and page. */
+    pages: Map<string, string>;
+    /** Each page with its facts, for the refund policy `policy` (emptied when the policy changes). */
+    filled: { policy: string; pages: Map<string, Page> };
   } | null = null;
   const currentBuild = () => {
     const modified = statSync(indexFile).mtimeMs;
     if (!built || built.modified !== modified) {
       built = {
         modified,
-        indexHtml: page(readFileSync(indexFile, 'utf8')),
+        indexHtml: readFileSync(indexFile, 'utf8'),
         metadata: existsSync(metadataFile)
           ? (JSON.parse(readFileSync(metadataFile, 'utf8')) as PageMetadata)
           : null,
         pages: new Map(),
+        filled: { policy: '', pages: new Map() },
       };
     }
     return built;
+  };
+
+  const site = siteFacts(config.company);
+  /**
+   * A page as it is sent: its facts filled in (server/http/site.ts), with the refund policy read now, so a policy the
+   * operator changes is on the next page. A policy that cannot be read leaves the page as the app shows it until it
+   * loads the policy itself.
+   */
+  const withFacts = async (
+    request: FastifyRequest,
+    key: string,
+    locale: Locale,
+    html: string,
+  ): Promise<Page> => {
+    const policy = await refundPolicy?.(locale).catch((error: unknown) => {
+      request.log.warn({ err: error }, 'the refund policy could not be read for a page');
+      return null;
+    });
+    const facts: PageFacts = {
+      site,
+      refundRatios: policy?.ratios ?? null,
+      refundPolicyText: policy?.text ?? UNKNOWN_REFUND_POLICY,
+    };
+    const { filled } = currentBuild();
+    const policyKey = JSON.stringify(facts.refundRatios);
+    if (filled.policy !== policyKey) {
+      filled.policy = policyKey;
+      filled.pages.clear();
+    }
+    let result = filled.pages.get(key);
+    if (!result) {
+      result = page(withSiteFacts(html, facts));
+      filled.pages.set(key, result);
+    }
+    return result;
   };
 
   if (clientBuilt) {
@@ -253,7 +302,7 @@ export async function registerClient(
     app.log.warn({ indexFile }, 'the client is not built; run `npm run build` to serve it');
   }
 
-  const notFoundOrApp = (request: FastifyRequest, reply: FastifyReply) => {
+  const notFoundOrApp = async (request: FastifyRequest, reply: FastifyReply) => {
     const urlPath = request.url.split('?')[0] ?? '/';
     const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !path.extname(urlPath);
     if (!wantsPage || !clientBuilt) {
@@ -261,24 +310,27 @@ export async function registerClient(
       return reply.status(404).send(error.body(resolveLocale(request.headers.locale)));
     }
     // No page lives here: the app shows its 404 page (inside the top bar and footer), and the status says so.
-    return sendHtml(request, reply.status(404), currentBuild().indexHtml, pagePolicy);
+    const locale = detectRequestLocale(request.headers.cookie, request.headers['accept-language']);
+    const html = await withFacts(request, `${locale}:404`, locale, currentBuild().indexHtml);
+    return sendHtml(request, reply.status(404), html, pagePolicy);
   };
 
   const localisedPage = (name: PageName) => async (request: FastifyRequest, reply: FastifyReply) => {
     const { lang } = request.params as { lang: string };
     const { indexHtml, metadata, pages } = currentBuild();
     if (!isLocale(lang)) return notFoundOrApp(request, reply);
-    // A build without its page metadata still serves its pages, only without their translated head.
-    if (!metadata) return sendHtml(request, reply, indexHtml, pagePolicy);
     const key = `${lang}:${name}`;
-    let html = pages.get(key);
-    if (!html) {
+    // A build without its page metadata still serves its pages, only without their translated head.
+    if (!metadata)
+      return sendHtml(request, reply, await withFacts(request, key, lang, indexHtml), pagePolicy);
+    let unfilled = pages.get(key);
+    if (unfilled === undefined) {
       const body = metadata.bodies?.[lang]?.[name] ?? '';
-      html = page(
-        localisedHtml(indexHtml.html, pageHead(metadata, lang, name, config.publicUrl), lang, body),
-      );
-      pages.set(key, html);
+      const head = pageHead(metadata, lang, name, { baseUrl: config.publicUrl, siteName: site.company.name });
+      unfilled = localisedHtml(indexHtml, head, lang, body);
+      pages.set(key, unfilled);
     }
+    let html = await withFacts(request, key, lang, unfilled);
     const shell = metadata.bookingShells?.[lang];
     const branchId = name === 'main' && shell && bookingBranch ? bookingBranchId(request.query) : null;
     const branch = branchId === null ? null : await bookingBranch?.(branchId);
@@ -288,17 +340,13 @@ export async function registerClient(
 
   // The operator console (issue 18) is a page of the same app with no public metadata or prerendered body: its
   // shell in the path's language, 200, and kept out of search engines.
-  const consolePage = (request: FastifyRequest, reply: FastifyReply) => {
+  const consolePage = async (request: FastifyRequest, reply: FastifyReply) => {
     const { lang } = request.params as { lang: string };
     const urlPath = request.url.split('?')[0] ?? '/';
     if (!isLocale(lang) || path.extname(urlPath)) return notFoundOrApp(request, reply);
-    const { indexHtml, pages } = currentBuild();
-    const key = `${lang}:admin`;
-    let html = pages.get(key);
-    if (!html) {
-      html = page(indexHtml.html.replace(/<html([^>]*)\slang="[^"]*"/, `<html$1 lang="${lang}"`));
-      pages.set(key, html);
-    }
+    const { indexHtml } = currentBuild();
+    const unfilled = indexHtml.replace(/<html([^>]*)\slang="[^"]*"/, `<html$1 lang="${lang}"`);
+    const html = await withFacts(request, `${lang}:admin`, lang, unfilled);
     return sendHtml(request, reply.header('x-robots-tag', 'noindex'), html, pagePolicy);
   };
 

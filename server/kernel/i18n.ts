@@ -62,6 +62,38 @@ function catalog(locale: Locale): I18n {
   return i18n;
 }
 
+const appInstances = new Map<Locale, I18n>();
+
+/**
+ * The app's own main catalog (`locales/{locale}/messages.po`, keyed by each message's Portuguese source): for
+ * text the server writes into the app's prerendered pages, which the app then adopts, so both say it in the same
+ * words from the same translation.
+ */
+function appCatalog(locale: Locale): I18n {
+  const existing = appInstances.get(locale);
+  if (existing) return existing;
+  const { items } = parsePo(readFileSync(path.join(catalogDirectory, locale, 'messages.po'), 'utf8'));
+  const messages = Object.fromEntries(
+    items
+      .filter((item) => !item.obsolete && item.msgstr[0])
+      .map((item) => [item.msgid, compileMessage(item.msgstr[0]!)]),
+  );
+  // Keyed by the app's locale, with the region's plural rules, as the app activates it (src/i18n/i18n.ts).
+  const i18n = setupI18n({ locale, locales: [INTL_LOCALES[locale]], messages: { [locale]: messages } });
+  appInstances.set(locale, i18n);
+  return i18n;
+}
+
+/**
+ * One of the app's texts (its Portuguese source, as the app's code writes it) in a language, its placeholders
+ * filled. Throws when the app's catalog has no such text: its source changed and the server's copy did not.
+ */
+export function translateAppText(locale: Locale, source: string, values?: MessageValues): string {
+  const i18n = appCatalog(locale);
+  if (!(source in i18n.messages)) throw new Error(`The app's ${locale} catalog has no text "${source}"`);
+  return i18n._({ id: source, values });
+}
+
 /** A server text in a language, its placeholders filled (plural and select rules are the language's). */
 export function translate(locale: Locale, message: Message, values?: MessageValues): string {
   return catalog(locale)._({ id: message.id, message: message.message, values });

@@ -3,6 +3,8 @@ import { createAnalytics, type Analytics } from '../api/analytics.ts';
 import { createApiClient, type ApiClient } from '../api/client.ts';
 import { createLoaderStore, type LoaderStore } from '../api/loader.ts';
 import type { ClientConfig } from '../config.ts';
+import { NO_SITE, withPolicy, type SiteFacts } from './site.ts';
+import { expectData } from '../../machines/api.ts';
 import { i18n, requestLocale } from '../i18n/i18n.ts';
 import { modalSearchSchema } from '../../machines/modal-search.ts';
 import { createSessionActors, endServerSession } from '../../machines/session.actors.ts';
@@ -17,6 +19,8 @@ const localTokenStore = localStorageTokenStore('token');
 
 export type Runtime = {
   config: ClientConfig;
+  /** The business's facts and the refund policy the page came with (src/app/site.ts). */
+  site: SiteFacts;
   api: ApiClient;
   loader: LoaderStore;
   analytics: Analytics;
@@ -37,7 +41,7 @@ export type RuntimePorts = {
 };
 
 /** Creates the app's long-lived pieces once: API client, loader, analytics, and the session and startup actors. */
-export function createRuntime(config: ClientConfig, ports: RuntimePorts): Runtime {
+export function createRuntime(config: ClientConfig, site: SiteFacts, ports: RuntimePorts): Runtime {
   const loader = createLoaderStore();
   const analytics = createAnalytics(config.mixpanelToken);
   const api = createApiClient({
@@ -98,5 +102,31 @@ export function createRuntime(config: ClientConfig, ports: RuntimePorts): Runtim
     }
   });
 
-  return { config, api, loader, analytics, session, startup };
+  return { config, site, api, loader, analytics, session, startup };
+}
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The live runtime, with the facts the page came with, or else (the native app's own page) those of `GET /site`,
+ * asked up to three times a second apart; then none, said in the console: an app without its server can do
+ * nothing else either, and shows no other business's name.
+ */
+export async function startLiveRuntime(
+  config: ClientConfig,
+  pageSite: SiteFacts | null,
+  ports: RuntimePorts,
+): Promise<Runtime> {
+  const runtime = createRuntime(config, pageSite ?? NO_SITE, ports);
+  if (pageSite) return runtime;
+  for (let attempt = 1; attempt <= 3; attempt += 1) {
+    try {
+      const { company } = await expectData(runtime.api.GET('/site'));
+      return { ...runtime, site: withPolicy(company, null) };
+    } catch (error) {
+      console.error('the site facts could not be read', error);
+    }
+    if (attempt < 3) await wait(1000);
+  }
+  return runtime;
 }

@@ -4,6 +4,7 @@ import { StrictMode, useSyncExternalStore } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RuntimeContext } from './context.tsx';
 import type { Runtime } from './runtime.ts';
+import { readPageSite } from './site.ts';
 import { staticRuntime } from './static-runtime.ts';
 import { clientEnv, config } from '../config.ts';
 import { activateLocale, i18n } from '../i18n/i18n.ts';
@@ -29,6 +30,9 @@ const firstLocale = activateLocale(
 // The console's routes wait for the live runtime in their `beforeLoad`; member pages render without it.
 const router = createAppRouter(undefined, { liveRuntime: () => liveRuntime() });
 
+// The business's facts and the refund policy, from the page the server sent (none in the native app's own page).
+const pageSite = readPageSite(document);
+
 let runtime: Runtime | null = null;
 let runtimeStart: Promise<Runtime> | null = null;
 /** The live runtime, started once by whoever needs it first. */
@@ -43,8 +47,8 @@ const subscribe = (listener: () => void) => {
  * React adopts the prerendered page, which needs none of it; the app switches to it as soon as it is there.
  */
 async function startRuntime(): Promise<Runtime> {
-  const { createRuntime } = await import('./runtime.ts');
-  runtime = createRuntime(config, {
+  const { startLiveRuntime } = await import('./runtime.ts');
+  runtime = await startLiveRuntime(config, pageSite, {
     openLogin: () =>
       void router.navigate({
         from: '/$lang',
@@ -100,7 +104,7 @@ if (adopt && window.location.href === requested) {
   // As TanStack Router's own hydration does: the router renders as on the server (no Suspense boundary of its own).
   router.ssr = { manifest: undefined };
   // The prerender's state: its actors in their first state, and requests that wait for the live runtime.
-  hydrateRoot(root, <App first={staticRuntime(clientEnv)} />);
+  hydrateRoot(root, <App first={staticRuntime(clientEnv, pageSite)} />);
   void liveRuntime();
 } else {
   const first = await liveRuntime();

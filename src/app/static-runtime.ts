@@ -1,6 +1,7 @@
 import type { Runtime } from './runtime.ts';
 import { createLoaderStore } from '../api/loader.ts';
 import { parseConfig } from '../config.ts';
+import { NO_SITE, type SiteFacts } from './site.ts';
 
 /**
  * An actor that stays in the first state of its machine and takes no event, with what the page's components read
@@ -47,11 +48,16 @@ const runtimes = new WeakSet<Runtime>();
  * prerenders each page with it (src/prerender.tsx), and the browser's first render adopts that HTML with the
  * same runtime (src/app/start.tsx), so both renders are identical, before the app switches to its live runtime.
  */
-export function staticRuntime(env: Record<string, string | boolean | undefined>): Runtime {
+export function staticRuntime(
+  env: Record<string, string | boolean | undefined>,
+  site: SiteFacts | null,
+): Runtime {
   const api = { GET: waiting, POST: waiting, PUT: waiting, PATCH: waiting, DELETE: waiting };
   const tokenStore = { read: () => null, write() {}, clear() {} };
   const runtime: Runtime = {
     config: parseConfig(env, 'http://localhost'),
+    // The prerender's placeholders, or the facts the page came with (src/app/site.ts).
+    site: site ?? NO_SITE,
     api: api as unknown as Runtime['api'],
     loader: createLoaderStore(),
     analytics: { request() {}, identify() {}, reset() {} },

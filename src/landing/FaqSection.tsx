@@ -1,4 +1,5 @@
 import { Trans } from '@lingui/react/macro';
+import { useRuntime } from '../app/context.tsx';
 import { SECTION_IDS } from '../shell/navigation.ts';
 import { Accordion } from '../ui/Accordion.tsx';
 import { useRefundPolicyText } from '../ui/useRefundPolicyText.ts';
@@ -6,7 +7,9 @@ import { Section } from './Section.tsx';
 
 /** Four questions; one answer open at a time (opening one closes the other). */
 export function FaqSection() {
-  const refundRatiosText = useRefundPolicyText() ?? '';
+  const { site } = useRuntime();
+  // The policy the page came with (the server wrote the same words into the prerendered page), then the live one.
+  const refundRatiosText = useRefundPolicyText() ?? site.refundPolicyUntilKnown;
   return (
     <Section
       id={SECTION_IDS.faq}

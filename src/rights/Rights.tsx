@@ -42,13 +42,14 @@ function scrollToLegalSection(id: string) {
 
 export function Rights() {
   const { t } = useLingui();
-  const { config } = useRuntime();
+  const { site } = useRuntime();
+  const { company } = site;
   const { hash } = useLocation();
-  const refundRatiosText = useRefundPolicyText() ?? '…';
+  const refundRatiosText = useRefundPolicyText() ?? site.refundPolicyUntilKnown;
   const texts = useLegalTexts({
-    companyName: config.companyName,
-    companyNIF: config.companyNIF,
-    contactEmail: config.contactEmail.replace('@', '%40'),
+    companyName: company.name,
+    companyNIF: company.tax_id,
+    contactEmail: company.email.replace('@', '%40'),
     refundRatiosText,
   });
   const sections: { id: LegalSectionId; label: ReactNode; title: ReactNode }[] = [
@@ -65,7 +66,7 @@ export function Rights() {
   return (
     <div className="rights">
       <header className="rights__header">
-        <p className="eyebrow">{config.companyName}</p>
+        <p className="eyebrow">{company.name}</p>
         <h1 className="rights__title">
           <Trans>Regras, termos e privacidade</Trans>
         </h1>

@@ -6,7 +6,8 @@ import { Logo } from './TopBar.tsx';
 import { useLocale } from './navigation.ts';
 
 export function Footer() {
-  const { config } = useRuntime();
+  const { config, site } = useRuntime();
+  const { company } = site;
   const locale = useLocale();
   const year = new Date().getFullYear();
   const vendor = config.poweredBy.name;
@@ -25,12 +26,12 @@ export function Footer() {
           <Link to="/$lang/rights" params={{ lang: locale }} hash="cookies-notice">
             <Trans>Aviso de cookies e termos</Trans>
           </Link>
-          <a href={`mailto:${config.contactEmail}`}>{config.contactEmail}</a>
+          {company.email && <a href={`mailto:${company.email}`}>{company.email}</a>}
           <SocialLink />
         </nav>
         <p className="footer__legal">
           <span>
-            © {year} {config.companyName}. <Trans>Todos os direitos reservados.</Trans>
+            © {year} {company.name}. <Trans>Todos os direitos reservados.</Trans>
           </span>
           <a href={config.poweredBy.url} target="_blank" rel="noopener noreferrer">
             <Trans>Tecnologia: {vendor}</Trans>

@@ -15,7 +15,7 @@ import { TopBar } from './TopBar.tsx';
 
 function usePageMetadata() {
   const { i18n } = useLingui();
-  const { config } = useRuntime();
+  const { config, site } = useRuntime();
   const locale = useLocale();
   const page: PageName = useRouterState({
     select: (state) => (state.location.pathname.replace(/\/+$/, '').endsWith('/rights') ? 'rights' : 'main'),
@@ -24,10 +24,10 @@ function usePageMetadata() {
     applyPageMetadata(document, i18n, {
       locale,
       page,
-      siteName: config.companyName,
+      siteName: site.company.name,
       baseUrl: config.webMainUrl,
     });
-  }, [i18n, locale, page, config]);
+  }, [i18n, locale, page, config, site]);
 }
 
 /** The page frame: top bar and footer on the web, the bottom bar in the native app, and the global loader. */

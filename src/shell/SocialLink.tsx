@@ -4,11 +4,12 @@ import { LineIcon } from '../ui/LineIcon.tsx';
 
 export function SocialLink({ className }: { className?: string }) {
   const { t } = useLingui();
-  const { config } = useRuntime();
+  const { site } = useRuntime();
+  if (!site.company.social_url) return null;
   return (
     <a
       className={className ?? 'social-link'}
-      href={config.socialUrl}
+      href={site.company.social_url}
       target="_blank"
       rel="noopener noreferrer"
       aria-label={t`Instagram (abre num novo separador)`}

@@ -52,11 +52,11 @@ function SectionLinks({ className, onNavigate }: { className: string; onNavigate
 }
 
 export function Logo() {
-  const { config } = useRuntime();
+  const { site } = useRuntime();
   return (
     <>
       <img className="brand__mark" src="/logo.svg" alt="" width="36" height="36" />
-      <span className="brand__name">{config.companyName}</span>
+      <span className="brand__name">{site.company.name}</span>
     </>
   );
 }

@@ -63,6 +63,7 @@ const expectedOperations = [
   ['createBooking', 'post', '/bookings/', 'bearer'],
   ['getCheckoutSessionStatus', 'get', '/checkout/session-status', 'bearer'],
   ['getRefundRatios', 'get', '/checkout/refund-ratios', 'public'],
+  ['getSite', 'get', '/site', 'public'],
   ['listMyBookings', 'get', '/bookings/my-bookings', 'bearer'],
   ['cancelBookings', 'post', '/bookings/cancel-bookings', 'bearer'],
   ['moveBooking', 'post', '/bookings/{booking_id}/move', 'bearer'],

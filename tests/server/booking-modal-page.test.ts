@@ -24,7 +24,6 @@ const indexHtml = [
   '</html>',
 ].join('\n');
 const metadata = {
-  siteName: 'Private Gym',
   titleSeparator: ' | ',
   locales: Object.fromEntries(LOCALES.map((locale) => [locale, { main: texts, rights: texts }])),
   catalogs: {},

@@ -18,6 +18,7 @@ export const TEST_COMPANY = {
   taxId: '512345678',
   vatRate: 0.23,
   email: 'info@gym.example',
+  socialUrl: 'https://social.example/gym',
 };
 
 export function bookingDependencies(

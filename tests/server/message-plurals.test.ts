@@ -390,6 +390,7 @@ describe('server messages with counts, in each language', () => {
           taxId: '123456789',
           vatRate: 0.23,
           email: 'info@gym.example',
+          socialUrl: 'https://social.example/gym',
         },
         customer: { firstName: 'Ana', lastName: 'Silva', taxId: null },
         coupon: null,

@@ -28,7 +28,7 @@ const idle = setup({ types: { events: {} as { type: 'go' } } }).createMachine({
   states: { waiting: { on: { go: 'gone' } }, gone: {} },
 });
 
-const runtime: Runtime = staticRuntime({});
+const runtime: Runtime = staticRuntime({}, null);
 
 function rendered(element: React.ReactNode): string {
   return renderToString(<RuntimeContext value={runtime}>{element}</RuntimeContext>);

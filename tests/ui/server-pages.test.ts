@@ -3,7 +3,6 @@ import { detectRequestLocale, localisedHtml, pageHead } from '../../server/http/
 
 const texts = (title: string) => ({ title, description: `${title} & more`, keywords: 'a, b' });
 const metadata = {
-  siteName: 'Private Gym',
   titleSeparator: ' | ',
   locales: Object.fromEntries(
     ['pt', 'en', 'fr', 'de', 'sk'].map((locale) => [
@@ -31,7 +30,10 @@ describe('the locale the server redirects / to', () => {
 });
 
 describe('the HTML of a localised page', () => {
-  const head = pageHead(metadata, 'en', 'rights', 'https://gym.example');
+  const head = pageHead(metadata, 'en', 'rights', {
+    baseUrl: 'https://gym.example',
+    siteName: 'Private Gym',
+  });
 
   it('carries the translated title with the separator, and escaped text', () => {
     expect(head).toContain('<title>Rights en | Private Gym</title>');

@@ -8,7 +8,7 @@ import { startupMachine } from '../../machines/startup.machine.ts';
 // what the machines' first states show, or the page would change when the live runtime takes over.
 describe('the static runtime', () => {
   const tokenStore = { read: () => null, write() {}, clear() {} };
-  const runtime = staticRuntime({});
+  const runtime = staticRuntime({}, null);
 
   it('shows the session in the session machine’s first state, for a visitor without a token', () => {
     const first = createActor(sessionMachine, { input: { tokenStore } }).getSnapshot();

@@ -16,6 +16,7 @@ import type { InspectionEvent } from 'xstate';
 import { modalSearchSchema } from '../../../machines/modal-search.ts';
 import { RuntimeContext } from '../../../src/app/context.tsx';
 import { createRuntime, type Runtime } from '../../../src/app/runtime.ts';
+import type { SiteFacts } from '../../../src/app/site.ts';
 import type { ClientConfig } from '../../../src/config.ts';
 import { activateLocale, loadFeatureMessages } from '../../../src/i18n/i18n.ts';
 import type { Network } from './network.ts';
@@ -51,16 +52,24 @@ window.scrollTo = () => {};
 configure({ defaultHidden: true });
 
 export const CONFIG: ClientConfig = {
-  companyName: 'Ginásio Privado',
-  companyNIF: '123456789',
   webMainUrl: 'https://gym.example',
   apiBaseUrl: '/api',
-  contactEmail: 'ola@gym.example',
-  socialUrl: 'https://social.example/gym',
   stripePublishableKey: null,
   mixpanelToken: null,
   earlyBirdEnabled: false,
   poweredBy: { name: 'Vendor', url: 'https://vendor.example' },
+};
+
+/** The business's facts, as the server's page would bring them; the refund policy comes from the fake network. */
+export const SITE: SiteFacts = {
+  company: {
+    name: 'Ginásio Privado',
+    tax_id: '123456789',
+    email: 'ola@gym.example',
+    social_url: 'https://social.example/gym',
+  },
+  refundRatios: null,
+  refundPolicyUntilKnown: '…',
 };
 
 /** Texts a component asked for that the Portuguese catalogs lack (a message not extracted, an id mistyped). */
@@ -111,10 +120,9 @@ export async function renderApp(
   vi.stubGlobal('fetch', options.network.fetch);
   await loadCatalogs();
   const runtime: Runtime = {
-    ...createRuntime(
-      { ...CONFIG, apiBaseUrl: `${window.location.origin}/api`, ...options.config },
-      { openLogin: () => {} },
-    ),
+    ...createRuntime({ ...CONFIG, apiBaseUrl: `${window.location.origin}/api`, ...options.config }, SITE, {
+      openLogin: () => {},
+    }),
     inspect: options.inspect,
   };
   options.onRuntime?.(runtime);

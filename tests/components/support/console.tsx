@@ -12,7 +12,7 @@ import { ADMIN_TOKEN_KEY } from '../../../src/admin/tokenStore.ts';
 import { RuntimeContext } from '../../../src/app/context.tsx';
 import { createRuntime, type Runtime } from '../../../src/app/runtime.ts';
 import { createAppRouter } from '../../../src/router.tsx';
-import { CONFIG, loadCatalogs } from './app.tsx';
+import { CONFIG, loadCatalogs, SITE } from './app.tsx';
 import type { Recorder } from './model.ts';
 import { createNetwork, type Answer, type Call } from './network.ts';
 
@@ -86,7 +86,9 @@ export async function renderConsole(
   // The console's chunk, loaded before the first render, so the first path does not wait for it to compile.
   await Promise.all([loadCatalogs(), import('../../../src/admin/admin.lazy.tsx')]);
   const runtime: Runtime = {
-    ...createRuntime({ ...CONFIG, apiBaseUrl: `${window.location.origin}/api` }, { openLogin: () => {} }),
+    ...createRuntime({ ...CONFIG, apiBaseUrl: `${window.location.origin}/api` }, SITE, {
+      openLogin: () => {},
+    }),
     inspect: options.inspect,
   };
   const router = createAppRouter(createMemoryHistory({ initialEntries: [path] }), {

@@ -1,0 +1,58 @@
+import type { components } from '../../openapi/schema.gen.ts';
+
+/**
+ * The business's facts (issue 30): name, Portuguese tax number (NIF), contact e-mail and social link, from the
+ * server's configuration only, never from the build. Every page the server sends carries them (server/http/site.ts)
+ * with the live refund policy; the native app, whose pages are its own, asks `GET /site`.
+ */
+export type Company = components['schemas']['Company'];
+
+export type SiteFacts = {
+  company: Company;
+  /** The refund policy the page came with; null until the app reads it (`GET /checkout/refund-ratios`). */
+  refundRatios: Record<string, number> | null;
+  /** What the rights page shows where the refund policy goes while it is not known. */
+  refundPolicyUntilKnown: string;
+};
+
+/**
+ * The facts of the build's prerender: placeholders the server fills in for each page (server/http/site.ts,
+ * SITE_SLOTS), so the prerendered HTML names no business and states no policy of its own.
+ */
+export const PRERENDER_SITE: SiteFacts = {
+  company: {
+    name: '%COMPANY_NAME%',
+    tax_id: '%COMPANY_TAX_ID%',
+    email: '%COMPANY_EMAIL%',
+    social_url: '%COMPANY_SOCIAL_URL%',
+  },
+  refundRatios: null,
+  refundPolicyUntilKnown: '%REFUND_POLICY%',
+};
+
+const UNKNOWN_REFUND_POLICY = '…';
+
+const COMPANY_FIELDS = ['name', 'tax_id', 'email', 'social_url'] as const;
+
+export function withPolicy(company: Company, refundRatios: SiteFacts['refundRatios']): SiteFacts {
+  return { company, refundRatios, refundPolicyUntilKnown: UNKNOWN_REFUND_POLICY };
+}
+
+/** The facts the server put into the page, or null when it put none (the native app's own page, Vite's dev server). */
+export function readPageSite(page: Document): SiteFacts | null {
+  const text = page.getElementById('site-facts')?.textContent;
+  if (!text) return null;
+  try {
+    // The same response's server wrote it (server/http/site.ts): its shape is checked, without a schema library
+    // that would weigh on every first visit.
+    const facts = JSON.parse(text) as { company: Company; refund_ratios: SiteFacts['refundRatios'] };
+    if (!COMPANY_FIELDS.every((field) => typeof facts.company[field] === 'string')) throw new TypeError();
+    return withPolicy(facts.company, facts.refund_ratios);
+  } catch (error) {
+    console.error('site facts', error);
+    return null;
+  }
+}
+
+/** What is shown when the facts cannot be had at all: nothing, rather than another business's. */
+export const NO_SITE: SiteFacts = withPolicy({ name: '', tax_id: '', email: '', social_url: '' }, null);
