@@ -1,28 +1,13 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAccountApp, type AccountApp } from './support/accounts.ts';
+import { LOCALES, writeClientBuild } from './support/client-build.ts';
 import { createBranch } from './support/fixtures.ts';
 
 // The page of an address that opens a branch's booking modal paints that modal from its first HTML: the modal's
 // frame (the build's `bookingShells`, one per locale) with the branch's name and main image after #root, and the
 // image preloaded at high priority. Only for an active branch at the booking tab, in every locale.
 
-const LOCALES = ['pt', 'en', 'fr', 'de', 'sk'] as const;
 const texts = { title: 'Gym', description: 'A gym', keywords: 'gym' };
-const indexHtml = [
-  '<!doctype html>',
-  '<html lang="pt">',
-  '  <head>',
-  '    <title>Private Gym</title>',
-  '    <script type="module" crossorigin src="/assets/index-abc.js"></script>',
-  '  </head>',
-  '  <body>',
-  '    <div id="root"></div>',
-  '  </body>',
-  '</html>',
-].join('\n');
 const metadata = {
   titleSeparator: ' | ',
   locales: Object.fromEntries(LOCALES.map((locale) => [locale, { main: texts, rights: texts }])),
@@ -39,17 +24,14 @@ const metadata = {
 const PRELOAD = /<link rel="preload" as="image" fetchpriority="high" href="([^"]*)" \/>/;
 
 describe('the page of an address that opens a branch’s booking modal', () => {
-  const dist = mkdtempSync(path.join(tmpdir(), 'gym-dist-'));
+  const build = writeClientBuild(metadata);
   let server: AccountApp;
   let active: number;
   let inactive: number;
   let oddlyNamed: number;
 
   beforeAll(async () => {
-    mkdirSync(path.join(dist, 'assets'));
-    writeFileSync(path.join(dist, 'index.html'), indexHtml);
-    writeFileSync(path.join(dist, 'page-metadata.json'), JSON.stringify(metadata));
-    server = await startAccountApp('pglite', { CLIENT_DIST_DIR: dist });
+    server = await startAccountApp('pglite', { CLIENT_DIST_DIR: build.dist });
     const { db } = server.app;
     active = await createBranch(db, {
       name: 'Lisboa – Centro',
@@ -66,7 +48,7 @@ describe('the page of an address that opens a branch’s booking modal', () => {
   }, 120_000);
   afterAll(async () => {
     await server?.close();
-    rmSync(dist, { recursive: true, force: true });
+    build.remove();
   });
 
   const html = async (url: string) => {

@@ -1,30 +1,15 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeRefundRatios } from '../../server/catalog/refund-ratios.ts';
 import { loadConfig } from '../../server/config.ts';
 import { startAccountApp, type AccountApp } from './support/accounts.ts';
+import { LOCALES, writeClientBuild } from './support/client-build.ts';
 
 // Issue 30: the business's facts (name, tax number, contact e-mail, social link) come from the server's
 // configuration only. Every page it sends fills the prerender's placeholders with them, escaped, and carries them
 // with the live refund policy in a data block the app reads before its first render; the rights page's refund
 // policy is written by the server in the page's language; the native app asks GET /site.
 
-const LOCALES = ['pt', 'en', 'fr', 'de', 'sk'] as const;
 const texts = { title: 'Rights', description: 'Rules', keywords: 'gym' };
-const indexHtml = [
-  '<!doctype html>',
-  '<html lang="pt">',
-  '  <head>',
-  '    <title></title>',
-  '    <script type="module" crossorigin src="/assets/index-abc.js"></script>',
-  '  </head>',
-  '  <body>',
-  '    <div id="root"></div>',
-  '  </body>',
-  '</html>',
-].join('\n');
 // What the build's prerender writes (src/app/site.ts, PRERENDER_SITE).
 const body = (locale: string) =>
   [
@@ -67,19 +52,16 @@ function dataBlock(page: string): unknown {
 }
 
 describe('the business’s facts on every page', () => {
-  const dist = mkdtempSync(path.join(tmpdir(), 'gym-dist-'));
+  const build = writeClientBuild(metadata);
   let server: AccountApp;
 
   beforeAll(async () => {
-    mkdirSync(path.join(dist, 'assets'));
-    writeFileSync(path.join(dist, 'index.html'), indexHtml);
-    writeFileSync(path.join(dist, 'page-metadata.json'), JSON.stringify(metadata));
-    server = await startAccountApp('pglite', { CLIENT_DIST_DIR: dist, ...COMPANY });
+    server = await startAccountApp('pglite', { CLIENT_DIST_DIR: build.dist, ...COMPANY });
     await writeRefundRatios(server.app.db, { '48': 1, '24': 0.5, '0': 0 });
   }, 120_000);
   afterAll(async () => {
     await server?.close();
-    rmSync(dist, { recursive: true, force: true });
+    build.remove();
   });
 
   const get = async (url: string, status = 200) => {
