@@ -508,6 +508,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/bookings/weekly/{slot_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A slot repeated weekly, week by week
+     * @description A weekly series (issue 31): the slot and the same branch-local weekday and time in each of the following `weeks` weeks (the first week is the slot's own), in the branch's time zone, so 18:00 stays 18:00 across a change to or from summer time. Each week says its slot and price, or why it cannot be booked: `taken` (booked or held by someone), `closed` (a closure), `past`, `no_slot` (no slot starts then that day), or `beyond_horizon` (slots not generated yet). The client books the weeks it keeps with `createBooking` and `weekly_series: true`, in one checkout; nothing is held by asking.
+     */
+    get: operations['previewWeeklySeries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/checkout/webhook': {
     parameters: {
       query?: never;
@@ -1722,6 +1742,7 @@ export interface components {
       | 'payment_provider_unavailable'
       | 'booking_not_found'
       | 'no_free_week'
+      | 'not_a_weekly_series'
       | 'booking_not_cancelable'
       | 'refund_changed'
       | 'checkout_session_not_found'
@@ -1864,6 +1885,30 @@ export interface components {
        */
       remaining_uses: number | null;
     };
+    WeeklySeries: {
+      branch_id: components['schemas']['Id'];
+      /** @description The branch-local weekday of every week, 1 Monday ... 7 Sunday. */
+      iso_weekday: number;
+      /** @description The branch-local time of day every week starts at, HH:MM. */
+      local_time: string;
+      occurrences: components['schemas']['WeeklyOccurrence'][];
+    };
+    WeeklyOccurrence: {
+      /** @description 1 for the first week. */
+      week: number;
+      /**
+       * Format: date
+       * @description The week's day in the branch's zone.
+       */
+      date: string;
+      /** @description The week's slot, with its price; null when there is none (`no_slot`, `beyond_horizon`). */
+      slot: components['schemas']['TimeSlot'] | null;
+      /**
+       * @description Why the week cannot be booked, or null when it can.
+       * @enum {unknown}
+       */
+      problem: 'taken' | 'closed' | 'past' | 'no_slot' | 'beyond_horizon' | null;
+    };
     BookAgainSlot: {
       branch_id: components['schemas']['Id'];
       /**
@@ -1946,6 +1991,8 @@ export interface components {
       is_movable: boolean;
       /** @description The discount fraction of the booking's coupon (0.1 for 10 %), which a move applies to the new slot's price; null without a coupon. */
       coupon_discount: number | null;
+      /** @description The weekly series the booking was made in (`createBooking` with `weekly_series`), shared by its weeks; null for a booking made alone. */
+      series_id?: number | null;
     };
     /** @description The current user. */
     User: {
@@ -2037,6 +2084,8 @@ export interface components {
       coupon_code?: number | null;
       /** @description The total the client showed: the sum of the discounted slot prices. The server refuses with 409 when its own total differs. */
       expected_total_final_price_eur: components['schemas']['Money'];
+      /** @description When true (false when absent), the slots are weeks of one weekly series (`previewWeeklySeries`): at least two, all at the same branch-local weekday and time, each a different week (422 `not_a_weekly_series` otherwise). Each is a booking of its own; they are shown and listed as one series (`Booking.series_id`). */
+      weekly_series?: boolean;
     };
     CreateBookingResponse: {
       checkout_session: {
@@ -4067,6 +4116,45 @@ export interface operations {
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       /** @description The current user has no such booking (`booking_not_found`), or no week ahead has that slot free (`no_free_week`: taken, closed, or beyond the slots generated so far). */
+      404: components['responses']['NotFound'];
+      /** @description The branch takes no bookings now (`branch_not_bookable`). */
+      409: components['responses']['Conflict'];
+      414: components['responses']['UrlTooLong'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  previewWeeklySeries: {
+    parameters: {
+      query: {
+        /** @description How many weeks, the first included (2 to 52). */
+        weeks: number;
+      };
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description The slot of the series' first week. */
+        slot_id: components['schemas']['Id'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The series, week by week. */
+      200: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WeeklySeries'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No such slot (`slot_not_found`). */
       404: components['responses']['NotFound'];
       /** @description The branch takes no bookings now (`branch_not_bookable`). */
       409: components['responses']['Conflict'];

@@ -67,8 +67,14 @@ export function bookingHandlers(services: {
         couponId: request.body.coupon_code ?? null,
         expectedTotalEur: request.body.expected_total_final_price_eur,
         locale: resolveLocale(request.headers.locale),
+        weeklySeries: request.body.weekly_series ?? false,
       });
       return reply.code(201).send(result);
+    },
+
+    previewWeeklySeries: async (request, reply) => {
+      noStore(reply);
+      return bookings.previewWeeklySeries(request.params.slot_id, request.query.weeks);
     },
 
     getCheckoutSessionStatus: async (request, reply) => {

@@ -158,6 +158,15 @@ export async function insertBookings(db: Db, rows: readonly Insertable<BookingsT
   return inserted.sort((a, b) => a.start_time.getTime() - b.start_time.getTime()).map((row) => row.id);
 }
 
+/** A weekly series (issue 31): its id, which its bookings carry. */
+export async function insertBookingSeries(
+  db: Db,
+  row: { branch_id: number; iso_weekday: number; local_time: string },
+): Promise<number> {
+  const { id } = await db.insertInto('booking_series').values(row).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
 export async function insertCheckoutSession(db: Db, row: Insertable<CheckoutSessionsTable>): Promise<void> {
   await db.insertInto('checkout_sessions').values(row).execute();
 }
@@ -208,6 +217,7 @@ export type MyBookingRow = {
   time_zone: string;
   coupon_code: string | null;
   coupon_discount: number | string | null;
+  series_id: number | null;
   checkout_session_id: string | null;
   session_status: 'open' | 'complete' | 'expired' | null;
   session_expires_at: Date | null;
@@ -245,6 +255,7 @@ function userBookingsQuery(db: Db, userId: string) {
         'branch.time_zone',
         'coupon.code as coupon_code',
         'coupon.discount as coupon_discount',
+        'booking.series_id',
         'booking.checkout_session_id',
         'session.status as session_status',
         'session.expires_at as session_expires_at',

@@ -27,6 +27,7 @@ import { priceSlots } from './pricing.ts';
 import { refundableCents, withinBestRefundTier } from './refunds.ts';
 import * as repository from './repository.ts';
 import { awaitingPaymentOf } from './checkout/awaiting-payment.ts';
+import { previewWeeklySeries, requireWeeklyPattern } from './weekly-series.ts';
 import * as checkoutRepository from './checkout/repository.ts';
 import type { CheckoutSessionRow } from './checkout/repository.ts';
 import { describeSlotTime } from '../kernel/time-format.ts';
@@ -72,6 +73,8 @@ export type CreateBookingInput = {
   expectedTotalEur: number;
   /** The request's language: the checkout page's and the return URL's. */
   locale: Locale;
+  /** The slots are the weeks of one weekly series (issue 31): checked, and tied together by a series. */
+  weeklySeries?: boolean;
 };
 
 type Schemas = components['schemas'];
@@ -285,6 +288,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
         // so the hold is priced at the slot's price when it is written, never at one read before the change.
         await repository.lockSlots(trx, slotIds);
         const slots = await requireBookableSlots(trx, slotIds, now);
+        const weekly = input.weeklySeries ? requireWeeklyPattern(slots) : null;
         // After the slots' locks: a closure being made waits for them, or is committed and seen here.
         if (await repository.anySlotClosed(trx, slotIds)) throw new AppError('slot_unavailable');
         await repository.releaseStaleHoldsOfSlots(trx, slotIds, nowDate);
@@ -303,6 +307,14 @@ export function createBookingService(deps: BookingServiceDependencies) {
         const holdMinutes = Math.min(PROVIDER_CALL_HOLD_MINUTES, deps.checkoutExpiryMinutes);
         const holdExpiresAt = dateFromInstant(now.add({ minutes: holdMinutes }));
         const slotById = new Map(slots.map((slot) => [slot.id, slot]));
+        const seriesId =
+          weekly === null
+            ? null
+            : await repository.insertBookingSeries(trx, {
+                branch_id: slots[0]!.branch_id,
+                iso_weekday: weekly.isoWeekday,
+                local_time: weekly.localTime,
+              });
         const bookingIds = await insertHolds(
           trx,
           priced.slots.map((price) => {
@@ -319,6 +331,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
               final_price_cents: price.finalPriceCents,
               coupon_id: price.couponId,
               refund_ratios: refundRatios,
+              series_id: seriesId,
             };
           }),
         );
@@ -529,6 +542,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
             row.paid_at !== null &&
             withinBestRefundTier({ refundRatios: row.refund_ratios, start }, now),
           coupon_discount: row.coupon_discount === null ? null : Number(row.coupon_discount),
+          series_id: row.series_id,
         };
       });
       return { bookings, nextCursor };
@@ -567,6 +581,9 @@ export function createBookingService(deps: BookingServiceDependencies) {
       }
       throw new AppError('no_free_week');
     },
+
+    /** `GET /bookings/weekly/{slot_id}` (issue 31): the slot repeated weekly, week by week. */
+    previewWeeklySeries: (slotId: number, weeks: number) => previewWeeklySeries(db, clock, slotId, weeks),
 
     /** listMyBookingsPage's bookings alone. */
     async listMyBookings(userId: string, page: MyBookingsPage = {}): Promise<Schemas['Booking'][]> {

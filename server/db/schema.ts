@@ -242,6 +242,8 @@ export type BookingsTable = {
   overstay_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** The SEQUENCE of the booking's calendar event as last sent (0: the confirmation's). */
   calendar_sequence: Generated<number>;
+  /** The weekly series the booking was made in (issue 31), or null. */
+  series_id: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: CreatedAt;
   /** Who cancelled: member, operator:<id>, closure:<id>, account_deleted, cli. */
   canceled_by: ColumnType<string | null, string | null | undefined, string | null>;
@@ -548,6 +550,15 @@ export type SettingsTable = {
   updated_at: DefaultedTimestamp;
 };
 
+/** A weekly series (issue 31): its bookings are its weeks. */
+export type BookingSeriesTable = {
+  id: GeneratedAlways<number>;
+  branch_id: number;
+  iso_weekday: number;
+  local_time: string;
+  created_at: CreatedAt;
+};
+
 export type Database = {
   users: UsersTable;
   verification_codes: VerificationCodesTable;
@@ -562,6 +573,7 @@ export type Database = {
   coupon_redemptions: CouponRedemptionsTable;
   checkout_sessions: CheckoutSessionsTable;
   bookings: BookingsTable;
+  booking_series: BookingSeriesTable;
   payment_events: PaymentEventsTable;
   refunds: RefundsTable;
   booking_moves: BookingMovesTable;

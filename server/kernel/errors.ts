@@ -274,6 +274,14 @@ export const errorCatalogue = {
       message: 'Este horário não está livre em nenhuma das próximas semanas. Escolha outro no calendário.',
     },
   },
+  not_a_weekly_series: {
+    status: 422,
+    detail: /*i18n*/ {
+      id: 'error.not_a_weekly_series',
+      message:
+        'Uma série semanal tem pelo menos duas semanas, todas no mesmo dia da semana e à mesma hora, na mesma filial.',
+    },
+  },
   booking_not_cancelable: {
     status: 409,
     detail: /*i18n*/ {

@@ -68,6 +68,7 @@ const expectedOperations = [
   ['cancelBookings', 'post', '/bookings/cancel-bookings', 'bearer'],
   ['moveBooking', 'post', '/bookings/{booking_id}/move', 'bearer'],
   ['findBookAgainSlot', 'get', '/bookings/{booking_id}/again', 'bearer'],
+  ['previewWeeklySeries', 'get', '/bookings/weekly/{slot_id}', 'public'],
   ['stripeWebhook', 'post', '/checkout/webhook', 'public'],
   ['getLocalCheckoutPage', 'get', '/checkout/local/{session_id}', 'public'],
   ['completeLocalCheckout', 'post', '/checkout/local/{session_id}/complete', 'public'],

@@ -40,6 +40,7 @@ describeEachDatabase(
         'audit_log',
         'blocked_contacts',
         'booking_moves',
+        'booking_series',
         'bookings',
         'branch_closures',
         'branch_images',
