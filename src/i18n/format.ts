@@ -1,12 +1,7 @@
-import type { Locale } from './locales.ts';
+import { intlTag, type Locale } from './locales.ts';
 
-// The client's one map from interface language to Intl tag: European Portuguese, and a 12-hour clock in
-// English only.
-const INTL_TAGS: Record<Locale, string> = { pt: 'pt-PT', en: 'en-GB', fr: 'fr-FR', de: 'de-DE', sk: 'sk-SK' };
-
-export function intlTag(locale: Locale): string {
-  return INTL_TAGS[locale];
-}
+// A 12-hour clock in English only. The Intl tag of each language is locales.ts' (the catalogs' plurals use it too).
+export { intlTag };
 
 function usesTwelveHourClock(locale: Locale): boolean {
   return locale === 'en';

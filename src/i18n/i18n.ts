@@ -1,6 +1,5 @@
 import { i18n, type Messages } from '@lingui/core';
-import { intlTag } from './format.ts';
-import { localeCookie, type Locale } from './locales.ts';
+import { intlTag, localeCookie, type Locale } from './locales.ts';
 
 // One chunk per language; the legal texts have their own catalog, loaded only by the rights page.
 const mainCatalogs = import.meta.glob<{ messages: Messages }>('../../locales/*/messages.po');

@@ -13,6 +13,14 @@ export const LOCALE_NAMES: Record<Locale, string> = {
   sk: 'Slovenčina',
 };
 
+// The client's one map from interface language to Intl tag: European Portuguese, British English.
+const INTL_TAGS: Record<Locale, string> = { pt: 'pt-PT', en: 'en-GB', fr: 'fr-FR', de: 'de-DE', sk: 'sk-SK' };
+
+/** The Intl tag of a language: how its numbers and dates are formatted and its plurals chosen. */
+export function intlTag(locale: Locale): string {
+  return INTL_TAGS[locale];
+}
+
 export function isLocale(value: unknown): value is Locale {
   return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
 }
