@@ -49,8 +49,39 @@ function StatusBadge({ status }: { status: BookingStatusLabel }) {
   );
 }
 
-function BookingFacts({ booking, locale }: { booking: Booking; locale: Locale }) {
+/** Where a booking stands in its weekly series (issue 31): its week among the series' bookings listed. */
+type SeriesPlace = { week: number; weeks: number; following: Booking[] };
+
+/** Each weekly series' bookings in start order, by series. */
+function seriesOf(bookings: readonly Booking[]): Map<number, Booking[]> {
+  const series = new Map<number, Booking[]>();
+  for (const booking of bookings) {
+    if (booking.series_id === null || booking.series_id === undefined) continue;
+    series.set(booking.series_id, [...(series.get(booking.series_id) ?? []), booking]);
+  }
+  for (const weeks of series.values())
+    weeks.sort((a, b) => Date.parse(a.time_slot_data.start_time) - Date.parse(b.time_slot_data.start_time));
+  return series;
+}
+
+function seriesPlace(series: Map<number, Booking[]>, booking: Booking): SeriesPlace | null {
+  const weeks = booking.series_id ? series.get(booking.series_id) : undefined;
+  if (!weeks) return null;
+  const index = weeks.indexOf(booking);
+  return { week: index + 1, weeks: weeks.length, following: weeks.slice(index + 1) };
+}
+
+function BookingFacts({
+  booking,
+  series,
+  locale,
+}: {
+  booking: Booking;
+  series: SeriesPlace | null;
+  locale: Locale;
+}) {
   const { t } = useLingui();
+  const weekOfSeries = ({ week, weeks }: SeriesPlace) => t`Semana ${week} de ${weeks}`;
   const branch = booking.time_slot_data.branch_data;
   // The moment the list was read: what cancelling refunds until when is told from it (issue 30).
   const [now] = useState(() => Date.now());
@@ -83,6 +114,12 @@ function BookingFacts({ booking, locale }: { booking: Booking; locale: Locale })
       <dd>
         <StatusBadge status={statusLabel(booking)} />
       </dd>
+      {series && (
+        <>
+          <dt>{t`Série semanal`}</dt>
+          <dd>{weekOfSeries(series)}</dd>
+        </>
+      )}
       {booking.awaiting_payment?.voucher && (
         <>
           <dt>{t`Multibanco`}</dt>
@@ -141,23 +178,28 @@ function BookingFacts({ booking, locale }: { booking: Booking; locale: Locale })
 
 function BookingCard({
   booking,
+  series,
   selectable,
   selected,
   send,
   locale,
 }: {
   booking: Booking;
+  series: SeriesPlace | null;
   selectable: boolean;
-  selected: boolean;
+  selected: Set<number>;
   send: Send;
   locale: Locale;
 }) {
   const { t } = useLingui();
   const when = bookingTimeRange(booking, locale);
+  const isSelected = selected.has(booking.id);
+  // "This week and the following" (issue 31): the series' later weeks that can still be cancelled join the selection.
+  const following = series?.following.filter((week) => week.is_cancelable) ?? [];
   const classes = [
     'booking-card',
     selectable ? 'booking-card--selectable' : '',
-    selected ? 'booking-card--selected' : '',
+    isSelected ? 'booking-card--selected' : '',
   ]
     .filter(Boolean)
     .join(' ');
@@ -165,12 +207,26 @@ function BookingCard({
     <li className={classes} data-testid="booking">
       {selectable && (
         <Checkbox
-          checked={selected}
+          checked={isSelected}
           onChange={() => send({ type: 'booking.toggle', id: booking.id })}
           label={t`Selecionar a reserva de ${when}`}
         />
       )}
-      <BookingFacts booking={booking} locale={locale} />
+      {selectable && following.length > 0 && (
+        <Button
+          variant="subtle"
+          size="xs"
+          aria-label={t`Selecionar esta semana e as seguintes da série (${when})`}
+          onClick={() => {
+            for (const week of [booking, ...following]) {
+              if (!selected.has(week.id)) send({ type: 'booking.toggle', id: week.id });
+            }
+          }}
+        >
+          {t`Selecionar esta e as seguintes`}
+        </Button>
+      )}
+      <BookingFacts booking={booking} series={series} locale={locale} />
       {booking.is_movable && <MoveButton booking={booking} when={when} />}
       {listOf(booking) !== 'active' && <BookAgainButton booking={booking} when={when} send={send} />}
     </li>
@@ -213,12 +269,14 @@ function BookAgainButton({ booking, when, send }: { booking: Booking; when: stri
 function GroupItem({
   group,
   list,
+  series,
   selected,
   send,
   locale,
 }: {
   group: BookingGroup;
   list: BookingList;
+  series: Map<number, Booking[]>;
   selected: Set<number>;
   send: Send;
   locale: Locale;
@@ -227,8 +285,9 @@ function GroupItem({
     <BookingCard
       key={booking.id}
       booking={booking}
+      series={seriesPlace(series, booking)}
       selectable={list === 'active' && booking.is_cancelable}
-      selected={selected.has(booking.id)}
+      selected={selected}
       send={send}
       locale={locale}
     />
@@ -322,6 +381,7 @@ function MyBookingsLists(_: { openBooking: (slot: BookAgainSlot) => void }) {
   const selected = new Set(context.selected);
   const hasSelection = context.selected.length > 0;
   const branches = groupBookings(context.bookings);
+  const series = seriesOf(context.bookings);
   const titles: Record<BookingList, string> = {
     active: t`Reservas ativas`,
     past: t`Reservas passadas`,
@@ -376,6 +436,7 @@ function MyBookingsLists(_: { openBooking: (slot: BookAgainSlot) => void }) {
                       key={group.key}
                       group={group}
                       list={list}
+                      series={series}
                       selected={selected}
                       send={send}
                       locale={locale}

@@ -7,6 +7,7 @@ import { ApiError } from '../../machines/api.ts';
 import { myBookingsMachine, type HistoryPage } from '../../machines/myBookings.machine.ts';
 import { listOf, type Booking } from '../../machines/myBookings.selectors.ts';
 import {
+  bookingAt,
   CHANGED_BOOKINGS,
   FIRST_BOOKINGS,
   LONG_HISTORY,
@@ -347,4 +348,55 @@ describe('my bookings, driven by its model through the account modal', () => {
       }
     });
   }
+});
+
+// Issue 31, item 1: a weekly series' bookings say their week, and "this week and the following" selects the series'
+// later weeks that can still be cancelled, for the ordinary cancellation and its refunds.
+describe('my bookings, a weekly series', () => {
+  it('says each booking’s week and selects this week and the following cancelable ones for cancelling', async () => {
+    const weekly = { series_id: 7 };
+    const weeks = [
+      bookingAt(21, '2026-12-01T18:00:00+00:00', '2026-12-01T19:00:00+00:00', weekly),
+      bookingAt(22, '2026-12-08T18:00:00+00:00', '2026-12-08T19:00:00+00:00', weekly),
+      bookingAt(23, '2026-12-15T18:00:00+00:00', '2026-12-15T19:00:00+00:00', weekly),
+      bookingAt(24, '2026-12-22T18:00:00+00:00', '2026-12-22T19:00:00+00:00', { ...weekly, is_cancelable: false }),
+    ];
+    const alone = bookingAt(25, '2026-12-16T09:00:00+00:00', '2026-12-16T10:00:00+00:00');
+    const network = createNetwork({
+      validateToken: () => ({ status: 200, body: { valid: true } }),
+      getMe: () => ({ status: 200, body: MEMBER }),
+      listBranches: () => ({ status: 200, body: [] }),
+      listMyBookings: () => ({ status: 200, body: [...weeks, alone] }),
+    });
+    const app = await renderApp(() => <AccountModal hidden={false} />, {
+      search: 'account_tab=myBookings',
+      network,
+      inspect: () => {},
+      token: 'member-token',
+    });
+    try {
+      const cards = await screen.findAllByTestId('booking', {}, { timeout: 5_000 });
+      const cardOf = (id: number) => cards.find((card) => card.textContent?.includes(`#${id}`))!;
+      expect(within(cardOf(21)).getByText('Semana 1 de 4')).toBeTruthy();
+      expect(within(cardOf(23)).getByText('Semana 3 de 4')).toBeTruthy();
+      expect(within(cardOf(25)).queryByText('Série semanal')).toBeNull();
+      // The last cancelable week and a booking alone have nothing after them to select.
+      expect(within(cardOf(23)).queryByRole('button', { name: /e as seguintes da série/ })).toBeNull();
+      expect(within(cardOf(25)).queryByRole('button', { name: /e as seguintes da série/ })).toBeNull();
+
+      // Week 3 already chosen: "this and the following" from week 2 adds week 2 and keeps week 3 (not unselected).
+      press(within(cardOf(23)).getByRole('checkbox'));
+      press(within(cardOf(22)).getByRole('button', { name: /e as seguintes da série/ }));
+      const checked = (id: number) => (within(cardOf(id)).getByRole('checkbox') as HTMLInputElement).checked;
+      expect([21, 22, 23, 25].map(checked)).toEqual([false, true, true, false]);
+
+      press(screen.getByRole('button', { name: 'Cancelar as reservas selecionadas' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Cancelar reservas' });
+      expect(within(dialog).getAllByRole('row')).toHaveLength(3);
+      expect(within(dialog).getByRole('button', { name: 'Cancelar as reservas' })).toBeTruthy();
+    } finally {
+      app.runtime.session.stop();
+      app.runtime.startup.stop();
+    }
+  });
 });
