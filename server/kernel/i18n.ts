@@ -38,51 +38,58 @@ export function resolveLocale(value: unknown): Locale {
 }
 
 const catalogDirectory = path.resolve(import.meta.dirname, '../../locales');
-const instances = new Map<Locale, I18n>();
 
 /**
- * One Lingui instance per language, its catalog read from the .po file and compiled on first use (a few
- * milliseconds; nothing is read at startup). A message missing from a catalog falls back to its Portuguese
- * source, compiled when it is used.
+ * A catalog's translated messages, compiled: `locales/{locale}/{name}.po` read with pofile-ts, the parser Lingui's
+ * own .po format uses (reading it directly keeps Lingui's CLI configuration loader, jiti and lilconfig, out of the
+ * server).
  */
-function catalog(locale: Locale): I18n {
-  const existing = instances.get(locale);
-  if (existing) return existing;
-  // pofile-ts is the parser Lingui's own .po format uses; reading it directly keeps Lingui's CLI configuration
-  // loader (jiti, lilconfig) out of the server.
-  const { items } = parsePo(readFileSync(path.join(catalogDirectory, locale, 'server.po'), 'utf8'));
-  const messages = Object.fromEntries(
+function compiledMessages(locale: Locale, name: 'server' | 'messages') {
+  const { items } = parsePo(readFileSync(path.join(catalogDirectory, locale, `${name}.po`), 'utf8'));
+  return Object.fromEntries(
     items
       .filter((item) => !item.obsolete && item.msgstr[0])
       .map((item) => [item.msgid, compileMessage(item.msgstr[0]!)]),
   );
-  const i18n = setupI18n({ locale: INTL_LOCALES[locale], messages: { [INTL_LOCALES[locale]]: messages } });
-  i18n.setMessagesCompiler(compileMessage);
-  instances.set(locale, i18n);
-  return i18n;
 }
 
-const appInstances = new Map<Locale, I18n>();
+/** One Lingui instance per language, made on first use (a few milliseconds; nothing is read at startup). */
+function perLanguage(make: (locale: Locale) => I18n): (locale: Locale) => I18n {
+  const instances = new Map<Locale, I18n>();
+  return (locale) => {
+    let instance = instances.get(locale);
+    if (!instance) instances.set(locale, (instance = make(locale)));
+    return instance;
+  };
+}
+
+/**
+ * The server's catalog (`locales/{locale}/server.po`, by explicit ids). A message missing from a catalog falls
+ * back to its Portuguese source, compiled when it is used.
+ */
+const catalog = perLanguage((locale) => {
+  const intlLocale = INTL_LOCALES[locale];
+  const i18n = setupI18n({
+    locale: intlLocale,
+    messages: { [intlLocale]: compiledMessages(locale, 'server') },
+  });
+  i18n.setMessagesCompiler(compileMessage);
+  return i18n;
+});
 
 /**
  * The app's own main catalog (`locales/{locale}/messages.po`, keyed by each message's Portuguese source): for
  * text the server writes into the app's prerendered pages, which the app then adopts, so both say it in the same
- * words from the same translation.
+ * words from the same translation. Keyed by the app's locale, with the region's plural rules, as the app activates
+ * it (src/i18n/i18n.ts).
  */
-function appCatalog(locale: Locale): I18n {
-  const existing = appInstances.get(locale);
-  if (existing) return existing;
-  const { items } = parsePo(readFileSync(path.join(catalogDirectory, locale, 'messages.po'), 'utf8'));
-  const messages = Object.fromEntries(
-    items
-      .filter((item) => !item.obsolete && item.msgstr[0])
-      .map((item) => [item.msgid, compileMessage(item.msgstr[0]!)]),
-  );
-  // Keyed by the app's locale, with the region's plural rules, as the app activates it (src/i18n/i18n.ts).
-  const i18n = setupI18n({ locale, locales: [INTL_LOCALES[locale]], messages: { [locale]: messages } });
-  appInstances.set(locale, i18n);
-  return i18n;
-}
+const appCatalog = perLanguage((locale) =>
+  setupI18n({
+    locale,
+    locales: [INTL_LOCALES[locale]],
+    messages: { [locale]: compiledMessages(locale, 'messages') },
+  }),
+);
 
 /**
  * One of the app's texts (its Portuguese source, as the app's code writes it) in a language, its placeholders

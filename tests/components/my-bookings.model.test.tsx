@@ -359,7 +359,10 @@ describe('my bookings, a weekly series', () => {
       bookingAt(21, '2026-12-01T18:00:00+00:00', '2026-12-01T19:00:00+00:00', weekly),
       bookingAt(22, '2026-12-08T18:00:00+00:00', '2026-12-08T19:00:00+00:00', weekly),
       bookingAt(23, '2026-12-15T18:00:00+00:00', '2026-12-15T19:00:00+00:00', weekly),
-      bookingAt(24, '2026-12-22T18:00:00+00:00', '2026-12-22T19:00:00+00:00', { ...weekly, is_cancelable: false }),
+      bookingAt(24, '2026-12-22T18:00:00+00:00', '2026-12-22T19:00:00+00:00', {
+        ...weekly,
+        is_cancelable: false,
+      }),
     ];
     const alone = bookingAt(25, '2026-12-16T09:00:00+00:00', '2026-12-16T10:00:00+00:00');
     const network = createNetwork({
@@ -387,7 +390,7 @@ describe('my bookings, a weekly series', () => {
       // Week 3 already chosen: "this and the following" from week 2 adds week 2 and keeps week 3 (not unselected).
       press(within(cardOf(23)).getByRole('checkbox'));
       press(within(cardOf(22)).getByRole('button', { name: /e as seguintes da série/ }));
-      const checked = (id: number) => (within(cardOf(id)).getByRole('checkbox') as HTMLInputElement).checked;
+      const checked = (id: number) => within(cardOf(id)).getByRole<HTMLInputElement>('checkbox').checked;
       expect([21, 22, 23, 25].map(checked)).toEqual([false, true, true, false]);
 
       press(screen.getByRole('button', { name: 'Cancelar as reservas selecionadas' }));

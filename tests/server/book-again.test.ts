@@ -10,7 +10,7 @@ import {
   type ErrorBody,
   type Schemas,
 } from './support/accounts.ts';
-import { createBranch } from './support/fixtures.ts';
+import { createBranch, slotsGeneratedUntil } from './support/fixtures.ts';
 
 // Issue 30, item 4: "Book again" finds the same branch and local time on the nearest week after the booking that
 // is not past and has that slot free, for the normal booking flow to open on. Nothing is held.
@@ -29,11 +29,7 @@ describe('book again (pglite)', () => {
     clock.set('2026-03-20T10:30:00Z');
     branchId = await createBranch(started.app.db);
     // The slots below stand for the generated ones: generated through the end of April.
-    await started.app.db
-      .updateTable('branches')
-      .set({ slots_generated_until: '2026-04-30' as never })
-      .where('id', '=', branchId)
-      .execute();
+    await slotsGeneratedUntil(started.app.db, branchId, '2026-04-30');
   });
 
   const again = (caller: ReturnType<typeof newClient>, token: string, bookingId: number) =>

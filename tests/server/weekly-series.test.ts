@@ -12,7 +12,7 @@ import {
   type Schemas,
 } from './support/accounts.ts';
 import { DATABASE_TARGETS } from './support/databases.ts';
-import { createBranch } from './support/fixtures.ts';
+import { createBranch, slotsGeneratedUntil } from './support/fixtures.ts';
 import { loggedInOperator } from './support/operators.ts';
 
 // Issue 31, item 1: a weekly series. The server expands a slot into the same branch-local weekday and time in the
@@ -35,11 +35,7 @@ for (const target of DATABASE_TARGETS) {
       clock.set('2026-03-20T10:30:00Z');
       branchId = await createBranch(started.app.db);
       // The slots below stand for the generated ones: generated through April.
-      await started.app.db
-        .updateTable('branches')
-        .set({ slots_generated_until: '2026-04-30' as never })
-        .where('id', '=', branchId)
-        .execute();
+      await slotsGeneratedUntil(started.app.db, branchId, '2026-04-30');
     });
 
     const slot = (localStart: string, priceCents = 1500) =>
@@ -116,11 +112,7 @@ for (const target of DATABASE_TARGETS) {
     });
 
     it('keeps 18:00 across the change back to winter time, and says a week already past', async () => {
-      await started.app.db
-        .updateTable('branches')
-        .set({ slots_generated_until: '2026-11-30' as never })
-        .where('id', '=', branchId)
-        .execute();
+      await slotsGeneratedUntil(started.app.db, branchId, '2026-11-30');
       const october = await slot('2026-10-19T18:00');
       const winter = await slot('2026-10-26T18:00');
       clock.set('2026-10-20T09:00:00Z');

@@ -33,6 +33,15 @@ export async function createBranch(db: Db, overrides: Partial<BranchDefinition> 
   return insertBranchDefinition(db, branchDefinition(overrides));
 }
 
+/** Marks the branch's slots as generated through `until` (a date): the tests insert the slots they need. */
+export async function slotsGeneratedUntil(db: Db, branchId: number, until: string): Promise<void> {
+  await db
+    .updateTable('branches')
+    .set({ slots_generated_until: until as never })
+    .where('id', '=', branchId)
+    .execute();
+}
+
 export async function createUser(
   db: Db,
   overrides: { email?: string; createdAt?: Date } = {},
