@@ -81,3 +81,25 @@ export function refundPercent(booking: Pick<Booking, 'refundable_eur' | 'final_p
 export function sumEuros(amounts: number[]): number {
   return amounts.reduce((total, amount) => total + Math.round(amount * 100), 0) / 100;
 }
+
+/** Where a booking stands in its weekly series (issue 31): its week among the series' bookings listed. */
+export type SeriesPlace = { week: number; weeks: number; following: Booking[] };
+
+/** Each weekly series' bookings in start order, by series. */
+export function seriesOf(bookings: readonly Booking[]): Map<number, Booking[]> {
+  const series = new Map<number, Booking[]>();
+  for (const booking of bookings) {
+    if (booking.series_id === null || booking.series_id === undefined) continue;
+    series.set(booking.series_id, [...(series.get(booking.series_id) ?? []), booking]);
+  }
+  for (const weeks of series.values())
+    weeks.sort((a, b) => Date.parse(a.time_slot_data.start_time) - Date.parse(b.time_slot_data.start_time));
+  return series;
+}
+
+export function seriesPlace(series: Map<number, Booking[]>, booking: Booking): SeriesPlace | null {
+  const weeks = booking.series_id ? series.get(booking.series_id) : undefined;
+  if (!weeks) return null;
+  const index = weeks.indexOf(booking);
+  return { week: index + 1, weeks: weeks.length, following: weeks.slice(index + 1) };
+}

@@ -12,12 +12,15 @@ import {
   groupBookings,
   listOf,
   refundPercent,
+  seriesOf,
+  seriesPlace,
   statusLabel,
   sumEuros,
   type Booking,
   type BookingGroup,
   type BookingList,
   type BookingStatusLabel,
+  type SeriesPlace,
 } from '../../machines/myBookings.selectors.ts';
 import { useFeedbackText } from '../auth/feedback.tsx';
 import { useUpdateModalSearch } from '../auth/useModalSearch.ts';
@@ -47,28 +50,6 @@ function StatusBadge({ status }: { status: BookingStatusLabel }) {
       {label}
     </Badge>
   );
-}
-
-/** Where a booking stands in its weekly series (issue 31): its week among the series' bookings listed. */
-type SeriesPlace = { week: number; weeks: number; following: Booking[] };
-
-/** Each weekly series' bookings in start order, by series. */
-function seriesOf(bookings: readonly Booking[]): Map<number, Booking[]> {
-  const series = new Map<number, Booking[]>();
-  for (const booking of bookings) {
-    if (booking.series_id === null || booking.series_id === undefined) continue;
-    series.set(booking.series_id, [...(series.get(booking.series_id) ?? []), booking]);
-  }
-  for (const weeks of series.values())
-    weeks.sort((a, b) => Date.parse(a.time_slot_data.start_time) - Date.parse(b.time_slot_data.start_time));
-  return series;
-}
-
-function seriesPlace(series: Map<number, Booking[]>, booking: Booking): SeriesPlace | null {
-  const weeks = booking.series_id ? series.get(booking.series_id) : undefined;
-  if (!weeks) return null;
-  const index = weeks.indexOf(booking);
-  return { week: index + 1, weeks: weeks.length, following: weeks.slice(index + 1) };
 }
 
 function BookingFacts({

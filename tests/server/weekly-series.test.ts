@@ -247,9 +247,15 @@ for (const target of DATABASE_TARGETS) {
     });
 
     it('answers 404 for an unknown slot and 422 for a number of weeks out of range', async () => {
-      expect((await preview(999_999, 4)).statusCode).toBe(404);
+      const unknown = await preview(999_999, 4);
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json<ErrorBody>().code).toBe('slot_not_found');
       const first = await slot('2026-03-23T18:00');
-      for (const weeks of [1, 53]) expect((await preview(first, weeks)).statusCode).toBe(422);
+      for (const weeks of [1, 53]) {
+        const refused = await preview(first, weeks);
+        expect(refused.statusCode).toBe(422);
+        expect(refused.json<ErrorBody>().code).toBe('validation_failed');
+      }
     });
   });
 }
