@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import type { ChildProcess } from 'node:child_process';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { apiLogin, outbox, storeToken, verifiedPerson } from './support/accounts.ts';
 import { bookingDialog, firstActiveBranch, pickDate, slotButton, slotsOn } from './support/booking.ts';
 import { newDataDir, startConsoleServer, stopConsoleServer } from './support/console-server.ts';

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/test.ts';
 import { DEMO_ACCOUNT } from './support/accounts.ts';
 import { firstActiveBranch, range, slotsOn } from './support/booking.ts';
 import { open } from './support/fixtures.ts';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { SECTION_ORDER, open, simulateLoggedIn, waitForBranches } from './support/fixtures.ts';
 import { axeViolations } from './support/axe.ts';
 

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext } from './support/test.ts';
 import { apiLogin, outbox, storeToken, verifiedPerson } from './support/accounts.ts';
 import { open } from './support/fixtures.ts';
 

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './support/test.ts';
 import { apiLogin, bookAndPay, outbox, storeToken, verifiedPerson, type Person } from './support/accounts.ts';
 import {
   firstActiveBranch,

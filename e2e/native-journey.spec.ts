@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { field, newPerson, smsCode, verificationLink } from './support/accounts.ts';
 import { expectNoSeriousViolations } from './support/axe.ts';
 import { firstActiveBranch, onPublicOrigin, payInLocalCheckout, range, slotsOn } from './support/booking.ts';

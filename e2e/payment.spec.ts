@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './support/test.ts';
 import { apiLogin, DEMO_ACCOUNT, storeToken, verifiedPerson } from './support/accounts.ts';
 import { expectNoSeriousViolations } from './support/axe.ts';
 import {
@@ -225,6 +225,7 @@ test.describe('booking and paying', () => {
     const secret = await holdByApi(request, token, [day.slots[6]!]);
     const sessionId = secret.split('_secret_')[0]!;
     await page.goto(onPublicOrigin(baseURL, `/pt?stripe_session_id=${sessionId}&booking_date=${day.date}`));
+    await expect(page.locator('html[data-app-ready="true"]')).toHaveCount(1);
     await expect(page).toHaveURL(/auth_tab=login/);
     await logInInModal(page, DEMO_ACCOUNT.email, DEMO_ACCOUNT.password);
     await expect(page.getByRole('dialog', { name: 'Pagamento pendente' })).toBeVisible();

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { apiLogin, bookableSlots, bookAndPay, storeToken, verifiedPerson } from './support/accounts.ts';
 import { dayLabel, range } from './support/booking.ts';
 import { arrivalKitFor, mergeArrival } from '../server/catalog/index.ts';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { open, simulateLoggedIn, waitForBranches } from './support/fixtures.ts';
 import { JOURNEY_LOCALES, LANGUAGE_NAMES } from './support/locale-texts.ts';
 

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/test.ts';
 import { open, simulateLoggedIn, waitForBranches } from './support/fixtures.ts';
 import { JOURNEY_LOCALES } from './support/locale-texts.ts';
 

@@ -58,14 +58,22 @@ export function Modals() {
   }, [arranged, base]);
   // The modal behind the auth modal steps aside while it is open (its flow keeps its state).
   const hidden = modal === 'auth';
+  // Each modal waits for its code in a boundary of its own: the auth modal's chunk, loading when a flow asks for a
+  // login, leaves the modal behind it mounted and on screen, and a modal that suspends later blanks only itself.
   return (
-    <Suspense fallback={null}>
-      {base === 'account' && <AccountModal hidden={hidden} />}
-      {base === 'booking' && <BookingModal hidden={hidden} onShown={removeBookingModalShell} />}
-      {base === 'payment' && search.stripe_session_id && (
-        <PaymentResult key={search.stripe_session_id} sessionId={search.stripe_session_id} hidden={hidden} />
-      )}
-      {modal === 'auth' && <AuthModal />}
-    </Suspense>
+    <>
+      <Suspense fallback={null}>
+        {base === 'account' && <AccountModal hidden={hidden} />}
+        {base === 'booking' && <BookingModal hidden={hidden} onShown={removeBookingModalShell} />}
+        {base === 'payment' && search.stripe_session_id && (
+          <PaymentResult
+            key={search.stripe_session_id}
+            sessionId={search.stripe_session_id}
+            hidden={hidden}
+          />
+        )}
+      </Suspense>
+      <Suspense fallback={null}>{modal === 'auth' && <AuthModal />}</Suspense>
+    </>
   );
 }
