@@ -1,7 +1,13 @@
 import { fromPromise } from 'xstate';
 import { expectData, type ApiClient } from './api.ts';
 import type { Coupon, TimeSlot } from './booking.pricing.ts';
-import type { CreateBookingInput, OfferedCoupon, SlotsInput } from './booking.machine.ts';
+import type {
+  CreateBookingInput,
+  OfferedCoupon,
+  SeriesInput,
+  SlotsInput,
+  WeeklyOccurrence,
+} from './booking.machine.ts';
 
 /** The booking flow's calls over the typed client (docs/decisions.md, 'Contract and API'). */
 export function createBookingActors(api: ApiClient) {
@@ -24,6 +30,14 @@ export function createBookingActors(api: ApiClient) {
     loadOfferedCoupon: fromPromise<OfferedCoupon | null>(async () => {
       const user = await expectData(api.GET('/auth/me'));
       return user.offered_coupon;
+    }),
+    previewWeeklySeries: fromPromise<WeeklyOccurrence[], SeriesInput>(async ({ input }) => {
+      const series = await expectData(
+        api.GET('/bookings/weekly/{slot_id}', {
+          params: { path: { slot_id: input.slotId }, query: { weeks: input.weeks } },
+        }),
+      );
+      return series.occurrences;
     }),
     createBooking: fromPromise<string | null, CreateBookingInput>(async ({ input }) => {
       const data = await expectData(api.POST('/bookings/', { body: input }));

@@ -13,7 +13,7 @@ import {
   type Coupon,
   type TimeSlot,
 } from './booking.pricing.ts';
-import { couponTerms } from './booking.selectors.ts';
+import { couponTerms, isSeriesSelection } from './booking.selectors.ts';
 import { withoutSessionChanges, type SessionChanged } from './session.changes.ts';
 import { machineTypes } from './machine-types.ts';
 
@@ -31,6 +31,19 @@ export type SummaryError =
 type AppliedCoupon = Coupon & { code: string; offered?: boolean };
 /** The coupon the member's profile offers without typing it (`offered_coupon` of `GET /auth/me`). */
 export type OfferedCoupon = Coupon & { code: string };
+
+/** A week of a weekly series as the server previews it (`previewWeeklySeries`): its slot, or why it cannot be booked. */
+export type WeeklyOccurrence = {
+  week: number;
+  date: string;
+  slot: TimeSlot | null;
+  problem: 'taken' | 'closed' | 'past' | 'no_slot' | 'beyond_horizon' | null;
+};
+/** A weekly series being chosen (issue 31): the slot it repeats and its weeks, as last previewed. */
+export type SeriesChoice = { anchor: TimeSlot; occurrences: WeeklyOccurrence[] };
+
+/** How many weeks a series may span, the first included: the server's bounds (`previewWeeklySeries`). */
+export const SERIES_WEEKS = { min: 2, max: 52, initial: 4 } as const;
 
 export type BookingInput = {
   branchId: number;
@@ -59,12 +72,23 @@ export type BookingContext = Calendar & {
   pendingSlot: TimeSlot | null;
   openOn: string | null;
   preselectSlotId: number | null;
+  /** The weeks asked for when repeating the chosen slot weekly. */
+  seriesWeeks: number;
+  /** The weekly series being chosen: the basket then holds the weeks kept (`isSeriesSelection`). */
+  series: SeriesChoice | null;
+  /** The slot whose weeks are being previewed (the series' first week). */
+  seriesAnchor: TimeSlot | null;
+  /** The last preview of the weeks failed (network, server). */
+  seriesFailed: boolean;
 };
 
 export type BookingEvent =
   | CalendarEvent
   | { type: 'slot.toggle'; slot: TimeSlot }
   | { type: 'selection.clear' }
+  | { type: 'series.weeks'; weeks: number }
+  | { type: 'series.preview' }
+  | { type: 'series.stop' }
   | { type: 'coupon.input'; value: string }
   | { type: 'coupon.apply' }
   | { type: 'coupon.remove' }
@@ -82,7 +106,9 @@ export type CreateBookingInput = {
   max_bookings_per_slot: 1;
   coupon_code: number | null;
   expected_total_final_price_eur: number;
+  weekly_series?: true;
 };
+export type SeriesInput = { slotId: number; weeks: number };
 
 /** `invalid_coupon` with the server's message ('Invalid coupon code.'); anything else is 'can-not-verify-coupon'. */
 function isCouponNotFound(error: unknown): error is ApiError {
@@ -106,7 +132,25 @@ const LOGGED_OUT = {
   couponError: null,
   couponInput: '',
   offerChecked: false,
+  series: null,
+  seriesFailed: false,
 } satisfies Partial<BookingContext>;
+
+/**
+ * The selection after `slot` is chosen or dropped. A slot outside the series being chosen ends the series (the
+ * basket is then a plain selection of slots, each still booked on its own).
+ */
+function toggled(context: BookingContext, slot: TimeSlot): Partial<BookingContext> {
+  const chosen = context.selected.some((candidate) => candidate.id === slot.id);
+  const inSeries = context.series?.occurrences.some((week) => week.slot?.id === slot.id) ?? false;
+  return {
+    selected: chosen
+      ? context.selected.filter((candidate) => candidate.id !== slot.id)
+      : [...context.selected, slot],
+    series: inSeries ? context.series : null,
+    seriesFailed: false,
+  };
+}
 
 export const bookingMachine = setup({
   types: machineTypes<BookingContext, BookingEvent, BookingInput>(),
@@ -116,6 +160,7 @@ export const bookingMachine = setup({
     loadSlots: placeholder<TimeSlot[], SlotsInput>('loadSlots'),
     checkCoupon: placeholder<Coupon, { code: string }>('checkCoupon'),
     loadOfferedCoupon: placeholder<OfferedCoupon | null>('loadOfferedCoupon'),
+    previewWeeklySeries: placeholder<WeeklyOccurrence[], SeriesInput>('previewWeeklySeries'),
     createBooking: placeholder<string | null, CreateBookingInput>('createBooking'),
     // The app provides sessionChanges(session) (machines/session.changes.ts): logins and logouts meanwhile.
     sessionChanges: withoutSessionChanges,
@@ -137,6 +182,15 @@ export const bookingMachine = setup({
       (event.slot.is_bookeable || context.selected.some((slot) => slot.id === event.slot.id)),
     isSelectableDate: ({ context, event }) => event.type === 'date.select' && event.date >= context.today,
     hasSelection: ({ context }) => context.selected.length > 0,
+    // One slot chosen (or a series already being chosen, whose weeks are asked for again): it can repeat weekly.
+    canRepeat: ({ context }) =>
+      context.loggedIn && (context.series !== null || context.selected.length === 1),
+    hasSeries: ({ context }) => context.series !== null,
+    isWeeksInRange: ({ event }) =>
+      event.type === 'series.weeks' &&
+      Number.isInteger(event.weeks) &&
+      event.weeks >= SERIES_WEEKS.min &&
+      event.weeks <= SERIES_WEEKS.max,
     hasCouponInput: ({ context }) => context.couponInput.trim() !== '',
     needsOffer: ({ context }) => context.loggedIn && !context.offerChecked && context.coupon === null,
     hasTermsAccepted: ({ context }) => context.termsAccepted,
@@ -162,6 +216,10 @@ export const bookingMachine = setup({
     pendingSlot: null,
     openOn: input.openOn ?? null,
     preselectSlotId: input.preselectSlotId ?? null,
+    seriesWeeks: SERIES_WEEKS.initial,
+    series: null,
+    seriesAnchor: null,
+    seriesFailed: false,
   }),
   invoke: { id: 'session', src: 'sessionChanges' },
   on: {
@@ -228,10 +286,13 @@ export const bookingMachine = setup({
                         context.loggedIn &&
                         !selected.some((chosen) => chosen.id === slot.id),
                     );
+                    const next = preselected ? [...selected, preselected] : selected;
                     return {
                       slots: event.output,
-                      selected: preselected ? [...selected, preselected] : selected,
+                      selected: next,
                       preselectSlotId: null,
+                      // A failed look-up of the weeks is told until the basket changes.
+                      seriesFailed: next.length === context.selected.length && context.seriesFailed,
                     };
                   }),
                 },
@@ -243,21 +304,17 @@ export const bookingMachine = setup({
                 'slot.toggle': [
                   {
                     guard: and(['isLoggedIn', 'isSelectable']),
-                    actions: assign(({ context, event }) => {
-                      const chosen = context.selected.some((slot) => slot.id === event.slot.id);
-                      return {
-                        selected: chosen
-                          ? context.selected.filter((slot) => slot.id !== event.slot.id)
-                          : [...context.selected, event.slot],
-                      };
-                    }),
+                    actions: assign(({ context, event }) => toggled(context, event.slot)),
                   },
                   {
                     guard: 'isSelectable',
                     actions: [assign(({ event }) => ({ pendingSlot: event.slot })), 'requestLogin'],
                   },
                 ],
-                'selection.clear': { guard: 'hasSelection', actions: assign({ selected: [] }) },
+                'selection.clear': {
+                  guard: 'hasSelection',
+                  actions: assign({ selected: [], series: null, seriesFailed: false }),
+                },
                 'summary.open': {
                   guard: 'hasSelection',
                   target: '#booking.summary',
@@ -265,6 +322,66 @@ export const bookingMachine = setup({
               },
             },
             failed: {},
+          },
+        },
+        // Issue 31: the chosen slot repeated weekly. The server previews the weeks (price, or why one cannot be
+        // booked); the bookable ones fill the basket, and the member drops any of them like any chosen slot.
+        series: {
+          initial: 'idle',
+          states: {
+            idle: {
+              on: {
+                'series.weeks': {
+                  guard: 'isWeeksInRange',
+                  actions: assign(({ event }) => ({ seriesWeeks: event.weeks })),
+                },
+                'series.preview': {
+                  guard: 'canRepeat',
+                  target: 'previewing',
+                  actions: assign(({ context }) => ({
+                    seriesAnchor: context.series?.anchor ?? context.selected[0]!,
+                  })),
+                },
+                // The series is dropped; its first week stays chosen if it was.
+                'series.stop': {
+                  guard: 'hasSeries',
+                  actions: assign(({ context }) => ({
+                    selected: context.selected.filter((slot) => slot.id === context.series!.anchor.id),
+                    series: null,
+                    seriesFailed: false,
+                  })),
+                },
+              },
+            },
+            previewing: {
+              invoke: {
+                id: 'previewWeeklySeries',
+                src: 'previewWeeklySeries',
+                input: ({ context }) => ({
+                  slotId: context.seriesAnchor!.id,
+                  weeks: context.seriesWeeks,
+                }),
+                onDone: {
+                  target: 'idle',
+                  // Logged out meanwhile: the basket was emptied, and stays so.
+                  actions: assign(({ context, event }) =>
+                    context.loggedIn
+                      ? {
+                          series: {
+                            anchor: context.seriesAnchor!,
+                            occurrences: event.output,
+                          },
+                          selected: event.output.flatMap((week) =>
+                            week.slot && !week.problem ? [week.slot] : [],
+                          ),
+                          seriesFailed: false,
+                        }
+                      : {},
+                  ),
+                },
+                onError: { target: 'idle', actions: assign({ seriesFailed: true }) },
+              },
+            },
           },
         },
         coupon: {
@@ -379,17 +496,26 @@ export const bookingMachine = setup({
               max_bookings_per_slot: 1 as const,
               coupon_code: context.coupon?.id ?? null,
               expected_total_final_price_eur: totalEuros(context.selected, couponTerms(context)),
+              ...(isSeriesSelection(context) ? { weekly_series: true as const } : {}),
             }),
             onDone: [
               {
                 guard: ({ event }) => event.output === null,
                 target: '#booking.confirmed',
-                actions: assign({ selected: [], summaryError: null, clientSecret: null }),
+                actions: assign({
+                  selected: [],
+                  series: null,
+                  seriesFailed: false,
+                  summaryError: null,
+                  clientSecret: null,
+                }),
               },
               {
                 target: '#booking.payment',
                 actions: assign(({ event }) => ({
                   selected: [],
+                  series: null,
+                  seriesFailed: false,
                   summaryError: null,
                   clientSecret: event.output,
                 })),

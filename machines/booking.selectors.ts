@@ -24,3 +24,16 @@ export function slotDiscount(context: BookingContext, slot: TimeSlot): number | 
     ? terms.discount
     : null;
 }
+
+/**
+ * Whether the basket is a weekly series to book as one (`weekly_series`): two or more chosen slots, every one a
+ * week of the series being chosen. Fewer, or another slot added, and they are booked as separate slots.
+ */
+export function isSeriesSelection(context: Pick<BookingContext, 'series' | 'selected'>): boolean {
+  const { series, selected } = context;
+  return (
+    series !== null &&
+    selected.length >= 2 &&
+    selected.every((slot) => series.occurrences.some((week) => week.slot?.id === slot.id))
+  );
+}

@@ -1,7 +1,19 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import { ActionIcon, Alert, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Checkbox,
+  Group,
+  NumberInput,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { FIELD_LIMITS } from '../../machines/field-limits.ts';
 import type { Branch } from '../../machines/branches.ts';
+import { SERIES_WEEKS, type WeeklyOccurrence } from '../../machines/booking.machine.ts';
 import { couponTerms, slotDiscount } from '../../machines/booking.selectors.ts';
 import {
   calendarCells,
@@ -253,8 +265,8 @@ function Slots({ locale }: { locale: Locale }) {
 function Basket({ locale }: { locale: Locale }) {
   const { t } = useLingui();
   const [state, send] = bookingFlow.useFlow();
-  const { selected } = state.context;
-  if (selected.length === 0) return null;
+  const { selected, series } = state.context;
+  if (selected.length === 0 && !series) return null;
   const count = selected.length;
   const total = formatEuros(totalEuros(selected, couponTerms(state.context)), locale);
   return (
@@ -267,29 +279,137 @@ function Basket({ locale }: { locale: Locale }) {
           <Trans>Total: {total}</Trans>
         </Text>
       </Group>
-      <ul className="basket__list">
-        {groupByDate(selected).flatMap((group) =>
-          group.slots.map((slot) => {
-            const when = `${formatShortDay(group.date, locale)}, ${slotTimes(slot, locale)}`;
-            return (
-              <li key={slot.id} className="basket__item">
-                <span className="basket__when">{when}</span>
-                <Price slot={slot} discount={slotDiscount(state.context, slot)} locale={locale} />
-                <ActionIcon
-                  variant="subtle"
-                  color="gray"
-                  aria-label={t`Remover ${when}`}
-                  disabled={!state.can({ type: 'slot.toggle', slot })}
-                  onClick={() => send({ type: 'slot.toggle', slot })}
-                >
-                  <span aria-hidden="true">×</span>
-                </ActionIcon>
-              </li>
-            );
-          }),
-        )}
-      </ul>
+      {series ? (
+        <SeriesWeeks weeks={series.occurrences} locale={locale} />
+      ) : (
+        <ul className="basket__list">
+          {groupByDate(selected).flatMap((group) =>
+            group.slots.map((slot) => {
+              const when = `${formatShortDay(group.date, locale)}, ${slotTimes(slot, locale)}`;
+              return (
+                <li key={slot.id} className="basket__item">
+                  <span className="basket__when">{when}</span>
+                  <Price slot={slot} discount={slotDiscount(state.context, slot)} locale={locale} />
+                  <ActionIcon
+                    variant="subtle"
+                    color="gray"
+                    aria-label={t`Remover ${when}`}
+                    disabled={!state.can({ type: 'slot.toggle', slot })}
+                    onClick={() => send({ type: 'slot.toggle', slot })}
+                  >
+                    <span aria-hidden="true">×</span>
+                  </ActionIcon>
+                </li>
+              );
+            }),
+          )}
+        </ul>
+      )}
+      <RepeatWeekly />
     </section>
+  );
+}
+
+/** Why a week of a series cannot be booked, as the member reads it beside the week. */
+function useWeekProblem() {
+  const { t } = useLingui();
+  return (problem: NonNullable<WeeklyOccurrence['problem']>): string =>
+    ({
+      taken: t`já reservado`,
+      closed: t`espaço fechado neste dia`,
+      past: t`já passou`,
+      no_slot: t`sem horário a esta hora neste dia`,
+      beyond_horizon: t`ainda não aberto a reservas`,
+    })[problem];
+}
+
+/**
+ * Issue 31: the weeks of the series being chosen, each kept (in the basket) or dropped with its checkbox; a week
+ * that cannot be booked says why and cannot be kept.
+ */
+function SeriesWeeks({ weeks, locale }: { weeks: WeeklyOccurrence[]; locale: Locale }) {
+  const { t } = useLingui();
+  const [state, send] = bookingFlow.useFlow();
+  const problemText = useWeekProblem();
+  return (
+    <Stack gap={6} className="basket__list" role="group" aria-label={t`Semanas da série`}>
+      {weeks.map((occurrence) => {
+        const { week, slot, problem } = occurrence;
+        const day = formatShortDay(occurrence.date, locale);
+        if (!slot || problem) {
+          const why = problemText(problem ?? 'no_slot');
+          return (
+            <Text key={week} c="gray.5" size="sm">
+              <Trans>
+                Semana {week}: {day}, {why}
+              </Trans>
+            </Text>
+          );
+        }
+        const times = slotTimes(slot, locale);
+        return (
+          <Group key={week} justify="space-between" wrap="nowrap" gap="xs">
+            <Checkbox
+              checked={state.context.selected.some((chosen) => chosen.id === slot.id)}
+              disabled={!state.can({ type: 'slot.toggle', slot })}
+              onChange={() => send({ type: 'slot.toggle', slot })}
+              label={t`Semana ${week}: ${day}, ${times}`}
+            />
+            <Price slot={slot} discount={slotDiscount(state.context, slot)} locale={locale} />
+          </Group>
+        );
+      })}
+      <Text size="sm" c="gray.5">
+        <Trans>
+          Cada semana é uma reserva própria, com o seu código da porta e o seu reembolso se a cancelar.
+        </Trans>
+      </Text>
+    </Stack>
+  );
+}
+
+/** Repeats the one chosen slot on the same weekday and time for a number of weeks, or stops repeating it. */
+function RepeatWeekly() {
+  const { t } = useLingui();
+  const [state, send] = bookingFlow.useFlow();
+  const { series, seriesWeeks, seriesFailed } = state.context;
+  const previewing = state.matches({ browsing: { series: 'previewing' } });
+  const canPreview = state.can({ type: 'series.preview' });
+  if (!canPreview && !previewing && !series) return null;
+  return (
+    <Stack gap="xs" mt="xs">
+      <SubmitForm onSubmit={() => send({ type: 'series.preview' })}>
+        <Stack gap="xs">
+          <NumberInput
+            label={t`Repetir todas as semanas, durante (semanas)`}
+            value={seriesWeeks}
+            min={SERIES_WEEKS.min}
+            max={SERIES_WEEKS.max}
+            allowDecimal={false}
+            allowNegative={false}
+            maw={320}
+            onChange={(value) => {
+              if (typeof value === 'number') send({ type: 'series.weeks', weeks: value });
+            }}
+          />
+          <Group gap="sm">
+            <Button type="submit" variant="light" disabled={!canPreview} loading={previewing}>
+              {series ? t`Atualizar as semanas` : t`Ver as semanas`}
+            </Button>
+            {series && (
+              <Button variant="subtle" onClick={() => send({ type: 'series.stop' })}>
+                <Trans>Não repetir</Trans>
+              </Button>
+            )}
+          </Group>
+        </Stack>
+      </SubmitForm>
+      {seriesFailed && (
+        <Text c="red.4" size="sm" role="alert">
+          <Trans>Não foi possível obter as semanas. Tente novamente mais tarde.</Trans>
+        </Text>
+      )}
+    </Stack>
   );
 }
 

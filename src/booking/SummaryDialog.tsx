@@ -1,8 +1,8 @@
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import { Anchor, Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
 import type { SummaryError } from '../../machines/booking.machine.ts';
-import { couponTerms, slotDiscount } from '../../machines/booking.selectors.ts';
+import { couponTerms, isSeriesSelection, slotDiscount } from '../../machines/booking.selectors.ts';
 import { groupByDate, totalEuros } from '../../machines/booking.pricing.ts';
 import { formatEuros } from '../i18n/format.ts';
 import type { Locale } from '../i18n/locales.ts';
@@ -42,6 +42,15 @@ export function SummaryDialog({ locale, timeZone }: { locale: Locale; timeZone: 
       centered
     >
       <Stack gap="md">
+        {isSeriesSelection(state.context) && (
+          <Text>
+            <Plural
+              value={selected.length}
+              one="Uma série semanal de # semana, paga de uma vez."
+              other="Uma série semanal de # semanas, paga de uma vez."
+            />
+          </Text>
+        )}
         <SummarySlots locale={locale} timeZone={timeZone} />
         <Group justify="space-between">
           <Text fw={800}>

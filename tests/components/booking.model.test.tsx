@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { EventFrom, SnapshotFrom } from 'xstate';
 import { ApiError } from '../../machines/api.ts';
 import { bookingMachine, type BookingInput } from '../../machines/booking.machine.ts';
+import { isSeriesSelection } from '../../machines/booking.selectors.ts';
 import type { TimeSlot } from '../../machines/booking.pricing.ts';
 import { temporal } from '../../machines/temporal.ts';
 import { formatDay, formatMonth, todayIn } from '../../src/booking/dates.ts';
@@ -44,6 +45,25 @@ const SLOT: TimeSlot = {
   is_bookeable: true,
 };
 const TAKEN: TimeSlot = { ...SLOT, is_bookeable: false };
+// The slot's weeks as the weekly series' preview answers them: the next one free, the third taken.
+const WEEK_AFTER = temporal().PlainDate.from(NEXT_DAY).add({ weeks: 1 }).toString();
+const NEXT_WEEK: TimeSlot = {
+  ...SLOT,
+  id: 12,
+  start_time: `${WEEK_AFTER}T09:00:00+00:00`,
+  end_time: `${WEEK_AFTER}T10:00:00+00:00`,
+  basic_price_eur: 25,
+};
+const WEEKS = [
+  { week: 1, date: NEXT_DAY, slot: SLOT, problem: null },
+  { week: 2, date: WEEK_AFTER, slot: NEXT_WEEK, problem: null },
+  {
+    week: 3,
+    date: temporal().PlainDate.from(NEXT_DAY).add({ weeks: 2 }).toString(),
+    slot: null,
+    problem: 'taken',
+  },
+];
 const WELCOME = 'WELCOME5';
 const UNKNOWN = 'NAOEXISTE';
 const OFFERED = { id: 3, code: 'EARLYBIRD', discount: 0.1, remaining_uses: 3 };
@@ -119,6 +139,11 @@ function events(state: Snapshot): Event[] {
       answer('xstate.done.actor.loadOfferedCoupon', { output: null }),
       answer('xstate.error.actor.loadOfferedCoupon', { error: new ApiError('service_unavailable') }),
     );
+  if (state.matches({ browsing: { series: 'previewing' } }))
+    offered.push(
+      answer('xstate.done.actor.previewWeeklySeries', { output: WEEKS }),
+      answer('xstate.error.actor.previewWeeklySeries', { error: new ApiError('internal_error') }),
+    );
   if (state.matches({ browsing: { coupon: 'checking' } }))
     offered.push(
       context.couponInput === WELCOME
@@ -129,6 +154,18 @@ function events(state: Snapshot): Event[] {
       answer('xstate.error.actor.checkCoupon', { error: new ApiError('service_unavailable') }),
     );
   if (!state.matches('browsing')) return offered;
+  // The weekly series is tried apart (the graph stays small): from the day's one chosen slot with no coupon, it
+  // is asked for; its second week is dropped or kept again, it is asked for over fewer weeks, stopped, or booked.
+  const seriesChosen = context.series !== null || state.matches({ browsing: { series: 'previewing' } });
+  if (seriesChosen) {
+    if (!state.matches({ browsing: { series: 'idle' } }) || !state.matches({ browsing: { slots: 'ready' } }))
+      return offered;
+    offered.push({ type: 'series.stop' }, { type: 'slot.toggle', slot: NEXT_WEEK });
+    if (context.seriesWeeks === 4) offered.push({ type: 'series.weeks', weeks: 3 });
+    else if (context.selected.length === 2) offered.push({ type: 'series.preview' });
+    if (context.selected.length > 0) offered.push({ type: 'summary.open' });
+    return offered;
+  }
   // The user acts in a person's order, so the graph stays small: today's (empty) day first, where the month can
   // be turned and the session change; then the next day, its slot, the coupon and the summary.
   const settled =
@@ -152,6 +189,9 @@ function events(state: Snapshot): Event[] {
       for (const slot of context.slots)
         if (state.can({ type: 'slot.toggle', slot })) offered.push({ type: 'slot.toggle', slot });
     if (context.selected.length > 0) offered.push({ type: 'selection.clear' }, { type: 'summary.open' });
+    const plain = context.coupon === null && context.couponInput === '' && context.offerChecked;
+    if (plain && context.seriesWeeks === 4 && !context.seriesFailed && state.can({ type: 'series.preview' }))
+      offered.push({ type: 'series.preview' });
     if (context.loggedIn && !state.matches({ browsing: { coupon: 'checking' } })) {
       if (context.coupon) offered.push({ type: 'coupon.remove' });
       else if (context.couponInput === '')
@@ -179,9 +219,19 @@ const serialize = (state: Snapshot) =>
     state.context.summaryError,
     state.context.pendingSlot?.id ?? null,
     state.context.clientSecret,
+    state.context.series !== null,
+    state.context.seriesWeeks,
+    state.context.seriesFailed,
   ]);
 
-const SCRIPTED = ['loadLocalTime', 'loadSlots', 'checkCoupon', 'loadOfferedCoupon', 'createBooking'];
+const SCRIPTED = [
+  'loadLocalTime',
+  'loadSlots',
+  'checkCoupon',
+  'loadOfferedCoupon',
+  'createBooking',
+  'previewWeeklySeries',
+];
 const STARTS: [string, boolean][] = [
   ['logged in', true],
   ['logged out', false],
@@ -191,6 +241,7 @@ type World = { network: Network; app: App };
 
 const DIALOG = () => screen.getByRole('dialog', { name: BRANCH.name });
 const summaryDialog = () => screen.queryByRole('dialog', { name: 'Resumo da reserva' });
+const seriesWeeks = () => screen.queryByRole('group', { name: 'Semanas da série' });
 const slotButtons = () =>
   within(screen.getByRole('group', { name: 'Horários' })).getAllByRole<HTMLButtonElement>('button');
 
@@ -208,6 +259,16 @@ const driver: Driver<typeof bookingMachine, World> = {
         return { operations: ['getCoupon'], answer: ok(200, event.output) };
       case 'loadOfferedCoupon':
         return { operations: ['getMe'], answer: ok(200, { ...MEMBER, offered_coupon: event.output }) };
+      case 'previewWeeklySeries':
+        return {
+          operations: ['previewWeeklySeries'],
+          answer: ok(200, {
+            branch_id: BRANCH.id,
+            iso_weekday: 1,
+            local_time: '09:00',
+            occurrences: event.output,
+          }),
+        };
       default:
         return {
           operations: ['createBooking'],
@@ -222,7 +283,19 @@ const driver: Driver<typeof bookingMachine, World> = {
       ),
     'month.next': () => press(within(DIALOG()).getByRole('button', { name: 'Mês seguinte' })),
     'month.previous': () => press(within(DIALOG()).getByRole('button', { name: 'Mês anterior' })),
-    'slot.toggle': () => press(slotButtons()[0]!),
+    // The day's slot in the grid; a later week of the series by its checkbox in the basket.
+    'slot.toggle': (event) =>
+      (event as { slot: TimeSlot }).slot.id === SLOT.id
+        ? press(slotButtons()[0]!)
+        : press(within(seriesWeeks()!).getByRole('checkbox', { name: /^Semana 2:/ })),
+    'series.weeks': (event) => {
+      fireEvent.change(within(DIALOG()).getByLabelText('Repetir todas as semanas, durante (semanas)'), {
+        target: { value: String((event as { weeks: number }).weeks) },
+      });
+    },
+    'series.preview': () =>
+      press(within(DIALOG()).getByRole('button', { name: /^(Ver|Atualizar) as semanas$/ })),
+    'series.stop': () => press(within(DIALOG()).getByRole('button', { name: 'Não repetir' })),
     'selection.clear': () => press(within(DIALOG()).getByRole('button', { name: 'Desmarcar tudo' })),
     'summary.open': () => press(within(DIALOG()).getByRole('button', { name: 'Confirmar reserva' })),
     'coupon.input': (event) => {
@@ -292,10 +365,32 @@ const driver: Driver<typeof bookingMachine, World> = {
         !state.can({ type: 'summary.open' }),
       );
     }
+    // The series' weeks: each bookable one a checkbox, ticked while it is in the basket; the others say why not.
+    const weeks = seriesWeeks();
+    expect(weeks !== null, 'the weeks show while a series is chosen').toBe(context.series !== null);
+    if (weeks && context.series) {
+      const boxes = within(weeks).getAllByRole<HTMLInputElement>('checkbox');
+      const bookable = context.series.occurrences.filter((week) => week.slot && !week.problem);
+      expect(boxes.map((box) => box.checked)).toEqual(
+        bookable.map((week) => context.selected.some((chosen) => chosen.id === week.slot!.id)),
+      );
+      within(weeks).getByText(/^Semana 3: .*, já reservado$/);
+    }
+    if (context.loggedIn && !slotsFailed && (context.series || state.can({ type: 'series.preview' })))
+      expect(
+        inside.getByLabelText<HTMLInputElement>('Repetir todas as semanas, durante (semanas)').value,
+      ).toBe(String(context.seriesWeeks));
+    expect(
+      inside.queryByText('Não foi possível obter as semanas. Tente novamente mais tarde.') !== null,
+      'the failed look-up of the weeks is told until the basket changes',
+    ).toBe(state.matches('browsing') && context.seriesFailed);
     const summary = summaryDialog();
     expect(summary !== null, 'the summary is open exactly in the summary').toBe(state.matches('summary'));
     if (summary) {
       expect(within(summary).getByRole('checkbox')).toHaveProperty('checked', context.termsAccepted);
+      expect(
+        within(summary).queryByText(/^Uma série semanal de \d+ semanas, paga de uma vez\.$/) !== null,
+      ).toBe(isSeriesSelection(context));
       expect(within(summary).getByRole('button', { name: 'Confirmar' }).dataset.loading).toBe(
         state.matches({ summary: 'creating' }) ? 'true' : undefined,
       );

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import type { EventFrom } from 'xstate';
+import type { EventFrom, SnapshotFrom } from 'xstate';
 import { ApiError } from '../../machines/api.ts';
 import { bookingMachine } from '../../machines/booking.machine.ts';
 import type { TimeSlot } from '../../machines/booking.pricing.ts';
@@ -14,6 +14,18 @@ const free: TimeSlot = {
   is_bookeable: true,
 };
 const taken: TimeSlot = { ...free, is_bookeable: false };
+// The free slot's next week, as the weekly series' preview answers it.
+const nextWeek: TimeSlot = {
+  ...free,
+  id: 2,
+  start_time: '2026-11-30T09:00:00+00:00',
+  end_time: '2026-11-30T10:00:00+00:00',
+};
+const weeks = [
+  { week: 1, date: '2026-11-23', slot: free, problem: null },
+  { week: 2, date: '2026-11-30', slot: nextWeek, problem: null },
+  { week: 3, date: '2026-12-07', slot: null, problem: 'beyond_horizon' },
+];
 
 type Event = EventFrom<typeof bookingMachine>;
 // Each call's answers (success and the failures the UI tells apart) and the user's and the session's events.
@@ -57,6 +69,27 @@ const EVENTS = [
   { type: 'session.changed', loggedIn: true },
   { type: 'session.changed', loggedIn: false },
 ] as unknown as Event[];
+const SERIES_EVENTS = [
+  { type: 'xstate.done.actor.previewWeeklySeries', output: weeks },
+  { type: 'xstate.error.actor.previewWeeklySeries', error: new ApiError('internal_error') },
+  { type: 'series.weeks', weeks: 3 },
+  { type: 'series.preview' },
+  { type: 'series.stop' },
+  { type: 'slot.toggle', slot: nextWeek },
+] as unknown as Event[];
+const COUPON_EVENTS = new Set(['coupon.input', 'coupon.apply', 'coupon.remove']);
+
+/**
+ * The coupon and the weekly series are explored apart (the coupon without a series, the series without a coupon
+ * typed): each is priced by the same total, and together they would multiply the graph for no new transition.
+ */
+function events(state: SnapshotFrom<typeof bookingMachine>): Event[] {
+  const { context } = state;
+  if (context.series !== null || state.matches({ browsing: { series: 'previewing' } }))
+    return [...EVENTS.filter((event) => !COUPON_EVENTS.has(event.type)), ...SERIES_EVENTS];
+  if (context.coupon === null && context.couponInput === '') return [...EVENTS, ...SERIES_EVENTS];
+  return EVENTS;
+}
 
 const coverage = coverageOf(bookingMachine);
 afterAll(() => coverage.save());
@@ -65,7 +98,7 @@ const input = { branchId: 1, loggedIn: false, fallbackToday: '2026-11-23' };
 
 describe('booking machine, model-based', () => {
   const paths = generatePaths(bookingMachine, {
-    events: EVENTS,
+    events,
     input,
     maxStatesForSimplePaths: 0,
     // Few context facts, so the graph stays small: the state, the login, whether anything is selected, a coupon,
@@ -80,6 +113,7 @@ describe('booking machine, model-based', () => {
         `offer:${state.context.offerChecked}`,
         `terms:${state.context.termsAccepted}`,
         `pending:${state.context.pendingSlot !== null}`,
+        `series:${state.context.series !== null}`,
       ].join(' '),
   });
 
@@ -90,7 +124,14 @@ describe('booking machine, model-based', () => {
       const world = modelSession();
       try {
         await replayPath(bookingMachine, path, {
-          scripted: ['loadLocalTime', 'loadSlots', 'checkCoupon', 'loadOfferedCoupon', 'createBooking'],
+          scripted: [
+            'loadLocalTime',
+            'loadSlots',
+            'checkCoupon',
+            'loadOfferedCoupon',
+            'createBooking',
+            'previewWeeklySeries',
+          ],
           input,
           coverage,
           provide: { actions: { requestLogin }, actors: { sessionChanges: world.bridge } },
@@ -107,6 +148,13 @@ describe('booking machine, model-based', () => {
             // The terms checkbox is ticked only inside the summary.
             if (!snapshot.matches('summary')) expect(context.termsAccepted).toBe(false);
             if (context.pendingSlot) expect(requestLogin).toHaveBeenCalled();
+            // A series being chosen holds only its weeks in the basket, and only for a logged-in member.
+            const { series } = context;
+            if (series) {
+              expect(context.loggedIn).toBe(true);
+              for (const chosen of context.selected)
+                expect(series.occurrences.map((week) => week.slot?.id)).toContain(chosen.id);
+            }
             // The offered coupon is looked up only for a logged-in member, and never over one already applied.
             if (snapshot.matches({ browsing: { coupon: 'offering' } })) {
               expect(context.loggedIn).toBe(true);

@@ -5,6 +5,8 @@ import {
   bookingMachine,
   type CreateBookingInput,
   type OfferedCoupon,
+  type SeriesInput,
+  type WeeklyOccurrence,
 } from '../../machines/booking.machine.ts';
 import {
   calendarCells,
@@ -41,6 +43,7 @@ type Script = {
   create?: (input: CreateBookingInput) => string | null | Promise<string | null>;
   localTime?: () => string | Promise<string>;
   offered?: () => OfferedCoupon | null | Promise<OfferedCoupon | null>;
+  series?: (input: SeriesInput) => WeeklyOccurrence[] | Promise<WeeklyOccurrence[]>;
 };
 
 function start(
@@ -51,6 +54,7 @@ function start(
   const created: CreateBookingInput[] = [];
   const slotCalls: string[] = [];
   const offerCalls: number[] = [];
+  const seriesCalls: SeriesInput[] = [];
   const requestLogin = vi.fn();
   const machine = bookingMachine.provide({
     actors: {
@@ -69,6 +73,10 @@ function start(
         offerCalls.push(1);
         return script.offered ? script.offered() : null;
       }),
+      previewWeeklySeries: fromPromise(async ({ input }) => {
+        seriesCalls.push(input);
+        return script.series ? script.series(input) : [];
+      }),
       createBooking: fromPromise(async ({ input }) => {
         created.push(input);
         return script.create ? script.create(input) : 'cs_local_abc_secret_def';
@@ -79,7 +87,7 @@ function start(
   const actor = createActor(machine, {
     input: { branchId: 1, loggedIn, fallbackToday: '2026-11-20', ...again },
   }).start();
-  return { actor, created, slotCalls, offerCalls, requestLogin };
+  return { actor, created, slotCalls, offerCalls, seriesCalls, requestLogin };
 }
 
 const slotsReady = (actor: ReturnType<typeof start>['actor']) =>
@@ -475,5 +483,109 @@ describe('the booking flow opened by "Book again"', () => {
     const state = await ready(actor);
     expect(state.context.date).toBe('2026-11-23');
     expect(state.context.selected).toEqual([]);
+  });
+});
+
+describe('repeating a slot weekly (issue 31)', () => {
+  // Mondays at 09:00 from the 23rd: the third week is taken, the fifth not open for booking yet.
+  const weeks: WeeklyOccurrence[] = [
+    { week: 1, date: '2026-11-23', slot: day1[0]!, problem: null },
+    { week: 2, date: '2026-11-30', slot: slot(21, '2026-11-30T09:00'), problem: null },
+    { week: 3, date: '2026-12-07', slot: slot(22, '2026-12-07T09:00', 20, false), problem: 'taken' },
+    { week: 4, date: '2026-12-14', slot: slot(23, '2026-12-14T09:00', 25), problem: null },
+    { week: 5, date: '2026-12-21', slot: null, problem: 'beyond_horizon' },
+  ];
+  const series = () => weeks;
+
+  async function previewed(script: Script = { series }) {
+    const started = start(script);
+    await slotsReady(started.actor);
+    started.actor.send({ type: 'slot.toggle', slot: day1[0]! });
+    started.actor.send({ type: 'series.weeks', weeks: 5 });
+    started.actor.send({ type: 'series.preview' });
+    await waitFor(started.actor, (state) => state.matches({ browsing: { series: 'idle' } }));
+    return started;
+  }
+
+  it('asks for the chosen slot’s weeks and fills the basket with the bookable ones', async () => {
+    const { actor, seriesCalls } = await previewed();
+    expect(seriesCalls).toEqual([{ slotId: 1, weeks: 5 }]);
+    expect(actor.getSnapshot().context.selected.map((chosen) => chosen.id)).toEqual([1, 21, 23]);
+    expect(actor.getSnapshot().context.series?.occurrences).toEqual(weeks);
+  });
+
+  it('books the kept weeks as one series, at the total of their prices', async () => {
+    const { actor, created } = await previewed();
+    actor.send({ type: 'slot.toggle', slot: weeks[1]!.slot! });
+    actor.send({ type: 'summary.open' });
+    actor.send({ type: 'terms.toggle' });
+    actor.send({ type: 'booking.confirm' });
+    await waitFor(actor, (state) => state.matches('payment'));
+    expect(created).toEqual([
+      {
+        time_slot_id: [1, 23],
+        max_bookings_per_slot: 1,
+        coupon_code: null,
+        expected_total_final_price_eur: 45,
+        weekly_series: true,
+      },
+    ]);
+    expect(actor.getSnapshot().context.series).toBeNull();
+  });
+
+  it('books slots one by one once another slot joins the basket, or when one week is left', async () => {
+    const { actor } = await previewed();
+    actor.send({ type: 'slot.toggle', slot: day1[1]! });
+    expect(actor.getSnapshot().context.series).toBeNull();
+    expect(actor.getSnapshot().context.selected.map((chosen) => chosen.id)).toEqual([1, 21, 23, 2]);
+
+    const other = await previewed();
+    other.actor.send({ type: 'slot.toggle', slot: weeks[1]!.slot! });
+    other.actor.send({ type: 'slot.toggle', slot: weeks[3]!.slot! });
+    other.actor.send({ type: 'summary.open' });
+    other.actor.send({ type: 'terms.toggle' });
+    other.actor.send({ type: 'booking.confirm' });
+    await waitFor(other.actor, (state) => state.matches('payment'));
+    expect(other.created[0]).not.toHaveProperty('weekly_series');
+    expect(other.created[0]?.time_slot_id).toEqual([1]);
+  });
+
+  it('stops repeating: the first week stays chosen, the others go', async () => {
+    const { actor } = await previewed();
+    actor.send({ type: 'series.stop' });
+    expect(actor.getSnapshot().context.series).toBeNull();
+    expect(actor.getSnapshot().context.selected.map((chosen) => chosen.id)).toEqual([1]);
+  });
+
+  it('repeats only one chosen slot, for 2 to 52 weeks', async () => {
+    const { actor, seriesCalls } = start({ series });
+    await slotsReady(actor);
+    expect(actor.getSnapshot().can({ type: 'series.preview' })).toBe(false);
+    actor.send({ type: 'slot.toggle', slot: day1[0]! });
+    actor.send({ type: 'slot.toggle', slot: day1[1]! });
+    expect(actor.getSnapshot().can({ type: 'series.preview' })).toBe(false);
+    for (const weeks of [1, 53, 2.5]) actor.send({ type: 'series.weeks', weeks });
+    expect(actor.getSnapshot().context.seriesWeeks).toBe(4);
+    expect(seriesCalls).toEqual([]);
+  });
+
+  it('says so when the weeks cannot be read, and keeps the basket', async () => {
+    const { actor } = await previewed({ series: () => Promise.reject(new ApiError('internal_error')) });
+    expect(actor.getSnapshot().context.seriesFailed).toBe(true);
+    expect(actor.getSnapshot().context.series).toBeNull();
+    expect(actor.getSnapshot().context.selected.map((chosen) => chosen.id)).toEqual([1]);
+  });
+
+  it('a logout while the weeks load leaves the basket empty', async () => {
+    let answer: (weeks: WeeklyOccurrence[]) => void = () => {};
+    const { actor } = start({ series: () => new Promise((resolve) => (answer = resolve)) });
+    await slotsReady(actor);
+    actor.send({ type: 'slot.toggle', slot: day1[0]! });
+    actor.send({ type: 'series.preview' });
+    actor.send({ type: 'session.changed', loggedIn: false });
+    answer(weeks);
+    await waitFor(actor, (state) => state.matches({ browsing: { series: 'idle' } }));
+    expect(actor.getSnapshot().context.selected).toEqual([]);
+    expect(actor.getSnapshot().context.series).toBeNull();
   });
 });
