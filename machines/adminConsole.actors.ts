@@ -37,6 +37,8 @@ export type BookingFilters = {
   from: string;
   to: string;
   status: AdminBookingStatus | '';
+  /** Only the weeks of one weekly series (issue 31). */
+  seriesId: number | null;
   page: number;
 };
 export type ReportFilters = { branchId: number | null; from: string; to: string; granularity: Granularity };
@@ -76,6 +78,7 @@ export function createAdminConsoleActors(api: ApiClient, publicApi: ApiClient) {
               from: optional(filters.from),
               to: optional(filters.to),
               status: filters.status === '' ? undefined : filters.status,
+              series_id: filters.seriesId ?? undefined,
               page: filters.page,
             },
           },

@@ -45,6 +45,7 @@ export const adminSearch = {
     from: text,
     to: text,
     status: absentWhenMalformed(z.enum(['pending', 'confirmed', 'canceled', 'expired'])),
+    seriesId: positiveInt,
     page: positiveInt,
   }),
   members: searchOf({ q: text, page: positiveInt }),

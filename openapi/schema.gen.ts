@@ -2374,6 +2374,8 @@ export interface components {
     AdminBooking: {
       id: components['schemas']['Id'];
       status: components['schemas']['AdminBookingStatus'];
+      /** @description The weekly series the booking was made in (issue 31), or null: its id (the `series_id` filter) and the booking's week among the series' bookings, by start. */
+      series: components['schemas']['AdminSeriesPlace'] | null;
       branch: components['schemas']['BranchRef'];
       start_time: components['schemas']['Instant'];
       end_time: components['schemas']['Instant'];
@@ -2398,6 +2400,13 @@ export interface components {
       overstay: boolean;
       /** Format: date-time */
       canceled_at: string | null;
+    };
+    AdminSeriesPlace: {
+      id: components['schemas']['Id'];
+      /** @description 1 for the series' first booking by start. */
+      week: number;
+      /** @description How many bookings the series was made with. */
+      weeks: number;
     };
     BranchRef: {
       id: components['schemas']['Id'];
@@ -3182,6 +3191,8 @@ export interface components {
     AdminDate: components['schemas']['CalendarDate'];
     /** @description Only this branch. */
     AdminBranchFilter: components['schemas']['Id'];
+    /** @description Only the weeks of this weekly series (`AdminBooking.series.id`). */
+    AdminSeriesFilter: components['schemas']['Id'];
     /** @description Part of an e-mail, phone number or name. */
     AdminQuery: string;
     /** @description First calendar day, inclusive (YYYY-MM-DD). */
@@ -4954,6 +4965,8 @@ export interface operations {
         to?: components['parameters']['AdminTo'];
         /** @description Only bookings in this state. */
         status?: components['parameters']['AdminBookingStatus'];
+        /** @description Only the weeks of this weekly series (`AdminBooking.series.id`). */
+        series_id?: components['parameters']['AdminSeriesFilter'];
         /** @description The page, from 1. */
         page?: components['parameters']['Page'];
         /** @description Items per page. */

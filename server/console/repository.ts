@@ -48,6 +48,13 @@ function bookingColumns(query: ReturnType<typeof bookingsWithBranchAndClient>) {
     'user.locale',
     'user.deleted_at',
     'coupon.code as coupon_code',
+    'booking.series_id',
+    // The booking's place in its weekly series, by start (the index on series_id finds the few weeks).
+    sql<number | null>`case when booking.series_id is null then null else (select count(*)::int from bookings as week
+        where week.series_id = booking.series_id
+          and (week.start_time, week.id) <= (booking.start_time, booking.id)) end`.as('series_week'),
+    sql<number | null>`case when booking.series_id is null then null else (select count(*)::int from bookings as week
+        where week.series_id = booking.series_id) end`.as('series_weeks'),
     sql<boolean>`exists (select 1 from blocked_contacts as block
         where (block.kind = 'email' and block.value = "user".email)
            or (block.kind = 'phone' and block.value = "user".phone_number))`.as('blocked'),
@@ -63,6 +70,7 @@ export type BookingSearch = {
   to?: string;
   status?: BookingStatus;
   memberId?: string;
+  seriesId?: number;
   bookingIds?: readonly number[];
   now: Date;
   offset: number;
@@ -83,6 +91,7 @@ function applySearch(query: ReturnType<typeof bookingsWithBranchAndClient>, sear
   }
   if (search.branchId !== undefined) scoped = scoped.where('booking.branch_id', '=', search.branchId);
   if (search.memberId !== undefined) scoped = scoped.where('booking.user_id', '=', search.memberId);
+  if (search.seriesId !== undefined) scoped = scoped.where('booking.series_id', '=', search.seriesId);
   if (search.bookingIds !== undefined) scoped = scoped.where('booking.id', 'in', [...search.bookingIds, 0]);
   const localDate = sql<string>`(booking.start_time at time zone branch.time_zone)::date`;
   if (search.from !== undefined) scoped = scoped.where(localDate, '>=', sql<string>`${search.from}::date`);

@@ -108,6 +108,10 @@ export function createConsoleService(deps: ConsoleDependencies) {
       return {
         id: row.id,
         status,
+        series:
+          row.series_id === null
+            ? null
+            : { id: row.series_id, week: row.series_week ?? 1, weeks: row.series_weeks ?? 1 },
         branch: { id: row.branch_id, name: row.branch_name, time_zone: row.time_zone },
         start_time: local(row.start_time),
         end_time: local(row.end_time),
@@ -216,6 +220,7 @@ export function createConsoleService(deps: ConsoleDependencies) {
         from: query.from,
         to: query.to,
         status: query.status,
+        seriesId: query.series_id,
         now: dateFromInstant(now()),
         offset: page.offset,
         limit: page.limit,

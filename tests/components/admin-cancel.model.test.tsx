@@ -31,6 +31,7 @@ type Snapshot = SnapshotFrom<typeof adminCancelMachine>;
 const BOOKING = {
   id: 41,
   status: 'confirmed',
+  series: null,
   branch: { id: 1, name: 'Centro', time_zone: 'Europe/Lisbon' },
   start_time: '2026-12-01T10:00:00Z',
   end_time: '2026-12-01T11:00:00Z',

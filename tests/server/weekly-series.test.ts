@@ -205,6 +205,28 @@ for (const target of DATABASE_TARGETS) {
       );
       expect(mine.find((booking) => booking.status === 'canceled')?.refunded_eur).toBe(15);
       expect(new Set(mine.map((booking) => booking.series_id)).size).toBe(1);
+
+      // The console lists the series' weeks, each with its place in it, and finds them by the series.
+      const seriesId = mine[0]!.series_id!;
+      const listed = await owner.client.get(`/api/admin/bookings?series_id=${seriesId}`, owner.token);
+      expect(listed.statusCode, listed.body).toBe(200);
+      const page = listed.json<Schemas['AdminBookingPage']>();
+      expect(page.total).toBe(3);
+      expect(
+        page.items.map((booking) => [booking.start_time.slice(0, 10), booking.status, booking.series]),
+      ).toEqual([
+        ['2026-04-06', 'confirmed', { id: seriesId, week: 3, weeks: 3 }],
+        ['2026-03-30', 'canceled', { id: seriesId, week: 2, weeks: 3 }],
+        ['2026-03-23', 'confirmed', { id: seriesId, week: 1, weeks: 3 }],
+      ]);
+      const other = await owner.client.get(`/api/admin/bookings?series_id=${seriesId + 1000}`, owner.token);
+      expect(other.json<Schemas['AdminBookingPage']>().total).toBe(0);
+      await bookAndPayOverHttp(ana.caller, ana.token, await slot('2026-04-08T10:00'));
+      const alone = (await ana.caller.get('/api/bookings/my-bookings', ana.token))
+        .json<Schemas['Booking'][]>()
+        .find((booking) => booking.time_slot_data.start_time.startsWith('2026-04-08'))!;
+      const single = await owner.client.get(`/api/admin/bookings/${alone.id}`, owner.token);
+      expect(single.json<Schemas['AdminBookingDetail']>().booking.series).toBeNull();
     });
 
     it('refuses slots that are not one weekly pattern, holding nothing', async () => {

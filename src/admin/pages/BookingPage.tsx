@@ -22,7 +22,7 @@ import { SubmitForm } from '../../ui/SubmitForm.tsx';
 import { useAdmin } from '../context.tsx';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useDraft } from '../hooks.ts';
-import { BookingFlags, PaymentsSection } from '../parts/booking.tsx';
+import { BookingFlags, PaymentsSection, SeriesLink } from '../parts/booking.tsx';
 import {
   Dialog,
   DialogActions,
@@ -277,6 +277,7 @@ export function BookingPage({ id }: { id: number }) {
                 {detail.booking.member?.email} {detail.booking.member?.phone_number}
               </Text>
               <BookingFlags booking={detail.booking} />
+              <SeriesLink series={detail.booking.series} />
               <Text size="sm">
                 {t`Preço ${money(detail.booking.final_price_eur)} · pago ${money(detail.booking.paid_eur)} · reembolsado ${money(detail.booking.refunded_eur)}`}
                 {detail.booking.coupon_code ? ` · ${detail.booking.coupon_code}` : ''}

@@ -1,8 +1,8 @@
 import { createLazyRoute } from '@tanstack/react-router';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import { Text, TextInput } from '@mantine/core';
+import { Button, Group, Text, TextInput } from '@mantine/core';
 import { useBranchOptions, usePagedQuery } from '../hooks.ts';
-import { BookingFlags, BranchPeriodFilters, StatusFilter } from '../parts/booking.tsx';
+import { BookingFlags, BranchPeriodFilters, SeriesLink, StatusFilter } from '../parts/booking.tsx';
 import { memberName, useMoney, useTimes } from '../parts/format.ts';
 import { AdminLink, ConsolePage, SearchForm } from '../parts/layout.tsx';
 import { PagedTable } from '../parts/tables.tsx';
@@ -18,8 +18,10 @@ function BookingSearch() {
     from: '',
     to: '',
     status: '',
+    seriesId: null,
     page: 1,
   });
+  const seriesId = query.params.seriesId;
   return (
     <ConsolePage title={<Trans>Reservas</Trans>}>
       <SearchForm onSearch={query.reload}>
@@ -32,6 +34,16 @@ function BookingSearch() {
         <BranchPeriodFilters value={query.params} branches={branches.options} onChange={query.filter} />
         <StatusFilter value={query.params.status} onChange={(status) => query.filter({ status })} />
       </SearchForm>
+      {seriesId !== null && (
+        <Group gap="sm">
+          <Text size="sm">
+            <Trans>Só as semanas da série semanal #{seriesId}.</Trans>
+          </Text>
+          <Button size="xs" variant="default" onClick={() => query.filter({ seriesId: null })}>
+            <Trans>Mostrar todas as reservas</Trans>
+          </Button>
+        </Group>
+      )}
       <PagedTable
         query={query}
         empty={<Trans>Nenhuma reserva encontrada.</Trans>}
@@ -49,6 +61,7 @@ function BookingSearch() {
             <Text size="xs" c="gray.4">
               {times.range(booking.start_time, booking.end_time, booking.branch.time_zone)}
             </Text>
+            <SeriesLink series={booking.series} />
           </>,
           <>
             <Text size="sm">{memberName(booking.member)}</Text>

@@ -1,7 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Badge, Group, NativeSelect } from '@mantine/core';
+import { Anchor, Badge, Group, NativeSelect } from '@mantine/core';
+import { Link } from '@tanstack/react-router';
 import { type AdminBooking } from '../../../machines/adminConsole.actors.ts';
 import { DayField } from '../dates.tsx';
+import { useAdminLocale } from '../context.tsx';
 import { Section } from './layout.tsx';
 import { useMoney, useTimes, useMoneyPurposes, type Movement } from './format.ts';
 import { Lines } from './tables.tsx';
@@ -47,6 +49,28 @@ function DoorCodeBadge({ state }: { state: AdminBooking['door_code_state'] }) {
     >
       {labels[state]}
     </Badge>
+  );
+}
+
+/**
+ * A booking's week in its weekly series (issue 31), linking to the series' weeks in the bookings list; nothing for
+ * a booking made on its own.
+ */
+export function SeriesLink({ series }: { series: AdminBooking['series'] }) {
+  const { t } = useLingui();
+  const lang = useAdminLocale();
+  if (!series) return null;
+  const { id, week, weeks } = series;
+  return (
+    <Anchor
+      size="xs"
+      underline="always"
+      renderRoot={(root) => (
+        <Link {...root} to="/$lang/admin/bookings" params={{ lang }} search={{ seriesId: id }} />
+      )}
+    >
+      {t`Série semanal #${id}: semana ${week} de ${weeks}`}
+    </Anchor>
   );
 }
 
