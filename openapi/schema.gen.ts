@@ -508,6 +508,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/bookings/{booking_id}/guests': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The guests of one of the current user's bookings
+     * @description Issue 31: the guests still on the booking, first added first, each with whether their own door code is on the branch's doors (`set`), still being programmed (`pending`), or no longer valid (`revoked`: the booking was cancelled). The code itself goes to the guest, never to the member.
+     */
+    get: operations['listBookingGuests'];
+    put?: never;
+    /**
+     * Add a guest, with a door code of their own
+     * @description Issue 31: a guest (a name and a phone number or an e-mail) on a confirmed booking that has not ended, up to the branch's guest limit. The guest gets a code of their own, programmed on the branch's doors for the booking's window (15 minutes either side), in the same transaction; it opens the door only while the guest is on the booking and the booking is confirmed.
+     */
+    post: operations['addBookingGuest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/bookings/{booking_id}/guests/{guest_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Remove a guest; their code is revoked at once
+     * @description Issue 31: the guest leaves the booking and their code is revoked and deleted from every door of the branch. Removing a guest already removed answers 204 again.
+     */
+    delete: operations['removeBookingGuest'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/bookings/weekly/{slot_id}': {
     parameters: {
       query?: never;
@@ -1743,6 +1787,10 @@ export interface components {
       | 'booking_not_found'
       | 'no_free_week'
       | 'not_a_weekly_series'
+      | 'booking_not_guestable'
+      | 'guest_limit_reached'
+      | 'guest_not_found'
+      | 'guest_contact_required'
       | 'booking_not_cancelable'
       | 'refund_changed'
       | 'checkout_session_not_found'
@@ -1908,6 +1956,25 @@ export interface components {
        * @enum {unknown}
        */
       problem: 'taken' | 'closed' | 'past' | 'no_slot' | 'beyond_horizon' | null;
+    };
+    BookingGuestRequest: {
+      /** @description How the guest is named on the booking and greeted in their message. */
+      name: string;
+      email?: components['schemas']['Email'] | null;
+      phone_number?: components['schemas']['PhoneNumber'] | null;
+    };
+    BookingGuest: {
+      id: components['schemas']['Id'];
+      name: string;
+      email: string | null;
+      phone_number: string | null;
+      /** Format: date-time */
+      added_at: string;
+      /**
+       * @description The guest's own code: on every door of the branch (`set`), being programmed (`pending`), or no longer valid (`revoked`).
+       * @enum {unknown}
+       */
+      door_code: 'pending' | 'set' | 'revoked';
     };
     BookAgainSlot: {
       branch_id: components['schemas']['Id'];
@@ -4130,6 +4197,117 @@ export interface operations {
       404: components['responses']['NotFound'];
       /** @description The branch takes no bookings now (`branch_not_bookable`). */
       409: components['responses']['Conflict'];
+      414: components['responses']['UrlTooLong'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listBookingGuests: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description The id of one of the current user's bookings. */
+        booking_id: components['parameters']['BookingId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The guests. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BookingGuest'][];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      /** @description The current user has no such booking (`booking_not_found`). */
+      404: components['responses']['NotFound'];
+      414: components['responses']['UrlTooLong'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  addBookingGuest: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description The id of one of the current user's bookings. */
+        booking_id: components['parameters']['BookingId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['BookingGuestRequest'];
+      };
+    };
+    responses: {
+      /** @description The guest, their code being programmed. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BookingGuest'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      /** @description The current user has no such booking (`booking_not_found`). */
+      404: components['responses']['NotFound'];
+      /** @description The booking is not confirmed or has ended (`booking_not_guestable`), or has as many guests as the branch allows (`guest_limit_reached`). */
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
+      /** @description A malformed name, e-mail or phone number (`validation_failed`), or neither an e-mail nor a phone number (`guest_contact_required`). */
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  removeBookingGuest: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description The id of one of the current user's bookings. */
+        booking_id: components['parameters']['BookingId'];
+        /** @description The guest's id (`BookingGuest.id`). */
+        guest_id: components['schemas']['Id'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The guest is off the booking; their code no longer opens the door. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      /** @description No such booking of the current user (`booking_not_found`), or no such guest of it (`guest_not_found`). */
+      404: components['responses']['NotFound'];
       414: components['responses']['UrlTooLong'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];

@@ -14,6 +14,7 @@ import {
   type LedgerDependencies,
   type RefundCause,
 } from './ledger.ts';
+import { releaseGuestCodesOf } from './guests.ts';
 import { abandonMovesOf } from './moves.ts';
 import { refundableCents } from './refunds.ts';
 import * as repository from './repository.ts';
@@ -86,6 +87,13 @@ export async function cancelAndRefund(
   );
   const releasedCodes = toCancel.flatMap(({ row }) => (row.lock_code_id === null ? [] : [row.lock_code_id]));
   await releaseLockCodes(trx, deps, releasedCodes, at);
+  // Their guests' codes too (issue 31): a guest's code serves only a confirmed booking.
+  await releaseGuestCodesOf(
+    trx,
+    deps,
+    toCancel.map(({ row }) => row.id),
+    at,
+  );
   await rescheduleRecodedAccessCodes(trx, deps.accessCodes, releasedCodes, at);
   await queueCancellationNotices(
     trx,

@@ -72,6 +72,23 @@ export function bookingHandlers(services: {
       return reply.code(201).send(result);
     },
 
+    listBookingGuests: async (request, reply) => {
+      noStore(reply);
+      return bookings.guests.listGuests(userId(request), request.params.booking_id);
+    },
+
+    addBookingGuest: async (request, reply) => {
+      noStore(reply);
+      const guest = await bookings.guests.addGuest(userId(request), request.params.booking_id, request.body);
+      return reply.code(201).send(guest);
+    },
+
+    removeBookingGuest: async (request, reply) => {
+      noStore(reply);
+      await bookings.guests.removeGuest(userId(request), request.params.booking_id, request.params.guest_id);
+      return reply.code(204).send();
+    },
+
     previewWeeklySeries: async (request, reply) => {
       noStore(reply);
       return bookings.previewWeeklySeries(request.params.slot_id, request.query.weeks);

@@ -12,6 +12,7 @@ import type { Insertable } from 'kysely';
 import { AppError } from '../kernel/errors.ts';
 import type { Locale } from '../kernel/i18n.ts';
 import { issueLockCodes, releaseLockCodes } from '../doors/index.ts';
+import { recodeGuestsOf } from './guests.ts';
 import { findMessageContext } from '../notifications/index.ts';
 import { rescheduleRecodedAccessCodes } from './access-codes.ts';
 import { isConflict } from '../kernel/database-errors.ts';
@@ -99,6 +100,19 @@ async function completeMove(
         end_time: slot.end_time,
       },
     ],
+    now,
+  );
+  // The guests' codes follow the booking to its new time (issue 31): fresh codes, the old ones revoked.
+  await recodeGuestsOf(
+    trx,
+    deps,
+    {
+      id: booking.id,
+      user_id: booking.user_id,
+      branch_id: booking.branch_id,
+      start_time: slot.start_time,
+      end_time: slot.end_time,
+    },
     now,
   );
   const lockCodeId = await movesRepository.findBookingLockCode(trx, booking.id);

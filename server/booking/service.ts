@@ -28,6 +28,7 @@ import { refundableCents, withinBestRefundTier } from './refunds.ts';
 import * as repository from './repository.ts';
 import { awaitingPaymentOf } from './checkout/awaiting-payment.ts';
 import { previewWeeklySeries, requireWeeklyPattern } from './weekly-series.ts';
+import { createGuestService, forgetGuestsOfMember } from './guests.ts';
 import * as checkoutRepository from './checkout/repository.ts';
 import type { CheckoutSessionRow } from './checkout/repository.ts';
 import { describeSlotTime } from '../kernel/time-format.ts';
@@ -251,6 +252,9 @@ export function createBookingService(deps: BookingServiceDependencies) {
   });
 
   return {
+    /** A booking's guests, each with a door code of their own (issue 31, guests.ts). */
+    guests: createGuestService(deps),
+
     moveBooking: (...args: Parameters<typeof moves.moveBooking>) => moves.moveBooking(...args),
 
     /**
@@ -677,11 +681,14 @@ export function createBookingService(deps: BookingServiceDependencies) {
               now,
             ),
           }));
-        return cancelAndRefund(trx, deps, toCancel, nowDate, 'account_deleted', {
+        const result = await cancelAndRefund(trx, deps, toCancel, nowDate, 'account_deleted', {
           purpose: 'account_deletion',
           actor: options.erasedBy ? operatorActor(options.erasedBy) : memberActor(userId),
           reason: options.reason ?? null,
         });
+        // The guests' names and contacts go with the account (issue 31).
+        await forgetGuestsOfMember(trx, userId, nowDate);
+        return result;
       };
       // Inside the deletion's transaction when given: that one is run again after a deadlock.
       return runTransaction(options.trx ?? db, { name: 'cancelUpcomingBookingsOfUser', log: deps.log }, work);

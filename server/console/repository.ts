@@ -50,10 +50,14 @@ function bookingColumns(query: ReturnType<typeof bookingsWithBranchAndClient>) {
     'coupon.code as coupon_code',
     'booking.series_id',
     // The booking's place in its weekly series, by start (the index on series_id finds the few weeks).
-    sql<number | null>`case when booking.series_id is null then null else (select count(*)::int from bookings as week
+    sql<
+      number | null
+    >`case when booking.series_id is null then null else (select count(*)::int from bookings as week
         where week.series_id = booking.series_id
           and (week.start_time, week.id) <= (booking.start_time, booking.id)) end`.as('series_week'),
-    sql<number | null>`case when booking.series_id is null then null else (select count(*)::int from bookings as week
+    sql<
+      number | null
+    >`case when booking.series_id is null then null else (select count(*)::int from bookings as week
         where week.series_id = booking.series_id) end`.as('series_weeks'),
     sql<boolean>`exists (select 1 from blocked_contacts as block
         where (block.kind = 'email' and block.value = "user".email)

@@ -13,6 +13,7 @@ import * as invoicing from './migrations/0010_invoicing.ts';
 import * as asyncPayments from './migrations/0011_async_payments.ts';
 import * as arrivalKits from './migrations/0012_arrival_kits.ts';
 import * as bookingSeries from './migrations/0013_booking_series.ts';
+import * as bookingGuests from './migrations/0014_booking_guests.ts';
 
 export type MigrationOptions = {
   /** The VAT rate (VAT_RATE) the money copied into the ledger from before it includes. */
@@ -39,6 +40,7 @@ export function migrationsFor(options: MigrationOptions): Record<string, Migrati
     '0011_async_payments': asyncPayments,
     '0012_arrival_kits': arrivalKits,
     '0013_booking_series': bookingSeries,
+    '0014_booking_guests': bookingGuests,
   };
 }
 

@@ -110,6 +110,8 @@ export type BranchesTable = {
   slots_generated_until: CalendarDate | null;
   /** The VAT rate its prices include, when it has one of its own; null: VAT_RATE. */
   vat_rate: ColumnType<number | null, number | null | undefined, number | null>;
+  /** How many guests a member may add to a booking, each with a door code of their own (issue 31). */
+  guest_limit: Generated<number>;
   created_at: CreatedAt;
 };
 
@@ -559,6 +561,19 @@ export type BookingSeriesTable = {
   created_at: CreatedAt;
 };
 
+/** A guest of a booking, with a door code of their own (migration 0014). */
+export type BookingGuestsTable = {
+  id: GeneratedAlways<number>;
+  booking_id: number;
+  name: string;
+  email: string | null;
+  phone_number: string | null;
+  lock_code_id: number | null;
+  created_at: CreatedAt;
+  removed_at: Date | null;
+  forgotten_at: Date | null;
+};
+
 export type Database = {
   users: UsersTable;
   verification_codes: VerificationCodesTable;
@@ -574,6 +589,7 @@ export type Database = {
   checkout_sessions: CheckoutSessionsTable;
   bookings: BookingsTable;
   booking_series: BookingSeriesTable;
+  booking_guests: BookingGuestsTable;
   payment_events: PaymentEventsTable;
   refunds: RefundsTable;
   booking_moves: BookingMovesTable;

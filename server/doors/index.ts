@@ -6,6 +6,6 @@ export { DoorsNotSettledError, createDoorService } from './doors.ts';
 export type { DoorService, LockSyncScheduler, MessageReadiness } from './doors.ts';
 export { lockHandlers } from './handlers.ts';
 export { findLockCode } from './repository.ts';
-export { issueLockCodes, releaseLockCodes } from './service.ts';
+export { issueGuestLockCode, issueLockCodes, releaseLockCodes } from './service.ts';
 export type { LockDependencies } from './service.ts';
 export { doorStatesOfBookings, lockStatus, mapBranchDoors } from './status.ts';

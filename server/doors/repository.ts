@@ -86,14 +86,34 @@ export async function setBookingLockCode(
   await setOnBookings(db, bookingIds, { lock_code_id: lockCodeId });
 }
 
-/** The confirmed bookings a code opens the door for, by start time. */
-export async function listConfirmedBookingsOfCode(db: Db, lockCodeId: number): Promise<CodedBookingRow[]> {
+/**
+ * What each code opens the door for: the confirmed bookings that carry it, and the confirmed bookings of the
+ * guests who hold it (issue 31: a guest's code serves while the guest is on the booking). One code is either.
+ */
+function codedBookings(db: Db) {
   return db
     .selectFrom('bookings')
-    .select(['id', 'start_time', 'end_time'])
-    .where('lock_code_id', '=', lockCodeId)
+    .select(['lock_code_id', 'id', 'start_time', 'end_time'])
     .where('status', '=', 'confirmed')
-    .orderBy('start_time')
+    .where('lock_code_id', 'is not', null)
+    .unionAll(
+      db
+        .selectFrom('booking_guests as guest')
+        .innerJoin('bookings as booking', 'booking.id', 'guest.booking_id')
+        .select(['guest.lock_code_id', 'booking.id', 'booking.start_time', 'booking.end_time'])
+        .where('guest.removed_at', 'is', null)
+        .where('guest.lock_code_id', 'is not', null)
+        .where('booking.status', '=', 'confirmed'),
+    );
+}
+
+/** The confirmed bookings a code opens the door for (its own, or its guest's), by start time. */
+export async function listConfirmedBookingsOfCode(db: Db, lockCodeId: number): Promise<CodedBookingRow[]> {
+  return db
+    .selectFrom(codedBookings(db).as('coded'))
+    .select(['coded.id', 'coded.start_time', 'coded.end_time'])
+    .where('coded.lock_code_id', '=', lockCodeId)
+    .orderBy('coded.start_time')
     .execute();
 }
 
@@ -105,9 +125,7 @@ export async function listStrayLockCodes(db: Db, now: Date, margin: Temporal.Dur
   const minutes = margin.total('minutes');
   const rows = await db
     .selectFrom('lock_codes as code')
-    .leftJoin('bookings as booking', (join) =>
-      join.onRef('booking.lock_code_id', '=', 'code.id').on('booking.status', '=', 'confirmed'),
-    )
+    .leftJoin(codedBookings(db).as('booking'), 'booking.lock_code_id', 'code.id')
     .select('code.id')
     .where('code.revoked_at', 'is', null)
     .where('code.valid_until', '>', now)

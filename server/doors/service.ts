@@ -167,6 +167,28 @@ export async function issueLockCodes(
   }
 }
 
+/**
+ * A guest's own code for their booking's window (issue 31), programmed on the branch's doors like the member's:
+ * fresh digits unique among the branch's codes valid meanwhile, never shared with another booking. The caller links
+ * it to the guest (`booking_guests.lock_code_id`) in the same transaction, which is what keeps it live.
+ */
+export async function issueGuestLockCode(
+  trx: Db,
+  deps: LockDependencies,
+  booking: BookingToCode,
+  now: Date,
+): Promise<number> {
+  const id = await insertFreshCode(
+    trx,
+    deps,
+    { branchId: booking.branch_id, userId: booking.user_id },
+    windowOf(booking.start_time, booking.end_time),
+  );
+  const code = await repository.findLockCode(trx, id);
+  if (code) await program(trx, deps, code, now);
+  return id;
+}
+
 /** Runs of back-to-back bookings. */
 function contiguousRuns(bookings: readonly repository.CodedBookingRow[]): repository.CodedBookingRow[][] {
   const runs: repository.CodedBookingRow[][] = [];

@@ -282,6 +282,31 @@ export const errorCatalogue = {
         'Uma série semanal tem pelo menos duas semanas, todas no mesmo dia da semana e à mesma hora, na mesma filial.',
     },
   },
+  booking_not_guestable: {
+    status: 409,
+    detail: /*i18n*/ {
+      id: 'error.booking_not_guestable',
+      message: 'Só pode juntar convidados a uma reserva confirmada que ainda não terminou.',
+    },
+  },
+  guest_limit_reached: {
+    status: 409,
+    detail: /*i18n*/ {
+      id: 'error.guest_limit_reached',
+      message: 'Esta reserva já tem todos os convidados que este espaço permite.',
+    },
+  },
+  guest_not_found: {
+    status: 404,
+    detail: /*i18n*/ { id: 'error.guest_not_found', message: 'Convidado não encontrado nesta reserva.' },
+  },
+  guest_contact_required: {
+    status: 422,
+    detail: /*i18n*/ {
+      id: 'error.guest_contact_required',
+      message: 'Indique o telemóvel ou o e-mail do convidado, para lhe enviarmos o código da porta.',
+    },
+  },
   booking_not_cancelable: {
     status: 409,
     detail: /*i18n*/ {

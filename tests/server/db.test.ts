@@ -39,6 +39,7 @@ describeEachDatabase(
       expect(rows.map((row) => row.tablename)).toEqual([
         'audit_log',
         'blocked_contacts',
+        'booking_guests',
         'booking_moves',
         'booking_series',
         'bookings',

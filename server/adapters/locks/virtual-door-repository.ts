@@ -79,32 +79,48 @@ export async function findOpeningVirtualCodes(
   marginMinutes: number,
 ) {
   const margin = sql`make_interval(mins => ${marginMinutes})`;
-  return db
-    .selectFrom('virtual_door_codes as held')
-    .innerJoin('lock_code_doors as door', (join) =>
-      join
-        .onRef('door.provider_code_id', '=', 'held.provider_code_id')
-        .onRef('door.device_id', '=', 'held.device_id'),
-    )
-    .innerJoin('lock_codes as code', 'code.id', 'door.lock_code_id')
-    .select(['held.provider_code_id', 'held.starts_at', 'held.ends_at'])
-    .where('held.device_id', '=', deviceId)
-    .where('held.code', '=', code)
-    .where('held.starts_at', '<=', at)
-    .where('held.ends_at', '>', at)
-    .where('code.revoked_at', 'is', null)
-    .where('door.state', 'not in', ['revoking', 'revoked'])
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('bookings as booking')
-          .select(sql`1`.as('one'))
-          .whereRef('booking.lock_code_id', '=', 'code.id')
-          .where('booking.status', '=', 'confirmed')
-          .where(sql<boolean>`booking.start_time - ${margin} <= ${at}`)
-          .where(sql<boolean>`booking.end_time + ${margin} > ${at}`),
-      ),
-    )
-    .orderBy('held.starts_at')
-    .execute();
+  return (
+    db
+      .selectFrom('virtual_door_codes as held')
+      .innerJoin('lock_code_doors as door', (join) =>
+        join
+          .onRef('door.provider_code_id', '=', 'held.provider_code_id')
+          .onRef('door.device_id', '=', 'held.device_id'),
+      )
+      .innerJoin('lock_codes as code', 'code.id', 'door.lock_code_id')
+      .select(['held.provider_code_id', 'held.starts_at', 'held.ends_at'])
+      .where('held.device_id', '=', deviceId)
+      .where('held.code', '=', code)
+      .where('held.starts_at', '<=', at)
+      .where('held.ends_at', '>', at)
+      .where('code.revoked_at', 'is', null)
+      .where('door.state', 'not in', ['revoking', 'revoked'])
+      // Its own confirmed booking, or its guest's (issue 31), whose window contains `at`.
+      .where((eb) =>
+        eb.or([
+          eb.exists(
+            eb
+              .selectFrom('bookings as booking')
+              .select(sql`1`.as('one'))
+              .whereRef('booking.lock_code_id', '=', 'code.id')
+              .where('booking.status', '=', 'confirmed')
+              .where(sql<boolean>`booking.start_time - ${margin} <= ${at}`)
+              .where(sql<boolean>`booking.end_time + ${margin} > ${at}`),
+          ),
+          eb.exists(
+            eb
+              .selectFrom('booking_guests as guest')
+              .innerJoin('bookings as booking', 'booking.id', 'guest.booking_id')
+              .select(sql`1`.as('one'))
+              .whereRef('guest.lock_code_id', '=', 'code.id')
+              .where('guest.removed_at', 'is', null)
+              .where('booking.status', '=', 'confirmed')
+              .where(sql<boolean>`booking.start_time - ${margin} <= ${at}`)
+              .where(sql<boolean>`booking.end_time + ${margin} > ${at}`),
+          ),
+        ]),
+      )
+      .orderBy('held.starts_at')
+      .execute()
+  );
 }

@@ -1,0 +1,326 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app.ts';
+import { dateFromInstant, fixedClock } from '../../server/kernel/clock.ts';
+import { JOB_QUEUES } from '../../server/jobs/queue.ts';
+import { lisbonSlot } from './bookings-fixtures.ts';
+import {
+  accountTestConfig,
+  bookAndPayOverHttp,
+  newClient,
+  verifiedAccount,
+  type ErrorBody,
+  type Schemas,
+} from './support/accounts.ts';
+import {
+  DATABASE_TARGETS,
+  emptyAllTables,
+  freshDatabaseConfig,
+  type FreshDatabase,
+} from './support/databases.ts';
+import { createBranch } from './support/fixtures.ts';
+
+// Issue 31, item 4: a door code for every guest. Each guest of a booking gets a code of their own on the branch's
+// (virtual) door for the booking's window; it opens the door only there and then, and only while the guest is on a
+// confirmed booking: removing the guest, cancelling or moving the booking revokes it at once, whatever the order of
+// concurrent requests; the door sweep keeps it; the member's account deletion forgets the guests.
+
+const START = '2026-03-20T10:00:00Z';
+// The booking: 30 March 2026, 10:00–11:00 in Lisbon (09:00–10:00 UTC); the codes run 08:45–10:15 UTC.
+const INSIDE = '2026-03-30T09:00:00Z';
+
+describe.each(DATABASE_TARGETS)('guests of a booking (%s)', (target) => {
+  const clock = fixedClock(START);
+  let database: FreshDatabase;
+  let app: FastifyInstance;
+  let branchId: number;
+
+  beforeAll(async () => {
+    database = await freshDatabaseConfig(target);
+    app = await buildApp(accountTestConfig(database.config, { SLOT_HORIZON_DAYS: '3' }), { clock });
+  }, 120_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.cleanup();
+  });
+
+  beforeEach(async () => {
+    clock.set(START);
+    await emptyAllTables(app.db);
+    await app.jobs.boss.deleteAllJobs();
+    await app.jobs.runDue();
+    branchId = await createBranch(app.db, { name: 'Lisboa – Avenidas Novas' });
+  });
+
+  async function bookedAndPaid(localStart = '2026-03-30T10:00') {
+    const caller = newClient(app);
+    const account = await verifiedAccount(caller, app, { locale: 'en' });
+    const slot = await lisbonSlot(app.db, branchId, localStart);
+    await bookAndPayOverHttp(caller, account.token, slot);
+    await app.jobs.runDue();
+    const [booking] = (await caller.get('/api/bookings/my-bookings', account.token)).json<
+      Schemas['Booking'][]
+    >();
+    return { caller, token: account.token, booking: booking! };
+  }
+  type Member = Awaited<ReturnType<typeof bookedAndPaid>>;
+
+  const addGuest = (member: Member, body: object, bookingId = member.booking.id) =>
+    member.caller.json('POST', `/api/bookings/${bookingId}/guests`, body, member.token);
+  const removeGuest = (member: Member, guestId: number) =>
+    member.caller.json(
+      'DELETE',
+      `/api/bookings/${member.booking.id}/guests/${guestId}`,
+      undefined,
+      member.token,
+    );
+  const cancel = (member: Member) =>
+    member.caller.json(
+      'POST',
+      '/api/bookings/cancel-bookings',
+      { booking: [{ booking_id: member.booking.id, expected_refund_eur: 15 }] },
+      member.token,
+    );
+  const enter = async (code: string, at = INSIDE) =>
+    (
+      await app.inject({
+        method: 'POST',
+        url: `/api/dev/doors/${branchId}/enter`,
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ code, at }),
+      })
+    ).json<{ opened: boolean }>().opened;
+
+  /** The digits of a guest's code (the member never sees them; the door does). */
+  async function guestDigits(guestId: number): Promise<string> {
+    const row = await app.db
+      .selectFrom('booking_guests as guest')
+      .innerJoin('lock_codes as code', 'code.id', 'guest.lock_code_id')
+      .select('code.code')
+      .where('guest.id', '=', guestId)
+      .executeTakeFirstOrThrow();
+    return row.code;
+  }
+  const memberDigits = async (member: Member) =>
+    (
+      await app.db
+        .selectFrom('bookings as booking')
+        .innerJoin('lock_codes as code', 'code.id', 'booking.lock_code_id')
+        .select('code.code')
+        .where('booking.id', '=', member.booking.id)
+        .executeTakeFirstOrThrow()
+    ).code;
+
+  /** Live codes (not revoked) that serve no confirmed booking of theirs: must never exist after a change. */
+  async function strayLiveCodes(): Promise<number[]> {
+    const rows = await app.db
+      .selectFrom('lock_codes as code')
+      .select('code.id')
+      .where('code.revoked_at', 'is', null)
+      .where((eb) =>
+        eb.not(
+          eb.or([
+            eb.exists(
+              eb
+                .selectFrom('bookings as booking')
+                .select('booking.id')
+                .whereRef('booking.lock_code_id', '=', 'code.id')
+                .where('booking.status', '=', 'confirmed'),
+            ),
+            eb.exists(
+              eb
+                .selectFrom('booking_guests as guest')
+                .innerJoin('bookings as booking', 'booking.id', 'guest.booking_id')
+                .select('guest.id')
+                .whereRef('guest.lock_code_id', '=', 'code.id')
+                .where('guest.removed_at', 'is', null)
+                .where('booking.status', '=', 'confirmed'),
+            ),
+          ]),
+        ),
+      )
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  async function sweep() {
+    await app.jobs.boss.send(JOB_QUEUES.doorSweep, null, { startAfter: dateFromInstant(clock.now()) });
+    await app.jobs.runDue([JOB_QUEUES.doorSweep]);
+    await app.jobs.runDue([JOB_QUEUES.lockSync]);
+  }
+
+  it('gives each guest a code of their own, on the door for the booking’s window only', async () => {
+    const member = await bookedAndPaid();
+    const added = await addGuest(member, { name: ' Rita ', phone_number: '+351 912 345 678' });
+    expect(added.statusCode, added.body).toBe(201);
+    const rita = added.json<Schemas['BookingGuest']>();
+    expect(rita).toMatchObject({
+      name: 'Rita',
+      email: null,
+      phone_number: '+351912345678',
+      door_code: 'pending',
+    });
+    const paulo = (await addGuest(member, { name: 'Paulo', email: 'Paulo@Example.PT' })).json<
+      Schemas['BookingGuest']
+    >();
+    expect(paulo.email).toBe('paulo@example.pt');
+    await app.jobs.runDue([JOB_QUEUES.lockSync]);
+
+    const listed = (await member.caller.get(`/api/bookings/${member.booking.id}/guests`, member.token)).json<
+      Schemas['BookingGuest'][]
+    >();
+    expect(listed.map((guest) => [guest.name, guest.door_code])).toEqual([
+      ['Rita', 'set'],
+      ['Paulo', 'set'],
+    ]);
+    // Never the code itself: it is the guest's.
+    expect(JSON.stringify(listed)).not.toMatch(/\b\d{6}\b/);
+
+    const codes = [await memberDigits(member), await guestDigits(rita.id), await guestDigits(paulo.id)];
+    expect(new Set(codes).size).toBe(3);
+    const held = await app.db
+      .selectFrom('virtual_door_codes')
+      .select(['code', 'starts_at', 'ends_at'])
+      .execute();
+    expect(held.map((row) => [row.starts_at.toISOString(), row.ends_at.toISOString()])).toEqual(
+      Array(3).fill(['2026-03-30T08:45:00.000Z', '2026-03-30T10:15:00.000Z']),
+    );
+    const ritaCode = codes[1]!;
+    expect(await enter(ritaCode, INSIDE)).toBe(true);
+    expect(await enter(ritaCode, '2026-03-30T08:44:59Z')).toBe(false);
+    expect(await enter(ritaCode, '2026-03-30T10:15:00Z')).toBe(false);
+
+    // The door sweep keeps a guest's live code as it is.
+    await sweep();
+    expect(await enter(ritaCode, INSIDE)).toBe(true);
+    expect(await strayLiveCodes()).toEqual([]);
+  });
+
+  it('revokes a removed guest’s code at once; the member and the other guests keep theirs', async () => {
+    const member = await bookedAndPaid();
+    const rita = (await addGuest(member, { name: 'Rita', phone_number: '+351912345678' })).json<
+      Schemas['BookingGuest']
+    >();
+    const paulo = (await addGuest(member, { name: 'Paulo', email: 'paulo@example.pt' })).json<
+      Schemas['BookingGuest']
+    >();
+    await app.jobs.runDue([JOB_QUEUES.lockSync]);
+    const ritaCode = await guestDigits(rita.id);
+
+    const removed = await removeGuest(member, rita.id);
+    expect(removed.statusCode, removed.body).toBe(204);
+    // Refused before the sync has even deleted it from the door.
+    expect(await enter(ritaCode)).toBe(false);
+    await app.jobs.runDue([JOB_QUEUES.lockSync]);
+    expect(
+      await app.db.selectFrom('virtual_door_codes').select('code').where('code', '=', ritaCode).execute(),
+    ).toEqual([]);
+    expect(await enter(await guestDigits(paulo.id))).toBe(true);
+    expect(await enter(await memberDigits(member))).toBe(true);
+    // A repeated request answers the same and changes nothing.
+    expect((await removeGuest(member, rita.id)).statusCode).toBe(204);
+    const listed = (await member.caller.get(`/api/bookings/${member.booking.id}/guests`, member.token)).json<
+      Schemas['BookingGuest'][]
+    >();
+    expect(listed.map((guest) => guest.name)).toEqual(['Paulo']);
+    expect(await strayLiveCodes()).toEqual([]);
+  });
+
+  it('cancelling the booking revokes every guest’s code', async () => {
+    const member = await bookedAndPaid();
+    const rita = (await addGuest(member, { name: 'Rita', phone_number: '+351912345678' })).json<
+      Schemas['BookingGuest']
+    >();
+    await app.jobs.runDue([JOB_QUEUES.lockSync]);
+    const ritaCode = await guestDigits(rita.id);
+    expect((await cancel(member)).statusCode).toBe(200);
+    expect(await enter(ritaCode)).toBe(false);
+    await app.jobs.runDue();
+    expect(await app.db.selectFrom('virtual_door_codes').select('code').execute()).toEqual([]);
+    expect(await strayLiveCodes()).toEqual([]);
+    const listed = (await member.caller.get(`/api/bookings/${member.booking.id}/guests`, member.token)).json<
+      Schemas['BookingGuest'][]
+    >();
+    expect(listed.map((guest) => guest.door_code)).toEqual(['revoked']);
+    // And no guest joins a cancelled booking.
+    const late = await addGuest(member, { name: 'Paulo', email: 'paulo@example.pt' });
+    expect(late.statusCode).toBe(409);
+    expect(late.json<ErrorBody>().code).toBe('booking_not_guestable');
+  });
+
+  it('moving the booking gives its guests fresh codes for the new time and revokes the old ones', async () => {
+    const member = await bookedAndPaid();
+    const rita = (await addGuest(member, { name: 'Rita', phone_number: '+351912345678' })).json<
+      Schemas['BookingGuest']
+    >();
+    await app.jobs.runDue([JOB_QUEUES.lockSync]);
+    const before = await guestDigits(rita.id);
+    const later = await lisbonSlot(app.db, branchId, '2026-03-30T15:00');
+    const moved = await member.caller.json(
+      'POST',
+      `/api/bookings/${member.booking.id}/move`,
+      { time_slot_id: later, expected_price_difference_eur: 0 },
+      member.token,
+    );
+    expect(moved.statusCode, moved.body).toBe(200);
+    await app.jobs.runDue([JOB_QUEUES.lockSync]);
+    const after = await guestDigits(rita.id);
+    expect(await enter(before, INSIDE)).toBe(false);
+    expect(await enter(after, INSIDE)).toBe(false);
+    expect(await enter(after, '2026-03-30T14:30:00Z')).toBe(true);
+    expect(await strayLiveCodes()).toEqual([]);
+  });
+
+  it('refuses guests beyond the branch’s limit, without a contact, or on someone else’s booking', async () => {
+    await app.db.updateTable('branches').set({ guest_limit: 1 }).where('id', '=', branchId).execute();
+    const member = await bookedAndPaid();
+    const noContact = await addGuest(member, { name: 'Rita' });
+    expect(noContact.statusCode).toBe(422);
+    expect(noContact.json<ErrorBody>().code).toBe('guest_contact_required');
+    const badPhone = await addGuest(member, { name: 'Rita', phone_number: '912' });
+    expect(badPhone.statusCode).toBe(422);
+    expect((await addGuest(member, { name: 'Rita', email: 'rita@example.pt' })).statusCode).toBe(201);
+    const second = await addGuest(member, { name: 'Paulo', email: 'paulo@example.pt' });
+    expect(second.statusCode).toBe(409);
+    expect(second.json<ErrorBody>().code).toBe('guest_limit_reached');
+
+    const stranger = await bookedAndPaid('2026-03-30T12:00');
+    const theirs = await addGuest(stranger, { name: 'Intruso', email: 'x@example.pt' }, member.booking.id);
+    expect(theirs.statusCode).toBe(404);
+    expect(theirs.json<ErrorBody>().code).toBe('booking_not_found');
+    expect((await removeGuest({ ...stranger, booking: member.booking }, 1)).statusCode).toBe(404);
+    expect(
+      (await app.db.selectFrom('booking_guests').select('name').execute()).map((row) => row.name),
+    ).toEqual(['Rita']);
+  });
+
+  it('a guest added while the booking is cancelled never keeps a live code, whichever commits first', async () => {
+    for (let round = 0; round < 5; round += 1) {
+      const member = await bookedAndPaid(`2026-03-${String(24 + round).padStart(2, '0')}T10:00`);
+      const [added, canceled] = await Promise.all([
+        addGuest(member, { name: `Guest ${round}`, email: `guest${round}@example.pt` }),
+        cancel(member),
+      ]);
+      expect(canceled.statusCode, canceled.body).toBe(200);
+      expect([201, 409]).toContain(added.statusCode);
+      expect(await strayLiveCodes(), `round ${round}`).toEqual([]);
+    }
+  });
+
+  it('a guest removed while the booking is cancelled: their code is revoked either way', async () => {
+    for (let round = 0; round < 5; round += 1) {
+      const member = await bookedAndPaid(`2026-03-${String(24 + round).padStart(2, '0')}T12:00`);
+      const guest = (await addGuest(member, { name: 'Rita', email: 'rita@example.pt' })).json<
+        Schemas['BookingGuest']
+      >();
+      const [removed, canceled] = await Promise.all([removeGuest(member, guest.id), cancel(member)]);
+      expect(removed.statusCode).toBe(204);
+      expect(canceled.statusCode).toBe(200);
+      expect(await strayLiveCodes(), `round ${round}`).toEqual([]);
+      expect(
+        await enter(await guestDigits(guest.id), `2026-03-${String(24 + round).padStart(2, '0')}T11:30:00Z`),
+      ).toBe(false);
+    }
+  });
+});
