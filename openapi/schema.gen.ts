@@ -1971,6 +1971,11 @@ export interface components {
       /** Format: date-time */
       added_at: string;
       /**
+       * Format: date-time
+       * @description The guest's first opening of the door with their code, or null.
+       */
+      entered_at: string | null;
+      /**
        * @description The guest's own code: on every door of the branch (`set`), being programmed (`pending`), or no longer valid (`revoked`).
        * @enum {unknown}
        */

@@ -11,6 +11,7 @@ import { createLockProvider } from './adapters/locks/index.ts';
 import { createPaymentProvider } from './adapters/payments/index.ts';
 import {
   createAccessCodeNotifier,
+  createGuestCodeNotifier,
   createBookingService,
   createCheckoutService,
   createCouponService,
@@ -82,6 +83,13 @@ export async function createModules(
     doors,
     supportPhone: config.supportPhone,
   });
+  const guestCodeNotifier = createGuestCodeNotifier({
+    db,
+    clock,
+    publicUrl: config.publicUrl,
+    companyName: config.companyName,
+    supportPhone: config.supportPhone,
+  });
   const keys = await loadAuthKeys(db, config);
   // The signed links to documents' PDFs (docs/decisions.md, "Documents and the accountant's export").
   const documentLinks = createDocumentLinks({
@@ -117,6 +125,7 @@ export async function createModules(
     log: log.child({ component: 'jobs' }),
     handlers: {
       accessCode: ({ bookingId }) => accessCodeNotifier.send(bookingId),
+      guestCode: ({ guestId, lockCodeId }) => guestCodeNotifier.send(guestId, lockCodeId),
       lockSync: ({ lockCodeId }) => doors.syncCode(lockCodeId),
       lockCheck: ({ bookingId }) => doors.prepareForMessage(bookingId),
       doorSweep: () => doors.sweep(),
@@ -142,6 +151,7 @@ export async function createModules(
   const fulfilment = {
     log: transactionLog,
     accessCodes: jobs.accessCodes,
+    guestCodes: jobs.guestCodes,
     db,
     clock,
     payments,

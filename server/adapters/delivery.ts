@@ -19,7 +19,7 @@ export function redactSecrets(text: string): string {
 }
 
 /** Messages whose text never reaches a log, not even in development: door codes open a real door. */
-const CONFIDENTIAL_KINDS: ReadonlySet<string> = new Set(['access_code']);
+const CONFIDENTIAL_KINDS: ReadonlySet<string> = new Set(['access_code', 'guest_code']);
 
 function isConfidential(kind: string): boolean {
   return CONFIDENTIAL_KINDS.has(kind);

@@ -23,6 +23,11 @@ export type AccessCodeInput = {
   help?: { phone: string | null } | null;
   /** The branch's arrival kit in the member's language (catalog/arrival.ts), when it has one. */
   arrival?: ArrivalKit | null;
+  /**
+   * A guest's own code (issue 31): the member who invited them, named in the introduction. The guest has no
+   * account, so the message links to no booking list.
+   */
+  host?: string | null;
 };
 
 export type AccessCodeMessage = { subject: string; text: string; html: string; sms: string };
@@ -32,6 +37,11 @@ const TEXTS = {
   intro: /*i18n*/ {
     id: 'email.accessCode.intro',
     message: 'A sua sessão em {branch} ({location}) começa em breve. O código da porta é:',
+  },
+  guestIntro: /*i18n*/ {
+    id: 'email.accessCode.guestIntro',
+    message:
+      '{host} convidou-o para uma sessão em {branch} ({location}), que começa em breve. O seu código da porta é:',
   },
   valid: /*i18n*/ {
     id: 'email.accessCode.valid',
@@ -167,7 +177,8 @@ export function accessCodeMessage(input: AccessCodeInput, brand: string): Access
     .map((slot) => describeSlotTime(locale, branch.timeZone, slot.start, slot.end));
   const accountUrl = `${input.publicUrl}/${locale}?account_tab=myBookings`;
   const greeting = t(GREETING, params);
-  const intro = t(TEXTS.intro, params);
+  const guest = Boolean(input.host);
+  const intro = guest ? t(TEXTS.guestIntro, { ...params, host: input.host! }) : t(TEXTS.intro, params);
   const valid = t(TEXTS.valid, params);
   const zone = t(LOCAL_TIMES, params);
   const manage = t(TEXTS.manage, { url: accountUrl });
@@ -192,7 +203,7 @@ export function accessCodeMessage(input: AccessCodeInput, brand: string): Access
     ...arrival.text,
     '',
     t(TEXTS.keep),
-    manage,
+    ...(guest ? [] : [manage]),
     '',
   ].join('\n');
   const html = [
@@ -206,7 +217,7 @@ export function accessCodeMessage(input: AccessCodeInput, brand: string): Access
     `<p>${escapeHtml(zone)}</p>`,
     ...arrival.html,
     `<p>${escapeHtml(t(TEXTS.keep))}</p>`,
-    `<p><a href="${escapeHtml(accountUrl)}">${escapeHtml(manage)}</a></p>`,
+    ...(guest ? [] : [`<p><a href="${escapeHtml(accountUrl)}">${escapeHtml(manage)}</a></p>`]),
   ].join('\n');
   return {
     subject: t(TEXTS.subject, params),
@@ -216,7 +227,8 @@ export function accessCodeMessage(input: AccessCodeInput, brand: string): Access
       t(TEXTS.sms, params),
       ...(input.help?.phone ? [t(TEXTS.helpSms, { phone: input.help.phone })] : []),
       // The kit itself is too long for a text message: the link opens My bookings, where the code's card shows it.
-      ...(input.arrival ? [t(TEXTS.smsArrival, { url: accountUrl })] : []),
+      // A guest has no My bookings: their e-mail, when they gave one, carries the kit.
+      ...(input.arrival && !guest ? [t(TEXTS.smsArrival, { url: accountUrl })] : []),
     ].join(' '),
   };
 }

@@ -6,6 +6,7 @@ import { runTransaction } from '../kernel/transactions.ts';
 import type { Db } from '../db/database.ts';
 import { issueGuestLockCode, releaseLockCodes, type LockDependencies } from '../doors/index.ts';
 import type { TransactionRetryLog } from '../kernel/transactions.ts';
+import type { GuestCodeScheduler } from './guest-codes.ts';
 import type { components } from '../../openapi/schema.gen.ts';
 
 // A door code for every guest (issue 31, item 4). A member adds guests (a name and a phone or an e-mail) to an
@@ -20,7 +21,11 @@ import type { components } from '../../openapi/schema.gen.ts';
 
 type Schemas = components['schemas'];
 
-export type GuestDependencies = LockDependencies & { db: Db; clock: Clock; log?: TransactionRetryLog | null };
+/** Where a guest's door-code message is queued; absent where none must go out. */
+type GuestMessages = { guestCodes?: GuestCodeScheduler | null };
+
+export type GuestDependencies = LockDependencies &
+  GuestMessages & { db: Db; clock: Clock; log?: TransactionRetryLog | null };
 
 type GuestRow = {
   id: number;
@@ -31,6 +36,7 @@ type GuestRow = {
   lock_code_id: number | null;
   created_at: Date;
   removed_at: Date | null;
+  entered_at: Date | null;
 };
 
 const GUEST_COLUMNS = [
@@ -42,6 +48,7 @@ const GUEST_COLUMNS = [
   'lock_code_id',
   'created_at',
   'removed_at',
+  'entered_at',
 ] as const;
 
 /** The member's booking, its row locked; `booking_not_found` for anyone else's. */
@@ -96,6 +103,7 @@ async function guestViews(db: Db, rows: readonly GuestRow[]): Promise<Schemas['B
       email: row.email,
       phone_number: row.phone_number,
       added_at: row.created_at.toISOString(),
+      entered_at: row.entered_at?.toISOString() ?? null,
       door_code: !code || code.revoked_at !== null ? 'revoked' : (doors.get(code.id) ?? 'pending'),
     };
   });
@@ -161,6 +169,7 @@ export function createGuestService(deps: GuestDependencies) {
           .set({ lock_code_id: lockCodeId })
           .where('id', '=', guest.id)
           .execute();
+        await deps.guestCodes?.schedule(trx, { guestId: guest.id, lockCodeId, start: booking.start_time });
         const [view] = await guestViews(trx, [{ ...guest, lock_code_id: lockCodeId }]);
         return view!;
       });
@@ -218,7 +227,7 @@ export async function releaseGuestCodesOf(
  */
 export async function recodeGuestsOf(
   trx: Db,
-  deps: LockDependencies,
+  deps: LockDependencies & GuestMessages,
   booking: { id: number; user_id: string | null; branch_id: number; start_time: Date; end_time: Date },
   now: Date,
 ): Promise<void> {
@@ -230,6 +239,8 @@ export async function recodeGuestsOf(
       .set({ lock_code_id: lockCodeId })
       .where('id', '=', guest.id)
       .execute();
+    // The message of the new code, at the new time (the old code's job finds it no longer the guest's).
+    await deps.guestCodes?.schedule(trx, { guestId: guest.id, lockCodeId, start: booking.start_time });
     if (guest.lock_code_id !== null) await releaseLockCodes(trx, deps, [guest.lock_code_id], now);
   }
 }

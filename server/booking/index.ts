@@ -4,6 +4,8 @@
 export { accessCodeDueAt, accessCodeJobId, createAccessCodeNotifier } from './access-codes.ts';
 export type { AccessCodeJobData, AccessCodeNotifier, AccessCodeScheduler } from './access-codes.ts';
 export { organizerFromMailFrom } from './calendar.ts';
+export { createGuestCodeNotifier, guestCodeDueAt, guestCodeJobId } from './guest-codes.ts';
+export type { GuestCodeJobData, GuestCodeScheduler } from './guest-codes.ts';
 export { cancelFutureBookingsOfMembers, policyRefundCents } from './cancellation.ts';
 export type { CancellationDependencies } from './cancellation.ts';
 export type { NoticeDependencies } from './cancellation-notices.ts';

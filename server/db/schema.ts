@@ -571,6 +571,7 @@ export type BookingGuestsTable = {
   lock_code_id: number | null;
   created_at: CreatedAt;
   removed_at: Date | null;
+  entered_at: Date | null;
   forgotten_at: Date | null;
 };
 

@@ -244,6 +244,37 @@ export async function listConfirmedBookingsOfCodeForEntry(
     .execute();
 }
 
+/**
+ * A guest's opening with their own code (issue 31): their first entry, when the code is a live guest's and `at` is
+ * inside their confirmed booking's window. Answers the booking, or null when the code is no guest's.
+ */
+export async function setGuestEntered(
+  db: Db,
+  lockCodeId: number,
+  at: Date,
+  marginMinutes: number,
+): Promise<number | null> {
+  const margin = sql`make_interval(mins => ${marginMinutes})`;
+  const guest = await db
+    .selectFrom('booking_guests as guest')
+    .innerJoin('bookings as booking', 'booking.id', 'guest.booking_id')
+    .select(['guest.id', 'guest.entered_at', 'booking.id as booking_id'])
+    .where('guest.lock_code_id', '=', lockCodeId)
+    .where('guest.removed_at', 'is', null)
+    .where('booking.status', '=', 'confirmed')
+    .where(sql<boolean>`booking.start_time - ${margin} <= ${at}`)
+    .where(sql<boolean>`booking.end_time + ${margin} > ${at}`)
+    .executeTakeFirst();
+  if (!guest) return null;
+  await db
+    .updateTable('booking_guests')
+    .set({ entered_at: at })
+    .where('id', '=', guest.id)
+    .where((eb) => eb.or([eb('entered_at', 'is', null), eb('entered_at', '>', at)]))
+    .execute();
+  return guest.booking_id;
+}
+
 /** The first entry only. */
 export async function setCheckedIn(db: Db, bookingId: number, at: Date): Promise<boolean> {
   const result = await db

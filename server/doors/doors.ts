@@ -251,6 +251,12 @@ export function createDoorService(deps: {
         await doors.setEventBooking(trx, event.eventId, inside.id);
         return;
       }
+      // A guest's own code: the guest's entry (the member sees it on the booking's guests).
+      const guestBooking = await doors.setGuestEntered(trx, lockCodeId, at, margin.total('minutes'));
+      if (guestBooking !== null) {
+        await doors.setEventBooking(trx, event.eventId, guestBooking);
+        return;
+      }
       const ended = bookings
         .filter((booking) => dateFromInstant(instantFromDate(booking.end_time).add(margin)) <= at)
         .at(-1);

@@ -14,6 +14,10 @@ import {
   accessCodeJobId,
   type AccessCodeJobData,
   type AccessCodeScheduler,
+  guestCodeDueAt,
+  guestCodeJobId,
+  type GuestCodeJobData,
+  type GuestCodeScheduler,
 } from '../booking/index.ts';
 import { dateFromInstant, instantFromDate, type Clock } from '../kernel/clock.ts';
 import { DoorsNotSettledError, type LockSyncScheduler } from '../doors/index.ts';
@@ -68,6 +72,7 @@ export type JobHandlers = {
   lockSync: (data: { lockCodeId: number }) => Promise<unknown>;
   lockCheck: (data: { bookingId: number }) => Promise<unknown>;
   accessCode: (data: AccessCodeJobData) => Promise<unknown>;
+  guestCode: (data: GuestCodeJobData) => Promise<unknown>;
   doorSweep: () => Promise<unknown>;
   holdExpiry: () => Promise<unknown>;
   slotHorizon: () => Promise<unknown>;
@@ -116,6 +121,19 @@ const JOBS = {
   // The message matters for the half hour before the start: retry soon and often, never twice at once.
   accessCode: {
     queue: 'access-code',
+    options: {
+      policy: 'exclusive',
+      retryLimit: 10,
+      retryDelay: 20,
+      retryBackoff: true,
+      retryDelayMax: 300,
+      expireInSeconds: 300,
+    },
+    work: 'booking',
+  },
+  // A guest's own code (issue 31), as the member's message: soon and often, never twice at once.
+  guestCode: {
+    queue: 'guest-code',
     options: {
       policy: 'exclusive',
       retryLimit: 10,
@@ -176,6 +194,8 @@ function workOptions(job: JobDeclaration, embedded: boolean): WorkOptions {
 export type JobQueue = {
   /** For the confirming transaction (checkout fulfilment and free bookings). */
   accessCodes: AccessCodeScheduler;
+  /** For the transactions that give a guest a code: the guest's message at the booking's door-code time. */
+  guestCodes: GuestCodeScheduler;
   /** For the transactions that issue, move or revoke codes: programs them on their doors. */
   lockSync: LockSyncScheduler;
   /** For the transactions that write ledger rows: issues each row's tax document. */
@@ -362,6 +382,17 @@ export async function openJobQueue(deps: {
           booking,
           accessCodeJobId(booking.id, booking.lockCodeId, booking.moveSeq),
         );
+      },
+    },
+    guestCodes: {
+      async schedule(trx, guest) {
+        const data: GuestCodeJobData = { guestId: guest.guestId, lockCodeId: guest.lockCodeId };
+        await boss.send(JOB_QUEUES.guestCode, data, {
+          id: guestCodeJobId(guest.guestId, guest.lockCodeId),
+          singletonKey: `guest-${guest.guestId}-${guest.lockCodeId}`,
+          startAfter: guestCodeDueAt(guest.start),
+          db: fromKysely(trx),
+        });
       },
     },
     lockSync: {

@@ -1,16 +1,5 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import {
-  ActionIcon,
-  Alert,
-  Button,
-  Checkbox,
-  Group,
-  NumberInput,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { ActionIcon, Alert, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { FIELD_LIMITS } from '../../machines/field-limits.ts';
 import type { Branch } from '../../machines/branches.ts';
 import { SERIES_WEEKS, type WeeklyOccurrence } from '../../machines/booking.machine.ts';
@@ -347,16 +336,19 @@ function SeriesWeeks({ weeks, locale }: { weeks: WeeklyOccurrence[]; locale: Loc
           );
         }
         const times = slotTimes(slot, locale);
+        // A native checkbox: Mantine's would add a kilobyte to what opening the booking modal loads.
         return (
-          <Group key={week} justify="space-between" wrap="nowrap" gap="xs">
-            <Checkbox
+          <label key={week} className="series-week">
+            <input
+              type="checkbox"
+              className="series-week__box"
               checked={state.context.selected.some((chosen) => chosen.id === slot.id)}
               disabled={!state.can({ type: 'slot.toggle', slot })}
               onChange={() => send({ type: 'slot.toggle', slot })}
-              label={t`Semana ${week}: ${day}, ${times}`}
             />
+            <span>{t`Semana ${week}: ${day}, ${times}`}</span>
             <Price slot={slot} discount={slotDiscount(state.context, slot)} locale={locale} />
-          </Group>
+          </label>
         );
       })}
       <Text size="sm" c="gray.5">
@@ -380,16 +372,18 @@ function RepeatWeekly() {
     <Stack gap="xs" mt="xs">
       <SubmitForm onSubmit={() => send({ type: 'series.preview' })}>
         <Stack gap="xs">
-          <NumberInput
+          <TextInput
+            type="number"
+            inputMode="numeric"
             label={t`Repetir todas as semanas, durante (semanas)`}
-            value={seriesWeeks}
+            value={String(seriesWeeks)}
             min={SERIES_WEEKS.min}
             max={SERIES_WEEKS.max}
-            allowDecimal={false}
-            allowNegative={false}
+            step={1}
             maw={320}
-            onChange={(value) => {
-              if (typeof value === 'number') send({ type: 'series.weeks', weeks: value });
+            onChange={(event) => {
+              const weeks = Number(event.currentTarget.value);
+              if (event.currentTarget.value !== '') send({ type: 'series.weeks', weeks });
             }}
           />
           <Group gap="sm">

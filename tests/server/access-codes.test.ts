@@ -448,6 +448,7 @@ describe.each(DATABASE_TARGETS)('a failing job (%s)', (target) => {
         manual: true,
         log,
         handlers: {
+          guestCode: async () => {},
           accessCode: async () => {
             calls += 1;
             if (calls === 1) throw new Error('SMTP relay unreachable');
@@ -540,6 +541,7 @@ describe.each(DATABASE_TARGETS)('the workers (%s)', (target) => {
         log,
         handlers: {
           accessCode: async () => {},
+          guestCode: async () => {},
           holdExpiry: async () => {},
           slotHorizon: async () => {},
           housekeeping: async () => {},

@@ -188,6 +188,18 @@ describe.each(DATABASE_TARGETS)('guests of a booking (%s)', (target) => {
     );
     const ritaCode = codes[1]!;
     expect(await enter(ritaCode, INSIDE)).toBe(true);
+    // The guest's entry is theirs: the member sees it on the guest, and the booking's own entry stays empty.
+    const entered = (await member.caller.get(`/api/bookings/${member.booking.id}/guests`, member.token)).json<
+      Schemas['BookingGuest'][]
+    >();
+    expect(entered.map((guest) => [guest.name, guest.entered_at])).toEqual([
+      ['Rita', '2026-03-30T09:00:00.000Z'],
+      ['Paulo', null],
+    ]);
+    const [own] = (await member.caller.get('/api/bookings/my-bookings', member.token)).json<
+      Schemas['Booking'][]
+    >();
+    expect(own!.checked_in_at).toBeNull();
     expect(await enter(ritaCode, '2026-03-30T08:44:59Z')).toBe(false);
     expect(await enter(ritaCode, '2026-03-30T10:15:00Z')).toBe(false);
 
@@ -270,6 +282,70 @@ describe.each(DATABASE_TARGETS)('guests of a booking (%s)', (target) => {
     expect(await enter(after, INSIDE)).toBe(false);
     expect(await enter(after, '2026-03-30T14:30:00Z')).toBe(true);
     expect(await strayLiveCodes()).toEqual([]);
+  });
+
+  type OutboxRow = { kind: string; channel: string; recipient: string; text_body: string; locale: string };
+  const guestMessages = async () =>
+    (await app.db
+      .selectFrom('outbox')
+      .select(['kind', 'channel', 'recipient', 'text_body', 'locale'])
+      .where('kind', '=', 'guest_code')
+      .orderBy('id')
+      .execute()) as OutboxRow[];
+
+  it('sends each guest their own code 30 minutes before the start, in the member’s language, once', async () => {
+    const member = await bookedAndPaid();
+    const rita = (
+      await addGuest(member, { name: 'Rita', email: 'rita@example.pt', phone_number: '+351912345678' })
+    ).json<Schemas['BookingGuest']>();
+    const gone = (await addGuest(member, { name: 'Paulo', email: 'paulo@example.pt' })).json<
+      Schemas['BookingGuest']
+    >();
+    await removeGuest(member, gone.id);
+    await app.jobs.runDue();
+    expect(await guestMessages()).toEqual([]);
+
+    clock.set('2026-03-30T08:30:00Z');
+    await app.jobs.runDue();
+    await app.jobs.runDue();
+    const digits = await guestDigits(rita.id);
+    const sent = await guestMessages();
+    // Rita's e-mail and SMS; nothing for the guest removed before the time.
+    expect(sent.map((row) => [row.channel, row.recipient, row.locale])).toEqual([
+      ['email', 'rita@example.pt', 'en'],
+      ['sms', '+351912345678', 'en'],
+    ]);
+    expect(sent[0]!.text_body).toContain('Hello Rita');
+    expect(sent[0]!.text_body).toMatch(/invited you to a session at Lisboa – Avenidas Novas/);
+    expect(sent[0]!.text_body).toContain(digits);
+    expect(sent[0]!.text_body).not.toContain(await memberDigits(member));
+    expect(sent[0]!.text_body).not.toContain('account_tab');
+    expect(sent[1]!.text_body).toContain(digits);
+  });
+
+  it('after a move the guest is sent the new code at the new time, never the old one', async () => {
+    const member = await bookedAndPaid();
+    const rita = (await addGuest(member, { name: 'Rita', email: 'rita@example.pt' })).json<
+      Schemas['BookingGuest']
+    >();
+    const old = await guestDigits(rita.id);
+    const later = await lisbonSlot(app.db, branchId, '2026-03-30T15:00');
+    await member.caller.json(
+      'POST',
+      `/api/bookings/${member.booking.id}/move`,
+      { time_slot_id: later, expected_price_difference_eur: 0 },
+      member.token,
+    );
+    clock.set('2026-03-30T08:30:00Z');
+    await app.jobs.runDue();
+    expect(await guestMessages()).toEqual([]);
+    clock.set('2026-03-30T13:30:00Z');
+    await app.jobs.runDue();
+    await app.jobs.runDue();
+    const sent = await guestMessages();
+    expect(sent.map((row) => row.channel)).toEqual(['email']);
+    expect(sent[0]!.text_body).toContain(await guestDigits(rita.id));
+    expect(sent[0]!.text_body).not.toContain(old);
   });
 
   it('refuses guests beyond the branch’s limit, without a contact, or on someone else’s booking', async () => {

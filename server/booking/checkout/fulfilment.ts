@@ -7,6 +7,7 @@ import {
 } from '../../adapters/payments/provider.ts';
 import { AppError } from '../../kernel/errors.ts';
 import type { AccessCodeScheduler } from '../access-codes.ts';
+import type { GuestCodeScheduler } from '../guest-codes.ts';
 import { queueCancellationNotices, type NoticeDependencies } from '../cancellation-notices.ts';
 import { bookingConfirmationMessage } from '../confirmation-message.ts';
 import { voucherMessage } from '../voucher-message.ts';
@@ -42,6 +43,8 @@ export type FulfilmentDependencies = LockDependencies &
      * Required so no wiring can forget it; `null` only where no message must ever go out (unit tests of rules).
      */
     accessCodes: AccessCodeScheduler | null;
+    /** Times a guest's door-code message (issue 31); absent where none must go out. */
+    guestCodes?: GuestCodeScheduler | null;
     /** Records each new ledger row's tax document in the row's transaction (the invoicing module). */
     documents: DocumentRecorder | null;
     /** Where a transaction run again after a deadlock is reported (runTransaction); not reported when absent. */

@@ -24,6 +24,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         lock_code_id integer references lock_codes (id),
         created_at timestamptz not null default now(),
         removed_at timestamptz,
+        -- The guest's first opening of the door with their code, inside the booking's window.
+        entered_at timestamptz,
         -- An account's deletion forgets its guests' names and contacts.
         forgotten_at timestamptz,
         check (forgotten_at is not null or email is not null or phone_number is not null)

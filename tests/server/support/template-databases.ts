@@ -35,6 +35,7 @@ const handlers: JobHandlers = {
   lockSync: noWork,
   lockCheck: noWork,
   accessCode: noWork,
+  guestCode: noWork,
   doorSweep: noWork,
   holdExpiry: noWork,
   slotHorizon: noWork,

@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+import { arrivalKitFor } from '../catalog/index.ts';
+import { dateFromInstant, instantFromDate, type Clock } from '../kernel/clock.ts';
+import { insertOutboxMessage } from '../kernel/outbox.ts';
+import { runTransaction } from '../kernel/transactions.ts';
+import type { Db } from '../db/database.ts';
+import { findMessageContext } from '../notifications/index.ts';
+import { accessCodeMessage } from './access-code-message.ts';
+import { accessCodeDueAt } from './access-codes.ts';
+
+// A guest's door-code message (issue 31): 30 minutes before the booking starts, each guest still on it gets their
+// own code by SMS and e-mail (whichever they gave), in the member's language, with the branch's arrival kit. One
+// job per guest and code, queued in the transaction that gave the code (adding the guest, or a move); a job whose
+// code is no longer the guest's, or whose guest or booking is gone, sends nothing.
+
+export type GuestCodeJobData = { guestId: number; lockCodeId: number };
+
+export type GuestCodeScheduler = {
+  schedule(trx: Db, guest: { guestId: number; lockCodeId: number; start: Date }): Promise<void>;
+};
+
+/** The queue's job id of a guest's message for one code: scheduling it twice inserts one job. */
+export function guestCodeJobId(guestId: number, lockCodeId: number): string {
+  const hex = createHash('sha256').update(`guest-code:${guestId}:${lockCodeId}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+export type GuestCodeOutcome = 'sent' | 'stale' | 'not_found';
+
+export function createGuestCodeNotifier(deps: {
+  db: Db;
+  clock: Clock;
+  publicUrl: string;
+  companyName: string;
+  supportPhone?: string | null;
+}) {
+  return {
+    /** Writes the guest's message to the outbox, once per code (the outbox's dedupe key). */
+    async send(guestId: number, lockCodeId: number): Promise<GuestCodeOutcome> {
+      const now = dateFromInstant(deps.clock.now());
+      return runTransaction(deps.db, { name: 'sendGuestCode' }, async (trx) => {
+        const guest = await trx
+          .selectFrom('booking_guests as guest')
+          .innerJoin('bookings as booking', 'booking.id', 'guest.booking_id')
+          .innerJoin('lock_codes as code', 'code.id', 'guest.lock_code_id')
+          .select([
+            'guest.name',
+            'guest.email',
+            'guest.phone_number',
+            'guest.lock_code_id',
+            'guest.removed_at',
+            'guest.forgotten_at',
+            'booking.user_id',
+            'booking.branch_id',
+            'booking.status',
+            'booking.start_time',
+            'booking.end_time',
+            'code.code',
+            'code.valid_from',
+            'code.valid_until',
+            'code.revoked_at',
+          ])
+          .where('guest.id', '=', guestId)
+          // The booking's row, so a cancellation or a move waits for this message or this message for them.
+          .forUpdate('booking')
+          .executeTakeFirst();
+        if (!guest || guest.user_id === null) return 'not_found';
+        const live =
+          guest.lock_code_id === lockCodeId &&
+          guest.removed_at === null &&
+          guest.forgotten_at === null &&
+          guest.status === 'confirmed' &&
+          guest.revoked_at === null &&
+          guest.end_time > now;
+        if (!live) return 'stale';
+        const host = await findMessageContext(trx, guest.user_id, guest.branch_id);
+        if (!host) return 'not_found';
+        const message = accessCodeMessage(
+          {
+            locale: host.locale,
+            firstName: guest.name,
+            host: `${host.first_name}`.trim() || '-',
+            branch: { name: host.branch_name, location: host.location, timeZone: host.time_zone },
+            code: guest.code,
+            validFrom: instantFromDate(guest.valid_from),
+            validUntil: instantFromDate(guest.valid_until),
+            slots: [{ start: instantFromDate(guest.start_time), end: instantFromDate(guest.end_time) }],
+            publicUrl: deps.publicUrl,
+            arrival: arrivalKitFor(host.arrival, host.locale, {
+              mapUrl: host.map_url,
+              supportPhone: deps.supportPhone ?? null,
+            }),
+          },
+          deps.companyName,
+        );
+        const common = { locale: host.locale, kind: 'guest_code', created_at: now, next_attempt_at: now };
+        const key = (channel: string) => ['guest_code', channel, guestId, lockCodeId].join(':');
+        if (guest.email) {
+          await insertOutboxMessage(trx, {
+            ...common,
+            channel: 'email',
+            recipient: guest.email,
+            subject: message.subject,
+            text_body: message.text,
+            html_body: message.html,
+            dedupe_key: key('email'),
+          });
+        }
+        if (guest.phone_number) {
+          await insertOutboxMessage(trx, {
+            ...common,
+            channel: 'sms',
+            recipient: guest.phone_number,
+            subject: null,
+            text_body: message.sms,
+            html_body: null,
+            dedupe_key: key('sms'),
+          });
+        }
+        return 'sent';
+      });
+    },
+  };
+}
+
+export type GuestCodeNotifier = ReturnType<typeof createGuestCodeNotifier>;
+
+/** When a guest's message is due: the booking's door-code time (at once when that has passed). */
+export const guestCodeDueAt = accessCodeDueAt;
