@@ -125,6 +125,27 @@ async function doorsOfCodes(db: Db, codeIds: readonly number[]): Promise<Map<num
   return states;
 }
 
+/**
+ * A fresh code for the guest, for the booking's window, on the branch's doors; it becomes the guest's, and its
+ * message is queued for the booking's door-code time. Answers the code's id.
+ */
+async function giveGuestCode(
+  trx: Db,
+  deps: LockDependencies & GuestMessages,
+  guestId: number,
+  booking: { id: number; user_id: string | null; branch_id: number; start_time: Date; end_time: Date },
+  now: Date,
+): Promise<number> {
+  const lockCodeId = await issueGuestLockCode(trx, deps, booking, now);
+  await trx
+    .updateTable('booking_guests')
+    .set({ lock_code_id: lockCodeId })
+    .where('id', '=', guestId)
+    .execute();
+  await deps.guestCodes?.schedule(trx, { guestId, lockCodeId, start: booking.start_time });
+  return lockCodeId;
+}
+
 export type GuestInput = { name: string; email?: string | null; phone_number?: string | null };
 
 export function createGuestService(deps: GuestDependencies) {
@@ -163,13 +184,7 @@ export function createGuestService(deps: GuestDependencies) {
           .values({ booking_id: bookingId, name, email, phone_number: phone, created_at: now })
           .returning(GUEST_COLUMNS)
           .executeTakeFirstOrThrow();
-        const lockCodeId = await issueGuestLockCode(trx, deps, booking, now);
-        await trx
-          .updateTable('booking_guests')
-          .set({ lock_code_id: lockCodeId })
-          .where('id', '=', guest.id)
-          .execute();
-        await deps.guestCodes?.schedule(trx, { guestId: guest.id, lockCodeId, start: booking.start_time });
+        const lockCodeId = await giveGuestCode(trx, deps, guest.id, booking, now);
         const [view] = await guestViews(trx, [{ ...guest, lock_code_id: lockCodeId }]);
         return view!;
       });
@@ -233,14 +248,8 @@ export async function recodeGuestsOf(
 ): Promise<void> {
   const guests = await liveGuestsOf(trx, [booking.id]).execute();
   for (const guest of guests) {
-    const lockCodeId = await issueGuestLockCode(trx, deps, booking, now);
-    await trx
-      .updateTable('booking_guests')
-      .set({ lock_code_id: lockCodeId })
-      .where('id', '=', guest.id)
-      .execute();
-    // The message of the new code, at the new time (the old code's job finds it no longer the guest's).
-    await deps.guestCodes?.schedule(trx, { guestId: guest.id, lockCodeId, start: booking.start_time });
+    // The message of the new code goes at the new time (the old code's job finds it no longer the guest's).
+    await giveGuestCode(trx, deps, guest.id, booking, now);
     if (guest.lock_code_id !== null) await releaseLockCodes(trx, deps, [guest.lock_code_id], now);
   }
 }

@@ -88,33 +88,16 @@ async function completeMove(
     await releaseLockCodes(trx, deps, [booking.lock_code_id], now);
     await rescheduleRecodedAccessCodes(trx, deps.accessCodes, [booking.lock_code_id], now);
   }
-  await issueLockCodes(
-    trx,
-    deps,
-    [
-      {
-        id: booking.id,
-        user_id: booking.user_id,
-        branch_id: booking.branch_id,
-        start_time: slot.start_time,
-        end_time: slot.end_time,
-      },
-    ],
-    now,
-  );
+  const moved = {
+    id: booking.id,
+    user_id: booking.user_id,
+    branch_id: booking.branch_id,
+    start_time: slot.start_time,
+    end_time: slot.end_time,
+  };
+  await issueLockCodes(trx, deps, [moved], now);
   // The guests' codes follow the booking to its new time (issue 31): fresh codes, the old ones revoked.
-  await recodeGuestsOf(
-    trx,
-    deps,
-    {
-      id: booking.id,
-      user_id: booking.user_id,
-      branch_id: booking.branch_id,
-      start_time: slot.start_time,
-      end_time: slot.end_time,
-    },
-    now,
-  );
+  await recodeGuestsOf(trx, deps, moved, now);
   const lockCodeId = await movesRepository.findBookingLockCode(trx, booking.id);
   if (lockCodeId !== null) {
     await deps.accessCodes?.reschedule(trx, {

@@ -66,6 +66,15 @@ type QueueOptions = {
 };
 // Sweeps: one queued and one running at most, however many processes the cron reaches.
 const SWEEP_QUEUE = { policy: 'stately', retryLimit: 3, retryDelay: 30, expireInSeconds: 600 } as const;
+// A door-code message (the member's, a guest's): soon and often, never twice at once.
+const DOOR_CODE_MESSAGE_QUEUE = {
+  policy: 'exclusive',
+  retryLimit: 10,
+  retryDelay: 20,
+  retryBackoff: true,
+  retryDelayMax: 300,
+  expireInSeconds: 300,
+} as const;
 
 /** What each job's handler is given: its data, typed here once. */
 export type JobHandlers = {
@@ -119,31 +128,9 @@ const JOBS = {
     work: 'booking',
   },
   // The message matters for the half hour before the start: retry soon and often, never twice at once.
-  accessCode: {
-    queue: 'access-code',
-    options: {
-      policy: 'exclusive',
-      retryLimit: 10,
-      retryDelay: 20,
-      retryBackoff: true,
-      retryDelayMax: 300,
-      expireInSeconds: 300,
-    },
-    work: 'booking',
-  },
+  accessCode: { queue: 'access-code', options: DOOR_CODE_MESSAGE_QUEUE, work: 'booking' },
   // A guest's own code (issue 31), as the member's message: soon and often, never twice at once.
-  guestCode: {
-    queue: 'guest-code',
-    options: {
-      policy: 'exclusive',
-      retryLimit: 10,
-      retryDelay: 20,
-      retryBackoff: true,
-      retryDelayMax: 300,
-      expireInSeconds: 300,
-    },
-    work: 'booking',
-  },
+  guestCode: { queue: 'guest-code', options: DOOR_CODE_MESSAGE_QUEUE, work: 'booking' },
   doorSweep: { queue: 'door-sweep', options: SWEEP_QUEUE, work: 'sweep', schedule: '* * * * *' },
   holdExpiry: { queue: 'hold-expiry', options: SWEEP_QUEUE, work: 'sweep', schedule: '* * * * *' },
   slotHorizon: { queue: 'slot-horizon', options: SWEEP_QUEUE, work: 'sweep', schedule: '15 3 * * *' },
