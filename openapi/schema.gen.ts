@@ -4281,6 +4281,8 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       /** @description A malformed name, e-mail or phone number (`validation_failed`), or neither an e-mail nor a phone number (`guest_contact_required`). */
       422: components['responses']['ValidationFailed'];
+      /** @description More guests added this hour than `RATE_LIMITS`' `guest.add` allows (20 unless set). */
+      429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
     };

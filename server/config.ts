@@ -159,6 +159,7 @@ export const RATE_LIMIT_RULES = [
   'confirm.global',
   'reset.ip',
   'code.resend',
+  'guest.add',
 ] as const;
 export type RateLimitRule = (typeof RATE_LIMIT_RULES)[number];
 export type RateLimit = { limit: number; windowSeconds: number };
@@ -184,6 +185,8 @@ const DEFAULT_RATE_LIMITS: RateLimits = {
   'confirm.global': { limit: 500, windowSeconds: 15 * MINUTE },
   'reset.ip': { limit: 10, windowSeconds: 15 * MINUTE },
   'code.resend': { limit: 3, windowSeconds: HOUR },
+  // Each guest added within the half hour before the start is sent an SMS at once: not a way to text strangers.
+  'guest.add': { limit: 20, windowSeconds: HOUR },
 };
 
 const UNIT_SECONDS = { s: 1, m: MINUTE, h: HOUR } as const;

@@ -79,6 +79,7 @@ export function bookingHandlers(services: {
 
     addBookingGuest: async (request, reply) => {
       noStore(reply);
+      await services.limiter.consume('guest.add', `user:${userId(request)}`);
       const guest = await bookings.guests.addGuest(userId(request), request.params.booking_id, request.body);
       return reply.code(201).send(guest);
     },

@@ -8,6 +8,7 @@ import {
   accountTestConfig,
   bookAndPayOverHttp,
   newClient,
+  RELAXED_RATE_LIMITS,
   verifiedAccount,
   type ErrorBody,
   type Schemas,
@@ -37,7 +38,13 @@ describe.each(DATABASE_TARGETS)('guests of a booking (%s)', (target) => {
 
   beforeAll(async () => {
     database = await freshDatabaseConfig(target);
-    app = await buildApp(accountTestConfig(database.config, { SLOT_HORIZON_DAYS: '3' }), { clock });
+    app = await buildApp(
+      accountTestConfig(database.config, {
+        SLOT_HORIZON_DAYS: '3',
+        RATE_LIMITS: RELAXED_RATE_LIMITS.replace(/guest\.add=[^,]+/, 'guest.add=6/1h'),
+      }),
+      { clock },
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -361,14 +368,38 @@ describe.each(DATABASE_TARGETS)('guests of a booking (%s)', (target) => {
     expect(second.statusCode).toBe(409);
     expect(second.json<ErrorBody>().code).toBe('guest_limit_reached');
 
+    // Adding and removing over and over (each a message to a number the member typed) is limited per member.
+    const rita = (await member.caller.get(`/api/bookings/${member.booking.id}/guests`, member.token)).json<
+      Schemas['BookingGuest'][]
+    >()[0]!;
+    await removeGuest(member, rita.id);
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 6; attempt += 1) {
+      const again = await addGuest(member, { name: `Rita ${attempt}`, phone_number: '+351912345678' });
+      statuses.push(again.statusCode);
+      if (again.statusCode === 201) await removeGuest(member, again.json<Schemas['BookingGuest']>().id);
+    }
+    // Six allowed an hour: the two refused additions above counted (a limit on trying, not on succeeding).
+    expect(statuses).toEqual([201, 201, 429, 429, 429, 429]);
+
     const stranger = await bookedAndPaid('2026-03-30T12:00');
     const theirs = await addGuest(stranger, { name: 'Intruso', email: 'x@example.pt' }, member.booking.id);
     expect(theirs.statusCode).toBe(404);
     expect(theirs.json<ErrorBody>().code).toBe('booking_not_found');
-    expect((await removeGuest({ ...stranger, booking: member.booking }, 1)).statusCode).toBe(404);
+    const firstGuest = (
+      await app.db.selectFrom('booking_guests').select('id').orderBy('id').executeTakeFirstOrThrow()
+    ).id;
+    expect((await removeGuest({ ...stranger, booking: member.booking }, firstGuest)).statusCode).toBe(404);
+    // Nothing of the stranger's on the member's booking, and the member's guest not removed by them.
     expect(
-      (await app.db.selectFrom('booking_guests').select('name').execute()).map((row) => row.name),
-    ).toEqual(['Rita']);
+      (await app.db.selectFrom('booking_guests').select(['name', 'removed_at']).orderBy('id').execute()).map(
+        (row) => [row.name, row.removed_at !== null],
+      ),
+    ).toEqual([
+      ['Rita', true],
+      ['Rita 0', true],
+      ['Rita 1', true],
+    ]);
   });
 
   it('a guest added while the booking is cancelled never keeps a live code, whichever commits first', async () => {
