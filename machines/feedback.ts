@@ -19,6 +19,8 @@ export type FeedbackKey =
   | 'can-not-resend-code'
   | 'can-not-move-booking'
   | 'can-not-book-again'
+  | 'can-not-add-guest'
+  | 'can-not-remove-guest'
   | 'code-sent-again'
   | 'failed-to-delete-account'
   | 'passwords-do-not-match'

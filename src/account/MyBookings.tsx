@@ -29,6 +29,7 @@ import type { Locale } from '../i18n/locales.ts';
 import { useLocale } from '../shell/navigation.ts';
 import { ArrivalKit } from './ArrivalKit.tsx';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
+import { GuestsButton } from './Guests.tsx';
 import { MoveButton } from './MoveButton.tsx';
 import { bookingTimeRange, longDateTime, timeOnly, timeRange } from './time.ts';
 import { myBookingsFlow } from './useMyBookings.tsx';
@@ -209,6 +210,9 @@ function BookingCard({
       )}
       <BookingFacts booking={booking} series={series} locale={locale} />
       {booking.is_movable && <MoveButton booking={booking} when={when} />}
+      {booking.status === 'confirmed' && listOf(booking) === 'active' && (
+        <GuestsButton booking={booking} when={when} locale={locale} />
+      )}
       {listOf(booking) !== 'active' && <BookAgainButton booking={booking} when={when} send={send} />}
     </li>
   );
