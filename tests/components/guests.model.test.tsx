@@ -150,10 +150,10 @@ const driver: Driver<typeof guestsMachine, World> = {
       if (listed.id === PAULO.id) expect(items[index]).toContain('código a ser programado na porta');
     }
     if (context.guests.length === 0) inside.getByText('Ainda não tem convidados nesta reserva.');
-    expect((inside.getByLabelText(FIELDS.name, { exact: false }) as HTMLInputElement).value).toBe(
+    expect(inside.getByLabelText<HTMLInputElement>(FIELDS.name, { exact: false }).value).toBe(
       context.form.name,
     );
-    expect((inside.getByLabelText(FIELDS.phone, { exact: false }) as HTMLInputElement).value).toBe(
+    expect(inside.getByLabelText<HTMLInputElement>(FIELDS.phone, { exact: false }).value).toBe(
       context.form.phone,
     );
     const alert = inside.queryByRole('alert');
