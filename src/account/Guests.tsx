@@ -115,6 +115,7 @@ function GuestsDialog({ booking, when, locale }: { booking: Booking; when: strin
                 <TextInput
                   label={t`Telemóvel do convidado`}
                   description={t`Com o indicativo do país, por exemplo +351912345678.`}
+                  classNames={{ description: 'guest-form__hint' }}
                   type="tel"
                   autoComplete="off"
                   maxLength={32}
