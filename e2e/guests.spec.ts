@@ -28,7 +28,9 @@ test('a guest added in My bookings gets a code of their own on the door, gone on
   await guests.getByLabel('Nome do convidado').fill('Rita Gomes');
   await guests.getByLabel('Telemóvel do convidado').fill('912');
   await guests.getByRole('button', { name: 'Adicionar convidado' }).click();
-  await expect(guests.getByRole('alert')).toHaveText('O número de telefone tem de incluir o indicativo do país e ser válido');
+  await expect(guests.getByRole('alert')).toHaveText(
+    'O número de telefone tem de incluir o indicativo do país e ser válido',
+  );
   await guests.getByLabel('Telemóvel do convidado').fill('+351 912 345 678');
   await guests.getByRole('button', { name: 'Adicionar convidado' }).click();
   const rita = guests.getByRole('listitem').filter({ hasText: 'Rita Gomes' });
