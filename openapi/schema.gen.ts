@@ -2763,11 +2763,15 @@ export interface components {
       slots_generated_until: string | null;
       /** @description The VAT rate of the branch's payments, a fraction (0.23 is 23 %); null is the server's `VAT_RATE`. Money already recorded keeps the rate it was recorded with. */
       vat_rate: number | null;
+      /** @description How many guests a member may add to a booking, each with a door code of their own (issue 31). */
+      guest_limit: number;
     };
     /** @description Only the fields sent change. */
     AdminBranchUpdate: {
       /** @description A fraction (0.06, 0.13, 0.23); null goes back to the server's `VAT_RATE`. */
       vat_rate?: number | null;
+      /** @description Guests per booking from now on (0 turns guests off); guests already added stay. */
+      guest_limit?: number;
       slug?: string;
       name?: string;
       order?: number;

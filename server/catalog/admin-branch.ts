@@ -33,5 +33,6 @@ export async function readAdminBranch(db: Db, branchId: number): Promise<Schemas
     lock_devices: branch.lock_device_ids,
     slots_generated_until: branch.slots_generated_until,
     vat_rate: branch.vat_rate === null ? null : Number(branch.vat_rate),
+    guest_limit: branch.guest_limit,
   };
 }

@@ -225,7 +225,7 @@ export function createCatalogueService(deps: {
       branchId: number,
       input: Schemas['AdminBranchUpdate'],
     ): Promise<Schemas['AdminBranch']> {
-      const { lock_devices: lockDevices, vat_rate: vatRate, ...fields } = input;
+      const { lock_devices: lockDevices, vat_rate: vatRate, guest_limit: guestLimit, ...fields } = input;
       await change('updateBranch', (trx) =>
         updateBranch(trx, branchDependencies, {
           actor,
@@ -233,6 +233,7 @@ export function createCatalogueService(deps: {
           changes: changesOf(fields),
           lockDevices,
           vatRate,
+          guestLimit,
         }),
       );
       return branchView(db, branchId);

@@ -50,6 +50,7 @@ const ADMIN_BRANCH = {
   lock_devices: [],
   slots_generated_until: null,
   vat_rate: null,
+  guest_limit: 4,
 };
 const FROM = '2026-11-24T18:00';
 const TO = '2026-11-24T23:00';

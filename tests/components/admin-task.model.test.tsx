@@ -49,6 +49,7 @@ const BRANCH = {
   lock_devices: [],
   slots_generated_until: null,
   vat_rate: null,
+  guest_limit: 4,
 };
 const PREVIEW = {
   changes: [{ field: 'name', before: 'Centro', after: 'Centro renovado' }],

@@ -20,6 +20,8 @@ import {
   type FreshDatabase,
 } from './support/databases.ts';
 import { createBranch } from './support/fixtures.ts';
+import { loggedInOperator } from './support/operators.ts';
+import { runAdmin } from '../../server/admin/cli.ts';
 
 // Issue 31, item 4: a door code for every guest. Each guest of a booking gets a code of their own on the branch's
 // (virtual) door for the booking's window; it opens the door only there and then, and only while the guest is on a
@@ -356,7 +358,23 @@ describe.each(DATABASE_TARGETS)('guests of a booking (%s)', (target) => {
   });
 
   it('refuses guests beyond the branch’s limit, without a contact, or on someone else’s booking', async () => {
-    await app.db.updateTable('branches').set({ guest_limit: 1 }).where('id', '=', branchId).execute();
+    // The owner sets the limit in the console (PATCH; the CLI's `branch update --guest-limit` is the same use case).
+    const owner = await loggedInOperator(app, clock, `owner-${branchId}@gym.example`, 'owner');
+    const set = await owner.client.json(
+      'PATCH',
+      `/api/admin/branches/${branchId}`,
+      { guest_limit: 1 },
+      owner.token,
+    );
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json<Schemas['AdminBranch']>().guest_limit).toBe(1);
+    const tooMany = await owner.client.json(
+      'PATCH',
+      `/api/admin/branches/${branchId}`,
+      { guest_limit: 21 },
+      owner.token,
+    );
+    expect(tooMany.statusCode).toBe(422);
     const member = await bookedAndPaid();
     const noContact = await addGuest(member, { name: 'Rita' });
     expect(noContact.statusCode).toBe(422);
@@ -400,6 +418,30 @@ describe.each(DATABASE_TARGETS)('guests of a booking (%s)', (target) => {
       ['Rita 0', true],
       ['Rita 1', true],
     ]);
+  });
+
+  it('the CLI sets a branch’s guest limit; 0 turns guests off for the next ones', async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const cli = (...argv: string[]) =>
+      runAdmin(argv, {
+        db: app.db,
+        clock,
+        horizonDays: 3,
+        io: { out: (text) => out.push(text), err: (text) => err.push(text) },
+      });
+    const member = await bookedAndPaid();
+    expect((await addGuest(member, { name: 'Rita', email: 'rita@example.pt' })).statusCode).toBe(201);
+    expect(await cli('branch', 'update', String(branchId), '--guest-limit', '0'), err.join('\n')).toBe(0);
+    expect(out).toContain(`branch ${branchId} guests per booking: 0 from now on`);
+    expect(await cli('branch', 'update', String(branchId), '--guest-limit', '21')).toBe(2);
+    const refused = await addGuest(member, { name: 'Paulo', email: 'paulo@example.pt' });
+    expect(refused.json<ErrorBody>().code).toBe('guest_limit_reached');
+    // Rita stays on the booking, her code with her.
+    const listed = (await member.caller.get(`/api/bookings/${member.booking.id}/guests`, member.token)).json<
+      Schemas['BookingGuest'][]
+    >();
+    expect(listed.map((guest) => guest.name)).toEqual(['Rita']);
   });
 
   it('a guest added while the booking is cancelled never keeps a live code, whichever commits first', async () => {

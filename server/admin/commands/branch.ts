@@ -253,14 +253,15 @@ export const branchCommands = {
 
   'branch update': defineCommand({
     usage:
-      'branch update <branch-id> [--name ...] [--slug ...] [--location ...] [--latitude ...] [--longitude ...] [--map-url ...] [--time-zone ...] [--slot-minutes ...] [--opening-hours ...] [--price <eur>] [--order <n>] [--image <url> ... (replaces the gallery)] [--description <locale>=<html> ...] [--lock-device <device id>|none ... (replaces the doors)] [--arrival <locale>.<directions|keypad|rules>=<text> ...] [--entrance-photo <url>|none] [--wifi-network <name>|none] [--wifi-password <password>|none] [--vat-rate <percent>|default] [--active|--inactive]',
+      'branch update <branch-id> [--name ...] [--slug ...] [--location ...] [--latitude ...] [--longitude ...] [--map-url ...] [--time-zone ...] [--slot-minutes ...] [--opening-hours ...] [--price <eur>] [--order <n>] [--image <url> ... (replaces the gallery)] [--description <locale>=<html> ...] [--lock-device <device id>|none ... (replaces the doors)] [--arrival <locale>.<directions|keypad|rules>=<text> ...] [--entrance-photo <url>|none] [--wifi-network <name>|none] [--wifi-password <password>|none] [--vat-rate <percent>|default] [--guest-limit <n>] [--active|--inactive]',
     summary:
-      'Changes a branch. --arrival sets a text of the arrival kit the door-code message and My bookings show (an empty text clears it; a language without one gets the Portuguese text). --vat-rate sets the VAT of its payments from now on (23, 13, 6; default: VAT_RATE). Zone, slot length and hours apply to days whose slots are not generated yet; --price sets the default price of today’s grid and re-prices the free slots at once (as prices set).',
+      'Changes a branch. --guest-limit sets how many guests, each with a door code of their own, a member may add to a booking (0 to 20; 0 turns guests off; guests already added stay). --arrival sets a text of the arrival kit the door-code message and My bookings show (an empty text clears it; a language without one gets the Portuguese text). --vat-rate sets the VAT of its payments from now on (23, 13, 6; default: VAT_RATE). Zone, slot length and hours apply to days whose slots are not generated yet; --price sets the default price of today’s grid and re-prices the free slots at once (as prices set).',
     schema: z
       .object({
         args: z.tuple([idArgument('the branch id')]),
         ...branchOptions,
         'vat-rate': vatRate().optional(),
+        'guest-limit': wholeNumber({ min: 0, max: 20 }).optional(),
       })
       .refine(refuseBothActivations, BOTH_ACTIVATIONS),
     async run(input, context) {
@@ -276,6 +277,7 @@ export const branchCommands = {
             changes,
             lockDevices: input['lock-device'],
             vatRate: input['vat-rate'],
+            guestLimit: input['guest-limit'],
           });
           if (input.price !== undefined) {
             // The price grid's own use case, in this transaction: the branch and its price change together.
@@ -307,6 +309,9 @@ export const branchCommands = {
             ? `branch ${branchId} VAT: the server's VAT_RATE`
             : `branch ${branchId} VAT: ${(input['vat-rate'] * 100).toFixed(2).replace(/\.?0+$/, '')} % from now on`,
         );
+      }
+      if (input['guest-limit'] !== undefined) {
+        context.io.out(`branch ${branchId} guests per booking: ${input['guest-limit']} from now on`);
       }
       if (repriced) context.io.out(describeSaved(branchId, repriced));
       const schedule = [changes.timeZone, changes.slotMinutes, changes.openingHours];

@@ -19,6 +19,8 @@ export type UpdateBranchInput = {
   lockDevices?: readonly string[];
   /** The branch's VAT rate (a fraction; null: the server's `VAT_RATE`); left as it is when absent. */
   vatRate?: number | null;
+  /** How many guests a member may add to a booking (issue 31); left as it is when absent. */
+  guestLimit?: number;
 };
 
 /** How far the branch's slots were generated before the change: those keep their times. */
@@ -38,6 +40,9 @@ export async function updateBranch(
   // Payments recorded from now on take it; the ledger's rows keep the rate they were written with.
   if (input.vatRate !== undefined)
     await repository.updateBranch(trx, input.branchId, { vat_rate: input.vatRate });
+  // Guests already on bookings stay; the limit applies to the next ones added.
+  if (input.guestLimit !== undefined)
+    await repository.updateBranch(trx, input.branchId, { guest_limit: input.guestLimit });
   await recordAudit(
     trx,
     input.actor,

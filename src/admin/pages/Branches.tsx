@@ -73,6 +73,7 @@ function useChangeLines() {
       slot_minutes: t`Duração de cada horário (minutos)`,
       order: t`Ordem`,
       vat_rate: t`IVA dos pagamentos`,
+      guest_limit: t`Convidados por reserva`,
       map_url: t`Ligação do mapa`,
       images: t`Imagens (um endereço por linha)`,
       lock_devices: t`Portas (identificadores separados por vírgulas)`,
@@ -129,6 +130,7 @@ function changesOf(branch: AdminBranch, edited: AdminBranch): AdminBranchUpdate 
     'map_url',
     'order',
     'vat_rate',
+    'guest_limit',
   ] as const)
     if (edited[key] !== branch[key]) update[key] = edited[key];
   if (JSON.stringify(edited.images) !== JSON.stringify(branch.images)) update.images = edited.images;
@@ -287,6 +289,15 @@ function BranchEditor({ branch, onSaved }: { branch: AdminBranch; onSaved: () =>
               label={t`Ordem`}
               value={edited.order}
               onChange={(value) => set({ order: Number(value) || 0 })}
+            />
+            <NumberInput
+              label={t`Convidados por reserva`}
+              description={t`Cada um com o seu código da porta; 0 desliga os convidados.`}
+              min={0}
+              max={20}
+              allowDecimal={false}
+              value={edited.guest_limit}
+              onChange={(value) => set({ guest_limit: Number(value) || 0 })}
             />
             <NativeSelect
               label={t`IVA dos pagamentos`}

@@ -74,7 +74,7 @@ export function newClient(app: FastifyInstance) {
         url,
         headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
       }),
-    json: (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, token?: string) =>
+    json: (method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: unknown, token?: string) =>
       call({
         method,
         url,
