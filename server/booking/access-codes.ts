@@ -44,6 +44,11 @@ export function accessCodeJobId(bookingId: number, lockCodeId?: number, moveSeq?
   const name = [`access-code:${bookingId}`, lockCodeId, moveSeq === undefined ? undefined : `move-${moveSeq}`]
     .filter((part) => part !== undefined)
     .join(':');
+  return jobIdOf(name);
+}
+
+/** A queue job id (a UUID) derived from a name, so the same job scheduled twice is one job. */
+export function jobIdOf(name: string): string {
   const hex = createHash('sha256').update(name).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
@@ -84,15 +89,19 @@ function runOf(
   return runs.find((run) => run.some((booking) => booking.id === bookingId)) ?? [];
 }
 
-/** Writes the door-code message to the outbox: an e-mail and an SMS where the member has them. */
-async function queueMessage(
+/**
+ * Writes a door-code message to the outbox: an e-mail and an SMS where the recipient has them (the member's own,
+ * `access_code`, or a guest's, `guest_code`, whose contact replaces the member's in `context`).
+ */
+export async function queueMessage(
   trx: Db,
-  context: MessageContextRow,
+  context: Pick<MessageContextRow, 'email' | 'phone_number' | 'locale'>,
   message: ReturnType<typeof accessCodeMessage>,
   now: Date,
   dedupeKey: (channel: 'email' | 'sms') => string,
+  kind: 'access_code' | 'guest_code' = 'access_code',
 ): Promise<void> {
-  const common = { locale: context.locale, kind: 'access_code', created_at: now, next_attempt_at: now };
+  const common = { locale: context.locale, kind, created_at: now, next_attempt_at: now };
   if (context.email) {
     await insertOutboxMessage(trx, {
       ...common,

@@ -1,12 +1,10 @@
-import { createHash } from 'node:crypto';
 import { arrivalKitFor } from '../catalog/index.ts';
 import { dateFromInstant, instantFromDate, type Clock } from '../kernel/clock.ts';
-import { insertOutboxMessage } from '../kernel/outbox.ts';
 import { runTransaction } from '../kernel/transactions.ts';
 import type { Db } from '../db/database.ts';
 import { findMessageContext } from '../notifications/index.ts';
 import { accessCodeMessage } from './access-code-message.ts';
-import { accessCodeDueAt } from './access-codes.ts';
+import { accessCodeDueAt, jobIdOf, queueMessage } from './access-codes.ts';
 
 // A guest's door-code message (issue 31): 30 minutes before the booking starts, each guest still on it gets their
 // own code by SMS and e-mail (whichever they gave), in the member's language, with the branch's arrival kit. One
@@ -21,8 +19,7 @@ export type GuestCodeScheduler = {
 
 /** The queue's job id of a guest's message for one code: scheduling it twice inserts one job. */
 export function guestCodeJobId(guestId: number, lockCodeId: number): string {
-  const hex = createHash('sha256').update(`guest-code:${guestId}:${lockCodeId}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+  return jobIdOf(`guest-code:${guestId}:${lockCodeId}`);
 }
 
 export type GuestCodeOutcome = 'sent' | 'stale' | 'not_found';
@@ -93,30 +90,14 @@ export function createGuestCodeNotifier(deps: {
           },
           deps.companyName,
         );
-        const common = { locale: host.locale, kind: 'guest_code', created_at: now, next_attempt_at: now };
-        const key = (channel: string) => ['guest_code', channel, guestId, lockCodeId].join(':');
-        if (guest.email) {
-          await insertOutboxMessage(trx, {
-            ...common,
-            channel: 'email',
-            recipient: guest.email,
-            subject: message.subject,
-            text_body: message.text,
-            html_body: message.html,
-            dedupe_key: key('email'),
-          });
-        }
-        if (guest.phone_number) {
-          await insertOutboxMessage(trx, {
-            ...common,
-            channel: 'sms',
-            recipient: guest.phone_number,
-            subject: null,
-            text_body: message.sms,
-            html_body: null,
-            dedupe_key: key('sms'),
-          });
-        }
+        await queueMessage(
+          trx,
+          { locale: host.locale, email: guest.email, phone_number: guest.phone_number },
+          message,
+          now,
+          (channel) => ['guest_code', channel, guestId, lockCodeId].join(':'),
+          'guest_code',
+        );
         return 'sent';
       });
     },

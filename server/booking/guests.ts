@@ -4,7 +4,12 @@ import { dateFromInstant } from '../kernel/clock.ts';
 import { AppError } from '../kernel/errors.ts';
 import { runTransaction } from '../kernel/transactions.ts';
 import type { Db } from '../db/database.ts';
-import { issueGuestLockCode, releaseLockCodes, type LockDependencies } from '../doors/index.ts';
+import {
+  doorStatesOfCodes,
+  issueGuestLockCode,
+  releaseLockCodes,
+  type LockDependencies,
+} from '../doors/index.ts';
 import type { TransactionRetryLog } from '../kernel/transactions.ts';
 import type { GuestCodeScheduler } from './guest-codes.ts';
 import type { components } from '../../openapi/schema.gen.ts';
@@ -83,20 +88,15 @@ function liveGuestsOf(db: Db, bookingIds: readonly number[]) {
 
 /**
  * The booking's guests as the member sees them: name, contact, and whether their code is on the doors (never the
- * code itself: it goes to the guest).
+ * code itself: it goes to the guest): `set` on every door, `revoked`, else still being programmed.
  */
 async function guestViews(db: Db, rows: readonly GuestRow[]): Promise<Schemas['BookingGuest'][]> {
-  const codeIds = rows.flatMap((row) => (row.lock_code_id === null ? [] : [row.lock_code_id]));
-  const codes = new Map(
-    codeIds.length === 0
-      ? []
-      : (
-          await db.selectFrom('lock_codes').select(['id', 'revoked_at']).where('id', 'in', codeIds).execute()
-        ).map((code) => [code.id, code]),
+  const states = await doorStatesOfCodes(
+    db,
+    rows.flatMap((row) => (row.lock_code_id === null ? [] : [row.lock_code_id])),
   );
-  const doors = await doorsOfCodes(db, codeIds);
   return rows.map((row) => {
-    const code = row.lock_code_id === null ? undefined : codes.get(row.lock_code_id);
+    const state = row.lock_code_id === null ? 'revoked' : states.get(row.lock_code_id);
     return {
       id: row.id,
       name: row.name,
@@ -104,25 +104,9 @@ async function guestViews(db: Db, rows: readonly GuestRow[]): Promise<Schemas['B
       phone_number: row.phone_number,
       added_at: row.created_at.toISOString(),
       entered_at: row.entered_at?.toISOString() ?? null,
-      door_code: !code || code.revoked_at !== null ? 'revoked' : (doors.get(code.id) ?? 'pending'),
+      door_code: state === 'revoked' || state === 'set' ? state : 'pending',
     };
   });
-}
-
-/** Whether each code is on every door of its branch (`set`) or still being programmed (`pending`). */
-async function doorsOfCodes(db: Db, codeIds: readonly number[]): Promise<Map<number, 'pending' | 'set'>> {
-  if (codeIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('lock_code_doors')
-    .select(['lock_code_id', 'state'])
-    .where('lock_code_id', 'in', [...codeIds])
-    .execute();
-  const states = new Map<number, 'pending' | 'set'>();
-  for (const id of codeIds) {
-    const doors = rows.filter((row) => row.lock_code_id === id);
-    states.set(id, doors.length > 0 && doors.every((door) => door.state === 'set') ? 'set' : 'pending');
-  }
-  return states;
 }
 
 /**

@@ -476,6 +476,20 @@ export async function retireDoors(
 }
 
 /** The states of each booking's code on its doors. */
+/** Each code's revocation and its doors' states (null for a code no door was asked for yet). */
+export async function listDoorStatesOfCodes(
+  db: Db,
+  lockCodeIds: readonly number[],
+): Promise<{ id: number; revoked_at: Date | null; state: LockDoorState | null }[]> {
+  if (lockCodeIds.length === 0) return [];
+  return db
+    .selectFrom('lock_codes as code')
+    .leftJoin('lock_code_doors as door', 'door.lock_code_id', 'code.id')
+    .select(['code.id', 'code.revoked_at', 'door.state'])
+    .where('code.id', 'in', [...lockCodeIds])
+    .execute();
+}
+
 export async function listDoorStatesOfBookings(
   db: Db,
   bookingIds: readonly number[],

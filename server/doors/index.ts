@@ -8,4 +8,4 @@ export { lockHandlers } from './handlers.ts';
 export { findLockCode } from './repository.ts';
 export { issueGuestLockCode, issueLockCodes, releaseLockCodes } from './service.ts';
 export type { LockDependencies } from './service.ts';
-export { doorStatesOfBookings, lockStatus, mapBranchDoors } from './status.ts';
+export { doorStatesOfBookings, doorStatesOfCodes, lockStatus, mapBranchDoors } from './status.ts';

@@ -63,6 +63,25 @@ export async function doorStatesOfBookings(
   );
 }
 
+/**
+ * Where each code stands on its doors, summarised as for a booking: `revoked` once revoked, else its doors' least
+ * advanced state (null before any door was asked). A guest's code is read this way (issue 31).
+ */
+export async function doorStatesOfCodes(
+  db: Db,
+  lockCodeIds: readonly number[],
+): Promise<Map<number, LockDoorState | null>> {
+  const grouped = new Map<number, { revoked: boolean; states: (LockDoorState | null)[] }>();
+  for (const row of await doors.listDoorStatesOfCodes(db, lockCodeIds)) {
+    const entry = grouped.get(row.id) ?? { revoked: row.revoked_at !== null, states: [] };
+    entry.states.push(row.state);
+    grouped.set(row.id, entry);
+  }
+  return new Map(
+    [...grouped].map(([id, entry]) => [id, entry.revoked ? 'revoked' : summarizeDoorStates(entry.states)]),
+  );
+}
+
 export type DoorStatus = {
   branch_id: number;
   branch: string;

@@ -395,7 +395,8 @@ describe.each(DATABASE_TARGETS)('guests of a booking (%s)', (target) => {
     for (let attempt = 0; attempt < 6; attempt += 1) {
       const again = await addGuest(member, { name: `Rita ${attempt}`, phone_number: '+351912345678' });
       statuses.push(again.statusCode);
-      if (again.statusCode === 201) await removeGuest(member, again.json<Schemas['BookingGuest']>().id);
+      // The first is removed again; the second stays, for the stranger below.
+      if (attempt === 0) await removeGuest(member, again.json<Schemas['BookingGuest']>().id);
     }
     // Six allowed an hour: the two refused additions above counted (a limit on trying, not on succeeding).
     expect(statuses).toEqual([201, 201, 429, 429, 429, 429]);
@@ -404,11 +405,17 @@ describe.each(DATABASE_TARGETS)('guests of a booking (%s)', (target) => {
     const theirs = await addGuest(stranger, { name: 'Intruso', email: 'x@example.pt' }, member.booking.id);
     expect(theirs.statusCode).toBe(404);
     expect(theirs.json<ErrorBody>().code).toBe('booking_not_found');
-    const firstGuest = (
-      await app.db.selectFrom('booking_guests').select('id').orderBy('id').executeTakeFirstOrThrow()
+    const live = (
+      await app.db
+        .selectFrom('booking_guests')
+        .select('id')
+        .where('removed_at', 'is', null)
+        .executeTakeFirstOrThrow()
     ).id;
-    expect((await removeGuest({ ...stranger, booking: member.booking }, firstGuest)).statusCode).toBe(404);
-    // Nothing of the stranger's on the member's booking, and the member's guest not removed by them.
+    const removal = await removeGuest({ ...stranger, booking: member.booking }, live);
+    expect(removal.statusCode).toBe(404);
+    expect(removal.json<ErrorBody>().code).toBe('booking_not_found');
+    // Nothing of the stranger's on the member's booking, and the member's live guest not removed by them.
     expect(
       (await app.db.selectFrom('booking_guests').select(['name', 'removed_at']).orderBy('id').execute()).map(
         (row) => [row.name, row.removed_at !== null],
@@ -416,8 +423,28 @@ describe.each(DATABASE_TARGETS)('guests of a booking (%s)', (target) => {
     ).toEqual([
       ['Rita', true],
       ['Rita 0', true],
-      ['Rita 1', true],
+      ['Rita 1', false],
     ]);
+  });
+
+  it('deleting the member’s account revokes their guests’ codes and forgets the guests', async () => {
+    const member = await bookedAndPaid();
+    const rita = (await addGuest(member, { name: 'Rita', phone_number: '+351912345678' })).json<
+      Schemas['BookingGuest']
+    >();
+    await app.jobs.runDue([JOB_QUEUES.lockSync]);
+    const code = await guestDigits(rita.id);
+    const deleted = await member.caller.json('DELETE', '/api/auth/delete-account', undefined, member.token);
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(await enter(code)).toBe(false);
+    expect(await strayLiveCodes()).toEqual([]);
+    const row = await app.db
+      .selectFrom('booking_guests')
+      .select(['name', 'email', 'phone_number', 'forgotten_at'])
+      .where('id', '=', rita.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ name: '-', email: null, phone_number: null });
+    expect(row.forgotten_at).not.toBeNull();
   });
 
   it('the CLI sets a branch’s guest limit; 0 turns guests off for the next ones', async () => {
