@@ -5,6 +5,7 @@ import type { Db } from '../db/database.ts';
 import { findMessageContext } from '../notifications/index.ts';
 import { accessCodeMessage } from './access-code-message.ts';
 import { accessCodeDueAt, jobIdOf, queueMessage } from './access-codes.ts';
+import * as repository from './guests-repository.ts';
 
 // A guest's door-code message (issue 31): 30 minutes before the booking starts, each guest still on it gets their
 // own code by SMS and e-mail (whichever they gave), in the member's language, with the branch's arrival kit. One
@@ -36,31 +37,8 @@ export function createGuestCodeNotifier(deps: {
     async send(guestId: number, lockCodeId: number): Promise<GuestCodeOutcome> {
       const now = dateFromInstant(deps.clock.now());
       return runTransaction(deps.db, { name: 'sendGuestCode' }, async (trx) => {
-        const guest = await trx
-          .selectFrom('booking_guests as guest')
-          .innerJoin('bookings as booking', 'booking.id', 'guest.booking_id')
-          .innerJoin('lock_codes as code', 'code.id', 'guest.lock_code_id')
-          .select([
-            'guest.name',
-            'guest.email',
-            'guest.phone_number',
-            'guest.lock_code_id',
-            'guest.removed_at',
-            'guest.forgotten_at',
-            'booking.user_id',
-            'booking.branch_id',
-            'booking.status',
-            'booking.start_time',
-            'booking.end_time',
-            'code.code',
-            'code.valid_from',
-            'code.valid_until',
-            'code.revoked_at',
-          ])
-          .where('guest.id', '=', guestId)
-          // The booking's row, so a cancellation or a move waits for this message or this message for them.
-          .forUpdate('booking')
-          .executeTakeFirst();
+        // The booking's row locked, so a cancellation or a move waits for this message or this message for them.
+        const guest = await repository.lockGuestForMessage(trx, guestId);
         if (!guest || guest.user_id === null) return 'not_found';
         const live =
           guest.lock_code_id === lockCodeId &&

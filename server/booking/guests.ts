@@ -12,6 +12,7 @@ import {
 } from '../doors/index.ts';
 import type { TransactionRetryLog } from '../kernel/transactions.ts';
 import type { GuestCodeScheduler } from './guest-codes.ts';
+import * as repository from './guests-repository.ts';
 import type { components } from '../../openapi/schema.gen.ts';
 
 // A door code for every guest (issue 31, item 4). A member adds guests (a name and a phone or an e-mail) to an
@@ -32,65 +33,18 @@ type GuestMessages = { guestCodes?: GuestCodeScheduler | null };
 export type GuestDependencies = LockDependencies &
   GuestMessages & { db: Db; clock: Clock; log?: TransactionRetryLog | null };
 
-type GuestRow = {
-  id: number;
-  booking_id: number;
-  name: string;
-  email: string | null;
-  phone_number: string | null;
-  lock_code_id: number | null;
-  created_at: Date;
-  removed_at: Date | null;
-  entered_at: Date | null;
-};
-
-const GUEST_COLUMNS = [
-  'id',
-  'booking_id',
-  'name',
-  'email',
-  'phone_number',
-  'lock_code_id',
-  'created_at',
-  'removed_at',
-  'entered_at',
-] as const;
-
 /** The member's booking, its row locked; `booking_not_found` for anyone else's. */
 async function lockOwnBooking(trx: Db, userId: string, bookingId: number) {
-  const booking = await trx
-    .selectFrom('bookings as booking')
-    .innerJoin('branches as branch', 'branch.id', 'booking.branch_id')
-    .select([
-      'booking.id',
-      'booking.user_id',
-      'booking.branch_id',
-      'booking.status',
-      'booking.start_time',
-      'booking.end_time',
-      'branch.guest_limit',
-    ])
-    .where('booking.id', '=', bookingId)
-    .forUpdate('booking')
-    .executeTakeFirst();
+  const booking = await repository.lockBookingForGuests(trx, bookingId);
   if (!booking || booking.user_id !== userId) throw new AppError('booking_not_found');
   return booking;
-}
-
-function liveGuestsOf(db: Db, bookingIds: readonly number[]) {
-  return db
-    .selectFrom('booking_guests')
-    .select(GUEST_COLUMNS)
-    .where('booking_id', 'in', [...bookingIds, 0])
-    .where('removed_at', 'is', null)
-    .where('forgotten_at', 'is', null);
 }
 
 /**
  * The booking's guests as the member sees them: name, contact, and whether their code is on the doors (never the
  * code itself: it goes to the guest): `set` on every door, `revoked`, else still being programmed.
  */
-async function guestViews(db: Db, rows: readonly GuestRow[]): Promise<Schemas['BookingGuest'][]> {
+async function guestViews(db: Db, rows: readonly repository.GuestRow[]): Promise<Schemas['BookingGuest'][]> {
   const states = await doorStatesOfCodes(
     db,
     rows.flatMap((row) => (row.lock_code_id === null ? [] : [row.lock_code_id])),
@@ -121,11 +75,7 @@ async function giveGuestCode(
   now: Date,
 ): Promise<number> {
   const lockCodeId = await issueGuestLockCode(trx, deps, booking, now);
-  await trx
-    .updateTable('booking_guests')
-    .set({ lock_code_id: lockCodeId })
-    .where('id', '=', guestId)
-    .execute();
+  await repository.setGuestCode(trx, guestId, lockCodeId);
   await deps.guestCodes?.schedule(trx, { guestId, lockCodeId, start: booking.start_time });
   return lockCodeId;
 }
@@ -137,13 +87,9 @@ export function createGuestService(deps: GuestDependencies) {
   return {
     /** `GET /bookings/{booking_id}/guests`: the guests still on the member's booking, first added first. */
     async listGuests(userId: string, bookingId: number): Promise<Schemas['BookingGuest'][]> {
-      const booking = await db
-        .selectFrom('bookings')
-        .select(['id', 'user_id'])
-        .where('id', '=', bookingId)
-        .executeTakeFirst();
-      if (!booking || booking.user_id !== userId) throw new AppError('booking_not_found');
-      return guestViews(db, await liveGuestsOf(db, [bookingId]).orderBy('id').execute());
+      if ((await repository.findBookingOwner(db, bookingId)) !== userId)
+        throw new AppError('booking_not_found');
+      return guestViews(db, await repository.listLiveGuests(db, [bookingId]));
     },
 
     /**
@@ -161,13 +107,15 @@ export function createGuestService(deps: GuestDependencies) {
         const booking = await lockOwnBooking(trx, userId, bookingId);
         if (booking.status !== 'confirmed' || booking.end_time <= now)
           throw new AppError('booking_not_guestable');
-        const live = await liveGuestsOf(trx, [bookingId]).execute();
+        const live = await repository.listLiveGuests(trx, [bookingId]);
         if (live.length >= booking.guest_limit) throw new AppError('guest_limit_reached');
-        const guest = await trx
-          .insertInto('booking_guests')
-          .values({ booking_id: bookingId, name, email, phone_number: phone, created_at: now })
-          .returning(GUEST_COLUMNS)
-          .executeTakeFirstOrThrow();
+        const guest = await repository.insertGuest(trx, {
+          bookingId,
+          name,
+          email,
+          phoneNumber: phone,
+          at: now,
+        });
         const lockCodeId = await giveGuestCode(trx, deps, guest.id, booking, now);
         const [view] = await guestViews(trx, [{ ...guest, lock_code_id: lockCodeId }]);
         return view!;
@@ -182,15 +130,10 @@ export function createGuestService(deps: GuestDependencies) {
       await runTransaction(db, { name: 'removeGuest', log: deps.log }, async (trx) => {
         const now = dateFromInstant(clock.now());
         await lockOwnBooking(trx, userId, bookingId);
-        const guest = await trx
-          .selectFrom('booking_guests')
-          .select(['id', 'lock_code_id', 'removed_at'])
-          .where('id', '=', guestId)
-          .where('booking_id', '=', bookingId)
-          .executeTakeFirst();
+        const guest = await repository.findGuestOfBooking(trx, bookingId, guestId);
         if (!guest) throw new AppError('guest_not_found');
         if (guest.removed_at !== null) return;
-        await trx.updateTable('booking_guests').set({ removed_at: now }).where('id', '=', guestId).execute();
+        await repository.markGuestRemoved(trx, guestId, now);
         // Its code now serves no confirmed booking: revoked, and deleted from every door by the queued sync.
         if (guest.lock_code_id !== null) await releaseLockCodes(trx, deps, [guest.lock_code_id], now);
       });
@@ -210,8 +153,7 @@ export async function releaseGuestCodesOf(
   bookingIds: readonly number[],
   now: Date,
 ): Promise<void> {
-  if (bookingIds.length === 0) return;
-  const guests = await liveGuestsOf(trx, bookingIds).execute();
+  const guests = await repository.listLiveGuests(trx, bookingIds);
   await releaseLockCodes(
     trx,
     deps,
@@ -230,7 +172,7 @@ export async function recodeGuestsOf(
   booking: { id: number; user_id: string | null; branch_id: number; start_time: Date; end_time: Date },
   now: Date,
 ): Promise<void> {
-  const guests = await liveGuestsOf(trx, [booking.id]).execute();
+  const guests = await repository.listLiveGuests(trx, [booking.id]);
   for (const guest of guests) {
     // The message of the new code goes at the new time (the old code's job finds it no longer the guest's).
     await giveGuestCode(trx, deps, guest.id, booking, now);
@@ -240,10 +182,5 @@ export async function recodeGuestsOf(
 
 /** An account's deletion: its bookings' guests lose their names and contacts (their codes went with the bookings). */
 export async function forgetGuestsOfMember(trx: Db, userId: string, now: Date): Promise<void> {
-  await trx
-    .updateTable('booking_guests')
-    .set({ name: '-', email: null, phone_number: null, forgotten_at: now })
-    .where('forgotten_at', 'is', null)
-    .where('booking_id', 'in', (eb) => eb.selectFrom('bookings').select('id').where('user_id', '=', userId))
-    .execute();
+  await repository.forgetGuestsOfUser(trx, userId, now);
 }
