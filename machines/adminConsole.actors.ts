@@ -21,6 +21,10 @@ export type PriceGrid = Schemas['PriceGrid'];
 export type PriceGridInput = Schemas['PriceGridInput'];
 export type AdminCoupon = Schemas['AdminCoupon'];
 export type AdminCouponCreate = Schemas['AdminCouponCreate'];
+export type AdminCreditPack = Schemas['AdminCreditPack'];
+export type AdminCreditPackCreate = Schemas['AdminCreditPackCreate'];
+export type AdminCreditPackUpdate = Schemas['AdminCreditPackUpdate'];
+export type CreditUnit = Schemas['CreditUnit'];
 export type RefundRatios = Schemas['RefundRatios'];
 export type MoneyReport = Schemas['MoneyReport'];
 export type OccupancyReport = Schemas['OccupancyReport'];
@@ -170,6 +174,14 @@ export function createAdminConsoleActors(api: ApiClient, publicApi: ApiClient) {
       expectData(
         api.PATCH('/admin/coupons/{coupon_code}', {
           params: { path: { coupon_code: params.code } },
+          body: { active: params.active },
+        }),
+      ),
+    creditPacks: () => expectData(api.GET('/admin/credit-packs')),
+    setCreditPackActive: (params: { id: number; active: boolean }) =>
+      expectData(
+        api.PATCH('/admin/credit-packs/{pack_id}', {
+          params: { path: { pack_id: params.id } },
           body: { active: params.active },
         }),
       ),

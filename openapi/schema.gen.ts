@@ -552,6 +552,86 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/credit-packs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The prepaid packs on sale
+     * @description Issue 31: every pack an operator has on sale, cheapest first: hours or euros of credit, its price, how long it lasts once bought, and where and when its credit may be spent. No sign-in needed.
+     */
+    get: operations['listCreditPacks'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/credit-packs/{pack_id}/purchase': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Buy a pack through the normal checkout
+     * @description Issue 31: opens a checkout for the pack's price (card, MB WAY; Multibanco too). Once paid, the credit is a lot in the member's wallet, lasting the pack's validity from the payment, and the payment gets its invoice. The checkout's result (`getCheckoutSessionStatus`) names the pack (`credit_pack`). The member must be verified and not blocked, as for a booking.
+     */
+    post: operations['purchaseCreditPack'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/wallet': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The current user's credit
+     * @description Issue 31: each lot of credit (newest first) with what is left, when it expires and where it may be spent, and every movement of the wallet, newest first: bought, spent on a booking, given back by a cancellation or by a hold that ended unpaid, expired.
+     */
+    get: operations['getWallet'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/wallet/cover': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * What the current user's credit would pay of a basket
+     * @description Issue 31: the slots the member's credit covers, as `createBooking` with `use_credit` would spend it now (earliest expiry first, within each lot's branches, weekdays and hours; an hours lot covers a slot whole, a euros lot as much as it holds), and what is left to pay. Reads only: the credit is spent when the booking is made, so a total that changed meanwhile is a 409 `price_changed` there.
+     */
+    post: operations['previewCreditCover'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/bookings/weekly/{slot_id}': {
     parameters: {
       query?: never;
@@ -1252,6 +1332,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/credit-packs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every prepaid pack, on sale or not
+     * @description Owners only.
+     */
+    get: operations['listAdminCreditPacks'];
+    put?: never;
+    /**
+     * Put a pack on sale
+     * @description Same use case as `pack create`. Audited. Owners only.
+     */
+    post: operations['createAdminCreditPack'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/credit-packs/{pack_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Change a pack, or take it off sale
+     * @description Same use case as `pack update`. A change applies to packs sold from now on: a lot already bought keeps the credit, scope and expiry it was sold with. Audited. Owners only.
+     */
+    patch: operations['updateAdminCreditPack'];
+    trace?: never;
+  };
   '/admin/coupons': {
     parameters: {
       query?: never;
@@ -1791,6 +1915,9 @@ export interface components {
       | 'guest_limit_reached'
       | 'guest_not_found'
       | 'guest_contact_required'
+      | 'booking_paid_with_credit'
+      | 'credit_pack_not_found'
+      | 'invalid_credit_pack_hours'
       | 'booking_not_cancelable'
       | 'refund_changed'
       | 'checkout_session_not_found'
@@ -1963,6 +2090,149 @@ export interface components {
       email?: components['schemas']['Email'] | null;
       phone_number?: components['schemas']['PhoneNumber'] | null;
     };
+    /**
+     * @description What a pack or lot of credit counts: hours of sessions (a slot is covered whole) or euros.
+     * @enum {string}
+     */
+    CreditUnit: 'hours' | 'eur';
+    /** @description A branch-local time of day, HH:MM (24:00 is the end of the day). */
+    LocalTimeOfDay: string;
+    /** @description ISO weekdays (1 Monday .. 7 Sunday) by the slot's local start; null is every day. */
+    IsoWeekdays: number[] | null;
+    /** @description Where and when credit may be spent. */
+    CreditScope: {
+      /** @description The branches it may be spent at; null is every branch. */
+      branches: components['schemas']['NamedBranch'][] | null;
+      weekdays: components['schemas']['IsoWeekdays'];
+      /** @description Slots starting at or after this local time; null with `to_time` is any time. */
+      from_time: string | null;
+      /** @description ... and before this one. */
+      to_time: string | null;
+    };
+    NamedBranch: {
+      id: components['schemas']['Id'];
+      name: string;
+    };
+    CreditPack: {
+      id: components['schemas']['Id'];
+      name: string;
+      unit: components['schemas']['CreditUnit'];
+      /** @description Hours (may have a fraction) or euros of credit. */
+      credit: number;
+      price_eur: components['schemas']['Money'];
+      /** @description How long the credit lasts from the payment. */
+      validity_days: number;
+      scope: components['schemas']['CreditScope'];
+    };
+    AdminCreditPack: {
+      id: components['schemas']['Id'];
+      name: string;
+      /** @description The branch that sells it (its revenue, its VAT rate). */
+      branch: components['schemas']['NamedBranch'];
+      /** @description Its credit may be spent at every branch (else at the selling branch only). */
+      all_branches: boolean;
+      unit: components['schemas']['CreditUnit'];
+      credit: number;
+      price_eur: components['schemas']['Money'];
+      validity_days: number;
+      weekdays: components['schemas']['IsoWeekdays'];
+      from_time: string | null;
+      to_time: string | null;
+      /** @description On sale. */
+      active: boolean;
+      /** @description How many were bought. */
+      sold: number;
+    };
+    AdminCreditPackCreate: {
+      name: string;
+      branch_id: components['schemas']['Id'];
+      /** @description False when absent. */
+      all_branches?: boolean;
+      unit: components['schemas']['CreditUnit'];
+      /** @description Hours in quarters (0.25 .. 1000) or euros with cents (0.01 .. 100000). */
+      credit: number;
+      price_eur: number;
+      validity_days: number;
+      weekdays?: components['schemas']['IsoWeekdays'];
+      from_time?: string | null;
+      to_time?: string | null;
+    };
+    AdminCreditPackUpdate: {
+      name?: string;
+      branch_id?: components['schemas']['Id'];
+      all_branches?: boolean;
+      unit?: components['schemas']['CreditUnit'];
+      credit?: number;
+      price_eur?: number;
+      validity_days?: number;
+      weekdays?: components['schemas']['IsoWeekdays'];
+      from_time?: string | null;
+      to_time?: string | null;
+      active?: boolean;
+    };
+    WalletLot: {
+      id: components['schemas']['Id'];
+      name: string;
+      unit: components['schemas']['CreditUnit'];
+      initial: number;
+      remaining: number;
+      /** Format: date-time */
+      bought_at: string;
+      /**
+       * Format: date-time
+       * @description It covers sessions that start before this moment.
+       */
+      expires_at: string;
+      expired: boolean;
+      scope: components['schemas']['CreditScope'];
+    };
+    WalletMovement: {
+      id: components['schemas']['Id'];
+      lot_id: components['schemas']['Id'];
+      /**
+       * @description `grant` (bought), `spend` (a booking), `return` (a cancellation gave it back, by the refund policy), `release` (a hold ended unpaid), `expire` (left when the lot expired).
+       * @enum {string}
+       */
+      kind: 'grant' | 'spend' | 'return' | 'release' | 'expire';
+      /** @description In the lot's unit, always positive; the kind says which way. */
+      amount: number;
+      unit: components['schemas']['CreditUnit'];
+      value_eur: components['schemas']['Money'];
+      booking_id: components['schemas']['Id'] | null;
+      /** Format: date-time */
+      at: string;
+    };
+    Wallet: {
+      lots: components['schemas']['WalletLot'][];
+      /** @description The newest 200. */
+      movements: components['schemas']['WalletMovement'][];
+    };
+    CreditCoverRequest: {
+      time_slot_id: components['schemas']['Id'][];
+      /** @description The `id` of the coupon returned by `getCoupon`, or null. */
+      coupon_code?: number | null;
+    };
+    CreditCover: {
+      slots: {
+        time_slot_id: components['schemas']['Id'];
+        price_eur: components['schemas']['Money'];
+        credit_eur: components['schemas']['Money'];
+        due_eur: components['schemas']['Money'];
+      }[];
+      credit_eur: components['schemas']['Money'];
+      /** @description What is left to pay through checkout. */
+      due_eur: components['schemas']['Money'];
+    };
+    CheckoutCreditPack: {
+      name: string;
+      unit: components['schemas']['CreditUnit'];
+      credit: number;
+      /**
+       * Format: date-time
+       * @description When its credit expires, once paid; null until then.
+       */
+      expires_at: string | null;
+    };
     BookingGuest: {
       id: components['schemas']['Id'];
       name: string;
@@ -2027,6 +2297,8 @@ export interface components {
       is_cancelable: boolean;
       /** @description What the booking costs as it stands: for a paid one, what its payments came to less what its moves refunded (the money ledger's), else its price. */
       final_price_eur: components['schemas']['Money'];
+      /** @description Present when the member's credit paid part or all of it (issue 31): that part, in euros of the price it covered; `final_price_eur` is then the money part. */
+      credit_eur?: components['schemas']['Money'];
       /** @description A payment of it is in the money ledger (also when it was refunded as late), or it was free and confirmed. */
       paid: boolean;
       /** @description Where to pay an unpaid booking while its checkout session is open; otherwise null. */
@@ -2158,6 +2430,8 @@ export interface components {
       expected_total_final_price_eur: components['schemas']['Money'];
       /** @description When true (false when absent), the slots are weeks of one weekly series (`previewWeeklySeries`): at least two, all at the same branch-local weekday and time, each a different week (422 `not_a_weekly_series` otherwise). Each is a booking of its own; they are shown and listed as one series (`Booking.series_id`). */
       weekly_series?: boolean;
+      /** @description When true (false when absent), the member's credit pays the slots it covers, as `previewCreditCover` says, spent in this booking's transaction; `expected_total_final_price_eur` is then what is left to pay. A hold that ends unpaid gives its credit back. */
+      use_credit?: boolean;
     };
     CreateBookingResponse: {
       checkout_session: {
@@ -2172,6 +2446,8 @@ export interface components {
       move_price_difference_eur?: number;
       /** @description Re-opens the embedded checkout while the session is open; otherwise null. */
       clientSecret: string | null;
+      /** @description Present when this checkout sells a prepaid pack (`purchaseCreditPack`); `bookings` is then empty. */
+      credit_pack?: components['schemas']['CheckoutCreditPack'];
       /** @description Present while the checkout completed without its money and its bookings still hold their slots (a Multibanco voucher not yet paid, an MB WAY request not yet approved); absent otherwise. */
       awaiting_payment?: components['schemas']['AwaitingPayment'];
       /** @description The bookings this checkout pays for, by start: what the result says was booked, and, for a payment that arrived after the hold ended, what was refunded instead. */
@@ -2521,12 +2797,13 @@ export interface components {
       error: string | null;
     };
     /**
-     * @description What a movement of money was for. Payments: `booking` (a booking's checkout), `move_difference` (the difference of a move to a dearer slot). Refunds: `cancellation` (by the member), `move_to_cheaper_slot`, `closure`, `operator` (an operator's cancellation or block, with the refund they chose), `account_deletion`, `late_payment` (paid after the hold ended), `move_late_payment` (a move's difference paid after its hold ended).
+     * @description What a movement of money was for. Payments: `booking` (a booking's checkout), `move_difference` (the difference of a move to a dearer slot). Refunds: `cancellation` (by the member), `move_to_cheaper_slot`, `closure`, `operator` (an operator's cancellation or block, with the refund they chose), `account_deletion`, `late_payment` (paid after the hold ended), `move_late_payment` (a move's difference paid after its hold ended). `credit_pack`: a prepaid pack sold (no booking shares).
      * @enum {string}
      */
     MoneyPurpose:
       | 'booking'
       | 'move_difference'
+      | 'credit_pack'
       | 'cancellation'
       | 'move_to_cheaper_slot'
       | 'closure'
@@ -4325,6 +4602,132 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  listCreditPacks: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The packs on sale. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreditPack'][];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  purchaseCreditPack: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        pack_id: components['schemas']['Id'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The checkout to pay. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreateBookingResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      /** @description The member is blocked (`booking_client_blocked`), closed their account (`booking_account_closed`) or has not verified their e-mail and phone (`booking_requires_verification`). */
+      403: components['responses']['Forbidden'];
+      /** @description No such pack on sale (`credit_pack_not_found`). */
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getWallet: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The wallet. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Wallet'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  previewCreditCover: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreditCoverRequest'];
+      };
+    };
+    responses: {
+      /** @description What credit would pay. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreditCover'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      /** @description A slot or the coupon does not exist (`slot_not_found`, `coupon_not_found`). */
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   previewWeeklySeries: {
     parameters: {
       query: {
@@ -5755,6 +6158,118 @@ export interface operations {
       404: components['responses']['NotFound'];
       413: components['responses']['PayloadTooLarge'];
       414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listAdminCreditPacks: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminCreditPack'][];
+        };
+      };
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  createAdminCreditPack: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AdminCreditPackCreate'];
+      };
+    };
+    responses: {
+      /** @description Done. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminCreditPack'];
+        };
+      };
+      /** @description The hours end before they start (`invalid_credit_pack_hours`). */
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      /** @description No such branch (`branch_not_found`). */
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  updateAdminCreditPack: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        pack_id: components['schemas']['Id'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AdminCreditPackUpdate'];
+      };
+    };
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminCreditPack'];
+        };
+      };
+      /** @description The hours end before they start (`invalid_credit_pack_hours`). */
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      /** @description No such pack or branch (`credit_pack_not_found`, `branch_not_found`). */
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];

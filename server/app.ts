@@ -180,6 +180,7 @@ export async function buildApp(
           bookings: modules.bookings,
           coupons: modules.coupons,
           checkout: modules.checkout,
+          wallet: modules.wallet,
           resend: modules.accessCodeNotifier,
           limiter: modules.limiter,
           devRoutes: { devRoutes: config.devRoutes },

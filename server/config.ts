@@ -160,6 +160,7 @@ export const RATE_LIMIT_RULES = [
   'reset.ip',
   'code.resend',
   'guest.add',
+  'pack.purchase',
 ] as const;
 export type RateLimitRule = (typeof RATE_LIMIT_RULES)[number];
 export type RateLimit = { limit: number; windowSeconds: number };
@@ -187,6 +188,8 @@ const DEFAULT_RATE_LIMITS: RateLimits = {
   'code.resend': { limit: 3, windowSeconds: HOUR },
   // Each guest added within the half hour before the start is sent an SMS at once: not a way to text strangers.
   'guest.add': { limit: 20, windowSeconds: HOUR },
+  // Each purchase opens a checkout with the payment provider: a person buys a few packs, not dozens an hour.
+  'pack.purchase': { limit: 10, windowSeconds: HOUR },
 };
 
 const UNIT_SECONDS = { s: 1, m: MINUTE, h: HOUR } as const;

@@ -15,6 +15,7 @@ import {
   createBookingService,
   createCheckoutService,
   createCouponService,
+  createWalletService,
   organizerFromMailFrom,
 } from './booking/index.ts';
 import { createBranchService } from './catalog/index.ts';
@@ -138,6 +139,7 @@ export async function createModules(
       },
       slotHorizon: () => branches.ensureSlotHorizon(),
       housekeeping: () => housekeeping.runOnce(),
+      creditExpiry: () => wallet.sweepExpiries(),
       invoiceIssue: ({ documentId }) => invoicing.issue(documentId),
       invoiceSweep: () => invoicing.sweep(),
     },
@@ -166,6 +168,11 @@ export async function createModules(
   };
   const checkout = createCheckoutService(fulfilment);
   const bookings = createBookingService({
+    ...fulfilment,
+    checkoutExpiryMinutes: config.checkoutExpiryMinutes,
+    multibancoMinDaysAhead: config.multibancoMinDaysAhead,
+  });
+  const wallet = createWalletService({
     ...fulfilment,
     checkoutExpiryMinutes: config.checkoutExpiryMinutes,
     multibancoMinDaysAhead: config.multibancoMinDaysAhead,
@@ -258,6 +265,7 @@ export async function createModules(
     afterAnswer,
     checkout,
     bookings,
+    wallet,
     coupons,
     limiter,
     operators,

@@ -176,6 +176,11 @@ const adminCouponsRoute = createRoute({
   path: 'coupons',
   beforeLoad: ownersOnly,
 }).lazy(() => consolePage('coupons'));
+const adminCreditPacksRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: 'credit-packs',
+  beforeLoad: ownersOnly,
+}).lazy(() => consolePage('creditPacks'));
 const adminRefundPolicyRoute = createRoute({
   getParentRoute: () => adminRoute,
   path: 'refund-policy',
@@ -221,6 +226,7 @@ const routeTree = rootRoute.addChildren([
     adminBranchRoute,
     adminPricesRoute,
     adminCouponsRoute,
+    adminCreditPacksRoute,
     adminRefundPolicyRoute,
     adminMoneyRoute,
     adminDocumentsRoute,

@@ -7,6 +7,7 @@ import { blockCommands } from './commands/block.ts';
 import { bookingCommands } from './commands/bookings.ts';
 import { branchCommands } from './commands/branch.ts';
 import { couponCommands } from './commands/coupon.ts';
+import { packCommands } from './commands/pack.ts';
 import { lockCommands } from './commands/locks.ts';
 import { operatorCommands } from './commands/operator.ts';
 import { paymentCommands } from './commands/payments.ts';
@@ -25,6 +26,7 @@ const COMMANDS: Record<string, AdminCommand> = {
   ...priceCommands,
   ...priceRuleCommands,
   ...couponCommands,
+  ...packCommands,
   ...refundRatioCommands,
   ...blockCommands,
   ...bookingCommands,

@@ -16,7 +16,8 @@ import {
 } from './ledger.ts';
 import { releaseGuestCodesOf } from './guests.ts';
 import { abandonMovesOf } from './moves.ts';
-import { refundableCents } from './refunds.ts';
+import { moneyPartCents, refundableCents, refundRatio } from './refunds.ts';
+import { returnCredit } from './wallet/credit.ts';
 import * as repository from './repository.ts';
 
 // The one cancellation of bookings, whoever asks: the member (service.ts, cancelBookings), an operator
@@ -56,7 +57,7 @@ function cancellationRefundKey(bookingId: number): string {
 export async function cancelAndRefund(
   trx: Db,
   deps: CancellationDependencies,
-  toCancel: readonly { row: repository.BookingToCancelRow; refundCents: number }[],
+  toCancel: readonly { row: repository.BookingToCancelRow; refundCents: number; creditRatio?: number }[],
   at: Date,
   reason: Exclude<CancellationReason, 'late_payment'>,
   cause: RefundCause,
@@ -64,8 +65,18 @@ export async function cancelAndRefund(
   note: string | null = null,
 ): Promise<CancelBookingsResult> {
   let refundedCents = 0;
-  for (const { row, refundCents } of toCancel) {
+  for (const { row, refundCents, creditRatio } of toCancel) {
     await repository.cancelBooking(trx, row.id, at);
+    // What credit paid of it goes back to its lots, at the policy's ratio unless the caller says otherwise.
+    if (row.credit_cents > 0) {
+      const ratio =
+        creditRatio ??
+        refundRatio(
+          { refundRatios: row.refund_ratios, start: instantFromDate(row.start_time) },
+          instantFromDate(at),
+        );
+      await returnCredit(trx, row.id, ratio, cause.actor, at, cause.reason ?? null);
+    }
     // From each payment of the booking (a move's paid difference, then its own checkout), once ever.
     refundedCents +=
       refundCents === 0
@@ -111,13 +122,18 @@ export async function cancelAndRefund(
  * still `held` of what was paid (the ledger's payments less its refunds).
  */
 export function policyRefundCents(
-  row: { final_price_cents: number; refund_ratios: Record<string, number>; start_time: Date },
+  row: {
+    final_price_cents: number;
+    credit_cents: number;
+    refund_ratios: Record<string, number>;
+    start_time: Date;
+  },
   held: number,
   at: Temporal.Instant,
 ): number {
   const policy = refundableCents(
     {
-      finalPriceCents: row.final_price_cents,
+      finalPriceCents: moneyPartCents(row),
       refundRatios: row.refund_ratios,
       start: instantFromDate(row.start_time),
     },
@@ -135,6 +151,11 @@ export function refundOfMode(mode: OperatorRefundMode) {
     mode === 'full' ? held : mode === 'none' ? 0 : policyCents;
 }
 
+/** What comes back of what credit paid, by `mode`: all, none, or the policy's ratio (undefined: the policy's). */
+export function creditRatioOfMode(mode: OperatorRefundMode | 'amount'): number | undefined {
+  return mode === 'full' ? 1 : mode === 'none' ? 0 : undefined;
+}
+
 /**
  * Cancels those of `bookingIds` still live, in `trx`, as an operator or a closure does: pending holds are released
  * (expired), confirmed bookings cancelled with the refund `refundOf` gives each (never more than the gym holds of
@@ -146,6 +167,8 @@ export async function cancelLiveBookings(
   request: {
     bookingIds: readonly number[];
     refundOf: (row: repository.BookingToCancelRow, policyCents: number, held: number) => number;
+    /** What comes back of what credit paid (1 all, 0 none); the policy's ratio when absent. */
+    creditRatio?: number;
     canceledBy: string;
     cause: RefundCause & { reason: string };
     /** Who ended them, for the member's message: an operator and a closure tell the reason, a block does not. */
@@ -165,7 +188,11 @@ export async function cancelLiveBookings(
   );
   const toCancel = confirmed.map((row) => {
     const held = bookingMoney({ ...row, paid_at: null }, totals.get(row.id)).heldCents;
-    return { row, refundCents: request.refundOf(row, policyRefundCents(row, held, request.at), held) };
+    return {
+      row,
+      refundCents: request.refundOf(row, policyRefundCents(row, held, request.at), held),
+      creditRatio: request.creditRatio,
+    };
   });
   // The member is told by the cancellation's own notice (docs/decisions.md, 'Messages about a booking').
   await cancelAndRefund(
@@ -210,6 +237,7 @@ export async function cancelFutureBookingsOfMembers(
   const canceled = await cancelLiveBookings(trx, deps, {
     bookingIds: future,
     refundOf: refundOfMode(request.refundMode),
+    creditRatio: creditRatioOfMode(request.refundMode),
     canceledBy: request.actor.email ?? 'cli',
     cause: { purpose: 'operator', actor: operatorActor(request.actor), reason: request.reason },
     // The block's reason is the operators' record, not a message to the member.

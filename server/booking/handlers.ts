@@ -11,6 +11,7 @@ import { defineHandlers } from '../http/operations.ts';
 import { resolveLocale } from '../kernel/i18n.ts';
 import { bookingMessage } from './messages.ts';
 import type { BookingService } from './service.ts';
+import type { WalletService } from './wallet/service.ts';
 
 function userId(request: FastifyRequest): string {
   return currentUser(request).id;
@@ -23,6 +24,7 @@ export function bookingHandlers(services: {
   bookings: BookingService;
   coupons: CouponService;
   checkout: CheckoutService;
+  wallet: WalletService;
   resend: AccessCodeNotifier;
   limiter: RateLimiter;
   /** Whether the development routes answer (never in production). */
@@ -68,8 +70,39 @@ export function bookingHandlers(services: {
         expectedTotalEur: request.body.expected_total_final_price_eur,
         locale: resolveLocale(request.headers.locale),
         weeklySeries: request.body.weekly_series ?? false,
+        useCredit: request.body.use_credit ?? false,
       });
       return reply.code(201).send(result);
+    },
+
+    listCreditPacks: async (_request, reply) => {
+      noStore(reply);
+      return services.wallet.listPacksOnSale();
+    },
+
+    purchaseCreditPack: async (request, reply) => {
+      noStore(reply);
+      await services.limiter.consume('pack.purchase', `user:${userId(request)}`);
+      const result = await services.wallet.purchasePack(
+        userId(request),
+        request.params.pack_id,
+        resolveLocale(request.headers.locale),
+      );
+      return reply.code(201).send(result);
+    },
+
+    getWallet: async (request, reply) => {
+      noStore(reply);
+      return services.wallet.wallet(userId(request));
+    },
+
+    previewCreditCover: async (request, reply) => {
+      noStore(reply);
+      return services.wallet.previewCover(
+        userId(request),
+        request.body.time_slot_id,
+        request.body.coupon_code ?? null,
+      );
     },
 
     listBookingGuests: async (request, reply) => {

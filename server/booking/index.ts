@@ -26,6 +26,17 @@ export { createCoupon } from './use-cases/create-coupon.ts';
 export { moveBookingAsOperator } from './use-cases/move-booking-as-operator.ts';
 export { reopenClosure } from './use-cases/reopen-closure.ts';
 export { updateCoupon } from './use-cases/update-coupon.ts';
+export {
+  adminCreditPack,
+  createCreditPack,
+  packSettings,
+  updateCreditPack,
+} from './use-cases/save-credit-pack.ts';
+export type { CreditPackSettings } from './use-cases/save-credit-pack.ts';
+export { createWalletService } from './wallet/service.ts';
+export type { WalletService } from './wallet/service.ts';
+export { describeCredit } from './wallet/messages.ts';
+export * as walletRepository from './wallet/repository.ts';
 export * as couponsRepository from './coupons/repository.ts';
 export * as movesRepository from './moves-repository.ts';
 export * as bookingsRepository from './repository.ts';

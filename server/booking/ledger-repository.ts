@@ -19,6 +19,8 @@ export async function insertEntry(
     .values(entry)
     .returning('id')
     .executeTakeFirstOrThrow();
+  // A pack's sale concerns no booking (issue 31).
+  if (shares.length === 0) return id;
   await db
     .insertInto('ledger_entry_bookings')
     .values(shares.map((share) => ({ entry_id: id, booking_id: share.bookingId, amount_cents: share.cents })))
@@ -187,10 +189,10 @@ export async function endingRefundsOfBookings(
 export async function listBookingsPaidBy(
   db: Db,
   payment: { sessionId: string; movedBookingId: number | null },
-): Promise<{ id: number; branch_id: number; final_price_cents: number }[]> {
+): Promise<{ id: number; branch_id: number; final_price_cents: number; credit_cents: number }[]> {
   return db
     .selectFrom('bookings')
-    .select(['id', 'branch_id', 'final_price_cents'])
+    .select(['id', 'branch_id', 'final_price_cents', 'credit_cents'])
     .where((eb) =>
       payment.movedBookingId === null
         ? eb('checkout_session_id', '=', payment.sessionId)

@@ -111,7 +111,8 @@ export async function recordSessionPayment(
     purpose === 'booking'
       ? splitCents(
           payment.amountCents,
-          bookings.map((booking) => booking.final_price_cents),
+          // What each was to pay in money: its price less what credit paid of it.
+          bookings.map((booking) => booking.final_price_cents - booking.credit_cents),
         )
       : [payment.amountCents];
   const branchRate = await ledgerRepository.findBranchVatRate(trx, bookings[0]!.branch_id);
@@ -135,6 +136,46 @@ export async function recordSessionPayment(
   );
   await deps.documents?.recordPending(trx, entryId, payment.at);
   return entryId;
+}
+
+/**
+ * Records the sale of a prepaid pack (issue 31) when its checkout is paid, in the fulfilling transaction (the
+ * session's row locked, so once): a payment of the selling branch, at its VAT rate, concerning no booking. Its
+ * invoice is recorded by the caller once the lot it bought exists (the document names the credit).
+ */
+export async function recordPackSale(
+  trx: Db,
+  deps: Pick<LedgerDependencies, 'company'>,
+  sale: {
+    sessionId: string;
+    provider: 'local' | 'stripe';
+    currency: string;
+    userId: string | null;
+    paymentIntentId: string | null;
+    amountCents: number;
+    branchId: number;
+    at: Date;
+  },
+): Promise<number> {
+  const branchRate = await ledgerRepository.findBranchVatRate(trx, sale.branchId);
+  return ledgerRepository.insertEntry(
+    trx,
+    {
+      kind: 'payment',
+      purpose: 'credit_pack',
+      amount_cents: sale.amountCents,
+      currency: sale.currency,
+      ...vatOf(branchRate ?? deps.company.vatRate, sale.amountCents),
+      provider: sale.provider,
+      provider_reference: sale.paymentIntentId,
+      checkout_session_id: sale.sessionId,
+      branch_id: sale.branchId,
+      user_id: sale.userId,
+      ...actorColumns(memberActor(sale.userId)),
+      occurred_at: sale.at,
+    },
+    [],
+  );
 }
 
 /** Why a refund is made, who caused it and what they said: what its ledger row records beyond the money. */
@@ -279,14 +320,16 @@ export type BookingMoney = {
 };
 
 export function bookingMoney(
-  booking: { final_price_cents: number; paid_at: Date | null },
+  booking: { final_price_cents: number; paid_at: Date | null; credit_cents: number },
   totals: ledgerRepository.BookingLedgerTotals = ledgerRepository.NOTHING_MOVED,
 ): BookingMoney {
   const paidIn = totals.paidCents > 0;
+  // The part of the price the member's credit paid is not money: every figure here is money (issue 31).
+  const moneyPrice = booking.final_price_cents - booking.credit_cents;
   return {
-    // A booking nothing was paid for (a hold, an expired checkout, a free one) costs its price.
-    priceCents: paidIn ? totals.paidCents - totals.moveRefundedCents : booking.final_price_cents,
-    paid: paidIn || (booking.paid_at !== null && booking.final_price_cents === 0),
+    // A booking nothing was paid for (a hold, an expired checkout, a free one, one credit paid) costs its price.
+    priceCents: paidIn ? totals.paidCents - totals.moveRefundedCents : moneyPrice,
+    paid: paidIn || (booking.paid_at !== null && moneyPrice === 0),
     paidCents: totals.paidCents,
     refundedCents: totals.refundedCents,
     endingRefundCents: totals.refundedCents - totals.moveRefundedCents,
@@ -296,7 +339,7 @@ export function bookingMoney(
 
 /** Each booking's money, read from the ledger in one query. */
 export async function moneyOfBookings<
-  Row extends { id: number; final_price_cents: number; paid_at: Date | null },
+  Row extends { id: number; final_price_cents: number; paid_at: Date | null; credit_cents: number },
 >(db: Db, rows: readonly Row[]): Promise<Map<number, BookingMoney>> {
   const totals = await ledgerRepository.totalsOfBookings(
     db,

@@ -16,6 +16,8 @@ export type BookingToMoveRow = {
   end_time: Date;
   base_price_cents: number;
   final_price_cents: number;
+  /** What credit paid of it (issue 31): such a booking does not move at the member's request. */
+  credit_cents: number;
   coupon_discount: number | null;
   refund_ratios: Record<string, number>;
   checkout_session_id: string | null;
@@ -54,6 +56,7 @@ async function selectBookingToMove(db: Db, bookingId: number): Promise<BookingTo
       'booking.end_time',
       'booking.base_price_cents',
       'booking.final_price_cents',
+      'booking.credit_cents',
       'coupon.discount as coupon_discount',
       'booking.refund_ratios',
       'booking.checkout_session_id',

@@ -364,6 +364,8 @@ export function createMoveService(
       ) {
         throw new AppError('booking_not_movable', { hours: highestThreshold(booking.refund_ratios) });
       }
+      // Its credit was spent on this slot's price and scope: it is cancelled (credit back) and booked again.
+      if (booking.credit_cents > 0) throw new AppError('booking_paid_with_credit');
     } else if (booking.status !== 'confirmed' || booking.start_time <= nowDate) {
       throw new AppError('booking_not_cancelable');
     }

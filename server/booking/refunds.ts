@@ -22,7 +22,19 @@ function refundRatioAt(ratios: RefundRatios, hoursLeft: number): number {
   return best?.ratio ?? 0;
 }
 
-/** What cancelling now would refund, in cents; 0 once the booking has started. */
+/** The policy's ratio for cancelling now (what credit comes back at, issue 31); 0 once the booking has started. */
+export function refundRatio(
+  booking: { refundRatios: RefundRatios; start: Temporal.Instant },
+  now: Temporal.Instant,
+): number {
+  const hoursLeft = hoursUntil(booking.start, now);
+  return hoursLeft <= 0 ? 0 : refundRatioAt(booking.refundRatios, hoursLeft);
+}
+
+/**
+ * What cancelling now would refund, in cents; 0 once the booking has started. `finalPriceCents` is the money part
+ * of the price (`moneyPartCents`): what credit paid comes back as credit, at the same ratio.
+ */
 export function refundableCents(
   booking: { finalPriceCents: number; refundRatios: RefundRatios; start: Temporal.Instant },
   now: Temporal.Instant,
@@ -46,4 +58,9 @@ export function withinBestRefundTier(
 
 export function highestThreshold(ratios: RefundRatios): number {
   return Math.max(0, ...Object.keys(ratios).map(Number));
+}
+
+/** The part of a booking's price paid in money: its price less what the member's credit paid (issue 31). */
+export function moneyPartCents(booking: { final_price_cents: number; credit_cents: number }): number {
+  return booking.final_price_cents - booking.credit_cents;
 }

@@ -186,18 +186,30 @@ export async function attachCheckoutSession(
  */
 export async function deleteUnattachedHolds(db: Db, bookingIds: readonly number[]): Promise<void> {
   if (bookingIds.length === 0) return;
+  // Holds credit paid part of are ended instead (their credit movements name them): the database gives the
+  // credit back as they expire (migration 0015_credit_wallet).
+  await db
+    .updateTable('bookings')
+    .set({ status: 'expired' })
+    .where('id', 'in', [...bookingIds])
+    .where('status', '=', 'pending')
+    .where('credit_cents', '>', 0)
+    .where('checkout_session_id', 'is', null)
+    .execute();
   const unattached = db
     .selectFrom('bookings')
     .select('id')
     .where('id', 'in', [...bookingIds])
     .where('status', 'in', ['pending', 'expired'])
-    .where('checkout_session_id', 'is', null);
+    .where('checkout_session_id', 'is', null)
+    .where('credit_cents', '=', 0);
   await db.deleteFrom('coupon_redemptions').where('booking_id', 'in', unattached).execute();
   await db
     .deleteFrom('bookings')
     .where('id', 'in', [...bookingIds])
     .where('status', 'in', ['pending', 'expired'])
     .where('checkout_session_id', 'is', null)
+    .where('credit_cents', '=', 0)
     .execute();
 }
 
@@ -209,6 +221,8 @@ export type MyBookingRow = {
   created_at: Date;
   hold_expires_at: Date | null;
   final_price_cents: number;
+  /** The part of the price credit paid (issue 31). */
+  credit_cents: number;
   refund_ratios: Record<string, number>;
   paid_at: Date | null;
   branch_id: number;
@@ -247,6 +261,7 @@ function userBookingsQuery(db: Db, userId: string) {
         'booking.created_at',
         'booking.hold_expires_at',
         'booking.final_price_cents',
+        'booking.credit_cents',
         'booking.refund_ratios',
         'booking.paid_at',
         'branch.id as branch_id',
@@ -353,6 +368,8 @@ export type BookingToCancelRow = {
   end_time: Date;
   hold_expires_at: Date | null;
   final_price_cents: number;
+  /** The part of the price credit paid (issue 31): it comes back as credit, the rest as money. */
+  credit_cents: number;
   refund_ratios: Record<string, number>;
   checkout_session_id: string | null;
   lock_code_id: number | null;
@@ -367,6 +384,7 @@ const BOOKING_TO_CANCEL_COLUMNS = [
   'end_time',
   'hold_expires_at',
   'final_price_cents',
+  'credit_cents',
   'refund_ratios',
   'checkout_session_id',
   'lock_code_id',

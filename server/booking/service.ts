@@ -24,7 +24,9 @@ import { openCheckoutOverHolds, PROVIDER_CALL_HOLD_MINUTES, providerUnavailable 
 import { isConflict } from '../kernel/database-errors.ts';
 import { centsToEuros, formatMoney, sameAmount } from '../kernel/money.ts';
 import { priceSlots } from './pricing.ts';
-import { refundableCents, withinBestRefundTier } from './refunds.ts';
+import { moneyPartCents, refundableCents, withinBestRefundTier } from './refunds.ts';
+import { lockCreditPlan, spendCredit } from './wallet/credit.ts';
+import { creditByIndex, type SlotToCover } from './wallet/scope.ts';
 import * as repository from './repository.ts';
 import { awaitingPaymentOf } from './checkout/awaiting-payment.ts';
 import { previewWeeklySeries, requireWeeklyPattern } from './weekly-series.ts';
@@ -76,7 +78,27 @@ export type CreateBookingInput = {
   locale: Locale;
   /** The slots are the weeks of one weekly series (issue 31): checked, and tied together by a series. */
   weeklySeries?: boolean;
+  /** The member's credit pays the slots it covers; `expectedTotalEur` is then what is left (issue 31). */
+  useCredit?: boolean;
 };
+
+/** Priced slots as the credit plan takes them: by index, each with its zone, times and price after any coupon. */
+export function slotsToCover(
+  priced: readonly { slotId: number; finalPriceCents: number }[],
+  slotById: ReadonlyMap<number, repository.SlotForBookingRow>,
+): SlotToCover[] {
+  return priced.map((price, index) => {
+    const slot = slotById.get(price.slotId)!;
+    return {
+      index,
+      branchId: slot.branch_id,
+      timeZone: slot.time_zone,
+      start: slot.start_time,
+      end: slot.end_time,
+      priceCents: price.finalPriceCents,
+    };
+  });
+}
 
 type Schemas = components['schemas'];
 
@@ -151,28 +173,38 @@ function cancelableWithRefunds(
         throw new AppError('booking_not_cancelable');
       }
       const policyCents = refundableCents(
-        { finalPriceCents: row.final_price_cents, refundRatios: row.refund_ratios, start },
+        { finalPriceCents: moneyPartCents(row), refundRatios: row.refund_ratios, start },
         now,
       );
       return { row, refundCents: refundOf(row, policyCents) };
     });
 }
 
+/**
+ * The member who books or buys (a pack, issue 31), their account row shared-locked in `trx`: an account open,
+ * not blocked, e-mail and phone verified; else the refusal the member hears.
+ */
+export async function requireBuyer(
+  trx: Db,
+  userId: string,
+  contact: { email: string },
+): Promise<repository.BookingUserRow> {
+  const user = await repository.findBookingUser(trx, userId, { forShare: true });
+  if (!user || user.deleted_at !== null) throw new AppError('booking_account_closed');
+  if (await repository.isContactBlocked(trx, user.email, user.phone_number)) {
+    // Whom to ask is part of the answer: "contact us" with no contact leaves the member nowhere.
+    throw new AppError('booking_client_blocked', { email: contact.email });
+  }
+  if (user.email_verified_at === null || user.phone_verified_at === null) {
+    throw new AppError('booking_requires_verification');
+  }
+  return user;
+}
+
 export function createBookingService(deps: BookingServiceDependencies) {
   const { db, clock } = deps;
 
-  async function requireBookingUser(trx: Db, userId: string): Promise<repository.BookingUserRow> {
-    const user = await repository.findBookingUser(trx, userId, { forShare: true });
-    if (!user || user.deleted_at !== null) throw new AppError('booking_account_closed');
-    if (await repository.isContactBlocked(trx, user.email, user.phone_number)) {
-      // Whom to ask is part of the answer: "contact us" with no contact leaves the member nowhere.
-      throw new AppError('booking_client_blocked', { email: deps.contact.email });
-    }
-    if (user.email_verified_at === null || user.phone_verified_at === null) {
-      throw new AppError('booking_requires_verification');
-    }
-    return user;
-  }
+  const requireBookingUser = (trx: Db, userId: string) => requireBuyer(trx, userId, deps.contact);
 
   async function requireBookableSlots(
     trx: Db,
@@ -209,14 +241,17 @@ export function createBookingService(deps: BookingServiceDependencies) {
     slots: repository.SlotForBookingRow[],
     bookingIds: number[],
     priced: ReturnType<typeof priceSlots>,
+    credit: ReadonlyMap<number, number>,
+    dueCents: number,
     now: Temporal.Instant,
   ) {
     const slotById = new Map(slots.map((slot) => [slot.id, slot]));
     const first = slots[0]!;
     return deps.payments.createCheckoutSession({
-      amountCents: priced.totalCents,
+      amountCents: dueCents,
       currency: 'eur',
-      lineItems: priced.slots.map((slot) => {
+      // Each slot at what is left to pay of it; those credit paid whole are not on the bill.
+      lineItems: priced.slots.flatMap((slot, index) => {
         const row = slotById.get(slot.slotId)!;
         const when = describeSlotTime(
           input.locale,
@@ -224,7 +259,8 @@ export function createBookingService(deps: BookingServiceDependencies) {
           instantFromDate(row.start_time),
           instantFromDate(row.end_time),
         );
-        return { name: `${row.branch_name}: ${when}`, amountCents: slot.finalPriceCents };
+        const amountCents = slot.finalPriceCents - (credit.get(index) ?? 0);
+        return amountCents > 0 ? [{ name: `${row.branch_name}: ${when}`, amountCents }] : [];
       }),
       customerEmail: user.email,
       locale: input.locale,
@@ -292,6 +328,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
         // so the hold is priced at the slot's price when it is written, never at one read before the change.
         await repository.lockSlots(trx, slotIds);
         const slots = await requireBookableSlots(trx, slotIds, now);
+        const slotById = new Map(slots.map((slot) => [slot.id, slot]));
         const weekly = input.weeklySeries ? requireWeeklyPattern(slots) : null;
         // After the slots' locks: a closure being made waits for them, or is committed and seen here.
         if (await repository.anySlotClosed(trx, slotIds)) throw new AppError('slot_unavailable');
@@ -303,14 +340,19 @@ export function createBookingService(deps: BookingServiceDependencies) {
           slots.map((slot) => ({ id: slot.id, startTime: slot.start_time, priceCents: slot.price_cents })),
           coupon,
         );
-        if (!sameAmount(input.expectedTotalEur, priced.totalCents)) {
-          throw new AppError('price_changed', { total: (locale) => formatMoney(locale, priced.totalCents) });
+        // The member's credit pays what it covers (issue 31), its lots locked until this transaction ends.
+        const spends = input.useCredit
+          ? await lockCreditPlan(trx, user.id, slotsToCover(priced.slots, slotById), nowDate)
+          : [];
+        const credit = creditByIndex(spends);
+        const dueCents = priced.totalCents - [...credit.values()].reduce((sum, cents) => sum + cents, 0);
+        if (!sameAmount(input.expectedTotalEur, dueCents)) {
+          throw new AppError('price_changed', { total: (locale) => formatMoney(locale, dueCents) });
         }
 
         const refundRatios = JSON.stringify(await readRefundRatios(trx));
         const holdMinutes = Math.min(PROVIDER_CALL_HOLD_MINUTES, deps.checkoutExpiryMinutes);
         const holdExpiresAt = dateFromInstant(now.add({ minutes: holdMinutes }));
-        const slotById = new Map(slots.map((slot) => [slot.id, slot]));
         const seriesId =
           weekly === null
             ? null
@@ -321,7 +363,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
               });
         const bookingIds = await insertHolds(
           trx,
-          priced.slots.map((price) => {
+          priced.slots.map((price, index) => {
             const slot = slotById.get(price.slotId)!;
             return {
               user_id: user.id,
@@ -336,9 +378,11 @@ export function createBookingService(deps: BookingServiceDependencies) {
               coupon_id: price.couponId,
               refund_ratios: refundRatios,
               series_id: seriesId,
+              credit_cents: credit.get(index) ?? 0,
             };
           }),
         );
+        await spendCredit(trx, spends, bookingIds, memberActor(user.id), nowDate);
         // insertBookings answers ids in start order, the order priced.slots has.
         await insertRedemptions(
           trx,
@@ -348,22 +392,23 @@ export function createBookingService(deps: BookingServiceDependencies) {
               : [{ couponId: price.couponId, userId: user.id, bookingId: bookingIds[index]! }],
           ),
         );
-        if (priced.totalCents === 0) await confirmBookings(trx, deps, { bookingIds }, nowDate);
-        return { user, slots, priced, bookingIds };
+        // Nothing left to pay (free, or credit paid it all): confirmed here, without a checkout.
+        if (dueCents === 0) await confirmBookings(trx, deps, { bookingIds }, nowDate);
+        return { user, slots, priced, bookingIds, dueCents, credit };
       });
-      const { user, slots, priced, bookingIds } = held;
-      if (priced.totalCents === 0) return { checkout_session: { clientSecret: null } };
+      const { user, slots, priced, bookingIds, dueCents, credit } = held;
+      if (dueCents === 0) return { checkout_session: { clientSecret: null } };
 
       const session = await openCheckoutOverHolds(
         deps,
         bookingIds,
-        () => openCheckout(input, user, slots, bookingIds, priced, now),
+        () => openCheckout(input, user, slots, bookingIds, priced, credit, dueCents, now),
         async (trx, opened) => {
           await repository.insertCheckoutSession(trx, {
             id: opened.id,
             provider: deps.payments.name,
             user_id: user.id,
-            amount_cents: priced.totalCents,
+            amount_cents: dueCents,
             client_secret: opened.clientSecret,
             locale: input.locale,
             booking_date: slots[0]!.local_date,
@@ -508,6 +553,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
           is_in_past: started,
           is_cancelable: cancelable,
           final_price_eur: centsToEuros(money.priceCents),
+          ...(row.credit_cents > 0 ? { credit_eur: centsToEuros(row.credit_cents) } : {}),
           paid: money.paid,
           pay_again_url:
             sessionOpen && row.checkout_session_id
@@ -523,7 +569,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
           refundable_eur: start
             ? centsToEuros(
                 refundableCents(
-                  { finalPriceCents: row.final_price_cents, refundRatios: row.refund_ratios, start },
+                  { finalPriceCents: moneyPartCents(row), refundRatios: row.refund_ratios, start },
                   now,
                 ),
               )
@@ -541,9 +587,11 @@ export function createBookingService(deps: BookingServiceDependencies) {
               : null,
           checked_in_at: row.checked_in_at ? formatEpochInZone(row.checked_in_at.getTime(), zone) : null,
           coupon_code: row.coupon_code,
+          // A booking credit paid part of does not move (docs/decisions.md, "Prepaid packs and the credit wallet").
           is_movable:
             start !== null &&
             row.paid_at !== null &&
+            row.credit_cents === 0 &&
             withinBestRefundTier({ refundRatios: row.refund_ratios, start }, now),
           coupon_discount: row.coupon_discount === null ? null : Number(row.coupon_discount),
           series_id: row.series_id,
@@ -642,8 +690,8 @@ export function createBookingService(deps: BookingServiceDependencies) {
         const rows = await repository.lockBookings(trx, ids);
         if (rows.length !== ids.length) throw new AppError('booking_not_found');
         const toCancel = cancelableWithRefunds(rows, now, (row, policyCents) =>
-          input.refund === 'full' ? row.final_price_cents : policyCents,
-        );
+          input.refund === 'full' ? moneyPartCents(row) : policyCents,
+        ).map((item) => ({ ...item, creditRatio: input.refund === 'full' ? 1 : undefined }));
         return cancelAndRefund(trx, deps, toCancel, nowDate, 'operator', {
           purpose: 'operator',
           actor: operatorActor(input.actor ?? { operatorId: null, email: 'cli' }),
@@ -674,7 +722,7 @@ export function createBookingService(deps: BookingServiceDependencies) {
             row,
             refundCents: refundableCents(
               {
-                finalPriceCents: row.final_price_cents,
+                finalPriceCents: moneyPartCents(row),
                 refundRatios: row.refund_ratios,
                 start: instantFromDate(row.start_time),
               },

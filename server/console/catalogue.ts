@@ -22,6 +22,11 @@ import {
   readAdminCoupon,
   updateCoupon,
   couponsRepository as couponRepository,
+  adminCreditPack,
+  createCreditPack,
+  updateCreditPack,
+  packSettings,
+  walletRepository,
 } from '../booking/index.ts';
 import type { Db } from '../db/database.ts';
 import { runTransaction } from '../kernel/transactions.ts';
@@ -294,6 +299,35 @@ export function createCatalogueService(deps: {
         updateCoupon(trx, { clock }, { actor, code: typed, changes: couponSettings(input) }),
       );
       return couponView(db, (await couponRepository.findCouponByCode(db, code))!);
+    },
+
+    async listCreditPacks(): Promise<Schemas['AdminCreditPack'][]> {
+      return (await walletRepository.listPacks(db, { onSale: false })).map(adminCreditPack);
+    },
+
+    async createCreditPack(
+      actor: Actor,
+      input: Schemas['AdminCreditPackCreate'],
+    ): Promise<Schemas['AdminCreditPack']> {
+      const id = await change('createCreditPack', (trx) =>
+        createCreditPack(trx, { clock }, { actor, settings: packSettings(input, null) }),
+      );
+      return adminCreditPack((await walletRepository.findPack(db, id))!);
+    },
+
+    async updateCreditPack(
+      actor: Actor,
+      packId: number,
+      input: Schemas['AdminCreditPackUpdate'],
+    ): Promise<Schemas['AdminCreditPack']> {
+      await change('updateCreditPack', (trx) =>
+        updateCreditPack(
+          trx,
+          { clock },
+          { actor, packId, changes: (current) => packSettings(input, current) },
+        ),
+      );
+      return adminCreditPack((await walletRepository.findPack(db, packId))!);
     },
 
     getRefundPolicy: () => readRefundRatios(db),

@@ -95,6 +95,12 @@ export function consoleHandlers(services: {
     updateAdminCoupon: answer(true, (request, by) =>
       catalogue.updateCoupon(by, request.params.coupon_code, request.body),
     ),
+    listAdminCreditPacks: answer(true, () => catalogue.listCreditPacks()),
+    createAdminCreditPack: async (request, reply) =>
+      created(reply, await catalogue.createCreditPack(actor(request, true), request.body)),
+    updateAdminCreditPack: answer(true, (request, by) =>
+      catalogue.updateCreditPack(by, request.params.pack_id, request.body),
+    ),
     getAdminRefundPolicy: answer(true, () => catalogue.getRefundPolicy()),
     setAdminRefundPolicy: answer(true, (request, by) => catalogue.setRefundPolicy(by, request.body)),
     listBlockedContacts: answer(false, () => service.listBlockedContacts()),

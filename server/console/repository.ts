@@ -26,6 +26,7 @@ function bookingColumns(query: ReturnType<typeof bookingsWithBranchAndClient>) {
     'booking.end_time',
     'booking.created_at',
     'booking.final_price_cents',
+    'booking.credit_cents',
     'booking.paid_at',
     'booking.canceled_at',
     'booking.canceled_by',

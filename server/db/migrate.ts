@@ -14,6 +14,7 @@ import * as asyncPayments from './migrations/0011_async_payments.ts';
 import * as arrivalKits from './migrations/0012_arrival_kits.ts';
 import * as bookingSeries from './migrations/0013_booking_series.ts';
 import * as bookingGuests from './migrations/0014_booking_guests.ts';
+import * as creditWallet from './migrations/0015_credit_wallet.ts';
 
 export type MigrationOptions = {
   /** The VAT rate (VAT_RATE) the money copied into the ledger from before it includes. */
@@ -41,6 +42,7 @@ export function migrationsFor(options: MigrationOptions): Record<string, Migrati
     '0012_arrival_kits': arrivalKits,
     '0013_booking_series': bookingSeries,
     '0014_booking_guests': bookingGuests,
+    '0015_credit_wallet': creditWallet,
   };
 }
 

@@ -211,6 +211,8 @@ export type CheckoutSessionsTable = {
   voucher_url: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   completed_at: Timestamp | null;
+  /** The pack a checkout sells (issue 31); null: it pays bookings or a move. */
+  credit_pack_id: ColumnType<number | null, number | null | undefined, number | null>;
 };
 
 export type BookingStatus = 'pending' | 'confirmed' | 'canceled' | 'expired';
@@ -246,6 +248,8 @@ export type BookingsTable = {
   calendar_sequence: Generated<number>;
   /** The weekly series the booking was made in (issue 31), or null. */
   series_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The part of its price its member's credit paid (issue 31), in cents; the rest was paid in money. */
+  credit_cents: Generated<number>;
   created_at: CreatedAt;
   /** Who cancelled: member, operator:<id>, closure:<id>, account_deleted, cli. */
   canceled_by: ColumnType<string | null, string | null | undefined, string | null>;
@@ -296,7 +300,7 @@ export type BookingMovesTable = {
 /** A movement of money: money in (a payment) or money out (a refund). */
 export type LedgerEntryKind = 'payment' | 'refund';
 /** What a payment paid: a booking's checkout, or the difference of a move to a dearer slot. */
-export type PaymentPurpose = 'booking' | 'move_difference';
+export type PaymentPurpose = 'booking' | 'move_difference' | 'credit_pack';
 /** Why a refund was made. */
 export type RefundPurpose =
   | 'cancellation'
@@ -562,6 +566,65 @@ export type BookingSeriesTable = {
 };
 
 /** A guest of a booking, with a door code of their own (migration 0014). */
+/** What a lot of credit counts: minutes of sessions or cents of euros. */
+export type CreditUnit = 'minutes' | 'cents';
+
+/** A prepaid pack the operator sells (migration 0015_credit_wallet). */
+export type CreditPacksTable = {
+  id: GeneratedAlways<number>;
+  name: string;
+  branch_id: number;
+  all_branches: Generated<boolean>;
+  unit: CreditUnit;
+  credit: number;
+  price_cents: number;
+  validity_days: number;
+  weekdays: number[] | null;
+  from_minute: number | null;
+  to_minute: number | null;
+  active: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: Generated<Date>;
+};
+
+/** A member's lot of credit, bought with a pack; its scope is the pack's when bought. */
+export type CreditLotsTable = {
+  id: GeneratedAlways<number>;
+  user_id: string;
+  credit_pack_id: number | null;
+  name: string;
+  unit: CreditUnit;
+  initial: number;
+  remaining: number;
+  branch_ids: number[] | null;
+  weekdays: number[] | null;
+  from_minute: number | null;
+  to_minute: number | null;
+  ledger_entry_id: number | null;
+  checkout_session_id: string | null;
+  expires_at: Timestamp;
+  expiry_notice_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  created_at: Timestamp;
+};
+
+export type CreditMovementKind = 'grant' | 'spend' | 'return' | 'release' | 'expire';
+
+/** One change of a lot of credit, never changed (the credit ledger). */
+export type CreditMovementsTable = {
+  id: GeneratedAlways<number>;
+  lot_id: Immutable<number>;
+  kind: Immutable<CreditMovementKind>;
+  amount: Immutable<number>;
+  value_cents: ColumnType<number, number | undefined, never>;
+  booking_id: ColumnType<number | null, number | null | undefined, never>;
+  actor_type: Immutable<LedgerActorType>;
+  actor_id: ColumnType<string | null, string | null | undefined, never>;
+  actor_name: ColumnType<string | null, string | null | undefined, never>;
+  reason: ColumnType<string | null, string | null | undefined, never>;
+  occurred_at: ColumnType<Date, Date | string, never>;
+  recorded_at: ColumnType<Date, Date | string | undefined, never>;
+};
+
 export type BookingGuestsTable = {
   id: GeneratedAlways<number>;
   booking_id: number;
@@ -591,6 +654,9 @@ export type Database = {
   bookings: BookingsTable;
   booking_series: BookingSeriesTable;
   booking_guests: BookingGuestsTable;
+  credit_packs: CreditPacksTable;
+  credit_lots: CreditLotsTable;
+  credit_movements: CreditMovementsTable;
   payment_events: PaymentEventsTable;
   refunds: RefundsTable;
   booking_moves: BookingMovesTable;

@@ -11,6 +11,37 @@ export const DEMO_BRANCH_SLUGS = {
 
 export const DEMO_COUPON_CODES = { earlyBird: 'EARLYBIRD', welcome: 'WELCOME5' } as const;
 
+/** Prepaid packs on sale (issue 31), each sold by the first demo branch. Credit: minutes or cents. */
+export const DEMO_CREDIT_PACKS = [
+  {
+    name: '10 horas',
+    unit: 'minutes',
+    credit: 600,
+    price_cents: 120_00,
+    validity_days: 180,
+    all_branches: true,
+  },
+  {
+    name: 'Manhãs de semana (5 horas)',
+    unit: 'minutes',
+    credit: 300,
+    price_cents: 40_00,
+    validity_days: 60,
+    all_branches: true,
+    weekdays: [1, 2, 3, 4, 5],
+    from_minute: 7 * 60,
+    to_minute: 12 * 60,
+  },
+  {
+    name: 'Crédito de 50 €',
+    unit: 'cents',
+    credit: 50_00,
+    price_cents: 45_00,
+    validity_days: 365,
+    all_branches: true,
+  },
+] as const;
+
 export const DEMO_REFUND_RATIOS = { '48': 1, '24': 0.5, '0': 0 };
 
 /** A verified client account, so a newcomer can log in and book at once (the README gives these). */

@@ -5,6 +5,7 @@ import { dateFromInstant, type Clock } from '../kernel/clock.ts';
 import type { Db } from '../db/database.ts';
 import {
   DEMO_BRANCHES,
+  DEMO_CREDIT_PACKS,
   DEMO_CLIENT,
   DEMO_OWNER,
   DEMO_COUPON_CODES,
@@ -25,7 +26,20 @@ export async function seedDemoData(db: Db, clock: Clock): Promise<boolean> {
     await sql`select pg_advisory_xact_lock(hashtext('private-gym:seed-demo-data'))`.execute(trx);
     if ((await countBranches(trx)) > 0) return false;
 
-    for (const branch of DEMO_BRANCHES) await insertBranchDefinition(trx, branch);
+    const branchIds: number[] = [];
+    for (const branch of DEMO_BRANCHES) branchIds.push(await insertBranchDefinition(trx, branch));
+    await trx
+      .insertInto('credit_packs')
+      .values(
+        DEMO_CREDIT_PACKS.map((pack) => ({
+          from_minute: null,
+          to_minute: null,
+          ...pack,
+          weekdays: 'weekdays' in pack ? [...pack.weekdays] : null,
+          branch_id: branchIds[0]!,
+        })),
+      )
+      .execute();
 
     const now = clock.now();
     const openingDay = now

@@ -5,6 +5,7 @@ import { resolveLocale, translator, type Message } from '../kernel/i18n.ts';
 import { describeSlotTime } from '../kernel/time-format.ts';
 import { TAX_DOCUMENT_TEXTS } from '../adapters/invoicing/index.ts';
 import * as repository from './repository.ts';
+import { describeCredit, walletRepository } from '../booking/index.ts';
 
 // What each ledger row's document says, fixed in the row's own transaction (docs/decisions.md, "Invoices and
 // credit notes"): the buyer (the member's name and NIF when the member gave a NIF, else 'Consumidor final'), one
@@ -22,6 +23,11 @@ const LINE_TEXTS = {
     message: 'Diferença de preço da mudança de reserva – {branch}',
   },
   refund: /*i18n*/ { id: 'taxDocument.line.refund', message: 'Devolução de reserva – {branch}' },
+  creditPack: /*i18n*/ { id: 'taxDocument.line.creditPack', message: 'Pacote pré-pago «{name}»' },
+  creditPackDetail: /*i18n*/ {
+    id: 'taxDocument.line.creditPackDetail',
+    message: '{credit} de crédito para sessões, válido até {day}',
+  },
   coupon: /*i18n*/ { id: 'taxDocument.line.coupon', message: '{slot}; cupão {code}' },
 } satisfies Record<string, Message>;
 
@@ -99,6 +105,22 @@ export async function recordPendingDocument(
       amount_cents: booking.amount_cents,
     };
   });
+
+  // A pack's sale (issue 31) concerns no booking: one line, the credit it bought and until when.
+  if (entry.purpose === 'credit_pack') {
+    const lot = await walletRepository.findLotOfLedgerEntry(trx, ledgerEntryId);
+    if (lot) {
+      lines.push({
+        description: t(LINE_TEXTS.creditPack, { name: lot.name }),
+        detail: t(LINE_TEXTS.creditPackDetail, {
+          credit: describeCredit(locale, lot.unit, lot.initial),
+          day: lot.expires_at.toISOString().slice(0, 10),
+        }),
+        base_cents: entry.amount_cents,
+        amount_cents: entry.amount_cents,
+      });
+    }
+  }
 
   let kind: TaxDocumentKind;
   let creditedId: number | null = null;

@@ -86,6 +86,7 @@ export type JobHandlers = {
   holdExpiry: () => Promise<unknown>;
   slotHorizon: () => Promise<unknown>;
   housekeeping: () => Promise<unknown>;
+  creditExpiry: () => Promise<unknown>;
   invoiceIssue: (data: { documentId: number }) => Promise<unknown>;
   invoiceSweep: () => Promise<unknown>;
 };
@@ -135,6 +136,8 @@ const JOBS = {
   holdExpiry: { queue: 'hold-expiry', options: SWEEP_QUEUE, work: 'sweep', schedule: '* * * * *' },
   slotHorizon: { queue: 'slot-horizon', options: SWEEP_QUEUE, work: 'sweep', schedule: '15 3 * * *' },
   housekeeping: { queue: 'housekeeping', options: SWEEP_QUEUE, work: 'sweep', schedule: '*/15 * * * *' },
+  // Credit lots (issue 31): each announced 14 days before it expires, what is left written off once it has.
+  creditExpiry: { queue: 'credit-expiry', options: SWEEP_QUEUE, work: 'sweep', schedule: '7 * * * *' },
   // A ledger row's tax document through the invoicing provider: one queued and one running per document; retried
   // with backoff for about a day while the provider is down (a timeout is looked up before the next try), then
   // the sweep below queues it again. A credit note waits here for its invoice.

@@ -363,6 +363,28 @@ export const errorCatalogue = {
         'Esta reserva já não pode ser mudada: só uma reserva paga pode mudar de horário, e só enquanto {hours, plural, one {faltar mais de # hora} other {faltarem mais de # horas}} para o início.',
     },
   },
+  booking_paid_with_credit: {
+    status: 409,
+    detail: /*i18n*/ {
+      id: 'error.booking_paid_with_credit',
+      message:
+        'Uma reserva paga com crédito não muda de horário: cancele-a (o crédito volta à sua carteira) e reserve outra hora.',
+    },
+  },
+  credit_pack_not_found: {
+    status: 404,
+    detail: /*i18n*/ {
+      id: 'error.credit_pack_not_found',
+      message: 'Este pacote não existe ou já não está à venda.',
+    },
+  },
+  invalid_credit_pack_hours: {
+    status: 400,
+    detail: /*i18n*/ {
+      id: 'error.invalid_credit_pack_hours',
+      message: 'As horas do pacote têm de ter início e fim, e o fim tem de ser depois do início.',
+    },
+  },
   move_target_invalid: {
     status: 422,
     detail: /*i18n*/ {

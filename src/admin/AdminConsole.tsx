@@ -121,6 +121,7 @@ function useSectionLabels(): Record<SectionPath, string> {
     branches: t`Filiais`,
     prices: t`Preços`,
     coupons: t`Cupões`,
+    'credit-packs': t`Pacotes`,
     'refund-policy': t`Política de reembolso`,
     money: t`Receitas e uso`,
     documents: t`Faturas e notas de crédito`,

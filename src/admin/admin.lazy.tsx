@@ -16,6 +16,7 @@ export const pages = {
   branchPageRoute: () => import('./pages/Branches.tsx').then((module) => module.BranchPageRoute),
   prices: () => import('./pages/Prices.tsx').then((module) => module.Route),
   coupons: () => import('./pages/Coupons.tsx').then((module) => module.Route),
+  creditPacks: () => import('./pages/CreditPacks.tsx').then((module) => module.Route),
   refundPolicy: () => import('./pages/RefundPolicy.tsx').then((module) => module.Route),
   money: () => import('./pages/Money.tsx').then((module) => module.Route),
   documents: () => import('./pages/Documents.tsx').then((module) => module.Route),

@@ -10,6 +10,7 @@ export const SECTIONS = [
   { path: 'branches', ownerOnly: false },
   { path: 'prices', ownerOnly: true },
   { path: 'coupons', ownerOnly: true },
+  { path: 'credit-packs', ownerOnly: true },
   { path: 'refund-policy', ownerOnly: true },
   { path: 'money', ownerOnly: true },
   { path: 'documents', ownerOnly: true },

@@ -382,6 +382,7 @@ describe.each(DATABASE_TARGETS)('scheduled work on the job queue (%s)', (target)
     await app.jobs.startWorkers();
     const schedules = await app.jobs.boss.getSchedules();
     expect(schedules.map((schedule) => [schedule.name, schedule.cron]).sort()).toEqual([
+      [JOB_QUEUES.creditExpiry, '7 * * * *'],
       [JOB_QUEUES.doorSweep, '* * * * *'],
       [JOB_QUEUES.holdExpiry, '* * * * *'],
       [JOB_QUEUES.housekeeping, '*/15 * * * *'],
@@ -449,6 +450,7 @@ describe.each(DATABASE_TARGETS)('a failing job (%s)', (target) => {
         log,
         handlers: {
           guestCode: async () => {},
+          creditExpiry: async () => {},
           accessCode: async () => {
             calls += 1;
             if (calls === 1) throw new Error('SMTP relay unreachable');
@@ -542,6 +544,7 @@ describe.each(DATABASE_TARGETS)('the workers (%s)', (target) => {
         handlers: {
           accessCode: async () => {},
           guestCode: async () => {},
+          creditExpiry: async () => {},
           holdExpiry: async () => {},
           slotHorizon: async () => {},
           housekeeping: async () => {},

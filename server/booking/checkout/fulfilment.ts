@@ -11,7 +11,7 @@ import type { GuestCodeScheduler } from '../guest-codes.ts';
 import { queueCancellationNotices, type NoticeDependencies } from '../cancellation-notices.ts';
 import { bookingConfirmationMessage } from '../confirmation-message.ts';
 import { voucherMessage } from '../voucher-message.ts';
-import { dateFromInstant, instantFromDate } from '../../kernel/clock.ts';
+import { instantFromDate } from '../../kernel/clock.ts';
 import type { CompanyDetails } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { insertOutboxMessage } from '../../kernel/outbox.ts';
@@ -29,6 +29,7 @@ import { findSessionPayment, sharesOfEntry } from '../ledger-repository.ts';
 import { applyMoveSessionOutcome } from '../moves.ts';
 import { findMoveBySession, lockBookingToMove, peekMoveBySession } from '../moves-repository.ts';
 import * as repository from './repository.ts';
+import { applyPackOutcome } from '../wallet/purchase.ts';
 
 // What a paid, expired or failed checkout does to its bookings. Every function runs in the caller's
 // transaction, with the session's row locked, so each change happens exactly once.
@@ -309,20 +310,18 @@ export async function applySessionOutcome(
   if (moved) await lockBookingToMove(trx, moved.booking_id);
   const stored = await repository.lockSession(trx, session.id);
   if (!stored) return 'unknown_session';
+  // A pack's checkout sells credit, not slots (issue 31): its outcome is the wallet's.
+  if (stored.credit_pack_id !== null) {
+    await applyPackOutcome(trx, deps, stored, session, outcome, now);
+    return 'applied';
+  }
   const move = await findMoveBySession(trx, stored.id);
   const paymentIntentId = session.paymentIntentId ?? stored.payment_intent_id;
   const alreadyPaid = stored.status === 'complete' && stored.payment_status === 'paid';
 
   if (outcome === 'paid') {
     if (!alreadyPaid) {
-      await repository.updateSession(trx, stored.id, {
-        status: 'complete',
-        payment_status: 'paid',
-        completed_at: stored.completed_at ?? now,
-        payment_intent_id: paymentIntentId,
-        ...(session.card ? { card_brand: session.card.brand, card_last4: session.card.last4 } : {}),
-        ...(session.paymentMethod ? { payment_method: session.paymentMethod } : {}),
-      });
+      await repository.markSessionPaid(trx, stored, session, paymentIntentId, now);
       // The money arrived: its ledger row is written here, with the session's row locked, so once, and before the
       // confirmation, whose receipt states it. Its shares refer to the session's bookings, so their slots are
       // locked first, the one order every writer of a live booking takes (slots, then bookings).
@@ -351,22 +350,13 @@ export async function applySessionOutcome(
   if (alreadyPaid) return 'applied';
 
   if (outcome === 'awaiting_payment') {
-    const voucher = session.voucher ?? null;
-    const method = session.paymentMethod ?? (voucher ? 'multibanco' : null) ?? stored.payment_method;
-    await repository.updateSession(trx, stored.id, {
-      status: 'complete',
-      completed_at: stored.completed_at ?? now,
-      payment_intent_id: paymentIntentId,
-      ...(method ? { payment_method: method } : {}),
-      ...(voucher
-        ? {
-            voucher_entity: voucher.entity,
-            voucher_reference: voucher.reference,
-            voucher_expires_at: dateFromInstant(voucher.expiresAt),
-            voucher_url: voucher.url,
-          }
-        : {}),
-    });
+    const { method, voucher } = await repository.markSessionAwaitingPayment(
+      trx,
+      stored,
+      session,
+      paymentIntentId,
+      now,
+    );
     if (!move) await holdUntilPaid(trx, deps, stored, method, voucher, now);
     return 'applied';
   }

@@ -2,6 +2,11 @@ import { sql, type Selectable, type Updateable } from 'kysely';
 import { bookingsWithBranch, updateById } from '../../kernel/queries.ts';
 import type { Db } from '../../db/database.ts';
 import type { BookingsTable, CheckoutSessionsTable, PaymentProvider } from '../../db/schema.ts';
+import type {
+  MultibancoVoucher,
+  PaymentMethodKind,
+  ProviderSession,
+} from '../../adapters/payments/provider.ts';
 
 // SQL for checkout sessions, payment events, fulfilment, refunds and the confirmation message.
 
@@ -37,6 +42,57 @@ export async function updateSession(
   changes: Updateable<CheckoutSessionsTable>,
 ): Promise<void> {
   await db.updateTable('checkout_sessions').set(changes).where('id', '=', sessionId).execute();
+}
+
+/** What the provider said of a session's payment: the card, the method, a Multibanco voucher. */
+export type SessionPaymentDetails = Pick<ProviderSession, 'card' | 'paymentMethod' | 'voucher'>;
+
+/** The session is paid (its money arrived), with the card and method the provider told. */
+export async function markSessionPaid(
+  db: Db,
+  stored: CheckoutSessionRow,
+  session: SessionPaymentDetails,
+  paymentIntentId: string | null,
+  now: Date,
+): Promise<void> {
+  await updateSession(db, stored.id, {
+    status: 'complete',
+    payment_status: 'paid',
+    completed_at: stored.completed_at ?? now,
+    payment_intent_id: paymentIntentId,
+    ...(session.card ? { card_brand: session.card.brand, card_last4: session.card.last4 } : {}),
+    ...(session.paymentMethod ? { payment_method: session.paymentMethod } : {}),
+  });
+}
+
+/**
+ * The session completed without its money (a Multibanco voucher, an MB WAY request): it records the method and
+ * the voucher, and answers them.
+ */
+export async function markSessionAwaitingPayment(
+  db: Db,
+  stored: CheckoutSessionRow,
+  session: SessionPaymentDetails,
+  paymentIntentId: string | null,
+  now: Date,
+): Promise<{ method: PaymentMethodKind | null; voucher: MultibancoVoucher | null }> {
+  const voucher = session.voucher ?? null;
+  const method = session.paymentMethod ?? (voucher ? 'multibanco' : null) ?? stored.payment_method;
+  await updateSession(db, stored.id, {
+    status: 'complete',
+    completed_at: stored.completed_at ?? now,
+    payment_intent_id: paymentIntentId,
+    ...(method ? { payment_method: method } : {}),
+    ...(voucher
+      ? {
+          voucher_entity: voucher.entity,
+          voucher_reference: voucher.reference,
+          voucher_expires_at: new Date(voucher.expiresAt.epochMilliseconds),
+          voucher_url: voucher.url,
+        }
+      : {}),
+  });
+  return { method, voucher };
 }
 
 /** Open sessions whose time is up. */

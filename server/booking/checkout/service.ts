@@ -21,6 +21,7 @@ import {
 import { localCheckoutPolicy, renderLocalCheckoutPage } from './local-page.ts';
 import { awaitingPaymentOf } from './awaiting-payment.ts';
 import * as repository from './repository.ts';
+import { packSessionStatus } from '../wallet/purchase.ts';
 import { findMoveBySession } from '../moves-repository.ts';
 import type { components } from '../../../openapi/schema.gen.ts';
 
@@ -83,8 +84,16 @@ export function createCheckoutService(deps: CheckoutServiceDependencies) {
   /** What the payment result shows: the session's state and what it booked (or refunded), in each branch's zone. */
   async function sessionStatus(sessionId: string): Promise<Schemas['CheckoutSessionStatus']> {
     const current = (await repository.findSession(db, sessionId))!;
-    const bookings = await repository.listSessionBookings(db, sessionId);
     const now = dateFromInstant(clock.now());
+    if (current.credit_pack_id !== null) {
+      return {
+        status: current.status,
+        clientSecret: current.status === 'open' ? current.client_secret : null,
+        ...(await packSessionStatus(db, current, now)),
+        bookings: [],
+      };
+    }
+    const bookings = await repository.listSessionBookings(db, sessionId);
     const move = await findMoveBySession(db, sessionId);
     const awaiting = awaitingPaymentOf(current, bookings, now);
     return {

@@ -7,6 +7,7 @@ import { centsToEuros, formatMoney } from '../../kernel/money.ts';
 import {
   cancelLiveBookings,
   refundOfMode,
+  creditRatioOfMode,
   type CancellationDependencies,
   type OperatorRefundMode,
 } from '../cancellation.ts';
@@ -65,6 +66,7 @@ export async function cancelBooking(
       }
       return refund.amountCents!;
     },
+    creditRatio: creditRatioOfMode(refund.mode),
     canceledBy: input.actor.email ?? 'cli',
     cause: { purpose: 'operator', actor: operatorActor(input.actor), reason: input.reason },
     notice: 'operator',

@@ -73,6 +73,7 @@ export async function closeBranch(
   const canceled = await cancelLiveBookings(trx, deps, {
     bookingIds: ids,
     refundOf: refundOfMode('full'),
+    creditRatio: 1,
     canceledBy: `closure:${closureId}`,
     cause: {
       purpose: 'closure',

@@ -80,5 +80,6 @@ export function useMoneyPurposes(): Record<Movement['purpose'], string> {
     account_deletion: t`conta eliminada`,
     late_payment: t`pagamento tardio`,
     move_late_payment: t`pagamento tardio de uma mudança`,
+    credit_pack: t`pacote de crédito vendido`,
   };
 }

@@ -38,6 +38,7 @@ const handlers: JobHandlers = {
   guestCode: noWork,
   doorSweep: noWork,
   holdExpiry: noWork,
+  creditExpiry: noWork,
   slotHorizon: noWork,
   housekeeping: noWork,
   invoiceIssue: noWork,
