@@ -8,6 +8,7 @@ import type {
   SlotsInput,
   WeeklyOccurrence,
 } from './booking.machine.ts';
+import type { CoverRequest, CreditCover } from './creditCover.machine.ts';
 
 /** The booking flow's calls over the typed client (docs/decisions.md, 'Contract and API'). */
 export function createBookingActors(api: ApiClient) {
@@ -39,6 +40,9 @@ export function createBookingActors(api: ApiClient) {
       );
       return series.occurrences;
     }),
+    previewCreditCover: fromPromise<CreditCover, CoverRequest>(({ input }) =>
+      expectData(api.POST('/wallet/cover', { body: input })),
+    ),
     createBooking: fromPromise<string | null, CreateBookingInput>(async ({ input }) => {
       const data = await expectData(api.POST('/bookings/', { body: input }));
       return data.checkout_session.clientSecret;

@@ -1,4 +1,4 @@
-import { and, assign, setup } from 'xstate';
+import { and, assign, sendTo, setup, type AnyActorLogic } from 'xstate';
 import { placeholder } from './placeholder.ts';
 import { ApiError, hasErrorCode } from './api.ts';
 import {
@@ -13,7 +13,21 @@ import {
   type Coupon,
   type TimeSlot,
 } from './booking.pricing.ts';
-import { couponTerms, isSeriesSelection } from './booking.selectors.ts';
+import {
+  basketKey,
+  couponTerms,
+  coverRequest,
+  currentCover,
+  isCoverSettled,
+  isSeriesSelection,
+  usesCredit,
+} from './booking.selectors.ts';
+import {
+  withoutCreditCover,
+  type BasketChanged,
+  type CoverChanged,
+  type CreditCover,
+} from './creditCover.machine.ts';
 import { withoutSessionChanges, type SessionChanged } from './session.changes.ts';
 import { machineTypes } from './machine-types.ts';
 
@@ -80,6 +94,14 @@ export type BookingContext = Calendar & {
   seriesAnchor: TimeSlot | null;
   /** The last preview of the weeks failed (network, server). */
   seriesFailed: boolean;
+  /** The basket (`basketKey`) whose cover was last asked for, so each basket is asked about once. */
+  coverAskedFor: string | null;
+  /** The basket `cover` answers for; the cover of another basket is stale. */
+  coverKey: string | null;
+  /** What the member's credit would pay of that basket; null when it could not be read. */
+  cover: CreditCover | null;
+  /** The member's choice to pay with their credit (issue 31): on until they turn it off. */
+  useCredit: boolean;
 };
 
 export type BookingEvent =
@@ -94,10 +116,12 @@ export type BookingEvent =
   | { type: 'coupon.remove' }
   | { type: 'summary.open' }
   | { type: 'terms.toggle' }
+  | { type: 'credit.toggle' }
   | { type: 'summary.close' }
   | { type: 'booking.confirm' }
   | { type: 'payment.failed' }
   | { type: 'payment.close' }
+  | CoverChanged
   | SessionChanged;
 
 export type SlotsInput = { branchId: number; date: string };
@@ -107,6 +131,7 @@ export type CreateBookingInput = {
   coupon_code: number | null;
   expected_total_final_price_eur: number;
   weekly_series?: true;
+  use_credit?: true;
 };
 export type SeriesInput = { slotId: number; weeks: number };
 
@@ -134,6 +159,18 @@ const LOGGED_OUT = {
   offerChecked: false,
   series: null,
   seriesFailed: false,
+  cover: null,
+  coverKey: null,
+} satisfies Partial<BookingContext>;
+
+/** What a booking made leaves of the flow: an empty basket, whose credit was spent (or not) with it. */
+const BOOKED = {
+  selected: [],
+  series: null,
+  seriesFailed: false,
+  summaryError: null,
+  cover: null,
+  coverKey: null,
 } satisfies Partial<BookingContext>;
 
 /**
@@ -164,6 +201,9 @@ export const bookingMachine = setup({
     createBooking: placeholder<string | null, CreateBookingInput>('createBooking'),
     // The app provides sessionChanges(session) (machines/session.changes.ts): logins and logouts meanwhile.
     sessionChanges: withoutSessionChanges,
+    // The app provides creditCoverMachine (machines/creditCover.machine.ts) over the API client; any logic
+    // that hears `basket.changed` and tells `cover.changed` will do.
+    creditCover: withoutCreditCover as AnyActorLogic,
   },
   actions: {
     // Provided by the app: opens the auth modal on its login view.
@@ -172,6 +212,12 @@ export const bookingMachine = setup({
     forgetOfferedCoupon: assign(({ context }) =>
       context.coupon?.offered ? { coupon: null, offerChecked: false } : {},
     ),
+    // The basket changed: the cover child is told (it asks once the basket rests), or told there is none.
+    askCover: sendTo('cover', ({ context }): BasketChanged => ({
+      type: 'basket.changed',
+      key: basketKey(context),
+      basket: coverRequest(context),
+    })),
   },
   guards: {
     isLoggedIn: ({ context }) => context.loggedIn,
@@ -194,6 +240,13 @@ export const bookingMachine = setup({
     hasCouponInput: ({ context }) => context.couponInput.trim() !== '',
     needsOffer: ({ context }) => context.loggedIn && !context.offerChecked && context.coupon === null,
     hasTermsAccepted: ({ context }) => context.termsAccepted,
+    // The cover of this basket is known (or known to be unreadable): what the booking pays is settled.
+    isCoverSettled: ({ context }) => isCoverSettled(context),
+    hasBasketMoved: ({ context }) => basketKey(context) !== context.coverAskedFor,
+    isCurrentCover: ({ context, event }) =>
+      event.type === 'cover.changed' && event.key === basketKey(context),
+    hasCredit: ({ context }) => (currentCover(context)?.credit_eur ?? 0) > 0,
+    isPriceChanged: ({ event }) => hasErrorCode((event as { error?: unknown }).error, 'price_changed'),
     isCouponNotFound: ({ event }) => isCouponNotFound((event as { error?: unknown }).error),
     hasPendingSlot: ({ context, event }) =>
       event.type === 'session.changed' && event.loggedIn && context.pendingSlot !== null,
@@ -220,9 +273,25 @@ export const bookingMachine = setup({
     series: null,
     seriesAnchor: null,
     seriesFailed: false,
+    coverAskedFor: null,
+    coverKey: null,
+    cover: null,
+    useCredit: true,
   }),
-  invoke: { id: 'session', src: 'sessionChanges' },
+  invoke: [
+    { id: 'session', src: 'sessionChanges' },
+    { id: 'cover', src: 'creditCover' },
+  ],
+  // Issue 31: whenever the basket (its slots, its coupon, the member) changes, its cover is asked for again.
+  always: {
+    guard: 'hasBasketMoved',
+    actions: [assign(({ context }) => ({ coverAskedFor: basketKey(context) })), 'askCover'],
+  },
   on: {
+    'cover.changed': {
+      guard: 'isCurrentCover',
+      actions: assign(({ event }) => ({ coverKey: event.key, cover: event.cover })),
+    },
     'session.changed': [
       {
         guard: 'hasPendingSlot',
@@ -483,7 +552,11 @@ export const bookingMachine = setup({
         reviewing: {
           on: {
             'terms.toggle': { actions: assign(({ context }) => ({ termsAccepted: !context.termsAccepted })) },
-            'booking.confirm': { guard: 'hasTermsAccepted', target: 'creating' },
+            'credit.toggle': {
+              guard: 'hasCredit',
+              actions: assign(({ context }) => ({ useCredit: !context.useCredit })),
+            },
+            'booking.confirm': { guard: and(['hasTermsAccepted', 'isCoverSettled']), target: 'creating' },
           },
         },
         creating: {
@@ -495,36 +568,42 @@ export const bookingMachine = setup({
               time_slot_id: context.selected.map((slot) => slot.id),
               max_bookings_per_slot: 1 as const,
               coupon_code: context.coupon?.id ?? null,
-              expected_total_final_price_eur: totalEuros(context.selected, couponTerms(context)),
+              // With credit, what is left to pay as the cover said (issue 31); else the basket's total.
+              expected_total_final_price_eur: usesCredit(context)
+                ? context.cover!.due_eur
+                : totalEuros(context.selected, couponTerms(context)),
               ...(isSeriesSelection(context) ? { weekly_series: true as const } : {}),
+              ...(usesCredit(context) ? { use_credit: true as const } : {}),
             }),
             onDone: [
               {
                 guard: ({ event }) => event.output === null,
                 target: '#booking.confirmed',
-                actions: assign({
-                  selected: [],
-                  series: null,
-                  seriesFailed: false,
-                  summaryError: null,
-                  clientSecret: null,
-                }),
+                actions: assign({ ...BOOKED, clientSecret: null }),
               },
               {
                 target: '#booking.payment',
-                actions: assign(({ event }) => ({
-                  selected: [],
-                  series: null,
-                  seriesFailed: false,
-                  summaryError: null,
-                  clientSecret: event.output,
-                })),
+                actions: assign(({ event }) => ({ ...BOOKED, clientSecret: event.output })),
               },
             ],
-            onError: {
-              target: 'reviewing',
-              actions: assign(({ event }) => ({ summaryError: summaryErrorOf(event.error) })),
-            },
+            onError: [
+              // The total changed meanwhile (a price, the credit spent elsewhere): said as the server words it, and
+              // the basket's cover is asked for again, so the next confirmation sends what is due now.
+              {
+                guard: 'isPriceChanged',
+                target: 'reviewing',
+                actions: assign(({ event }) => ({
+                  summaryError: summaryErrorOf(event.error),
+                  coverAskedFor: null,
+                  coverKey: null,
+                  cover: null,
+                })),
+              },
+              {
+                target: 'reviewing',
+                actions: assign(({ event }) => ({ summaryError: summaryErrorOf(event.error) })),
+              },
+            ],
           },
         },
       },

@@ -37,3 +37,50 @@ export function isSeriesSelection(context: Pick<BookingContext, 'series' | 'sele
     selected.every((slot) => series.occurrences.some((week) => week.slot?.id === slot.id))
   );
 }
+
+/**
+ * The basket whose cover the member's credit is asked for (issue 31): its slots and coupon, as a key that changes
+ * with either; null without a member or a slot (nothing to cover).
+ */
+export function basketKey(context: Pick<BookingContext, 'loggedIn' | 'selected' | 'coupon'>): string | null {
+  if (!context.loggedIn || context.selected.length === 0) return null;
+  const ids = context.selected.map((slot) => slot.id).sort((a, b) => a - b);
+  return `${ids.join(',')}|${context.coupon?.id ?? ''}`;
+}
+
+/** The basket as the cover preview takes it, or null when there is none. */
+export function coverRequest(
+  context: Pick<BookingContext, 'loggedIn' | 'selected' | 'coupon'>,
+): { time_slot_id: number[]; coupon_code: number | null } | null {
+  if (basketKey(context) === null) return null;
+  return {
+    time_slot_id: context.selected.map((slot) => slot.id).sort((a, b) => a - b),
+    coupon_code: context.coupon?.id ?? null,
+  };
+}
+
+type CoverFacts = Pick<
+  BookingContext,
+  'loggedIn' | 'selected' | 'coupon' | 'coverKey' | 'cover' | 'useCredit'
+>;
+
+/** The cover of the basket as it stands: null while it is asked for, when unreadable, or for another basket. */
+export function currentCover(context: CoverFacts): BookingContext['cover'] {
+  return context.coverKey !== null && context.coverKey === basketKey(context) ? context.cover : null;
+}
+
+/** The basket's cover is known, or known to be unreadable (then the booking is paid without credit). */
+export function isCoverSettled(context: CoverFacts): boolean {
+  const key = basketKey(context);
+  return key === null || context.coverKey === key;
+}
+
+/** The basket's cover could not be read: the booking is paid in full, without credit. */
+export function isCoverUnread(context: CoverFacts): boolean {
+  return basketKey(context) !== null && context.coverKey === basketKey(context) && context.cover === null;
+}
+
+/** The booking spends the member's credit: it covers something of the basket and the member keeps it on. */
+export function usesCredit(context: CoverFacts): boolean {
+  return context.useCredit && (currentCover(context)?.credit_eur ?? 0) > 0;
+}

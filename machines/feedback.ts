@@ -21,6 +21,7 @@ export type FeedbackKey =
   | 'can-not-book-again'
   | 'can-not-add-guest'
   | 'can-not-remove-guest'
+  | 'can-not-buy-pack'
   | 'code-sent-again'
   | 'failed-to-delete-account'
   | 'passwords-do-not-match'

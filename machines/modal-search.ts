@@ -8,7 +8,7 @@ import { z } from 'zod/mini';
  */
 const AUTH_TABS = ['login', 'register', 'forgotPassword', 'resetPassword', 'verify'] as const;
 const BOOKING_TABS = ['bookSessions', 'branchInformation'] as const;
-const ACCOUNT_TABS = ['myBookings', 'profile', 'settings'] as const;
+const ACCOUNT_TABS = ['myBookings', 'profile', 'settings', 'wallet'] as const;
 
 const authTab = z.enum(AUTH_TABS);
 export const bookingTab = z.enum(BOOKING_TABS);
@@ -40,9 +40,10 @@ const token = z.pipe(
 
 const email = z.string().check(z.maxLength(254), z.regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/));
 
+// z.int() is bounded to the safe integers already (no maximum to spell out: this schema is the landing page's).
 const positiveId = z.pipe(
   z.union([z.pipe(z.string().check(z.regex(/^\d{1,15}$/)), z.transform(Number)), z.number()]),
-  z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER)),
+  z.int().check(z.positive()),
 );
 
 export const modalSearchSchema = z.pipe(

@@ -4,6 +4,11 @@ export type Booking = components['schemas']['Booking'];
 export type BookingList = 'active' | 'past' | 'canceled';
 export type BookingStatusLabel = 'active' | 'past' | 'canceled' | 'expired' | 'awaiting_payment';
 
+/** What the member's credit paid of a booking (issue 31: `credit_eur`, present only then), when it paid something. */
+export function creditPaidEur(booking: Pick<Booking, 'credit_eur'>): number | null {
+  return booking.credit_eur !== undefined && booking.credit_eur > 0 ? booking.credit_eur : null;
+}
+
 /** docs/decisions.md, 'Bookings and payments', list grouping: active and in the past -> Past; active -> Active; otherwise Canceled. */
 export function listOf(booking: Booking): BookingList {
   if (booking.active) return booking.is_in_past ? 'past' : 'active';

@@ -15,6 +15,8 @@ export type SessionStatus = components['schemas']['CheckoutSessionStatus'];
 export type PaymentInput = { sessionId: string };
 
 export type SessionBooking = SessionStatus['bookings'][number];
+/** The prepaid pack a checkout sells (issue 31). */
+export type SessionCreditPack = NonNullable<SessionStatus['credit_pack']>;
 
 export type PaymentContext = {
   sessionId: string;
@@ -26,6 +28,8 @@ export type PaymentContext = {
   moveDifferenceEur: number | null;
   /** A Multibanco voucher or an MB WAY request whose money is awaited while the slots are held; else null. */
   awaitingPayment: SessionStatus['awaiting_payment'] | null;
+  /** The prepaid pack this checkout sells (it books nothing); else null. */
+  creditPack: SessionCreditPack | null;
 };
 
 export type PaymentEvent =
@@ -64,6 +68,7 @@ export const paymentMachine = setup({
     bookings: [],
     moveDifferenceEur: null,
     awaitingPayment: null,
+    creditPack: null,
   }),
   initial: 'checking',
   invoke: { id: 'session', src: 'sessionChanges' },
@@ -81,6 +86,7 @@ export const paymentMachine = setup({
             bookings: event.output.bookings,
             moveDifferenceEur: event.output.move_price_difference_eur ?? null,
             awaitingPayment: event.output.awaiting_payment ?? null,
+            creditPack: event.output.credit_pack ?? null,
           })),
         },
         onError: [{ guard: 'isRefusal', target: 'awaitingLogin' }, { target: 'failed' }],

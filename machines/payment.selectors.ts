@@ -25,3 +25,13 @@ export function paymentOutcome(context: PaymentContext): PaymentOutcome {
   if (context.bookings.some((booking) => booking.status === 'pending')) return 'processing';
   return 'ended';
 }
+
+/**
+ * What a checkout that sells a prepaid pack came to (issue 31): `credited` (paid: the credit is in the wallet until
+ * its expiry), `awaiting` (complete but its money not yet arrived: a Multibanco voucher, an MB WAY request), or null
+ * when it sells no pack or is not complete (open, expired: said as for any checkout).
+ */
+export function packOutcome(context: PaymentContext): 'credited' | 'awaiting' | null {
+  if (!context.creditPack || context.status !== 'complete') return null;
+  return context.creditPack.expires_at === null ? 'awaiting' : 'credited';
+}

@@ -8,8 +8,12 @@ import { MantineLayer } from '../ui/MantineLayer.tsx';
 import { MyBookings } from './MyBookings.tsx';
 import { Profile } from './Profile.tsx';
 import { Settings } from './Settings.tsx';
+import { Wallet } from './Wallet.tsx';
 
-/** The account modal (docs/decisions.md, 'Client'): My bookings (default), Profile and Settings, each reachable by URL. */
+/**
+ * The account modal (docs/decisions.md, 'Client'): My bookings (default), the wallet (issue 31), Profile and
+ * Settings, each reachable by URL.
+ */
 export default function AccountModal({ hidden }: { hidden: boolean }) {
   const { t } = useLingui();
   const search = useModalSearch();
@@ -46,6 +50,9 @@ export default function AccountModal({ hidden }: { hidden: boolean }) {
             <Tabs.Tab value="myBookings">
               <Trans>As minhas reservas</Trans>
             </Tabs.Tab>
+            <Tabs.Tab value="wallet">
+              <Trans>Carteira</Trans>
+            </Tabs.Tab>
             <Tabs.Tab value="profile">
               <Trans>Perfil</Trans>
             </Tabs.Tab>
@@ -55,6 +62,9 @@ export default function AccountModal({ hidden }: { hidden: boolean }) {
           </Tabs.List>
           <Tabs.Panel value="myBookings">
             <MyBookings />
+          </Tabs.Panel>
+          <Tabs.Panel value="wallet">
+            <Wallet />
           </Tabs.Panel>
           <Tabs.Panel value="profile">
             <Profile />

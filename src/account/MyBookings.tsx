@@ -9,6 +9,7 @@ import {
   visibleDoorCodes,
 } from '../../machines/myBookings.machine.ts';
 import {
+  creditPaidEur,
   groupBookings,
   listOf,
   refundPercent,
@@ -68,6 +69,7 @@ function BookingFacts({
   // The moment the list was read: what cancelling refunds until when is told from it (issue 30).
   const [now] = useState(() => Date.now());
   const showLockCode = booking.lock_code !== null && booking.lock_code !== '' && !booking.is_in_past;
+  const credit = creditPaidEur(booking);
   return (
     <dl className="booking-facts">
       <dt>{t`Filial`}</dt>
@@ -76,6 +78,12 @@ function BookingFacts({
       <dd>{bookingTimeRange(booking, locale)}</dd>
       <dt>{t`Preço`}</dt>
       <dd>{formatEuros(booking.final_price_eur, locale)}</dd>
+      {credit !== null && (
+        <>
+          <dt>{t`Pago com crédito`}</dt>
+          <dd>{formatEuros(credit, locale)}</dd>
+        </>
+      )}
       <dt>{t`Reembolsável`}</dt>
       <dd>{formatEuros(booking.refundable_eur, locale)}</dd>
       {booking.is_cancelable && (

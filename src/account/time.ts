@@ -1,5 +1,5 @@
 import { temporal, type Temporal } from '../../machines/temporal.ts';
-import { clockOptions, intlTag } from '../i18n/format.ts';
+import { clockOptions, dateTimeFormat, intlTag } from '../i18n/format.ts';
 import type { Locale } from '../i18n/locales.ts';
 
 /** A time of a branch, in the branch's IANA zone (the API's offset is kept when the zone is unknown). */
@@ -73,4 +73,31 @@ function ownOffset(iso: string): string {
 export function slotTimes(slot: { start_time: string; end_time: string }, locale: Locale): string {
   const clock = (iso: string) => timeOnly(iso, ownOffset(iso), locale);
   return `${clock(slot.start_time)} - ${clock(slot.end_time)}`;
+}
+
+/**
+ * The business's zone: credit (issue 31) is bought and expires by the business's calendar, whichever branch it is
+ * spent at (a lot's scope may name several).
+ */
+const CREDIT_TIME_ZONE = 'Europe/Lisbon';
+
+/** The day of an instant of the wallet (a lot's expiry), e.g. '12 de dezembro de 2026'. */
+export function creditDate(iso: string, locale: Locale): string {
+  return dateTimeFormat(locale, {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: CREDIT_TIME_ZONE,
+  }).format(new Date(iso));
+}
+
+/** The day and time of a movement of the wallet, short: '12/11/2026, 18:05'. */
+export function creditDateTime(iso: string, locale: Locale): string {
+  return dateTimeFormat(locale, {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    ...clockOptions(locale),
+    timeZone: CREDIT_TIME_ZONE,
+  }).format(new Date(iso));
 }

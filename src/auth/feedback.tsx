@@ -22,6 +22,7 @@ export function useFeedbackText(): (feedback: Feedback) => string {
     'can-not-book-again': t`Não foi possível procurar este horário. Tente mais tarde.`,
     'can-not-add-guest': t`Não foi possível juntar o convidado. Tente novamente mais tarde.`,
     'can-not-remove-guest': t`Não foi possível remover o convidado. Tente novamente mais tarde.`,
+    'can-not-buy-pack': t`Não foi possível comprar o pacote. Tente novamente mais tarde.`,
     'code-sent-again': t`Enviámos novamente o código da porta por e-mail e SMS.`,
     'failed-to-delete-account': t`Não foi possível eliminar a conta`,
     'passwords-do-not-match': t`As palavras-passe não coincidem`,

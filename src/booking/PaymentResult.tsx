@@ -1,10 +1,11 @@
 import './mantine-styles.ts';
+import { plural } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Button, Group, Loader, Modal, Stack, Text } from '@mantine/core';
 import { useOpenLogin, useUpdateModalSearch } from '../auth/useModalSearch.ts';
-import type { PaymentContext, SessionBooking } from '../../machines/payment.machine.ts';
-import { bookedSlots, paymentOutcome, refundedSlots } from '../../machines/payment.selectors.ts';
-import { longDateTime, timeRange } from '../account/time.ts';
+import type { PaymentContext, SessionBooking, SessionCreditPack } from '../../machines/payment.machine.ts';
+import { bookedSlots, packOutcome, paymentOutcome, refundedSlots } from '../../machines/payment.selectors.ts';
+import { creditDate, longDateTime, timeRange } from '../account/time.ts';
 import { formatEuros } from '../i18n/format.ts';
 import { useLocale } from '../shell/navigation.ts';
 import { MantineLayer } from '../ui/MantineLayer.tsx';
@@ -27,20 +28,19 @@ function SlotList({ slots, label }: { slots: readonly SessionBooking[]; label: s
 
 type Awaiting = NonNullable<PaymentContext['awaitingPayment']>;
 
-/** What a Multibanco voucher's payer must pay, where and until when; or the MB WAY request still to approve. */
-function AwaitingPayment({ awaiting, zone }: { awaiting: Awaiting; zone: string }) {
+/** A Multibanco voucher's facts: where to pay it, how much, until when. */
+function VoucherFacts({
+  voucher,
+  amount,
+  heldUntil,
+}: {
+  voucher: Voucher;
+  amount: string;
+  heldUntil: string;
+}) {
   const { t } = useLingui();
-  const locale = useLocale();
-  const amount = formatEuros(awaiting.amount_eur, locale);
-  if (!awaiting.voucher) {
-    return (
-      <Text>{t`Aprove o pedido MB WAY de ${amount} no seu telemóvel. As horas ficam reservadas até lá; enviaremos um e-mail quando a reserva estiver confirmada.`}</Text>
-    );
-  }
-  const voucher = awaiting.voucher;
-  const heldUntil = longDateTime(awaiting.held_until, zone, locale);
   return (
-    <Stack gap="xs">
+    <>
       <Text>{t`Pague esta referência Multibanco num multibanco ou no seu banco online:`}</Text>
       <dl className="booking-facts" aria-label={t`Referência Multibanco`}>
         <dt>{t`Entidade`}</dt>
@@ -58,11 +58,72 @@ function AwaitingPayment({ awaiting, zone }: { awaiting: Awaiting; zone: string 
         <dt>{t`Válida até`}</dt>
         <dd>{heldUntil}</dd>
       </dl>
+    </>
+  );
+}
+
+type Voucher = NonNullable<Awaiting['voucher']>;
+
+/** What a Multibanco voucher's payer must pay, where and until when; or the MB WAY request still to approve. */
+function AwaitingPayment({ awaiting, zone }: { awaiting: Awaiting; zone: string }) {
+  const { t } = useLingui();
+  const locale = useLocale();
+  const amount = formatEuros(awaiting.amount_eur, locale);
+  if (!awaiting.voucher) {
+    return (
+      <Text>{t`Aprove o pedido MB WAY de ${amount} no seu telemóvel. As horas ficam reservadas até lá; enviaremos um e-mail quando a reserva estiver confirmada.`}</Text>
+    );
+  }
+  const voucher = awaiting.voucher;
+  const heldUntil = longDateTime(awaiting.held_until, zone, locale);
+  return (
+    <Stack gap="xs">
+      <VoucherFacts voucher={voucher} amount={amount} heldUntil={heldUntil} />
       <Text>{t`As horas ficam reservadas até ${heldUntil}. Sem código da porta nem fatura antes de o pagamento chegar; depois disso, enviamos tudo por e-mail. Também encontra esta referência em As minhas reservas.`}</Text>
       {voucher.voucher_url && (
         <Anchor href={voucher.voucher_url} target="_blank" rel="noreferrer">
           {t`Ver o talão Multibanco`}
         </Anchor>
+      )}
+    </Stack>
+  );
+}
+
+/**
+ * A prepaid pack's checkout (issue 31): its credit is in the wallet until its expiry, or it waits for its money (a
+ * Multibanco voucher to pay, an MB WAY request to approve).
+ */
+function PackResult({ pack, awaiting }: { pack: SessionCreditPack; awaiting: Awaiting | null }) {
+  const { t } = useLingui();
+  const locale = useLocale();
+  const name = pack.name;
+  if (pack.expires_at !== null) {
+    // As the wallet says it (src/account/Wallet.tsx): '10 horas', '50 €'.
+    const amount = pack.credit;
+    const credit =
+      pack.unit === 'eur' ? formatEuros(amount, locale) : plural(amount, { one: '# hora', other: '# horas' });
+    const until = creditDate(pack.expires_at, locale);
+    return <Text>{t`O pacote «${name}» está na sua carteira: ${credit} até ${until}.`}</Text>;
+  }
+  const amount = awaiting ? formatEuros(awaiting.amount_eur, locale) : '';
+  return (
+    <Stack gap="xs">
+      <Text>{t`O pacote «${name}» está à espera do pagamento: o crédito fica na sua carteira assim que o pagamento chegar.`}</Text>
+      {awaiting?.voucher ? (
+        <>
+          <VoucherFacts
+            voucher={awaiting.voucher}
+            amount={amount}
+            heldUntil={longDateTime(awaiting.held_until, 'Europe/Lisbon', locale)}
+          />
+          {awaiting.voucher.voucher_url && (
+            <Anchor href={awaiting.voucher.voucher_url} target="_blank" rel="noreferrer">
+              {t`Ver o talão Multibanco`}
+            </Anchor>
+          )}
+        </>
+      ) : (
+        awaiting && <Text>{t`Aprove o pedido MB WAY de ${amount} no seu telemóvel.`}</Text>
       )}
     </Stack>
   );
@@ -88,6 +149,16 @@ function PaymentDialog({ hidden, openLogin }: { hidden: boolean; openLogin: () =
     send({ type: 'result.close' });
     void updateSearch((previous) => ({ ...previous, stripe_session_id: undefined, booking_date: undefined }));
   };
+  // A pack bought: the result closes onto the wallet, where its credit is.
+  const openWallet = () => {
+    send({ type: 'result.close' });
+    void updateSearch((previous) => ({
+      ...previous,
+      stripe_session_id: undefined,
+      booking_date: undefined,
+      account_tab: 'wallet',
+    }));
+  };
   const status = state.context.status;
 
   let title = t`A verificar o pagamento`;
@@ -108,7 +179,16 @@ function PaymentDialog({ hidden, openLogin }: { hidden: boolean; openLogin: () =
     </Text>
   );
   const moveDifference = state.context.moveDifferenceEur;
-  if (state.matches('result') && status === 'complete' && outcome === 'booked' && moveDifference !== null) {
+  const pack = packOutcome(state.context);
+  if (state.matches('result') && pack !== null) {
+    title = pack === 'credited' ? t`Pacote comprado` : t`A aguardar pagamento`;
+    body = <PackResult pack={state.context.creditPack!} awaiting={state.context.awaitingPayment ?? null} />;
+  } else if (
+    state.matches('result') &&
+    status === 'complete' &&
+    outcome === 'booked' &&
+    moveDifference !== null
+  ) {
     // A move's difference, paid: the booking now stands at its new time.
     const paid = formatEuros(moveDifference, locale);
     title = t`Reserva mudada`;
@@ -206,6 +286,11 @@ function PaymentDialog({ hidden, openLogin }: { hidden: boolean; openLogin: () =
               {state.matches('awaitingLogin') && (
                 <Button variant="default" onClick={openLogin}>
                   <Trans>Iniciar sessão</Trans>
+                </Button>
+              )}
+              {pack !== null && state.matches('result') && (
+                <Button variant="default" onClick={openWallet}>
+                  <Trans>Ver a carteira</Trans>
                 </Button>
               )}
               {state.can({ type: 'payment.retry' }) && (

@@ -2,7 +2,15 @@ import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import { Anchor, Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
 import type { SummaryError } from '../../machines/booking.machine.ts';
-import { couponTerms, isSeriesSelection, slotDiscount } from '../../machines/booking.selectors.ts';
+import {
+  couponTerms,
+  currentCover,
+  isCoverSettled,
+  isCoverUnread,
+  isSeriesSelection,
+  slotDiscount,
+  usesCredit,
+} from '../../machines/booking.selectors.ts';
 import { groupByDate, totalEuros } from '../../machines/booking.pricing.ts';
 import { formatEuros } from '../i18n/format.ts';
 import type { Locale } from '../i18n/locales.ts';
@@ -12,6 +20,56 @@ import { formatDay } from './dates.ts';
 import { useRefundRatios } from '../ui/useRefundPolicyText.ts';
 import { RefundDeadline } from '../ui/refund/RefundDeadline.tsx';
 import { bookingFlow } from './useBooking.tsx';
+
+/**
+ * Issue 31: what the member's credit pays of the basket and what is left to pay, with the choice to use it; while
+ * the cover is asked for, or when it could not be read, the summary says so.
+ */
+function CreditLines({ locale }: { locale: Locale }) {
+  const { t } = useLingui();
+  const [state, send] = bookingFlow.useFlow();
+  const cover = currentCover(state.context);
+  if (!isCoverSettled(state.context))
+    return (
+      <Text size="sm" c="gray.5" role="status">
+        <Trans>A verificar o seu crédito…</Trans>
+      </Text>
+    );
+  if (isCoverUnread(state.context))
+    return (
+      <Text size="sm" c="gray.5">
+        <Trans>Não foi possível verificar o seu crédito: esta reserva é paga por inteiro.</Trans>
+      </Text>
+    );
+  if (!cover || cover.credit_eur <= 0) return null;
+  const paying = usesCredit(state.context);
+  return (
+    <Stack gap={4}>
+      <Checkbox
+        checked={state.context.useCredit}
+        disabled={!state.can({ type: 'credit.toggle' })}
+        onChange={() => send({ type: 'credit.toggle' })}
+        label={t`Usar o meu crédito`}
+      />
+      {paying && (
+        <>
+          <Group justify="space-between">
+            <Text>
+              <Trans>Pago com crédito</Trans>
+            </Text>
+            <Text>{formatEuros(cover.credit_eur, locale)}</Text>
+          </Group>
+          <Group justify="space-between">
+            <Text fw={800}>
+              <Trans>A pagar</Trans>
+            </Text>
+            <Text fw={800}>{formatEuros(cover.due_eur, locale)}</Text>
+          </Group>
+        </>
+      )}
+    </Stack>
+  );
+}
 
 function useSummaryErrorText() {
   const { t } = useLingui();
@@ -58,6 +116,7 @@ export function SummaryDialog({ locale, timeZone }: { locale: Locale; timeZone: 
           </Text>
           <Text fw={800}>{formatEuros(totalEuros(selected, couponTerms(state.context)), locale)}</Text>
         </Group>
+        <CreditLines locale={locale} />
         <Text c="red.4" role="alert" mih="1.5em">
           {error ?? ''}
         </Text>

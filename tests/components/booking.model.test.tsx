@@ -5,10 +5,20 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { EventFrom, SnapshotFrom } from 'xstate';
 import { ApiError } from '../../machines/api.ts';
 import { bookingMachine, type BookingInput } from '../../machines/booking.machine.ts';
-import { isSeriesSelection } from '../../machines/booking.selectors.ts';
+import {
+  basketKey,
+  coverRequest,
+  currentCover,
+  isCoverSettled,
+  isCoverUnread,
+  isSeriesSelection,
+  usesCredit,
+} from '../../machines/booking.selectors.ts';
 import type { TimeSlot } from '../../machines/booking.pricing.ts';
+import type { CreditCover } from '../../machines/creditCover.machine.ts';
 import { temporal } from '../../machines/temporal.ts';
 import { formatDay, formatMonth, todayIn } from '../../src/booking/dates.ts';
+import { formatEuros } from '../../src/i18n/format.ts';
 import { covering, generatePaths, withoutPrefixes } from '../machines/model/paths.ts';
 import { renderApp, type App } from './support/app.tsx';
 import { drivePath, press, recorder, type Driver } from './support/model.ts';
@@ -87,8 +97,45 @@ const BRANCH = {
 
 const answer = (type: string, rest: object) => ({ type, ...rest }) as unknown as Event;
 
-/** The server's answers while the flow waits, and what the user (or the session) can do in the state. */
+// Issue 31: what the member's credit pays of the day's slot alone (15 of its 20 €), and of any other basket
+// (nothing: its answer names no credit).
+const PARTLY: CreditCover = {
+  slots: [{ time_slot_id: SLOT.id, price_eur: 20, credit_eur: 15, due_eur: 5 }],
+  credit_eur: 15,
+  due_eur: 5,
+};
+const noCredit = (state: Snapshot): CreditCover => ({
+  slots: state.context.selected.map((slot) => ({
+    time_slot_id: slot.id,
+    price_eur: slot.basic_price_eur,
+    credit_eur: 0,
+    due_eur: slot.basic_price_eur,
+  })),
+  credit_eur: 0,
+  due_eur: state.context.selected.reduce((sum, slot) => sum + slot.basic_price_eur, 0),
+});
+
+/**
+ * While the basket's cover is asked for (its cover child waits for the basket to rest, then asks the server), the
+ * member waits for it: only the calls under way are answered, the cover among them. The day's slot alone is
+ * partly covered or its cover cannot be read; any other basket is covered by nothing.
+ */
 function events(state: Snapshot): Event[] {
+  const { context } = state;
+  const key = basketKey(context);
+  if (key === null || isCoverSettled(context) || !(state.matches('browsing') || state.matches('summary')))
+    return userAndServerEvents(state);
+  const alone =
+    context.selected.length === 1 && context.selected[0]!.id === SLOT.id && context.coupon === null;
+  const covers = alone ? [PARTLY, null] : [noCredit(state)];
+  return [
+    ...userAndServerEvents(state).filter((event) => event.type.startsWith('xstate.')),
+    ...covers.map((cover) => ({ type: 'cover.changed', key, cover }) as unknown as Event),
+  ];
+}
+
+/** The server's answers while the flow waits, and what the user (or the session) can do in the state. */
+function userAndServerEvents(state: Snapshot): Event[] {
   const { context } = state;
   const offered: Event[] = [];
   if (state.matches('loadingToday'))
@@ -104,13 +151,22 @@ function events(state: Snapshot): Event[] {
         error: new ApiError('slot_unavailable', 'Este horário já não está disponível.'),
       }),
       answer('xstate.error.actor.createBooking', { error: new ApiError('payment_provider_unavailable') }),
+      // A total changed meanwhile (the credit spent elsewhere): the cover is asked for again.
+      ...(usesCredit(context)
+        ? [
+            answer('xstate.error.actor.createBooking', {
+              error: new ApiError('price_changed', 'O total mudou: é agora de 20 €.'),
+            }),
+          ]
+        : []),
       { type: 'summary.close' },
     ];
   if (state.matches({ summary: 'reviewing' }))
     return [
       { type: 'terms.toggle' },
       { type: 'summary.close' },
-      ...(context.termsAccepted ? [{ type: 'booking.confirm' } as const] : []),
+      ...(state.can({ type: 'credit.toggle' }) ? [{ type: 'credit.toggle' } as const] : []),
+      ...(state.can({ type: 'booking.confirm' }) ? [{ type: 'booking.confirm' } as const] : []),
       ...(context.termsAccepted ? [] : [{ type: 'session.changed', loggedIn: false } as const]),
     ];
   if (state.matches('payment')) {
@@ -222,6 +278,9 @@ const serialize = (state: Snapshot) =>
     state.context.series !== null,
     state.context.seriesWeeks,
     state.context.seriesFailed,
+    isCoverSettled(state.context),
+    currentCover(state.context)?.credit_eur ?? null,
+    usesCredit(state.context),
   ]);
 
 const SCRIPTED = [
@@ -240,13 +299,14 @@ const STARTS: [string, boolean][] = [
 type World = { network: Network; app: App };
 
 const DIALOG = () => screen.getByRole('dialog', { name: BRANCH.name });
+const TERMS = 'Concordo com as regras, termos e condições';
 const summaryDialog = () => screen.queryByRole('dialog', { name: 'Resumo da reserva' });
 const seriesWeeks = () => screen.queryByRole('group', { name: 'Semanas da série' });
 const slotButtons = () =>
   within(screen.getByRole('group', { name: 'Horários' })).getAllByRole<HTMLButtonElement>('button');
 
 const driver: Driver<typeof bookingMachine, World> = {
-  answer(event) {
+  answer(event, before) {
     const actor = /actor\.(.+)$/.exec(event.type)![1]!;
     const error = event.error as ApiError | undefined;
     const ok = (status: number, body: unknown) => (error ? errorAnswer(error) : { status, body });
@@ -272,7 +332,15 @@ const driver: Driver<typeof bookingMachine, World> = {
       default:
         return {
           operations: ['createBooking'],
-          answer: ok(201, { checkout_session: { clientSecret: event.output ?? null } }),
+          // With credit in use the booking spends it and expects to pay what its cover left; else the total.
+          answer: (call) => {
+            const body = call.body as { use_credit?: boolean; expected_total_final_price_eur: number };
+            if (usesCredit(before.context)) {
+              expect(body.use_credit).toBe(true);
+              expect(body.expected_total_final_price_eur).toBe(currentCover(before.context)!.due_eur);
+            } else expect(body).not.toHaveProperty('use_credit');
+            return ok(201, { checkout_session: { clientSecret: event.output ?? null } });
+          },
         };
     }
   },
@@ -305,7 +373,17 @@ const driver: Driver<typeof bookingMachine, World> = {
     },
     'coupon.apply': () => press(within(DIALOG()).getByRole('button', { name: 'Aplicar' })),
     'coupon.remove': () => press(within(DIALOG()).getByRole('button', { name: 'Remover cupão' })),
-    'terms.toggle': () => press(within(summaryDialog()!).getByRole('checkbox')),
+    'terms.toggle': () => press(within(summaryDialog()!).getByRole('checkbox', { name: TERMS })),
+    'credit.toggle': () =>
+      press(within(summaryDialog()!).getByRole('checkbox', { name: 'Usar o meu crédito' })),
+    // The cover child asks the server about the basket once it rests: the answer is the path's.
+    'cover.changed': async (event, before, { network }) => {
+      const { cover } = event as unknown as { cover: CreditCover | null };
+      await network.answer(['previewCreditCover'], (call) => {
+        expect(call.body).toEqual(coverRequest(before.context));
+        return cover ? { status: 200, body: cover } : errorAnswer(new ApiError('service_unavailable'));
+      });
+    },
     'summary.close': () => press(within(summaryDialog()!).getByRole('button', { name: 'Fechar' })),
     'booking.confirm': () => press(within(summaryDialog()!).getByRole('button', { name: 'Confirmar' })),
     'payment.failed': () => stripe.fail(),
@@ -387,7 +465,41 @@ const driver: Driver<typeof bookingMachine, World> = {
     const summary = summaryDialog();
     expect(summary !== null, 'the summary is open exactly in the summary').toBe(state.matches('summary'));
     if (summary) {
-      expect(within(summary).getByRole('checkbox')).toHaveProperty('checked', context.termsAccepted);
+      expect(within(summary).getByRole('checkbox', { name: TERMS })).toHaveProperty(
+        'checked',
+        context.termsAccepted,
+      );
+      // The credit: asked for, unreadable, or what it pays and what is left, with the choice to use it.
+      const inSummary = within(summary);
+      expect(inSummary.queryByText('A verificar o seu crédito…') !== null).toBe(!isCoverSettled(context));
+      expect(
+        inSummary.queryByText(
+          'Não foi possível verificar o seu crédito: esta reserva é paga por inteiro.',
+        ) !== null,
+      ).toBe(isCoverUnread(context));
+      const cover = currentCover(context);
+      const useCredit = inSummary.queryByRole('checkbox', { name: 'Usar o meu crédito' });
+      expect(useCredit !== null, 'the credit switch shows where credit pays something').toBe(
+        (cover?.credit_eur ?? 0) > 0,
+      );
+      if (useCredit) expect(useCredit).toHaveProperty('checked', context.useCredit);
+      const paidLine = inSummary.queryByText('Pago com crédito')?.parentElement?.textContent ?? null;
+      const dueLine = inSummary.queryByText('A pagar')?.parentElement?.textContent ?? null;
+      if (usesCredit(context)) {
+        expect(paidLine?.replace(/\s+/g, ' ')).toBe(
+          `Pago com crédito${formatEuros(cover!.credit_eur, 'pt')}`.replace(/\s+/g, ' '),
+        );
+        expect(dueLine?.replace(/\s+/g, ' ')).toBe(
+          `A pagar${formatEuros(cover!.due_eur, 'pt')}`.replace(/\s+/g, ' '),
+        );
+      } else {
+        expect(paidLine).toBeNull();
+        expect(dueLine).toBeNull();
+      }
+      expect(inSummary.getByRole('button', { name: 'Confirmar' })).toHaveProperty(
+        'disabled',
+        !state.can({ type: 'booking.confirm' }),
+      );
       expect(
         within(summary).queryByText(/^Uma série semanal de \d+ semanas, paga de uma vez\.$/) !== null,
       ).toBe(isSeriesSelection(context));

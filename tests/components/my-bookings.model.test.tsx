@@ -403,3 +403,36 @@ describe('my bookings, a weekly series', () => {
     }
   });
 });
+
+// Issue 31: a booking the member's credit paid (all or part of) says how much; one paid by card alone says nothing.
+describe('my bookings, paid with credit', () => {
+  it('says on the card what the credit paid', async () => {
+    const withCredit = bookingAt(31, '2026-12-02T09:00:00+00:00', '2026-12-02T10:00:00+00:00', {
+      credit_eur: 15,
+      final_price_eur: 5,
+    });
+    const byCard = bookingAt(32, '2026-12-03T09:00:00+00:00', '2026-12-03T10:00:00+00:00');
+    const network = createNetwork({
+      validateToken: () => ({ status: 200, body: { valid: true } }),
+      getMe: () => ({ status: 200, body: MEMBER }),
+      listBranches: () => ({ status: 200, body: [] }),
+      listMyBookings: () => ({ status: 200, body: [withCredit, byCard] }),
+    });
+    const app = await renderApp(() => <AccountModal hidden={false} />, {
+      search: 'account_tab=myBookings',
+      network,
+      inspect: () => {},
+      token: 'member-token',
+    });
+    try {
+      const cards = await screen.findAllByTestId('booking', {}, { timeout: 5_000 });
+      const cardOf = (id: number) => cards.find((card) => card.textContent?.includes(`#${id}`))!;
+      const paid = within(cardOf(31)).getByText('Pago com crédito');
+      expect(paid.nextElementSibling?.textContent?.replace(/\s+/g, ' ')).toBe('15 €');
+      expect(within(cardOf(32)).queryByText('Pago com crédito')).toBeNull();
+    } finally {
+      app.runtime.session.stop();
+      app.runtime.startup.stop();
+    }
+  });
+});

@@ -8,6 +8,7 @@ import { ApiError } from '../../machines/api.ts';
 import { paymentMachine, type SessionStatus } from '../../machines/payment.machine.ts';
 import {
   bookedSlots,
+  packOutcome,
   paymentOutcome,
   refundedSlots,
   type PaymentOutcome,
@@ -48,6 +49,9 @@ const slot = (
   refunded_eur,
 });
 
+const PACK = { name: 'Dez horas', unit: 'hours', credit: 10, expires_at: null } as const;
+const PACK_EXPIRY = '2027-05-31T12:00:00Z';
+
 /** The status check's answers: each outcome the dialog words differently. */
 const STATUSES: SessionStatus[] = [
   // Paid, one slot booked, one paid too late and refunded.
@@ -59,6 +63,25 @@ const STATUSES: SessionStatus[] = [
   { status: 'complete', clientSecret: null, bookings: [slot(6, 'canceled')] },
   { status: 'expired', clientSecret: null, bookings: [slot(7, 'expired')] },
   { status: 'open', clientSecret: SECRET, bookings: [slot(8, 'pending')] },
+  // Issue 31: a prepaid pack, paid (its credit in the wallet until its expiry) or its Multibanco voucher unpaid.
+  { status: 'complete', clientSecret: null, bookings: [], credit_pack: { ...PACK, expires_at: PACK_EXPIRY } },
+  {
+    status: 'complete',
+    clientSecret: null,
+    bookings: [],
+    credit_pack: PACK,
+    awaiting_payment: {
+      method: 'multibanco',
+      amount_eur: 90,
+      held_until: '2026-12-03T23:59:00Z',
+      voucher: {
+        entity: '12345',
+        reference: '123 456 789',
+        expires_at: '2026-12-03T23:59:00Z',
+        voucher_url: null,
+      },
+    },
+  },
 ];
 
 function events(state: Snapshot): Event[] {
@@ -82,11 +105,13 @@ function events(state: Snapshot): Event[] {
 }
 
 const outcomeOf = (state: Snapshot): string =>
-  state.context.status === null
-    ? 'no status'
-    : state.context.status === 'complete'
-      ? `${paymentOutcome(state.context)}${state.context.moveDifferenceEur === null ? '' : ' (move)'}`
-      : String(state.context.status);
+  packOutcome(state.context) !== null
+    ? `pack ${packOutcome(state.context)}`
+    : state.context.status === null
+      ? 'no status'
+      : state.context.status === 'complete'
+        ? `${paymentOutcome(state.context)}${state.context.moveDifferenceEur === null ? '' : ' (move)'}`
+        : String(state.context.status);
 
 const input = { sessionId: SESSION_ID };
 const generated = withoutPrefixes(
@@ -131,6 +156,8 @@ function titleOf(state: Snapshot): string {
   if (state.matches('checkout') || state.matches('checkoutFailed')) return 'Pagamento';
   if (status === 'expired') return 'Sessão de pagamento expirada';
   if (status === 'open') return 'Pagamento pendente';
+  if (packOutcome(state.context) === 'credited') return 'Pacote comprado';
+  if (packOutcome(state.context) === 'awaiting') return 'A aguardar pagamento';
   const outcome = paymentOutcome(state.context);
   return TITLES[outcome === 'booked' && moveDifferenceEur !== null ? 'move' : outcome];
 }
@@ -150,7 +177,12 @@ const driver: Driver<typeof paymentMachine, World> = {
     };
   },
   act: {
-    'result.close': () => {
+    'result.close': (_, before) => {
+      // A pack's result closes onto the wallet, where its credit is.
+      if (before.matches('result') && packOutcome(before.context) !== null) {
+        press(within(dialog()!).getByRole('button', { name: 'Ver a carteira' }));
+        return;
+      }
       // The dialog's own "Fechar" where it has one, its corner's otherwise (the checkout shows no buttons).
       const buttons = within(dialog()!).getAllByRole('button', { name: 'Fechar' });
       press(buttons.at(-1)!);
@@ -166,6 +198,9 @@ const driver: Driver<typeof paymentMachine, World> = {
     if (state.matches('closed')) {
       expect(shown, 'a closed result shows no dialog').toBeNull();
       expect(app.search()).not.toMatch(/stripe_session_id/);
+      expect(app.search().includes('account_tab=wallet'), 'a pack’s result closes onto the wallet').toBe(
+        packOutcome(state.context) !== null,
+      );
       return;
     }
     expect(shown).not.toBeNull();
@@ -195,6 +230,19 @@ const driver: Driver<typeof paymentMachine, World> = {
     if (state.matches('checkoutFailed'))
       expect(inside.getByRole('alert').textContent).toBe('O fornecedor de pagamentos não conseguiu iniciar.');
     if (!state.matches('result')) return;
+    expect(inside.queryByRole('button', { name: 'Ver a carteira' }) !== null).toBe(
+      packOutcome(state.context) !== null,
+    );
+    // A pack's result names it and its credit, or waits for its money with the reference to pay.
+    const pack = packOutcome(state.context);
+    if (pack === 'credited')
+      inside.getByText('O pacote «Dez horas» está na sua carteira: 10 horas até 31 de maio de 2027.');
+    if (pack === 'awaiting') {
+      inside.getByText(
+        'O pacote «Dez horas» está à espera do pagamento: o crédito fica na sua carteira assim que o pagamento chegar.',
+      );
+      within(inside.getByLabelText('Referência Multibanco')).getByText('123 456 789');
+    }
     // What the result lists: the slots booked (at their new time for a move) and those refunded.
     const outcome = state.context.status === 'complete' ? paymentOutcome(state.context) : null;
     const booked = outcome === 'booked' ? bookedSlots(state.context).length : null;

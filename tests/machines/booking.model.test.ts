@@ -1,8 +1,10 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import type { EventFrom, SnapshotFrom } from 'xstate';
+import { fromCallback, type EventFrom, type SnapshotFrom } from 'xstate';
 import { ApiError } from '../../machines/api.ts';
 import { bookingMachine } from '../../machines/booking.machine.ts';
 import type { TimeSlot } from '../../machines/booking.pricing.ts';
+import { basketKey, currentCover, isCoverSettled, usesCredit } from '../../machines/booking.selectors.ts';
+import type { CreditCover } from '../../machines/creditCover.machine.ts';
 import { coverageOf, generatePaths, replayPath } from './model/harness.ts';
 import { modelSession } from './model/session.ts';
 
@@ -27,6 +29,18 @@ const weeks = [
   { week: 3, date: '2026-12-07', slot: null, problem: 'beyond_horizon' },
 ];
 
+// What the member's credit pays of the free slot (issue 31): all of it, or nothing (no credit where it is).
+const coveredWhole: CreditCover = {
+  slots: [{ time_slot_id: free.id, price_eur: 20, credit_eur: 20, due_eur: 0 }],
+  credit_eur: 20,
+  due_eur: 0,
+};
+const uncovered: CreditCover = {
+  slots: [{ time_slot_id: free.id, price_eur: 20, credit_eur: 0, due_eur: 20 }],
+  credit_eur: 0,
+  due_eur: 20,
+};
+
 type Event = EventFrom<typeof bookingMachine>;
 // Each call's answers (success and the failures the UI tells apart) and the user's and the session's events.
 const EVENTS = [
@@ -49,6 +63,10 @@ const EVENTS = [
   { type: 'xstate.error.actor.createBooking', error: new ApiError('slot_unavailable', 'Slot taken') },
   {
     type: 'xstate.error.actor.createBooking',
+    error: new ApiError('price_changed', 'The price has changed: the total is now €10.'),
+  },
+  {
+    type: 'xstate.error.actor.createBooking',
     error: new ApiError('payment_provider_unavailable'),
   },
   { type: 'date.select', date: '2026-11-24' },
@@ -62,6 +80,7 @@ const EVENTS = [
   { type: 'coupon.remove' },
   { type: 'summary.open' },
   { type: 'terms.toggle' },
+  { type: 'credit.toggle' },
   { type: 'summary.close' },
   { type: 'booking.confirm' },
   { type: 'payment.failed' },
@@ -86,9 +105,29 @@ const COUPON_EVENTS = new Set(['coupon.input', 'coupon.apply', 'coupon.remove'])
 function events(state: SnapshotFrom<typeof bookingMachine>): Event[] {
   const { context } = state;
   if (context.series !== null || state.matches({ browsing: { series: 'previewing' } }))
-    return [...EVENTS.filter((event) => !COUPON_EVENTS.has(event.type)), ...SERIES_EVENTS];
-  if (context.coupon === null && context.couponInput === '') return [...EVENTS, ...SERIES_EVENTS];
-  return EVENTS;
+    return [
+      ...EVENTS.filter((event) => !COUPON_EVENTS.has(event.type)),
+      ...SERIES_EVENTS,
+      ...coverAnswers(state),
+    ];
+  if (context.coupon === null && context.couponInput === '')
+    return [...EVENTS, ...SERIES_EVENTS, ...coverAnswers(state)];
+  return [...EVENTS, ...coverAnswers(state)];
+}
+
+/**
+ * The cover child's answers for the basket as it stands (it is the booking flow's child, with a model of its own):
+ * on the plain basket the credit pays it whole or could not be read; on a basket with a coupon or a series it pays
+ * nothing (the graph stays small).
+ */
+function coverAnswers(state: SnapshotFrom<typeof bookingMachine>): Event[] {
+  const { context } = state;
+  const key = basketKey(context);
+  if (key === null || isCoverSettled(context)) return [];
+  const plain = context.series === null && context.coupon === null;
+  return (plain ? [coveredWhole, null] : [uncovered]).map(
+    (cover) => ({ type: 'cover.changed', key, cover }) as unknown as Event,
+  );
 }
 
 const coverage = coverageOf(bookingMachine);
@@ -114,12 +153,16 @@ describe('booking machine, model-based', () => {
         `terms:${state.context.termsAccepted}`,
         `pending:${state.context.pendingSlot !== null}`,
         `series:${state.context.series !== null}`,
+        `cover:${isCoverSettled(state.context)}`,
+        `credit:${(currentCover(state.context)?.credit_eur ?? 0) > 0}`,
+        `use:${usesCredit(state.context)}`,
       ].join(' '),
   });
 
   for (const path of paths) {
     it(`follows ${path.description} to ${JSON.stringify(path.state.value)}`, async () => {
       const requestLogin = vi.fn();
+      const created: unknown[] = [];
       // The session changes reach the machine through the app's bridge, from a real session.
       const world = modelSession();
       try {
@@ -134,7 +177,14 @@ describe('booking machine, model-based', () => {
           ],
           input,
           coverage,
-          provide: { actions: { requestLogin }, actors: { sessionChanges: world.bridge } },
+          // The cover child answers as the path says (its `cover.changed`), not by itself.
+          provide: {
+            actions: { requestLogin },
+            actors: { sessionChanges: world.bridge, creditCover: fromCallback(() => {}) },
+          },
+          onCall: (id, call) => {
+            if (id === 'createBooking') created.push(call);
+          },
           through: world.through,
           check: (snapshot) => {
             const { context } = snapshot;
@@ -148,6 +198,17 @@ describe('booking machine, model-based', () => {
             // The terms checkbox is ticked only inside the summary.
             if (!snapshot.matches('summary')) expect(context.termsAccepted).toBe(false);
             if (context.pendingSlot) expect(requestLogin).toHaveBeenCalled();
+            // A booking is asked for only once the basket's cover is settled; with credit in use it spends it and
+            // expects to pay what the cover left, else the basket's total.
+            if (snapshot.matches({ summary: 'creating' })) {
+              expect(isCoverSettled(context)).toBe(true);
+              expect(created.at(-1)).toMatchObject(
+                usesCredit(context)
+                  ? { use_credit: true, expected_total_final_price_eur: currentCover(context)!.due_eur }
+                  : { expected_total_final_price_eur: expect.any(Number) as number },
+              );
+              if (!usesCredit(context)) expect(created.at(-1)).not.toHaveProperty('use_credit');
+            }
             // A series being chosen holds only its weeks in the basket, and only for a logged-in member.
             const { series } = context;
             if (series) {

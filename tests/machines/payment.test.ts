@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { ApiError } from '../../machines/api.ts';
 import { paymentMachine, type SessionBooking, type SessionStatus } from '../../machines/payment.machine.ts';
-import { bookedSlots, paymentOutcome, refundedSlots } from '../../machines/payment.selectors.ts';
+import { bookedSlots, packOutcome, paymentOutcome, refundedSlots } from '../../machines/payment.selectors.ts';
 
 function start(answers: (() => SessionStatus | Promise<SessionStatus>)[]) {
   const calls: string[] = [];
@@ -103,6 +103,7 @@ describe('what a completed checkout came to', () => {
     bookings,
     moveDifferenceEur: null,
     awaitingPayment: null,
+    creditPack: null,
   });
 
   it('is booked when a slot is confirmed, listing only the confirmed ones', () => {
@@ -127,5 +128,19 @@ describe('what a completed checkout came to', () => {
     ]);
     const state = await waitFor(actor, (s) => s.matches('result'));
     expect(paymentOutcome(state.context)).toBe('refunded');
+  });
+
+  it('names the pack a checkout sold: credited once paid, awaiting its money until then', async () => {
+    const pack = { name: 'Dez horas', unit: 'hours' as const, credit: 10, expires_at: null };
+    const { actor } = start([
+      () => ({ status: 'complete', clientSecret: null, bookings: [], credit_pack: pack }),
+    ]);
+    const state = await waitFor(actor, (s) => s.matches('result'));
+    expect(state.context.creditPack).toEqual(pack);
+    expect(packOutcome(state.context)).toBe('awaiting');
+    const paid = { ...context([]), creditPack: { ...pack, expires_at: '2027-05-31T12:00:00Z' } };
+    expect(packOutcome(paid)).toBe('credited');
+    expect(packOutcome({ ...paid, status: 'expired' })).toBeNull();
+    expect(packOutcome(context([slot(1, 'confirmed')]))).toBeNull();
   });
 });

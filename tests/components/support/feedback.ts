@@ -6,6 +6,7 @@ const TEXTS: Partial<Record<FeedbackKey, string>> = {
   generic: 'Ocorreu um erro inesperado. Tente novamente.',
   'can-not-update-profile': 'Não é possível atualizar o perfil. Tente mais tarde.',
   'can-not-move-booking': 'Não foi possível mudar a reserva. Tente mais tarde.',
+  'can-not-buy-pack': 'Não foi possível comprar o pacote. Tente novamente mais tarde.',
   'failed-to-delete-account': 'Não foi possível eliminar a conta',
   'passwords-do-not-match': 'As palavras-passe não coincidem',
   'invalid-phone-number': 'O número de telefone tem de incluir o indicativo do país e ser válido',

@@ -1,0 +1,113 @@
+import type { CreditPack, Wallet, WalletView } from '../../machines/wallet.machine.ts';
+
+// A member's wallet and the packs on sale, as the server answers them (issue 31), for the wallet's tests.
+
+export const TEN_HOURS: CreditPack = {
+  id: 3,
+  name: 'Dez horas',
+  unit: 'hours',
+  credit: 10,
+  price_eur: 90,
+  validity_days: 180,
+  scope: { branches: null, weekdays: null, from_time: null, to_time: null },
+};
+
+export const MORNINGS: CreditPack = {
+  id: 4,
+  name: 'Manhãs',
+  unit: 'eur',
+  credit: 50,
+  price_eur: 45,
+  validity_days: 1,
+  scope: {
+    branches: [
+      { id: 1, name: 'Avenidas Novas' },
+      { id: 2, name: 'Campo de Ourique' },
+    ],
+    weekdays: [1, 2, 3, 4, 5, 7],
+    from_time: '07:00',
+    to_time: '12:00',
+  },
+};
+
+export const WALLET: Wallet = {
+  lots: [
+    {
+      id: 21,
+      name: 'Dez horas',
+      unit: 'hours',
+      initial: 10,
+      remaining: 2.5,
+      bought_at: '2026-11-02T10:00:00Z',
+      expires_at: '2027-05-01T10:00:00Z',
+      expired: false,
+      scope: TEN_HOURS.scope,
+    },
+    {
+      id: 20,
+      name: 'Manhãs',
+      unit: 'eur',
+      initial: 50,
+      remaining: 0,
+      bought_at: '2026-01-10T10:00:00Z',
+      expires_at: '2026-01-11T10:00:00Z',
+      expired: true,
+      scope: MORNINGS.scope,
+    },
+  ],
+  movements: [
+    {
+      id: 5,
+      lot_id: 21,
+      kind: 'release',
+      amount: 1,
+      unit: 'hours',
+      value_eur: 20,
+      booking_id: 42,
+      at: '2026-11-20T09:00:00Z',
+    },
+    {
+      id: 4,
+      lot_id: 21,
+      kind: 'return',
+      amount: 0.5,
+      unit: 'hours',
+      value_eur: 10,
+      booking_id: 41,
+      at: '2026-11-15T09:00:00Z',
+    },
+    {
+      id: 3,
+      lot_id: 21,
+      kind: 'spend',
+      amount: 9,
+      unit: 'hours',
+      value_eur: 180,
+      booking_id: 41,
+      at: '2026-11-03T09:00:00Z',
+    },
+    {
+      id: 2,
+      lot_id: 21,
+      kind: 'grant',
+      amount: 10,
+      unit: 'hours',
+      value_eur: 90,
+      booking_id: null,
+      at: '2026-11-02T10:00:00Z',
+    },
+    {
+      id: 1,
+      lot_id: 20,
+      kind: 'expire',
+      amount: 50,
+      unit: 'eur',
+      value_eur: 50,
+      booking_id: null,
+      at: '2026-01-11T10:00:00Z',
+    },
+  ],
+};
+
+export const EMPTY: WalletView = { wallet: { lots: [], movements: [] }, packs: [] };
+export const FULL: WalletView = { wallet: WALLET, packs: [TEN_HOURS, MORNINGS] };
