@@ -639,7 +639,11 @@ describe.each(DATABASE_TARGETS)('prepaid packs and the credit wallet (%s)', (tar
         validity_days: 45,
       }),
     ]);
-    expect(packs[0]!.scope).toMatchObject({ weekdays: [1, 2, 3, 4, 5], from_time: '07:00', to_time: '12:00' });
+    expect(packs[0]!.scope).toMatchObject({
+      weekdays: [1, 2, 3, 4, 5],
+      from_time: '07:00',
+      to_time: '12:00',
+    });
     // Hours that end before they start are refused with the reason, and nothing changes.
     expect(await cli('pack', 'update', String(packs[0]!.id), '--from', '13:00')).toBe(2);
     expect(err.join('\n')).toContain('invalid_credit_pack_hours');
