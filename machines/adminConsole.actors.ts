@@ -1,5 +1,5 @@
 import { expectData, expectOk, type ApiClient } from './api.ts';
-import type { components } from '../openapi/schema.gen.ts';
+import type { components, operations } from '../openapi/schema.gen.ts';
 
 // The console's reads and the changes that need no flow of their own, over the typed client: the views hand
 // them to the list machine (adminQuery) and the action machine (adminTask) as their actors.
@@ -25,6 +25,7 @@ export type AdminCreditPack = Schemas['AdminCreditPack'];
 export type AdminCreditPackCreate = Schemas['AdminCreditPackCreate'];
 export type AdminCreditPackUpdate = Schemas['AdminCreditPackUpdate'];
 export type CreditUnit = Schemas['CreditUnit'];
+export type AdminGiftVoucher = Schemas['AdminGiftVoucher'];
 export type RefundRatios = Schemas['RefundRatios'];
 export type MoneyReport = Schemas['MoneyReport'];
 export type OccupancyReport = Schemas['OccupancyReport'];
@@ -56,6 +57,10 @@ export type AuditFilters = {
 };
 
 export type DocumentFilters = { from: string; to: string; bookingId: number | null; page: number };
+/** The gift vouchers' filter (`listAdminGiftVouchers`): '' is all of them. */
+export type GiftVoucherFilter = NonNullable<
+  NonNullable<operations['listAdminGiftVouchers']['parameters']['query']>['status']
+>;
 
 const optional = (value: string) => (value === '' ? undefined : value);
 
@@ -183,6 +188,12 @@ export function createAdminConsoleActors(api: ApiClient, publicApi: ApiClient) {
         api.PATCH('/admin/credit-packs/{pack_id}', {
           params: { path: { pack_id: params.id } },
           body: { active: params.active },
+        }),
+      ),
+    giftVouchers: (params: { status: GiftVoucherFilter | '' }) =>
+      expectData(
+        api.GET('/admin/gift-vouchers', {
+          params: { query: { status: params.status === '' ? undefined : params.status } },
         }),
       ),
     refundPolicy: () => expectData(api.GET('/admin/refund-policy')),

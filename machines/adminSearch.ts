@@ -1,21 +1,15 @@
 // zod's tree-shakable build: these schemas are the console routes' `validateSearch`, defined with the routes in
 // the landing page's router (src/router.tsx); the console's own code stays in its lazily loaded chunks.
 import { z } from 'zod/mini';
+import { optional as absentWhenMalformed, stringOrDigits } from './modal-search.ts';
 
-/**
- * The console's filters and page numbers in the address (issue 28, item 1): one schema per page, so reload, Back
- * and a copied link keep them. Each parameter falls back to absent when malformed, and absent means the page's
- * default (no filter, the first page); a page reads them with its defaults (src/admin/hooks.ts).
- */
-const absentWhenMalformed = <T extends z.ZodMiniType>(schema: T) => z.catch(z.optional(schema), undefined);
+// The console's filters and page numbers in the address (issue 28, item 1): one schema per page, so reload, Back
+// and a copied link keep them. Each parameter falls back to absent when malformed (`optional`, shared with
+// machines/modal-search.ts), and absent means the page's default (no filter, the first page); a page reads them
+// with its defaults (src/admin/hooks.ts).
 
 /** The router's search parser turns digits into numbers; a filter is text either way. */
-const text = absentWhenMalformed(
-  z.pipe(
-    z.union([z.string(), z.pipe(z.number().check(z.refine(Number.isFinite)), z.transform(String))]),
-    z.string().check(z.maxLength(200)),
-  ),
-);
+const text = absentWhenMalformed(z.pipe(stringOrDigits, z.string().check(z.maxLength(200))));
 
 const positiveInt = absentWhenMalformed(
   z.pipe(
@@ -24,16 +18,20 @@ const positiveInt = absentWhenMalformed(
   ),
 );
 
-function withoutAbsent<T extends object>(search: T): T {
-  const present = { ...search };
-  for (const key of Object.keys(present) as (keyof T)[]) {
-    if (present[key] === undefined || present[key] === '') delete present[key];
-  }
-  return present;
-}
-
+/**
+ * Every parameter of the page, undefined when absent, empty or malformed, but kept as a key: the router lays each
+ * route's validated search over the address's own (TanStack Router's `match.search`), so a parameter left out
+ * would let the address's malformed value through to the page (`?status=lost` asked of the server).
+ */
 const searchOf = <T extends z.core.$ZodLooseShape>(shape: T) =>
-  z.pipe(z.object(shape), z.transform(withoutAbsent));
+  z.pipe(
+    z.object(shape),
+    z.transform((search) => {
+      const all: Record<string, unknown> = { ...search };
+      for (const key of Object.keys(shape)) all[key] = all[key] === '' ? undefined : all[key];
+      return all as typeof search;
+    }),
+  );
 
 export const adminSearch = {
   /** `/{lang}/admin?setup=<token>`: the one-time link of `operator add`; the console's other pages keep it. */
@@ -50,6 +48,9 @@ export const adminSearch = {
   }),
   members: searchOf({ q: text, page: positiveInt }),
   prices: searchOf({ branchId: positiveInt }),
+  giftVouchers: searchOf({
+    status: absentWhenMalformed(z.enum(['unpaid', 'issued', 'expiring', 'redeemed', 'expired'])),
+  }),
   money: searchOf({
     branchId: positiveInt,
     from: text,

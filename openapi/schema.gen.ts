@@ -632,6 +632,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/gift-vouchers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The gift vouchers the current user bought
+     * @description Issue 31: newest first, each with its recipient, its state and, once paid, its code (the buyer may hand it over themselves) and expiry.
+     */
+    get: operations['listMyGiftVouchers'];
+    put?: never;
+    /**
+     * Buy a gift voucher for someone, through the normal checkout
+     * @description Issue 31: a voucher of 5 to 500 euros for a recipient (name, e-mail, an optional message). Once paid, the voucher gets its code, valid for a year, the recipient is e-mailed it with the message (in the buyer's language), and the payment gets its invoice. The checkout's result (`getCheckoutSessionStatus`) names the voucher (`gift_voucher`). The buyer must be verified and not blocked, as for a booking.
+     */
+    post: operations['buyGiftVoucher'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/wallet/redeem': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Redeem a gift voucher's code into the current user's wallet
+     * @description Issue 31: the voucher's amount becomes a lot of euros in the wallet, spendable at every branch until the voucher's expiry. Once per voucher: a second redemption, by anyone, is a 409. Attempts are limited per member (`voucher.redeem`).
+     */
+    post: operations['redeemGiftVoucher'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/bookings/weekly/{slot_id}': {
     parameters: {
       query?: never;
@@ -1376,6 +1420,26 @@ export interface paths {
     patch: operations['updateAdminCreditPack'];
     trace?: never;
   };
+  '/admin/gift-vouchers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Gift vouchers sold, newest first
+     * @description Owners only. `status`: `issued` (paid, not redeemed, not expired), `expiring` (issued and expiring within 30 days), `redeemed`, `expired` (issued, never redeemed, past its expiry), `unpaid` (checkout not paid); all when absent. At most 500.
+     */
+    get: operations['listAdminGiftVouchers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/coupons': {
     parameters: {
       query?: never;
@@ -1918,6 +1982,9 @@ export interface components {
       | 'booking_paid_with_credit'
       | 'credit_pack_not_found'
       | 'invalid_credit_pack_hours'
+      | 'voucher_not_found'
+      | 'voucher_redeemed'
+      | 'voucher_expired'
       | 'booking_not_cancelable'
       | 'refund_changed'
       | 'checkout_session_not_found'
@@ -2233,6 +2300,65 @@ export interface components {
        */
       expires_at: string | null;
     };
+    /**
+     * @description `unpaid` (its checkout not paid), `issued` (paid, its code usable), `redeemed`, `expired` (never redeemed before its expiry).
+     * @enum {string}
+     */
+    GiftVoucherStatus: 'unpaid' | 'issued' | 'redeemed' | 'expired';
+    GiftVoucherRequest: {
+      /** @description 5 to 500 euros, with at most two decimals. */
+      amount_eur: number;
+      recipient_name: string;
+      /** Format: email */
+      recipient_email: string;
+      message?: string | null;
+    };
+    GiftVoucher: {
+      id: components['schemas']['Id'];
+      amount_eur: components['schemas']['Money'];
+      recipient_name: string;
+      recipient_email: string;
+      message: string | null;
+      status: components['schemas']['GiftVoucherStatus'];
+      /** @description Once paid. */
+      code: string | null;
+      /** Format: date-time */
+      issued_at: string | null;
+      /** Format: date-time */
+      expires_at: string | null;
+    };
+    RedeemVoucherRequest: {
+      /** @description As printed (case and spaces do not matter). */
+      code: string;
+    };
+    CheckoutGiftVoucher: {
+      amount_eur: components['schemas']['Money'];
+      recipient_name: string;
+      recipient_email: string;
+      /** @description Once paid; null until then. */
+      code: string | null;
+      /** Format: date-time */
+      expires_at: string | null;
+    };
+    AdminGiftVoucher: {
+      id: components['schemas']['Id'];
+      code: string | null;
+      amount_eur: components['schemas']['Money'];
+      /** @description Null once the buyer's account is erased. */
+      buyer_email: string | null;
+      recipient_name: string;
+      recipient_email: string;
+      status: components['schemas']['GiftVoucherStatus'];
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      issued_at: string | null;
+      /** Format: date-time */
+      expires_at: string | null;
+      /** Format: date-time */
+      redeemed_at: string | null;
+      redeemed_by_email: string | null;
+    };
     BookingGuest: {
       id: components['schemas']['Id'];
       name: string;
@@ -2448,6 +2574,8 @@ export interface components {
       clientSecret: string | null;
       /** @description Present when this checkout sells a prepaid pack (`purchaseCreditPack`); `bookings` is then empty. */
       credit_pack?: components['schemas']['CheckoutCreditPack'];
+      /** @description Present when this checkout sells a gift voucher (`buyGiftVoucher`); `bookings` is then empty. */
+      gift_voucher?: components['schemas']['CheckoutGiftVoucher'];
       /** @description Present while the checkout completed without its money and its bookings still hold their slots (a Multibanco voucher not yet paid, an MB WAY request not yet approved); absent otherwise. */
       awaiting_payment?: components['schemas']['AwaitingPayment'];
       /** @description The bookings this checkout pays for, by start: what the result says was booked, and, for a payment that arrived after the hold ended, what was refunded instead. */
@@ -2797,13 +2925,14 @@ export interface components {
       error: string | null;
     };
     /**
-     * @description What a movement of money was for. Payments: `booking` (a booking's checkout), `move_difference` (the difference of a move to a dearer slot). Refunds: `cancellation` (by the member), `move_to_cheaper_slot`, `closure`, `operator` (an operator's cancellation or block, with the refund they chose), `account_deletion`, `late_payment` (paid after the hold ended), `move_late_payment` (a move's difference paid after its hold ended). `credit_pack`: a prepaid pack sold (no booking shares).
+     * @description What a movement of money was for. Payments: `booking` (a booking's checkout), `move_difference` (the difference of a move to a dearer slot). Refunds: `cancellation` (by the member), `move_to_cheaper_slot`, `closure`, `operator` (an operator's cancellation or block, with the refund they chose), `account_deletion`, `late_payment` (paid after the hold ended), `move_late_payment` (a move's difference paid after its hold ended). `credit_pack`: a prepaid pack sold; `gift_voucher`: a gift voucher sold (no booking shares either).
      * @enum {string}
      */
     MoneyPurpose:
       | 'booking'
       | 'move_difference'
       | 'credit_pack'
+      | 'gift_voucher'
       | 'cancellation'
       | 'move_to_cheaper_slot'
       | 'closure'
@@ -4728,6 +4857,110 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  listMyGiftVouchers: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The vouchers bought. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GiftVoucher'][];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  buyGiftVoucher: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['GiftVoucherRequest'];
+      };
+    };
+    responses: {
+      /** @description The checkout to pay. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreateBookingResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      /** @description The member is blocked (`booking_client_blocked`), closed their account (`booking_account_closed`) or has not verified their e-mail and phone (`booking_requires_verification`). */
+      403: components['responses']['Forbidden'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  redeemGiftVoucher: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RedeemVoucherRequest'];
+      };
+    };
+    responses: {
+      /** @description The new lot. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WalletLot'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      /** @description No paid voucher has that code (`voucher_not_found`). */
+      404: components['responses']['NotFound'];
+      /** @description The voucher was redeemed already (`voucher_redeemed`) or has expired (`voucher_expired`). */
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   previewWeeklySeries: {
     parameters: {
       query: {
@@ -6271,6 +6504,39 @@ export interface operations {
       404: components['responses']['NotFound'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listAdminGiftVouchers: {
+    parameters: {
+      query?: {
+        status?: 'unpaid' | 'issued' | 'expiring' | 'redeemed' | 'expired';
+      };
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminGiftVoucher'][];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];

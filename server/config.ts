@@ -161,6 +161,7 @@ export const RATE_LIMIT_RULES = [
   'code.resend',
   'guest.add',
   'pack.purchase',
+  'voucher.redeem',
 ] as const;
 export type RateLimitRule = (typeof RATE_LIMIT_RULES)[number];
 export type RateLimit = { limit: number; windowSeconds: number };
@@ -190,6 +191,8 @@ const DEFAULT_RATE_LIMITS: RateLimits = {
   'guest.add': { limit: 20, windowSeconds: HOUR },
   // Each purchase opens a checkout with the payment provider: a person buys a few packs, not dozens an hour.
   'pack.purchase': { limit: 10, windowSeconds: HOUR },
+  // Redeeming is typing a code: a person tries a few, a script guessing codes is stopped.
+  'voucher.redeem': { limit: 10, windowSeconds: HOUR },
 };
 
 const UNIT_SECONDS = { s: 1, m: MINUTE, h: HOUR } as const;

@@ -181,6 +181,12 @@ const adminCreditPacksRoute = createRoute({
   path: 'credit-packs',
   beforeLoad: ownersOnly,
 }).lazy(() => consolePage('creditPacks'));
+const adminGiftVouchersRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: 'gift-vouchers',
+  validateSearch: adminSearch.giftVouchers,
+  beforeLoad: ownersOnly,
+}).lazy(() => consolePage('giftVouchers'));
 const adminRefundPolicyRoute = createRoute({
   getParentRoute: () => adminRoute,
   path: 'refund-policy',
@@ -227,6 +233,7 @@ const routeTree = rootRoute.addChildren([
     adminPricesRoute,
     adminCouponsRoute,
     adminCreditPacksRoute,
+    adminGiftVouchersRoute,
     adminRefundPolicyRoute,
     adminMoneyRoute,
     adminDocumentsRoute,

@@ -25,6 +25,8 @@ export type CancelledBooking = {
   start: Temporal.Instant;
   end: Temporal.Instant;
   refundCents: number;
+  /** What came back to the member's wallet of what credit paid (issue 31), in cents of the price. */
+  creditBackCents?: number;
   /** The booking's raised `calendar_sequence`: the cancel event must out-rank the confirmation's. */
   sequence: number;
 };
@@ -98,6 +100,11 @@ const TEXTS = {
   },
   refundOf: /*i18n*/ { id: 'email.cancellation.refundOf', message: 'reembolso de {amount}' },
   noRefund: /*i18n*/ { id: 'email.cancellation.noRefund', message: 'sem reembolso' },
+  creditBackOf: /*i18n*/ { id: 'email.cancellation.creditBackOf', message: '{amount} de crédito devolvido' },
+  creditBack: /*i18n*/ {
+    id: 'email.cancellation.creditBack',
+    message: '{amount} do crédito que pagou estas horas voltou à sua carteira.',
+  },
   refund: /*i18n*/ {
     id: 'email.cancellation.refund',
     message: 'Reembolso total: {amount}, para {card}. Costuma chegar em 5 a 10 dias úteis.',
@@ -128,6 +135,10 @@ const TEXTS = {
   },
   smsRefund: /*i18n*/ { id: 'email.cancellation.smsRefund', message: 'Reembolso: {amount}.' },
   smsNoRefund: /*i18n*/ { id: 'email.cancellation.smsNoRefund', message: 'Sem reembolso.' },
+  smsCreditBack: /*i18n*/ {
+    id: 'email.cancellation.smsCreditBack',
+    message: '{amount} de crédito voltou à sua carteira.',
+  },
   smsOthers: /*i18n*/ {
     id: 'email.cancellation.smsOthers',
     message:
@@ -160,21 +171,36 @@ export function bookingCancellationEmail(input: CancellationInput): OutboxMessag
   const bookings = sortedBookings(input);
   const lines = bookings.map((booking) => {
     const when = describeSlotTime(locale, branch.timeZone, booking.start, booking.end);
+    const credit = booking.creditBackCents ?? 0;
     const refund =
       booking.refundCents > 0
         ? t(TEXTS.refundOf, { amount: formatMoney(locale, booking.refundCents) })
-        : t(TEXTS.noRefund);
-    return `${when}: ${refund}`;
+        : credit > 0
+          ? null
+          : t(TEXTS.noRefund);
+    const back = credit > 0 ? t(TEXTS.creditBackOf, { amount: formatMoney(locale, credit) }) : null;
+    return `${when}: ${[refund, back].filter(Boolean).join(', ')}`;
   });
   const totalCents = bookings.reduce((sum, booking) => sum + booking.refundCents, 0);
+  const creditCents = bookings.reduce((sum, booking) => sum + (booking.creditBackCents ?? 0), 0);
   const card = input.card
     ? t(TEXTS.cardKnown, {
         brand: input.card.brand ? cardBrandName(input.card.brand) : '',
         last4: input.card.last4,
       }).replace(/\s{2,}/g, ' ')
     : t(TEXTS.cardUnknown);
-  const refund =
-    totalCents > 0 ? t(TEXTS.refund, { amount: formatMoney(locale, totalCents), card }) : t(TEXTS.nothing);
+  const creditLine =
+    creditCents > 0 ? t(TEXTS.creditBack, { amount: formatMoney(locale, creditCents) }) : null;
+  const refund = [
+    totalCents > 0
+      ? t(TEXTS.refund, { amount: formatMoney(locale, totalCents), card })
+      : creditLine
+        ? null
+        : t(TEXTS.nothing),
+    creditLine,
+  ]
+    .filter(Boolean)
+    .join(' ');
   const reference =
     totalCents > 0 && input.paymentReference
       ? t(TEXTS.reference, { reference: input.paymentReference })
@@ -271,7 +297,11 @@ export function bookingCancellationSms(input: CancellationInput): string | null 
   if (input.reason === 'late_payment') return t(TEXTS.smsLate, params);
   const amount = (cents: number) => formatMoney(input.locale, cents);
   const refund =
-    first.refundCents > 0 ? t(TEXTS.smsRefund, { amount: amount(first.refundCents) }) : t(TEXTS.smsNoRefund);
+    first.refundCents > 0
+      ? t(TEXTS.smsRefund, { amount: amount(first.refundCents) })
+      : (first.creditBackCents ?? 0) > 0
+        ? t(TEXTS.smsCreditBack, { amount: amount(first.creditBackCents!) })
+        : t(TEXTS.smsNoRefund);
   const others = input.bookings.length - 1;
   const totalCents = input.bookings.reduce((sum, booking) => sum + booking.refundCents, 0);
   const rest =

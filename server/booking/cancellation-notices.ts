@@ -56,6 +56,7 @@ export async function queueCancellationNotices(
 ): Promise<void> {
   if (ended.length === 0) return;
   const refunds = await endingRefundsOfBookings(trx, ended);
+  const creditBack = await creditReturnedToBookings(trx, ended);
   const revised = await reviseCalendarEvents(trx, [...new Set(ended)]);
   const groups = new Map<string, typeof revised>();
   for (const row of revised) {
@@ -84,6 +85,7 @@ export async function queueCancellationNotices(
       bookings: rows.map((row) => ({
         ...messageBookingTimes(row),
         refundCents: refunds.get(row.id)?.cents ?? 0,
+        creditBackCents: creditBack.get(row.id) ?? 0,
         sequence: row.calendar_sequence,
       })),
       card: sameCard ? (sessionCards[0] ?? null) : null,
@@ -131,4 +133,20 @@ export async function queueCancellationNotices(
       });
     }
   }
+}
+
+/** What came back to the wallet of each booking's credit when it ended (its 'return' movements, issue 31). */
+async function creditReturnedToBookings(
+  trx: Db,
+  bookingIds: readonly number[],
+): Promise<Map<number, number>> {
+  if (bookingIds.length === 0) return new Map();
+  const rows = await trx
+    .selectFrom('credit_movements')
+    .select(['booking_id', (eb) => eb.fn.sum<number>('value_cents').as('cents')])
+    .where('booking_id', 'in', [...bookingIds])
+    .where('kind', '=', 'return')
+    .groupBy('booking_id')
+    .execute();
+  return new Map(rows.map((row) => [row.booking_id!, Number(row.cents)]));
 }

@@ -91,6 +91,29 @@ export function bookingHandlers(services: {
       return reply.code(201).send(result);
     },
 
+    listMyGiftVouchers: async (request, reply) => {
+      noStore(reply);
+      return services.wallet.vouchers.listBought(userId(request));
+    },
+
+    buyGiftVoucher: async (request, reply) => {
+      noStore(reply);
+      await services.limiter.consume('pack.purchase', `user:${userId(request)}`);
+      const result = await services.wallet.vouchers.buy(
+        userId(request),
+        request.body,
+        resolveLocale(request.headers.locale),
+      );
+      return reply.code(201).send(result);
+    },
+
+    redeemGiftVoucher: async (request, reply) => {
+      noStore(reply);
+      await services.limiter.consume('voucher.redeem', `user:${userId(request)}`);
+      const lot = await services.wallet.vouchers.redeem(userId(request), request.body.code);
+      return reply.code(201).send(lot);
+    },
+
     getWallet: async (request, reply) => {
       noStore(reply);
       return services.wallet.wallet(userId(request));

@@ -34,6 +34,7 @@ export {
 } from './use-cases/save-credit-pack.ts';
 export type { CreditPackSettings } from './use-cases/save-credit-pack.ts';
 export { createWalletService } from './wallet/service.ts';
+export { listGiftVouchersForConsole } from './wallet/vouchers.ts';
 export type { WalletService } from './wallet/service.ts';
 export { describeCredit } from './wallet/messages.ts';
 export * as walletRepository from './wallet/repository.ts';

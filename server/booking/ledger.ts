@@ -139,14 +139,16 @@ export async function recordSessionPayment(
 }
 
 /**
- * Records the sale of a prepaid pack (issue 31) when its checkout is paid, in the fulfilling transaction (the
- * session's row locked, so once): a payment of the selling branch, at its VAT rate, concerning no booking. Its
- * invoice is recorded by the caller once the lot it bought exists (the document names the credit).
+ * Records the sale of a prepaid pack or a gift voucher (issue 31) when its checkout is paid, in the fulfilling
+ * transaction (the session's row locked, so once): a payment of the selling branch, at its VAT rate, concerning
+ * no booking. Its invoice is recorded by the caller once what it bought exists (the document names it).
  */
-export async function recordPackSale(
+export async function recordCreditSale(
   trx: Db,
   deps: Pick<LedgerDependencies, 'company'>,
   sale: {
+    /** What was sold: a prepaid pack, or a gift voucher (issue 31). */
+    purpose?: 'credit_pack' | 'gift_voucher';
     sessionId: string;
     provider: 'local' | 'stripe';
     currency: string;
@@ -162,7 +164,7 @@ export async function recordPackSale(
     trx,
     {
       kind: 'payment',
-      purpose: 'credit_pack',
+      purpose: sale.purpose ?? 'credit_pack',
       amount_cents: sale.amountCents,
       currency: sale.currency,
       ...vatOf(branchRate ?? deps.company.vatRate, sale.amountCents),

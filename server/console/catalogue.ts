@@ -25,6 +25,7 @@ import {
   adminCreditPack,
   createCreditPack,
   updateCreditPack,
+  listGiftVouchersForConsole,
   packSettings,
   walletRepository,
 } from '../booking/index.ts';
@@ -329,6 +330,10 @@ export function createCatalogueService(deps: {
       );
       return adminCreditPack((await walletRepository.findPack(db, packId))!);
     },
+
+    /** The gift vouchers sold (issue 31), for the console's list. */
+    listGiftVouchers: (status?: Schemas['GiftVoucherStatus'] | 'expiring') =>
+      listGiftVouchersForConsole(db, dateFromInstant(clock.now()), status),
 
     getRefundPolicy: () => readRefundRatios(db),
 

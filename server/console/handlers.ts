@@ -101,6 +101,7 @@ export function consoleHandlers(services: {
     updateAdminCreditPack: answer(true, (request, by) =>
       catalogue.updateCreditPack(by, request.params.pack_id, request.body),
     ),
+    listAdminGiftVouchers: answer(true, (request) => catalogue.listGiftVouchers(request.query.status)),
     getAdminRefundPolicy: answer(true, () => catalogue.getRefundPolicy()),
     setAdminRefundPolicy: answer(true, (request, by) => catalogue.setRefundPolicy(by, request.body)),
     listBlockedContacts: answer(false, () => service.listBlockedContacts()),

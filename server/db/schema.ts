@@ -213,6 +213,8 @@ export type CheckoutSessionsTable = {
   completed_at: Timestamp | null;
   /** The pack a checkout sells (issue 31); null: it pays bookings or a move. */
   credit_pack_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The gift voucher a checkout sells (issue 31). */
+  gift_voucher_id: ColumnType<number | null, number | null | undefined, number | null>;
 };
 
 export type BookingStatus = 'pending' | 'confirmed' | 'canceled' | 'expired';
@@ -300,7 +302,7 @@ export type BookingMovesTable = {
 /** A movement of money: money in (a payment) or money out (a refund). */
 export type LedgerEntryKind = 'payment' | 'refund';
 /** What a payment paid: a booking's checkout, or the difference of a move to a dearer slot. */
-export type PaymentPurpose = 'booking' | 'move_difference' | 'credit_pack';
+export type PaymentPurpose = 'booking' | 'move_difference' | 'credit_pack' | 'gift_voucher';
 /** Why a refund was made. */
 export type RefundPurpose =
   | 'cancellation'
@@ -602,9 +604,32 @@ export type CreditLotsTable = {
   to_minute: number | null;
   ledger_entry_id: number | null;
   checkout_session_id: string | null;
+  /** The gift voucher redeemed into it. */
+  gift_voucher_id: ColumnType<number | null, number | null | undefined, number | null>;
   expires_at: Timestamp;
   expiry_notice_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: Timestamp;
+};
+
+/** A gift voucher (migration 0016_gift_vouchers): bought, issued once paid, redeemed into a wallet. */
+export type GiftVouchersTable = {
+  id: GeneratedAlways<number>;
+  code: string | null;
+  buyer_id: string | null;
+  amount_cents: number;
+  recipient_name: string;
+  recipient_email: string;
+  message: string | null;
+  locale: LocaleCode;
+  branch_id: number;
+  checkout_session_id: string | null;
+  ledger_entry_id: number | null;
+  issued_at: Date | null;
+  expires_at: Date | null;
+  redeemed_at: Date | null;
+  redeemed_by: string | null;
+  lot_id: number | null;
+  created_at: Date;
 };
 
 export type CreditMovementKind = 'grant' | 'spend' | 'return' | 'release' | 'expire';
@@ -657,6 +682,7 @@ export type Database = {
   credit_packs: CreditPacksTable;
   credit_lots: CreditLotsTable;
   credit_movements: CreditMovementsTable;
+  gift_vouchers: GiftVouchersTable;
   payment_events: PaymentEventsTable;
   refunds: RefundsTable;
   booking_moves: BookingMovesTable;

@@ -24,6 +24,11 @@ const LINE_TEXTS = {
   },
   refund: /*i18n*/ { id: 'taxDocument.line.refund', message: 'Devolução de reserva – {branch}' },
   creditPack: /*i18n*/ { id: 'taxDocument.line.creditPack', message: 'Pacote pré-pago «{name}»' },
+  giftVoucher: /*i18n*/ { id: 'taxDocument.line.giftVoucher', message: 'Vale de oferta {code}' },
+  giftVoucherDetail: /*i18n*/ {
+    id: 'taxDocument.line.giftVoucherDetail',
+    message: 'Crédito para sessões em qualquer espaço, válido até {day}',
+  },
   creditPackDetail: /*i18n*/ {
     id: 'taxDocument.line.creditPackDetail',
     message: '{credit} de crédito para sessões, válido até {day}',
@@ -116,6 +121,22 @@ export async function recordPendingDocument(
           credit: describeCredit(locale, lot.unit, lot.initial),
           day: lot.expires_at.toISOString().slice(0, 10),
         }),
+        base_cents: entry.amount_cents,
+        amount_cents: entry.amount_cents,
+      });
+    }
+  }
+
+  if (entry.purpose === 'gift_voucher') {
+    const voucher = await trx
+      .selectFrom('gift_vouchers')
+      .select(['code', 'expires_at'])
+      .where('ledger_entry_id', '=', ledgerEntryId)
+      .executeTakeFirst();
+    if (voucher?.code) {
+      lines.push({
+        description: t(LINE_TEXTS.giftVoucher, { code: voucher.code }),
+        detail: t(LINE_TEXTS.giftVoucherDetail, { day: voucher.expires_at!.toISOString().slice(0, 10) }),
         base_cents: entry.amount_cents,
         amount_cents: entry.amount_cents,
       });

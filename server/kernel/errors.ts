@@ -385,6 +385,21 @@ export const errorCatalogue = {
       message: 'As horas do pacote têm de ter início e fim, e o fim tem de ser depois do início.',
     },
   },
+  voucher_not_found: {
+    status: 404,
+    detail: /*i18n*/ {
+      id: 'error.voucher_not_found',
+      message: 'Não há nenhum vale com este código. Verifique-o e tente novamente.',
+    },
+  },
+  voucher_redeemed: {
+    status: 409,
+    detail: /*i18n*/ { id: 'error.voucher_redeemed', message: 'Este vale já foi usado.' },
+  },
+  voucher_expired: {
+    status: 409,
+    detail: /*i18n*/ { id: 'error.voucher_expired', message: 'Este vale já expirou.' },
+  },
   move_target_invalid: {
     status: 422,
     detail: /*i18n*/ {

@@ -122,6 +122,7 @@ function useSectionLabels(): Record<SectionPath, string> {
     prices: t`Preços`,
     coupons: t`Cupões`,
     'credit-packs': t`Pacotes`,
+    'gift-vouchers': t`Vales`,
     'refund-policy': t`Política de reembolso`,
     money: t`Receitas e uso`,
     documents: t`Faturas e notas de crédito`,

@@ -17,6 +17,7 @@ export const pages = {
   prices: () => import('./pages/Prices.tsx').then((module) => module.Route),
   coupons: () => import('./pages/Coupons.tsx').then((module) => module.Route),
   creditPacks: () => import('./pages/CreditPacks.tsx').then((module) => module.Route),
+  giftVouchers: () => import('./pages/GiftVouchers.tsx').then((module) => module.Route),
   refundPolicy: () => import('./pages/RefundPolicy.tsx').then((module) => module.Route),
   money: () => import('./pages/Money.tsx').then((module) => module.Route),
   documents: () => import('./pages/Documents.tsx').then((module) => module.Route),

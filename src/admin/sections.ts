@@ -11,6 +11,7 @@ export const SECTIONS = [
   { path: 'prices', ownerOnly: true },
   { path: 'coupons', ownerOnly: true },
   { path: 'credit-packs', ownerOnly: true },
+  { path: 'gift-vouchers', ownerOnly: true },
   { path: 'refund-policy', ownerOnly: true },
   { path: 'money', ownerOnly: true },
   { path: 'documents', ownerOnly: true },

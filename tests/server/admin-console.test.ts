@@ -185,6 +185,7 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
         'listAdminCoupons',
         'listAdminCreditPacks',
         'listAdminDocuments',
+        'listAdminGiftVouchers',
         'listAdminPayments',
         'listOperators',
         'removeOperator',

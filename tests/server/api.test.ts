@@ -3,7 +3,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import { fixedClock } from '../../server/kernel/clock.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
@@ -285,7 +285,10 @@ describe.each(DATABASE_TARGETS)('the API on %s', (target) => {
 
 describe('the API when something breaks inside', () => {
   it('answers a generic 500 without internals when the database is gone, and health says unavailable', async () => {
-    const app = await buildApp(testConfig({ kind: 'pglite', dataDir: null }), {
+    // The migrated template's copy: building the schema from scratch is the migration tests' business.
+    const dataDir = templateDataDir('gym-gone-');
+    onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }));
+    const app = await buildApp(testConfig({ kind: 'pglite', dataDir }, { SLOT_HORIZON_DAYS: '3' }), {
       clock: fixedClock('2026-03-20T10:30:00Z'),
     });
     await app.db.destroy();
@@ -298,14 +301,17 @@ describe('the API when something breaks inside', () => {
     const health = await app.inject('/api/health');
     expect(health.statusCode).toBe(503);
     await app.close().catch(() => undefined);
-  });
+  }, 90_000); // a whole app on an embedded database, seeded: over 30 s on a loaded machine
 });
 
 describe('the API in production', () => {
   it('has no development routes and seeds no demo data', async () => {
+    // An empty database (the migrated template's copy, never seeded), started in production.
+    const dataDir = templateDataDir('gym-production-');
+    onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }));
     const app = await buildApp({
       ...testConfig(
-        { kind: 'pglite', dataDir: null },
+        { kind: 'pglite', dataDir },
         {
           NODE_ENV: 'production',
           LOG_LEVEL: 'silent',

@@ -257,6 +257,47 @@ describe.each(PGLITE_ONLY)('doors through Seam (%s)', (target) => {
     expect((await doorsOf(lockCodeId)).map((door) => door.state)).toEqual(['revoked', 'revoked']);
   });
 
+  it('puts a guest’s own code on every door and deletes it when the guest is removed, then the booking’s on cancelling', async () => {
+    const { user, booking, lockCodeId } = await book('2026-03-30T10:00');
+    const bookings = bookingService(app.db, clock, deps());
+    const rita = await bookings.guests.addGuest(user, booking.id, { name: 'Rita', email: 'rita@example.pt' });
+    const rui = await bookings.guests.addGuest(user, booking.id, {
+      name: 'Rui',
+      phone_number: '+351912345678',
+    });
+    await app.jobs.runDue();
+    for (const device of seam.devices) {
+      const onDoor = await seam.codesOn(device);
+      expect(onDoor).toHaveLength(3);
+      expect(new Set(onDoor.map((code) => code.code)).size).toBe(3);
+    }
+    const guestCodeOf = async (guestId: number) =>
+      (
+        await app.db
+          .selectFrom('booking_guests')
+          .select('lock_code_id')
+          .where('id', '=', guestId)
+          .executeTakeFirstOrThrow()
+      ).lock_code_id!;
+    const ritaCode = await guestCodeOf(rita.id);
+    await bookings.guests.removeGuest(user, booking.id, rita.id);
+    expect((await doorsOf(ritaCode)).map((door) => door.state)).toEqual(['revoking', 'revoking']);
+    await app.jobs.runDue();
+    for (const device of seam.devices) expect(await seam.codesOn(device)).toHaveLength(2);
+    expect((await doorsOf(ritaCode)).map((door) => door.state)).toEqual(['revoked', 'revoked']);
+
+    const ruiCode = await guestCodeOf(rui.id);
+    await bookings.cancelBookings({
+      userId: user,
+      items: [{ bookingId: booking.id, expectedRefundEur: 15 }],
+    });
+    await app.jobs.runDue();
+    for (const device of seam.devices) expect(await seam.codesOn(device)).toEqual([]);
+    for (const code of [lockCodeId, ruiCode]) {
+      expect((await doorsOf(code)).map((door) => door.state)).toEqual(['revoked', 'revoked']);
+    }
+  });
+
   it('deletes a cancelled booking’s code at once even while the code’s sync waits out a programming door’s backoff', async () => {
     const { user, booking, lockCodeId } = await book('2026-03-30T10:00');
     await app.jobs.runDue();

@@ -399,6 +399,15 @@ function baseRequest(operation: Operation, seeded: Seeded) {
         expected_total_final_price_eur: 9999,
       };
       break;
+    case 'buyGiftVoucher':
+      // An amount no one can pay (a tenth of a cent): refused before a voucher or a checkout exists.
+      body = {
+        amount_eur: 10.005,
+        recipient_name: 'Rita',
+        recipient_email: 'rita@example.pt',
+        message: null,
+      };
+      break;
     case 'cancelBookings':
       body = { booking: [{ booking_id: seeded.bookingId, expected_refund_eur: 9999 }] };
       break;

@@ -47,7 +47,7 @@ describe.each(DATABASE_TARGETS)('prepaid packs and the credit wallet (%s)', (tar
     app = await buildApp(
       accountTestConfig(database.config, {
         SLOT_HORIZON_DAYS: '3',
-        RATE_LIMITS: RELAXED_RATE_LIMITS.replace(/pack\.purchase=[^,]+/, 'pack.purchase=4/1h'),
+        RATE_LIMITS: RELAXED_RATE_LIMITS.replace(/voucher\.redeem=[^,]+/, 'voucher.redeem=3/1h'),
       }),
       { clock },
     );
@@ -325,6 +325,11 @@ describe.each(DATABASE_TARGETS)('prepaid packs and the credit wallet (%s)', (tar
     );
     expect(late.statusCode, late.body).toBe(200);
     expect((await wallet(ana)).lots[0]!.remaining).toBe(12.5);
+    // The cancellation e-mail says what came back, and where.
+    const cancelled = (await outboxTo(app, ana.email)).filter((mail) => mail.subject?.includes('cancel'));
+    expect(cancelled.map((mail) => mail.text).join('\n')).toContain(
+      '€7.50 of the credit that paid for these hours is back in your wallet.',
+    );
     const rows = await movementsOf(lot!.id);
     expect(rows.map((row) => [row.kind, row.amount])).toEqual([
       ['grant', 2000],
@@ -660,5 +665,166 @@ describe.each(DATABASE_TARGETS)('prepaid packs and the credit wallet (%s)', (tar
       .orderBy('id')
       .execute();
     expect(audit.map((row) => row.action)).toEqual(['credit_pack.create', 'credit_pack.update']);
+  });
+
+  describe('gift vouchers', () => {
+    async function buyVoucher(who: Member, body: Schemas['GiftVoucherRequest']) {
+      const bought = await who.caller.json('POST', '/api/gift-vouchers', body, who.token);
+      expect(bought.statusCode, bought.body).toBe(201);
+      const secret = bought.json<Schemas['CreateBookingResponse']>().checkout_session.clientSecret!;
+      const sessionId = secret.split('_secret_')[0]!;
+      const paid = await payCheckout(who, secret);
+      expect(paid.statusCode, paid.body).toBe(200);
+      return sessionId;
+    }
+    const redeem = (who: Member, code: string) =>
+      who.caller.json('POST', '/api/wallet/redeem', { code }, who.token);
+
+    it('sells a voucher (ledger, invoice, e-mails with the code) that the recipient redeems once into their wallet', async () => {
+      const ana = await member();
+      const sessionId = await buyVoucher(ana, {
+        amount_eur: 40,
+        recipient_name: 'Rita',
+        recipient_email: 'Rita.Gomes@example.pt',
+        message: 'Parabéns!\nBons treinos.',
+      });
+      const status = (
+        await ana.caller.get(`/api/checkout/session-status?stripe_session_id=${sessionId}`, ana.token)
+      ).json<Schemas['CheckoutSessionStatus']>();
+      expect(status).toMatchObject({
+        status: 'complete',
+        bookings: [],
+        gift_voucher: { amount_eur: 40, recipient_name: 'Rita', recipient_email: 'rita.gomes@example.pt' },
+      });
+      const code = status.gift_voucher!.code!;
+      expect(code).toMatch(/^[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}$/);
+      expect(status.gift_voucher!.expires_at).toBe('2027-03-02T09:00:00.000Z');
+
+      const sale = await app.db
+        .selectFrom('ledger_entries')
+        .selectAll()
+        .where('checkout_session_id', '=', sessionId)
+        .executeTakeFirstOrThrow();
+      expect(sale).toMatchObject({ kind: 'payment', purpose: 'gift_voucher', amount_cents: 4000 });
+      const invoice = await app.db
+        .selectFrom('tax_documents')
+        .select(['lines', 'total_cents'])
+        .where('ledger_entry_id', '=', sale.id)
+        .executeTakeFirstOrThrow();
+      expect(invoice.lines).toEqual([expect.objectContaining({ description: `Gift voucher ${code}` })]);
+
+      const [gift] = await outboxTo(app, 'rita.gomes@example.pt');
+      // In the language the buyer bought it in (the request's: Portuguese here).
+      expect(gift!.subject).toMatch(/^Ana ofereceu-lhe um vale de 40,00\s€$/);
+      expect(gift!.text).toContain(code);
+      expect(gift!.text).toContain('Parabéns!\nBons treinos.');
+      expect(gift!.text).toContain(`?account_tab=wallet&voucher=${code}`);
+      expect((await outboxTo(app, ana.email)).some((mail) => mail.text.includes(code))).toBe(true);
+      expect((await ana.caller.get('/api/gift-vouchers', ana.token)).json()).toEqual([
+        expect.objectContaining({ status: 'issued', code, amount_eur: 40, recipient_name: 'Rita' }),
+      ]);
+
+      // The recipient types it in lower case with spaces; a lot of 40 € at every branch, until the voucher expires.
+      const rita = await member();
+      const redeemed = await redeem(rita, ` ${code.toLowerCase().replaceAll('-', ' ')} `);
+      expect(redeemed.statusCode, redeemed.body).toBe(201);
+      expect(redeemed.json<Schemas['WalletLot']>()).toMatchObject({
+        unit: 'eur',
+        initial: 40,
+        remaining: 40,
+        expires_at: '2027-03-02T09:00:00.000Z',
+        scope: { branches: null },
+      });
+      const slot = await lisbonSlot(app.db, porto, '2026-03-10T10:00');
+      expect(await cover(rita, [slot])).toMatchObject({ credit_eur: 15, due_eur: 0 });
+      // Once: a second redemption, by anyone, is refused.
+      const again = await redeem(await member(), code);
+      expect(again.statusCode).toBe(409);
+      expect(again.json<ErrorBody>().code).toBe('voucher_redeemed');
+      expect((await ana.caller.get('/api/gift-vouchers', ana.token)).json()).toEqual([
+        expect.objectContaining({ status: 'redeemed' }),
+      ]);
+      const listed = (await owner.client.get('/api/admin/gift-vouchers?status=redeemed', owner.token)).json<
+        Schemas['AdminGiftVoucher'][]
+      >();
+      expect(listed).toEqual([
+        expect.objectContaining({
+          code,
+          amount_eur: 40,
+          buyer_email: ana.email,
+          redeemed_by_email: rita.email,
+        }),
+      ]);
+      expect((await owner.client.get('/api/admin/gift-vouchers?status=issued', owner.token)).json()).toEqual(
+        [],
+      );
+      await lotsBalance();
+    });
+
+    it('refuses unknown and expired codes, lets one of two racing members redeem, and limits attempts', async () => {
+      const ana = await member();
+      const unknown = await redeem(ana, 'AAAA-BBBB-CCCC');
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json<ErrorBody>().code).toBe('voucher_not_found');
+
+      const first = await buyVoucher(ana, {
+        amount_eur: 25,
+        recipient_name: 'Rui',
+        recipient_email: 'rui@example.pt',
+      });
+      const code = (
+        await ana.caller.get(`/api/checkout/session-status?stripe_session_id=${first}`, ana.token)
+      ).json<Schemas['CheckoutSessionStatus']>().gift_voucher!.code!;
+      const [rui, rosa] = [await member(), await member()];
+      const answers = await Promise.all([redeem(rui, code), redeem(rosa, code)]);
+      expect(answers.map((answer) => answer.statusCode).sort()).toEqual([201, 409]);
+      const lots = await app.db.selectFrom('credit_lots').select(['user_id', 'initial']).execute();
+      expect(lots).toEqual([expect.objectContaining({ initial: 2500 })]);
+
+      // A voucher nobody redeemed within its year cannot be redeemed after it.
+      const second = await buyVoucher(ana, {
+        amount_eur: 10,
+        recipient_name: 'Eva',
+        recipient_email: 'eva@example.pt',
+      });
+      const late = (
+        await ana.caller.get(`/api/checkout/session-status?stripe_session_id=${second}`, ana.token)
+      ).json<Schemas['CheckoutSessionStatus']>().gift_voucher!.code!;
+      clock.set('2027-03-03T09:00:00Z');
+      const eva = await member();
+      const expired = await redeem(eva, late);
+      expect(expired.statusCode).toBe(409);
+      expect(expired.json<ErrorBody>().code).toBe('voucher_expired');
+      owner = await loggedInOperator(app, clock, `owner-${Math.random()}@gym.example`, 'owner');
+      expect((await owner.client.get('/api/admin/gift-vouchers?status=expired', owner.token)).json()).toEqual(
+        [expect.objectContaining({ code: late, status: 'expired' })],
+      );
+      // Guessing: the member's fourth attempt within the hour is refused before any code is looked at.
+      for (const guess of ['ZZZZ-ZZZZ-ZZZ2', 'ZZZZ-ZZZZ-ZZZ3'])
+        expect((await redeem(eva, guess)).statusCode).toBe(404);
+      const limited = await redeem(eva, 'ZZZZ-ZZZZ-ZZZ4');
+      expect(limited.statusCode).toBe(429);
+    });
+
+    it('refuses a bad voucher order clearly and sells nothing', async () => {
+      const ana = await member();
+      for (const body of [
+        { amount_eur: 2, recipient_name: 'Rui', recipient_email: 'rui@example.pt' },
+        { amount_eur: 20, recipient_name: '', recipient_email: 'rui@example.pt' },
+        { amount_eur: 20, recipient_name: 'Rui', recipient_email: 'not an address' },
+        {
+          amount_eur: 20,
+          recipient_name: 'Rui',
+          recipient_email: 'rui@example.pt',
+          message: 'x'.repeat(501),
+        },
+        { amount_eur: 20.005, recipient_name: 'Rui', recipient_email: 'rui@example.pt' },
+      ]) {
+        const refused = await ana.caller.json('POST', '/api/gift-vouchers', body, ana.token);
+        expect(refused.statusCode, JSON.stringify(body)).toBe(422);
+        expect(refused.json<ErrorBody>().code).toBe('validation_failed');
+      }
+      expect(await app.db.selectFrom('gift_vouchers').selectAll().execute()).toEqual([]);
+    });
   });
 });

@@ -30,6 +30,7 @@ import { applyMoveSessionOutcome } from '../moves.ts';
 import { findMoveBySession, lockBookingToMove, peekMoveBySession } from '../moves-repository.ts';
 import * as repository from './repository.ts';
 import { applyPackOutcome } from '../wallet/purchase.ts';
+import { applyVoucherOutcome } from '../wallet/vouchers.ts';
 
 // What a paid, expired or failed checkout does to its bookings. Every function runs in the caller's
 // transaction, with the session's row locked, so each change happens exactly once.
@@ -313,6 +314,10 @@ export async function applySessionOutcome(
   // A pack's checkout sells credit, not slots (issue 31): its outcome is the wallet's.
   if (stored.credit_pack_id !== null) {
     await applyPackOutcome(trx, deps, stored, session, outcome, now);
+    return 'applied';
+  }
+  if (stored.gift_voucher_id !== null) {
+    await applyVoucherOutcome(trx, deps, stored, session, outcome, now);
     return 'applied';
   }
   const move = await findMoveBySession(trx, stored.id);

@@ -22,6 +22,7 @@ import { localCheckoutPolicy, renderLocalCheckoutPage } from './local-page.ts';
 import { awaitingPaymentOf } from './awaiting-payment.ts';
 import * as repository from './repository.ts';
 import { packSessionStatus } from '../wallet/purchase.ts';
+import { voucherSessionStatus } from '../wallet/vouchers.ts';
 import { findMoveBySession } from '../moves-repository.ts';
 import type { components } from '../../../openapi/schema.gen.ts';
 
@@ -85,11 +86,13 @@ export function createCheckoutService(deps: CheckoutServiceDependencies) {
   async function sessionStatus(sessionId: string): Promise<Schemas['CheckoutSessionStatus']> {
     const current = (await repository.findSession(db, sessionId))!;
     const now = dateFromInstant(clock.now());
-    if (current.credit_pack_id !== null) {
+    if (current.credit_pack_id !== null || current.gift_voucher_id !== null) {
       return {
         status: current.status,
         clientSecret: current.status === 'open' ? current.client_secret : null,
-        ...(await packSessionStatus(db, current, now)),
+        ...(current.credit_pack_id !== null
+          ? await packSessionStatus(db, current, now)
+          : await voucherSessionStatus(db, current, now)),
         bookings: [],
       };
     }

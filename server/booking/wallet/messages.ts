@@ -113,3 +113,102 @@ export function creditExpiryMessage(input: {
     html: layout(paragraphs, links),
   };
 }
+
+const VOUCHER_TEXTS = {
+  giftSubject: /*i18n*/ {
+    id: 'email.giftVoucher.subject',
+    message: '{buyer} ofereceu-lhe um vale de {amount}',
+  },
+  gift: /*i18n*/ {
+    id: 'email.giftVoucher.gift',
+    message:
+      '{buyer} ofereceu-lhe um vale de {amount} para treinar num dos nossos ginásios privados: o espaço inteiro só para si, à hora que escolher.',
+  },
+  message: /*i18n*/ { id: 'email.giftVoucher.message', message: 'A mensagem de {buyer}:' },
+  code: /*i18n*/ { id: 'email.giftVoucher.code', message: 'Código do vale: {code}' },
+  redeem: /*i18n*/ {
+    id: 'email.giftVoucher.redeem',
+    message:
+      'Crie uma conta (ou entre na sua), abra A minha conta → Carteira e introduza o código: o valor fica no seu crédito até {day}.',
+  },
+  open: /*i18n*/ { id: 'email.giftVoucher.open', message: 'Usar o vale: {url}' },
+  boughtSubject: /*i18n*/ {
+    id: 'email.giftVoucher.boughtSubject',
+    message: 'O seu vale de {amount} para {recipient} foi enviado',
+  },
+  bought: /*i18n*/ {
+    id: 'email.giftVoucher.bought',
+    message:
+      'Obrigado. Enviámos a {recipient} ({email}) o vale de {amount} com a sua mensagem. Pode usá-lo até {day}.',
+  },
+} as const satisfies Record<string, Message>;
+
+export function giftVoucherMessage(input: {
+  locale: Locale;
+  buyer: string;
+  recipientName: string;
+  amountCents: number;
+  message: string | null;
+  code: string;
+  expiresAt: Temporal.Instant;
+  timeZone: string;
+  redeemUrl: string;
+}) {
+  const t = translator(input.locale);
+  const amount = formatMoney(input.locale, input.amountCents);
+  const day = formatLocalDay(input.locale, input.timeZone, input.expiresAt, 'genitive');
+  const greeting = t(GREETING, { name: input.recipientName });
+  const intro = t(VOUCHER_TEXTS.gift, { buyer: input.buyer, amount });
+  const note = input.message ? [t(VOUCHER_TEXTS.message, { buyer: input.buyer }), input.message] : [];
+  const code = t(VOUCHER_TEXTS.code, { code: input.code });
+  const redeem = t(VOUCHER_TEXTS.redeem, { day });
+  const open = t(VOUCHER_TEXTS.open, { url: input.redeemUrl });
+  return {
+    subject: t(VOUCHER_TEXTS.giftSubject, { buyer: input.buyer, amount }),
+    text: [greeting, '', intro, '', ...note, ...(note.length ? [''] : []), code, '', redeem, open, ''].join(
+      '\n',
+    ),
+    html: [
+      `<p>${escapeHtml(greeting)}</p>`,
+      `<p>${escapeHtml(intro)}</p>`,
+      ...(input.message
+        ? [
+            `<p>${escapeHtml(note[0]!)}</p>`,
+            `<blockquote style="white-space:pre-line">${escapeHtml(input.message)}</blockquote>`,
+          ]
+        : []),
+      `<p style="font-size:20px;font-weight:700">${escapeHtml(code)}</p>`,
+      `<p>${escapeHtml(redeem)}</p>`,
+      `<p><a href="${escapeHtml(input.redeemUrl)}">${escapeHtml(open)}</a></p>`,
+    ].join('\n'),
+  };
+}
+
+export function giftVoucherBoughtMessage(input: {
+  locale: Locale;
+  firstName: string;
+  recipientName: string;
+  recipientEmail: string;
+  amountCents: number;
+  code: string;
+  expiresAt: Temporal.Instant;
+  timeZone: string;
+  invoiceUrl: string | null;
+}) {
+  const t = translator(input.locale);
+  const amount = formatMoney(input.locale, input.amountCents);
+  const day = formatLocalDay(input.locale, input.timeZone, input.expiresAt, 'genitive');
+  const paragraphs = [
+    t(GREETING, { name: input.firstName }),
+    t(VOUCHER_TEXTS.bought, { recipient: input.recipientName, email: input.recipientEmail, amount, day }),
+    t(VOUCHER_TEXTS.code, { code: input.code }),
+  ];
+  const links = input.invoiceUrl
+    ? [{ text: t(TEXTS.invoice, { url: input.invoiceUrl }), url: input.invoiceUrl }]
+    : [];
+  return {
+    subject: t(VOUCHER_TEXTS.boughtSubject, { amount, recipient: input.recipientName }),
+    text: [...paragraphs, '', ...links.map((link) => link.text), ''].join('\n'),
+    html: layout(paragraphs, links),
+  };
+}

@@ -9,7 +9,7 @@ import { centsToEuros } from '../../kernel/money.ts';
 import { findMessageContext } from '../../notifications/index.ts';
 import type { FulfilmentDependencies, SessionOutcome } from '../checkout/fulfilment.ts';
 import * as checkoutRepository from '../checkout/repository.ts';
-import { memberActor, recordPackSale } from '../ledger.ts';
+import { memberActor, recordCreditSale } from '../ledger.ts';
 import { grantLot } from './credit.ts';
 import { creditPackBoughtMessage } from './messages.ts';
 import * as repository from './repository.ts';
@@ -47,7 +47,7 @@ export async function applyPackOutcome(
     if (alreadyPaid) return;
     await checkoutRepository.markSessionPaid(trx, stored, session, paymentIntentId, now);
     const pack = (await repository.findPack(trx, stored.credit_pack_id!))!;
-    const entryId = await recordPackSale(trx, deps, {
+    const entryId = await recordCreditSale(trx, deps, {
       sessionId: stored.id,
       provider: stored.provider,
       currency: stored.currency,
@@ -120,6 +120,42 @@ export async function applyPackOutcome(
   }
 }
 
+/**
+ * The money a checkout of credit (a pack, a gift voucher) still awaits, as its result shows it: what to pay and by
+ * when (the Multibanco voucher's expiry, or the MB WAY approval window), in `zone`. Absent otherwise.
+ */
+export function awaitedCreditPayment(
+  session: checkoutRepository.CheckoutSessionRow,
+  zone: string,
+  now: Date,
+): Pick<components['schemas']['CheckoutSessionStatus'], 'awaiting_payment'> {
+  const awaiting =
+    session.status === 'complete' &&
+    session.payment_status === 'unpaid' &&
+    (session.payment_method === 'multibanco' || session.payment_method === 'mb_way');
+  const until =
+    session.payment_method === 'multibanco' && session.voucher_expires_at
+      ? session.voucher_expires_at
+      : session.expires_at;
+  if (!awaiting || until <= now) return {};
+  return {
+    awaiting_payment: {
+      method: session.payment_method as 'multibanco' | 'mb_way',
+      amount_eur: centsToEuros(session.amount_cents),
+      held_until: formatLocalTime(Temporal.Instant.fromEpochMilliseconds(until.getTime()), zone),
+      voucher:
+        session.payment_method === 'multibanco' && session.voucher_entity && session.voucher_reference
+          ? {
+              entity: session.voucher_entity,
+              reference: session.voucher_reference,
+              expires_at: formatLocalTime(instantFromDate(session.voucher_expires_at!), zone),
+              voucher_url: session.voucher_url,
+            }
+          : null,
+    },
+  };
+}
+
 /** What a pack's checkout result shows: the pack, its lot's expiry once paid, and the money awaited. */
 export async function packSessionStatus(
   db: Db,
@@ -128,40 +164,13 @@ export async function packSessionStatus(
 ): Promise<Pick<components['schemas']['CheckoutSessionStatus'], 'credit_pack' | 'awaiting_payment'>> {
   const pack = (await repository.findPack(db, session.credit_pack_id!))!;
   const lot = await repository.findLotOfSession(db, session.id);
-  const zone = pack.time_zone;
-  const awaiting =
-    session.status === 'complete' &&
-    session.payment_status === 'unpaid' &&
-    (session.payment_method === 'multibanco' || session.payment_method === 'mb_way');
-  // What the member has to pay by: the voucher's expiry, or the MB WAY approval window of the session.
-  const until =
-    session.payment_method === 'multibanco' && session.voucher_expires_at
-      ? session.voucher_expires_at
-      : session.expires_at;
   return {
     credit_pack: {
       name: lot?.name ?? pack.name,
       unit: contractUnit(lot?.unit ?? pack.unit),
       credit: creditInUnits(lot?.unit ?? pack.unit, lot?.initial ?? pack.credit),
-      expires_at: lot ? formatLocalTime(instantFromDate(lot.expires_at), zone) : null,
+      expires_at: lot ? formatLocalTime(instantFromDate(lot.expires_at), pack.time_zone) : null,
     },
-    ...(awaiting && until > now
-      ? {
-          awaiting_payment: {
-            method: session.payment_method as 'multibanco' | 'mb_way',
-            amount_eur: centsToEuros(session.amount_cents),
-            held_until: formatLocalTime(Temporal.Instant.fromEpochMilliseconds(until.getTime()), zone),
-            voucher:
-              session.payment_method === 'multibanco' && session.voucher_entity && session.voucher_reference
-                ? {
-                    entity: session.voucher_entity,
-                    reference: session.voucher_reference,
-                    expires_at: formatLocalTime(instantFromDate(session.voucher_expires_at!), zone),
-                    voucher_url: session.voucher_url,
-                  }
-                : null,
-          },
-        }
-      : {}),
+    ...awaitedCreditPayment(session, pack.time_zone, now),
   };
 }

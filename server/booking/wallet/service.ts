@@ -23,6 +23,7 @@ import { creditExpiryMessage } from './messages.ts';
 import { contractUnit, creditInUnits } from './purchase.ts';
 import * as repository from './repository.ts';
 import { creditByIndex } from './scope.ts';
+import { createVoucherService } from './vouchers.ts';
 import type { components } from '../../../openapi/schema.gen.ts';
 
 // The member's side of prepaid packs and the credit wallet (issue 31): packs on sale, buying one through the
@@ -67,6 +68,9 @@ export function createWalletService(deps: BookingServiceDependencies) {
   const { db, clock } = deps;
 
   return {
+    /** Gift vouchers: bought, redeemed, listed (vouchers.ts). */
+    vouchers: createVoucherService(deps),
+
     /** `GET /credit-packs`: the packs on sale, cheapest first. */
     async listPacksOnSale(): Promise<Schemas['CreditPack'][]> {
       return (await repository.listPacks(db, { onSale: true })).map(packView);

@@ -81,5 +81,6 @@ export function useMoneyPurposes(): Record<Movement['purpose'], string> {
     late_payment: t`pagamento tardio`,
     move_late_payment: t`pagamento tardio de uma mudança`,
     credit_pack: t`pacote de crédito vendido`,
+    gift_voucher: t`vale de oferta vendido`,
   };
 }
