@@ -29,14 +29,19 @@ const accountTabOrAlias = z.union([
   ),
 ]);
 
-/** Absent, or dropped when malformed. */
-const optional = <T extends z.ZodMiniType>(schema: T) => z.catch(z.optional(schema), undefined);
+/** Absent, or dropped when malformed (the console's filters too: machines/adminSearch.ts). */
+export const optional = <T extends z.ZodMiniType>(schema: T) => z.catch(z.optional(schema), undefined);
 
-/** The router's search parser turns digits into numbers; tokens and codes are strings either way. */
-const token = z.pipe(
-  z.union([z.string(), z.pipe(z.number().check(z.refine(Number.isFinite)), z.transform(String))]),
-  z.string().check(z.regex(/^[A-Za-z0-9._~-]{1,512}$/)),
-);
+/**
+ * The router's search parser turns digits into numbers; tokens, codes and the console's text filters are strings
+ * either way.
+ */
+export const stringOrDigits = z.union([
+  z.string(),
+  z.pipe(z.number().check(z.refine(Number.isFinite)), z.transform(String)),
+]);
+
+const token = z.pipe(stringOrDigits, z.string().check(z.regex(/^[A-Za-z0-9._~-]{1,512}$/)));
 
 const email = z.string().check(z.maxLength(254), z.regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/));
 
@@ -57,6 +62,8 @@ export const modalSearchSchema = z.pipe(
     // The booking modal in move mode for this booking (docs/decisions.md, "Moving a booking").
     move_booking_id: optional(positiveId),
     account_tab: optional(accountTabOrAlias),
+    // A gift voucher's code from its e-mail (issue 31): kept through a login, read by the wallet.
+    voucher: optional(token),
     stripe_session_id: optional(token),
     // A real calendar date (2026-02-30 is not one).
     booking_date: optional(z.iso.date()),

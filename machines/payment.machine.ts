@@ -17,6 +17,8 @@ export type PaymentInput = { sessionId: string };
 export type SessionBooking = SessionStatus['bookings'][number];
 /** The prepaid pack a checkout sells (issue 31). */
 export type SessionCreditPack = NonNullable<SessionStatus['credit_pack']>;
+/** The gift voucher a checkout sells (issue 31). */
+export type SessionGiftVoucher = NonNullable<SessionStatus['gift_voucher']>;
 
 export type PaymentContext = {
   sessionId: string;
@@ -30,6 +32,8 @@ export type PaymentContext = {
   awaitingPayment: SessionStatus['awaiting_payment'] | null;
   /** The prepaid pack this checkout sells (it books nothing); else null. */
   creditPack: SessionCreditPack | null;
+  /** The gift voucher this checkout sells (it books nothing); else null. */
+  giftVoucher: SessionGiftVoucher | null;
 };
 
 export type PaymentEvent =
@@ -69,6 +73,7 @@ export const paymentMachine = setup({
     moveDifferenceEur: null,
     awaitingPayment: null,
     creditPack: null,
+    giftVoucher: null,
   }),
   initial: 'checking',
   invoke: { id: 'session', src: 'sessionChanges' },
@@ -87,6 +92,7 @@ export const paymentMachine = setup({
             moveDifferenceEur: event.output.move_price_difference_eur ?? null,
             awaitingPayment: event.output.awaiting_payment ?? null,
             creditPack: event.output.credit_pack ?? null,
+            giftVoucher: event.output.gift_voucher ?? null,
           })),
         },
         onError: [{ guard: 'isRefusal', target: 'awaitingLogin' }, { target: 'failed' }],

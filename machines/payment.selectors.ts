@@ -35,3 +35,13 @@ export function packOutcome(context: PaymentContext): 'credited' | 'awaiting' | 
   if (!context.creditPack || context.status !== 'complete') return null;
   return context.creditPack.expires_at === null ? 'awaiting' : 'credited';
 }
+
+/**
+ * What a checkout that sells a gift voucher came to (issue 31): `sent` (paid: the voucher has its code and was
+ * e-mailed to its recipient), `awaiting` (complete but its money not yet arrived), or null when it sells no voucher
+ * or is not complete.
+ */
+export function giftOutcome(context: PaymentContext): 'sent' | 'awaiting' | null {
+  if (!context.giftVoucher || context.status !== 'complete') return null;
+  return context.giftVoucher.code === null ? 'awaiting' : 'sent';
+}

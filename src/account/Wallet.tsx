@@ -1,13 +1,21 @@
 import { plural } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Alert, Badge, Button, Group, Modal, Stack, Text, Title } from '@mantine/core';
-import { lazy, Suspense } from 'react';
+import { Alert, Badge, Button, Group, Modal, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { useRouterState } from '@tanstack/react-router';
+import { lazy, Suspense, type ChangeEvent } from 'react';
 import { createWalletActors } from '../../machines/wallet.actors.ts';
+import {
+  GIFT_LIMITS,
+  shownGiftProblems,
+  type GiftField,
+  type GiftProblem,
+} from '../../machines/wallet.gift.ts';
 import {
   walletMachine,
   type CreditPack,
   type CreditScope,
   type CreditUnit,
+  type GiftVoucher,
   type WalletLot,
   type WalletMovement,
 } from '../../machines/wallet.machine.ts';
@@ -19,6 +27,7 @@ import { loadFeatureMessages } from '../i18n/i18n.ts';
 import type { Locale } from '../i18n/locales.ts';
 import { useLocale } from '../shell/navigation.ts';
 import { Checkout } from '../booking/Checkout.tsx';
+import { SubmitForm } from '../ui/SubmitForm.tsx';
 import { creditDate, creditDateTime } from './time.ts';
 
 /**
@@ -202,12 +211,225 @@ function Pack({ pack, locale }: { pack: CreditPack; locale: Locale }) {
   );
 }
 
+/** "Usar um vale": a gift voucher's code (prefilled from the recipient's link) redeemed into the wallet. */
+function RedeemVoucher({ locale }: { locale: Locale }) {
+  const { t } = useLingui();
+  const feedbackText = useFeedbackText();
+  const send = walletFlow.useSend();
+  const code = walletFlow.useSelector((state) => state.context.code);
+  const redeemError = walletFlow.useSelector((state) => state.context.redeemError);
+  const redeemed = walletFlow.useSelector((state) => state.context.redeemed);
+  const redeeming = walletFlow.useSelector((state) => state.matches('redeeming'));
+  const canRedeem = walletFlow.useCan({ type: 'voucher.redeem' });
+  const amount = redeemed ? creditAmount(redeemed.unit, redeemed.initial, locale) : '';
+  const until = redeemed ? creditDate(redeemed.expires_at, locale) : '';
+  return (
+    <section aria-labelledby="wallet-redeem">
+      <Title order={3} size="h5" id="wallet-redeem" mb="xs">
+        <Trans>Usar um vale</Trans>
+      </Title>
+      <SubmitForm onSubmit={() => send({ type: 'voucher.redeem' })}>
+        <Group align="flex-start" gap="xs">
+          <TextInput
+            label={t`Código do vale`}
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            maxLength={GIFT_LIMITS.code}
+            value={code}
+            onChange={(event) => send({ type: 'voucher.input', value: event.currentTarget.value })}
+            error={redeemError ? feedbackText(redeemError) : undefined}
+            errorProps={{ role: 'alert' }}
+            style={{ flex: '1 1 14rem' }}
+          />
+          <Button type="submit" mt={25} loading={redeeming} disabled={!canRedeem}>
+            <Trans>Usar o vale</Trans>
+          </Button>
+        </Group>
+      </SubmitForm>
+      {redeemed && (
+        <Text c="lime.4" role="status" mt="xs">
+          {t`O vale de ${amount} está na sua carteira até ${until}.`}
+        </Text>
+      )}
+    </section>
+  );
+}
+
+/** What is wrong with a gift voucher's field, as the member reads it beside the field. */
+function useGiftProblemText() {
+  const { t } = useLingui();
+  const min = GIFT_LIMITS.minEuros;
+  const max = GIFT_LIMITS.maxEuros;
+  return (field: GiftField, problem: GiftProblem): string => {
+    if (field === 'amount')
+      return problem === 'missing'
+        ? t`Indique o valor do vale.`
+        : problem === 'out-of-range'
+          ? t`O valor tem de ser de ${min} € a ${max} €.`
+          : problem === 'not-cents'
+            ? t`O valor só pode ter cêntimos (duas casas decimais).`
+            : t`Escreva o valor em euros, por exemplo 25 ou 25,50.`;
+    if (field === 'name')
+      return problem === 'missing' ? t`Indique o nome de quem recebe o vale.` : t`O nome é demasiado longo.`;
+    if (field === 'email')
+      return problem === 'missing'
+        ? t`Indique o e-mail de quem recebe o vale.`
+        : t`Este e-mail não é válido.`;
+    return t`A mensagem é demasiado longa.`;
+  };
+}
+
+/** "Oferecer um vale": a gift voucher for someone, its fields checked as they are left, then the checkout. */
+function GiftForm() {
+  const { t } = useLingui();
+  const feedbackText = useFeedbackText();
+  const problemText = useGiftProblemText();
+  const send = walletFlow.useSend();
+  const gift = walletFlow.useSelector((state) => state.context.gift);
+  const problems = walletFlow.useSelector((state) => shownGiftProblems(state.context));
+  const giftError = walletFlow.useSelector((state) => state.context.giftError);
+  const buying = walletFlow.useSelector((state) => state.matches('buyingGift'));
+  const canBuy = walletFlow.useCan({ type: 'gift.buy' });
+  const field = (name: GiftField) => {
+    const problem = problems[name];
+    return {
+      value: gift[name],
+      onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+        send({ type: 'gift.change', field: name, value: event.currentTarget.value }),
+      onBlur: () => send({ type: 'gift.leave', field: name }),
+      error: problem ? problemText(name, problem) : undefined,
+      errorProps: { role: 'alert' },
+    };
+  };
+  const used = gift.message.length;
+  const max = GIFT_LIMITS.message;
+  const min = GIFT_LIMITS.minEuros;
+  const top = GIFT_LIMITS.maxEuros;
+  return (
+    <section aria-labelledby="wallet-gift">
+      <Title order={3} size="h5" id="wallet-gift" mb="xs">
+        <Trans>Oferecer um vale</Trans>
+      </Title>
+      <Text size="sm" c="gray.4" mb="xs">
+        <Trans>
+          Enviamos o vale por e-mail a quem o recebe, com a sua mensagem, assim que o pagamento chegar. É
+          válido durante um ano em todos os espaços.
+        </Trans>
+      </Text>
+      <SubmitForm onSubmit={() => send({ type: 'gift.buy' })} noValidate>
+        <Stack gap="xs">
+          <TextInput
+            label={t`Valor (€)`}
+            description={t`De ${min} € a ${top} €.`}
+            inputMode="decimal"
+            autoComplete="off"
+            maxLength={10}
+            {...field('amount')}
+          />
+          <TextInput
+            label={t`Nome de quem recebe`}
+            autoComplete="off"
+            maxLength={GIFT_LIMITS.name}
+            {...field('name')}
+          />
+          <TextInput
+            label={t`E-mail de quem recebe`}
+            type="email"
+            autoComplete="off"
+            maxLength={GIFT_LIMITS.email}
+            {...field('email')}
+          />
+          <Textarea
+            label={t`Mensagem (opcional)`}
+            description={t`${used} de ${max} caracteres`}
+            maxLength={max}
+            rows={3}
+            {...field('message')}
+          />
+          {giftError && (
+            <Text c="red.4" role="alert">
+              {feedbackText(giftError)}
+            </Text>
+          )}
+          <Group justify="flex-end">
+            <Button type="submit" loading={buying} disabled={!canBuy}>
+              <Trans>Oferecer o vale</Trans>
+            </Button>
+          </Group>
+        </Stack>
+      </SubmitForm>
+    </section>
+  );
+}
+
+/** Where a gift voucher the member bought stands, in words. */
+function useVoucherStatusText() {
+  const { t } = useLingui();
+  return (status: GiftVoucher['status']): string =>
+    ({
+      unpaid: t`por pagar`,
+      issued: t`enviado, por usar`,
+      redeemed: t`usado`,
+      expired: t`expirado`,
+    })[status];
+}
+
+/** "Vales oferecidos": the gift vouchers the member bought, newest first, each with where it stands. */
+function GiftVouchers({ vouchers, locale }: { vouchers: GiftVoucher[]; locale: Locale }) {
+  const { t } = useLingui();
+  const statusText = useVoucherStatusText();
+  return (
+    <section aria-labelledby="wallet-vouchers">
+      <Title order={3} size="h5" id="wallet-vouchers" mb="xs">
+        <Trans>Vales oferecidos</Trans>
+      </Title>
+      {vouchers.length === 0 ? (
+        <Text c="gray.5">
+          <Trans>Ainda não ofereceu nenhum vale.</Trans>
+        </Text>
+      ) : (
+        <ul className="wallet-list" aria-label={t`Vales oferecidos`}>
+          {vouchers.map((voucher) => {
+            const code = voucher.code;
+            const until = voucher.expires_at ? creditDate(voucher.expires_at, locale) : null;
+            return (
+              <li key={voucher.id} className="wallet-item">
+                <Group justify="space-between" align="baseline" gap="xs">
+                  <Text fw={600}>{voucher.recipient_name}</Text>
+                  <Text fw={800}>{formatEuros(voucher.amount_eur, locale)}</Text>
+                </Group>
+                <Text size="sm" c="gray.4">
+                  {voucher.recipient_email}
+                </Text>
+                <Group gap="xs">
+                  <Badge color={voucher.status === 'issued' ? 'lime' : 'gray'} variant="light">
+                    {statusText(voucher.status)}
+                  </Badge>
+                </Group>
+                {voucher.status === 'issued' && code !== null && until !== null && (
+                  <Text size="sm">{t`Código: ${code}, válido até ${until}`}</Text>
+                )}
+                {voucher.status === 'expired' && until !== null && (
+                  <Text size="sm" c="gray.4">
+                    {t`Expirou a ${until}`}
+                  </Text>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}
+
 function WalletView() {
   const { t } = useLingui();
   const locale = useLocale();
   const feedbackText = useFeedbackText();
   const [state, send] = walletFlow.useFlow();
-  const { wallet, packs, error, clientSecret } = state.context;
+  const { wallet, packs, vouchers, error, clientSecret } = state.context;
   if (state.matches('loading') && !wallet)
     return (
       <Text c="gray.5" role="status">
@@ -248,6 +470,7 @@ function WalletView() {
           </Text>
         )}
       </section>
+      <RedeemVoucher locale={locale} />
       <section aria-labelledby="wallet-packs">
         <Title order={3} size="h5" id="wallet-packs" mb="xs">
           <Trans>Pacotes à venda</Trans>
@@ -264,6 +487,8 @@ function WalletView() {
           </Text>
         )}
       </section>
+      <GiftForm />
+      <GiftVouchers vouchers={vouchers} locale={locale} />
       <section aria-labelledby="wallet-movements">
         <Title order={3} size="h5" id="wallet-movements" mb="xs">
           <Trans>Movimentos</Trans>
@@ -293,5 +518,18 @@ function WalletView() {
   );
 }
 
-/** The wallet tab (issue 31): the member's credit, lot by lot, its movements, and the packs on sale. */
-export const Wallet = walletFlow.withProvider(WalletView);
+/**
+ * The wallet tab (issue 31): the member's credit, lot by lot, its movements, the packs on sale, and gift vouchers
+ * to redeem, to give and given. A recipient's e-mail links here with `voucher=CODE`, which prefills the code: read
+ * from the address as loaded, here, so the landing page's search schema (machines/modal-search.ts) stays as small.
+ */
+export function Wallet() {
+  const voucher = useRouterState({
+    select: (state) => (state.location.search as Record<string, unknown>).voucher,
+  });
+  return (
+    <walletFlow.Provider input={{ voucher }}>
+      <WalletView />
+    </walletFlow.Provider>
+  );
+}

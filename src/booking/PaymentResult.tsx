@@ -3,8 +3,19 @@ import { plural } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Button, Group, Loader, Modal, Stack, Text } from '@mantine/core';
 import { useOpenLogin, useUpdateModalSearch } from '../auth/useModalSearch.ts';
-import type { PaymentContext, SessionBooking, SessionCreditPack } from '../../machines/payment.machine.ts';
-import { bookedSlots, packOutcome, paymentOutcome, refundedSlots } from '../../machines/payment.selectors.ts';
+import type {
+  PaymentContext,
+  SessionBooking,
+  SessionCreditPack,
+  SessionGiftVoucher,
+} from '../../machines/payment.machine.ts';
+import {
+  bookedSlots,
+  giftOutcome,
+  packOutcome,
+  paymentOutcome,
+  refundedSlots,
+} from '../../machines/payment.selectors.ts';
 import { creditDate, longDateTime, timeRange } from '../account/time.ts';
 import { formatEuros } from '../i18n/format.ts';
 import { useLocale } from '../shell/navigation.ts';
@@ -105,26 +116,58 @@ function PackResult({ pack, awaiting }: { pack: SessionCreditPack; awaiting: Awa
     const until = creditDate(pack.expires_at, locale);
     return <Text>{t`O pacote «${name}» está na sua carteira: ${credit} até ${until}.`}</Text>;
   }
-  const amount = awaiting ? formatEuros(awaiting.amount_eur, locale) : '';
   return (
     <Stack gap="xs">
       <Text>{t`O pacote «${name}» está à espera do pagamento: o crédito fica na sua carteira assim que o pagamento chegar.`}</Text>
-      {awaiting?.voucher ? (
-        <>
-          <VoucherFacts
-            voucher={awaiting.voucher}
-            amount={amount}
-            heldUntil={longDateTime(awaiting.held_until, 'Europe/Lisbon', locale)}
-          />
-          {awaiting.voucher.voucher_url && (
-            <Anchor href={awaiting.voucher.voucher_url} target="_blank" rel="noreferrer">
-              {t`Ver o talão Multibanco`}
-            </Anchor>
-          )}
-        </>
-      ) : (
-        awaiting && <Text>{t`Aprove o pedido MB WAY de ${amount} no seu telemóvel.`}</Text>
+      <AwaitingMoney awaiting={awaiting} />
+    </Stack>
+  );
+}
+
+/** What a pack's or a gift voucher's payer still has to do: the Multibanco voucher to pay, the MB WAY request. */
+function AwaitingMoney({ awaiting }: { awaiting: Awaiting | null }) {
+  const { t } = useLingui();
+  const locale = useLocale();
+  if (!awaiting) return null;
+  const amount = formatEuros(awaiting.amount_eur, locale);
+  if (!awaiting.voucher) return <Text>{t`Aprove o pedido MB WAY de ${amount} no seu telemóvel.`}</Text>;
+  return (
+    <>
+      <VoucherFacts
+        voucher={awaiting.voucher}
+        amount={amount}
+        heldUntil={longDateTime(awaiting.held_until, 'Europe/Lisbon', locale)}
+      />
+      {awaiting.voucher.voucher_url && (
+        <Anchor href={awaiting.voucher.voucher_url} target="_blank" rel="noreferrer">
+          {t`Ver o talão Multibanco`}
+        </Anchor>
       )}
+    </>
+  );
+}
+
+/**
+ * A gift voucher's checkout (issue 31): sent to its recipient with its code and expiry, or waiting for its money
+ * (sent once it arrives).
+ */
+function GiftResult({ gift, awaiting }: { gift: SessionGiftVoucher; awaiting: Awaiting | null }) {
+  const { t } = useLingui();
+  const locale = useLocale();
+  const recipient = gift.recipient_name;
+  const email = gift.recipient_email;
+  const amount = formatEuros(gift.amount_eur, locale);
+  const code = gift.code;
+  if (code !== null) {
+    const until = gift.expires_at ? creditDate(gift.expires_at, locale) : '';
+    return (
+      <Text>{t`Enviámos a ${recipient} (${email}) o vale de ${amount}. Código: ${code}, válido até ${until}.`}</Text>
+    );
+  }
+  return (
+    <Stack gap="xs">
+      <Text>{t`O vale de ${amount} para ${recipient} está à espera do pagamento: enviamo-lo a ${email} assim que o pagamento chegar.`}</Text>
+      <AwaitingMoney awaiting={awaiting} />
     </Stack>
   );
 }
@@ -149,7 +192,7 @@ function PaymentDialog({ hidden, openLogin }: { hidden: boolean; openLogin: () =
     send({ type: 'result.close' });
     void updateSearch((previous) => ({ ...previous, stripe_session_id: undefined, booking_date: undefined }));
   };
-  // A pack bought: the result closes onto the wallet, where its credit is.
+  // A pack or a gift voucher bought: the result closes onto the wallet, where its credit or the voucher is.
   const openWallet = () => {
     send({ type: 'result.close' });
     void updateSearch((previous) => ({
@@ -180,9 +223,13 @@ function PaymentDialog({ hidden, openLogin }: { hidden: boolean; openLogin: () =
   );
   const moveDifference = state.context.moveDifferenceEur;
   const pack = packOutcome(state.context);
+  const gift = giftOutcome(state.context);
   if (state.matches('result') && pack !== null) {
     title = pack === 'credited' ? t`Pacote comprado` : t`A aguardar pagamento`;
     body = <PackResult pack={state.context.creditPack!} awaiting={state.context.awaitingPayment ?? null} />;
+  } else if (state.matches('result') && gift !== null) {
+    title = gift === 'sent' ? t`Vale enviado` : t`A aguardar pagamento`;
+    body = <GiftResult gift={state.context.giftVoucher!} awaiting={state.context.awaitingPayment ?? null} />;
   } else if (
     state.matches('result') &&
     status === 'complete' &&
@@ -288,7 +335,7 @@ function PaymentDialog({ hidden, openLogin }: { hidden: boolean; openLogin: () =
                   <Trans>Iniciar sessão</Trans>
                 </Button>
               )}
-              {pack !== null && state.matches('result') && (
+              {(pack !== null || gift !== null) && state.matches('result') && (
                 <Button variant="default" onClick={openWallet}>
                   <Trans>Ver a carteira</Trans>
                 </Button>

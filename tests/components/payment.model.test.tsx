@@ -8,6 +8,7 @@ import { ApiError } from '../../machines/api.ts';
 import { paymentMachine, type SessionStatus } from '../../machines/payment.machine.ts';
 import {
   bookedSlots,
+  giftOutcome,
   packOutcome,
   paymentOutcome,
   refundedSlots,
@@ -51,6 +52,13 @@ const slot = (
 
 const PACK = { name: 'Dez horas', unit: 'hours', credit: 10, expires_at: null } as const;
 const PACK_EXPIRY = '2027-05-31T12:00:00Z';
+const GIFT = {
+  amount_eur: 25.5,
+  recipient_name: 'Ana Sousa',
+  recipient_email: 'ana@example.com',
+  code: null,
+  expires_at: null,
+} as const;
 
 /** The status check's answers: each outcome the dialog words differently. */
 const STATUSES: SessionStatus[] = [
@@ -82,7 +90,30 @@ const STATUSES: SessionStatus[] = [
       },
     },
   },
+  // A gift voucher, paid (sent to its recipient with its code) or its MB WAY request not yet approved.
+  {
+    status: 'complete',
+    clientSecret: null,
+    bookings: [],
+    gift_voucher: { ...GIFT, code: 'GIFT-7K2M-9QXA', expires_at: '2027-11-01T10:00:00Z' },
+  },
+  {
+    status: 'complete',
+    clientSecret: null,
+    bookings: [],
+    gift_voucher: GIFT,
+    awaiting_payment: {
+      method: 'mb_way',
+      amount_eur: 25.5,
+      held_until: '2026-12-03T23:59:00Z',
+      voucher: null,
+    },
+  },
 ];
+
+/** A result that closes onto the wallet: a pack's (its credit is there) or a gift voucher's (listed there). */
+const ontoWallet = (state: Snapshot) =>
+  packOutcome(state.context) !== null || giftOutcome(state.context) !== null;
 
 function events(state: Snapshot): Event[] {
   if (state.matches('checking'))
@@ -107,11 +138,13 @@ function events(state: Snapshot): Event[] {
 const outcomeOf = (state: Snapshot): string =>
   packOutcome(state.context) !== null
     ? `pack ${packOutcome(state.context)}`
-    : state.context.status === null
-      ? 'no status'
-      : state.context.status === 'complete'
-        ? `${paymentOutcome(state.context)}${state.context.moveDifferenceEur === null ? '' : ' (move)'}`
-        : String(state.context.status);
+    : giftOutcome(state.context) !== null
+      ? `gift ${giftOutcome(state.context)}`
+      : state.context.status === null
+        ? 'no status'
+        : state.context.status === 'complete'
+          ? `${paymentOutcome(state.context)}${state.context.moveDifferenceEur === null ? '' : ' (move)'}`
+          : String(state.context.status);
 
 const input = { sessionId: SESSION_ID };
 const generated = withoutPrefixes(
@@ -158,6 +191,8 @@ function titleOf(state: Snapshot): string {
   if (status === 'open') return 'Pagamento pendente';
   if (packOutcome(state.context) === 'credited') return 'Pacote comprado';
   if (packOutcome(state.context) === 'awaiting') return 'A aguardar pagamento';
+  if (giftOutcome(state.context) === 'sent') return 'Vale enviado';
+  if (giftOutcome(state.context) === 'awaiting') return 'A aguardar pagamento';
   const outcome = paymentOutcome(state.context);
   return TITLES[outcome === 'booked' && moveDifferenceEur !== null ? 'move' : outcome];
 }
@@ -178,8 +213,8 @@ const driver: Driver<typeof paymentMachine, World> = {
   },
   act: {
     'result.close': (_, before) => {
-      // A pack's result closes onto the wallet, where its credit is.
-      if (before.matches('result') && packOutcome(before.context) !== null) {
+      // A pack's or a gift voucher's result closes onto the wallet, where its credit or the voucher is.
+      if (before.matches('result') && ontoWallet(before)) {
         press(within(dialog()!).getByRole('button', { name: 'Ver a carteira' }));
         return;
       }
@@ -199,7 +234,7 @@ const driver: Driver<typeof paymentMachine, World> = {
       expect(shown, 'a closed result shows no dialog').toBeNull();
       expect(app.search()).not.toMatch(/stripe_session_id/);
       expect(app.search().includes('account_tab=wallet'), 'a pack’s result closes onto the wallet').toBe(
-        packOutcome(state.context) !== null,
+        ontoWallet(state),
       );
       return;
     }
@@ -230,9 +265,19 @@ const driver: Driver<typeof paymentMachine, World> = {
     if (state.matches('checkoutFailed'))
       expect(inside.getByRole('alert').textContent).toBe('O fornecedor de pagamentos não conseguiu iniciar.');
     if (!state.matches('result')) return;
-    expect(inside.queryByRole('button', { name: 'Ver a carteira' }) !== null).toBe(
-      packOutcome(state.context) !== null,
-    );
+    expect(inside.queryByRole('button', { name: 'Ver a carteira' }) !== null).toBe(ontoWallet(state));
+    // A gift voucher's result says to whom it went, with its code and expiry; or that it waits for its money.
+    const gift = giftOutcome(state.context);
+    if (gift === 'sent')
+      inside.getByText(
+        'Enviámos a Ana Sousa (ana@example.com) o vale de 25,50 €. Código: GIFT-7K2M-9QXA, válido até 1 de novembro de 2027.',
+      );
+    if (gift === 'awaiting') {
+      inside.getByText(
+        'O vale de 25,50 € para Ana Sousa está à espera do pagamento: enviamo-lo a ana@example.com assim que o pagamento chegar.',
+      );
+      inside.getByText('Aprove o pedido MB WAY de 25,50 € no seu telemóvel.');
+    }
     // A pack's result names it and its credit, or waits for its money with the reference to pay.
     const pack = packOutcome(state.context);
     if (pack === 'credited')

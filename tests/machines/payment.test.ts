@@ -2,7 +2,13 @@ import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { ApiError } from '../../machines/api.ts';
 import { paymentMachine, type SessionBooking, type SessionStatus } from '../../machines/payment.machine.ts';
-import { bookedSlots, packOutcome, paymentOutcome, refundedSlots } from '../../machines/payment.selectors.ts';
+import {
+  bookedSlots,
+  giftOutcome,
+  packOutcome,
+  paymentOutcome,
+  refundedSlots,
+} from '../../machines/payment.selectors.ts';
 
 function start(answers: (() => SessionStatus | Promise<SessionStatus>)[]) {
   const calls: string[] = [];
@@ -104,6 +110,7 @@ describe('what a completed checkout came to', () => {
     moveDifferenceEur: null,
     awaitingPayment: null,
     creditPack: null,
+    giftVoucher: null,
   });
 
   it('is booked when a slot is confirmed, listing only the confirmed ones', () => {
@@ -142,5 +149,30 @@ describe('what a completed checkout came to', () => {
     expect(packOutcome(paid)).toBe('credited');
     expect(packOutcome({ ...paid, status: 'expired' })).toBeNull();
     expect(packOutcome(context([slot(1, 'confirmed')]))).toBeNull();
+  });
+
+  it('names the gift voucher a checkout sold: sent with its code once paid, awaiting its money until then', async () => {
+    const gift = {
+      amount_eur: 25.5,
+      recipient_name: 'Ana Sousa',
+      recipient_email: 'ana@example.com',
+      code: null,
+      expires_at: null,
+    };
+    const { actor } = start([
+      () => ({ status: 'complete', clientSecret: null, bookings: [], gift_voucher: gift }),
+    ]);
+    const state = await waitFor(actor, (s) => s.matches('result'));
+    expect(state.context.giftVoucher).toEqual(gift);
+    expect(state.context.creditPack).toBeNull();
+    expect(giftOutcome(state.context)).toBe('awaiting');
+    expect(packOutcome(state.context)).toBeNull();
+    const paid = {
+      ...context([]),
+      giftVoucher: { ...gift, code: 'GIFT-7K2M-9QXA', expires_at: '2027-11-01T10:00:00Z' },
+    };
+    expect(giftOutcome(paid)).toBe('sent');
+    expect(giftOutcome({ ...paid, status: 'open' })).toBeNull();
+    expect(giftOutcome(context([slot(1, 'confirmed')]))).toBeNull();
   });
 });

@@ -1,6 +1,13 @@
-import type { CreditPack, Wallet, WalletView } from '../../machines/wallet.machine.ts';
+import type {
+  CreditPack,
+  GiftVoucher,
+  Wallet,
+  WalletLot,
+  WalletView,
+} from '../../machines/wallet.machine.ts';
 
-// A member's wallet and the packs on sale, as the server answers them (issue 31), for the wallet's tests.
+// A member's wallet, the packs on sale and the gift vouchers bought, as the server answers them (issue 31), for the
+// wallet's tests.
 
 export const TEN_HOURS: CreditPack = {
   id: 3,
@@ -109,5 +116,66 @@ export const WALLET: Wallet = {
   ],
 };
 
-export const EMPTY: WalletView = { wallet: { lots: [], movements: [] }, packs: [] };
-export const FULL: WalletView = { wallet: WALLET, packs: [TEN_HOURS, MORNINGS] };
+/** The gift vouchers a member bought, newest first: one in each state. */
+export const GIFTS: GiftVoucher[] = [
+  {
+    id: 14,
+    amount_eur: 30,
+    recipient_name: 'Rita Lopes',
+    recipient_email: 'rita@example.com',
+    message: null,
+    status: 'unpaid',
+    code: null,
+    issued_at: null,
+    expires_at: null,
+  },
+  {
+    id: 13,
+    amount_eur: 25.5,
+    recipient_name: 'Ana Sousa',
+    recipient_email: 'ana@example.com',
+    message: 'Parabéns!',
+    status: 'issued',
+    code: 'GIFT-7K2M-9QXA',
+    issued_at: '2026-11-01T10:00:00Z',
+    expires_at: '2027-11-01T10:00:00Z',
+  },
+  {
+    id: 12,
+    amount_eur: 50,
+    recipient_name: 'Bruno Reis',
+    recipient_email: 'bruno@example.com',
+    message: null,
+    status: 'redeemed',
+    code: 'GIFT-AAAA-BBBB',
+    issued_at: '2026-02-01T10:00:00Z',
+    expires_at: '2027-02-01T10:00:00Z',
+  },
+  {
+    id: 11,
+    amount_eur: 20,
+    recipient_name: 'Carla Dias',
+    recipient_email: 'carla@example.com',
+    message: null,
+    status: 'expired',
+    code: 'GIFT-CCCC-DDDD',
+    issued_at: '2025-01-05T10:00:00Z',
+    expires_at: '2026-01-05T10:00:00Z',
+  },
+];
+
+/** The lot a redeemed voucher of 40 € becomes. */
+export const REDEEMED: WalletLot = {
+  id: 22,
+  name: 'Vale de oferta',
+  unit: 'eur',
+  initial: 40,
+  remaining: 40,
+  bought_at: '2026-11-21T10:00:00Z',
+  expires_at: '2027-10-30T10:00:00Z',
+  expired: false,
+  scope: { branches: null, weekdays: null, from_time: null, to_time: null },
+};
+
+export const EMPTY: WalletView = { wallet: { lots: [], movements: [] }, packs: [], vouchers: [] };
+export const FULL: WalletView = { wallet: WALLET, packs: [TEN_HOURS, MORNINGS], vouchers: GIFTS };
