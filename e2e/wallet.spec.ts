@@ -39,7 +39,7 @@ test('a pack bought in the wallet pays a booking made in the booking modal', asy
   ).toBeVisible();
   await expectNoSeriousViolations(page, 'an empty wallet with packs on sale');
   await account.getByRole('button', { name: 'Comprar 10 horas' }).click();
-  await expect(page.getByRole('dialog', { name: 'Pagamento' })).toBeVisible();
+  await expect(page.getByRole('dialog', { name: 'Pagamento', exact: true })).toBeVisible();
   await payInLocalCheckout(page, '4242 4242 4242 4242');
   const result = page.getByRole('dialog', { name: 'Pacote comprado' });
   await expect(result).toBeVisible({ timeout: 15_000 });
@@ -68,7 +68,9 @@ test('a pack bought in the wallet pays a booking made in the booking modal', asy
   await expectNoSeriousViolations(page, 'the summary with credit');
   await summary.getByRole('checkbox', { name: /termos|condições/i }).check();
   await summary.getByRole('button', { name: 'Confirmar', exact: true }).click();
-  await expect(page.getByRole('dialog', { name: 'Pagamento' })).toHaveCount(0);
+  // Nothing is left to pay: the result opens at once and the checkout ('Pagamento') never does.
+  await expect(page.getByRole('dialog', { name: 'Pagamento concluído' })).toBeVisible();
+  await expect(page.getByRole('dialog', { name: 'Pagamento', exact: true })).toHaveCount(0);
 
   await expect(async () => {
     const mine = (await (

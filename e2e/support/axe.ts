@@ -85,7 +85,12 @@ export async function expectNoSeriousViolations(page: Page, what: string): Promi
   await expectNoSerious(page, '[role="dialog"]', what);
 }
 
-/** No serious or critical accessibility violation on the whole page (no modal open). */
+/**
+ * No serious or critical accessibility violation on the whole page, modals included. Checked once the page has
+ * settled, as `expectNoSeriousViolations` is: a button that has just become enabled keeps its disabled colours for
+ * its colour transition while axe no longer excuses it as disabled.
+ */
 export async function expectNoSeriousViolationsOnPage(page: Page, what: string): Promise<void> {
+  await modalsSettled(page);
   await expectNoSerious(page, undefined, what);
 }
