@@ -13,6 +13,7 @@ import {
 } from './cancellation-message.ts';
 import { endingRefundsOfBookings } from './ledger-repository.ts';
 import { reviseCalendarEvents } from './repository.ts';
+import { creditReturnedToBookings } from './wallet/repository.ts';
 
 // Every path that ends a booking without it taking place (the member's cancellation, an account's deletion, an
 // operator, a late payment refunded) tells the member through this one function, in the transaction of the
@@ -133,20 +134,4 @@ export async function queueCancellationNotices(
       });
     }
   }
-}
-
-/** What came back to the wallet of each booking's credit when it ended (its 'return' movements, issue 31). */
-async function creditReturnedToBookings(
-  trx: Db,
-  bookingIds: readonly number[],
-): Promise<Map<number, number>> {
-  if (bookingIds.length === 0) return new Map();
-  const rows = await trx
-    .selectFrom('credit_movements')
-    .select(['booking_id', (eb) => eb.fn.sum<number>('value_cents').as('cents')])
-    .where('booking_id', 'in', [...bookingIds])
-    .where('kind', '=', 'return')
-    .groupBy('booking_id')
-    .execute();
-  return new Map(rows.map((row) => [row.booking_id!, Number(row.cents)]));
 }

@@ -34,6 +34,17 @@ export async function countBranches(db: Db): Promise<number> {
   return count;
 }
 
+/** The first branch, bookable ones first: where a sale tied to no branch (a gift voucher) is booked. */
+export async function firstBranchId(db: Db): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('branches')
+    .select('id')
+    .orderBy('active_with_smart_lock', 'desc')
+    .orderBy('id')
+    .executeTakeFirst();
+  return row?.id;
+}
+
 /** Gallery URLs of each branch, in gallery order. */
 export async function listBranchImages(db: Db): Promise<Map<number, string[]>> {
   const rows = await db

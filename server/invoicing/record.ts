@@ -128,11 +128,7 @@ export async function recordPendingDocument(
   }
 
   if (entry.purpose === 'gift_voucher') {
-    const voucher = await trx
-      .selectFrom('gift_vouchers')
-      .select(['code', 'expires_at'])
-      .where('ledger_entry_id', '=', ledgerEntryId)
-      .executeTakeFirst();
+    const voucher = await walletRepository.findVoucherOfLedgerEntry(trx, ledgerEntryId);
     if (voucher?.code) {
       lines.push({
         description: t(LINE_TEXTS.giftVoucher, { code: voucher.code }),

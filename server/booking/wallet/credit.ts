@@ -25,14 +25,7 @@ export async function lockCreditPlan(
   now: Date,
 ): Promise<CreditSpend[]> {
   // Holds of the member's whose time is up give their credit back first (the database does it as they expire).
-  await trx
-    .updateTable('bookings')
-    .set({ status: 'expired' })
-    .where('user_id', '=', userId)
-    .where('status', '=', 'pending')
-    .where('credit_cents', '>', 0)
-    .where('hold_expires_at', '<=', now)
-    .execute();
+  await repository.expireStaleCreditHolds(trx, userId, now);
   const lots = await repository.spendableLots(trx, userId, now, { lock: true });
   return planCreditSpends(lots, slots);
 }

@@ -33,84 +33,26 @@ export function contractUnit(unit: 'minutes' | 'cents'): components['schemas']['
   return unit === 'minutes' ? 'hours' : 'eur';
 }
 
-export async function applyPackOutcome(
+/**
+ * What a checkout of credit (a pack, a gift voucher) does with its outcome, in the fulfilling transaction with the
+ * session's row locked: paid → the session marked paid, then `sell` (the sale, its invoice, its e-mails), once;
+ * awaiting → the method and the voucher recorded; expired → the session closed. A paid session is left as it is.
+ */
+export async function applyCreditSaleOutcome(
   trx: Db,
-  deps: FulfilmentDependencies,
   stored: checkoutRepository.CheckoutSessionRow,
   session: Pick<ProviderSession, 'paymentIntentId' | 'card' | 'paymentMethod' | 'voucher'>,
   outcome: SessionOutcome,
   now: Date,
+  sell: (paymentIntentId: string | null) => Promise<void>,
 ): Promise<void> {
+  if (stored.status === 'complete' && stored.payment_status === 'paid') return;
   const paymentIntentId = session.paymentIntentId ?? stored.payment_intent_id;
-  const alreadyPaid = stored.status === 'complete' && stored.payment_status === 'paid';
   if (outcome === 'paid') {
-    if (alreadyPaid) return;
     await checkoutRepository.markSessionPaid(trx, stored, session, paymentIntentId, now);
-    const pack = (await repository.findPack(trx, stored.credit_pack_id!))!;
-    const entryId = await recordCreditSale(trx, deps, {
-      sessionId: stored.id,
-      provider: stored.provider,
-      currency: stored.currency,
-      userId: stored.user_id,
-      paymentIntentId,
-      amountCents: stored.amount_cents,
-      branchId: pack.branch_id,
-      at: now,
-    });
-    if (!stored.user_id) return;
-    const expiresAt = new Date(now.getTime() + pack.validity_days * DAY_MS);
-    await grantLot(
-      trx,
-      {
-        userId: stored.user_id,
-        creditPackId: pack.id,
-        name: pack.name,
-        unit: pack.unit,
-        amount: pack.credit,
-        scope: {
-          branch_ids: pack.all_branches ? null : [pack.branch_id],
-          weekdays: pack.weekdays,
-          from_minute: pack.from_minute,
-          to_minute: pack.to_minute,
-        },
-        ledgerEntryId: entryId,
-        checkoutSessionId: stored.id,
-        expiresAt,
-      },
-      memberActor(stored.user_id),
-      now,
-    );
-    // The invoice names the credit the lot holds: recorded once the lot exists.
-    await deps.documents?.recordPending(trx, entryId, now);
-    const context = await findMessageContext(trx, stored.user_id, pack.branch_id);
-    if (!context?.email) return;
-    const locale = resolveLocale(context.locale);
-    const message = creditPackBoughtMessage({
-      locale,
-      firstName: context.first_name,
-      name: pack.name,
-      unit: pack.unit,
-      amount: pack.credit,
-      expiresAt: instantFromDate(expiresAt),
-      timeZone: pack.time_zone,
-      invoiceUrl: (await deps.documents?.linkOf(trx, entryId)) ?? null,
-      walletUrl: `${deps.publicUrl}/${locale}?account_tab=wallet`,
-    });
-    await insertOutboxMessage(trx, {
-      channel: 'email',
-      recipient: context.email,
-      locale,
-      kind: 'credit_pack_bought',
-      subject: message.subject,
-      text_body: message.text,
-      html_body: message.html,
-      dedupe_key: `credit_pack_bought:${stored.id}`,
-      created_at: now,
-      next_attempt_at: now,
-    });
+    await sell(paymentIntentId);
     return;
   }
-  if (alreadyPaid) return;
   if (outcome === 'awaiting_payment') {
     await checkoutRepository.markSessionAwaitingPayment(trx, stored, session, paymentIntentId, now);
     return;
@@ -119,6 +61,114 @@ export async function applyPackOutcome(
     await checkoutRepository.updateSession(trx, stored.id, { status: 'expired' });
   }
 }
+
+type CreditSale = (
+  trx: Db,
+  deps: FulfilmentDependencies,
+  stored: checkoutRepository.CheckoutSessionRow,
+  paymentIntentId: string | null,
+  now: Date,
+) => Promise<void>;
+
+/** The outcome handler of a checkout of credit whose paid step is `sell`. */
+export function creditSaleOutcome(sell: CreditSale) {
+  return (
+    trx: Db,
+    deps: FulfilmentDependencies,
+    stored: checkoutRepository.CheckoutSessionRow,
+    session: Pick<ProviderSession, 'paymentIntentId' | 'card' | 'paymentMethod' | 'voucher'>,
+    outcome: SessionOutcome,
+    now: Date,
+  ): Promise<void> =>
+    applyCreditSaleOutcome(trx, stored, session, outcome, now, (paymentIntentId) =>
+      sell(trx, deps, stored, paymentIntentId, now),
+    );
+}
+
+/** The money of a paid checkout of credit, as the ledger's sale records it. */
+export function saleOfSession(
+  stored: checkoutRepository.CheckoutSessionRow,
+  paymentIntentId: string | null,
+  now: Date,
+) {
+  return {
+    sessionId: stored.id,
+    provider: stored.provider,
+    currency: stored.currency,
+    userId: stored.user_id,
+    paymentIntentId,
+    amountCents: stored.amount_cents,
+    at: now,
+  };
+}
+
+/** A pack's sale: the ledger's payment, the lot with its grant, the invoice and the member's e-mail. */
+async function sellPack(
+  trx: Db,
+  deps: FulfilmentDependencies,
+  stored: checkoutRepository.CheckoutSessionRow,
+  paymentIntentId: string | null,
+  now: Date,
+): Promise<void> {
+  const pack = (await repository.findPack(trx, stored.credit_pack_id!))!;
+  const entryId = await recordCreditSale(trx, deps, {
+    ...saleOfSession(stored, paymentIntentId, now),
+    branchId: pack.branch_id,
+  });
+  if (!stored.user_id) return;
+  const expiresAt = new Date(now.getTime() + pack.validity_days * DAY_MS);
+  await grantLot(
+    trx,
+    {
+      userId: stored.user_id,
+      creditPackId: pack.id,
+      name: pack.name,
+      unit: pack.unit,
+      amount: pack.credit,
+      scope: {
+        branch_ids: pack.all_branches ? null : [pack.branch_id],
+        weekdays: pack.weekdays,
+        from_minute: pack.from_minute,
+        to_minute: pack.to_minute,
+      },
+      ledgerEntryId: entryId,
+      checkoutSessionId: stored.id,
+      expiresAt,
+    },
+    memberActor(stored.user_id),
+    now,
+  );
+  // The invoice names the credit the lot holds: recorded once the lot exists.
+  await deps.documents?.recordPending(trx, entryId, now);
+  const context = await findMessageContext(trx, stored.user_id, pack.branch_id);
+  if (!context?.email) return;
+  const locale = resolveLocale(context.locale);
+  const message = creditPackBoughtMessage({
+    locale,
+    firstName: context.first_name,
+    name: pack.name,
+    unit: pack.unit,
+    amount: pack.credit,
+    expiresAt: instantFromDate(expiresAt),
+    timeZone: pack.time_zone,
+    invoiceUrl: (await deps.documents?.linkOf(trx, entryId)) ?? null,
+    walletUrl: `${deps.publicUrl}/${locale}?account_tab=wallet`,
+  });
+  await insertOutboxMessage(trx, {
+    channel: 'email',
+    recipient: context.email,
+    locale,
+    kind: 'credit_pack_bought',
+    subject: message.subject,
+    text_body: message.text,
+    html_body: message.html,
+    dedupe_key: `credit_pack_bought:${stored.id}`,
+    created_at: now,
+    next_attempt_at: now,
+  });
+}
+
+export const applyPackOutcome = creditSaleOutcome(sellPack);
 
 /**
  * The money a checkout of credit (a pack, a gift voucher) still awaits, as its result shows it: what to pay and by

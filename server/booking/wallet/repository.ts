@@ -1,14 +1,16 @@
-import { sql, type Insertable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type {
   CreditLotsTable,
   CreditMovementKind,
   CreditMovementsTable,
   CreditPacksTable,
+  GiftVouchersTable,
 } from '../../db/schema.ts';
 import type { SpendableLot } from './scope.ts';
 
-// SQL of the credit wallet (migration 0015_credit_wallet): packs, lots and their movements. `db` is the caller's
+// SQL of the credit wallet (migrations 0015_credit_wallet, 0016_gift_vouchers): packs, lots and their movements,
+// gift vouchers. `db` is the caller's
 // transaction when it writes. A lot's balance changes only here, with one movement per change, in the same
 // transaction; the database checks the two agree when it commits.
 
@@ -287,4 +289,93 @@ export async function creditOfBookings(db: Db, bookingIds: readonly number[]): P
     .where('credit_cents', '>', 0)
     .execute();
   return new Map(rows.map((row) => [row.id, row.credit_cents]));
+}
+
+/** The member's holds whose time is up and that spent credit, expired: the database gives the credit back. */
+export async function expireStaleCreditHolds(db: Db, userId: string, now: Date): Promise<void> {
+  await db
+    .updateTable('bookings')
+    .set({ status: 'expired' })
+    .where('user_id', '=', userId)
+    .where('status', '=', 'pending')
+    .where('credit_cents', '>', 0)
+    .where('hold_expires_at', '<=', now)
+    .execute();
+}
+
+/** Credit that came back to the wallet of each booking when it ended (its 'return' movements), in cents. */
+export async function creditReturnedToBookings(
+  db: Db,
+  bookingIds: readonly number[],
+): Promise<Map<number, number>> {
+  if (bookingIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('credit_movements')
+    .select(['booking_id', (eb) => eb.fn.sum<number>('value_cents').as('cents')])
+    .where('booking_id', 'in', [...bookingIds])
+    .where('kind', '=', 'return')
+    .groupBy('booking_id')
+    .execute();
+  return new Map(rows.map((row) => [row.booking_id!, Number(row.cents)]));
+}
+
+/** The lot a redeemed voucher became. */
+export async function linkLotToVoucher(db: Db, lotId: number, voucherId: number): Promise<void> {
+  await db.updateTable('credit_lots').set({ gift_voucher_id: voucherId }).where('id', '=', lotId).execute();
+}
+
+export type GiftVoucherRow = Selectable<GiftVouchersTable>;
+
+export async function insertVoucher(db: Db, row: Insertable<GiftVouchersTable>): Promise<number> {
+  const { id } = await db.insertInto('gift_vouchers').values(row).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function findVoucher(db: Db, voucherId: number): Promise<GiftVoucherRow> {
+  return db.selectFrom('gift_vouchers').selectAll().where('id', '=', voucherId).executeTakeFirstOrThrow();
+}
+
+/** The voucher with `code`, its row locked until `trx` ends: one of two members redeeming it at once wins. */
+export async function lockVoucherByCode(trx: Db, code: string): Promise<GiftVoucherRow | undefined> {
+  return trx.selectFrom('gift_vouchers').selectAll().where('code', '=', code).forUpdate().executeTakeFirst();
+}
+
+export async function updateVoucher(
+  db: Db,
+  voucherId: number,
+  changes: Partial<
+    Pick<
+      GiftVoucherRow,
+      | 'code'
+      | 'issued_at'
+      | 'expires_at'
+      | 'ledger_entry_id'
+      | 'checkout_session_id'
+      | 'redeemed_at'
+      | 'redeemed_by'
+      | 'lot_id'
+    >
+  >,
+): Promise<void> {
+  await db.updateTable('gift_vouchers').set(changes).where('id', '=', voucherId).execute();
+}
+
+/** What a member bought, newest first (those whose checkout never opened left out). */
+export async function listVouchersOfBuyer(db: Db, userId: string): Promise<GiftVoucherRow[]> {
+  return db
+    .selectFrom('gift_vouchers')
+    .selectAll()
+    .where('buyer_id', '=', userId)
+    .where('checkout_session_id', 'is not', null)
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+/** The voucher a sale of the money ledger issued (its invoice names the code). */
+export async function findVoucherOfLedgerEntry(db: Db, ledgerEntryId: number) {
+  return db
+    .selectFrom('gift_vouchers')
+    .select(['code', 'expires_at'])
+    .where('ledger_entry_id', '=', ledgerEntryId)
+    .executeTakeFirst();
 }

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { dateFromInstant, instantFromDate } from '../../kernel/clock.ts';
-import type { Db } from '../../db/database.ts';
 import { AppError } from '../../kernel/errors.ts';
 import type { Locale } from '../../kernel/i18n.ts';
 import { centsToEuros } from '../../kernel/money.ts';
 import { insertOutboxMessage } from '../../kernel/outbox.ts';
 import { runTransaction } from '../../kernel/transactions.ts';
 import { findMessageContext } from '../../notifications/index.ts';
+import { catalogRepository } from '../../catalog/index.ts';
 import { lockUsableCoupon } from '../coupons/service.ts';
 import { providerUnavailable } from '../held-checkout.ts';
 import { SESSION_ID_PLACEHOLDER } from '../../adapters/payments/provider.ts';
@@ -216,7 +216,7 @@ export function createWalletService(deps: BookingServiceDependencies) {
           const lots = await repository.lockLotsToAnnounce(trx, now, until, 200);
           for (const lot of lots) {
             await repository.markLotAnnounced(trx, lot.id, now);
-            const branchId = lot.branch_ids?.[0] ?? (await firstBranchId(trx));
+            const branchId = lot.branch_ids?.[0] ?? (await catalogRepository.firstBranchId(trx));
             if (branchId === undefined) continue;
             const context = await findMessageContext(trx, lot.user_id, branchId);
             if (!context?.email) continue;
@@ -252,11 +252,6 @@ export function createWalletService(deps: BookingServiceDependencies) {
       return { announced, expired };
     },
   };
-}
-
-async function firstBranchId(db: Db): Promise<number | undefined> {
-  const row = await db.selectFrom('branches').select('id').orderBy('id').executeTakeFirst();
-  return row?.id;
 }
 
 export type WalletService = ReturnType<typeof createWalletService>;

@@ -1,5 +1,4 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import type { ProviderSession } from '../../adapters/payments/provider.ts';
 import { SESSION_ID_PLACEHOLDER } from '../../adapters/payments/provider.ts';
 import type { Db } from '../../db/database.ts';
 import { dateFromInstant, instantFromDate } from '../../kernel/clock.ts';
@@ -9,15 +8,17 @@ import { centsToEuros, eurosToCents } from '../../kernel/money.ts';
 import { insertOutboxMessage } from '../../kernel/outbox.ts';
 import { runTransaction } from '../../kernel/transactions.ts';
 import { findMessageContext } from '../../notifications/index.ts';
-import type { FulfilmentDependencies, SessionOutcome } from '../checkout/fulfilment.ts';
-import * as checkoutRepository from '../checkout/repository.ts';
+import type { FulfilmentDependencies } from '../checkout/fulfilment.ts';
+import type * as checkoutRepository from '../checkout/repository.ts';
 import { providerUnavailable } from '../held-checkout.ts';
 import { memberActor, recordCreditSale } from '../ledger.ts';
 import * as bookingRepository from '../repository.ts';
 import { checkoutReturnUrl, requireBuyer, type BookingServiceDependencies } from '../service.ts';
 import { grantLot } from './credit.ts';
 import { giftVoucherBoughtMessage, giftVoucherMessage } from './messages.ts';
-import { awaitedCreditPayment } from './purchase.ts';
+import { awaitedCreditPayment, creditSaleOutcome, saleOfSession } from './purchase.ts';
+import * as repository from './repository.ts';
+import { catalogRepository } from '../../catalog/index.ts';
 import type { components } from '../../../openapi/schema.gen.ts';
 
 // Gift vouchers (issue 31, item 3; docs/decisions.md, "Gift vouchers"). A member buys one for someone through the
@@ -72,54 +73,28 @@ export function voucherStatus(row: VoucherRow, now: Date): Schemas['GiftVoucherS
   return row.expires_at! <= now ? 'expired' : 'issued';
 }
 
-/**
- * What a voucher's checkout does (issue 31): paid → the sale, the code, the invoice and the e-mails, once;
- * awaiting → the method and voucher recorded; expired → the session closed. Runs in the fulfilling transaction.
- */
-export async function applyVoucherOutcome(
+/** A voucher's sale: the ledger's payment, its code and validity, the invoice, the recipient's and buyer's e-mails. */
+async function sellVoucher(
   trx: Db,
   deps: FulfilmentDependencies,
   stored: checkoutRepository.CheckoutSessionRow,
-  session: Pick<ProviderSession, 'paymentIntentId' | 'card' | 'paymentMethod' | 'voucher'>,
-  outcome: SessionOutcome,
+  paymentIntentId: string | null,
   now: Date,
 ): Promise<void> {
-  const paymentIntentId = session.paymentIntentId ?? stored.payment_intent_id;
-  if (stored.status === 'complete' && stored.payment_status === 'paid') return;
-  if (outcome === 'awaiting_payment') {
-    await checkoutRepository.markSessionAwaitingPayment(trx, stored, session, paymentIntentId, now);
-    return;
-  }
-  if (outcome !== 'paid') {
-    if (outcome === 'expired' && stored.status === 'open') {
-      await checkoutRepository.updateSession(trx, stored.id, { status: 'expired' });
-    }
-    return;
-  }
-  await checkoutRepository.markSessionPaid(trx, stored, session, paymentIntentId, now);
-  const voucher = await trx
-    .selectFrom('gift_vouchers')
-    .selectAll()
-    .where('id', '=', stored.gift_voucher_id!)
-    .executeTakeFirstOrThrow();
+  const voucher = await repository.findVoucher(trx, stored.gift_voucher_id!);
   const entryId = await recordCreditSale(trx, deps, {
+    ...saleOfSession(stored, paymentIntentId, now),
     purpose: 'gift_voucher',
-    sessionId: stored.id,
-    provider: stored.provider,
-    currency: stored.currency,
-    userId: stored.user_id,
-    paymentIntentId,
-    amountCents: stored.amount_cents,
     branchId: voucher.branch_id,
-    at: now,
   });
   const expiresAt = new Date(now.getTime() + GIFT_VOUCHER_VALID_DAYS * DAY_MS);
   const code = newVoucherCode();
-  await trx
-    .updateTable('gift_vouchers')
-    .set({ code, issued_at: now, expires_at: expiresAt, ledger_entry_id: entryId })
-    .where('id', '=', voucher.id)
-    .execute();
+  await repository.updateVoucher(trx, voucher.id, {
+    code,
+    issued_at: now,
+    expires_at: expiresAt,
+    ledger_entry_id: entryId,
+  });
   // The invoice names the voucher's code: recorded once it has one.
   await deps.documents?.recordPending(trx, entryId, now);
   const locale = resolveLocale(voucher.locale);
@@ -174,17 +149,19 @@ export async function applyVoucherOutcome(
   });
 }
 
+/**
+ * What a voucher's checkout does (issue 31): paid → the sale, the code, the invoice and the e-mails, once;
+ * awaiting → the method and voucher recorded; expired → the session closed. Runs in the fulfilling transaction.
+ */
+export const applyVoucherOutcome = creditSaleOutcome(sellVoucher);
+
 /** What a voucher's checkout result shows: the voucher (its code once paid) and the money awaited. */
 export async function voucherSessionStatus(
   db: Db,
   session: checkoutRepository.CheckoutSessionRow,
   now: Date,
 ): Promise<Pick<Schemas['CheckoutSessionStatus'], 'gift_voucher' | 'awaiting_payment'>> {
-  const voucher = await db
-    .selectFrom('gift_vouchers')
-    .selectAll()
-    .where('id', '=', session.gift_voucher_id!)
-    .executeTakeFirstOrThrow();
+  const voucher = await repository.findVoucher(db, session.gift_voucher_id!);
   return {
     gift_voucher: {
       amount_eur: centsToEuros(voucher.amount_cents),
@@ -237,26 +214,18 @@ export function createVoucherService(deps: BookingServiceDependencies) {
         async (trx) => {
           const user = await requireBuyer(trx, userId, deps.contact);
           // The sale is the revenue of the first bookable branch (a voucher is spent at any branch).
-          const branch = await trx
-            .selectFrom('branches')
-            .select('id')
-            .orderBy('active_with_smart_lock', 'desc')
-            .orderBy('id')
-            .executeTakeFirstOrThrow();
-          const { id } = await trx
-            .insertInto('gift_vouchers')
-            .values({
-              buyer_id: user.id,
-              amount_cents: amountCents,
-              recipient_name: input.recipient_name.trim(),
-              recipient_email: input.recipient_email.trim().toLowerCase(),
-              message: input.message?.trim() || null,
-              locale,
-              branch_id: branch.id,
-              created_at: dateFromInstant(now),
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
+          const branchId = await catalogRepository.firstBranchId(trx);
+          if (branchId === undefined) throw new AppError('branch_not_found');
+          const id = await repository.insertVoucher(trx, {
+            buyer_id: user.id,
+            amount_cents: amountCents,
+            recipient_name: input.recipient_name.trim(),
+            recipient_email: input.recipient_email.trim().toLowerCase(),
+            message: input.message?.trim() || null,
+            locale,
+            branch_id: branchId,
+            created_at: dateFromInstant(now),
+          });
           return { user, voucherId: id };
         },
       );
@@ -290,11 +259,7 @@ export function createVoucherService(deps: BookingServiceDependencies) {
           multibanco_allowed: true,
           gift_voucher_id: voucherId,
         });
-        await trx
-          .updateTable('gift_vouchers')
-          .set({ checkout_session_id: opened.id })
-          .where('id', '=', voucherId)
-          .execute();
+        await repository.updateVoucher(trx, voucherId, { checkout_session_id: opened.id });
       });
       return { checkout_session: { clientSecret: opened.clientSecret } };
     },
@@ -302,13 +267,7 @@ export function createVoucherService(deps: BookingServiceDependencies) {
     /** `GET /gift-vouchers`: what the member bought, newest first (those whose checkout never opened left out). */
     async listBought(userId: string): Promise<Schemas['GiftVoucher'][]> {
       const now = dateFromInstant(clock.now());
-      const rows = await db
-        .selectFrom('gift_vouchers')
-        .selectAll()
-        .where('buyer_id', '=', userId)
-        .where('checkout_session_id', 'is not', null)
-        .orderBy('id', 'desc')
-        .execute();
+      const rows = await repository.listVouchersOfBuyer(db, userId);
       return rows.map((row) => voucherView(row, now));
     },
 
@@ -321,12 +280,7 @@ export function createVoucherService(deps: BookingServiceDependencies) {
       if (code === null) throw new AppError('voucher_not_found');
       const now = dateFromInstant(clock.now());
       return runTransaction(db, { name: 'redeemGiftVoucher', log: deps.log }, async (trx) => {
-        const voucher = await trx
-          .selectFrom('gift_vouchers')
-          .selectAll()
-          .where('code', '=', code)
-          .forUpdate()
-          .executeTakeFirst();
+        const voucher = await repository.lockVoucherByCode(trx, code);
         if (!voucher || voucher.issued_at === null) throw new AppError('voucher_not_found');
         if (voucher.redeemed_at !== null) throw new AppError('voucher_redeemed');
         if (voucher.expires_at! <= now) throw new AppError('voucher_expired');
@@ -347,16 +301,12 @@ export function createVoucherService(deps: BookingServiceDependencies) {
           memberActor(userId),
           now,
         );
-        await trx
-          .updateTable('credit_lots')
-          .set({ gift_voucher_id: voucher.id })
-          .where('id', '=', lotId)
-          .execute();
-        await trx
-          .updateTable('gift_vouchers')
-          .set({ redeemed_at: now, redeemed_by: userId, lot_id: lotId })
-          .where('id', '=', voucher.id)
-          .execute();
+        await repository.linkLotToVoucher(trx, lotId, voucher.id);
+        await repository.updateVoucher(trx, voucher.id, {
+          redeemed_at: now,
+          redeemed_by: userId,
+          lot_id: lotId,
+        });
         return {
           id: lotId,
           name,
