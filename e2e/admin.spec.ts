@@ -251,7 +251,10 @@ test('an owner blocks a member and exports their data', async ({ page, request }
   await auditHas(request, /block/);
   await auditHas(request, /export/);
   await page.goto('/pt/admin/audit');
-  await expect(page.getByRole('table', { name: 'Registo de auditoria' })).toContainText(/block/);
+  // Each entry in words (issue 32): the block and the export, said by the owner who made them.
+  const audit = page.getByRole('table', { name: 'Registo de auditoria' });
+  await expect(audit.getByText(`${owner.email} bloqueou o cliente `).first()).toBeVisible();
+  await expect(audit.getByText(`${owner.email} exportou os dados do cliente `).first()).toBeVisible();
   await expectNoSeriousViolationsOnPage(page, 'console, audit log');
   await docScreenshot(page, 'admin-audit-desktop');
 });

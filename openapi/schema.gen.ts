@@ -3447,6 +3447,8 @@ export interface components {
       action: string;
       entity_type: string;
       entity_id: string;
+      /** @description What names the entity for a reader (a member's e-mail or phone while the account holds one). */
+      entity_label: string | null;
       reason: string | null;
       before: unknown;
       after: unknown;

@@ -410,6 +410,11 @@ export function createReportService(deps: {
         offset: page.offset,
         limit: page.limit,
       });
+      // A member's entries name them by their e-mail (or phone) while the account holds one.
+      const members = await repository.memberLabels(
+        db,
+        rows.filter((row) => row.entity_type === 'member').map((row) => row.entity_id),
+      );
       return page.answer(
         rows.map((row) => ({
           id: row.id,
@@ -419,6 +424,7 @@ export function createReportService(deps: {
           action: row.action,
           entity_type: row.entity_type,
           entity_id: row.entity_id,
+          entity_label: (row.entity_type === 'member' && members.get(row.entity_id)) || null,
           reason: row.reason,
           before: row.before ?? null,
           after: row.after ?? null,

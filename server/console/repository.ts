@@ -214,6 +214,25 @@ export async function findMember(db: Db, memberId: string): Promise<MemberRow | 
   return memberColumns(db).where('user.id', '=', memberId).executeTakeFirst();
 }
 
+/** The e-mail (or phone) of each member among `ids` still on record, for the audit log's words. */
+export async function memberLabels(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
+  const uuids = ids.filter((id) =>
+    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id),
+  );
+  if (uuids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'email', 'phone_number'])
+    .where('id', 'in', uuids)
+    .execute();
+  return new Map(
+    rows.flatMap((row) => {
+      const label = row.email ?? row.phone_number;
+      return label ? [[row.id, label] as const] : [];
+    }),
+  );
+}
+
 export async function membersWithContact(db: Db, kind: 'email' | 'phone', value: string) {
   return memberColumns(db)
     .where(kind === 'email' ? 'user.email' : 'user.phone_number', '=', value)

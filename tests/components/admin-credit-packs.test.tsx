@@ -4,8 +4,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { components } from '../../openapi/schema.gen.ts';
 import {
+  adminBranch,
   consoleNetwork,
-  EMPTY_ARRIVAL_KIT,
   labelled,
   OWNER,
   renderConsole,
@@ -24,28 +24,7 @@ const NBSP = '\u00a0';
 
 type Pack = components['schemas']['AdminCreditPack'];
 
-const branch = (id: number, name: string) => ({
-  id,
-  slug: name.toLowerCase(),
-  name,
-  order: id,
-  location: `Rua ${id}, Lisboa`,
-  latitude: 38.71,
-  longitude: -9.14,
-  map_url: null,
-  time_zone: 'Europe/Lisbon',
-  slot_minutes: 60,
-  opening_hours: null,
-  images: [],
-  descriptions: { pt: '', en: '', fr: '', de: '', sk: '' },
-  arrival: EMPTY_ARRIVAL_KIT,
-  active_with_smart_lock: true,
-  lock_devices: [],
-  slots_generated_until: null,
-  vat_rate: null,
-  guest_limit: 4,
-});
-const BRANCHES = [branch(1, 'Centro'), branch(2, 'Porto')];
+const BRANCHES = [adminBranch(1, 'Centro'), adminBranch(2, 'Porto')];
 
 const TEN_HOURS: Pack = {
   id: 1,

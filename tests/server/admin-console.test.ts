@@ -406,6 +406,18 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
     expect(mail?.text).not.toContain('Pode reservar outra hora');
     expect(mail?.text).not.toContain('abuse');
     expect(await auditOf('member.block', id)).toHaveLength(1);
+    // The log names the member by their e-mail (issue 32: the audit log in words).
+    const logged = await owner.client.get(
+      `/api/admin/audit?action=member.block&entity_id=${id}`,
+      owner.token,
+    );
+    expect(logged.json<Schemas['AuditPage']>().items).toEqual([
+      expect.objectContaining({
+        entity_type: 'member',
+        entity_id: id,
+        entity_label: blocked.email.toLowerCase(),
+      }),
+    ]);
     const exported = await owner.client.get(`/api/admin/members/${id}/export`, owner.token);
     expect(exported.statusCode).toBe(200);
     const data = exported.json<Schemas['MemberExport']>();

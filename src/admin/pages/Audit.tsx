@@ -1,7 +1,8 @@
 import { createLazyRoute } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Code, Group, Text, TextInput } from '@mantine/core';
-import { usePagedQuery } from '../hooks.ts';
+import { Code, Group, Stack, Text, TextInput } from '@mantine/core';
+import { useBranchOptions, usePagedQuery } from '../hooks.ts';
+import { useAuditWords } from '../parts/auditWords.ts';
 import { PeriodFields } from '../parts/booking.tsx';
 import { useTimes } from '../parts/format.ts';
 import { ConsolePage } from '../parts/layout.tsx';
@@ -9,10 +10,15 @@ import { PagedTable } from '../parts/tables.tsx';
 
 const show = (value: unknown) => (value === null || value === undefined ? '—' : JSON.stringify(value));
 
-/** The audit log (issue 18): every change an operator made, who, what, when, before and after; filtered. */
+/**
+ * The audit log (issue 18): every change an operator made, who, what, when, before and after; filtered. Each entry
+ * is a sentence in the console's language (issue 32), its action's code and raw before and after one click away.
+ */
 function Audit() {
   const { t } = useLingui();
   const times = useTimes();
+  const { branches } = useBranchOptions();
+  const words = useAuditWords((id) => branches.find((branch) => branch.id === id)?.name);
   const query = usePagedQuery('audit', {
     action: '',
     entityType: '',
@@ -46,26 +52,42 @@ function Audit() {
       <PagedTable
         query={query}
         empty={<Trans>Nenhuma entrada.</Trans>}
-        minWidth={720}
+        minWidth={360}
         label={t`Registo de auditoria`}
-        headers={[t`Quando`, t`Quem`, t`O quê`, t`Antes → depois`]}
+        headers={[t`Quando`, t`O quê`]}
         nowrap={[0]}
-        cells={(entry) => [
-          times.instant(entry.at),
-          entry.operator_email ?? t`linha de comandos`,
-          <>
-            <Text size="sm" fw={600}>
-              {entry.action}
-            </Text>
-            <Text size="xs" c="gray.4">
-              {entry.entity_type} {entry.entity_id}
-            </Text>
-            {entry.reason && <Text size="xs">{entry.reason}</Text>}
-          </>,
-          <Code block style={{ maxWidth: 420, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
-            {show(entry.before)} → {show(entry.after)}
-          </Code>,
-        ]}
+        cells={(entry) => {
+          const { sentence, details } = words(entry);
+          return [
+            times.instant(entry.at),
+            <Stack gap={2}>
+              <Text size="sm" fw={600}>
+                {sentence}
+              </Text>
+              {details.map((line) => (
+                <Text key={line} size="sm">
+                  {line}
+                </Text>
+              ))}
+              {entry.reason && (
+                <Text size="sm" c="gray.4">
+                  {t`Motivo: ${entry.reason}`}
+                </Text>
+              )}
+              <details className="audit-raw">
+                <summary>
+                  <Trans>Dados registados</Trans>
+                </summary>
+                <Text size="xs" c="gray.4">
+                  {entry.action} · {entry.entity_type} {entry.entity_id}
+                </Text>
+                <Code block style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+                  {show(entry.before)} → {show(entry.after)}
+                </Code>
+              </details>
+            </Stack>,
+          ];
+        }}
       />
     </ConsolePage>
   );

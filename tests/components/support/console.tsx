@@ -45,6 +45,29 @@ export const EMPTY_ARRIVAL_KIT = {
   ) as Record<'pt' | 'en' | 'fr' | 'de' | 'sk', { directions: string; keypad: string; rules: string }>,
 };
 
+/** A branch as the console's list of branches (listAdminBranches) answers it. */
+export const adminBranch = (id: number, name: string) => ({
+  id,
+  slug: name.toLowerCase(),
+  name,
+  order: id,
+  location: `Rua ${id}, Lisboa`,
+  latitude: 38.71,
+  longitude: -9.14,
+  map_url: null,
+  time_zone: 'Europe/Lisbon',
+  slot_minutes: 60,
+  opening_hours: null,
+  images: [],
+  descriptions: { pt: '', en: '', fr: '', de: '', sk: '' },
+  arrival: EMPTY_ARRIVAL_KIT,
+  active_with_smart_lock: true,
+  lock_devices: [],
+  slots_generated_until: null,
+  vat_rate: null,
+  guest_limit: 4,
+});
+
 export const OPERATOR_TOKEN = 'operator-token';
 
 /**
