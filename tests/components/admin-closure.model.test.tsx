@@ -17,7 +17,7 @@ import {
   renderConsole,
   shortestThrough,
   started,
-  EMPTY_ARRIVAL_KIT,
+  adminBranch,
 } from './support/console.tsx';
 import { drivePath, press, recorder, type Driver } from './support/model.ts';
 import { errorAnswer, type Network } from './support/network.ts';
@@ -33,25 +33,7 @@ type FieldChange = Extract<Event, { type: 'field.change' }>;
 type BranchChange = Extract<Event, { type: 'branch.change' }>;
 
 const BRANCH = { id: 1, name: 'Centro', time_zone: 'Europe/Lisbon' };
-const ADMIN_BRANCH = {
-  ...BRANCH,
-  slug: 'centro',
-  order: 1,
-  location: 'Rua Augusta 1, Lisboa',
-  latitude: 38.71,
-  longitude: -9.14,
-  map_url: null,
-  slot_minutes: 60,
-  opening_hours: null,
-  images: [],
-  descriptions: { pt: '', en: '', fr: '', de: '', sk: '' },
-  arrival: EMPTY_ARRIVAL_KIT,
-  active_with_smart_lock: true,
-  lock_devices: [],
-  slots_generated_until: null,
-  vat_rate: null,
-  guest_limit: 4,
-};
+const ADMIN_BRANCH = { ...adminBranch(1, 'Centro'), location: 'Rua Augusta 1, Lisboa' };
 const FROM = '2026-11-24T18:00';
 const TO = '2026-11-24T23:00';
 const REASON = 'Fuga de água';

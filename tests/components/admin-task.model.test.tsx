@@ -15,7 +15,7 @@ import {
   labelled,
   renderConsole,
   started,
-  EMPTY_ARRIVAL_KIT,
+  adminBranch,
 } from './support/console.tsx';
 import { drivePath, press, recorder, type Driver } from './support/model.ts';
 import { errorAnswer, type Network } from './support/network.ts';
@@ -30,27 +30,7 @@ type Event = EventFrom<typeof adminTaskMachine>;
 type Snapshot = SnapshotFrom<typeof adminTaskMachine>;
 
 const NAMES = ['Centro renovado', 'Centro novo'] as const;
-const BRANCH = {
-  id: 1,
-  slug: 'centro',
-  name: 'Centro',
-  order: 1,
-  location: 'Rua Augusta 1, Lisboa',
-  latitude: 38.71,
-  longitude: -9.14,
-  map_url: null,
-  time_zone: 'Europe/Lisbon',
-  slot_minutes: 60,
-  opening_hours: null,
-  images: [],
-  descriptions: { pt: '', en: '', fr: '', de: '', sk: '' },
-  arrival: EMPTY_ARRIVAL_KIT,
-  active_with_smart_lock: true,
-  lock_devices: [],
-  slots_generated_until: null,
-  vat_rate: null,
-  guest_limit: 4,
-};
+const BRANCH = { ...adminBranch(1, 'Centro'), location: 'Rua Augusta 1, Lisboa' };
 const PREVIEW = {
   changes: [{ field: 'name', before: 'Centro', after: 'Centro renovado' }],
   effects: ['landing_page_changes'],
