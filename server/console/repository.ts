@@ -82,7 +82,16 @@ export type BookingSearch = {
   limit: number;
 };
 
-function applySearch(query: ReturnType<typeof bookingsWithBranchAndClient>, search: BookingSearch) {
+/** Bookings the console lists: a dearer move's hold is part of that move, not a booking of its own. */
+function listedBookings(db: Db) {
+  return bookingsWithBranchAndClient(db).where((eb) =>
+    eb.not(
+      eb.exists(eb.selectFrom('booking_moves').select('id').whereRef('hold_booking_id', '=', 'booking.id')),
+    ),
+  );
+}
+
+function applySearch(query: ReturnType<typeof listedBookings>, search: BookingSearch) {
   let scoped = query;
   if (search.q !== undefined) {
     const pattern = containing(search.q.trim());
@@ -117,7 +126,7 @@ function applySearch(query: ReturnType<typeof bookingsWithBranchAndClient>, sear
 }
 
 export async function searchBookings(db: Db, search: BookingSearch) {
-  const scoped = applySearch(bookingsWithBranchAndClient(db), search);
+  const scoped = applySearch(listedBookings(db), search);
   return pageWithTotal(
     bookingColumns(scoped).orderBy('booking.start_time', 'desc').orderBy('booking.id', 'desc'),
     scoped,
@@ -131,9 +140,9 @@ export async function findAdminBooking(db: Db, bookingId: number): Promise<Admin
     .executeTakeFirst();
 }
 
-/** A branch's bookings whose start falls on a local day, by start (expired holds left out). */
+/** A branch's bookings whose start falls on a local day, by start (expired holds and moves' holds left out). */
 export async function bookingsOfLocalDay(db: Db, branchId: number, localDate: string) {
-  return bookingColumns(bookingsWithBranchAndClient(db))
+  return bookingColumns(listedBookings(db))
     .where('booking.branch_id', '=', branchId)
     .where(
       sql<string>`(booking.start_time at time zone branch.time_zone)::date`,

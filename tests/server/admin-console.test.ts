@@ -426,6 +426,45 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
     expect(data.bookings).toHaveLength(1);
   });
 
+  it("lists a member's dearer move as their one booking, never its hold as a booking of its own", async () => {
+    const mover = await verifiedAccount(newClient(server.app), server.app);
+    const bookingId = await paidBooking(mover, '2026-04-02T10:00:00Z', '2026-04-02T11:00:00Z');
+    const dearer = await insertSlot(server.app.db, {
+      branchId,
+      start: '2026-04-02T17:00:00Z',
+      end: '2026-04-02T18:00:00Z',
+      localDate: '2026-04-02',
+      priceCents: 2500,
+    });
+    const moved = await newClient(server.app).json(
+      'POST',
+      `/api/bookings/${bookingId}/move`,
+      { time_slot_id: dearer, expected_price_difference_eur: 10 },
+      mover.token,
+    );
+    expect(moved.json<Schemas['MoveBookingResponse']>().status).toBe('awaiting_payment');
+    // The hold is there, keeping the slot for the move…
+    const holds = await server.app.db
+      .selectFrom('booking_moves')
+      .select('hold_booking_id')
+      .where('booking_id', '=', bookingId)
+      .execute();
+    expect(holds).toHaveLength(1);
+    expect(holds[0]!.hold_booking_id).not.toBeNull();
+    // …but the console lists the member's one booking, in the list and in the day's view.
+    const listed = await owner.client.get(
+      `/api/admin/bookings?q=${encodeURIComponent(mover.email)}`,
+      owner.token,
+    );
+    expect(listed.json<Schemas['AdminBookingPage']>().items.map((item) => item.id)).toEqual([bookingId]);
+    const today = await owner.client.get(
+      `/api/admin/today?branch_id=${branchId}&date=2026-04-02`,
+      owner.token,
+    );
+    const day = today.json<Schemas['AdminToday']>().branches.find((item) => item.branch.id === branchId)!;
+    expect(day.bookings.map((item) => item.id)).toEqual([bookingId]);
+  });
+
   it('moves a booking from the console and sends the member the updated-booking e-mail with the same calendar event at a higher SEQUENCE', async () => {
     const bookingId = await paidBooking(member, '2026-03-30T10:00:00Z', '2026-03-30T11:00:00Z');
     const target = await insertSlot(server.app.db, {
