@@ -64,17 +64,15 @@ export type GiftVoucherFilter = NonNullable<
 
 const optional = (value: string) => (value === '' ? undefined : value);
 
-/** `api` carries the operator's token; `publicApi` reads what members read (free slots for a move). */
-export function createAdminConsoleActors(api: ApiClient, publicApi: ApiClient) {
+/** `api` carries the operator's token. */
+export function createAdminConsoleActors(api: ApiClient) {
   return {
-    freeSlots: async (params: { branchId: number; date: string }) =>
-      (
-        await expectData(
-          publicApi.GET('/bookings/slots/{branch_id}/{date}', {
-            params: { path: { branch_id: params.branchId, date: params.date } },
-          }),
-        )
-      ).filter((slot) => slot.is_bookeable),
+    moveOptions: (params: { bookingId: number; date: string }) =>
+      expectData(
+        api.GET('/admin/bookings/{booking_id}/move-options', {
+          params: { path: { booking_id: params.bookingId }, query: { date: optional(params.date) } },
+        }),
+      ),
     today: (params: { date: string }) =>
       expectData(api.GET('/admin/today', { params: { query: { date: optional(params.date) } } })),
     bookings: (filters: BookingFilters) =>

@@ -1160,6 +1160,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/bookings/{booking_id}/move-options': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Where a booking can move, slot by slot
+     * @description Every slot of the booking's branch on a branch-local day (the booking's own by default), with its price and, for one the operator cannot move the booking to (adminMoveBooking), why not, by the moving rules themselves.
+     */
+    get: operations['listAdminMoveOptions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/bookings/{booking_id}/cancel': {
     parameters: {
       query?: never;
@@ -2888,6 +2908,25 @@ export interface components {
       id: components['schemas']['Id'];
       name: string;
       time_zone: string;
+    };
+    AdminMoveOption: {
+      id: components['schemas']['Id'];
+      /**
+       * Format: date-time
+       * @description ISO 8601 with the branch's offset.
+       */
+      start_time: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 with the branch's offset.
+       */
+      end_time: string;
+      price_eur: components['schemas']['Money'];
+      /**
+       * @description Null when the booking can move here; otherwise why not - its own slot, started, inside a closure, held or booked by someone, or a price other than the booking's (an operator moves at the same price).
+       * @enum {string|null}
+       */
+      unavailable: 'current' | 'started' | 'closed' | 'taken' | 'price_differs' | null;
     };
     AdminBookingPage: {
       items: components['schemas']['AdminBooking'][];
@@ -5848,6 +5887,43 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AdminBookingDetail'];
+        };
+      };
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description No such booking (`booking_not_found`). */
+      404: components['responses']['NotFound'];
+      414: components['responses']['UrlTooLong'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listAdminMoveOptions: {
+    parameters: {
+      query?: {
+        /** @description A branch-local calendar day (YYYY-MM-DD); each branch's today by default. */
+        date?: components['parameters']['AdminDate'];
+      };
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description A booking's id. */
+        booking_id: components['parameters']['AdminBookingId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AdminMoveOption'][];
         };
       };
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */

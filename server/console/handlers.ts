@@ -57,6 +57,9 @@ export function consoleHandlers(services: {
     ),
     searchAdminBookings: answer(false, (request) => service.searchBookings(request.query)),
     getAdminBooking: answer(false, (request) => service.bookingDetail(request.params.booking_id)),
+    listAdminMoveOptions: answer(false, (request) =>
+      service.moveOptions(request.params.booking_id, request.query.date),
+    ),
     adminCancelBooking: answer(false, (request, by) =>
       service.cancelBooking(by, request.params.booking_id, request.body),
     ),

@@ -26,6 +26,7 @@ function bookingColumns(query: ReturnType<typeof bookingsWithBranchAndClient>) {
     'booking.end_time',
     'booking.created_at',
     'booking.final_price_cents',
+    'booking.base_price_cents',
     'booking.credit_cents',
     'booking.paid_at',
     'booking.canceled_at',
@@ -138,6 +139,50 @@ export async function findAdminBooking(db: Db, bookingId: number): Promise<Admin
   return bookingColumns(bookingsWithBranchAndClient(db))
     .where('booking.id', '=', bookingId)
     .executeTakeFirst();
+}
+
+/**
+ * A branch's slots starting on a local day, by start, each with whether a live booking (confirmed, or a hold not
+ * expired at `now`) takes it and whether a closure in force covers it: where a booking could move.
+ */
+export async function slotsOfDayForMove(db: Db, branchId: number, localDate: string, now: Date) {
+  return db
+    .selectFrom('slots as slot')
+    .select((eb) => [
+      'slot.id',
+      'slot.start_time',
+      'slot.end_time',
+      'slot.price_cents',
+      eb
+        .exists(
+          eb
+            .selectFrom('bookings as live')
+            .select('live.id')
+            .whereRef('live.slot_id', '=', 'slot.id')
+            .where((live) =>
+              live.or([
+                live('live.status', '=', 'confirmed'),
+                live.and([live('live.status', '=', 'pending'), live('live.hold_expires_at', '>', now)]),
+              ]),
+            ),
+        )
+        .as('taken'),
+      eb
+        .exists(
+          eb
+            .selectFrom('branch_closures as closure')
+            .select('closure.id')
+            .whereRef('closure.branch_id', '=', 'slot.branch_id')
+            .where('closure.reopened_at', 'is', null)
+            .whereRef('closure.starts_at', '<', 'slot.end_time')
+            .whereRef('closure.ends_at', '>', 'slot.start_time'),
+        )
+        .as('closed'),
+    ])
+    .where('slot.branch_id', '=', branchId)
+    .where('slot.local_date', '=', localDate)
+    .orderBy('slot.start_time')
+    .execute();
 }
 
 /** A branch's bookings whose start falls on a local day, by start (expired holds and moves' holds left out). */

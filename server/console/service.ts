@@ -228,6 +228,33 @@ export function createConsoleService(deps: ConsoleDependencies) {
       return page.answer(await views(rows), total);
     },
 
+    /**
+     * Where the console could move a booking on a local day (its own by default): each slot with its price, and
+     * why the operator's move would refuse it - the booking's own slot, started, closed, taken, or a price other
+     * than the booking's (adminMoveBooking moves at the same price).
+     */
+    async moveOptions(bookingId: number, date?: string): Promise<Schemas['AdminMoveOption'][]> {
+      const row = await requireBooking(bookingId);
+      const local = (at: Date) => formatLocalTime(instantFromDate(at), row.time_zone);
+      const day = date ?? local(row.start_time).slice(0, 10);
+      const at = dateFromInstant(now());
+      const slots = await repository.slotsOfDayForMove(db, row.branch_id, day, at);
+      const why = (slot: (typeof slots)[number]): Schemas['AdminMoveOption']['unavailable'] => {
+        if (slot.id === row.slot_id) return 'current';
+        if (slot.start_time <= at) return 'started';
+        if (slot.closed) return 'closed';
+        if (slot.taken) return 'taken';
+        return slot.price_cents === row.base_price_cents ? null : 'price_differs';
+      };
+      return slots.map((slot) => ({
+        id: slot.id,
+        start_time: local(slot.start_time),
+        end_time: local(slot.end_time),
+        price_eur: centsToEuros(slot.price_cents),
+        unavailable: why(slot),
+      }));
+    },
+
     async bookingDetail(bookingId: number): Promise<Schemas['AdminBookingDetail']> {
       const row = await requireBooking(bookingId);
       const [booking] = await views([row]);

@@ -6,13 +6,11 @@ import { adminDraftMachine, type DraftFields } from '../../machines/adminDraft.m
 import { adminQueryMachine } from '../../machines/adminQuery.machine.ts';
 import { adminTaskMachine } from '../../machines/adminTask.machine.ts';
 import { createLocalFlowBinding } from '../app/binding.tsx';
-import { useRuntime } from '../app/context.tsx';
 import { useAdmin } from './context.tsx';
 
 export function useConsoleActors() {
   const { api } = useAdmin();
-  const runtime = useRuntime();
-  return useMemo(() => createAdminConsoleActors(api, runtime.api), [api, runtime.api]);
+  return useMemo(() => createAdminConsoleActors(api), [api]);
 }
 
 /** The console's calls (machines/adminConsole.actors.ts), by name: what a page loads or changes. */

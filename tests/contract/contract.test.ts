@@ -106,6 +106,7 @@ const expectedOperations = [
   ['getAdminToday', 'get', '/admin/today', 'operator'],
   ['searchAdminBookings', 'get', '/admin/bookings', 'operator'],
   ['getAdminBooking', 'get', '/admin/bookings/{booking_id}', 'operator'],
+  ['listAdminMoveOptions', 'get', '/admin/bookings/{booking_id}/move-options', 'operator'],
   ['adminCancelBooking', 'post', '/admin/bookings/{booking_id}/cancel', 'operator'],
   ['adminResendAccessCode', 'post', '/admin/bookings/{booking_id}/resend-code', 'operator'],
   ['adminMoveBooking', 'post', '/admin/bookings/{booking_id}/move', 'operator'],

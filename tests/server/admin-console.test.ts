@@ -426,6 +426,68 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
     expect(data.bookings).toHaveLength(1);
   });
 
+  it('lists where a booking can move on a day: each slot with its price, and why the move would refuse the others', async () => {
+    const mover = await verifiedAccount(newClient(server.app), server.app);
+    const other = await verifiedAccount(newClient(server.app), server.app);
+    const bookingId = await paidBooking(mover, '2026-04-06T09:00:00Z', '2026-04-06T10:00:00Z');
+    const slot = (start: string, priceCents?: number) =>
+      insertSlot(server.app.db, {
+        branchId,
+        start: `2026-04-06T${start}:00Z`,
+        end: `2026-04-06T${String(Number(start.slice(0, 2)) + 1).padStart(2, '0')}:00:00Z`,
+        localDate: '2026-04-06',
+        ...(priceCents ? { priceCents } : {}),
+      });
+    const free = await slot('11:00');
+    const dearer = await slot('12:00', 2500);
+    const taken = await paidBooking(other, '2026-04-06T13:00:00Z', '2026-04-06T14:00:00Z');
+    const closed = await slot('15:00');
+    const closure = await owner.client.json(
+      'POST',
+      '/api/admin/closures',
+      {
+        branch_id: branchId,
+        starts_at: '2026-04-06T15:00:00Z',
+        ends_at: '2026-04-06T16:00:00Z',
+        reason: 'paint',
+      },
+      owner.token,
+    );
+    expect(closure.statusCode).toBe(201);
+    const listed = await staff.client.get(
+      `/api/admin/bookings/${bookingId}/move-options?date=2026-04-06`,
+      staff.token,
+    );
+    expect(listed.statusCode).toBe(200);
+    const options = listed.json<Schemas['AdminMoveOption'][]>();
+    const takenSlot = (
+      await server.app.db
+        .selectFrom('bookings')
+        .select('slot_id')
+        .where('id', '=', taken)
+        .executeTakeFirstOrThrow()
+    ).slot_id;
+    expect(options.map((option) => [option.id, option.price_eur, option.unavailable])).toEqual([
+      [expect.any(Number), 15, 'current'],
+      [free, 15, null],
+      [dearer, 25, 'price_differs'],
+      [takenSlot, 15, 'taken'],
+      [closed, 15, 'closed'],
+    ]);
+    expect(options[0]!.start_time).toBe('2026-04-06T10:00:00+01:00');
+    // The reasons are the move's own: the dearer slot is refused, the free one taken.
+    const move = (slotId: number) =>
+      staff.client.json(
+        'POST',
+        `/api/admin/bookings/${bookingId}/move`,
+        { time_slot_id: slotId, reason: 'member phoned' },
+        staff.token,
+      );
+    expect((await move(dearer)).json<ErrorBody>().code).toBe('move_price_differs');
+    expect((await move(closed)).statusCode).toBe(409);
+    expect((await move(free)).statusCode).toBe(200);
+  });
+
   it("lists a member's dearer move as their one booking, never its hold as a booking of its own", async () => {
     const mover = await verifiedAccount(newClient(server.app), server.app);
     const bookingId = await paidBooking(mover, '2026-04-02T10:00:00Z', '2026-04-02T11:00:00Z');

@@ -263,6 +263,7 @@ function consolePathValues(operation: Operation, seeded: Seeded): Record<string,
     case 'adminCancelBooking':
     case 'adminMoveBooking':
     case 'getAdminBooking':
+    case 'listAdminMoveOptions':
       return { booking_id: String(seeded.paidBookingId) };
     case 'getMember':
     case 'eraseMember':

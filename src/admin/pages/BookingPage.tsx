@@ -131,10 +131,19 @@ function MoveDialog({ detail, onClose, onDone }: DialogProps<Detail>) {
   const times = useTimes();
   const { booking } = detail;
   const zone = booking.branch.time_zone;
-  const slots = useAdminQuery('freeSlots', {
-    branchId: booking.branch.id,
+  const money = useMoney();
+  const slots = useAdminQuery('moveOptions', {
+    bookingId: booking.id,
     date: booking.start_time.slice(0, 10),
   });
+  const reasons = {
+    current: t`o horário atual`,
+    started: t`já começou`,
+    closed: t`encerrado`,
+    taken: t`ocupado`,
+    price_differs: t`outro preço`,
+  } as const;
+  const movable = slots.data?.filter((slot) => slot.unavailable === null) ?? [];
   const draft = useDraft({ slotId: '' });
   const { slotId } = draft.fields;
   const move = useAdminTask('moveBooking', () => {
@@ -162,16 +171,21 @@ function MoveDialog({ detail, onClose, onDone }: DialogProps<Detail>) {
       {slots.data && (
         <NativeSelect
           label={t`Novo horário`}
+          description={t`Uma mudança pela consola mantém o preço da reserva: só horários livres com o mesmo preço.`}
           value={slotId}
           data={[
             {
               value: '',
-              label: slots.data.length ? t`Escolha um horário livre` : t`Sem horários livres neste dia`,
+              label: movable.length ? t`Escolha um horário livre` : t`Sem horários livres neste dia`,
             },
-            ...slots.data.map((slot) => ({
-              value: String(slot.id),
-              label: times.range(slot.start_time, slot.end_time, zone),
-            })),
+            ...slots.data.map((slot) => {
+              const when = `${times.range(slot.start_time, slot.end_time, zone)} · ${money(slot.price_eur)}`;
+              return {
+                value: String(slot.id),
+                label: slot.unavailable === null ? when : `${when} · ${reasons[slot.unavailable]}`,
+                disabled: slot.unavailable !== null,
+              };
+            }),
           ]}
           onChange={(event) => draft.change({ slotId: event.currentTarget.value })}
         />
