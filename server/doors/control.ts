@@ -13,20 +13,9 @@ import { lockStatus } from './status.ts';
 
 const FEED_LENGTH = 50;
 
-export type DoorFeedKind = components['schemas']['DoorFeedItem']['kind'];
-
-export type DoorFeedItem = {
-  at: Date;
-  kind: DoorFeedKind;
-  device_id: string;
-  booking_id: number | null;
-  /** Remote openings: who, why and what the lock answered. */
-  operator: string | null;
-  reason: string | null;
-  outcome: 'opening' | 'opened' | 'offline' | 'failed' | null;
-  /** A refused code: the lock's words. */
-  error: string | null;
-};
+/** A feed item as the contract has it (`DoorFeedItem`), its moment still an instant (the console writes it local). */
+export type DoorFeedItem = Omit<components['schemas']['DoorFeedItem'], 'at'> & { at: Date };
+type DoorFeedKind = DoorFeedItem['kind'];
 
 const DEVICE_KINDS: Record<string, DoorFeedKind> = {
   'device.disconnected': 'offline',
