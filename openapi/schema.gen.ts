@@ -6213,6 +6213,7 @@ export interface operations {
           'application/json': components['schemas']['DoorUnlock'];
         };
       };
+      400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
       /** @description No such branch (`branch_not_found`), or the door is not one of its doors (`door_not_found`). */
@@ -6256,6 +6257,7 @@ export interface operations {
           'application/json': components['schemas']['BranchOnCall'];
         };
       };
+      400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
       /** @description A staff operator (`operator_forbidden`). */
