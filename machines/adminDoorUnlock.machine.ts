@@ -65,13 +65,7 @@ export const adminDoorUnlockMachine = adminMachineSetup({
         onError: failedBackTo('editing'),
       },
     },
-    opened: {
-      on: {
-        'unlock.again': {
-          target: 'editing',
-          actions: assign({ reason: '', requestId: null, error: null }),
-        },
-      },
-    },
+    // The dialog says so and closes; another opening is another dialog, another flow.
+    opened: { type: 'final' },
   },
 });

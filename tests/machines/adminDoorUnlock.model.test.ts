@@ -17,7 +17,6 @@ const EVENTS = [
   { type: 'reason.change', value: 'Member stuck outside' },
   { type: 'reason.change', value: '   ' },
   { type: 'unlock.submit' },
-  { type: 'unlock.again' },
   { type: 'xstate.done.actor.unlockDoor' },
   { type: 'xstate.error.actor.unlockDoor', error: new ApiError('door_offline', 'The door is offline.') },
   { type: 'xstate.error.actor.unlockDoor', error: new ApiError('unauthorized', 'Session ended.') },
