@@ -3,7 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import { fixedClock } from '../../server/kernel/clock.ts';
+import { createSeamLockProvider } from '../../server/adapters/locks/seam.ts';
 import { setBranchDoors } from '../../server/doors/doors-repository.ts';
+import { bookAndPay, bookingsOf, lisbonSlot, verifiedUser } from './bookings-fixtures.ts';
 import { accountTestConfig, outboxTo, type Schemas } from './support/accounts.ts';
 import {
   DATABASE_TARGETS,
@@ -276,6 +278,61 @@ describe.each(PGLITE_ONLY)("live door control through Seam's fake (%s)", (target
     expect(kinds).toContain('remote_unlock');
     expect(kinds).toContain('opened');
     expect(page.overstays).toEqual([]);
+  });
+
+  it("does not count the lock's report of a remote opening as the last session's overstay", async () => {
+    const [door] = seam.devices;
+    const user = await verifiedUser(context.app.db, { email: `member-${randomUUID()}@example.com` });
+    // A session 11:00–12:00 in Lisbon (UTC in March), paid, its member entered.
+    const slot = await lisbonSlot(context.app.db, branchId, '2026-03-20T11:00');
+    await bookAndPay(context.app.db, context.clock, user, [slot], 15, {
+      accessCodes: context.app.jobs.accessCodes,
+      lockSync: context.app.jobs.lockSync,
+      lockProvider: createSeamLockProvider({ apiKey: seam.apiKey, endpoint: seam.url }),
+    });
+    const [booking] = await bookingsOf(context.app.db, user);
+    await context.app.db
+      .updateTable('bookings')
+      .set({ checked_in_at: new Date('2026-03-20T11:02:00Z') })
+      .where('id', '=', booking!.id)
+      .execute();
+    // 40 minutes after its end an operator opens the door for someone else; the lock reports the opening.
+    context.clock.set('2026-03-20T12:40:00Z');
+    const response = await unlock(context.owner, branchId, door, {
+      reason: 'Next member early, code not yet valid',
+      request_id: randomUUID(),
+    });
+    expect(response.statusCode).toBe(200);
+    const { headers, payload } = seam.signed({
+      event_id: randomUUID(),
+      event_type: 'lock.unlocked',
+      device_id: door,
+      occurred_at: '2026-03-20T12:40:05.000Z',
+    });
+    const delivered = await context.app.inject({
+      method: 'POST',
+      url: '/api/locks/webhook',
+      headers,
+      payload,
+    });
+    expect(delivered.statusCode).toBe(200);
+    expect((await bookingsOf(context.app.db, user))[0]!.overstay_at).toBeNull();
+    // The same opening by hand, with no remote opening around it, is the session's overstay.
+    const byHand = seam.signed({
+      event_id: randomUUID(),
+      event_type: 'lock.unlocked',
+      device_id: door,
+      occurred_at: '2026-03-20T12:50:00.000Z',
+    });
+    await context.app.inject({
+      method: 'POST',
+      url: '/api/locks/webhook',
+      headers: byHand.headers,
+      payload: byHand.payload,
+    });
+    expect((await bookingsOf(context.app.db, user))[0]!.overstay_at?.toISOString()).toBe(
+      '2026-03-20T12:50:00.000Z',
+    );
   });
 
   it('tells the operator the door is offline, audits the attempt, and never calls the unlock action', async () => {
