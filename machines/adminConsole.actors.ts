@@ -11,6 +11,10 @@ export type AdminBookingPage = Schemas['AdminBookingPage'];
 export type AdminBookingDetail = Schemas['AdminBookingDetail'];
 export type AdminBookingStatus = Schemas['AdminBookingStatus'];
 export type Closure = Schemas['Closure'];
+export type BranchDoorPage = Schemas['BranchDoorPage'];
+export type BranchOnCall = Schemas['BranchOnCall'];
+/** The door page's branch (the first branch when none is chosen) and the period of its no-shows and overstays. */
+export type DoorPageFilters = { branchId: number | null; from: string; to: string };
 export type MemberPage = Schemas['MemberPage'];
 export type MemberDetail = Schemas['MemberDetail'];
 export type MemberExport = Schemas['MemberExport'];
@@ -102,6 +106,28 @@ export function createAdminConsoleActors(api: ApiClient) {
         api.POST('/admin/bookings/{booking_id}/move', {
           params: { path: { booking_id: params.id } },
           body: { time_slot_id: params.slotId, reason: params.reason },
+        }),
+      ),
+    branchDoors: async (filters: DoorPageFilters): Promise<BranchDoorPage | null> => {
+      const branchId = filters.branchId ?? (await expectData(api.GET('/admin/branches')))[0]?.id;
+      if (branchId === undefined) return null;
+      return expectData(
+        api.GET('/admin/branches/{branch_id}/doors', {
+          params: {
+            path: { branch_id: branchId },
+            query: { from: optional(filters.from), to: optional(filters.to) },
+          },
+        }),
+      );
+    },
+    setOnCall: (params: { branchId: number; email: string; phone: string }) =>
+      expectData(
+        api.PUT('/admin/branches/{branch_id}/on-call', {
+          params: { path: { branch_id: params.branchId } },
+          body: {
+            email: optional(params.email.trim()) ?? null,
+            phone: optional(params.phone.trim()) ?? null,
+          },
         }),
       ),
     closures: (params: { branchId: number | null }) =>

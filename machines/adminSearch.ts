@@ -48,6 +48,7 @@ export const adminSearch = {
   }),
   members: searchOf({ q: text, page: positiveInt }),
   prices: searchOf({ branchId: positiveInt }),
+  doors: searchOf({ branchId: positiveInt, from: text, to: text }),
   giftVouchers: searchOf({
     status: absentWhenMalformed(z.enum(['unpaid', 'issued', 'expiring', 'redeemed', 'expired'])),
   }),

@@ -1240,6 +1240,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/branches/{branch_id}/doors': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The door page of a branch
+     * @description Each door's online state, battery and codes by state, a feed of its events (entries with their booking, offline/online, low battery, tampering, codes a door refused to program, remote openings with who and why), the branch's on-call contacts, and the no-shows and overstays of bookings starting in the period (the last 7 days of the branch by default).
+     */
+    get: operations['getBranchDoors'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/branches/{branch_id}/doors/{device_id}/unlock': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Open a door now, remotely
+     * @description For a member stuck outside: asks the lock to open (Seam's unlock action; the virtual door in development) and answers once it did. Needs a reason. Every attempt is audited with its reason and outcome, success or failure. `request_id` names one press: the same id again answers that attempt and never opens the door twice.
+     */
+    post: operations['unlockBranchDoor'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/branches/{branch_id}/on-call': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Set a branch's on-call contacts for door alerts
+     * @description The e-mail and phone (SMS) that the branch's door alerts go to; null for none (alerts by e-mail then go to OPERATOR_EMAIL). Audited. Owners only.
+     */
+    put: operations['setBranchOnCall'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/closures': {
     parameters: {
       query?: never;
@@ -2038,6 +2098,11 @@ export interface components {
       | 'blocked_contact_not_found'
       | 'member_not_found'
       | 'confirmation_mismatch'
+      | 'door_not_found'
+      | 'reason_required'
+      | 'door_offline'
+      | 'door_unlock_failed'
+      | 'door_unlock_in_progress'
       | 'provider_balance_missing'
       | 'provider_balance_refused'
       | 'provider_balance_unavailable';
@@ -3060,6 +3125,98 @@ export interface components {
       time_slot_id: components['schemas']['Id'];
       reason: components['schemas']['Reason'];
     };
+    /** @description How many codes this door has in each state. */
+    DoorCodeCounts: {
+      pending: number;
+      programming: number;
+      set: number;
+      failed: number;
+      revoking: number;
+      revoked: number;
+    };
+    BranchDoor: {
+      device_id: string;
+      name: string | null;
+      /** @description Null when the provider has not said. */
+      online: boolean | null;
+      battery_level: number | null;
+      /** @description The provider could not be asked; online and battery are the last recorded. */
+      provider_error: string | null;
+      codes: components['schemas']['DoorCodeCounts'];
+    };
+    DoorFeedItem: {
+      /** Format: date-time */
+      at: string;
+      /**
+       * @description entry: a member's code opened the door (`booking_id`); opened: opened without a code; code_failed: a door refused to program a code (`error`); remote_unlock: an operator's 'Open now' (`operator`, `reason`, `outcome`).
+       * @enum {string}
+       */
+      kind:
+        | 'entry'
+        | 'opened'
+        | 'offline'
+        | 'online'
+        | 'low_battery'
+        | 'tampered'
+        | 'code_failed'
+        | 'remote_unlock';
+      device_id: string;
+      booking_id: number | null;
+      operator: string | null;
+      reason: string | null;
+      /** @enum {string|null} */
+      outcome: 'opening' | 'opened' | 'offline' | 'failed' | null;
+      error: string | null;
+    };
+    DoorAttendance: {
+      booking_id: components['schemas']['Id'];
+      /** Format: date-time */
+      start_time: string;
+      /** Format: date-time */
+      end_time: string;
+      /**
+       * Format: date-time
+       * @description When it was marked (no-show) or when the door opened late (overstay).
+       */
+      at: string;
+      /** Format: date-time */
+      checked_in_at: string | null;
+      member: string | null;
+    };
+    BranchOnCall: {
+      email: components['schemas']['Email'] | null;
+      phone: components['schemas']['PhoneNumber'] | null;
+    };
+    BranchDoorPage: {
+      branch: {
+        id: components['schemas']['Id'];
+        name: string;
+        time_zone: string;
+      };
+      on_call: components['schemas']['BranchOnCall'];
+      doors: components['schemas']['BranchDoor'][];
+      /** @description The newest 50 events of the branch's doors, newest first. */
+      feed: components['schemas']['DoorFeedItem'][];
+      no_shows: components['schemas']['DoorAttendance'][];
+      overstays: components['schemas']['DoorAttendance'][];
+    };
+    DoorUnlockRequest: {
+      reason: components['schemas']['Reason'];
+      /**
+       * Format: uuid
+       * @description Chosen by the console for one press of 'Open now'.
+       */
+      request_id: string;
+    };
+    DoorUnlock: {
+      device_id: string;
+      /** @enum {string} */
+      outcome: 'opened';
+      /** Format: date-time */
+      requested_at: string;
+      /** Format: date-time */
+      finished_at: string;
+    };
     DoorHealth: {
       /** @description The lock's device id (Seam's, or the virtual door's). */
       id: string;
@@ -3700,6 +3857,8 @@ export interface components {
     DocumentId: components['schemas']['Id'];
     /** @description A booking's id. */
     AdminBookingId: components['schemas']['Id'];
+    /** @description A door's device id (Seam's, or the virtual door's: `virtual-door-<branch id>`). */
+    DeviceId: string;
     /** @description A closure's id. */
     ClosureId: components['schemas']['Id'];
     /** @description A branch's id. */
@@ -6056,6 +6215,137 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       414: components['responses']['UrlTooLong'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getBranchDoors: {
+    parameters: {
+      query?: {
+        /** @description First calendar day, inclusive (YYYY-MM-DD). */
+        from?: components['parameters']['AdminFrom'];
+        /** @description Last calendar day, inclusive (YYYY-MM-DD). */
+        to?: components['parameters']['AdminTo'];
+      };
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description A branch's id. */
+        branch_id: components['parameters']['AdminBranchId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BranchDoorPage'];
+        };
+      };
+      /** @description `to` before `from`, or more than 366 days after it (`invalid_period`). */
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description No such branch (`branch_not_found`). */
+      404: components['responses']['NotFound'];
+      414: components['responses']['UrlTooLong'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  unlockBranchDoor: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description A branch's id. */
+        branch_id: components['parameters']['AdminBranchId'];
+        /** @description A door's device id (Seam's, or the virtual door's: `virtual-door-<branch id>`). */
+        device_id: components['parameters']['DeviceId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DoorUnlockRequest'];
+      };
+    };
+    responses: {
+      /** @description The door opened. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DoorUnlock'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description No such branch (`branch_not_found`), or the door is not one of its doors (`door_not_found`). */
+      404: components['responses']['NotFound'];
+      /** @description The door is offline (`door_offline`), the lock or its provider did not confirm the opening (`door_unlock_failed`), both with the attempt audited; or this request id's attempt is still running (`door_unlock_in_progress`). */
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
+      /** @description Invalid body, or a blank reason (`reason_required`). */
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  setBranchOnCall: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description A branch's id. */
+        branch_id: components['parameters']['AdminBranchId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['BranchOnCall'];
+      };
+    };
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BranchOnCall'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description A staff operator (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      /** @description No such branch (`branch_not_found`). */
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
+      /** @description Invalid body, or a phone number not in international format (`invalid_phone_number`). */
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];

@@ -192,6 +192,7 @@ export async function buildApp(
           catalogue: modules.catalogue,
           reports: modules.reports,
           invoicing: modules.invoicing,
+          doorControl: modules.doorControl,
         }),
         ...invoicingHandlers({ invoicing: modules.invoicing, links: modules.documentLinks }),
       },

@@ -20,7 +20,12 @@ import {
 } from './booking/index.ts';
 import { createBranchService } from './catalog/index.ts';
 import type { Config } from './config.ts';
-import { createCatalogueService, createConsoleService, createReportService } from './console/index.ts';
+import {
+  createCatalogueService,
+  createConsoleService,
+  createDoorControl,
+  createReportService,
+} from './console/index.ts';
 import type { OpenedDatabase } from './db/database.ts';
 import { createDoorService, createOperatorAlerts } from './doors/index.ts';
 import { createAfterAnswer } from './jobs/after-answer.ts';
@@ -241,6 +246,7 @@ export async function createModules(
     links: documentLinks,
     payments,
   });
+  const doorControl = createDoorControl({ db, clock, lockProvider, log: log.child({ component: 'doors' }) });
   const delivery = createDeliveryAdapters(config, log.child({ component: 'notifications' }));
   const outboxWorker = createOutboxWorker({
     db,
@@ -273,6 +279,7 @@ export async function createModules(
     console: consoleService,
     catalogue,
     reports,
+    doorControl,
     delivery,
     outboxWorker,
     /** Starts the queue's workers and the outbox delivery; the server calls it once listening, the CLI never. */

@@ -156,6 +156,11 @@ const adminMembersRoute = createRoute({
 const adminMemberRoute = createRoute({ getParentRoute: () => adminRoute, path: 'members/$memberId' }).lazy(
   () => consolePage('memberPageRoute'),
 );
+const adminDoorsRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: 'doors',
+  validateSearch: adminSearch.doors,
+}).lazy(() => consolePage('doors'));
 const adminClosuresRoute = createRoute({ getParentRoute: () => adminRoute, path: 'closures' }).lazy(() =>
   consolePage('closures'),
 );
@@ -227,6 +232,7 @@ const routeTree = rootRoute.addChildren([
     adminBookingRoute,
     adminMembersRoute,
     adminMemberRoute,
+    adminDoorsRoute,
     adminClosuresRoute,
     adminBranchesRoute,
     adminBranchRoute,

@@ -13,6 +13,8 @@ import type { CatalogueService } from './catalogue.ts';
 import type { ReportService } from './reports.ts';
 import type { ConsoleService } from './service.ts';
 import type { InvoicingService } from '../invoicing/index.ts';
+import { assertMayActOnBranch } from './branch-access.ts';
+import type { DoorControl } from './door-control.ts';
 
 // The console's operations: thin, each the caller's operator (and, for owners-only operations, the role check)
 // then one service call. Every answer carries personal or business data: never cached.
@@ -22,8 +24,16 @@ export function consoleHandlers(services: {
   catalogue: CatalogueService;
   reports: ReportService;
   invoicing: InvoicingService;
+  doorControl: DoorControl;
 }) {
-  const { console: service, catalogue, reports, invoicing } = services;
+  const { console: service, catalogue, reports, invoicing, doorControl } = services;
+  /** The caller, checked for the branch of a branch-scoped operation (then owners only when asked). */
+  const onBranch = (request: Parameters<typeof currentOperator>[0], branchId: number, ownersOnly = false) => {
+    const { operator } = currentOperator(request);
+    if (ownersOnly) requireOwner(operator);
+    assertMayActOnBranch(operator, branchId);
+    return actorOf(operator);
+  };
   /** The caller as an audit actor; owners-only operations check the role first. */
   const actor = (request: Parameters<typeof currentOperator>[0], ownersOnly = false) => {
     const { operator } = currentOperator(request);
@@ -75,6 +85,22 @@ export function consoleHandlers(services: {
     createClosure: async (request, reply) =>
       created(reply, await service.createClosure(actor(request), request.body)),
     reopenClosure: answer(false, (request, by) => service.reopenClosure(by, request.params.closure_id)),
+    getBranchDoors: async (request, reply) => {
+      noStore(reply);
+      onBranch(request, request.params.branch_id);
+      const locale = resolveLocale(request.headers.locale);
+      return doorControl.page(request.params.branch_id, request.query, locale);
+    },
+    unlockBranchDoor: async (request, reply) => {
+      noStore(reply);
+      const { branch_id: branchId, device_id: deviceId } = request.params;
+      return doorControl.unlock(onBranch(request, branchId), branchId, deviceId, request.body);
+    },
+    setBranchOnCall: async (request, reply) => {
+      noStore(reply);
+      const branchId = request.params.branch_id;
+      return doorControl.setOnCall(onBranch(request, branchId, true), branchId, request.body);
+    },
     listAdminBranches: answer(false, () => catalogue.listBranches()),
     createAdminBranch: async (request, reply) =>
       created(reply, await catalogue.createBranch(actor(request, true), request.body)),

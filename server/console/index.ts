@@ -6,3 +6,5 @@ export { consoleHandlers } from './handlers.ts';
 export { createReportService } from './reports.ts';
 export { createConsoleService } from './service.ts';
 export { stripeReconciliationCsv } from './reconciliation.ts';
+export { createDoorControl } from './door-control.ts';
+export type { DoorControl } from './door-control.ts';

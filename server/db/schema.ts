@@ -112,6 +112,9 @@ export type BranchesTable = {
   vat_rate: ColumnType<number | null, number | null | undefined, number | null>;
   /** How many guests a member may add to a booking, each with a door code of their own (issue 31). */
   guest_limit: Generated<number>;
+  /** Where its door alerts go (issue 32): e-mail and SMS; null falls back to OPERATOR_EMAIL (no SMS). */
+  on_call_email: ColumnType<string | null, string | null | undefined, string | null>;
+  on_call_phone: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
 };
 
@@ -455,6 +458,23 @@ export type AuditLogTable = {
   after: Json<unknown> | null;
 };
 
+export type DoorUnlockOutcome = 'opening' | 'opened' | 'offline' | 'failed';
+
+/** One remote opening of a door by an operator (migration 0017_door_control). */
+export type DoorUnlocksTable = {
+  id: GeneratedAlways<number>;
+  request_id: string;
+  branch_id: number;
+  device_id: string;
+  operator_id: number | null;
+  operator_email: string;
+  reason: string;
+  outcome: Generated<DoorUnlockOutcome>;
+  error: string | null;
+  requested_at: Timestamp;
+  finished_at: Timestamp | null;
+};
+
 export type BranchClosuresTable = {
   id: GeneratedAlways<number>;
   branch_id: number;
@@ -704,4 +724,5 @@ export type Database = {
   operator_totp_steps: OperatorTotpStepsTable;
   audit_log: AuditLogTable;
   branch_closures: BranchClosuresTable;
+  door_unlocks: DoorUnlocksTable;
 };

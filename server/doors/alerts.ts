@@ -2,9 +2,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import { insertOutboxMessage } from '../kernel/outbox.ts';
 import type { Db } from '../db/database.ts';
 import { type Locale, type Message, translator } from '../kernel/i18n.ts';
+import { findOnCall } from './control-repository.ts';
 
-// Alerts for the operator: an e-mail to OPERATOR_EMAIL through the outbox (with retries, once per dedupe key)
-// and an error line in the log, which is all there is when no address is configured.
+// Alerts for the operator: through the outbox (with retries, once per dedupe key) to the branch's on-call e-mail
+// and phone (SMS), set in the console (issue 32); a branch without an on-call e-mail falls back to
+// OPERATOR_EMAIL. An error line in the log too, which is all there is when no address is configured.
 
 const TEXTS = {
   codeSubject: /*i18n*/ { id: 'alert.codeSubject', message: 'Código de porta não confirmado: {branch}' },
@@ -26,6 +28,7 @@ export type OperatorAlerts = {
     alert: {
       lockCodeId: number;
       bookingIds: number[];
+      branchId: number;
       branch: string;
       start: Date;
       doors: string[];
@@ -35,7 +38,14 @@ export type OperatorAlerts = {
   ): Promise<void>;
   deviceEvent(
     trx: Db,
-    alert: { eventId: string; deviceId: string; branch: string; eventType: string; at: Date },
+    alert: {
+      eventId: string;
+      deviceId: string;
+      branchId: number | null;
+      branch: string;
+      eventType: string;
+      at: Date;
+    },
     now: Date,
   ): Promise<void>;
 };
@@ -46,28 +56,45 @@ export function createOperatorAlerts(deps: {
   log: FastifyBaseLogger;
 }): OperatorAlerts {
   const t = translator(deps.locale);
-  /** The alert's e-mail to the operator, its subject and text in the operator's language, once per `dedupeKey`. */
+  /**
+   * The alert to the branch's on-call e-mail (else OPERATOR_EMAIL) and phone, its subject and text in the
+   * operator's language, once per `dedupeKey`.
+   */
   async function send(
     trx: Db,
+    branchId: number | null,
     alert: { subject: Message; text: Message; params: Record<string, string | number> },
     dedupeKey: string,
     now: Date,
   ) {
-    if (!deps.operatorEmail) return;
+    const onCall = branchId === null ? undefined : await findOnCall(trx, branchId);
+    const email = onCall?.on_call_email ?? deps.operatorEmail;
+    const phone = onCall?.on_call_phone ?? null;
     const subject = t(alert.subject, alert.params);
     const text = t(alert.text, alert.params);
-    await insertOutboxMessage(trx, {
-      channel: 'email',
-      recipient: deps.operatorEmail,
-      locale: deps.locale,
-      kind: 'operator_alert',
-      subject,
-      text_body: `${text}\n`,
-      html_body: null,
-      dedupe_key: dedupeKey,
-      created_at: now,
-      next_attempt_at: now,
-    });
+    const common = { locale: deps.locale, kind: 'operator_alert', created_at: now, next_attempt_at: now };
+    if (email) {
+      await insertOutboxMessage(trx, {
+        ...common,
+        channel: 'email',
+        recipient: email,
+        subject,
+        text_body: `${text}\n`,
+        html_body: null,
+        dedupe_key: dedupeKey,
+      });
+    }
+    if (phone) {
+      await insertOutboxMessage(trx, {
+        ...common,
+        channel: 'sms',
+        recipient: phone,
+        subject: null,
+        text_body: subject,
+        html_body: null,
+        dedupe_key: `${dedupeKey}:sms`,
+      });
+    }
   }
   return {
     async codeNotConfirmed(trx, alert, now) {
@@ -89,6 +116,7 @@ export function createOperatorAlerts(deps: {
       };
       await send(
         trx,
+        alert.branchId,
         { subject: TEXTS.codeSubject, text: TEXTS.code, params },
         `operator_alert:code:${alert.lockCodeId}`,
         now,
@@ -107,6 +135,7 @@ export function createOperatorAlerts(deps: {
       };
       await send(
         trx,
+        alert.branchId,
         { subject: TEXTS.deviceSubject, text: TEXTS.device, params },
         `operator_alert:device:${alert.eventId}`,
         now,

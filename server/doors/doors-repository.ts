@@ -432,6 +432,7 @@ export async function findBookingForDoors(db: Db, bookingId: number) {
       'booking.lock_code_id',
       'booking.start_time',
       'booking.end_time',
+      'booking.branch_id',
       'branch.name as branch_name',
     ])
     .where('booking.id', '=', bookingId)

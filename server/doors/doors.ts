@@ -17,6 +17,7 @@ import { readSetting, writeSetting } from '../catalog/index.ts';
 import type { OperatorAlerts } from './alerts.ts';
 import * as doors from './doors-repository.ts';
 import * as codes from './repository.ts';
+import { hasRemoteOpeningAround } from './control-repository.ts';
 import { fitStrayLockCodes, LOCK_CODE_MARGIN } from './service.ts';
 import { findOpeningVirtualCodes, listVirtualCodes } from '../adapters/locks/virtual-door-repository.ts';
 
@@ -32,6 +33,8 @@ export const NO_SHOW_GRACE = '20 minutes';
 export const OVERSTAY_MARGIN = '15 minutes';
 /** How far back an opening without a code is matched to the last session at the branch. */
 const OVERSTAY_LOOK_BACK = '4 hours';
+/** How far apart a remote opening and the door's report of it may be. */
+const REMOTE_OPENING_WINDOW = '2 minutes';
 /** The catch-up reads events again from a little before the newest it saw (ids keep them once). */
 const CATCH_UP_OVERLAP = Temporal.Duration.from({ minutes: 10 });
 const EVENTS_CURSOR = 'locks.events_cursor';
@@ -272,6 +275,8 @@ export function createDoorService(deps: {
     const branch = await branchNameOf(trx, event.deviceId);
     if (!branch) return;
     if (await doors.hasBookingCovering(trx, branch.id, at, OVERSTAY_MARGIN)) return;
+    // An operator's remote opening ('Open now') is nobody's exit.
+    if (await hasRemoteOpeningAround(trx, event.deviceId, at, REMOTE_OPENING_WINDOW)) return;
     const last = await doors.findLastEnteredBookingBefore(trx, branch.id, at, OVERSTAY_LOOK_BACK);
     if (last && dateFromInstant(instantFromDate(last.end_time).add(margin)) <= at) {
       await doors.setOverstay(trx, last.id, at);
@@ -385,6 +390,7 @@ export function createDoorService(deps: {
         {
           eventId: event.eventId,
           deviceId: event.deviceId,
+          branchId: branch?.id ?? null,
           branch: branch?.name ?? '?',
           eventType: event.type,
           at: event.occurredAt,
@@ -464,6 +470,7 @@ export function createDoorService(deps: {
         {
           lockCodeId: code.id,
           bookingIds: bookings.map((row) => row.id),
+          branchId: booking.branch_id,
           branch: booking.branch_name,
           start: booking.start_time,
           doors: unconfirmed.map((door) => door.device_id),

@@ -9,3 +9,7 @@ export { findLockCode } from './repository.ts';
 export { issueGuestLockCode, issueLockCodes, releaseLockCodes } from './service.ts';
 export type { LockDependencies } from './service.ts';
 export { doorStatesOfBookings, doorStatesOfCodes, lockStatus, mapBranchDoors } from './status.ts';
+export { branchDoorPage, findOnCall, setOnCall } from './control.ts';
+export type { BranchDoorPage } from './control.ts';
+export { unlockDoor } from './use-cases/unlock-door.ts';
+export type { UnlockDoorDependencies } from './use-cases/unlock-door.ts';

@@ -536,6 +536,40 @@ export const errorCatalogue = {
       message: 'A confirmação não corresponde ao e-mail do cliente.',
     },
   },
+  // --- Live door control (issue 32, item 1) ---
+  door_not_found: {
+    status: 404,
+    detail: /*i18n*/ { id: 'error.door_not_found', message: 'Esta porta não pertence a esta filial.' },
+  },
+  reason_required: {
+    status: 422,
+    detail: /*i18n*/ {
+      id: 'error.reason_required',
+      message: 'Diga porque abre a porta: o motivo fica no registo de auditoria.',
+    },
+  },
+  door_offline: {
+    status: 409,
+    detail: /*i18n*/ {
+      id: 'error.door_offline',
+      message: 'A porta está sem ligação e não pode ser aberta à distância. A tentativa ficou registada.',
+    },
+  },
+  door_unlock_failed: {
+    status: 409,
+    detail: /*i18n*/ {
+      id: 'error.door_unlock_failed',
+      message:
+        'A fechadura não confirmou a abertura. A tentativa ficou registada; tente de novo ou ligue ao apoio da fechadura.',
+    },
+  },
+  door_unlock_in_progress: {
+    status: 409,
+    detail: /*i18n*/ {
+      id: 'error.door_unlock_in_progress',
+      message: 'Este pedido de abertura ainda está em curso. Aguarde a resposta da porta.',
+    },
+  },
 } as const satisfies Record<string, { status: number; detail: Message }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -4,5 +4,6 @@
 export { currentOperator, operatorAuth, operatorHandlers } from './handlers.ts';
 export { localisedMessage } from './messages.ts';
 export { actorOf, createOperatorAccounts, createOperatorService, requireOwner } from './service.ts';
+export type { OperatorCaller } from './service.ts';
 export { createOperatorTokens } from './tokens.ts';
 export { totpUri } from './totp.ts';

@@ -116,6 +116,7 @@ function useSectionLabels(): Record<SectionPath, string> {
   return {
     '': t`Hoje`,
     bookings: t`Reservas`,
+    doors: t`Portas`,
     closures: t`Encerramentos`,
     members: t`Clientes`,
     branches: t`Filiais`,

@@ -11,6 +11,7 @@ export const pages = {
   bookingPage: () => import('./pages/BookingPage.tsx').then((module) => module.Route),
   members: () => import('./pages/Members.tsx').then((module) => module.Route),
   memberPageRoute: () => import('./pages/Members.tsx').then((module) => module.MemberPageRoute),
+  doors: () => import('./pages/Doors.tsx').then((module) => module.Route),
   closures: () => import('./pages/Closures.tsx').then((module) => module.Route),
   branches: () => import('./pages/Branches.tsx').then((module) => module.Route),
   branchPageRoute: () => import('./pages/Branches.tsx').then((module) => module.BranchPageRoute),

@@ -68,6 +68,8 @@ const WELL_FORMED: Record<string, { body?: object; query?: string }> = {
   updateAdminBranch: { body: { name: 'x' } },
   previewBranchUpdate: { body: { name: 'x' } },
   setBranchPrices: { body: { default_price_eur: 1, bands: [] } },
+  unlockBranchDoor: { body: { reason: 'x', request_id: '00000000-0000-4000-8000-000000000000' } },
+  setBranchOnCall: { body: { email: null, phone: null } },
   createAdminCoupon: { body: { code: 'TOKENS', discount: 0.1 } },
   updateAdminCoupon: { body: { discount: 0.2 } },
   setAdminRefundPolicy: { body: { thresholds: [{ hours: 0, ratio: 1 }] } },
@@ -190,6 +192,7 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
         'listOperators',
         'removeOperator',
         'setAdminRefundPolicy',
+        'setBranchOnCall',
         'setBranchPrices',
         'updateAdminCoupon',
         'updateAdminCreditPack',
@@ -220,6 +223,7 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
       createOperator: { email: 'new@gym.example', role: 'owner' },
       setAdminRefundPolicy: { thresholds: [{ hours: 0, ratio: 1 }] },
       setBranchPrices: { default_price_eur: 1, bands: [] },
+      setBranchOnCall: { email: 'on-call@gym.example', phone: null },
       updateAdminCoupon: { discount: 0.9 },
     };
     const query = '?from=2026-03-01&to=2026-03-31';

@@ -53,6 +53,7 @@ describeEachDatabase(
         'credit_movements',
         'credit_packs',
         'dated_price_grids',
+        'door_unlocks',
         'gift_vouchers',
         'ledger_entries',
         'ledger_entry_bookings',

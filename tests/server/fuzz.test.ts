@@ -270,6 +270,11 @@ function consolePathValues(operation: Operation, seeded: Seeded): Record<string,
       return { member_id: seeded.memberId };
     case 'updateAdminCoupon':
       return { coupon_code: 'NO-SUCH-COUPON' };
+    case 'unlockBranchDoor':
+      // Not a door of the branch (404): nothing is opened, nothing audited.
+      return { device_id: 'no-such-door' };
+    case 'setBranchOnCall':
+      return { branch_id: NO_SUCH_ID };
     default:
       // Removing an operator, reopening a closure, unblocking a contact, blocking, unblocking or exporting a
       // member: nobody by that id (404).

@@ -49,6 +49,14 @@ export class LockProviderError extends Error {
   }
 }
 
+/** The door is offline: it cannot be asked to open (nor told anything) until it is back. */
+export class DoorOfflineError extends LockProviderError {
+  constructor(deviceId: string) {
+    super(`door ${deviceId} is offline`, false);
+    this.name = 'DoorOfflineError';
+  }
+}
+
 export type LockProvider = {
   readonly name: 'seam' | 'local';
   /** The doors of a branch: its mapped Seam devices, or its virtual door. */
@@ -67,6 +75,11 @@ export type LockProvider = {
   /** Door and device events after `since`, oldest first (the catch-up behind the webhook). */
   listEvents(since: Date): Promise<DoorEvent[]>;
   listDevices(deviceIds: readonly string[]): Promise<DoorDevice[]>;
+  /**
+   * Opens the door now (an operator's remote opening), answering once the door did; throws DoorOfflineError
+   * when the door is offline and LockProviderError when the provider or the door failed.
+   */
+  unlock(deviceId: string): Promise<void>;
 };
 
 /** The device events the operator is alerted about. */

@@ -1,6 +1,14 @@
-import { isSeamHttpApiError, SeamHttp, type AccessCode, type Device, type SeamEvent } from '@seamapi/http';
+import {
+  isSeamActionAttemptError,
+  isSeamHttpApiError,
+  SeamHttp,
+  type AccessCode,
+  type Device,
+  type SeamEvent,
+} from '@seamapi/http';
 import { SeamWebhook } from '@seamapi/webhook';
 import {
+  DoorOfflineError,
   LockProviderError,
   type DoorCodeRequest,
   type DoorCodeStatus,
@@ -12,6 +20,9 @@ import {
 // `@seamapi/http` (the `seam` package bundles it with a CLI and a coding agent the server has no use for).
 // Time-bound access codes per device; Seam programs them asynchronously and reports `set` or an error on the code
 // (and by webhook). Our queue owns retries, so the client's own are off and every call has a deadline.
+
+/** How long an operator waits for a remote opening before being told it did not confirm. */
+const UNLOCK_TIMEOUT_MS = 10_000;
 
 const FAILED_TO_SET = /failed_to_set|failed_to_program|no_space|duplicate_code|code_not_allowed/;
 
@@ -158,6 +169,22 @@ export function createSeamLockProvider(options: {
         online: device.properties.online,
         batteryLevel: device.properties.battery_level ?? null,
       }));
+    },
+    async unlock(deviceId) {
+      const device = await call(() => seam.devices.get({ device_id: deviceId }));
+      if (!device.properties.online) throw new DoorOfflineError(deviceId);
+      try {
+        // The action attempt is followed until the door answers: the operator is told whether it opened.
+        await seam.locks.unlockDoor(
+          { device_id: deviceId },
+          { waitForActionAttempt: { timeout: UNLOCK_TIMEOUT_MS, pollingInterval: 250 } },
+        );
+      } catch (error) {
+        if (isSeamActionAttemptError(error)) {
+          throw new LockProviderError(`unlock_door: ${error.message}`.slice(0, 300), false);
+        }
+        throw providerError(error);
+      }
     },
   };
 }

@@ -4,6 +4,7 @@ import { Alert, Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mant
 import type { AdminToday } from '../../../machines/adminConsole.actors.ts';
 import { useSearchQuery } from '../hooks.ts';
 import { BookingFlags } from '../parts/booking.tsx';
+import { DoorBadges } from '../parts/doors.tsx';
 import { memberName, useTimes } from '../parts/format.ts';
 import { AdminLink, ConsolePage, Empty, QueryStatus } from '../parts/layout.tsx';
 import { DataTable, Lines } from '../parts/tables.tsx';
@@ -26,21 +27,12 @@ function useAlertText() {
 }
 
 function DoorHealth({ door }: { door: Door }) {
-  const { t } = useLingui();
-  const battery = door.battery_level === null ? null : Math.round(door.battery_level * 100);
   return (
     <Group gap={6}>
       <Text size="sm" fw={600}>
         {door.name}
       </Text>
-      <Badge color={door.online === false ? 'red' : door.online ? 'lime' : 'gray'} variant="light">
-        {door.online === false ? t`sem ligação` : door.online ? t`ligada` : t`estado desconhecido`}
-      </Badge>
-      {battery !== null && (
-        <Badge color={battery < 20 ? 'red' : 'gray'} variant="outline">
-          {t`bateria ${battery}%`}
-        </Badge>
-      )}
+      <DoorBadges online={door.online} batteryLevel={door.battery_level} />
     </Group>
   );
 }

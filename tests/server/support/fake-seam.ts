@@ -37,6 +37,10 @@ export type FakeSeam = {
   codesOn(deviceId: string): Promise<FakeAccessCode[]>;
   updateCode(accessCodeId: string, patch: Partial<FakeAccessCode>): Promise<void>;
   addEvent(event: Record<string, unknown>): Promise<void>;
+  /** Takes a device offline or brings it back, as its lock would. */
+  setOnline(deviceId: string, online: boolean): Promise<void>;
+  /** The unlock action attempts the fake has run, oldest first. */
+  unlockAttempts(): Promise<{ action_type: string; status: string }[]>;
   outage(routes: string[]): Promise<void>;
   /** A webhook delivery signed the Svix way with `secret` (default: the suite's). */
   signed(
@@ -75,6 +79,15 @@ export async function startFakeSeam(): Promise<FakeSeam> {
       fake.database.addEvent({ workspace_id: seed.seed_workspace_1, ...event } as Parameters<
         Fake['database']['addEvent']
       >[0]);
+    },
+    async setOnline(deviceId, online) {
+      fake.database.updateDevice({ device_id: deviceId, properties: { online } } as Parameters<
+        Fake['database']['updateDevice']
+      >[0]);
+    },
+    async unlockAttempts() {
+      const attempts = ((await state()).action_attempts ?? []) as { action_type: string; status: string }[];
+      return attempts.filter((attempt) => attempt.action_type === 'UNLOCK_DOOR');
     },
     async outage(routes) {
       const response = await fetch(`${url}/_fake/simulate_workspace_outage`, {

@@ -1,0 +1,130 @@
+import { URI } from 'otpauth';
+import type { ChildProcess } from 'node:child_process';
+import { expect, test, type Page } from './support/test.ts';
+import { field } from './support/accounts.ts';
+import { expectNoSeriousViolationsOnPage } from './support/axe.ts';
+import {
+  addOperatorWithCli,
+  CONSOLE_PORT,
+  newDataDir,
+  startConsoleServer,
+  stopConsoleServer,
+  type CliOperator,
+} from './support/console-server.ts';
+
+// Live door control (issue 32, item 1) in Chromium against the real server: a staff operator opens the branch's
+// virtual door from the console's door page with a reason, the opening shows in the door's events and in the audit
+// log; the page passes axe on a phone and on a desktop; an owner sets the branch's on-call contacts.
+
+const PASSWORD = 'Portas-seguras-2026!';
+const BASE = `http://127.0.0.1:${CONSOLE_PORT}`;
+
+test.use({ baseURL: BASE });
+test.describe.configure({ mode: 'serial' });
+
+let server: ChildProcess | undefined;
+let owner: CliOperator;
+let staff: CliOperator;
+const tokens = new Map<string, string>();
+
+/** The operator's console token, through the API: the setup link's password, then a login with a TOTP code. */
+async function consoleToken(operator: CliOperator): Promise<string> {
+  const known = tokens.get(operator.email);
+  if (known) return known;
+  const setupToken = new URL(operator.setupPath, BASE).searchParams.get('setup');
+  const setup = await fetch(`${BASE}/api/admin/auth/setup-password`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token: setupToken, password: PASSWORD }),
+  });
+  expect(setup.status).toBe(200);
+  const login = await fetch(`${BASE}/api/admin/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      email: operator.email,
+      password: PASSWORD,
+      totp_code: URI.parse(operator.totpUri).generate(),
+    }),
+  });
+  expect(login.status).toBe(200);
+  const token = ((await login.json()) as { access_token: string }).access_token;
+  tokens.set(operator.email, token);
+  return token;
+}
+
+async function signedIn(page: Page, operator: CliOperator): Promise<void> {
+  const token = await consoleToken(operator);
+  await page.addInitScript((value) => window.localStorage.setItem('admin_token', value), token);
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  const dataDir = newDataDir();
+  owner = addOperatorWithCli(dataDir, 'dona.portas@ginasio.example', 'owner');
+  staff = addOperatorWithCli(dataDir, 'equipa.portas@ginasio.example', 'staff');
+  server = await startConsoleServer(dataDir);
+});
+
+test.afterAll(async () => {
+  await stopConsoleServer(server);
+});
+
+test('staff open the virtual door now with a reason; the opening is in the feed and the audit log', async ({
+  page,
+  request,
+}) => {
+  await signedIn(page, staff);
+  await page.goto('/pt/admin/doors');
+  await expect(page.getByRole('heading', { name: 'Portas', level: 2 })).toBeVisible();
+  const door = page.getByRole('region', { name: /Porta virtual de/ });
+  await expect(door).toContainText('ligada');
+  await door.getByRole('button', { name: 'Abrir agora…' }).click();
+  const dialog = page.getByRole('dialog');
+  const open = dialog.getByRole('button', { name: 'Abrir agora', exact: true });
+  // No reason, no opening.
+  await expect(open).toBeDisabled();
+  await field(dialog, 'Motivo').fill('Cliente à porta, o código não abre');
+  await expectNoSeriousViolationsOnPage(page, 'door page, open-now dialog');
+  await open.click();
+  await expect(dialog.getByRole('status')).toContainText('A porta abriu');
+  await dialog.getByRole('button', { name: 'Fechar' }).last().click();
+  await expect(dialog).toHaveCount(0);
+  const events = page.getByRole('table', { name: 'Eventos das portas' });
+  await expect(events.getByRole('row').filter({ hasText: 'Aberta à distância' })).toContainText(
+    'Cliente à porta, o código não abre',
+  );
+  const audit = (await (
+    await request.get('/api/admin/audit?action=door.unlock', {
+      headers: { Authorization: `Bearer ${await consoleToken(owner)}` },
+    })
+  ).json()) as { items: { action: string; reason: string; operator_email: string }[] };
+  expect(audit.items.map((item) => [item.action, item.reason, item.operator_email])).toEqual([
+    ['door.unlock', 'Cliente à porta, o código não abre', staff.email],
+  ]);
+});
+
+test('the door page passes axe on a phone and on a desktop', async ({ page }) => {
+  await signedIn(page, owner);
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    await page.goto('/pt/admin/doors');
+    await expect(page.getByRole('table', { name: 'Eventos das portas' })).toBeVisible();
+    await expectNoSeriousViolationsOnPage(page, `door page at ${width} px`);
+    await page.screenshot({
+      path: `test-results/door-page-${width === 390 ? 'phone' : 'desktop'}.png`,
+      fullPage: true,
+    });
+  }
+});
+
+test("an owner sets the branch's on-call e-mail and phone for door alerts", async ({ page }) => {
+  await signedIn(page, owner);
+  await page.goto('/pt/admin/doors');
+  await field(page, 'E-mail de piquete').fill('piquete@ginasio.example');
+  await field(page, 'Telefone de piquete (SMS)').fill('+351 912 345 678');
+  await page.getByRole('button', { name: 'Guardar contactos' }).click();
+  await expect(page.getByText('Guardado.')).toBeVisible();
+  await page.reload();
+  await expect(field(page, 'Telefone de piquete (SMS)')).toHaveValue('+351912345678');
+});
