@@ -20,7 +20,12 @@ import {
 } from './booking/index.ts';
 import { createBranchService } from './catalog/index.ts';
 import type { Config } from './config.ts';
-import { createCatalogueService, createConsoleService, createReportService } from './console/index.ts';
+import {
+  createCatalogueService,
+  createConsoleService,
+  createReportService,
+  forgetMemberNotes,
+} from './console/index.ts';
 import type { OpenedDatabase } from './db/database.ts';
 import { createDoorService, createOperatorAlerts } from './doors/index.ts';
 import { createAfterAnswer } from './jobs/after-answer.ts';
@@ -219,6 +224,8 @@ export async function createModules(
           reason: erasedBy?.reason ?? null,
         });
       },
+      // Operators' notes on the member are personal data about them: erased with the account.
+      (trx, user) => forgetMemberNotes(trx, user.id),
     ],
   });
   const consoleService = createConsoleService({

@@ -6,3 +6,4 @@ export { consoleHandlers } from './handlers.ts';
 export { createReportService } from './reports.ts';
 export { createConsoleService } from './service.ts';
 export { stripeReconciliationCsv } from './reconciliation.ts';
+export { forgetMemberNotes } from './member-notes.ts';

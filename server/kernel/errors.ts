@@ -536,6 +536,10 @@ export const errorCatalogue = {
       message: 'A confirmação não corresponde ao e-mail do cliente.',
     },
   },
+  broadcast_not_found: {
+    status: 404,
+    detail: /*i18n*/ { id: 'error.broadcast_not_found', message: 'Mensagem não encontrada.' },
+  },
 } as const satisfies Record<string, { status: number; detail: Message }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;
