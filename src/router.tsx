@@ -159,6 +159,9 @@ const adminMemberRoute = createRoute({ getParentRoute: () => adminRoute, path: '
 const adminClosuresRoute = createRoute({ getParentRoute: () => adminRoute, path: 'closures' }).lazy(() =>
   consolePage('closures'),
 );
+const adminBroadcastsRoute = createRoute({ getParentRoute: () => adminRoute, path: 'broadcasts' }).lazy(() =>
+  consolePage('broadcasts'),
+);
 const adminBranchesRoute = createRoute({ getParentRoute: () => adminRoute, path: 'branches' }).lazy(() =>
   consolePage('branches'),
 );
@@ -228,6 +231,7 @@ const routeTree = rootRoute.addChildren([
     adminMembersRoute,
     adminMemberRoute,
     adminClosuresRoute,
+    adminBroadcastsRoute,
     adminBranchesRoute,
     adminBranchRoute,
     adminPricesRoute,

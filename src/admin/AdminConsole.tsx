@@ -117,6 +117,7 @@ function useSectionLabels(): Record<SectionPath, string> {
     '': t`Hoje`,
     bookings: t`Reservas`,
     closures: t`Encerramentos`,
+    broadcasts: t`Mensagens`,
     members: t`Clientes`,
     branches: t`Filiais`,
     prices: t`Preços`,

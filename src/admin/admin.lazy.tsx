@@ -12,6 +12,7 @@ export const pages = {
   members: () => import('./pages/Members.tsx').then((module) => module.Route),
   memberPageRoute: () => import('./pages/Members.tsx').then((module) => module.MemberPageRoute),
   closures: () => import('./pages/Closures.tsx').then((module) => module.Route),
+  broadcasts: () => import('./pages/Broadcasts.tsx').then((module) => module.Route),
   branches: () => import('./pages/Branches.tsx').then((module) => module.Route),
   branchPageRoute: () => import('./pages/Branches.tsx').then((module) => module.BranchPageRoute),
   prices: () => import('./pages/Prices.tsx').then((module) => module.Route),

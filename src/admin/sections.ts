@@ -6,6 +6,7 @@ export const SECTIONS = [
   { path: '', ownerOnly: false },
   { path: 'bookings', ownerOnly: false },
   { path: 'closures', ownerOnly: false },
+  { path: 'broadcasts', ownerOnly: false },
   { path: 'members', ownerOnly: false },
   { path: 'branches', ownerOnly: false },
   { path: 'prices', ownerOnly: true },
