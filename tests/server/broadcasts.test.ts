@@ -289,5 +289,15 @@ describe.each(DATABASE_TARGETS)('talking to members on %s', (target) => {
       'Deixou a porta aberta.',
       'Bloqueado: pagamento contestado.',
     ]);
+
+    // Erasing the member erases the notes on them.
+    const erased = await owner.client.json(
+      'POST',
+      `/api/admin/members/${memberId}/erase`,
+      { reason: 'pedido do cliente', confirm_email: noted.email },
+      owner.token,
+    );
+    expect(erased.statusCode, erased.body).toBe(200);
+    expect((await staff.client.get(url, staff.token)).json()).toEqual([]);
   });
 });
