@@ -15,6 +15,9 @@ export type BranchDoorPage = Schemas['BranchDoorPage'];
 export type BranchOnCall = Schemas['BranchOnCall'];
 /** The door page's branch (the first branch when none is chosen) and the period of its no-shows and overstays. */
 export type DoorPageFilters = { branchId: number | null; from: string; to: string };
+export type Broadcast = Schemas['Broadcast'];
+export type BroadcastDetail = Schemas['BroadcastDetail'];
+export type MemberNote = Schemas['MemberNote'];
 export type MemberPage = Schemas['MemberPage'];
 export type MemberDetail = Schemas['MemberDetail'];
 export type MemberExport = Schemas['MemberExport'];
@@ -137,6 +140,22 @@ export function createAdminConsoleActors(api: ApiClient) {
     reopenClosure: (params: { id: number }) =>
       expectData(
         api.POST('/admin/closures/{closure_id}/reopen', { params: { path: { closure_id: params.id } } }),
+      ),
+    broadcasts: () => expectData(api.GET('/admin/broadcasts')),
+    broadcast: (params: { id: number | null }) =>
+      params.id === null
+        ? Promise.resolve(null)
+        : expectData(
+            api.GET('/admin/broadcasts/{broadcast_id}', { params: { path: { broadcast_id: params.id } } }),
+          ),
+    memberNotes: (params: { id: string }) =>
+      expectData(api.GET('/admin/members/{member_id}/notes', { params: { path: { member_id: params.id } } })),
+    addMemberNote: (params: { id: string; body: string }) =>
+      expectData(
+        api.POST('/admin/members/{member_id}/notes', {
+          params: { path: { member_id: params.id } },
+          body: { body: params.body },
+        }),
       ),
     members: (params: { q: string; page: number }) =>
       expectData(

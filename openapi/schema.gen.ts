@@ -1364,6 +1364,70 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/broadcasts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the messages sent to members
+     * @description The latest 100 broadcasts, newest first, each with how its messages stand.
+     */
+    get: operations['listBroadcasts'];
+    put?: never;
+    /**
+     * Message everyone booked at a branch in a period
+     * @description Writes one message per member with a confirmed booking overlapping the period, per channel asked for, in the member's language (the pt text where the member's language has none), to the outbox. The same `idempotency_key` again sends nothing more and answers the broadcast it made. Audited.
+     */
+    post: operations['createBroadcast'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/broadcasts/preview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Who a message to a branch's period would reach
+     * @description The members with a confirmed booking overlapping the period, counted by channel and language; changes nothing.
+     */
+    post: operations['previewBroadcast'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/broadcasts/{broadcast_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A broadcast and the delivery of each of its messages
+     * @description Its texts and, per recipient and channel, the message's status as the outbox has it.
+     */
+    get: operations['getBroadcast'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/branches': {
     parameters: {
       query?: never;
@@ -1726,6 +1790,30 @@ export interface paths {
      * @description Removes the blocks on the member's e-mail and phone. Audited.
      */
     post: operations['unblockMember'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/members/{member_id}/notes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The operators' notes on a member
+     * @description Newest first. Operators only; the member never sees them.
+     */
+    get: operations['listMemberNotes'];
+    put?: never;
+    /**
+     * Write a note on a member
+     * @description A note (why blocked, an incident) that operators read on the member's page. Audited.
+     */
+    post: operations['addMemberNote'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2103,6 +2191,7 @@ export interface components {
       | 'door_offline'
       | 'door_unlock_failed'
       | 'door_unlock_in_progress'
+      | 'broadcast_not_found'
       | 'provider_balance_missing'
       | 'provider_balance_refused'
       | 'provider_balance_unavailable';
@@ -3277,6 +3366,123 @@ export interface components {
       reopened_at: string | null;
       canceled_booking_ids: components['schemas']['Id'][];
     };
+    BroadcastAudience: {
+      branch_id: components['schemas']['Id'];
+      starts_at: components['schemas']['Instant'];
+      ends_at: components['schemas']['Instant'];
+    };
+    BroadcastPreview: {
+      /** @description Members with a confirmed booking overlapping the period, each once. */
+      members: number;
+      /** @description Of them, those with an e-mail address. */
+      by_email: number;
+      /** @description Of them, those with a phone number. */
+      by_sms: number;
+      /** @description How many of them read each language (languages with nobody left out). */
+      languages: {
+        locale: components['schemas']['LocaleCode'];
+        members: number;
+      }[];
+    };
+    BroadcastText: {
+      /** @description The e-mail's subject. */
+      subject: string;
+      /** @description The text of the e-mail, and all of the SMS. */
+      body: string;
+    };
+    /** @description The texts by language; pt always. A member whose language has no text here gets the pt one. */
+    BroadcastTexts: {
+      pt: components['schemas']['BroadcastText'];
+      en?: components['schemas']['BroadcastText'];
+      fr?: components['schemas']['BroadcastText'];
+      de?: components['schemas']['BroadcastText'];
+      sk?: components['schemas']['BroadcastText'];
+    };
+    /** @enum {string} */
+    BroadcastChannel: 'email' | 'sms';
+    BroadcastRequest: {
+      /**
+       * Format: uuid
+       * @description Made by the client once per message written; the same key again sends nothing more.
+       */
+      idempotency_key: string;
+      branch_id: components['schemas']['Id'];
+      starts_at: components['schemas']['Instant'];
+      ends_at: components['schemas']['Instant'];
+      channels: components['schemas']['BroadcastChannel'][];
+      texts: components['schemas']['BroadcastTexts'];
+    };
+    Broadcast: {
+      id: components['schemas']['Id'];
+      branch: components['schemas']['BranchRef'];
+      starts_at: components['schemas']['Instant'];
+      ends_at: components['schemas']['Instant'];
+      channels: components['schemas']['BroadcastChannel'][];
+      /** @description The pt subject. */
+      subject: string;
+      /** @description Members it was sent to. */
+      recipients: number;
+      created_at: components['schemas']['Instant'];
+      /** @description The operator's e-mail. */
+      created_by: string;
+      counts: components['schemas']['DeliveryCounts'];
+    };
+    DeliveryCounts: {
+      queued: number;
+      /** @description Delivered to the provider, or printed to the log where none is configured. */
+      sent: number;
+      failed: number;
+    };
+    /**
+     * @description queued: not delivered yet (being tried again after an error, when `error` says one); sent: handed to the provider; logged: no provider configured, printed to the server's log; failed: given up, `error` says why.
+     * @enum {string}
+     */
+    DeliveryStatus: 'queued' | 'sent' | 'logged' | 'failed';
+    /** @description A broadcast (as listed) with its texts and each of its messages. */
+    BroadcastDetail: {
+      id: components['schemas']['Id'];
+      branch: components['schemas']['BranchRef'];
+      starts_at: components['schemas']['Instant'];
+      ends_at: components['schemas']['Instant'];
+      channels: components['schemas']['BroadcastChannel'][];
+      /** @description The pt subject. */
+      subject: string;
+      /** @description Members it was sent to. */
+      recipients: number;
+      created_at: components['schemas']['Instant'];
+      /** @description The operator's e-mail. */
+      created_by: string;
+      counts: components['schemas']['DeliveryCounts'];
+      texts: components['schemas']['BroadcastTexts'];
+      /** @description One per message written (recipient and channel), by member. */
+      deliveries: components['schemas']['BroadcastDelivery'][];
+    };
+    BroadcastDelivery: {
+      member: {
+        id: components['schemas']['MemberIdValue'];
+        first_name: string;
+        last_name: string;
+      };
+      channel: components['schemas']['BroadcastChannel'];
+      /** @description The e-mail address or phone number written to. */
+      recipient: string;
+      locale: components['schemas']['LocaleCode'];
+      status: components['schemas']['DeliveryStatus'];
+      /** @description The last delivery error, if any. */
+      error: string | null;
+      /** Format: date-time */
+      sent_at: string | null;
+    };
+    MemberNoteRequest: {
+      body: string;
+    };
+    MemberNote: {
+      id: components['schemas']['Id'];
+      body: string;
+      created_at: components['schemas']['Instant'];
+      /** @description The author's e-mail. */
+      created_by: string;
+    };
     /** @description ISO weekday ('1' Monday ... '7' Sunday) to a list of [from, to) minutes of the local day (0-1440); a weekday not listed is closed. Null: open around the clock. */
     OpeningHours: {
       1?: components['schemas']['DayRanges'];
@@ -3596,6 +3802,12 @@ export interface components {
       blocks: {
         [key: string]: unknown;
       }[];
+      /** @description Operators' notes on the member, oldest first. */
+      notes: {
+        body: string;
+        created_at: components['schemas']['Instant'];
+        created_by: string;
+      }[];
     };
     MoneyReport: {
       /** @enum {string} */
@@ -3867,6 +4079,8 @@ export interface components {
     CouponCode: string;
     /** @description A blocked contact's id. */
     BlockedId: components['schemas']['Id'];
+    /** @description A broadcast's id. */
+    BroadcastId: components['schemas']['Id'];
     /** @description A member's (account's) id. */
     MemberId: components['schemas']['MemberIdValue'];
     /** @description A branch-local calendar day (YYYY-MM-DD); each branch's today by default. */
@@ -6499,6 +6713,144 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  listBroadcasts: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Broadcast'][];
+        };
+      };
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  createBroadcast: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['BroadcastRequest'];
+      };
+    };
+    responses: {
+      /** @description Done (or done before, with this idempotency key). */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BroadcastDetail'];
+        };
+      };
+      /** @description `ends_at` not after `starts_at`, or more than 366 days after it (`invalid_period`). */
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description No such branch (`branch_not_found`). */
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  previewBroadcast: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['BroadcastAudience'];
+      };
+    };
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BroadcastPreview'];
+        };
+      };
+      /** @description `ends_at` not after `starts_at`, or more than 366 days after it (`invalid_period`). */
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description No such branch (`branch_not_found`). */
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getBroadcast: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description A broadcast's id. */
+        broadcast_id: components['parameters']['BroadcastId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BroadcastDetail'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description No such broadcast (`broadcast_not_found`). */
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   listAdminBranches: {
     parameters: {
       query?: never;
@@ -7360,6 +7712,81 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['MemberDetail'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description No such member (`member_not_found`). */
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listMemberNotes: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description A member's (account's) id. */
+        member_id: components['parameters']['MemberId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MemberNote'][];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description No such member (`member_not_found`). */
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  addMemberNote: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description A member's (account's) id. */
+        member_id: components['parameters']['MemberId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['MemberNoteRequest'];
+      };
+    };
+    responses: {
+      /** @description Done. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MemberNote'];
         };
       };
       400: components['responses']['BadRequest'];

@@ -25,6 +25,7 @@ import {
   createConsoleService,
   createDoorControl,
   createReportService,
+  forgetMemberNotes,
 } from './console/index.ts';
 import type { OpenedDatabase } from './db/database.ts';
 import { createDoorService, createOperatorAlerts } from './doors/index.ts';
@@ -224,6 +225,8 @@ export async function createModules(
           reason: erasedBy?.reason ?? null,
         });
       },
+      // Operators' notes on the member are personal data about them: erased with the account.
+      (trx, user) => forgetMemberNotes(trx, user.id),
     ],
   });
   const consoleService = createConsoleService({

@@ -164,6 +164,9 @@ const adminDoorsRoute = createRoute({
 const adminClosuresRoute = createRoute({ getParentRoute: () => adminRoute, path: 'closures' }).lazy(() =>
   consolePage('closures'),
 );
+const adminBroadcastsRoute = createRoute({ getParentRoute: () => adminRoute, path: 'broadcasts' }).lazy(() =>
+  consolePage('broadcasts'),
+);
 const adminBranchesRoute = createRoute({ getParentRoute: () => adminRoute, path: 'branches' }).lazy(() =>
   consolePage('branches'),
 );
@@ -234,6 +237,7 @@ const routeTree = rootRoute.addChildren([
     adminMemberRoute,
     adminDoorsRoute,
     adminClosuresRoute,
+    adminBroadcastsRoute,
     adminBranchesRoute,
     adminBranchRoute,
     adminPricesRoute,

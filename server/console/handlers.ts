@@ -101,6 +101,11 @@ export function consoleHandlers(services: {
       const branchId = request.params.branch_id;
       return doorControl.setOnCall(onBranch(request, branchId, true), branchId, request.body);
     },
+    listBroadcasts: answer(false, () => service.listBroadcasts()),
+    previewBroadcast: answer(false, (request, by) => service.previewBroadcast(by, request.body)),
+    createBroadcast: async (request, reply) =>
+      created(reply, await service.createBroadcast(actor(request), request.body)),
+    getBroadcast: answer(false, (request, by) => service.getBroadcast(by, request.params.broadcast_id)),
     listAdminBranches: answer(false, () => catalogue.listBranches()),
     createAdminBranch: async (request, reply) =>
       created(reply, await catalogue.createBranch(actor(request, true), request.body)),
@@ -149,6 +154,12 @@ export function consoleHandlers(services: {
     unblockMember: answer(false, (request, by) =>
       service.unblockMember(by, request.params.member_id, request.body.reason),
     ),
+    listMemberNotes: answer(false, (request) => service.listMemberNotes(request.params.member_id)),
+    addMemberNote: async (request, reply) =>
+      created(
+        reply,
+        await service.addMemberNote(actor(request), request.params.member_id, request.body.body),
+      ),
     exportMember: async (request, reply) => {
       noStore(reply);
       reply.header('content-disposition', `attachment; filename="member-${request.params.member_id}.json"`);

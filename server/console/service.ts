@@ -36,6 +36,8 @@ import type { OperationQuery } from '../http/operations.ts';
 import { doorStatesOfBookings } from '../doors/index.ts';
 import type { components } from '../../openapi/schema.gen.ts';
 import * as repository from './repository.ts';
+import { createBroadcastReads, sendBroadcast } from './broadcasts.ts';
+import { addMemberNote, listMemberNotes } from './member-notes.ts';
 
 type Schemas = components['schemas'];
 export type RefundMode = 'policy' | 'full' | 'none' | 'amount';
@@ -207,9 +209,39 @@ export function createConsoleService(deps: ConsoleDependencies) {
   const change = <T>(name: string, work: (trx: Db) => Promise<T>) =>
     runTransaction(db, { name, log: deps.log }, work);
 
+  const broadcasts = createBroadcastReads(db);
+
   return {
     views,
     movementView,
+
+    // --- Talking to members (issue 32) ------------------------------------------------------------------------
+
+    listBroadcasts: () => broadcasts.list(),
+    previewBroadcast: (actor: Actor, input: Schemas['BroadcastAudience']) => broadcasts.preview(actor, input),
+    getBroadcast: (actor: Actor, broadcastId: number) => broadcasts.detail(actor, broadcastId),
+
+    async createBroadcast(
+      actor: Actor,
+      input: Schemas['BroadcastRequest'],
+    ): Promise<Schemas['BroadcastDetail']> {
+      const id = await change('createBroadcast', (trx) =>
+        sendBroadcast(trx, deps, {
+          actor,
+          idempotencyKey: input.idempotency_key,
+          branchId: input.branch_id,
+          startsAt: input.starts_at,
+          endsAt: input.ends_at,
+          channels: input.channels,
+          texts: input.texts,
+        }),
+      );
+      return broadcasts.detail(actor, id);
+    },
+
+    listMemberNotes: (memberId: string) => listMemberNotes(db, memberId),
+    addMemberNote: (actor: Actor, memberId: string, body: string) =>
+      change('addMemberNote', (trx) => addMemberNote(trx, deps, { actor, memberId, body })),
 
     async searchBookings(query: OperationQuery<'searchAdminBookings'>): Promise<Schemas['AdminBookingPage']> {
       checkPeriod(query.from, query.to);
@@ -606,7 +638,7 @@ export function createConsoleService(deps: ConsoleDependencies) {
       const account = await db.selectFrom('users').selectAll().where('id', '=', memberId).executeTakeFirst();
       if (!account) throw new AppError('member_not_found');
       const { password_hash: _hash, token_version: _version, ...kept } = account;
-      const [bookings, money, messages, blocks] = await Promise.all([
+      const [bookings, money, messages, blocks, notes] = await Promise.all([
         db.selectFrom('bookings').selectAll().where('user_id', '=', memberId).orderBy('id').execute(),
         // The member's money is the ledger's rows, oldest first.
         repository.moneyMovements(db, { memberId }).then((rows) => rows.reverse()),
@@ -617,6 +649,12 @@ export function createConsoleService(deps: ConsoleDependencies) {
           .orderBy('id')
           .execute(),
         authRepository.blocksOf(db, { email: account.email, phone: account.phone_number }),
+        db
+          .selectFrom('member_notes')
+          .select(['id', 'body', 'created_at', 'created_by_email'])
+          .where('user_id', '=', memberId)
+          .orderBy('id')
+          .execute(),
       ]);
       const at = dateFromInstant(now());
       await recordAudit(db, actor, { action: 'member.export', entityType: 'member', entityId: memberId }, at);
@@ -630,6 +668,12 @@ export function createConsoleService(deps: ConsoleDependencies) {
         refunds: money.filter((row) => row.kind === 'refund').map(plain),
         messages: messages.map(plain),
         blocks: blocks.map(plain),
+        // Operators' notes are personal data about the member: an access request shows them too.
+        notes: notes.map((note) => ({
+          body: note.body,
+          created_at: note.created_at.toISOString(),
+          created_by: note.created_by_email,
+        })),
       };
     },
 

@@ -683,6 +683,36 @@ export type BookingGuestsTable = {
   forgotten_at: Date | null;
 };
 
+/** The texts of a broadcast by language: pt always, the others as the operator wrote them. */
+export type BroadcastText = { subject: string; body: string };
+export type BroadcastTexts = { pt: BroadcastText } & Partial<
+  Record<Exclude<LocaleCode, 'pt'>, BroadcastText>
+>;
+
+export type BroadcastsTable = {
+  id: GeneratedAlways<number>;
+  idempotency_key: string;
+  branch_id: number;
+  starts_at: Timestamp;
+  ends_at: Timestamp;
+  by_email: boolean;
+  by_sms: boolean;
+  texts: Json<BroadcastTexts>;
+  recipients: number;
+  created_at: Timestamp;
+  created_by: number | null;
+  created_by_email: string;
+};
+
+export type MemberNotesTable = {
+  id: GeneratedAlways<number>;
+  user_id: string;
+  body: string;
+  created_at: Timestamp;
+  created_by: number | null;
+  created_by_email: string;
+};
+
 export type Database = {
   users: UsersTable;
   verification_codes: VerificationCodesTable;
@@ -725,4 +755,6 @@ export type Database = {
   audit_log: AuditLogTable;
   branch_closures: BranchClosuresTable;
   door_unlocks: DoorUnlocksTable;
+  broadcasts: BroadcastsTable;
+  member_notes: MemberNotesTable;
 };

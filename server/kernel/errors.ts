@@ -570,6 +570,10 @@ export const errorCatalogue = {
       message: 'Este pedido de abertura ainda está em curso. Aguarde a resposta da porta.',
     },
   },
+  broadcast_not_found: {
+    status: 404,
+    detail: /*i18n*/ { id: 'error.broadcast_not_found', message: 'Mensagem não encontrada.' },
+  },
 } as const satisfies Record<string, { status: number; detail: Message }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

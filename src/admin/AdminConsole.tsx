@@ -118,6 +118,7 @@ function useSectionLabels(): Record<SectionPath, string> {
     bookings: t`Reservas`,
     doors: t`Portas`,
     closures: t`Encerramentos`,
+    broadcasts: t`Mensagens`,
     members: t`Clientes`,
     branches: t`Filiais`,
     prices: t`Preços`,

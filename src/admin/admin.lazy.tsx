@@ -13,6 +13,7 @@ export const pages = {
   memberPageRoute: () => import('./pages/Members.tsx').then((module) => module.MemberPageRoute),
   doors: () => import('./pages/Doors.tsx').then((module) => module.Route),
   closures: () => import('./pages/Closures.tsx').then((module) => module.Route),
+  broadcasts: () => import('./pages/Broadcasts.tsx').then((module) => module.Route),
   branches: () => import('./pages/Branches.tsx').then((module) => module.Route),
   branchPageRoute: () => import('./pages/Branches.tsx').then((module) => module.BranchPageRoute),
   prices: () => import('./pages/Prices.tsx').then((module) => module.Route),

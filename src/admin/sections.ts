@@ -7,6 +7,7 @@ export const SECTIONS = [
   { path: 'bookings', ownerOnly: false },
   { path: 'doors', ownerOnly: false },
   { path: 'closures', ownerOnly: false },
+  { path: 'broadcasts', ownerOnly: false },
   { path: 'members', ownerOnly: false },
   { path: 'branches', ownerOnly: false },
   { path: 'prices', ownerOnly: true },

@@ -64,6 +64,20 @@ const WELL_FORMED: Record<string, { body?: object; query?: string }> = {
   previewClosure: {
     body: { branch_id: 1, starts_at: '2026-03-26T17:30:00Z', ends_at: '2026-03-26T20:30:00Z', ...REASON },
   },
+  previewBroadcast: {
+    body: { branch_id: 1, starts_at: '2026-03-26T17:30:00Z', ends_at: '2026-03-26T20:30:00Z' },
+  },
+  createBroadcast: {
+    body: {
+      idempotency_key: '00000000-0000-4000-8000-000000000001',
+      branch_id: 1,
+      starts_at: '2026-03-26T17:30:00Z',
+      ends_at: '2026-03-26T20:30:00Z',
+      channels: ['email'],
+      texts: { pt: { subject: 'x', body: 'x' } },
+    },
+  },
+  addMemberNote: { body: { body: 'x' } },
   createAdminBranch: { body: BRANCH },
   updateAdminBranch: { body: { name: 'x' } },
   previewBranchUpdate: { body: { name: 'x' } },

@@ -315,6 +315,16 @@ function consoleBody(operation: Operation, seeded: Seeded): Record<string, unkno
     case 'createClosure':
       // The closure in force has this very period (409).
       return { branch_id: seeded.branchId, ...seeded.closure, reason: 'fuzz' };
+    case 'createBroadcast':
+      // A period that ends when it starts (400): no broadcast and no message is written.
+      return {
+        idempotency_key: '00000000-0000-4000-8000-00000000f022',
+        branch_id: seeded.branchId,
+        starts_at: '2026-03-25T10:00:00Z',
+        ends_at: '2026-03-25T10:00:00Z',
+        channels: ['email', 'sms'],
+        texts: { pt: { subject: 'fuzz', body: 'fuzz' } },
+      };
     case 'createAdminBranch':
       // Another branch has this slug (409).
       return { ...branch, default_price_eur: 15 };

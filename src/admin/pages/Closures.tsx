@@ -2,18 +2,18 @@ import { createLazyRoute } from '@tanstack/react-router';
 import { createFlowBinding } from '../../app/binding.tsx';
 import type { AdminRuntime } from '../runtime.ts';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import { Alert, Badge, Button, Card, Group, NativeSelect, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, Stack, Text, Textarea, Title } from '@mantine/core';
 import { createAdminClosureActors } from '../../../machines/adminClosure.actors.ts';
 import { adminClosureMachine, isClosureComplete } from '../../../machines/adminClosure.machine.ts';
 import { SubmitForm } from '../../ui/SubmitForm.tsx';
 import { useAdmin } from '../context.tsx';
 import { ErrorBox } from '../feedback.tsx';
-import { useAdminQuery, useAdminTask, useBranchOptions } from '../hooks.ts';
+import { useAdminQuery, useAdminTask } from '../hooks.ts';
 import { ConfirmActions } from '../parts/dialogs.tsx';
 import { memberName, useMoney, useTimes } from '../parts/format.ts';
 import { ConsolePage, Empty, QueryStatus, SectionCard } from '../parts/layout.tsx';
 import { DataTable } from '../parts/tables.tsx';
-import { DayTimeField } from '../dates.tsx';
+import { BranchPeriodFields } from '../parts/branch-period.tsx';
 
 /** Closures (issue 18): close a branch for a period after seeing the bookings it cancels; reopen one. */
 /** The closure form's binding (machines/adminClosure.machine.ts), over the console's own client. */
@@ -44,7 +44,6 @@ function Closures() {
 
 function ClosuresPage({ list }: { list: ClosureList }) {
   const { t } = useLingui();
-  const branches = useBranchOptions();
   const money = useMoney();
   const times = useTimes();
   const [state, send] = closureFlow.useFlow();
@@ -58,30 +57,13 @@ function ClosuresPage({ list }: { list: ClosureList }) {
         {editing && (
           <SubmitForm onSubmit={() => send({ type: 'closure.preview' })}>
             <Stack gap="sm">
-              <NativeSelect
-                label={t`Filial`}
-                required
-                value={fields.branchId === null ? '' : String(fields.branchId)}
-                data={[{ value: '', label: t`Escolha a filial` }, ...branches.options]}
-                onChange={(event) => {
-                  const id = event.currentTarget.value === '' ? null : Number(event.currentTarget.value);
-                  send({ type: 'branch.change', branchId: id, timeZone: branches.zoneOf(id) });
-                }}
+              <BranchPeriodFields
+                branchId={fields.branchId}
+                from={fields.from}
+                to={fields.to}
+                onBranch={(branchId, timeZone) => send({ type: 'branch.change', branchId, timeZone })}
+                onPeriod={(field, value) => send({ type: 'field.change', field, value })}
               />
-              <Group grow wrap="wrap">
-                <DayTimeField
-                  label={t`Desde (hora da filial)`}
-                  required
-                  value={fields.from}
-                  onChange={(value) => send({ type: 'field.change', field: 'from', value })}
-                />
-                <DayTimeField
-                  label={t`Até (hora da filial)`}
-                  required
-                  value={fields.to}
-                  onChange={(value) => send({ type: 'field.change', field: 'to', value })}
-                />
-              </Group>
               <Textarea
                 label={t`Motivo (dito aos clientes)`}
                 required

@@ -1,6 +1,6 @@
 import { createLazyRoute, useParams } from '@tanstack/react-router';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import { Alert, Badge, Button, Card, Checkbox, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Card, Checkbox, Group, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import type { MemberDetail } from '../../../machines/adminConsole.actors.ts';
 import { useIsOwner } from '../context.tsx';
@@ -19,6 +19,7 @@ import {
   Section,
 } from '../parts/layout.tsx';
 import { PagedTable } from '../parts/tables.tsx';
+import { SubmitForm } from '../../ui/SubmitForm.tsx';
 
 function MemberSearch() {
   const { t } = useLingui();
@@ -148,6 +149,66 @@ function EraseDialog({ detail, onClose, onDone }: DialogProps<MemberDetail>) {
   );
 }
 
+/** Operators' notes on the member (issue 32): why blocked, an incident; the member never sees them. */
+function MemberNotes({ id }: { id: string }) {
+  const { t } = useLingui();
+  const times = useTimes();
+  const notes = useAdminQuery('memberNotes', { id });
+  const draft = useDraft({ body: '' });
+  const body = draft.fields.body;
+  const add = useAdminTask('addMemberNote', () => {
+    draft.reset({ body: '' });
+    notes.reload();
+  });
+  return (
+    <Section id="member-notes" title={<Trans>Notas internas</Trans>}>
+      <Stack gap="xs">
+        <Text size="xs" c="gray.4">
+          <Trans>Só os operadores as leem; fazem parte dos dados exportados do cliente.</Trans>
+        </Text>
+        <SubmitForm onSubmit={() => add.run({ id, body: body.trim() })}>
+          <Stack gap="xs" align="flex-start">
+            <Textarea
+              label={t`Nova nota`}
+              w="100%"
+              autosize
+              minRows={2}
+              maxLength={2000}
+              value={body}
+              onChange={(event) => draft.change({ body: event.currentTarget.value })}
+            />
+            <ErrorBox error={add.state.context.error} />
+            <Button
+              type="submit"
+              variant="default"
+              disabled={body.trim() === ''}
+              loading={add.state.matches('running')}
+            >
+              <Trans>Guardar a nota</Trans>
+            </Button>
+          </Stack>
+        </SubmitForm>
+        <QueryStatus query={notes} hasData={notes.data !== null} />
+        {notes.data?.length === 0 && (
+          <Empty>
+            <Trans>Sem notas.</Trans>
+          </Empty>
+        )}
+        {notes.data?.map((note) => (
+          <Card withBorder padding="xs" key={note.id}>
+            <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
+              {note.body}
+            </Text>
+            <Text size="xs" c="gray.4">
+              {t`${note.created_by}, ${times.instant(note.created_at)}`}
+            </Text>
+          </Card>
+        ))}
+      </Stack>
+    </Section>
+  );
+}
+
 function MemberPage({ id }: { id: string }) {
   const { t } = useLingui();
   const isOwner = useIsOwner();
@@ -260,6 +321,7 @@ function MemberPage({ id }: { id: string }) {
               ))}
             </Stack>
           </Section>
+          <MemberNotes id={id} />
           <PaymentsSection
             id="member-payments"
             payments={detail.payments}
