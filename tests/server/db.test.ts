@@ -60,6 +60,7 @@ describeEachDatabase(
         'lock_codes',
         'lock_devices',
         'lock_events',
+        'operator_branches',
         'operator_sessions',
         'operator_setup_tokens',
         'operator_totp_steps',
