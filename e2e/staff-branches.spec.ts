@@ -1,53 +1,35 @@
 import { expect, test, type Page } from './support/test.ts';
-import { URI } from 'otpauth';
 import type { ChildProcess } from 'node:child_process';
 import { apiLogin, bookAndPay, bookableSlots, field, verifiedPerson } from './support/accounts.ts';
 import { expectNoSeriousViolationsOnPage } from './support/axe.ts';
 import {
   addOperatorWithCli,
-  CONSOLE_PORT,
+  freePort,
   newDataDir,
   startConsoleServer,
   stopConsoleServer,
   type CliOperator,
 } from './support/console-server.ts';
+import { logIn, setPasswordFromLink } from './support/operators.ts';
 
 // A staff member limited to one branch (issue 32, item 2): an owner picks the branch on the Operators page, the
 // staff member then sees that branch only (its bookings, its filter) and is refused another branch's booking;
 // exporting a member's data is an owner's button. An operator added in the console shows a QR code to scan.
 
-const PASSWORD = 'Consola-segura-2026!';
 const LIMITED_TO = 'Porto – Boavista';
 
-test.use({ baseURL: `http://127.0.0.1:${CONSOLE_PORT}` });
+// A server of its own on a free port: the console journeys of admin.spec.ts own E2E_PORT + 100 and may run meanwhile.
+const PORT = await freePort();
+test.use({ baseURL: `http://127.0.0.1:${PORT}` });
 test.describe.configure({ mode: 'serial' });
 
 let server: ChildProcess | undefined;
 let owner: CliOperator;
 let staff: CliOperator;
-const usedSteps = new Map<string, number>();
-
-async function totpCode(operator: CliOperator): Promise<string> {
-  const totp = URI.parse(operator.totpUri);
-  const step = () => Math.floor(Date.now() / 1000 / 30);
-  while (usedSteps.get(operator.totpUri) === step()) await new Promise((resolve) => setTimeout(resolve, 500));
-  usedSteps.set(operator.totpUri, step());
-  return totp.generate();
-}
-
 /** Sets the password from the CLI's link, then logs in through the console's form. */
 async function firstLogIn(page: Page, operator: CliOperator): Promise<void> {
-  await page.goto(operator.setupPath);
-  await field(page, 'Nova palavra-passe').fill(PASSWORD);
-  await field(page, 'Confirmar a palavra-passe').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Guardar' }).click();
-  await expect(page.getByRole('status')).toContainText('Palavra-passe definida');
-  await page.goto('/pt/admin');
-  await field(page, 'E-mail').fill(operator.email);
-  await field(page, 'Palavra-passe').fill(PASSWORD);
-  await field(page, 'Código da aplicação de autenticação').fill(await totpCode(operator));
-  await page.getByRole('button', { name: 'Entrar' }).click();
-  await expect(page.getByRole('heading', { name: 'Hoje', level: 2 })).toBeVisible();
+  await setPasswordFromLink(page, operator);
+  await logIn(page, operator);
 }
 
 test.beforeAll(async () => {
@@ -55,7 +37,7 @@ test.beforeAll(async () => {
   const dataDir = newDataDir();
   owner = addOperatorWithCli(dataDir, 'dona@filiais.example', 'owner');
   staff = addOperatorWithCli(dataDir, 'porto@filiais.example', 'staff');
-  server = await startConsoleServer(dataDir);
+  server = await startConsoleServer(dataDir, PORT);
 });
 
 test.afterAll(async () => {
