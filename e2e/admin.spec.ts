@@ -1,5 +1,4 @@
 import { expect, test, type APIRequestContext, type Page } from './support/test.ts';
-import { URI } from 'otpauth';
 import type { ChildProcess } from 'node:child_process';
 import { apiLogin, bookAndPay, bookableSlots, field, outbox, verifiedPerson } from './support/accounts.ts';
 import { axeViolations, expectNoSeriousViolationsOnPage } from './support/axe.ts';
@@ -12,11 +11,11 @@ import {
   stopConsoleServer,
   type CliOperator,
 } from './support/console-server.ts';
+import { logIn, OPERATOR_PASSWORD as PASSWORD, setPasswordFromLink } from './support/operators.ts';
 
 // The operator console (issue 18) in Chromium against the real server: operators made with the CLI, the TOTP
 // code computed here with the library the server checks it with, every action then found in the audit log.
 
-const PASSWORD = 'Consola-segura-2026!';
 const BASE = `http://127.0.0.1:${CONSOLE_PORT}`;
 
 test.use({ baseURL: BASE });
@@ -27,37 +26,6 @@ let owner: CliOperator;
 let staff: CliOperator;
 let ownerToken = '';
 let staffToken = '';
-const usedSteps = new Map<string, number>();
-
-/** The authenticator's code now; a step already used for this secret is waited out (the server refuses it again). */
-async function totpCode(operator: CliOperator): Promise<string> {
-  const totp = URI.parse(operator.totpUri);
-  const step = () => Math.floor(Date.now() / 1000 / 30);
-  while (usedSteps.get(operator.totpUri) === step()) await new Promise((resolve) => setTimeout(resolve, 500));
-  usedSteps.set(operator.totpUri, step());
-  return totp.generate();
-}
-
-async function setPasswordFromLink(page: Page, operator: CliOperator): Promise<void> {
-  await page.goto(operator.setupPath);
-  await field(page, 'Nova palavra-passe').fill(PASSWORD);
-  await field(page, 'Confirmar a palavra-passe').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Guardar' }).click();
-  await expect(page.getByRole('status')).toContainText('Palavra-passe definida');
-}
-
-/** Logs in through the console's form; answers the TOTP code it used. */
-async function logIn(page: Page, operator: CliOperator): Promise<string> {
-  const code = await totpCode(operator);
-  await page.goto('/pt/admin');
-  await field(page, 'E-mail').fill(operator.email);
-  await field(page, 'Palavra-passe').fill(PASSWORD);
-  await field(page, 'Código da aplicação de autenticação').fill(code);
-  await page.getByRole('button', { name: 'Entrar' }).click();
-  await expect(page.getByRole('heading', { name: 'Hoje', level: 2 })).toBeVisible();
-  return code;
-}
-
 async function asOwner(page: Page): Promise<void> {
   await page.addInitScript((token) => window.localStorage.setItem('admin_token', token), ownerToken);
 }

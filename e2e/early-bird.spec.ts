@@ -1,24 +1,13 @@
-import { createServer } from 'node:net';
 import type { ChildProcess } from 'node:child_process';
 import { expect, test } from './support/test.ts';
 import { apiLogin, outbox, storeToken, verifiedPerson } from './support/accounts.ts';
 import { bookingDialog, firstActiveBranch, pickDate, slotButton, slotsOn } from './support/booking.ts';
-import { newDataDir, startConsoleServer, stopConsoleServer } from './support/console-server.ts';
+import { freePort, newDataDir, startConsoleServer, stopConsoleServer } from './support/console-server.ts';
 import { open } from './support/fixtures.ts';
 
 // Issue 17, item 2: the banner promises the early-bird coupon, and an eligible member gets it. The shared server
 // runs without the offer (playwright.config.ts), so this journey has a server of its own with the default
 // (EARLYBIRD, which the demo data make for accounts registered before the opening, 60 days on).
-
-/** A port nobody listens on now (the console journeys own E2E_PORT + 100, and may run meanwhile). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const address = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  if (!address || typeof address === 'string') throw new Error('no free port');
-  return address.port;
-}
 
 const PORT = await freePort();
 test.use({ baseURL: `http://127.0.0.1:${PORT}` });

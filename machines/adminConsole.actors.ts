@@ -307,6 +307,14 @@ export function createAdminConsoleActors(api: ApiClient) {
       expectOk(
         api.DELETE('/admin/operators/{operator_id}', { params: { path: { operator_id: params.id } } }),
       ),
+    /** No branch ticked: every branch (null in the contract). */
+    setOperatorBranches: (params: { id: number; branch_ids: number[] }) =>
+      expectData(
+        api.PUT('/admin/operators/{operator_id}/branches', {
+          params: { path: { operator_id: params.id } },
+          body: { branch_ids: params.branch_ids.length > 0 ? params.branch_ids : null },
+        }),
+      ),
     sessions: () => expectData(api.GET('/admin/sessions')),
     endSession: (params: { id: string }) =>
       expectOk(api.DELETE('/admin/sessions/{session_id}', { params: { path: { session_id: params.id } } })),

@@ -7,7 +7,8 @@ import { machineTypes } from './machine-types.ts';
 import { withField } from './form-fields.ts';
 
 export type OperatorRole = 'owner' | 'staff';
-export type Operator = { email: string; role: OperatorRole };
+/** The signed-in operator; `branch_ids` null for every branch, else the branches a limited staff member has. */
+export type Operator = { email: string; role: OperatorRole; branch_ids: number[] | null };
 
 export type AdminLoginFields = { email: string; password: string; code: string };
 

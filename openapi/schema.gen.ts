@@ -1100,6 +1100,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/operators/{operator_id}/branches': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Limit a staff member to some branches
+     * @description Same use case as `npm run admin -- operator branches`: a list of branch ids limits a staff member to those branches (they see and act on them only, in the console and the API; other branches answer 403 `branch_forbidden`), null gives every branch again. An owner always has every branch (`owner_has_all_branches`). Audited. Owners only.
+     */
+    put: operations['setOperatorBranches'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/today': {
     parameters: {
       query?: never;
@@ -1829,7 +1849,7 @@ export interface paths {
     };
     /**
      * Export a member's data (GDPR access request)
-     * @description Everything held about the member as one JSON document: account, bookings, payments, refunds, messages, blocks. Audited.
+     * @description Everything held about the member as one JSON document: account, bookings, payments, refunds, messages, blocks. Audited. Owners only.
      */
     get: operations['exportMember'];
     put?: never;
@@ -2170,6 +2190,8 @@ export interface components {
       | 'invalid_setup_token'
       | 'session_not_found'
       | 'operator_not_found'
+      | 'branch_forbidden'
+      | 'owner_has_all_branches'
       | 'operator_exists'
       | 'last_owner'
       | 'invalid_period'
@@ -2948,12 +2970,18 @@ export interface components {
     OperatorRole: 'owner' | 'staff';
     Operator: {
       id: components['schemas']['Id'];
+      /** @description The branches a limited staff member sees and acts on; null for every branch (owners always). */
+      branch_ids: components['schemas']['Id'][] | null;
       /** Format: email */
       email: string;
       role: components['schemas']['OperatorRole'];
       /** @description False until the operator has used the one-time setup link. */
       password_set: boolean;
       created_at: components['schemas']['Instant'];
+    };
+    OperatorBranchesRequest: {
+      /** @description The branches to limit a staff member to, or null for every branch. */
+      branch_ids: components['schemas']['Id'][] | null;
     };
     OperatorLoginRequest: {
       email: components['schemas']['Email'];
@@ -6158,6 +6186,51 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  setOperatorBranches: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description An operator's id. */
+        operator_id: components['parameters']['OperatorId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OperatorBranchesRequest'];
+      };
+    };
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Operator'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      /** @description No such operator (`operator_not_found`) or branch (`branch_not_found`). */
+      404: components['responses']['NotFound'];
+      /** @description The operator is an owner (`owner_has_all_branches`). */
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getAdminToday: {
     parameters: {
       query?: {
@@ -6186,6 +6259,8 @@ export interface operations {
       };
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
+      /** @description The branch asked for, or that of the booking or closure, is not among those of a limited staff member (`branch_forbidden`). */
+      403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
@@ -6233,6 +6308,8 @@ export interface operations {
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
+      /** @description The branch asked for, or that of the booking or closure, is not among those of a limited staff member (`branch_forbidden`). */
+      403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
@@ -6264,6 +6341,8 @@ export interface operations {
       };
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
+      /** @description The branch asked for, or that of the booking or closure, is not among those of a limited staff member (`branch_forbidden`). */
+      403: components['responses']['Forbidden'];
       /** @description No such booking (`booking_not_found`). */
       404: components['responses']['NotFound'];
       414: components['responses']['UrlTooLong'];
@@ -6301,6 +6380,8 @@ export interface operations {
       };
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
+      /** @description The branch is not among those of a limited staff member (`branch_forbidden`). */
+      403: components['responses']['Forbidden'];
       /** @description No such booking (`booking_not_found`). */
       404: components['responses']['NotFound'];
       414: components['responses']['UrlTooLong'];
@@ -6340,6 +6421,8 @@ export interface operations {
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
+      /** @description The branch asked for, or that of the booking or closure, is not among those of a limited staff member (`branch_forbidden`). */
+      403: components['responses']['Forbidden'];
       /** @description No such booking (`booking_not_found`). */
       404: components['responses']['NotFound'];
       /** @description Not cancellable (`booking_not_cancelable`) or an amount above what was paid (`refund_exceeds_paid`). */
@@ -6379,6 +6462,8 @@ export interface operations {
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
+      /** @description The branch asked for, or that of the booking or closure, is not among those of a limited staff member (`branch_forbidden`). */
+      403: components['responses']['Forbidden'];
       /** @description No such booking (`booking_not_found`). */
       404: components['responses']['NotFound'];
       /** @description No code to send now (`code_not_available`). */
@@ -6422,6 +6507,8 @@ export interface operations {
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
+      /** @description The branch asked for, or that of the booking or closure, is not among those of a limited staff member (`branch_forbidden`). */
+      403: components['responses']['Forbidden'];
       /** @description No such booking or slot (`booking_not_found`, `slot_not_found`). */
       404: components['responses']['NotFound'];
       /** @description Not movable (`booking_not_cancelable`), the slot is taken or started (`slot_unavailable`, `slot_started`), another branch (`slots_of_several_branches`), another price (`move_price_differs`) or the slot the booking is already in (`move_same_slot`). */
@@ -6467,6 +6554,8 @@ export interface operations {
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
+      /** @description The branch is not among those of a limited staff member (`branch_forbidden`). */
+      403: components['responses']['Forbidden'];
       /** @description No such branch (`branch_not_found`). */
       404: components['responses']['NotFound'];
       414: components['responses']['UrlTooLong'];
@@ -6508,6 +6597,8 @@ export interface operations {
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
+      /** @description The branch is not among those of a limited staff member (`branch_forbidden`). */
+      403: components['responses']['Forbidden'];
       /** @description No such branch (`branch_not_found`), or the door is not one of its doors (`door_not_found`). */
       404: components['responses']['NotFound'];
       /** @description The door is offline (`door_offline`), the lock or its provider did not confirm the opening (`door_unlock_failed`), both with the attempt audited; or this request id's attempt is still running (`door_unlock_in_progress`). */
@@ -6591,6 +6682,8 @@ export interface operations {
       };
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
+      /** @description The branch asked for, or that of the booking or closure, is not among those of a limited staff member (`branch_forbidden`). */
+      403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
@@ -6625,6 +6718,8 @@ export interface operations {
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
+      /** @description The branch asked for, or that of the booking or closure, is not among those of a limited staff member (`branch_forbidden`). */
+      403: components['responses']['Forbidden'];
       /** @description No such branch (`branch_not_found`). */
       404: components['responses']['NotFound'];
       /** @description Overlaps a closure in force (`closure_overlaps`). */
@@ -6665,6 +6760,8 @@ export interface operations {
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
+      /** @description The branch asked for, or that of the booking or closure, is not among those of a limited staff member (`branch_forbidden`). */
+      403: components['responses']['Forbidden'];
       /** @description No such branch (`branch_not_found`). */
       404: components['responses']['NotFound'];
       413: components['responses']['PayloadTooLarge'];
@@ -6701,6 +6798,8 @@ export interface operations {
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
+      /** @description The branch asked for, or that of the booking or closure, is not among those of a limited staff member (`branch_forbidden`). */
+      403: components['responses']['Forbidden'];
       /** @description No such closure (`closure_not_found`). */
       404: components['responses']['NotFound'];
       /** @description Already reopened (`closure_reopened`). */
@@ -6770,6 +6869,8 @@ export interface operations {
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
+      /** @description The branch is not among those of a limited staff member (`branch_forbidden`). */
+      403: components['responses']['Forbidden'];
       /** @description No such branch (`branch_not_found`). */
       404: components['responses']['NotFound'];
       413: components['responses']['PayloadTooLarge'];
@@ -6808,6 +6909,8 @@ export interface operations {
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
+      /** @description The branch is not among those of a limited staff member (`branch_forbidden`). */
+      403: components['responses']['Forbidden'];
       /** @description No such branch (`branch_not_found`). */
       404: components['responses']['NotFound'];
       413: components['responses']['PayloadTooLarge'];
@@ -6844,6 +6947,8 @@ export interface operations {
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
+      /** @description The branch is not among those of a limited staff member (`branch_forbidden`). */
+      403: components['responses']['Forbidden'];
       /** @description No such broadcast (`broadcast_not_found`). */
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
@@ -6944,6 +7049,8 @@ export interface operations {
       };
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
+      /** @description The branch asked for, or that of the booking or closure, is not among those of a limited staff member (`branch_forbidden`). */
+      403: components['responses']['Forbidden'];
       /** @description No such branch (`branch_not_found`). */
       404: components['responses']['NotFound'];
       414: components['responses']['UrlTooLong'];
@@ -6983,7 +7090,7 @@ export interface operations {
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
-      /** @description A staff operator sent `vat_rate`: owners only (`operator_forbidden`). */
+      /** @description A staff operator sent `vat_rate`: owners only (`operator_forbidden`). Or: The branch asked for, or that of the booking or closure, is not among those of a limited staff member (`branch_forbidden`). */
       403: components['responses']['Forbidden'];
       /** @description No such branch (`branch_not_found`). */
       404: components['responses']['NotFound'];
@@ -7028,6 +7135,8 @@ export interface operations {
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
+      /** @description The branch asked for, or that of the booking or closure, is not among those of a limited staff member (`branch_forbidden`). */
+      403: components['responses']['Forbidden'];
       /** @description No such branch (`branch_not_found`). */
       404: components['responses']['NotFound'];
       413: components['responses']['PayloadTooLarge'];
@@ -7497,6 +7606,8 @@ export interface operations {
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
+      /** @description The operator is limited to some branches: this reaches every branch (`branch_forbidden`). */
+      403: components['responses']['Forbidden'];
       /** @description Already blocked (`contact_already_blocked`). */
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
@@ -7534,6 +7645,8 @@ export interface operations {
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
+      /** @description The operator is limited to some branches: this reaches every branch (`branch_forbidden`). */
+      403: components['responses']['Forbidden'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
@@ -7566,6 +7679,8 @@ export interface operations {
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
+      /** @description The operator is limited to some branches: this reaches every branch (`branch_forbidden`). */
+      403: components['responses']['Forbidden'];
       /** @description No such block (`blocked_contact_not_found`). */
       404: components['responses']['NotFound'];
       413: components['responses']['PayloadTooLarge'];
@@ -7676,6 +7791,8 @@ export interface operations {
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
+      /** @description The operator is limited to some branches: this reaches every branch (`branch_forbidden`). */
+      403: components['responses']['Forbidden'];
       /** @description No such member (`member_not_found`). */
       404: components['responses']['NotFound'];
       413: components['responses']['PayloadTooLarge'];
@@ -7717,6 +7834,8 @@ export interface operations {
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
+      /** @description The operator is limited to some branches: this reaches every branch (`branch_forbidden`). */
+      403: components['responses']['Forbidden'];
       /** @description No such member (`member_not_found`). */
       404: components['responses']['NotFound'];
       413: components['responses']['PayloadTooLarge'];
@@ -7828,6 +7947,8 @@ export interface operations {
       };
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
       /** @description No such member (`member_not_found`). */
       404: components['responses']['NotFound'];
       414: components['responses']['UrlTooLong'];
@@ -7867,6 +7988,8 @@ export interface operations {
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
+      /** @description The operator is limited to some branches: this reaches every branch (`branch_forbidden`). */
+      403: components['responses']['Forbidden'];
       /** @description No such member (`member_not_found`). */
       404: components['responses']['NotFound'];
       /** @description The confirmation does not match (`confirmation_mismatch`). */

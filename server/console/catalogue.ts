@@ -34,6 +34,7 @@ import { runTransaction } from '../kernel/transactions.ts';
 import { AppError } from '../kernel/errors.ts';
 import { mapBranchDoors } from '../doors/index.ts';
 import type { components } from '../../openapi/schema.gen.ts';
+import { mayActOnBranch, type BranchScope } from '../operators/index.ts';
 
 // What the console changes of the catalogue (branches, prices, coupons, refund policy): the contract's shapes
 // turned into the same use cases the CLI's commands call, each writing its own audit row in the transaction.
@@ -133,8 +134,11 @@ export function createCatalogueService(deps: {
   });
 
   return {
-    async listBranches(): Promise<Schemas['AdminBranch'][]> {
-      const branches = await branchRepository.listBranches(db);
+    /** The caller's branches (every branch for owners and unlimited staff). */
+    async listBranches(scope: BranchScope): Promise<Schemas['AdminBranch'][]> {
+      const branches = (await branchRepository.listBranches(db)).filter((branch) =>
+        mayActOnBranch(scope, branch.id),
+      );
       return Promise.all(branches.map((branch) => branchView(db, branch.id)));
     },
 

@@ -8,12 +8,20 @@ import {
 } from '../http/operations.ts';
 import { resolveLocale } from '../kernel/i18n.ts';
 import { noStore } from '../http/caching.ts';
-import { currentOperator, actorOf, requireOwner, localisedMessage } from '../operators/index.ts';
+import {
+  actorOf,
+  assertAllBranches,
+  assertMayActOnBranch,
+  currentOperator,
+  localisedMessage,
+  mayActOnBranch,
+  requireOwner,
+  type OperatorCaller,
+} from '../operators/index.ts';
 import type { CatalogueService } from './catalogue.ts';
 import type { ReportService } from './reports.ts';
 import type { ConsoleService } from './service.ts';
 import type { InvoicingService } from '../invoicing/index.ts';
-import { assertMayActOnBranch } from './branch-access.ts';
 import type { DoorControl } from './door-control.ts';
 
 // The console's operations: thin, each the caller's operator (and, for owners-only operations, the role check)
@@ -29,10 +37,10 @@ export function consoleHandlers(services: {
   const { console: service, catalogue, reports, invoicing, doorControl } = services;
   /** The caller, checked for the branch of a branch-scoped operation (then owners only when asked). */
   const onBranch = (request: Parameters<typeof currentOperator>[0], branchId: number, ownersOnly = false) => {
-    const { operator } = currentOperator(request);
-    if (ownersOnly) requireOwner(operator);
-    assertMayActOnBranch(operator, branchId);
-    return actorOf(operator);
+    const caller = currentOperator(request);
+    if (ownersOnly) requireOwner(caller.operator);
+    assertMayActOnBranch(caller, branchId);
+    return actorOf(caller.operator);
   };
   /** The caller as an audit actor; owners-only operations check the role first. */
   const actor = (request: Parameters<typeof currentOperator>[0], ownersOnly = false) => {
@@ -40,15 +48,22 @@ export function consoleHandlers(services: {
     if (ownersOnly) requireOwner(operator);
     return actorOf(operator);
   };
-  /** The usual operation: not cached, the caller checked (owners only when asked), then one service call. */
+  /**
+   * The usual operation: not cached, the caller checked (owners only when asked), then one service call, given
+   * the caller too: the branches they see and act on (`caller.branches`) narrow lists and refuse other branches.
+   */
   const answer = <Id extends OperationId>(
     ownersOnly: boolean,
-    call: (request: OperationRequest<Id>, by: Actor) => ReturnType<OperationHandler<Id>>,
+    call: (
+      request: OperationRequest<Id>,
+      by: Actor,
+      caller: OperatorCaller,
+    ) => ReturnType<OperationHandler<Id>>,
   ): OperationHandler<Id> => {
     // `call` answers what the operation answers; the cast only spares TypeScript awaiting a generic result.
     const handler = async (request: OperationRequest<Id>, reply: FastifyReply): Promise<unknown> => {
       noStore(reply);
-      return call(request, actor(request, ownersOnly));
+      return call(request, actor(request, ownersOnly), currentOperator(request));
     };
     return handler as OperationHandler<Id>;
   };
@@ -62,29 +77,43 @@ export function consoleHandlers(services: {
       .type('text/csv; charset=utf-8')
       .send(body);
   return defineHandlers({
-    getAdminToday: answer(false, (request) =>
-      reports.today(request.query, resolveLocale(request.headers.locale)),
+    getAdminToday: answer(false, (request, _by, caller) =>
+      reports.today(request.query, resolveLocale(request.headers.locale), caller.branches),
     ),
-    searchAdminBookings: answer(false, (request) => service.searchBookings(request.query)),
-    getAdminBooking: answer(false, (request) => service.bookingDetail(request.params.booking_id)),
-    listAdminMoveOptions: answer(false, (request) =>
-      service.moveOptions(request.params.booking_id, request.query.date),
+    searchAdminBookings: answer(false, (request, _by, caller) =>
+      service.searchBookings(request.query, caller.branches),
     ),
-    adminCancelBooking: answer(false, (request, by) =>
-      service.cancelBooking(by, request.params.booking_id, request.body),
+    getAdminBooking: answer(false, (request, _by, caller) =>
+      service.bookingDetail(request.params.booking_id, caller.branches),
+    ),
+    listAdminMoveOptions: answer(false, (request, _by, caller) =>
+      service.moveOptions(request.params.booking_id, request.query.date, caller.branches),
+    ),
+    adminCancelBooking: answer(false, (request, by, caller) =>
+      service.cancelBooking(by, request.params.booking_id, request.body, caller.branches),
     ),
     adminResendAccessCode: async (request, reply) => {
-      await service.resendCode(actor(request), request.params.booking_id);
+      await service.resendCode(actor(request), request.params.booking_id, currentOperator(request).branches);
       return reply.status(202).send(localisedMessage('codeSent', resolveLocale(request.headers.locale)));
     },
-    adminMoveBooking: answer(false, (request, by) =>
-      service.moveBooking(by, request.params.booking_id, request.body),
+    adminMoveBooking: answer(false, (request, by, caller) =>
+      service.moveBooking(by, request.params.booking_id, request.body, caller.branches),
     ),
-    listClosures: answer(false, (request) => service.listClosures(request.query.branch_id)),
-    previewClosure: answer(false, (request) => service.previewClosure(request.body)),
-    createClosure: async (request, reply) =>
-      created(reply, await service.createClosure(actor(request), request.body)),
-    reopenClosure: answer(false, (request, by) => service.reopenClosure(by, request.params.closure_id)),
+    listClosures: answer(false, (request, _by, caller) =>
+      service.listClosures(request.query.branch_id, caller.branches),
+    ),
+    previewClosure: answer(false, (request, _by, caller) => {
+      assertMayActOnBranch(caller, request.body.branch_id);
+      return service.previewClosure(request.body);
+    }),
+    createClosure: async (request, reply) => {
+      const by = actor(request);
+      assertMayActOnBranch(currentOperator(request), request.body.branch_id);
+      return created(reply, await service.createClosure(by, request.body));
+    },
+    reopenClosure: answer(false, (request, by, caller) =>
+      service.reopenClosure(by, request.params.closure_id, caller.branches),
+    ),
     getBranchDoors: async (request, reply) => {
       noStore(reply);
       onBranch(request, request.params.branch_id);
@@ -101,22 +130,42 @@ export function consoleHandlers(services: {
       const branchId = request.params.branch_id;
       return doorControl.setOnCall(onBranch(request, branchId, true), branchId, request.body);
     },
-    listBroadcasts: answer(false, () => service.listBroadcasts()),
-    previewBroadcast: answer(false, (request, by) => service.previewBroadcast(by, request.body)),
-    createBroadcast: async (request, reply) =>
-      created(reply, await service.createBroadcast(actor(request), request.body)),
-    getBroadcast: answer(false, (request, by) => service.getBroadcast(by, request.params.broadcast_id)),
-    listAdminBranches: answer(false, () => catalogue.listBranches()),
+    // A broadcast is about one branch: staff limited to some branches send and read those of theirs only.
+    listBroadcasts: answer(false, async (_request, _by, caller) =>
+      (await service.listBroadcasts()).filter((broadcast) =>
+        mayActOnBranch(caller.branches, broadcast.branch.id),
+      ),
+    ),
+    previewBroadcast: answer(false, (request, by, caller) => {
+      assertMayActOnBranch(caller, request.body.branch_id);
+      return service.previewBroadcast(by, request.body);
+    }),
+    createBroadcast: async (request, reply) => {
+      const by = actor(request);
+      assertMayActOnBranch(currentOperator(request), request.body.branch_id);
+      return created(reply, await service.createBroadcast(by, request.body));
+    },
+    getBroadcast: answer(false, async (request, by, caller) => {
+      const broadcast = await service.getBroadcast(by, request.params.broadcast_id);
+      assertMayActOnBranch(caller, broadcast.branch.id);
+      return broadcast;
+    }),
+    listAdminBranches: answer(false, (_request, _by, caller) => catalogue.listBranches(caller.branches)),
     createAdminBranch: async (request, reply) =>
       created(reply, await catalogue.createBranch(actor(request, true), request.body)),
-    getAdminBranch: answer(false, (request) => catalogue.getBranch(request.params.branch_id)),
-    previewBranchUpdate: answer(false, (request) =>
-      catalogue.previewBranchUpdate(request.params.branch_id, request.body),
-    ),
-    // Any operator changes a branch; its VAT rate (a money matter) only an owner.
+    getAdminBranch: answer(false, (request, _by, caller) => {
+      assertMayActOnBranch(caller, request.params.branch_id);
+      return catalogue.getBranch(request.params.branch_id);
+    }),
+    previewBranchUpdate: answer(false, (request, _by, caller) => {
+      assertMayActOnBranch(caller, request.params.branch_id);
+      return catalogue.previewBranchUpdate(request.params.branch_id, request.body);
+    }),
+    // Any operator changes a branch of theirs; its VAT rate (a money matter) only an owner.
     updateAdminBranch: async (request, reply) => {
       noStore(reply);
       const by = actor(request, request.body.vat_rate !== undefined);
+      assertMayActOnBranch(currentOperator(request), request.params.branch_id);
       return catalogue.updateBranch(by, request.params.branch_id, request.body);
     },
     getBranchPrices: answer(true, (request) => catalogue.getPrices(request.params.branch_id)),
@@ -138,21 +187,27 @@ export function consoleHandlers(services: {
     listAdminGiftVouchers: answer(true, (request) => catalogue.listGiftVouchers(request.query.status)),
     getAdminRefundPolicy: answer(true, () => catalogue.getRefundPolicy()),
     setAdminRefundPolicy: answer(true, (request, by) => catalogue.setRefundPolicy(by, request.body)),
+    // Blocks and erasure reach a member's bookings at every branch: an operator limited to some branches is
+    // refused them (`branch_forbidden`) rather than cancelling bookings at branches they do not see.
     listBlockedContacts: answer(false, () => service.listBlockedContacts()),
-    previewBlockContact: answer(false, (request) => service.previewBlock(request.body)),
-    blockContact: async (request, reply) =>
-      created(reply, await service.blockContact(actor(request), request.body)),
+    previewBlockContact: answer(false, (request, _by, caller) => {
+      assertAllBranches(caller);
+      return service.previewBlock(request.body);
+    }),
+    blockContact: async (request, reply) => {
+      const by = actor(request);
+      assertAllBranches(currentOperator(request));
+      return created(reply, await service.blockContact(by, request.body));
+    },
     unblockContact: async (request, reply) => {
-      await service.unblockContact(actor(request), request.params.blocked_id);
+      const by = actor(request);
+      assertAllBranches(currentOperator(request));
+      await service.unblockContact(by, request.params.blocked_id);
       return reply.status(204).send();
     },
     searchMembers: answer(false, (request) => service.searchMembers(request.query)),
-    getMember: answer(false, (request) => service.memberDetail(request.params.member_id)),
-    blockMember: answer(false, (request, by) =>
-      service.blockMember(by, request.params.member_id, request.body),
-    ),
-    unblockMember: answer(false, (request, by) =>
-      service.unblockMember(by, request.params.member_id, request.body.reason),
+    getMember: answer(false, (request, _by, caller) =>
+      service.memberDetail(request.params.member_id, caller.branches),
     ),
     listMemberNotes: answer(false, (request) => service.listMemberNotes(request.params.member_id)),
     addMemberNote: async (request, reply) =>
@@ -160,15 +215,27 @@ export function consoleHandlers(services: {
         reply,
         await service.addMemberNote(actor(request), request.params.member_id, request.body.body),
       ),
+    blockMember: answer(false, (request, by, caller) => {
+      assertAllBranches(caller);
+      return service.blockMember(by, request.params.member_id, request.body);
+    }),
+    unblockMember: answer(false, (request, by, caller) => {
+      assertAllBranches(caller);
+      return service.unblockMember(by, request.params.member_id, request.body.reason);
+    }),
+    // A member's personal data leaves the business only at an owner's hand.
     exportMember: async (request, reply) => {
       noStore(reply);
+      const by = actor(request, true);
       reply.header('content-disposition', `attachment; filename="member-${request.params.member_id}.json"`);
-      return service.exportMember(actor(request), request.params.member_id);
+      return service.exportMember(by, request.params.member_id);
     },
     eraseMember: async (request, reply) => {
       noStore(reply);
+      const by = actor(request);
+      assertAllBranches(currentOperator(request));
       const locale = resolveLocale(request.headers.locale);
-      await service.eraseMember(actor(request), request.params.member_id, request.body, locale);
+      await service.eraseMember(by, request.params.member_id, request.body, locale);
       return localisedMessage('memberErased', locale);
     },
     listAdminPayments: answer(true, (request) => reports.payments(request.query)),
@@ -203,6 +270,9 @@ export function consoleHandlers(services: {
         .header('cache-control', 'no-store')
         .send(localisedMessage('documentSent', resolveLocale(request.headers.locale)));
     },
-    listAuditLog: answer(false, (request) => reports.audit(request.query)),
+    // The log names entities, not branches: a limited staff member reads their own entries only.
+    listAuditLog: answer(false, (request, by, caller) =>
+      reports.audit(caller.branches.all ? request.query : { ...request.query, operator_id: by.operatorId! }),
+    ),
   });
 }

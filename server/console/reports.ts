@@ -14,6 +14,7 @@ import type { DocumentLinks } from '../invoicing/index.ts';
 import { csv, eurosOfCents } from './csv.ts';
 import { stripeReconciliationCsv } from './reconciliation.ts';
 import type { PaymentProvider } from '../adapters/payments/provider.ts';
+import { ALL_BRANCHES, branchFilter, type BranchScope } from '../operators/index.ts';
 
 // Money and use, the day's timeline and the audit log: reads only.
 
@@ -54,9 +55,10 @@ export function createReportService(deps: {
 }) {
   const { db, clock } = deps;
 
-  async function branchesById(branchId?: number) {
+  async function branchesById(branchId?: number, scope: BranchScope = ALL_BRANCHES) {
     let query = db.selectFrom('branches').select(['id', 'name', 'time_zone']).orderBy('id');
-    if (branchId !== undefined) query = query.where('id', '=', branchId);
+    const branchIds = branchFilter(scope, branchId);
+    if (branchIds !== undefined) query = query.where('id', 'in', [...branchIds, 0]);
     return new Map((await query.execute()).map((row) => [row.id, row]));
   }
 
@@ -316,11 +318,16 @@ export function createReportService(deps: {
     },
 
     /** Each branch's local day (today by default): its bookings and its doors, alerts first. */
-    async today(query: OperationQuery<'getAdminToday'>, locale: Locale): Promise<Schemas['AdminToday']> {
+    /** The caller's branches only: another branch asked for is 403 `branch_forbidden`. */
+    async today(
+      query: OperationQuery<'getAdminToday'>,
+      locale: Locale,
+      scope: BranchScope,
+    ): Promise<Schemas['AdminToday']> {
       checkPeriod(query.date, query.date);
       const now = clock.now();
       const nowDate = dateFromInstant(now);
-      const branches = await branchesById(query.branch_id);
+      const branches = await branchesById(query.branch_id, scope);
       const doors = await lockStatus(db, deps.lockProvider, query.branch_id, locale);
       const alerts: Schemas['AdminAlert'][] = [];
       const result: Schemas['AdminToday']['branches'] = [];

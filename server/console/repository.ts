@@ -71,7 +71,8 @@ export type AdminBookingRow = Awaited<ReturnType<ReturnType<typeof bookingColumn
 
 export type BookingSearch = {
   q?: string;
-  branchId?: number;
+  /** The branches searched; undefined for every branch. */
+  branchIds?: readonly number[];
   from?: string;
   to?: string;
   status?: BookingStatus;
@@ -104,7 +105,8 @@ function applySearch(query: ReturnType<typeof listedBookings>, search: BookingSe
       ]),
     );
   }
-  if (search.branchId !== undefined) scoped = scoped.where('booking.branch_id', '=', search.branchId);
+  if (search.branchIds !== undefined)
+    scoped = scoped.where('booking.branch_id', 'in', [...search.branchIds, 0]);
   if (search.memberId !== undefined) scoped = scoped.where('booking.user_id', '=', search.memberId);
   if (search.seriesId !== undefined) scoped = scoped.where('booking.series_id', '=', search.seriesId);
   if (search.bookingIds !== undefined) scoped = scoped.where('booking.id', 'in', [...search.bookingIds, 0]);

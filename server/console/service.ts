@@ -38,6 +38,13 @@ import type { components } from '../../openapi/schema.gen.ts';
 import * as repository from './repository.ts';
 import { createBroadcastReads, sendBroadcast } from './broadcasts.ts';
 import { addMemberNote, listMemberNotes } from './member-notes.ts';
+import {
+  ALL_BRANCHES,
+  assertMayActOnBranch,
+  branchFilter,
+  mayActOnBranch,
+  type BranchScope,
+} from '../operators/index.ts';
 
 type Schemas = components['schemas'];
 export type RefundMode = 'policy' | 'full' | 'none' | 'amount';
@@ -158,9 +165,11 @@ export function createConsoleService(deps: ConsoleDependencies) {
     return operator?.email ?? canceledBy;
   }
 
-  async function requireBooking(bookingId: number): Promise<repository.AdminBookingRow> {
+  /** The booking, when it exists (404) and is at one of the caller's branches (403 `branch_forbidden`). */
+  async function requireBooking(bookingId: number, scope: BranchScope): Promise<repository.AdminBookingRow> {
     const row = await repository.findAdminBooking(db, bookingId);
     if (!row) throw new AppError('booking_not_found');
+    assertMayActOnBranch({ branches: scope }, row.branch_id);
     return row;
   }
 
@@ -183,19 +192,26 @@ export function createConsoleService(deps: ConsoleDependencies) {
     };
   }
 
-  async function memberDetail(memberId: string): Promise<Schemas['MemberDetail']> {
+  /** A member, with their bookings and payments at the caller's branches only. */
+  async function memberDetail(memberId: string, scope: BranchScope): Promise<Schemas['MemberDetail']> {
     const member = await repository.findMember(db, memberId);
     if (!member) throw new AppError('member_not_found');
     const [blocks, bookings, payments] = await Promise.all([
       authRepository.blocksOf(db, { email: member.email, phone: member.phone_number }),
-      repository.searchBookings(db, { memberId, now: dateFromInstant(now()), offset: 0, limit: 500 }),
+      repository.searchBookings(db, {
+        memberId,
+        branchIds: branchFilter(scope),
+        now: dateFromInstant(now()),
+        offset: 0,
+        limit: 500,
+      }),
       repository.moneyMovements(db, { memberId }),
     ]);
     return {
       member: memberView(member),
       blocks: blocks.map(blockView),
       bookings: await views(bookings.rows),
-      payments: payments.map(movementView),
+      payments: payments.filter((row) => mayActOnBranch(scope, row.branch_id)).map(movementView),
     };
   }
 
@@ -243,12 +259,15 @@ export function createConsoleService(deps: ConsoleDependencies) {
     addMemberNote: (actor: Actor, memberId: string, body: string) =>
       change('addMemberNote', (trx) => addMemberNote(trx, deps, { actor, memberId, body })),
 
-    async searchBookings(query: OperationQuery<'searchAdminBookings'>): Promise<Schemas['AdminBookingPage']> {
+    async searchBookings(
+      query: OperationQuery<'searchAdminBookings'>,
+      scope: BranchScope,
+    ): Promise<Schemas['AdminBookingPage']> {
       checkPeriod(query.from, query.to);
       const page = paging(query);
       const { rows, total } = await repository.searchBookings(db, {
         q: query.q,
-        branchId: query.branch_id,
+        branchIds: branchFilter(scope, query.branch_id),
         from: query.from,
         to: query.to,
         status: query.status,
@@ -265,8 +284,12 @@ export function createConsoleService(deps: ConsoleDependencies) {
      * why the operator's move would refuse it - the booking's own slot, started, closed, taken, or a price other
      * than the booking's (adminMoveBooking moves at the same price).
      */
-    async moveOptions(bookingId: number, date?: string): Promise<Schemas['AdminMoveOption'][]> {
-      const row = await requireBooking(bookingId);
+    async moveOptions(
+      bookingId: number,
+      date: string | undefined,
+      scope: BranchScope,
+    ): Promise<Schemas['AdminMoveOption'][]> {
+      const row = await requireBooking(bookingId, scope);
       const local = (at: Date) => formatLocalTime(instantFromDate(at), row.time_zone);
       const day = date ?? local(row.start_time).slice(0, 10);
       const at = dateFromInstant(now());
@@ -287,8 +310,8 @@ export function createConsoleService(deps: ConsoleDependencies) {
       }));
     },
 
-    async bookingDetail(bookingId: number): Promise<Schemas['AdminBookingDetail']> {
-      const row = await requireBooking(bookingId);
+    async bookingDetail(bookingId: number, scope: BranchScope): Promise<Schemas['AdminBookingDetail']> {
+      const row = await requireBooking(bookingId, scope);
       const [booking] = await views([row]);
       const local = (date: Date) => formatLocalTime(instantFromDate(date), row.time_zone);
       const [payments, messages, codeEvents, moves, consoleMoves] = await Promise.all([
@@ -417,7 +440,13 @@ export function createConsoleService(deps: ConsoleDependencies) {
      * full, not at all, or by an amount up to what was paid. The booking row is locked, so a member cancelling
      * at the same moment either finds it cancelled (and refunds nothing) or makes this one a 409.
      */
-    async cancelBooking(actor: Actor, bookingId: number, input: { refund: RefundChoice; reason: string }) {
+    async cancelBooking(
+      actor: Actor,
+      bookingId: number,
+      input: { refund: RefundChoice; reason: string },
+      scope: BranchScope,
+    ) {
+      await requireBooking(bookingId, scope);
       const { mode, amount_eur: amount } = input.refund;
       await change('cancelBooking', (trx) =>
         cancelBooking(trx, deps, {
@@ -430,11 +459,11 @@ export function createConsoleService(deps: ConsoleDependencies) {
           reason: input.reason,
         }),
       );
-      return this.bookingDetail(bookingId);
+      return this.bookingDetail(bookingId, scope);
     },
 
-    async resendCode(actor: Actor, bookingId: number): Promise<void> {
-      const row = await requireBooking(bookingId);
+    async resendCode(actor: Actor, bookingId: number, scope: BranchScope): Promise<void> {
+      const row = await requireBooking(bookingId, scope);
       if (row.member_id === null) throw new AppError('code_not_available');
       const outcome = await deps.resend.resend(bookingId, row.member_id);
       if (outcome === 'not_found') throw new AppError('booking_not_found');
@@ -448,7 +477,13 @@ export function createConsoleService(deps: ConsoleDependencies) {
     },
 
     /** The move's use case, as an operator (same branch, same price, until the start); audited with the reason. */
-    async moveBooking(actor: Actor, bookingId: number, input: { time_slot_id: number; reason: string }) {
+    async moveBooking(
+      actor: Actor,
+      bookingId: number,
+      input: { time_slot_id: number; reason: string },
+      scope: BranchScope,
+    ) {
+      await requireBooking(bookingId, scope);
       await change('moveBooking', (trx) =>
         moveBookingAsOperator(trx, deps, {
           actor,
@@ -457,14 +492,15 @@ export function createConsoleService(deps: ConsoleDependencies) {
           reason: input.reason,
         }),
       );
-      return this.bookingDetail(bookingId);
+      return this.bookingDetail(bookingId, scope);
     },
 
     // --- Closures -------------------------------------------------------------------------------------------
 
-    async listClosures(branchId?: number): Promise<Schemas['Closure'][]> {
+    async listClosures(branchId: number | undefined, scope: BranchScope): Promise<Schemas['Closure'][]> {
       let query = repository.closureColumns(db);
-      if (branchId !== undefined) query = query.where('closure.branch_id', '=', branchId);
+      const branchIds = branchFilter(scope, branchId);
+      if (branchIds !== undefined) query = query.where('closure.branch_id', 'in', [...branchIds]);
       return (await query.orderBy('closure.starts_at', 'desc').execute()).map(closureView);
     },
 
@@ -516,7 +552,13 @@ export function createConsoleService(deps: ConsoleDependencies) {
       );
     },
 
-    async reopenClosure(actor: Actor, closureId: number): Promise<Schemas['Closure']> {
+    async reopenClosure(actor: Actor, closureId: number, scope: BranchScope): Promise<Schemas['Closure']> {
+      const closure = await db
+        .selectFrom('branch_closures')
+        .select('branch_id')
+        .where('id', '=', closureId)
+        .executeTakeFirst();
+      if (closure) assertMayActOnBranch({ branches: scope }, closure.branch_id);
       await change('reopenClosure', (trx) => reopenClosure(trx, { clock }, { actor, closureId }));
       return closureView(
         await repository.closureColumns(db).where('closure.id', '=', closureId).executeTakeFirstOrThrow(),
@@ -550,12 +592,14 @@ export function createConsoleService(deps: ConsoleDependencies) {
           futureBookings: input.cancel_future_bookings ? { refundMode: input.refund_mode ?? 'policy' } : null,
         }),
       );
-      return memberDetail(memberId);
+      // Blocking reaches every branch: only an operator with every branch gets here (the handler checks).
+      return memberDetail(memberId, ALL_BRANCHES);
     },
 
     async unblockMember(actor: Actor, memberId: string, reason: string): Promise<Schemas['MemberDetail']> {
       await change('unblockMember', (trx) => unblockMember(trx, { clock }, { actor, memberId, reason }));
-      return memberDetail(memberId);
+      // Blocking reaches every branch: only an operator with every branch gets here (the handler checks).
+      return memberDetail(memberId, ALL_BRANCHES);
     },
 
     async listBlockedContacts(): Promise<Schemas['BlockedContact'][]> {

@@ -17,6 +17,7 @@ import * as bookingGuests from './migrations/0014_booking_guests.ts';
 import * as creditWallet from './migrations/0015_credit_wallet.ts';
 import * as giftVouchers from './migrations/0016_gift_vouchers.ts';
 import * as doorControl from './migrations/0017_door_control.ts';
+import * as staffBranches from './migrations/0018_staff_branches.ts';
 import * as broadcasts from './migrations/0020_broadcasts.ts';
 
 export type MigrationOptions = {
@@ -48,6 +49,7 @@ export function migrationsFor(options: MigrationOptions): Record<string, Migrati
     '0015_credit_wallet': creditWallet,
     '0016_gift_vouchers': giftVouchers,
     '0017_door_control': doorControl,
+    '0018_staff_branches': staffBranches,
     '0020_broadcasts': broadcasts,
   };
 }

@@ -419,6 +419,12 @@ export type OperatorsTable = {
   removed_at: Timestamp | null;
 };
 
+/** The branches a limited staff member sees and acts on (migration 0018_staff_branches); none: every branch. */
+export type OperatorBranchesTable = {
+  operator_id: number;
+  branch_id: number;
+};
+
 export type OperatorSetupTokensTable = {
   id: GeneratedAlways<number>;
   operator_id: number;
@@ -749,6 +755,7 @@ export type Database = {
   settings: SettingsTable;
   rate_limit_counters: RateLimitCountersTable;
   operators: OperatorsTable;
+  operator_branches: OperatorBranchesTable;
   operator_setup_tokens: OperatorSetupTokensTable;
   operator_sessions: OperatorSessionsTable;
   operator_totp_steps: OperatorTotpStepsTable;

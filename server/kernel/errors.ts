@@ -447,6 +447,20 @@ export const errorCatalogue = {
     status: 404,
     detail: /*i18n*/ { id: 'error.session_not_found', message: 'Sessão não encontrada ou já terminada.' },
   },
+  branch_forbidden: {
+    status: 403,
+    detail: /*i18n*/ {
+      id: 'error.branch_forbidden',
+      message: 'Esta filial não está entre as suas. Peça a um proprietário para lha atribuir.',
+    },
+  },
+  owner_has_all_branches: {
+    status: 409,
+    detail: /*i18n*/ {
+      id: 'error.owner_has_all_branches',
+      message: 'Um proprietário tem sempre todas as filiais; só a equipa pode ser limitada a algumas.',
+    },
+  },
   operator_not_found: {
     status: 404,
     detail: /*i18n*/ { id: 'error.operator_not_found', message: 'Operador não encontrado.' },

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { noStore } from '../http/caching.ts';
 import { bearerSecurity, defineHandlers, signedIn } from '../http/operations.ts';
 import { localisedMessage } from './messages.ts';
+import { ALL_BRANCHES } from './branches.ts';
 import { resolveLocale } from '../kernel/i18n.ts';
 import {
   actorOf,
@@ -40,7 +41,7 @@ export function operatorHandlers(operators: OperatorService) {
   return defineHandlers({
     operatorLogin: async (request, reply) => {
       noStore(reply);
-      const { token, expiresAt, operator } = await operators.login(
+      const { token, expiresAt, operator, branches } = await operators.login(
         {
           email: request.body.email,
           password: request.body.password,
@@ -52,7 +53,7 @@ export function operatorHandlers(operators: OperatorService) {
         access_token: token,
         token_type: 'bearer' as const,
         expires_at: expiresAt.toISOString(),
-        operator: operatorView(operator),
+        operator: operatorView(operator, branches),
       };
     },
     operatorSetupPassword: async (request) => {
@@ -65,7 +66,8 @@ export function operatorHandlers(operators: OperatorService) {
     },
     getOperatorMe: async (request, reply) => {
       noStore(reply);
-      return operatorView(currentOperator(request).operator);
+      const { operator, branches } = currentOperator(request);
+      return operatorView(operator, branches);
     },
     listOperatorSessions: async (request, reply) => {
       noStore(reply);
@@ -78,7 +80,7 @@ export function operatorHandlers(operators: OperatorService) {
     listOperators: async (request, reply) => {
       noStore(reply);
       requireOwner(currentOperator(request).operator);
-      return (await operators.listOperators()).map(operatorView);
+      return (await operators.listOperators()).map((row) => operatorView(row.operator, row.branches));
     },
     createOperator: async (request, reply) => {
       noStore(reply);
@@ -86,11 +88,22 @@ export function operatorHandlers(operators: OperatorService) {
       requireOwner(operator);
       const created = await operators.createOperator(actorOf(operator), request.body);
       return reply.status(201).send({
-        operator: operatorView(created.operator),
+        operator: operatorView(created.operator, ALL_BRANCHES),
         setup_url: created.setupUrl,
         setup_expires_at: created.setupExpiresAt.toISOString(),
         totp_uri: created.totpUri,
       });
+    },
+    setOperatorBranches: async (request, reply) => {
+      noStore(reply);
+      const { operator } = currentOperator(request);
+      requireOwner(operator);
+      const changed = await operators.setOperatorBranches(
+        actorOf(operator),
+        request.params.operator_id,
+        request.body.branch_ids,
+      );
+      return operatorView(changed.operator, changed.branches);
     },
     removeOperator: async (request, reply) => {
       const { operator } = currentOperator(request);

@@ -155,3 +155,46 @@ export async function endSessionsOf(
     .where('ended_at', 'is', null)
     .execute();
 }
+
+/** The branch ids each operator is limited to (an operator without rows is absent: every branch). */
+export async function branchesOfOperators(
+  db: Db,
+  operatorIds: readonly number[],
+): Promise<Map<number, number[]>> {
+  const limited = new Map<number, number[]>();
+  if (operatorIds.length === 0) return limited;
+  const rows = await db
+    .selectFrom('operator_branches')
+    .select(['operator_id', 'branch_id'])
+    .where('operator_id', 'in', [...operatorIds])
+    .orderBy('branch_id')
+    .execute();
+  for (const row of rows)
+    limited.set(row.operator_id, [...(limited.get(row.operator_id) ?? []), row.branch_id]);
+  return limited;
+}
+
+export async function replaceOperatorBranches(
+  db: Db,
+  operatorId: number,
+  branchIds: readonly number[],
+): Promise<void> {
+  await db.deleteFrom('operator_branches').where('operator_id', '=', operatorId).execute();
+  if (branchIds.length === 0) return;
+  await db
+    .insertInto('operator_branches')
+    .values(branchIds.map((branchId) => ({ operator_id: operatorId, branch_id: branchId })))
+    .execute();
+}
+
+/** The ids among these that name no branch. */
+export async function unknownBranchIds(db: Db, branchIds: readonly number[]): Promise<number[]> {
+  if (branchIds.length === 0) return [];
+  const found = await db
+    .selectFrom('branches')
+    .select('id')
+    .where('id', 'in', [...branchIds])
+    .execute();
+  const known = new Set(found.map((row) => row.id));
+  return branchIds.filter((id) => !known.has(id));
+}

@@ -17,6 +17,8 @@ import type { components } from '../../openapi/schema.gen.ts';
 import * as repository from './repository.ts';
 import { OPERATOR_SESSION_HOURS, type OperatorTokens } from './tokens.ts';
 import { matchTotpStep, newTotpSecret, totpUri } from './totp.ts';
+import { ALL_BRANCHES, branchIdsView, branchScopeOf, type BranchScope } from './branches.ts';
+import { setOperatorBranches } from './use-cases/set-operator-branches.ts';
 
 type Schemas = components['schemas'];
 
@@ -24,8 +26,8 @@ type Schemas = components['schemas'];
 export const SETUP_LINK_HOURS = 72;
 
 export type OperatorRow = repository.OperatorRow;
-/** The operator making a call, and the session it came with. */
-export type OperatorCaller = { operator: OperatorRow; sessionId: string };
+/** The operator making a call, the session it came with, and the branches they see and act on. */
+export type OperatorCaller = { operator: OperatorRow; sessionId: string; branches: BranchScope };
 export type CallContext = { ip: string; userAgent: string | null };
 
 export function actorOf(operator: OperatorRow): Actor {
@@ -37,9 +39,19 @@ export function requireOwner(operator: OperatorRow): void {
   if (operator.role !== 'owner') throw new AppError('operator_forbidden');
 }
 
-export function operatorView(operator: OperatorRow): Schemas['Operator'] {
+/** The operator's branches as read now (every branch for owners and for staff nobody limited). */
+async function branchScopeNow(db: Db, operator: OperatorRow): Promise<BranchScope> {
+  if (operator.role === 'owner') return ALL_BRANCHES;
+  return branchScopeOf(
+    operator,
+    (await repository.branchesOfOperators(db, [operator.id])).get(operator.id) ?? [],
+  );
+}
+
+export function operatorView(operator: OperatorRow, branches: BranchScope): Schemas['Operator'] {
   return {
     id: operator.id,
+    branch_ids: branchIdsView(branches),
     email: operator.email,
     role: operator.role,
     password_set: operator.password_hash !== null,
@@ -125,8 +137,30 @@ export function createOperatorAccounts(deps: {
       });
     },
 
-    async listOperators(): Promise<OperatorRow[]> {
-      return repository.listLiveOperators(db);
+    /** Every live operator with the branches each has. */
+    async listOperators(): Promise<{ operator: OperatorRow; branches: BranchScope }[]> {
+      const operators = await repository.listLiveOperators(db);
+      const limited = await repository.branchesOfOperators(
+        db,
+        operators.map((operator) => operator.id),
+      );
+      return operators.map((operator) => ({
+        operator,
+        branches: branchScopeOf(operator, limited.get(operator.id) ?? []),
+      }));
+    },
+
+    /** Limits a staff member to some branches, or gives every branch again (null). Audited. */
+    async setOperatorBranches(
+      actor: Actor,
+      operatorId: number,
+      branchIds: readonly number[] | null,
+    ): Promise<{ operator: OperatorRow; branches: BranchScope }> {
+      return inTransaction(db, async (trx) => {
+        const branches = await setOperatorBranches(trx, { clock }, { actor, operatorId, branchIds });
+        const operator = await repository.findLiveOperator(trx, operatorId);
+        return { operator: operator!, branches };
+      });
     },
 
     async findOperatorByEmail(email: string): Promise<OperatorRow | undefined> {
@@ -213,7 +247,7 @@ export function createOperatorService(
     async login(
       input: { email: string; password: string; totpCode: string },
       context: CallContext,
-    ): Promise<{ token: string; expiresAt: Date; operator: OperatorRow }> {
+    ): Promise<{ token: string; expiresAt: Date; operator: OperatorRow; branches: BranchScope }> {
       const email = normaliseEmail(input.email);
       await deps.limiter.consume('login.ip', `operator:${context.ip}`);
       const pair = `operator:${email}|${context.ip}`;
@@ -251,7 +285,7 @@ export function createOperatorService(
       if (outcome === 'gone') throw await fail('invalid_credentials');
       if (outcome === 'reused') throw await fail('totp_code_reused');
       const token = await deps.tokens.issue({ operatorId: outcome.id, sessionId }, expiresAt);
-      return { token, expiresAt, operator: outcome };
+      return { token, expiresAt, operator: outcome, branches: await branchScopeNow(db, outcome) };
     },
 
     /** The live operator and session of a token, or null (member tokens, ended or expired sessions). */
@@ -261,7 +295,9 @@ export function createOperatorService(
       const session = await repository.findLiveSession(db, claims.sessionId, now());
       if (!session || session.operator_id !== claims.operatorId) return null;
       const operator = await repository.findLiveOperator(db, claims.operatorId);
-      return operator ? { operator, sessionId: session.id } : null;
+      return operator
+        ? { operator, sessionId: session.id, branches: await branchScopeNow(db, operator) }
+        : null;
     },
 
     async logout(caller: OperatorCaller): Promise<void> {

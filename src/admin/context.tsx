@@ -21,6 +21,11 @@ export function useIsOwner(): boolean {
   return useOperator()?.role === 'owner';
 }
 
+/** Whether the operator has every branch (owners, and staff no owner limited to some). */
+export function useHasAllBranches(): boolean {
+  return (useOperator()?.branch_ids ?? null) === null;
+}
+
 export function useAdminLocale(): Locale {
   const { lang } = useParams({ strict: false });
   return isLocale(lang) ? lang : DEFAULT_LOCALE;

@@ -103,6 +103,7 @@ const expectedOperations = [
   ['listOperators', 'get', '/admin/operators', 'operator'],
   ['createOperator', 'post', '/admin/operators', 'operator'],
   ['removeOperator', 'delete', '/admin/operators/{operator_id}', 'operator'],
+  ['setOperatorBranches', 'put', '/admin/operators/{operator_id}/branches', 'operator'],
   ['getAdminToday', 'get', '/admin/today', 'operator'],
   ['searchAdminBookings', 'get', '/admin/bookings', 'operator'],
   ['getAdminBooking', 'get', '/admin/bookings/{booking_id}', 'operator'],

@@ -7,7 +7,7 @@ import { formCall } from './adminForms.ts';
 
 function made(input: NewOperator): CreatedOperator {
   return {
-    operator: { id: 7, ...input, password_set: false, created_at: '2026-11-24T04:00:00Z' },
+    operator: { id: 7, ...input, branch_ids: null, password_set: false, created_at: '2026-11-24T04:00:00Z' },
     setup_url: 'https://example.test/admin/setup#token',
     setup_expires_at: '2026-11-25T04:00:00Z',
     totp_uri: 'otpauth://totp/x?secret=ABC',

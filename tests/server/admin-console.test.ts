@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_TARGETS } from './support/databases.ts';
 import {
   bookAndPayOverHttp,
+  paidBookingAt,
   newClient,
   outboxTo,
   startAccountApp,
@@ -125,17 +126,8 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
   let member: Awaited<ReturnType<typeof verifiedAccount>>;
   let branchId: number;
 
-  async function paidBooking(account: typeof member, start: string, end: string): Promise<number> {
-    const slotId = await insertSlot(server.app.db, { branchId, start, end, localDate: start.slice(0, 10) });
-    await bookAndPayOverHttp(newClient(server.app), account.token, slotId);
-    const { id } = await server.app.db
-      .selectFrom('bookings')
-      .select('id')
-      .where('slot_id', '=', slotId)
-      .where('status', '=', 'confirmed')
-      .executeTakeFirstOrThrow();
-    return id;
-  }
+  const paidBooking = (account: typeof member, start: string, end: string) =>
+    paidBookingAt(server.app, account, { branchId, start, end });
 
   const auditOf = (action: string, entityId: string | number) =>
     server.app.db
@@ -190,6 +182,7 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
         'createAdminCoupon',
         'createAdminCreditPack',
         'createOperator',
+        'exportMember',
         'getAdminRefundPolicy',
         'getBranchPrices',
         'getLedgerCsv',
@@ -208,6 +201,7 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
         'setAdminRefundPolicy',
         'setBranchOnCall',
         'setBranchPrices',
+        'setOperatorBranches',
         'updateAdminCoupon',
         'updateAdminCreditPack',
       ].sort(),
@@ -238,6 +232,7 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
       setAdminRefundPolicy: { thresholds: [{ hours: 0, ratio: 1 }] },
       setBranchPrices: { default_price_eur: 1, bands: [] },
       setBranchOnCall: { email: 'on-call@gym.example', phone: null },
+      setOperatorBranches: { branch_ids: [1] },
       updateAdminCoupon: { discount: 0.9 },
     };
     const query = '?from=2026-03-01&to=2026-03-31';

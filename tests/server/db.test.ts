@@ -63,6 +63,7 @@ describeEachDatabase(
         'lock_devices',
         'lock_events',
         'member_notes',
+        'operator_branches',
         'operator_sessions',
         'operator_setup_tokens',
         'operator_totp_steps',

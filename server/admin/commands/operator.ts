@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { AppError } from '../../kernel/errors.ts';
 import { createOperatorAccounts } from '../../operators/index.ts';
-import { actorOf, type AdminContext, argument, defineCommand, listCommand, oneOf } from '../command.ts';
+import {
+  actorOf,
+  type AdminContext,
+  argument,
+  defineCommand,
+  flag,
+  listCommand,
+  oneOf,
+  wholeNumber,
+} from '../command.ts';
 
 function accounts(context: AdminContext) {
   return createOperatorAccounts({
@@ -33,13 +42,40 @@ export const operatorCommands = {
     summary: 'Lists the console operators.',
     async list(context) {
       const operators = await accounts(context).listOperators();
-      return operators.map((operator) => ({
+      return operators.map(({ operator, branches }) => ({
         id: operator.id,
         email: operator.email,
         role: operator.role,
+        branches: branches.all ? 'all' : branches.branchIds.join(' '),
         password_set: operator.password_hash !== null,
         created_at: operator.created_at.toISOString(),
       }));
+    },
+  }),
+
+  'operator branches': defineCommand({
+    usage: 'operator branches <email> (--branch <id> [--branch <id>...] | --all)',
+    summary:
+      'Limits a staff member to some branches (they see and act on those only), or gives every branch again (--all). Audited.',
+    schema: z
+      .object({
+        args: z.tuple([argument('the e-mail address')]),
+        branch: z.array(wholeNumber({ min: 1 })).optional(),
+        all: flag(),
+      })
+      .refine((input) => (input.all === true) !== (input.branch !== undefined && input.branch.length > 0), {
+        message: 'give --branch <id> (repeatable) or --all, not both',
+      }),
+    async run({ args: [email], branch, all }, context) {
+      const service = accounts(context);
+      const operator = await service.findOperatorByEmail(email);
+      if (!operator) throw new AppError('operator_not_found');
+      const changed = await service.setOperatorBranches(actorOf(context), operator.id, all ? null : branch!);
+      context.io.out(
+        changed.branches.all
+          ? `${operator.email} now has every branch`
+          : `${operator.email} now has branches ${changed.branches.branchIds.join(', ')}`,
+      );
     },
   }),
 

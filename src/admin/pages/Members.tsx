@@ -3,7 +3,7 @@ import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Badge, Button, Card, Checkbox, Group, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import type { MemberDetail } from '../../../machines/adminConsole.actors.ts';
-import { useIsOwner } from '../context.tsx';
+import { useHasAllBranches, useIsOwner } from '../context.tsx';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useDraft, usePagedQuery } from '../hooks.ts';
 import { BookingFlags, PaymentsSection } from '../parts/booking.tsx';
@@ -212,6 +212,8 @@ function MemberNotes({ id }: { id: string }) {
 function MemberPage({ id }: { id: string }) {
   const { t } = useLingui();
   const isOwner = useIsOwner();
+  // Blocking and unblocking reach every branch: not for staff limited to some (the server refuses them too).
+  const allBranches = useHasAllBranches();
   const times = useTimes();
   const query = useAdminQuery('member', { id });
   const dialogs = usePageDialogs({ block: BlockDialog, erase: EraseDialog }, query.reload);
@@ -255,23 +257,25 @@ function MemberPage({ id }: { id: string }) {
                 </Text>
               ))}
               <Group gap="sm" mt="xs">
-                {!detail.member.blocked && !detail.member.deleted && (
+                {allBranches && !detail.member.blocked && !detail.member.deleted && (
                   <Button color="red" variant="light" onClick={() => dialogs.open('block')}>
                     <Trans>Bloquear…</Trans>
                   </Button>
                 )}
-                {detail.member.blocked && (
+                {allBranches && detail.member.blocked && (
                   <Button variant="default" onClick={() => unblock.ask({ id, reason: '' })}>
                     <Trans>Desbloquear…</Trans>
                   </Button>
                 )}
-                <Button
-                  variant="default"
-                  loading={exporter.state.matches('running')}
-                  onClick={() => exporter.run({ id })}
-                >
-                  <Trans>Exportar os dados (JSON)</Trans>
-                </Button>
+                {isOwner && (
+                  <Button
+                    variant="default"
+                    loading={exporter.state.matches('running')}
+                    onClick={() => exporter.run({ id })}
+                  >
+                    <Trans>Exportar os dados (JSON)</Trans>
+                  </Button>
+                )}
                 {isOwner && !detail.member.deleted && (
                   <Button color="red" variant="subtle" onClick={() => dialogs.open('erase')}>
                     <Trans>Apagar os dados…</Trans>

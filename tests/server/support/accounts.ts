@@ -5,6 +5,7 @@ import { fixedClock, type TestClock } from '../../../server/kernel/clock.ts';
 import { loadConfig, RATE_LIMIT_RULES, type Config } from '../../../server/config.ts';
 import { freshDatabaseConfig, type DatabaseTarget } from './databases.ts';
 import type { components } from '../../../openapi/schema.gen.ts';
+import { insertSlot } from './fixtures.ts';
 
 // Helpers for suites about accounts: an app on a fresh database with rate limits a test can reach, a client
 // with an IP address of its own (so one test's attempts never count against another's), and shortcuts
@@ -204,4 +205,21 @@ export async function bookAndPayOverHttp(caller: Client, token: string, slotId: 
     card_number: '4242 4242 4242 4242',
   });
   return sessionId;
+}
+
+/** A slot of the branch booked and paid by the account over HTTP; answers the confirmed booking's id. */
+export async function paidBookingAt(
+  app: FastifyInstance,
+  account: { token: string },
+  slot: { branchId: number; start: string; end: string },
+): Promise<number> {
+  const slotId = await insertSlot(app.db, { ...slot, localDate: slot.start.slice(0, 10) });
+  await bookAndPayOverHttp(newClient(app), account.token, slotId);
+  const { id } = await app.db
+    .selectFrom('bookings')
+    .select('id')
+    .where('slot_id', '=', slotId)
+    .where('status', '=', 'confirmed')
+    .executeTakeFirstOrThrow();
+  return id;
 }
