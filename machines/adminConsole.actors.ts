@@ -21,6 +21,7 @@ export type PriceGrid = Schemas['PriceGrid'];
 export type PriceGridInput = Schemas['PriceGridInput'];
 export type AdminCoupon = Schemas['AdminCoupon'];
 export type AdminCouponCreate = Schemas['AdminCouponCreate'];
+export type AdminCouponUpdate = Schemas['AdminCouponUpdate'];
 export type AdminCreditPack = Schemas['AdminCreditPack'];
 export type AdminCreditPackCreate = Schemas['AdminCreditPackCreate'];
 export type AdminCreditPackUpdate = Schemas['AdminCreditPackUpdate'];
