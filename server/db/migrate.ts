@@ -16,6 +16,7 @@ import * as bookingSeries from './migrations/0013_booking_series.ts';
 import * as bookingGuests from './migrations/0014_booking_guests.ts';
 import * as creditWallet from './migrations/0015_credit_wallet.ts';
 import * as giftVouchers from './migrations/0016_gift_vouchers.ts';
+import * as priceOverrides from './migrations/0019_price_overrides.ts';
 
 export type MigrationOptions = {
   /** The VAT rate (VAT_RATE) the money copied into the ledger from before it includes. */
@@ -45,6 +46,7 @@ export function migrationsFor(options: MigrationOptions): Record<string, Migrati
     '0014_booking_guests': bookingGuests,
     '0015_credit_wallet': creditWallet,
     '0016_gift_vouchers': giftVouchers,
+    '0019_price_overrides': priceOverrides,
   };
 }
 

@@ -68,6 +68,7 @@ const WELL_FORMED: Record<string, { body?: object; query?: string }> = {
   updateAdminBranch: { body: { name: 'x' } },
   previewBranchUpdate: { body: { name: 'x' } },
   setBranchPrices: { body: { default_price_eur: 1, bands: [] } },
+  setBranchDatePrice: { body: { day_price_eur: 1, bands: [] } },
   createAdminCoupon: { body: { code: 'TOKENS', discount: 0.1 } },
   updateAdminCoupon: { body: { discount: 0.2 } },
   setAdminRefundPolicy: { body: { thresholds: [{ hours: 0, ratio: 1 }] } },
@@ -188,8 +189,10 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
         'listAdminGiftVouchers',
         'listAdminPayments',
         'listOperators',
+        'removeBranchDatePrice',
         'removeOperator',
         'setAdminRefundPolicy',
+        'setBranchDatePrice',
         'setBranchPrices',
         'updateAdminCoupon',
         'updateAdminCreditPack',
@@ -220,6 +223,7 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
       createOperator: { email: 'new@gym.example', role: 'owner' },
       setAdminRefundPolicy: { thresholds: [{ hours: 0, ratio: 1 }] },
       setBranchPrices: { default_price_eur: 1, bands: [] },
+      setBranchDatePrice: { day_price_eur: 1, bands: [] },
       updateAdminCoupon: { discount: 0.9 },
     };
     const query = '?from=2026-03-01&to=2026-03-31';
