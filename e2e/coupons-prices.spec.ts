@@ -115,3 +115,35 @@ test('a coupon edited: errors beside their fields, an empty form after a create,
   ).json()) as { items: { action: string }[] };
   expect(audit.items.map((item) => item.action)).toContain('coupon.update');
 });
+
+test('a date priced on the prices calendar: marked on its day, its free slots at the new price, removed again', async ({
+  page,
+}) => {
+  await asOwner(page);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/pt/admin/prices');
+  const calendar = page.getByRole('region', { name: 'Preços por data' });
+  await expect(calendar).toBeVisible();
+  await calendar.getByRole('button', { name: 'Mês seguinte ›' }).click();
+  const day = calendar.getByRole('button', { name: /^[^,]+, 15 de / });
+  await day.click();
+  await calendar.getByRole('textbox', { name: 'Preço do dia (€)' }).fill('doze');
+  await calendar.getByRole('button', { name: 'Guardar o preço do dia' }).click();
+  await expect(calendar.getByText('Escreva um valor em euros, por exemplo 12,50.')).toBeVisible();
+  await calendar.getByRole('textbox', { name: 'Preço do dia (€)' }).fill('20');
+  await calendar.getByRole('button', { name: 'Acrescentar horas com outro preço' }).click();
+  await calendar.getByRole('textbox', { name: 'Horas 1: das (HH:MM)' }).fill('18:00');
+  await calendar.getByRole('textbox', { name: 'Horas 1: às (HH:MM)' }).fill('22:00');
+  await calendar.getByRole('textbox', { name: 'Horas 1: preço (€)' }).fill('30');
+  await calendar.getByRole('button', { name: 'Guardar o preço do dia' }).click();
+  await expect(day).toHaveAccessibleName(/preço próprio: 20\s€ e horas/);
+  await expect(calendar.getByRole('button', { name: 'Voltar ao preço da grelha' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  await expectNoSeriousViolationsOnPage(page, 'prices calendar, desktop');
+  await calendar.screenshot({ path: '/work/tr/prices-calendar-desktop.png' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoSeriousViolationsOnPage(page, 'prices calendar, phone');
+  await calendar.screenshot({ path: 'test-results/prices-calendar-phone.png' });
+  await calendar.getByRole('button', { name: 'Voltar ao preço da grelha' }).click();
+  await expect(day).not.toHaveAccessibleName(/preço próprio/);
+});
