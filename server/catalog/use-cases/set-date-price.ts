@@ -5,8 +5,16 @@ import type { Db } from '../../db/database.ts';
 import { AppError } from '../../kernel/errors.ts';
 import { bringDueGridsInForce, localToday, readPriceGrids, refreshCachedPriceRange } from '../price-grids.ts';
 import * as repository from '../repository.ts';
-import { gridOfGrids, MINUTES_PER_DAY, type DatePrice } from '../schedule.ts';
-import { clockTime, firstDay, isCents, MAX_PRICE_CENTS, refuse, repriceSlots } from './set-price-grid.ts';
+import { gridOfGrids, type DatePrice } from '../schedule.ts';
+import {
+  checkBand,
+  clockTime,
+  firstDay,
+  isCents,
+  MAX_PRICE_CENTS,
+  refuse,
+  repriceSlots,
+} from './set-price-grid.ts';
 
 // A date's own price (issue 32, 'Prices by date'), for the console (PUT and DELETE
 // /admin/branches/{id}/prices/dates/{date}) and the CLI (`prices date`) alike: the price of one date of the branch's
@@ -48,22 +56,7 @@ function checkDatePrice(price: DatePrice): DatePrice {
   const sorted = [...price.bands].sort((a, b) => a.startsAtMinute - b.startsAtMinute);
   sorted.forEach((band, index) => {
     const span = `${clockTime(band.startsAtMinute)}-${clockTime(band.endsAtMinute)}`;
-    if (
-      !Number.isInteger(band.startsAtMinute) ||
-      !Number.isInteger(band.endsAtMinute) ||
-      band.startsAtMinute < 0 ||
-      band.endsAtMinute > MINUTES_PER_DAY ||
-      band.endsAtMinute <= band.startsAtMinute
-    ) {
-      refuse(`a band ends after it starts, within the day (${span})`, [
-        { field: 'bands[].to', problem: 'invalid' },
-      ]);
-    }
-    if (!isCents(band.priceCents)) {
-      refuse(`band prices must be from 0 to ${MAX_PRICE_CENTS / 100} € in whole cents (${span})`, [
-        { field: 'bands[].price_eur', problem: 'invalid' },
-      ]);
-    }
+    checkBand(band, span);
     const previous = sorted[index - 1];
     if (previous && band.startsAtMinute < previous.endsAtMinute) {
       refuse(

@@ -64,6 +64,26 @@ export function refuse(problems: string, fields: FieldProblem[]): never {
 
 export const isCents = (value: number) => Number.isInteger(value) && value >= 0 && value <= MAX_PRICE_CENTS;
 
+/** A band's own rules, a grid's or a date's: it ends after it starts, within its day, at a price in whole cents. */
+export function checkBand(band: Omit<PriceRule, 'isoWeekday'>, span: string): void {
+  if (
+    !Number.isInteger(band.startsAtMinute) ||
+    !Number.isInteger(band.endsAtMinute) ||
+    band.startsAtMinute < 0 ||
+    band.endsAtMinute > MINUTES_PER_DAY ||
+    band.endsAtMinute <= band.startsAtMinute
+  ) {
+    refuse(`a band ends after it starts, within its day (${span})`, [
+      { field: 'bands[].to', problem: 'invalid' },
+    ]);
+  }
+  if (!isCents(band.priceCents)) {
+    refuse(`band prices must be from 0 to ${MAX_PRICE_CENTS / 100} € in whole cents (${span})`, [
+      { field: 'bands[].price_eur', problem: 'invalid' },
+    ]);
+  }
+}
+
 /** The grid's own rules: prices in whole cents within bounds, bands within a day of a week, none overlapping. */
 function checkGrid(input: SetPriceGridInput): PriceGrid {
   if (!isCents(input.defaultPriceCents)) {
@@ -81,22 +101,7 @@ function checkGrid(input: SetPriceGridInput): PriceGrid {
         { field: 'bands[].weekday', problem: 'invalid' },
       ]);
     }
-    if (
-      !Number.isInteger(band.startsAtMinute) ||
-      !Number.isInteger(band.endsAtMinute) ||
-      band.startsAtMinute < 0 ||
-      band.endsAtMinute > MINUTES_PER_DAY ||
-      band.endsAtMinute <= band.startsAtMinute
-    ) {
-      refuse(`a band ends after it starts, within its day (${span})`, [
-        { field: 'bands[].to', problem: 'invalid' },
-      ]);
-    }
-    if (!isCents(band.priceCents)) {
-      refuse(`band prices must be from 0 to ${MAX_PRICE_CENTS / 100} € in whole cents (${span})`, [
-        { field: 'bands[].price_eur', problem: 'invalid' },
-      ]);
-    }
+    checkBand(band, span);
   }
   const sorted = [...input.bands].sort(
     (a, b) => a.isoWeekday - b.isoWeekday || a.startsAtMinute - b.startsAtMinute,
