@@ -285,7 +285,7 @@ export function createCatalogueService(deps: {
       return priceGrid(db, branchId);
     },
 
-    /** A date's own price (issue 32), by the use case the CLI's `prices date` calls too. */
+    /** A date's own price (issue 32), by its use case (server/catalog/use-cases/set-date-price.ts). */
     async setDatePrice(
       actor: Actor,
       branchId: number,
