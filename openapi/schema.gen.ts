@@ -1540,6 +1540,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/branches/{branch_id}/prices/dates/{date}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Set the price of one date of a branch
+     * @description A date's own price (a holiday, a peak day), which wins over the grid that would price that date. Either a whole-day price (`bands` empty) or per-hour prices (bands of local wall-clock times of that date, the day price for the hours no band covers). A date that has one is replaced. The date's slots that have not started and that no live booking holds are re-priced in the same transaction, as a grid's change does it; a slot a live booking holds keeps its price and takes the date's once free again. A date before the branch's today is 422 `validation_failed` (field `date`); bands that overlap, field `bands`. Audited. Owners only.
+     */
+    put: operations['setBranchDatePrice'];
+    post?: never;
+    /**
+     * Remove the price of one date of a branch
+     * @description The date goes back to the grid's price; its free slots that have not started are re-priced at once, as by `setBranchDatePrice`. Audited. Owners only.
+     */
+    delete: operations['removeBranchDatePrice'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/credit-packs': {
     parameters: {
       query?: never;
@@ -3691,7 +3715,24 @@ export interface components {
       default_price_eur: components['schemas']['Money'];
       bands: components['schemas']['PriceBand'][];
     };
-    /** @description The grid that prices the branch's today, and the dated grids that take over on later days. */
+    DatePriceBand: {
+      /** @description Local time of day, HH:MM. */
+      from: string;
+      /** @description Local time of day, HH:MM, after `from`; 24:00 is the end of the day. */
+      to: string;
+      price_eur: components['schemas']['Money'];
+    };
+    DatePriceInput: {
+      day_price_eur: components['schemas']['Money'];
+      /** @description Bands may not overlap; none for a whole-day price. */
+      bands: components['schemas']['DatePriceBand'][];
+    };
+    DatePrice: {
+      date: components['schemas']['CalendarDate'];
+      day_price_eur: components['schemas']['Money'];
+      bands: components['schemas']['DatePriceBand'][];
+    };
+    /** @description The grid that prices the branch's today, the dated grids that take over on later days, and the dates from today on with a price of their own. */
     PriceGrid: {
       branch_id: components['schemas']['Id'];
       default_price_eur: components['schemas']['Money'];
@@ -3700,6 +3741,8 @@ export interface components {
       min_and_max_price_eur: components['schemas']['Money'][];
       /** @description Grids that apply from a later day, in the order of their first day. */
       dated: components['schemas']['DatedPriceGrid'][];
+      /** @description Dates from the branch's today on with a price of their own, in date order. */
+      by_date: components['schemas']['DatePrice'][];
     };
     AdminCoupon: {
       code: string;
@@ -7221,6 +7264,90 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       414: components['responses']['UrlTooLong'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  setBranchDatePrice: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description A branch's id. */
+        branch_id: components['parameters']['AdminBranchId'];
+        /** @description A date of the branch's calendar, `YYYY-MM-DD`, from its today to ten years on. */
+        date: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DatePriceInput'];
+      };
+    };
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PriceGrid'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      /** @description No such branch (`branch_not_found`). */
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  removeBranchDatePrice: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description A branch's id. */
+        branch_id: components['parameters']['AdminBranchId'];
+        /** @description A date of the branch's calendar, `YYYY-MM-DD`, from its today to ten years on. */
+        date: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PriceGrid'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      /** @description No such branch (`branch_not_found`), or the date has no price of its own (`not_found`). */
+      404: components['responses']['NotFound'];
+      414: components['responses']['UrlTooLong'];
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];

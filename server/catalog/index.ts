@@ -24,6 +24,7 @@ export { readSetting, writeSetting } from './settings-repository.ts';
 export { createBranch } from './use-cases/create-branch.ts';
 export type { BranchChangeDependencies, MapBranchDoors } from './use-cases/create-branch.ts';
 export { setPriceGrid } from './use-cases/set-price-grid.ts';
+export { removeDatePrice, setDatePrice } from './use-cases/set-date-price.ts';
 export type { SetPriceGridResult } from './use-cases/set-price-grid.ts';
 export { setRefundRatios } from './use-cases/set-refund-ratios.ts';
 export { updateBranch } from './use-cases/update-branch.ts';

@@ -3,7 +3,7 @@ import type { Db } from '../db/database.ts';
 import type { DatedPriceBand } from '../db/schema.ts';
 import * as repository from './repository.ts';
 import {
-  gridOn,
+  gridOfGrids,
   gridsBetween,
   priceRangeOfGrids,
   type BranchSchedule,
@@ -49,12 +49,26 @@ export function localToday(branch: Pick<repository.BranchRow, 'time_zone'>, now:
   return now.toZonedDateTimeISO(branch.time_zone).toPlainDate();
 }
 
-export function gridsOf(
+function gridsOf(
   branch: repository.BranchRow,
   rules: readonly repository.PriceRuleRow[],
   dated: readonly repository.DatedPriceGridRow[],
+  byDate: readonly repository.PriceOverrideRow[],
 ): PriceGrids {
   return {
+    byDate: new Map(
+      byDate.map((row) => [
+        row.local_date,
+        {
+          dayPriceCents: row.day_price_cents,
+          bands: row.bands.map((band) => ({
+            startsAtMinute: band.starts_at_minute,
+            endsAtMinute: band.ends_at_minute,
+            priceCents: band.price_cents,
+          })),
+        },
+      ]),
+    ),
     inForce: { defaultPriceCents: branch.default_price_cents, priceRules: rules.map(bandOfRule) },
     dated: dated.map((row) => ({
       startsOn: Temporal.PlainDate.from(row.starts_on),
@@ -66,7 +80,8 @@ export function gridsOf(
 export async function readPriceGrids(db: Db, branch: repository.BranchRow): Promise<PriceGrids> {
   // One after the other: `db` may be a transaction, one connection.
   const rules = await repository.listPriceRules(db, branch.id);
-  return gridsOf(branch, rules, await repository.listDatedPriceGrids(db, branch.id));
+  const dated = await repository.listDatedPriceGrids(db, branch.id);
+  return gridsOf(branch, rules, dated, await repository.listPriceOverrides(db, branch.id));
 }
 
 /**
@@ -81,8 +96,14 @@ export async function priceGridsFromToday(db: Db, branchId: number, now: Tempora
   return {
     branch,
     today,
-    current: gridOn(grids, today),
+    current: gridOfGrids(grids, today),
     later: grids.dated.filter((dated) => Temporal.PlainDate.compare(dated.startsOn, today) > 0),
+    /** Dates from today on with a price of their own, in order. */
+    byDate: [...grids.byDate]
+      .filter(([date]) => date >= today.toString())
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([date, price]) => ({ date, price })),
+    grids,
   };
 }
 

@@ -1,6 +1,12 @@
 import { CompiledQuery, sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import { preparedStatement, type Db } from '../db/database.ts';
-import type { BranchesTable, DatedPriceGridsTable, PriceRulesTable, SlotsTable } from '../db/schema.ts';
+import type {
+  BranchesTable,
+  DatedPriceGridsTable,
+  PriceOverridesTable,
+  PriceRulesTable,
+  SlotsTable,
+} from '../db/schema.ts';
 
 // SQL for branches, their price rules and their slots. `db` may be a transaction.
 
@@ -9,6 +15,7 @@ export type PriceRuleRow = Selectable<PriceRulesTable>;
 export type NewBranchRow = Insertable<BranchesTable>;
 export type NewSlotRow = Insertable<SlotsTable>;
 export type DatedPriceGridRow = Selectable<DatedPriceGridsTable>;
+export type PriceOverrideRow = Selectable<PriceOverridesTable>;
 
 export async function findBranch(db: Db, branchId: number): Promise<BranchRow | undefined> {
   return db.selectFrom('branches').selectAll().where('id', '=', branchId).executeTakeFirst();
@@ -129,6 +136,42 @@ export async function listDatedPriceGrids(db: Db, branchId?: number): Promise<Da
   return query.execute();
 }
 
+/** The branch's prices of single dates, in date order. */
+export async function listPriceOverrides(db: Db, branchId: number): Promise<PriceOverrideRow[]> {
+  return db
+    .selectFrom('price_overrides')
+    .selectAll()
+    .where('branch_id', '=', branchId)
+    .orderBy('local_date')
+    .execute();
+}
+
+/** Stores a date's price, replacing the one it had. */
+export async function savePriceOverride(
+  db: Db,
+  row: Omit<Insertable<PriceOverridesTable>, 'created_at'>,
+): Promise<void> {
+  await db
+    .insertInto('price_overrides')
+    .values(row)
+    .onConflict((conflict) =>
+      conflict
+        .columns(['branch_id', 'local_date'])
+        .doUpdateSet({ day_price_cents: row.day_price_cents, bands: row.bands }),
+    )
+    .execute();
+}
+
+/** Removes a date's price; answers whether it had one. */
+export async function deletePriceOverride(db: Db, branchId: number, date: string): Promise<boolean> {
+  const deleted = await db
+    .deleteFrom('price_overrides')
+    .where('branch_id', '=', branchId)
+    .where('local_date', '=', date)
+    .executeTakeFirst();
+  return Number(deleted.numDeletedRows) > 0;
+}
+
 /** Stores a dated grid, replacing the branch's grid of the same first day. */
 export async function saveDatedPriceGrid(
   db: Db,
@@ -178,16 +221,17 @@ export async function lockSlotsToPrice(
   branchId: number,
   from: string,
   now: Date,
+  /** The last local date (inclusive); none: every later one. */
+  until?: string,
 ): Promise<SlotPriceRow[]> {
-  return db
+  let query = db
     .selectFrom('slots')
     .select(['id', 'start_time', 'local_date', 'price_cents', 'next_price_cents'])
     .where('branch_id', '=', branchId)
     .where('local_date', '>=', from)
-    .where('start_time', '>', now)
-    .orderBy('id')
-    .forNoKeyUpdate()
-    .execute();
+    .where('start_time', '>', now);
+  if (until !== undefined) query = query.where('local_date', '<=', until);
+  return query.orderBy('id').forNoKeyUpdate().execute();
 }
 
 /** Which of these slots have a live booking at `now`: confirmed, or pending with a hold not yet expired. */

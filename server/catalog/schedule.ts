@@ -19,16 +19,39 @@ export type PriceRule = {
 export type PriceGrid = {
   defaultPriceCents: number;
   priceRules: readonly PriceRule[];
+  /** The one ISO weekday it prices (a date's price): the price range counts no other. */
+  onlyWeekday?: number;
 };
 
 /**
- * A branch's grids: the one in force, and dated ones (in order of their first day, a date of the branch's calendar).
- * The grid of a date is the latest dated grid starting on or before it, else the one in force.
+ * A date's own price (a holiday, a peak day): the day price, unless a band covers a slot's local start; bands are
+ * wall-clock minutes [startsAtMinute, endsAtMinute) of that date and do not overlap.
+ */
+export type DatePrice = {
+  dayPriceCents: number;
+  bands: readonly Omit<PriceRule, 'isoWeekday'>[];
+};
+
+/**
+ * A branch's grids: the one in force, dated ones (in order of their first day, a date of the branch's calendar) and
+ * the prices of single dates. A date's price wins; else the grid of a date is the latest dated grid starting on or
+ * before it, else the one in force.
  */
 export type PriceGrids = {
   inForce: PriceGrid;
   dated: readonly { startsOn: Temporal.PlainDate; grid: PriceGrid }[];
+  /** By ISO date (YYYY-MM-DD). */
+  byDate: ReadonlyMap<string, DatePrice>;
 };
+
+/** A date's price as the grid of that one date. */
+export function gridOfDatePrice(date: Temporal.PlainDate, price: DatePrice): PriceGrid {
+  return {
+    defaultPriceCents: price.dayPriceCents,
+    priceRules: price.bands.map((band) => ({ ...band, isoWeekday: date.dayOfWeek })),
+    onlyWeekday: date.dayOfWeek,
+  };
+}
 
 export type BranchSchedule = PriceGrid & {
   timeZone: string;
@@ -91,6 +114,13 @@ export function slotPriceCents(
 
 /** The grid that prices the slots of a branch-local date. */
 export function gridOn(grids: PriceGrids, date: Temporal.PlainDate): PriceGrid {
+  const own = grids.byDate.get(date.toString());
+  if (own) return gridOfDatePrice(date, own);
+  return gridOfGrids(grids, date);
+}
+
+/** The grid of a date by the grids alone, as if it had no price of its own (what the console shows beside one). */
+export function gridOfGrids(grids: PriceGrids, date: Temporal.PlainDate): PriceGrid {
   let grid = grids.inForce;
   for (const dated of grids.dated) {
     if (Temporal.PlainDate.compare(dated.startsOn, date) <= 0) grid = dated.grid;
@@ -98,21 +128,27 @@ export function gridOn(grids: PriceGrids, date: Temporal.PlainDate): PriceGrid {
   return grid;
 }
 
-/** The grids that price some date of [from, until]: the one of `from`, then each dated one starting later. */
+/**
+ * The grids that price some date of [from, until]: the one of `from`, then each dated one starting later, then each
+ * date's own price in the span. (A grid every date of which has a price of its own still counts: a range a little
+ * wide rather than one a slot falls out of.)
+ */
 export function gridsBetween(
   grids: PriceGrids,
   from: Temporal.PlainDate,
   until: Temporal.PlainDate,
 ): PriceGrid[] {
+  const within = (date: Temporal.PlainDate) =>
+    Temporal.PlainDate.compare(date, from) >= 0 && Temporal.PlainDate.compare(date, until) <= 0;
   return [
-    gridOn(grids, from),
+    gridOfGrids(grids, from),
     ...grids.dated
-      .filter(
-        (dated) =>
-          Temporal.PlainDate.compare(dated.startsOn, from) > 0 &&
-          Temporal.PlainDate.compare(dated.startsOn, until) <= 0,
-      )
+      .filter((dated) => Temporal.PlainDate.compare(dated.startsOn, from) > 0 && within(dated.startsOn))
       .map((dated) => dated.grid),
+    ...[...grids.byDate]
+      .map(([date, price]) => ({ date: Temporal.PlainDate.from(date), price }))
+      .filter(({ date }) => within(date))
+      .map(({ date, price }) => gridOfDatePrice(date, price)),
   ];
 }
 
@@ -154,6 +190,7 @@ export function generateDaySlots(schedule: BranchSchedule, date: Temporal.PlainD
 export function priceRange(schedule: BranchSchedule): { minCents: number; maxCents: number } {
   const prices: number[] = [];
   for (let isoWeekday = 1; isoWeekday <= 7; isoWeekday += 1) {
+    if (schedule.onlyWeekday !== undefined && schedule.onlyWeekday !== isoWeekday) continue;
     for (const [openMinute, closeMinute] of openingRangesOn(schedule.openingHours, isoWeekday)) {
       for (
         let start = openMinute;
@@ -164,6 +201,9 @@ export function priceRange(schedule: BranchSchedule): { minCents: number; maxCen
       }
     }
   }
+  // A date's price on a day the branch is closed prices no slot: it widens no range.
+  if (prices.length === 0 && schedule.onlyWeekday !== undefined)
+    return { minCents: Number.POSITIVE_INFINITY, maxCents: Number.NEGATIVE_INFINITY };
   if (prices.length === 0)
     return { minCents: schedule.defaultPriceCents, maxCents: schedule.defaultPriceCents };
   return { minCents: Math.min(...prices), maxCents: Math.max(...prices) };

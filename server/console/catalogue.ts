@@ -8,6 +8,8 @@ import {
   type BranchChangeDependencies,
   type PriceGrid,
   readAdminBranch,
+  removeDatePrice,
+  setDatePrice,
   setPriceGrid,
   setRefundRatios,
   updateBranch,
@@ -116,6 +118,15 @@ export function createCatalogueService(deps: {
         from: dated.startsOn.toString(),
         default_price_eur: centsToEuros(dated.grid.defaultPriceCents),
         bands: bandsOf(dated.grid),
+      })),
+      by_date: grids.byDate.map(({ date, price }) => ({
+        date,
+        day_price_eur: centsToEuros(price.dayPriceCents),
+        bands: price.bands.map((band) => ({
+          from: clockTime(band.startsAtMinute),
+          to: clockTime(band.endsAtMinute),
+          price_eur: centsToEuros(band.priceCents),
+        })),
       })),
     };
   }
@@ -275,6 +286,40 @@ export function createCatalogueService(deps: {
           },
         ),
       );
+      return priceGrid(db, branchId);
+    },
+
+    /** A date's own price (issue 32), by its use case (server/catalog/use-cases/set-date-price.ts). */
+    async setDatePrice(
+      actor: Actor,
+      branchId: number,
+      date: string,
+      input: Schemas['DatePriceInput'],
+    ): Promise<Schemas['PriceGrid']> {
+      await change('setDatePrice', (trx) =>
+        setDatePrice(
+          trx,
+          { clock },
+          {
+            actor,
+            branchId,
+            date,
+            price: {
+              dayPriceCents: eurosToCents(input.day_price_eur),
+              bands: input.bands.map((band) => ({
+                startsAtMinute: minuteOf(band.from),
+                endsAtMinute: minuteOf(band.to),
+                priceCents: eurosToCents(band.price_eur),
+              })),
+            },
+          },
+        ),
+      );
+      return priceGrid(db, branchId);
+    },
+
+    async removeDatePrice(actor: Actor, branchId: number, date: string): Promise<Schemas['PriceGrid']> {
+      await change('removeDatePrice', (trx) => removeDatePrice(trx, { clock }, { actor, branchId, date }));
       return priceGrid(db, branchId);
     },
 

@@ -172,6 +172,12 @@ export function consoleHandlers(services: {
     setBranchPrices: answer(true, (request, by) =>
       catalogue.setPrices(by, request.params.branch_id, request.body),
     ),
+    setBranchDatePrice: answer(true, (request, by) =>
+      catalogue.setDatePrice(by, request.params.branch_id, request.params.date, request.body),
+    ),
+    removeBranchDatePrice: answer(true, (request, by) =>
+      catalogue.removeDatePrice(by, request.params.branch_id, request.params.date),
+    ),
     listAdminCoupons: answer(true, () => catalogue.listCoupons()),
     createAdminCoupon: async (request, reply) =>
       created(reply, await catalogue.createCoupon(actor(request, true), request.body)),

@@ -18,6 +18,7 @@ import * as creditWallet from './migrations/0015_credit_wallet.ts';
 import * as giftVouchers from './migrations/0016_gift_vouchers.ts';
 import * as doorControl from './migrations/0017_door_control.ts';
 import * as staffBranches from './migrations/0018_staff_branches.ts';
+import * as priceOverrides from './migrations/0019_price_overrides.ts';
 import * as broadcasts from './migrations/0020_broadcasts.ts';
 
 export type MigrationOptions = {
@@ -50,6 +51,7 @@ export function migrationsFor(options: MigrationOptions): Record<string, Migrati
     '0016_gift_vouchers': giftVouchers,
     '0017_door_control': doorControl,
     '0018_staff_branches': staffBranches,
+    '0019_price_overrides': priceOverrides,
     '0020_broadcasts': broadcasts,
   };
 }

@@ -163,6 +163,22 @@ export type DatedPriceGridsTable = {
   created_at: CreatedAt;
 };
 
+/** A band of a date's price: local wall-clock minutes [starts_at_minute, ends_at_minute) and their price. */
+export type PriceOverrideBand = {
+  starts_at_minute: number;
+  ends_at_minute: number;
+  price_cents: number;
+};
+
+/** A branch's price for one date of its own calendar, over its grids (issue 32, 'Prices by date'). */
+export type PriceOverridesTable = {
+  branch_id: number;
+  local_date: CalendarDate;
+  day_price_cents: number;
+  bands: Json<PriceOverrideBand[]>;
+  created_at: CreatedAt;
+};
+
 export type CouponsTable = {
   id: GeneratedAlways<number>;
   code: string;
@@ -728,6 +744,7 @@ export type Database = {
   branch_images: BranchImagesTable;
   price_rules: PriceRulesTable;
   dated_price_grids: DatedPriceGridsTable;
+  price_overrides: PriceOverridesTable;
   slots: SlotsTable;
   coupons: CouponsTable;
   coupon_redemptions: CouponRedemptionsTable;

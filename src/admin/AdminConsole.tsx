@@ -37,7 +37,8 @@ import { Setup } from './Setup.tsx';
 
 /**
  * Contrast on the console's dark surfaces (axe, WCAG AA): the theme's filled red (shade 5 under white text, 2.5:1)
- * is its shade 9 (5.0:1), and dimmed text (descriptions, hints: dark 2 on a dialog's dark 7, 4.0:1) is dark 1.
+ * is its shade 9 (5.0:1), and dimmed text (descriptions, hints: dark 2 on a dialog's dark 7, 4.0:1) is dark 1. A
+ * field's error (red 8 on an input's dark 6, 3.0:1) is red 4 (5.7:1).
  */
 const consoleContrast: CSSVariablesResolver = () => ({
   variables: {},
@@ -46,6 +47,7 @@ const consoleContrast: CSSVariablesResolver = () => ({
     '--mantine-color-red-filled': 'var(--mantine-color-red-9)',
     '--mantine-color-red-filled-hover': '#b02525',
     '--mantine-color-dimmed': 'var(--mantine-color-dark-1)',
+    '--mantine-color-error': 'var(--mantine-color-red-4)',
   },
 });
 

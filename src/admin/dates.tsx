@@ -1,13 +1,17 @@
-import { TextInput, type TextInputProps } from '@mantine/core';
-import { useState } from 'react';
+import { useLingui } from '@lingui/react/macro';
+import { ActionIcon, TextInput, type TextInputProps } from '@mantine/core';
+import { useRef, useState } from 'react';
 import { temporal } from '../../machines/temporal.ts';
 import { intlTag } from '../i18n/format.ts';
+import { LineIcon } from '../ui/LineIcon.tsx';
 import { useAdminLocale } from './context.tsx';
 
 // Dates are typed and shown as the console's language writes them (26/03/2026 in pt, 26.03.2026 in de,
 // 26. 3. 2026 in sk), taken from Intl; the value stays ISO ('YYYY-MM-DD', 'YYYY-MM-DDTHH:mm') for the machines
 // and the contract. Native date inputs follow the browser's language instead, whatever the console's; Mantine's
-// date inputs (@mantine/dates) cost the booking modal 10 KiB through the chunks it shares with the console.
+// date inputs (@mantine/dates) cost the booking modal 10 KiB through the chunks it shares with the console. The
+// calendar beside a field is the browser's own (a native date input's picker, opened by a button): no script of
+// ours, so nothing for the member's pages to load.
 
 type Part = 'day' | 'month' | 'year';
 
@@ -67,8 +71,16 @@ type FieldProps = Omit<TextInputProps, 'value' | 'onChange' | 'defaultValue'> & 
  * The text being typed is the field's own (a half-typed date is no value yet); the value, ISO, is the page's
  * or its machine's, and a value set from outside (a reset) is shown again.
  */
-function LocalisedDateField({ value, onChange, withTime, ...props }: FieldProps & { withTime: boolean }) {
+function LocalisedDateField({
+  value,
+  onChange,
+  onBlur,
+  withTime,
+  ...props
+}: FieldProps & { withTime: boolean }) {
+  const { t } = useLingui();
   const tag = intlTag(useAdminLocale());
+  const native = useRef<HTMLInputElement>(null);
   const [text, setText] = useState(() => formatLocalDate(value, tag, withTime));
   // A value or language changed from outside is shown again (React's "adjusting state on a prop change").
   const [shownFor, setShownFor] = useState(`${value}|${tag}`);
@@ -91,10 +103,38 @@ function LocalisedDateField({ value, onChange, withTime, ...props }: FieldProps 
         if (parsed !== null) onChange(parsed);
         else if (typed.trim() === '') onChange('');
       }}
-      onBlur={() => {
+      onBlur={(event) => {
         const parsed = parseLocalDate(text, tag, withTime);
         if (parsed !== null) setText(formatLocalDate(parsed, tag, withTime));
+        onBlur?.(event);
       }}
+      rightSectionPointerEvents="all"
+      rightSection={
+        <>
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            aria-label={t`Escolher no calendário: ${props.label}`}
+            disabled={props.disabled ?? false}
+            onClick={() => native.current?.showPicker()}
+          >
+            <LineIcon size={18} path="M4 6h16v14H4zM4 10h16M8 3v4M16 3v4" />
+          </ActionIcon>
+          {/* Out of sight and of the tab order: the button above opens its picker. */}
+          <input
+            ref={native}
+            type={withTime ? 'datetime-local' : 'date'}
+            tabIndex={-1}
+            aria-hidden="true"
+            value={value}
+            onChange={(event) => {
+              onChange(event.currentTarget.value);
+              setText(formatLocalDate(event.currentTarget.value, tag, withTime));
+            }}
+            style={{ position: 'absolute', right: 0, bottom: 0, width: 1, height: 1, opacity: 0, border: 0 }}
+          />
+        </>
+      }
       {...props}
     />
   );

@@ -2,8 +2,6 @@ import { Trans } from '@lingui/react/macro';
 import { Button, Group } from '@mantine/core';
 import type { ComponentType, ReactNode } from 'react';
 import type { AnyActorLogic, AnyStateMachine, EventFrom } from 'xstate';
-import { createAdminCouponActors } from '../../machines/adminCoupon.actors.ts';
-import { adminCouponMachine } from '../../machines/adminCoupon.machine.ts';
 import { createAdminOperatorActors } from '../../machines/adminOperator.actors.ts';
 import { adminOperatorMachine } from '../../machines/adminOperator.machine.ts';
 import type { ApiClient } from '../../machines/api.ts';
@@ -101,9 +99,3 @@ const newOperator = createFormBinding(adminOperatorMachine, createAdminOperatorA
 export const NewOperatorForm = newOperator.Form;
 export const useNewOperatorSelector = newOperator.useSelector;
 export const useNewOperatorSend = newOperator.useSend;
-
-/** The new-coupon form (machines/adminCoupon.machine.ts). */
-const newCoupon = createFormBinding(adminCouponMachine, createAdminCouponActors, { type: 'coupon.create' });
-export const NewCouponForm = newCoupon.Form;
-export const useNewCouponSelector = newCoupon.useSelector;
-export const useNewCouponSend = newCoupon.useSend;

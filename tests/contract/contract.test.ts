@@ -129,6 +129,8 @@ const expectedOperations = [
   ['previewBranchUpdate', 'post', '/admin/branches/{branch_id}/preview', 'operator'],
   ['getBranchPrices', 'get', '/admin/branches/{branch_id}/prices', 'operator'],
   ['setBranchPrices', 'put', '/admin/branches/{branch_id}/prices', 'operator'],
+  ['setBranchDatePrice', 'put', '/admin/branches/{branch_id}/prices/dates/{date}', 'operator'],
+  ['removeBranchDatePrice', 'delete', '/admin/branches/{branch_id}/prices/dates/{date}', 'operator'],
   ['listAdminCoupons', 'get', '/admin/coupons', 'operator'],
   ['createAdminCoupon', 'post', '/admin/coupons', 'operator'],
   ['listAdminCreditPacks', 'get', '/admin/credit-packs', 'operator'],

@@ -85,6 +85,7 @@ const WELL_FORMED: Record<string, { body?: object; query?: string }> = {
   setBranchPrices: { body: { default_price_eur: 1, bands: [] } },
   unlockBranchDoor: { body: { reason: 'x', request_id: '00000000-0000-4000-8000-000000000000' } },
   setBranchOnCall: { body: { email: null, phone: null } },
+  setBranchDatePrice: { body: { day_price_eur: 1, bands: [] } },
   createAdminCoupon: { body: { code: 'TOKENS', discount: 0.1 } },
   updateAdminCoupon: { body: { discount: 0.2 } },
   setAdminRefundPolicy: { body: { thresholds: [{ hours: 0, ratio: 1 }] } },
@@ -197,9 +198,11 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
         'listAdminGiftVouchers',
         'listAdminPayments',
         'listOperators',
+        'removeBranchDatePrice',
         'removeOperator',
         'setAdminRefundPolicy',
         'setBranchOnCall',
+        'setBranchDatePrice',
         'setBranchPrices',
         'setOperatorBranches',
         'updateAdminCoupon',
@@ -233,6 +236,7 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
       setBranchPrices: { default_price_eur: 1, bands: [] },
       setBranchOnCall: { email: 'on-call@gym.example', phone: null },
       setOperatorBranches: { branch_ids: [1] },
+      setBranchDatePrice: { day_price_eur: 1, bands: [] },
       updateAdminCoupon: { discount: 0.9 },
     };
     const query = '?from=2026-03-01&to=2026-03-31';

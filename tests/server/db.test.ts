@@ -71,6 +71,7 @@ describeEachDatabase(
         'outbox',
         'password_reset_tokens',
         'payment_events',
+        'price_overrides',
         'price_rules',
         'rate_limit_counters',
         'refunds',

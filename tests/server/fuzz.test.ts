@@ -331,6 +331,15 @@ function consoleBody(operation: Operation, seeded: Seeded): Record<string, unkno
     case 'updateAdminBranch':
     case 'previewBranchUpdate':
       return { ...branch, slug: seeded.otherBranchSlug };
+    case 'setBranchDatePrice':
+      // Two bands of the date overlap (422). (Removing a date's price names a date that has none: 404.)
+      return {
+        day_price_eur: 15,
+        bands: [
+          { from: '08:00', to: '10:00', price_eur: 20 },
+          { from: '09:00', to: '11:00', price_eur: 25 },
+        ],
+      };
     case 'setBranchPrices':
       // Two bands overlap on Monday (422).
       return {

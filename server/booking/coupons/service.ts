@@ -2,7 +2,7 @@ import type { components } from '../../../openapi/schema.gen.ts';
 import type { Temporal } from 'temporal-polyfill';
 import { dateFromInstant, type Clock } from '../../kernel/clock.ts';
 import type { Db } from '../../db/database.ts';
-import { AppError } from '../../kernel/errors.ts';
+import { AppError, type FieldProblem } from '../../kernel/errors.ts';
 import * as repository from './repository.ts';
 
 type Coupon = components['schemas']['Coupon'];
@@ -96,8 +96,9 @@ export function givenSettings<T extends object>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
-export function invalidCoupon(problems: string): AppError {
-  return new AppError('validation_failed', { problems });
+/** A refused setting, named by its field of the contract so the console shows its sentence beside that field. */
+export function invalidCoupon(problems: string, field: FieldProblem['field']): AppError {
+  return new AppError('validation_failed', { problems }, { fields: [{ field, problem: 'invalid' }] });
 }
 
 /** The rules of a coupon's settings, on creation and on every change. */
@@ -105,10 +106,10 @@ export function checkCouponSettings(
   settings: Partial<CouponSettings> & Pick<CouponSettings, 'valid_from' | 'valid_until'>,
 ) {
   if (settings.discount !== undefined && !(settings.discount > 0 && settings.discount <= 1)) {
-    throw invalidCoupon('discount is a fraction above 0 and at most 1 (0.10 is 10% off)');
+    throw invalidCoupon('discount is a fraction above 0 and at most 1 (0.10 is 10% off)', 'discount');
   }
   if (settings.valid_until && settings.valid_until <= settings.valid_from) {
-    throw invalidCoupon('valid_until must be after valid_from');
+    throw invalidCoupon('valid_until must be after valid_from', 'valid_until');
   }
 }
 

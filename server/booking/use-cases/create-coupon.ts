@@ -35,7 +35,8 @@ export async function createCoupon(
   const now = dateFromInstant(deps.clock.now());
   const code = normaliseCouponCode(input.code);
   if (await repository.findCouponByCode(trx, code)) throw new AppError('coupon_exists');
-  if (!COUPON_CODE.test(code)) throw invalidCoupon('a coupon code is 2 to 40 letters, digits, - or _');
+  if (!COUPON_CODE.test(code))
+    throw invalidCoupon('a coupon code is 2 to 40 letters, digits, - or _', 'code');
   const settings: CouponSettings = {
     valid_from: now,
     valid_until: null,

@@ -12,7 +12,14 @@ import {
   writeGridInForce,
 } from '../price-grids.ts';
 import * as repository from '../repository.ts';
-import { gridOn, MINUTES_PER_DAY, slotPriceCents, type PriceGrid, type PriceRule } from '../schedule.ts';
+import {
+  gridOfGrids,
+  gridOn,
+  MINUTES_PER_DAY,
+  slotPriceCents,
+  type PriceGrid,
+  type PriceRule,
+} from '../schedule.ts';
 
 // Setting a branch's price grid: the one way prices change, for the console (PUT /admin/branches/{id}/prices) and
 // the CLI (`prices set`, `price-rule add|remove`, `branch update --price`) alike (docs/decisions.md, 'Prices that
@@ -48,14 +55,34 @@ export type SetPriceGridResult = {
 
 export type SetPriceGridDependencies = { clock: Clock };
 
-const clockTime = (minute: number) =>
+export const clockTime = (minute: number) =>
   `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
 
-function refuse(problems: string, fields: FieldProblem[]): never {
+export function refuse(problems: string, fields: FieldProblem[]): never {
   throw new AppError('validation_failed', { problems }, { fields });
 }
 
-const isCents = (value: number) => Number.isInteger(value) && value >= 0 && value <= MAX_PRICE_CENTS;
+export const isCents = (value: number) => Number.isInteger(value) && value >= 0 && value <= MAX_PRICE_CENTS;
+
+/** A band's own rules, a grid's or a date's: it ends after it starts, within its day, at a price in whole cents. */
+export function checkBand(band: Omit<PriceRule, 'isoWeekday'>, span: string): void {
+  if (
+    !Number.isInteger(band.startsAtMinute) ||
+    !Number.isInteger(band.endsAtMinute) ||
+    band.startsAtMinute < 0 ||
+    band.endsAtMinute > MINUTES_PER_DAY ||
+    band.endsAtMinute <= band.startsAtMinute
+  ) {
+    refuse(`a band ends after it starts, within its day (${span})`, [
+      { field: 'bands[].to', problem: 'invalid' },
+    ]);
+  }
+  if (!isCents(band.priceCents)) {
+    refuse(`band prices must be from 0 to ${MAX_PRICE_CENTS / 100} € in whole cents (${span})`, [
+      { field: 'bands[].price_eur', problem: 'invalid' },
+    ]);
+  }
+}
 
 /** The grid's own rules: prices in whole cents within bounds, bands within a day of a week, none overlapping. */
 function checkGrid(input: SetPriceGridInput): PriceGrid {
@@ -74,22 +101,7 @@ function checkGrid(input: SetPriceGridInput): PriceGrid {
         { field: 'bands[].weekday', problem: 'invalid' },
       ]);
     }
-    if (
-      !Number.isInteger(band.startsAtMinute) ||
-      !Number.isInteger(band.endsAtMinute) ||
-      band.startsAtMinute < 0 ||
-      band.endsAtMinute > MINUTES_PER_DAY ||
-      band.endsAtMinute <= band.startsAtMinute
-    ) {
-      refuse(`a band ends after it starts, within its day (${span})`, [
-        { field: 'bands[].to', problem: 'invalid' },
-      ]);
-    }
-    if (!isCents(band.priceCents)) {
-      refuse(`band prices must be from 0 to ${MAX_PRICE_CENTS / 100} € in whole cents (${span})`, [
-        { field: 'bands[].price_eur', problem: 'invalid' },
-      ]);
-    }
+    checkBand(band, span);
   }
   const sorted = [...input.bands].sort(
     (a, b) => a.isoWeekday - b.isoWeekday || a.startsAtMinute - b.startsAtMinute,
@@ -109,7 +121,11 @@ function checkGrid(input: SetPriceGridInput): PriceGrid {
 }
 
 /** The first day asked for: a real date from the branch's today to MAX_YEARS_AHEAD years on; today by default. */
-function firstDay(from: string | null | undefined, today: Temporal.PlainDate): Temporal.PlainDate {
+export function firstDay(
+  from: string | null | undefined,
+  today: Temporal.PlainDate,
+  field = 'from',
+): Temporal.PlainDate {
   if (from === undefined || from === null) return today;
   let date: Temporal.PlainDate | null = null;
   if (/^\d{4}-\d{2}-\d{2}$/.test(from)) {
@@ -127,7 +143,7 @@ function firstDay(from: string | null | undefined, today: Temporal.PlainDate): T
   ) {
     refuse(
       `the first day must be a date (YYYY-MM-DD) between the branch's today (${today.toString()}) and ${last.toString()}`,
-      [{ field: 'from', problem: 'invalid' }],
+      [{ field, problem: 'invalid' }],
     );
   }
   return date;
@@ -148,18 +164,20 @@ function auditView(startsOn: Temporal.PlainDate, grid: PriceGrid) {
 }
 
 /**
- * Re-prices the branch's slots from `from` on that have not started, each by the grid of its local date. A slot a
- * live booking holds (confirmed, or a hold not yet expired) keeps its price, the one its booking was quoted, and
- * notes the grid's in `next_price_cents`, which it takes once free again (repository.takeNextPricesOfFreeSlots).
+ * Re-prices the branch's slots from `from` on (to `until`, when given) that have not started, each by the grid of its
+ * local date. A slot a live booking holds (confirmed, or a hold not yet expired) keeps its price, the one its booking
+ * was quoted, and notes the grid's in `next_price_cents`, which it takes once free again
+ * (repository.takeNextPricesOfFreeSlots). Every change of prices goes through here: grids, dated grids, a date's.
  */
-async function repriceSlots(
+export async function repriceSlots(
   trx: Db,
   branch: repository.BranchRow,
   from: Temporal.PlainDate,
   now: Date,
+  until?: Temporal.PlainDate,
 ): Promise<{ repriced: number; kept: number }> {
   const grids = await readPriceGrids(trx, branch);
-  const slots = await repository.lockSlotsToPrice(trx, branch.id, from.toString(), now);
+  const slots = await repository.lockSlotsToPrice(trx, branch.id, from.toString(), now, until?.toString());
   const live = await repository.slotsWithLiveBookings(
     trx,
     slots.map((slot) => slot.id),
@@ -203,7 +221,7 @@ export async function setPriceGrid(
   const from = firstDay(input.from, today);
 
   await bringDueGridsInForce(trx, branch.id, today);
-  const before = gridOn(await readPriceGrids(trx, (await repository.findBranch(trx, branch.id))!), from);
+  const before = gridOfGrids(await readPriceGrids(trx, (await repository.findBranch(trx, branch.id))!), from);
   if (Temporal.PlainDate.compare(from, today) === 0) {
     await writeGridInForce(trx, branch.id, grid);
   } else {

@@ -19,6 +19,7 @@ import { useAdminQuery, useAdminTask, useBranchOptions, useDraft } from '../hook
 import { useMoney } from '../parts/format.ts';
 import { ConsolePage, QueryStatus, OwnersOnlyRefusal } from '../parts/layout.tsx';
 import { ScrollTable } from '../parts/tables.tsx';
+import { PriceCalendar } from './PriceCalendar.tsx';
 
 function weekdayNames(locale: string): string[] {
   // 2024-01-01 was a Monday.
@@ -237,6 +238,7 @@ function BranchPrices({ branchId }: { branchId: number }) {
       {data && (
         <GridEditor key={JSON.stringify(data)} branchId={branchId} grid={data} onSaved={query.reload} />
       )}
+      {data && <PriceCalendar branchId={branchId} grid={data} saved={query.reload} />}
     </>
   );
 }
