@@ -227,6 +227,13 @@ export default defineConfig(({ mode }) => {
             groups: [
               { name: 'router', test: /node_modules[\\/]@tanstack[\\/]/ },
               { name: 'locales', test: /(src[\\/]i18n[\\/]locales|machines[\\/]api)\.ts$/ },
+              // Likewise the formats with the dates, and the line icons with the language menu: console pages
+              // (issue 32) importing one of them alone split each pair, and the landing page paid two chunks.
+              { name: 'temporal', test: /(machines[\\/]temporal|src[\\/]i18n[\\/]format)\.ts$/ },
+              {
+                name: 'LanguageSelector',
+                test: /src[\\/](ui[\\/](DropdownMenu|LineIcon)|shell[\\/](icons|LanguageSelector))\.tsx?$/,
+              },
             ],
           },
         },
