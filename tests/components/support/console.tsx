@@ -32,6 +32,7 @@ export const OWNER = {
   email: 'owner@gym.example',
   role: 'owner' as const,
   password_set: true,
+  branch_ids: null,
   created_at: '2026-01-05T10:00:00Z',
 };
 
