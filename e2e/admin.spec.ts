@@ -5,7 +5,7 @@ import { axeViolations, expectNoSeriousViolationsOnPage } from './support/axe.ts
 import { docScreenshot } from './support/doc-screenshot.ts';
 import {
   addOperatorWithCli,
-  CONSOLE_PORT,
+  freePort,
   newDataDir,
   startConsoleServer,
   stopConsoleServer,
@@ -16,7 +16,9 @@ import { logIn, OPERATOR_PASSWORD as PASSWORD, setPasswordFromLink } from './sup
 // The operator console (issue 18) in Chromium against the real server: operators made with the CLI, the TOTP
 // code computed here with the library the server checks it with, every action then found in the audit log.
 
-const BASE = `http://127.0.0.1:${CONSOLE_PORT}`;
+// A port of its own: the console's specs run at once in several workers, each with its own server.
+const PORT = await freePort();
+const BASE = `http://127.0.0.1:${PORT}`;
 
 test.use({ baseURL: BASE });
 test.describe.configure({ mode: 'serial' });
@@ -64,7 +66,7 @@ test.beforeAll(async () => {
   const dataDir = newDataDir();
   owner = addOperatorWithCli(dataDir, 'dona@ginasio.example', 'owner');
   staff = addOperatorWithCli(dataDir, 'equipa@ginasio.example', 'staff');
-  server = await startConsoleServer(dataDir);
+  server = await startConsoleServer(dataDir, PORT);
 });
 
 test.afterAll(async () => {

@@ -6,7 +6,7 @@ import { expectNoSeriousViolationsOnPage } from './support/axe.ts';
 import { docScreenshot } from './support/doc-screenshot.ts';
 import {
   addOperatorWithCli,
-  CONSOLE_PORT,
+  freePort,
   newDataDir,
   startConsoleServer,
   stopConsoleServer,
@@ -18,7 +18,9 @@ import {
 // desktop width.
 
 const PASSWORD = 'Consola-segura-2026!';
-const BASE = `http://127.0.0.1:${CONSOLE_PORT}`;
+// A port of its own: the console's specs run at once in several workers, each with its own server.
+const PORT = await freePort();
+const BASE = `http://127.0.0.1:${PORT}`;
 
 test.use({ baseURL: BASE });
 test.describe.configure({ mode: 'serial' });
@@ -52,7 +54,7 @@ test.beforeAll(async ({ request }) => {
   test.setTimeout(180_000);
   const dataDir = newDataDir();
   const owner = addOperatorWithCli(dataDir, 'dona@ginasio.example', 'owner');
-  server = await startConsoleServer(dataDir);
+  server = await startConsoleServer(dataDir, PORT);
   ownerToken = await ownerSession(request, owner);
 });
 

@@ -4,7 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import { expectNoSeriousViolationsOnPage } from './support/axe.ts';
 import {
   addOperatorWithCli,
-  CONSOLE_PORT,
+  freePort,
   newDataDir,
   startConsoleServer,
   stopConsoleServer,
@@ -13,7 +13,9 @@ import {
 // Issue 32, items 4 and 5, in Chromium against the real server: an owner edits a coupon (each refused field
 // worded beside it, the form empty after a create) and sets a date's price on the prices calendar.
 
-const BASE = `http://127.0.0.1:${CONSOLE_PORT}`;
+// A port of its own: the console's specs run at once in several workers, each with its own server.
+const PORT = await freePort();
+const BASE = `http://127.0.0.1:${PORT}`;
 const PASSWORD = 'Consola-segura-2026!';
 
 test.use({ baseURL: BASE });
@@ -26,7 +28,7 @@ test.beforeAll(async ({ request }) => {
   test.setTimeout(180_000);
   const dataDir = newDataDir();
   const owner = addOperatorWithCli(dataDir, 'dona@ginasio.example', 'owner');
-  server = await startConsoleServer(dataDir);
+  server = await startConsoleServer(dataDir, PORT);
   // The owner's password and login through the API: the console's own login has its journey in admin.spec.ts.
   const token = new URL(owner.setupPath, BASE).searchParams.get('setup');
   const setup = await request.post(`${BASE}/api/admin/auth/setup-password`, {

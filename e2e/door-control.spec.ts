@@ -5,7 +5,7 @@ import { field } from './support/accounts.ts';
 import { expectNoSeriousViolationsOnPage } from './support/axe.ts';
 import {
   addOperatorWithCli,
-  CONSOLE_PORT,
+  freePort,
   newDataDir,
   startConsoleServer,
   stopConsoleServer,
@@ -17,7 +17,9 @@ import {
 // log; the page passes axe on a phone and on a desktop; an owner sets the branch's on-call contacts.
 
 const PASSWORD = 'Portas-seguras-2026!';
-const BASE = `http://127.0.0.1:${CONSOLE_PORT}`;
+// A port of its own: the console's specs run at once in several workers, each with its own server.
+const PORT = await freePort();
+const BASE = `http://127.0.0.1:${PORT}`;
 
 test.use({ baseURL: BASE });
 test.describe.configure({ mode: 'serial' });
@@ -63,7 +65,7 @@ test.beforeAll(async () => {
   const dataDir = newDataDir();
   owner = addOperatorWithCli(dataDir, 'dona.portas@ginasio.example', 'owner');
   staff = addOperatorWithCli(dataDir, 'equipa.portas@ginasio.example', 'staff');
-  server = await startConsoleServer(dataDir);
+  server = await startConsoleServer(dataDir, PORT);
 });
 
 test.afterAll(async () => {
