@@ -293,8 +293,11 @@ export function createBroadcastReads(db: Db) {
   const idOf = (key: string | null) => Number(key?.split(':')[1]);
 
   return {
-    async list(): Promise<Schemas['Broadcast'][]> {
+    /** The last 100 broadcasts, at the given branches only (every branch when undefined): narrowed before the limit. */
+    async list(branchIds?: readonly number[]): Promise<Schemas['Broadcast'][]> {
+      if (branchIds?.length === 0) return [];
       const rows = await columns()
+        .$if(branchIds !== undefined, (query) => query.where('broadcast.branch_id', 'in', branchIds!))
         .orderBy('broadcast.created_at', 'desc')
         .orderBy('broadcast.id', 'desc')
         .limit(100)

@@ -14,7 +14,6 @@ import {
   assertMayActOnBranch,
   currentOperator,
   localisedMessage,
-  mayActOnBranch,
   requireOwner,
   type OperatorCaller,
 } from '../operators/index.ts';
@@ -131,11 +130,7 @@ export function consoleHandlers(services: {
       return doorControl.setOnCall(onBranch(request, branchId, true), branchId, request.body);
     },
     // A broadcast is about one branch: staff limited to some branches send and read those of theirs only.
-    listBroadcasts: answer(false, async (_request, _by, caller) =>
-      (await service.listBroadcasts()).filter((broadcast) =>
-        mayActOnBranch(caller.branches, broadcast.branch.id),
-      ),
-    ),
+    listBroadcasts: answer(false, (_request, _by, caller) => service.listBroadcasts(caller.branches)),
     previewBroadcast: answer(false, (request, by, caller) => {
       assertMayActOnBranch(caller, request.body.branch_id);
       return service.previewBroadcast(by, request.body);

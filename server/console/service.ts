@@ -233,7 +233,7 @@ export function createConsoleService(deps: ConsoleDependencies) {
 
     // --- Talking to members (issue 32) ------------------------------------------------------------------------
 
-    listBroadcasts: () => broadcasts.list(),
+    listBroadcasts: (scope: BranchScope) => broadcasts.list(branchFilter(scope)),
     previewBroadcast: (actor: Actor, input: Schemas['BroadcastAudience']) => broadcasts.preview(actor, input),
     getBroadcast: (actor: Actor, broadcastId: number) => broadcasts.detail(actor, broadcastId),
 

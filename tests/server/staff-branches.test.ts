@@ -366,6 +366,37 @@ describe.each(DATABASE_TARGETS)('staff limited to some branches on %s', (target)
     expect(exported.json<Schemas['MemberExport']>().account.email).toBe(member.email.toLowerCase());
   });
 
+  it('lists the broadcasts of their branches, narrowed before the last hundred are taken', async () => {
+    const at = new Date('2026-03-20T10:00:00Z');
+    const broadcast = (branchId: number, minutes: number) => ({
+      idempotency_key: crypto.randomUUID(),
+      branch_id: branchId,
+      starts_at: new Date('2026-03-25T00:00:00Z'),
+      ends_at: new Date('2026-03-26T00:00:00Z'),
+      by_email: true,
+      by_sms: false,
+      texts: JSON.stringify({ pt: { subject: `Aviso ${branchId}`, body: 'Texto.' } }),
+      recipients: 0,
+      created_at: new Date(at.getTime() + minutes * 60_000),
+      created_by_email: owner.email,
+    });
+    const [ours] = await server.app.db
+      .insertInto('broadcasts')
+      .values(broadcast(mine, 0))
+      .returning('id')
+      .execute();
+    await server.app.db
+      .insertInto('broadcasts')
+      .values(Array.from({ length: 100 }, (_, index) => broadcast(theirs, index + 1)))
+      .execute();
+    const listed = (token: string) =>
+      get('/admin/broadcasts', token).then((response) => response.json<Schemas['Broadcast'][]>());
+    expect((await listed(limited.token)).map((item) => [item.id, item.branch.id])).toEqual([[ours!.id, mine]]);
+    const everyBranch = await listed(unlimited.token);
+    expect(everyBranch).toHaveLength(100);
+    expect(everyBranch.every((item) => item.branch.id === theirs)).toBe(true);
+  });
+
   it('has decided every staff operation that takes or returns a branch', () => {
     // A new console operation naming a branch, a booking or a closure must be added here and decided above.
     const inTheirBody = ['createBroadcast', 'createClosure', 'previewBroadcast', 'previewClosure'];
