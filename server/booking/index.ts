@@ -24,6 +24,7 @@ export { cancelBooking } from './use-cases/cancel-booking.ts';
 export { closeBranch, closurePeriod } from './use-cases/close-branch.ts';
 export { createCoupon } from './use-cases/create-coupon.ts';
 export { moveBookingAsOperator } from './use-cases/move-booking-as-operator.ts';
+export { moveRefusal } from './move-rules.ts';
 export { reopenClosure } from './use-cases/reopen-closure.ts';
 export { updateCoupon } from './use-cases/update-coupon.ts';
 export {

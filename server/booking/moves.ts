@@ -1,5 +1,4 @@
 import { documentLinksOf } from './document-links.ts';
-import { Temporal } from 'temporal-polyfill';
 import { SESSION_ID_PLACEHOLDER } from '../adapters/payments/provider.ts';
 import * as checkoutRepository from './checkout/repository.ts';
 import type { FulfilmentDependencies } from './checkout/fulfilment.ts';
@@ -9,7 +8,8 @@ import { insertOutboxMessage } from '../kernel/outbox.ts';
 import { runTransaction } from '../kernel/transactions.ts';
 import type { BookingMovesTable } from '../db/schema.ts';
 import type { Insertable } from 'kysely';
-import { AppError } from '../kernel/errors.ts';
+import { AppError, type ErrorCode } from '../kernel/errors.ts';
+import { moveRefusal, type MoveRefusal } from './move-rules.ts';
 import type { Locale } from '../kernel/i18n.ts';
 import { issueLockCodes, releaseLockCodes } from '../doors/index.ts';
 import { recodeGuestsOf } from './guests.ts';
@@ -51,6 +51,15 @@ type MoveBookingResponse = components['schemas']['MoveBookingResponse'];
 
 /** The first step of a move: its answer (moved at once, or a repeated request), or a hold awaiting its checkout. */
 /** Who moves a booking, by which rules: the member (who may pay or be refunded a difference) or an operator. */
+/** The error of each refusal of a target slot (its own slot was refused before, by the caller's own error). */
+const REFUSAL_ERRORS = {
+  current: 'move_same_slot',
+  started: 'slot_started',
+  closed: 'slot_unavailable',
+  taken: 'slot_unavailable',
+  price_differs: 'move_price_differs',
+} as const satisfies Record<MoveRefusal, ErrorCode>;
+
 export type MoveRules = { by: 'member'; userId: string; expectedDifferenceEur: number } | { by: 'operator' };
 
 export type MoveRequest = { bookingId: number; slotId: number; rules: MoveRules };
@@ -382,12 +391,11 @@ export function createMoveService(
       throw new AppError(rules.by === 'member' ? 'move_target_invalid' : 'slots_of_several_branches');
     }
     if (!slot.active_with_smart_lock) throw new AppError('branch_not_bookable');
-    if (Temporal.Instant.compare(instantFromDate(slot.start_time), now) <= 0)
-      throw new AppError('slot_started');
-
-    // Checked after the slot's lock, as a booking is: a move racing a closure is moved and then cancelled by it,
-    // or refused.
-    if (await repository.anySlotClosed(trx, [slot.id])) throw new AppError('slot_unavailable');
+    // The closure is read after the slot's lock, as a booking's is: a move racing a closure is moved and then
+    // cancelled by it, or refused. A taken slot is the exclusion constraint's to refuse, when the move inserts.
+    const closed = await repository.anySlotClosed(trx, [slot.id]);
+    const refusal = moveRefusal(booking, { ...slot, closed, taken: false }, nowDate, rules.by);
+    if (refusal) throw new AppError(REFUSAL_ERRORS[refusal]);
     await repository.releaseStaleHoldsOfSlots(trx, [slot.id], nowDate);
     // A move of this booking still waiting for its payment gives way to this one: its hold ends, and a
     // payment that still arrives for it is refunded.
@@ -406,10 +414,8 @@ export function createMoveService(
         ? slot.price_cents
         : discountedCents(slot.price_cents, booking.coupon_discount);
     const difference = toPrice - booking.final_price_cents;
-    if (rules.by === 'operator') {
-      // The console moves at the same price: the member pays and is refunded nothing.
-      if (slot.price_cents !== booking.base_price_cents) throw new AppError('move_price_differs');
-    } else if (!sameAmount(rules.expectedDifferenceEur, difference)) {
+    // The console moves at the same price (moveRefusal saw to it): the member pays and is refunded nothing.
+    if (rules.by === 'member' && !sameAmount(rules.expectedDifferenceEur, difference)) {
       throw new AppError(
         'price_difference_changed',
         { difference: (locale) => formatMoney(locale, difference) },

@@ -168,6 +168,7 @@ export async function slotsOfDayForMove(db: Db, branchId: number, localDate: str
               ]),
             ),
         )
+        .$castTo<boolean>()
         .as('taken'),
       eb
         .exists(
@@ -179,6 +180,7 @@ export async function slotsOfDayForMove(db: Db, branchId: number, localDate: str
             .whereRef('closure.starts_at', '<', 'slot.end_time')
             .whereRef('closure.ends_at', '>', 'slot.start_time'),
         )
+        .$castTo<boolean>()
         .as('closed'),
     ])
     .where('slot.branch_id', '=', branchId)

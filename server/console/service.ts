@@ -21,6 +21,7 @@ import {
   moneyOfBookings,
   movesRepository,
   moveBookingAsOperator,
+  moveRefusal,
   policyRefundCents,
   reopenClosure,
   bookingsRepository as bookingRepository,
@@ -294,19 +295,12 @@ export function createConsoleService(deps: ConsoleDependencies) {
       const day = date ?? local(row.start_time).slice(0, 10);
       const at = dateFromInstant(now());
       const slots = await repository.slotsOfDayForMove(db, row.branch_id, day, at);
-      const why = (slot: (typeof slots)[number]): Schemas['AdminMoveOption']['unavailable'] => {
-        if (slot.id === row.slot_id) return 'current';
-        if (slot.start_time <= at) return 'started';
-        if (slot.closed) return 'closed';
-        if (slot.taken) return 'taken';
-        return slot.price_cents === row.base_price_cents ? null : 'price_differs';
-      };
       return slots.map((slot) => ({
         id: slot.id,
         start_time: local(slot.start_time),
         end_time: local(slot.end_time),
         price_eur: centsToEuros(slot.price_cents),
-        unavailable: why(slot),
+        unavailable: moveRefusal(row, slot, at, 'operator'),
       }));
     },
 
