@@ -1,6 +1,6 @@
 import { expect, test, type Page } from './support/test.ts';
-import { URI } from 'otpauth';
 import type { ChildProcess } from 'node:child_process';
+import { consoleSession, signedInWith } from './support/operators.ts';
 import { expectNoSeriousViolationsOnPage } from './support/axe.ts';
 import {
   addOperatorWithCli,
@@ -16,7 +16,6 @@ import {
 // A port of its own: the console's specs run at once in several workers, each with its own server.
 const PORT = await freePort();
 const BASE = `http://127.0.0.1:${PORT}`;
-const PASSWORD = 'Consola-segura-2026!';
 
 test.use({ baseURL: BASE });
 test.describe.configure({ mode: 'serial' });
@@ -29,17 +28,8 @@ test.beforeAll(async ({ request }) => {
   const dataDir = newDataDir();
   const owner = addOperatorWithCli(dataDir, 'dona@ginasio.example', 'owner');
   server = await startConsoleServer(dataDir, PORT);
-  // The owner's password and login through the API: the console's own login has its journey in admin.spec.ts.
-  const token = new URL(owner.setupPath, BASE).searchParams.get('setup');
-  const setup = await request.post(`${BASE}/api/admin/auth/setup-password`, {
-    data: { token, password: PASSWORD },
-  });
-  expect(setup.status()).toBe(200);
-  const login = await request.post(`${BASE}/api/admin/auth/login`, {
-    data: { email: owner.email, password: PASSWORD, totp_code: URI.parse(owner.totpUri).generate() },
-  });
-  expect(login.status()).toBe(200);
-  ownerToken = ((await login.json()) as { access_token: string }).access_token;
+  // The owner signs in through the API: the console's own login has its journey in admin.spec.ts.
+  ownerToken = await consoleSession(request, owner);
 });
 
 test.afterAll(async () => {
@@ -47,7 +37,7 @@ test.afterAll(async () => {
 });
 
 async function asOwner(page: Page): Promise<void> {
-  await page.addInitScript((token) => window.localStorage.setItem('admin_token', token), ownerToken);
+  await signedInWith(page, ownerToken);
 }
 
 test('a coupon edited: errors beside their fields, an empty form after a create, the new values in the list', async ({

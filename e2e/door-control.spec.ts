@@ -1,5 +1,5 @@
-import { URI } from 'otpauth';
 import type { ChildProcess } from 'node:child_process';
+import { consoleSession, signedInWith } from './support/operators.ts';
 import { expect, test, type Page } from './support/test.ts';
 import { field } from './support/accounts.ts';
 import { expectNoSeriousViolationsOnPage } from './support/axe.ts';
@@ -16,7 +16,6 @@ import {
 // virtual door from the console's door page with a reason, the opening shows in the door's events and in the audit
 // log; the page passes axe on a phone and on a desktop; an owner sets the branch's on-call contacts.
 
-const PASSWORD = 'Portas-seguras-2026!';
 // A port of its own: the console's specs run at once in several workers, each with its own server.
 const PORT = await freePort();
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -27,37 +26,8 @@ test.describe.configure({ mode: 'serial' });
 let server: ChildProcess | undefined;
 let owner: CliOperator;
 let staff: CliOperator;
-const tokens = new Map<string, string>();
-
-/** The operator's console token, through the API: the setup link's password, then a login with a TOTP code. */
-async function consoleToken(operator: CliOperator): Promise<string> {
-  const known = tokens.get(operator.email);
-  if (known) return known;
-  const setupToken = new URL(operator.setupPath, BASE).searchParams.get('setup');
-  const setup = await fetch(`${BASE}/api/admin/auth/setup-password`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token: setupToken, password: PASSWORD }),
-  });
-  expect(setup.status).toBe(200);
-  const login = await fetch(`${BASE}/api/admin/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      email: operator.email,
-      password: PASSWORD,
-      totp_code: URI.parse(operator.totpUri).generate(),
-    }),
-  });
-  expect(login.status).toBe(200);
-  const token = ((await login.json()) as { access_token: string }).access_token;
-  tokens.set(operator.email, token);
-  return token;
-}
-
 async function signedIn(page: Page, operator: CliOperator): Promise<void> {
-  const token = await consoleToken(operator);
-  await page.addInitScript((value) => window.localStorage.setItem('admin_token', value), token);
+  await signedInWith(page, await consoleSession(page.request, operator));
 }
 
 test.beforeAll(async () => {
@@ -98,7 +68,7 @@ test('staff open the virtual door now with a reason; the opening is in the feed 
   );
   const audit = (await (
     await request.get('/api/admin/audit?action=door.unlock', {
-      headers: { Authorization: `Bearer ${await consoleToken(owner)}` },
+      headers: { Authorization: `Bearer ${await consoleSession(request, owner)}` },
     })
   ).json()) as { items: { action: string; reason: string; operator_email: string }[] };
   expect(audit.items.map((item) => [item.action, item.reason, item.operator_email])).toEqual([

@@ -1,5 +1,5 @@
 import { URI } from 'otpauth';
-import { expect, type Page } from './test.ts';
+import { expect, type APIRequestContext, type Page } from './test.ts';
 import { field } from './accounts.ts';
 import type { CliOperator } from './console-server.ts';
 
@@ -37,4 +37,33 @@ export async function logIn(page: Page, operator: CliOperator): Promise<string> 
   await page.getByRole('button', { name: 'Entrar' }).click();
   await expect(page.getByRole('heading', { name: 'Hoje', level: 2 })).toBeVisible();
   return code;
+}
+
+const sessions = new Map<string, string>();
+
+/**
+ * The operator's console token, made through the API as the console's own forms make it (the password from the
+ * CLI's one-time link, then a login with a TOTP code), once per operator (its link is its own): the console's login journey
+ * has its own test in admin.spec.ts, the other console specs start signed in.
+ */
+export async function consoleSession(request: APIRequestContext, operator: CliOperator): Promise<string> {
+  const known = sessions.get(operator.setupPath);
+  if (known) return known;
+  const setupToken = new URL(operator.setupPath, 'http://console.invalid').searchParams.get('setup');
+  const setup = await request.post('/api/admin/auth/setup-password', {
+    data: { token: setupToken, password: OPERATOR_PASSWORD },
+  });
+  expect(setup.ok(), await setup.text()).toBe(true);
+  const login = await request.post('/api/admin/auth/login', {
+    data: { email: operator.email, password: OPERATOR_PASSWORD, totp_code: await totpCode(operator) },
+  });
+  expect(login.ok(), await login.text()).toBe(true);
+  const token = ((await login.json()) as { access_token: string }).access_token;
+  sessions.set(operator.setupPath, token);
+  return token;
+}
+
+/** The page's next loads start signed in to the console with `token`. */
+export async function signedInWith(page: Page, token: string): Promise<void> {
+  await page.addInitScript((value) => window.localStorage.setItem('admin_token', value), token);
 }
