@@ -56,6 +56,17 @@ export async function finishUnlockAttempt(
     .executeTakeFirst();
 }
 
+/** Attempts still opening that were asked before `before`: their server stopped before the lock answered. */
+export async function listStalledUnlocks(db: Db, before: Date): Promise<DoorUnlockRow[]> {
+  return db
+    .selectFrom('door_unlocks')
+    .selectAll()
+    .where('outcome', '=', 'opening')
+    .where('requested_at', '<', before)
+    .orderBy('id')
+    .execute();
+}
+
 /** Whether an operator opened this door remotely around `at` (then the opening is no member's exit). */
 export async function hasRemoteOpeningAround(
   db: Db,

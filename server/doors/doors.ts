@@ -11,6 +11,7 @@ import {
 import { branchOfVirtualDoor, virtualDoorOf } from '../adapters/locks/local.ts';
 import { dateFromInstant, instantFromDate, type Clock } from '../kernel/clock.ts';
 import { runTransaction } from '../kernel/transactions.ts';
+import { endStalledUnlocks } from './use-cases/unlock-door.ts';
 import type { Db } from '../db/database.ts';
 import type { LockDoorState } from '../db/schema.ts';
 import { readSetting, writeSetting } from '../catalog/index.ts';
@@ -492,8 +493,17 @@ export function createDoorService(deps: {
     prepareForMessage,
     applyEvent,
     catchUp,
-    /** Every minute: the catch-up, the no-shows, and a new sync for codes whose queue retries ran out. */
-    async sweep(): Promise<{ events: number; noShows: number; resynced: number; stray: number }> {
+    /**
+     * Every minute: the catch-up, the no-shows, a new sync for codes whose queue retries ran out, and remote
+     * openings a stop left unfinished.
+     */
+    async sweep(): Promise<{
+      events: number;
+      noShows: number;
+      resynced: number;
+      stray: number;
+      interruptedUnlocks: number;
+    }> {
       let events = 0;
       try {
         events = await catchUp();
@@ -526,6 +536,7 @@ export function createDoorService(deps: {
         noShows: noShows.length,
         resynced: unsettled.length,
         stray: stray.revoked.length + stray.refitted.length,
+        interruptedUnlocks: await endStalledUnlocks({ db, clock: deps.clock, log }),
       };
     },
     /** The development keypad's view of the door's memory: the codes it accepts now or later. */

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
-import { fixedClock } from '../../server/kernel/clock.ts';
+import { dateFromInstant, fixedClock } from '../../server/kernel/clock.ts';
+import { insertUnlockAttempt } from '../../server/doors/control-repository.ts';
+import { JOB_QUEUES } from '../../server/jobs/queue.ts';
 import { createSeamLockProvider } from '../../server/adapters/locks/seam.ts';
 import { setBranchDoors } from '../../server/doors/doors-repository.ts';
 import { bookAndPay, bookingsOf, lisbonSlot, verifiedUser } from './bookings-fixtures.ts';
@@ -176,6 +178,59 @@ describe.each(DATABASE_TARGETS)('live door control on the virtual door (%s)', (t
     const reused = await unlock(context.staff, branchId, door, body);
     expect(reused.statusCode).toBe(409);
     expect(await unlockAudit(context.app)).toHaveLength(2);
+  });
+
+  it('ends an attempt a crash left opening as failed at the next door sweep, audited; its replay then says so', async () => {
+    const requestId = randomUUID();
+    // The attempt is written before the lock is asked; a server stopping there leaves it 'opening'.
+    const { id: operatorId } = await context.app.db
+      .selectFrom('operators')
+      .select('id')
+      .where('email', '=', context.staff.email)
+      .executeTakeFirstOrThrow();
+    const attempt = await insertUnlockAttempt(context.app.db, {
+      requestId,
+      branchId,
+      deviceId: door,
+      operatorId,
+      operatorEmail: context.staff.email,
+      reason: 'Member outside',
+      at: dateFromInstant(context.clock.now()),
+    });
+    expect(attempt).not.toBeNull();
+    const body = { reason: 'Member outside', request_id: requestId };
+    const sweep = async () => {
+      await context.app.jobs.boss.send(JOB_QUEUES.doorSweep, null, {
+        startAfter: dateFromInstant(context.clock.now()),
+      });
+      await context.app.jobs.runDue([JOB_QUEUES.doorSweep]);
+    };
+    // A minute on, the lock might still answer: the attempt is left alone, and its replay is still in progress.
+    context.clock.advance({ minutes: 1 });
+    await sweep();
+    expect((await unlock(context.staff, branchId, door, body)).json()).toMatchObject({
+      code: 'door_unlock_in_progress',
+    });
+    expect(await unlockAudit(context.app)).toEqual([]);
+    // Later, nobody will end it: the sweep does, as a failure, so the page and the replay stop saying 'opening'.
+    context.clock.advance({ minutes: 2 });
+    await sweep();
+    const replay = await unlock(context.staff, branchId, door, body);
+    expect(replay.statusCode).toBe(409);
+    expect(replay.json()).toMatchObject({ code: 'door_unlock_failed' });
+    const audit = await unlockAudit(context.app);
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({
+      operator_email: context.staff.email,
+      reason: 'Member outside',
+      after: { outcome: 'failed', error: expect.stringContaining('interrupted') as unknown },
+    });
+    const page = await doorPage(context.staff, branchId);
+    expect(page.feed[0]).toMatchObject({ kind: 'remote_unlock', outcome: 'failed' });
+    // A second sweep finds nothing more to end.
+    context.clock.advance({ minutes: 5 });
+    await sweep();
+    expect(await unlockAudit(context.app)).toHaveLength(1);
   });
 
   it("refuses a door that is not the branch's, and an unknown branch", async () => {

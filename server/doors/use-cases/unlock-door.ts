@@ -60,27 +60,86 @@ export async function unlockDoor(
     outcome = failure instanceof DoorOfflineError ? 'offline' : 'failed';
     error = (failure instanceof Error ? failure.message : String(failure)).slice(0, 300);
   }
-  const finished = await runTransaction(db, { name: 'finishDoorUnlock', log }, async (trx) => {
-    const row = await control.finishUnlockAttempt(trx, attemptId, { outcome, error, at: now() });
-    if (!row) throw new Error(`door unlock ${attemptId} was ended twice`);
-    await recordAudit(
-      trx,
-      input.actor,
-      {
-        action: 'door.unlock',
-        entityType: 'door',
-        entityId: input.deviceId,
-        reason,
-        after: { branch_id: branch.id, outcome, error, request_id: input.requestId },
-      },
-      now(),
-    );
-    return row;
-  });
+  const finished = await finish(deps, attemptOf(attemptId, input, branch.id), { outcome, error });
   const line = { branchId: branch.id, deviceId: input.deviceId, operator: input.actor.email, outcome, error };
   if (outcome === 'opened') log.info(line, 'door opened remotely by an operator');
   else log.warn(line, 'remote door opening failed');
-  return answer(finished);
+  // Ended meanwhile by the sweep (a lock slower than STALLED_UNLOCK_MS): the attempt answers as it was recorded.
+  return answer(finished ?? (await control.findUnlockByRequest(db, input.requestId))!);
+}
+
+/**
+ * How long an attempt may stay 'opening': the lock's own wait (10 s, and 15 s of HTTP timeout) many times over.
+ * Older, its server stopped (a crash, a deploy) before the lock answered, and nobody will end it.
+ */
+export const STALLED_UNLOCK_MS = 2 * 60_000;
+const INTERRUPTED = 'interrupted: the server stopped before the lock answered';
+
+/**
+ * Ends every attempt stalled at 'opening' as failed, audited as any attempt: the door sweep runs it, so the door
+ * page never shows an opening forever and the attempt's replay says it failed instead of 'in progress'. Whether
+ * the door opened is unknown; the operator, told it failed, asks again.
+ */
+export async function endStalledUnlocks(deps: Omit<UnlockDoorDependencies, 'provider'>): Promise<number> {
+  const before = new Date(dateFromInstant(deps.clock.now()).getTime() - STALLED_UNLOCK_MS);
+  let ended = 0;
+  for (const row of await control.listStalledUnlocks(deps.db, before)) {
+    const attempt = {
+      id: row.id,
+      actor: { operatorId: row.operator_id, email: row.operator_email },
+      branchId: row.branch_id,
+      deviceId: row.device_id,
+      reason: row.reason,
+      requestId: row.request_id,
+    };
+    if (await finish(deps, attempt, { outcome: 'failed', error: INTERRUPTED })) ended += 1;
+  }
+  if (ended > 0) deps.log.warn({ ended }, 'remote door openings interrupted by a stop: ended as failed');
+  return ended;
+}
+
+type Attempt = {
+  id: number;
+  actor: Actor;
+  branchId: number;
+  deviceId: string;
+  reason: string;
+  requestId: string;
+};
+
+const attemptOf = (id: number, input: UnlockDoorInput, branchId: number): Attempt => ({
+  id,
+  actor: input.actor,
+  branchId,
+  deviceId: input.deviceId,
+  reason: input.reason.trim(),
+  requestId: input.requestId,
+});
+
+/** Ends an attempt still opening with its outcome, and audits it; undefined when something else ended it. */
+async function finish(
+  deps: Omit<UnlockDoorDependencies, 'provider'>,
+  attempt: Attempt,
+  result: { outcome: 'opened' | 'offline' | 'failed'; error: string | null },
+): Promise<control.DoorUnlockRow | undefined> {
+  const at = dateFromInstant(deps.clock.now());
+  return runTransaction(deps.db, { name: 'finishDoorUnlock', log: deps.log }, async (trx) => {
+    const row = await control.finishUnlockAttempt(trx, attempt.id, { ...result, at });
+    if (!row) return undefined;
+    await recordAudit(
+      trx,
+      attempt.actor,
+      {
+        action: 'door.unlock',
+        entityType: 'door',
+        entityId: attempt.deviceId,
+        reason: attempt.reason,
+        after: { branch_id: attempt.branchId, ...result, request_id: attempt.requestId },
+      },
+      at,
+    );
+    return row;
+  });
 }
 
 /** The first attempt's answer: its outcome, or its failure again; never a second opening. */
