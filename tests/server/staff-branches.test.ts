@@ -391,7 +391,9 @@ describe.each(DATABASE_TARGETS)('staff limited to some branches on %s', (target)
       .execute();
     const listed = (token: string) =>
       get('/admin/broadcasts', token).then((response) => response.json<Schemas['Broadcast'][]>());
-    expect((await listed(limited.token)).map((item) => [item.id, item.branch.id])).toEqual([[ours!.id, mine]]);
+    expect((await listed(limited.token)).map((item) => [item.id, item.branch.id])).toEqual([
+      [ours!.id, mine],
+    ]);
     const everyBranch = await listed(unlimited.token);
     expect(everyBranch).toHaveLength(100);
     expect(everyBranch.every((item) => item.branch.id === theirs)).toBe(true);
