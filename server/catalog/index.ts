@@ -10,7 +10,7 @@ export { bandOfRule, priceGridsFromToday } from './price-grids.ts';
 export { readRefundRatios, writeRefundRatios } from './refund-ratios.ts';
 export { refundPolicyText } from './refund-policy-text.ts';
 export { countBranches, findBranch, findPriceRule, listBranches } from './repository.ts';
-export type { PriceGrid, PriceRule } from './schedule.ts';
+export type { DatePrice, PriceGrid, PriceRule } from './schedule.ts';
 export {
   createBranchService,
   formatEpochInZone,

@@ -12,7 +12,7 @@ import {
   type Schemas,
 } from './support/accounts.ts';
 import { createBranch } from './support/fixtures.ts';
-import { loggedInOperator } from './support/operators.ts';
+import { loggedInOperator, runCli } from './support/operators.ts';
 
 // Prices by date (issue 32, item 5): a date's own price (whole day or per hour) wins over the grid, reaches the
 // date's free slots at once by the path a grid's change takes (booked slots keep their price), goes back to the
@@ -124,6 +124,62 @@ describe('prices by date (pglite)', () => {
       date: '2026-03-23',
       price: { day_price_cents: 2000, bands: [] },
     });
+  });
+
+  it('the CLI gives a date its price and takes it away through the same use case, audited as the CLI', async () => {
+    const branchId = await branchAtNine();
+    const admin = (...argv: string[]) => runCli(server.app, server.clock, argv, HORIZON_DAYS);
+    const set = await admin(
+      'date-price',
+      'set',
+      String(branchId),
+      '2026-03-26',
+      '--day',
+      '14',
+      '--band',
+      '18:00-20:00=22,50',
+    );
+    expect(set.err).toEqual([]);
+    expect(set.out).toEqual([`the price of branch ${branchId} on 2026-03-26: 24 slots re-priced`]);
+    expect(await pricesOn(branchId, '2026-03-26')).toMatchObject({
+      '17:00': 1400,
+      '18:00': 2250,
+      '19:00': 2250,
+      '20:00': 1400,
+    });
+    const listed = await admin('date-price', 'list', String(branchId), '--json');
+    expect(JSON.parse(listed.out.join('\n'))).toEqual([
+      { date: '2026-03-26', day_price_eur: '14.00', bands: '18:00-20:00=22.50' },
+    ]);
+    const bad = await admin(
+      'date-price',
+      'set',
+      String(branchId),
+      '2026-03-26',
+      '--day',
+      '14',
+      '--band',
+      '18-20=5',
+    );
+    expect(bad.code).not.toBe(0);
+    expect(bad.err[0]).toContain('--band must be <HH:MM>-<HH:MM>=<eur>');
+    const removed = await admin('date-price', 'remove', String(branchId), '2026-03-26');
+    expect(removed.out).toEqual([
+      `the date’s own price is removed of branch ${branchId} on 2026-03-26: 24 slots re-priced`,
+    ]);
+    expect(new Set(Object.values(await pricesOn(branchId, '2026-03-26')))).toEqual(new Set([900]));
+    const again = await admin('date-price', 'remove', String(branchId), '2026-03-26');
+    expect(again.code).not.toBe(0);
+    expect(again.err.join(' ')).toContain('not_found');
+    const audit = await server.app.db
+      .selectFrom('audit_log')
+      .select(['action', 'operator_email'])
+      .where('entity_id', '=', String(branchId))
+      .where('action', 'like', 'branch.date_price%')
+      .orderBy('id')
+      .execute();
+    expect(audit.map((row) => row.action)).toEqual(['branch.date_price', 'branch.date_price_removed']);
+    expect(audit.every((row) => row.operator_email?.startsWith('cli:'))).toBe(true);
   });
 
   it('a paid booking keeps its price; a removed date goes back to the grid, the booked slot too once free', async () => {

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAdmin } from '../../server/admin/cli.ts';
 import { cliActor } from '../../server/kernel/audit.ts';
 import { createBranchService } from '../../server/catalog/service.ts';
 import { setPriceGrid } from '../../server/catalog/use-cases/set-price-grid.ts';
@@ -17,7 +16,7 @@ import {
   type Schemas,
 } from './support/accounts.ts';
 import { createBranch } from './support/fixtures.ts';
-import { loggedInOperator } from './support/operators.ts';
+import { loggedInOperator, runCli } from './support/operators.ts';
 
 // Prices that apply when saved (issue 27, item 4): a branch's price grid re-prices its free future slots in the
 // transaction that saves it, booked and held slots keep their price, and the landing's range follows. The tests of a
@@ -68,16 +67,8 @@ for (const target of DATABASE_TARGETS) {
     }
 
     /** Runs a back-office command on the server's database and clock: its exit code and what it wrote. */
-    async function admin(...argv: string[]) {
-      const out: string[] = [];
-      const err: string[] = [];
-      const code = await runAdmin(argv, {
-        db: server.app.db,
-        clock: server.clock,
-        horizonDays: HORIZON_DAYS,
-        io: { out: (line) => out.push(line), err: (line) => err.push(line) },
-      });
-      return { code, out, err };
+    function admin(...argv: string[]) {
+      return runCli(server.app, server.clock, argv, HORIZON_DAYS);
     }
 
     /** The slot's price and its booking's, as stored. */

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import {
+  catalogRepository,
   priceGridsFromToday,
+  removeDatePrice,
+  setDatePrice,
+  type DatePrice,
   type PriceGrid,
   type PriceRule,
   setPriceGrid,
@@ -20,7 +24,8 @@ import {
 } from '../command.ts';
 
 // A branch's price grid, as the console's Prices page edits it: `prices set` replaces it through the same use case
-// (use-cases/set-price-grid.ts), at once or from a day of the branch's calendar.
+// (use-cases/set-price-grid.ts), at once or from a day of the branch's calendar; `date-price set|remove|list` give one
+// date its own price or take it away through the date price's use case (use-cases/set-date-price.ts).
 
 const clockTime = (minute: number) =>
   `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
@@ -53,6 +58,43 @@ const bands = () =>
     }
     return parsed;
   });
+
+const HOURS = /^(\d{1,2}):(\d{2})-(\d{1,2}):(\d{2})=(\d+(?:[.,]\d{1,2})?)$/;
+
+/** `--band 18:00-21:00=25`: a price over [from, to) of the date's day. */
+const dateBands = () =>
+  z.array(z.string()).transform((items, context) => {
+    const parsed: DatePrice['bands'][number][] = [];
+    for (const item of items) {
+      const match = HOURS.exec(item);
+      const price = match ? euros().safeParse(match[5]) : null;
+      if (!match || !price?.success) {
+        context.addIssue({
+          code: 'custom',
+          message: `--band must be <HH:MM>-<HH:MM>=<eur>, e.g. 18:00-21:00=25, not '${item}'`,
+        });
+        return z.NEVER;
+      }
+      const [, fromHour, fromMinute, toHour, toMinute] = match as unknown as string[];
+      parsed.push({
+        startsAtMinute: Number(fromHour) * 60 + Number(fromMinute),
+        endsAtMinute: Number(toHour) * 60 + Number(toMinute),
+        priceCents: price.data,
+      });
+    }
+    return parsed;
+  });
+
+const isoDate = () => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date is YYYY-MM-DD');
+
+function describeDated(
+  branchId: number,
+  result: { date: string; repriced: number; kept: number },
+  what: string,
+) {
+  const kept = result.kept > 0 ? `; ${result.kept} booked or held kept their price until free` : '';
+  return `${what} of branch ${branchId} on ${result.date}: ${result.repriced} slots re-priced${kept}`;
+}
 
 function bandRows(grid: PriceGrid) {
   return grid.priceRules.map((band) => ({
@@ -141,6 +183,63 @@ export const priceCommands = {
         from: from ?? null,
       });
       context.io.out(describeSaved(branchId, saved));
+    },
+  }),
+
+  'date-price list': defineCommand({
+    usage: 'date-price list <branch-id> [--json]',
+    summary:
+      'Lists the dates of a branch with a price of their own (a whole-day price and hours priced apart).',
+    schema: z.object({ args: z.tuple([idArgument('the branch id')]), ...jsonOption }),
+    async run({ args: [branchId], json }, context) {
+      const rows = await catalogRepository.listPriceOverrides(context.db, branchId);
+      table(
+        context.io,
+        rows.map((row) => ({
+          date: row.local_date,
+          day_price_eur: money(row.day_price_cents),
+          bands: row.bands
+            .map(
+              (band) =>
+                `${clockTime(band.starts_at_minute)}-${clockTime(band.ends_at_minute)}=${money(band.price_cents)}`,
+            )
+            .join(' '),
+        })),
+        json,
+      );
+    },
+  }),
+
+  'date-price set': defineCommand({
+    usage: 'date-price set <branch-id> <YYYY-MM-DD> --day <eur> [--band <HH:MM>-<HH:MM>=<eur> ...]',
+    summary:
+      'Gives one date of the branch’s calendar its own price (a holiday, a peak day): the whole day, and hours priced apart; its free slots are re-priced at once, booked and held ones keep their price.',
+    schema: z.object({
+      args: z.tuple([idArgument('the branch id'), isoDate()]),
+      day: euros(),
+      band: dateBands().optional(),
+    }),
+    async run({ args: [branchId, date], day, band }, context) {
+      const result = await runTransaction(context.db, { name: 'admin' }, (trx) =>
+        setDatePrice(
+          trx,
+          { clock: context.clock },
+          { actor: actorOf(context), branchId, date, price: { dayPriceCents: day, bands: band ?? [] } },
+        ),
+      );
+      context.io.out(describeDated(branchId, result, 'the price'));
+    },
+  }),
+
+  'date-price remove': defineCommand({
+    usage: 'date-price remove <branch-id> <YYYY-MM-DD>',
+    summary: 'Removes a date’s own price: its free slots go back to the price grid’s.',
+    schema: z.object({ args: z.tuple([idArgument('the branch id'), isoDate()]) }),
+    async run({ args: [branchId, date] }, context) {
+      const result = await runTransaction(context.db, { name: 'admin' }, (trx) =>
+        removeDatePrice(trx, { clock: context.clock }, { actor: actorOf(context), branchId, date }),
+      );
+      context.io.out(describeDated(branchId, result, 'the date’s own price is removed'));
     },
   }),
 };

@@ -17,7 +17,7 @@ import {
 } from './set-price-grid.ts';
 
 // A date's own price (issue 32, 'Prices by date'), for the console (PUT and DELETE
-// /admin/branches/{id}/prices/dates/{date}; a CLI command is still to come and would call these): the price of one
+// /admin/branches/{id}/prices/dates/{date}) and the CLI (`date-price set|remove|list`): the price of one
 // date of the branch's calendar (a holiday, a peak day), over whatever grid would price it. In the caller's transaction, with the branch's
 // lock as a grid's change takes it, it checks the price, stores it (or removes it), re-prices that date's slots that
 // have not started and that no live booking holds by the same path as a grid's change (so a removed date's slots go

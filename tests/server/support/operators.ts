@@ -70,3 +70,21 @@ export async function loggedInOperator(
   if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
   return { ...operator, token: login.json<Schemas['OperatorLoginResponse']>().access_token, client };
 }
+
+/** Runs a back-office command (`npm run admin -- <argv>`) on the app's database and clock: its exit code and output. */
+export async function runCli(
+  app: { db: Db },
+  clock: TestClock,
+  argv: string[],
+  horizonDays = 2,
+): Promise<{ code: number; out: string[]; err: string[] }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runAdmin(argv, {
+    db: app.db,
+    clock,
+    horizonDays,
+    io: { out: (line) => out.push(line), err: (line) => err.push(line) },
+  });
+  return { code, out, err };
+}
