@@ -296,47 +296,62 @@ for (const target of DATABASE_TARGETS) {
     });
 
     if (target === 'postgres') {
-      it('prices a booking racing a price change at the price its slot had when the booking took it', async () => {
-        const branchId = await branchAtNine();
-        const booker = await member();
-        let price = 9;
-        for (let hour = 0; hour < 12; hour += 1) {
-          const slot = await slotAt(branchId, NEXT_MONDAY, `${String(hour).padStart(2, '0')}:00`);
-          expect(slot.basic_price_eur).toBe(price);
-          const next = price === 6 ? 7 : 6;
-          const [booking, change] = await Promise.all([
-            book(booker, slot.id, price),
-            setPrices(branchId, {
-              default_price_eur: 9,
-              bands: [{ weekday: 1, from: '00:00', to: '24:00', price_eur: next }],
-            }),
-          ]);
-          expect(change.statusCode, change.body).toBe(200);
-          const stored = await storedPrices(slot.id);
-          if (booking.statusCode === 201) {
-            // Booked first: the hold pays the old price, and its slot keeps it.
-            expect(stored).toMatchObject({
-              price_cents: price * 100,
-              next_price_cents: next * 100,
-              bookings: [{ status: 'pending', base_price_cents: price * 100 }],
-            });
-          } else {
-            // Re-priced first: the booking met the new price, and its client's total was refused.
-            expect(booking.statusCode, booking.body).toBe(409);
-            expect(booking.json<ErrorBody>().code).toBe('price_changed');
-            expect(stored).toMatchObject({ price_cents: next * 100, bookings: [] });
+      // A grid's change and a date's own price re-price slots by the same path, under the same locks.
+      const changes = {
+        'a price change': (branchId: number, eur: number) =>
+          setPrices(branchId, {
+            default_price_eur: 9,
+            bands: [{ weekday: 1, from: '00:00', to: '24:00', price_eur: eur }],
+          }),
+        'a date’s own price': (branchId: number, eur: number) =>
+          owner.client.json(
+            'PUT',
+            `/api/admin/branches/${branchId}/prices/dates/${NEXT_MONDAY}`,
+            { day_price_eur: eur, bands: [] },
+            owner.token,
+          ),
+      };
+      it.each(Object.entries(changes))(
+        'prices a booking racing %s at the price its slot had when the booking took it',
+        async (_name, changePrice) => {
+          const branchId = await branchAtNine();
+          const booker = await member();
+          let price = 9;
+          for (let hour = 0; hour < 12; hour += 1) {
+            const slot = await slotAt(branchId, NEXT_MONDAY, `${String(hour).padStart(2, '0')}:00`);
+            expect(slot.basic_price_eur).toBe(price);
+            const next = price === 6 ? 7 : 6;
+            const [booking, change] = await Promise.all([
+              book(booker, slot.id, price),
+              changePrice(branchId, next),
+            ]);
+            expect(change.statusCode, change.body).toBe(200);
+            const stored = await storedPrices(slot.id);
+            if (booking.statusCode === 201) {
+              // Booked first: the hold pays the old price, and its slot keeps it.
+              expect(stored).toMatchObject({
+                price_cents: price * 100,
+                next_price_cents: next * 100,
+                bookings: [{ status: 'pending', base_price_cents: price * 100 }],
+              });
+            } else {
+              // Re-priced first: the booking met the new price, and its client's total was refused.
+              expect(booking.statusCode, booking.body).toBe(409);
+              expect(booking.json<ErrorBody>().code).toBe('price_changed');
+              expect(stored).toMatchObject({ price_cents: next * 100, bookings: [] });
+            }
+            price = next;
           }
-          price = next;
-        }
-        const mismatched = await server.app.db
-          .selectFrom('bookings')
-          .innerJoin('slots', 'slots.id', 'bookings.slot_id')
-          .select(['bookings.id'])
-          .where('bookings.branch_id', '=', branchId)
-          .whereRef('bookings.base_price_cents', '<>', 'slots.price_cents')
-          .execute();
-        expect(mismatched).toEqual([]);
-      });
+          const mismatched = await server.app.db
+            .selectFrom('bookings')
+            .innerJoin('slots', 'slots.id', 'bookings.slot_id')
+            .select(['bookings.id'])
+            .where('bookings.branch_id', '=', branchId)
+            .whereRef('bookings.base_price_cents', '<>', 'slots.price_cents')
+            .execute();
+          expect(mismatched).toEqual([]);
+        },
+      );
 
       it('prices a booking that waited for a price change’s locks at the new price', async () => {
         const branchId = await branchAtNine();
