@@ -1,5 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from './support/test.ts';
-import { URI } from 'otpauth';
+import { expect, test, type Page } from './support/test.ts';
 import type { ChildProcess } from 'node:child_process';
 import { apiLogin, bookAndPay, bookableSlots, field, outbox, verifiedPerson } from './support/accounts.ts';
 import { expectNoSeriousViolationsOnPage } from './support/axe.ts';
@@ -11,13 +10,13 @@ import {
   startConsoleServer,
   stopConsoleServer,
 } from './support/console-server.ts';
+import { operatorSession } from './support/operators.ts';
 
 // Talking to members (issue 32, item 3) in Chromium against the real server: an owner writes to everyone booked at
 // a branch in a period, sees how many it reaches, sends; the member's e-mail and SMS are read in the development
 // outbox, and the console shows how each went. Notes on the member's page. Every new page passes axe at phone and
 // desktop width.
 
-const PASSWORD = 'Consola-segura-2026!';
 // A port of its own: the console's specs run at once in several workers, each with its own server.
 const PORT = await freePort();
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -27,18 +26,6 @@ test.describe.configure({ mode: 'serial' });
 
 let server: ChildProcess | undefined;
 let ownerToken = '';
-
-/** The owner's session, made through the API as the console's login makes it (password from the link, TOTP). */
-async function ownerSession(request: APIRequestContext, operator: ReturnType<typeof addOperatorWithCli>) {
-  const token = new URLSearchParams(operator.setupPath.split('?')[1]).get('setup');
-  const setup = await request.post('/api/admin/auth/setup-password', { data: { token, password: PASSWORD } });
-  expect(setup.ok(), await setup.text()).toBe(true);
-  const login = await request.post('/api/admin/auth/login', {
-    data: { email: operator.email, password: PASSWORD, totp_code: URI.parse(operator.totpUri).generate() },
-  });
-  expect(login.ok(), await login.text()).toBe(true);
-  return ((await login.json()) as { access_token: string }).access_token;
-}
 
 async function asOwner(page: Page): Promise<void> {
   await page.addInitScript((token) => window.localStorage.setItem('admin_token', token), ownerToken);
@@ -55,7 +42,7 @@ test.beforeAll(async ({ request }) => {
   const dataDir = newDataDir();
   const owner = addOperatorWithCli(dataDir, 'dona@ginasio.example', 'owner');
   server = await startConsoleServer(dataDir, PORT);
-  ownerToken = await ownerSession(request, owner);
+  ownerToken = await operatorSession(request, owner);
 });
 
 test.afterAll(async () => {

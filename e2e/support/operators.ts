@@ -1,5 +1,5 @@
 import { URI } from 'otpauth';
-import { expect, type Page } from './test.ts';
+import { expect, type APIRequestContext, type Page } from './test.ts';
 import { field } from './accounts.ts';
 import type { CliOperator } from './console-server.ts';
 
@@ -37,4 +37,18 @@ export async function logIn(page: Page, operator: CliOperator): Promise<string> 
   await page.getByRole('button', { name: 'Entrar' }).click();
   await expect(page.getByRole('heading', { name: 'Hoje', level: 2 })).toBeVisible();
   return code;
+}
+
+/** The operator's console token, made through the API as the console makes it: the link's password, then a login. */
+export async function operatorSession(request: APIRequestContext, operator: CliOperator): Promise<string> {
+  const token = new URLSearchParams(operator.setupPath.split('?')[1]).get('setup');
+  const setup = await request.post('/api/admin/auth/setup-password', {
+    data: { token, password: OPERATOR_PASSWORD },
+  });
+  expect(setup.ok(), await setup.text()).toBe(true);
+  const login = await request.post('/api/admin/auth/login', {
+    data: { email: operator.email, password: OPERATOR_PASSWORD, totp_code: await totpCode(operator) },
+  });
+  expect(login.ok(), await login.text()).toBe(true);
+  return ((await login.json()) as { access_token: string }).access_token;
 }
