@@ -11,6 +11,7 @@ export type AdminBookingPage = Schemas['AdminBookingPage'];
 export type AdminBookingDetail = Schemas['AdminBookingDetail'];
 export type AdminBookingStatus = Schemas['AdminBookingStatus'];
 export type Closure = Schemas['Closure'];
+export type OccupancyHeatmap = Schemas['OccupancyHeatmap'];
 export type BranchDoorPage = Schemas['BranchDoorPage'];
 export type BranchOnCall = Schemas['BranchOnCall'];
 /** The door page's branch (the first branch when none is chosen) and the period of its no-shows and overstays. */
@@ -56,7 +57,9 @@ export type BookingFilters = {
   seriesId: number | null;
   page: number;
 };
-export type ReportFilters = { branchId: number | null; from: string; to: string; granularity: Granularity };
+/** A period of branch-local days, for one branch or (null) every branch. */
+export type PeriodFilters = { branchId: number | null; from: string; to: string };
+export type ReportFilters = PeriodFilters & { granularity: Granularity };
 export type AuditFilters = {
   action: string;
   entityType: string;
@@ -247,6 +250,8 @@ export function createAdminConsoleActors(api: ApiClient) {
       expectData(api.GET('/admin/reports/money', { params: { query: reportQuery(filters) } })),
     occupancy: (filters: ReportFilters) =>
       expectData(api.GET('/admin/reports/occupancy', { params: { query: reportQuery(filters) } })),
+    occupancyHeatmap: (filters: PeriodFilters) =>
+      expectData(api.GET('/admin/reports/occupancy/heatmap', { params: { query: periodQuery(filters) } })),
     moneyCsv: (filters: ReportFilters) =>
       expectData(
         api.GET('/admin/reports/money/csv', { params: { query: reportQuery(filters) }, parseAs: 'text' }),
@@ -257,12 +262,7 @@ export function createAdminConsoleActors(api: ApiClient) {
       ),
     ledgerCsv: (filters: ReportFilters) =>
       expectData(
-        api.GET('/admin/reports/ledger/csv', {
-          params: {
-            query: { branch_id: filters.branchId ?? undefined, from: filters.from, to: filters.to },
-          },
-          parseAs: 'text',
-        }),
+        api.GET('/admin/reports/ledger/csv', { params: { query: periodQuery(filters) }, parseAs: 'text' }),
       ),
     stripeReconciliationCsv: (period: { from: string; to: string }) =>
       expectData(
@@ -326,11 +326,10 @@ export function createAdminConsoleActors(api: ApiClient) {
 
 export type AdminConsoleActors = ReturnType<typeof createAdminConsoleActors>;
 
+function periodQuery(filters: PeriodFilters) {
+  return { branch_id: filters.branchId ?? undefined, from: filters.from, to: filters.to };
+}
+
 function reportQuery(filters: ReportFilters) {
-  return {
-    branch_id: filters.branchId ?? undefined,
-    from: filters.from,
-    to: filters.to,
-    granularity: filters.granularity,
-  };
+  return { ...periodQuery(filters), granularity: filters.granularity };
 }

@@ -1973,7 +1973,7 @@ export interface paths {
     };
     /**
      * Booked hours over open hours per period and branch
-     * @description Owners only.
+     * @description An hour is open when the branch took bookings then (a branch not open yet has none), inside its opening hours, and no closure in force covered it; a confirmed booking's hour always counts. Owners only.
      */
     get: operations['getOccupancyReport'];
     put?: never;
@@ -1996,6 +1996,26 @@ export interface paths {
      * @description Owners only.
      */
     get: operations['getOccupancyReportCsv'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/reports/occupancy/heatmap': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Occupancy per weekday and hour of the day, per branch
+     * @description For each branch, a grid of the seven weekdays (Monday first) by the 24 hours of the local day, in the branch's time zone, with the hours booked and open in that cell over the period's branch-local days. An hour is open when the branch took bookings then, inside its opening hours, and no closure in force covered it; a confirmed booking's hour always counts. Occupancy is null in a cell never open. Owners only.
+     */
+    get: operations['getOccupancyHeatmap'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3915,6 +3935,34 @@ export interface components {
         /** @description booked_hours / open_hours; null without open hours. */
         occupancy: number | null;
       }[];
+    };
+    OccupancyHeatmap: {
+      from: components['schemas']['CalendarDate'];
+      to: components['schemas']['CalendarDate'];
+      /** @description Every branch asked for (the one of `branch_id`, else all), a branch never open with empty cells. */
+      branches: {
+        branch: components['schemas']['BranchRef'];
+        /** @description Over the whole period. */
+        booked_hours: number;
+        open_hours: number;
+        /** @description booked_hours / open_hours; null without open hours. */
+        occupancy: number | null;
+        /** @description Monday to Sunday. */
+        weekdays: {
+          /** @description ISO weekday, 1 Monday to 7 Sunday. */
+          weekday: number;
+          /** @description The local hours 0 to 23. */
+          hours: components['schemas']['OccupancyCell'][];
+        }[];
+      }[];
+    };
+    OccupancyCell: {
+      /** @description The local hour, from hour:00 to hour+1:00 (the autumn change day's repeated hour counts twice). */
+      hour: number;
+      booked_hours: number;
+      open_hours: number;
+      /** @description booked_hours / open_hours; null in an hour never open in the period. */
+      occupancy: number | null;
     };
     AuditEntry: {
       id: components['schemas']['Id'];
@@ -8323,6 +8371,45 @@ export interface operations {
         };
         content: {
           'text/csv': string;
+        };
+      };
+      /** @description `from` after `to` or a period over 366 days (`invalid_period`). A date that does not exist, or outside the years 2000 to 2100, is 422. */
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getOccupancyHeatmap: {
+    parameters: {
+      query: {
+        /** @description Only this branch. */
+        branch_id?: components['parameters']['AdminBranchFilter'];
+        /** @description First calendar day, inclusive (YYYY-MM-DD). */
+        from: components['parameters']['AdminFromRequired'];
+        /** @description Last calendar day, inclusive (YYYY-MM-DD); at most 366 days after `from`. */
+        to: components['parameters']['AdminToRequired'];
+      };
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OccupancyHeatmap'];
         };
       };
       /** @description `from` after `to` or a period over 366 days (`invalid_period`). A date that does not exist, or outside the years 2000 to 2100, is 422. */

@@ -102,6 +102,24 @@ export async function updateBranch(
   await db.updateTable('branches').set(patch).where('id', '=', branchId).execute();
 }
 
+/**
+ * Records that the branch takes bookings from `at` (a period opens) or no longer does (its open period ends), as
+ * its `active_with_smart_lock` changes; `at` '-infinity' for a branch bookable since it exists. Occupancy counts an
+ * hour open only inside such a period.
+ */
+export async function recordBookable(db: Db, branchId: number, bookable: boolean, at: Date | '-infinity') {
+  if (bookable) {
+    await db.insertInto('branch_bookable_periods').values({ branch_id: branchId, starts_at: at }).execute();
+  } else {
+    await db
+      .updateTable('branch_bookable_periods')
+      .set({ ends_at: at })
+      .where('branch_id', '=', branchId)
+      .where('ends_at', 'is', null)
+      .execute();
+  }
+}
+
 export async function replaceBranchImages(db: Db, branchId: number, urls: readonly string[]): Promise<void> {
   await db.deleteFrom('branch_images').where('branch_id', '=', branchId).execute();
   await insertBranchImages(db, branchId, urls);

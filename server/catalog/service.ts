@@ -333,6 +333,8 @@ export async function insertBranchDefinition(db: Db, definition: BranchDefinitio
     min_price_cents: range.minCents,
     max_price_cents: range.maxCents,
   });
+  // Created bookable: bookable since it exists (none of its slots is older).
+  if (branch.activeWithSmartLock) await repository.recordBookable(db, branchId, true, '-infinity');
   await repository.insertBranchImages(db, branchId, branch.images);
   await repository.insertPriceRules(
     db,
@@ -578,8 +580,17 @@ export function createBranchService({
         }),
       );
       await inTransaction(db, async (trx) => {
+        // Read under the row's lock: two changes of the flag at once open or end one period, never two.
+        const wasBookable = (await repository.lockBranch(trx, branchId))?.active_with_smart_lock;
         await repository.updateBranch(trx, branchId, branchColumns(patch));
         if (patch.images !== undefined) await repository.replaceBranchImages(trx, branchId, patch.images);
+        if (patch.activeWithSmartLock !== undefined && patch.activeWithSmartLock !== wasBookable)
+          await repository.recordBookable(
+            trx,
+            branchId,
+            patch.activeWithSmartLock,
+            dateFromInstant(clock.now()),
+          );
       });
       await recomputeCachedPrices(branchId);
       return { slotsGeneratedUntil: branch.slots_generated_until };

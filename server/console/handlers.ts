@@ -246,6 +246,7 @@ export function consoleHandlers(services: {
       return csv(reply, 'money', request.query, await reports.moneyCsv(request.query));
     },
     getOccupancyReport: answer(true, (request) => reports.occupancy(request.query)),
+    getOccupancyHeatmap: answer(true, (request) => reports.occupancyHeatmap(request.query)),
     getOccupancyReportCsv: async (request, reply) => {
       actor(request, true);
       return csv(reply, 'occupancy', request.query, await reports.occupancyCsv(request.query));

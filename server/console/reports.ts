@@ -29,6 +29,20 @@ function periodStart(day: string, granularity: Granularity): string {
   return day;
 }
 
+/** Booked over open hours, hours to the hundredth, the ratio to the ten-thousandth; null without open hours. */
+function occupancyOf(booked: number, open: number) {
+  const round = (value: number) => Math.round(value * 100) / 100;
+  return {
+    booked_hours: round(booked),
+    open_hours: round(open),
+    occupancy: open > 0 ? Math.round((booked / open) * 10000) / 10000 : null,
+  };
+}
+
+function branchRef(branch: { id: number; name: string; time_zone: string }): Schemas['BranchRef'] {
+  return { id: branch.id, name: branch.name, time_zone: branch.time_zone };
+}
+
 /** What the money and occupancy reports are asked: a period of local days, one branch or all, a granularity. */
 /** The reports' query (money and occupancy, JSON and CSV share it in the contract). */
 type ReportQuery = OperationQuery<'getMoneyReport'>;
@@ -115,42 +129,64 @@ export function createReportService(deps: {
 
   async function occupancy(query: ReportQuery): Promise<Schemas['OccupancyReport']> {
     const { granularity, filter } = reportScope(query);
-    const [booked, open, branches] = await Promise.all([
-      repository.bookedHoursPerDay(db, filter),
-      repository.openHoursPerDay(db, filter),
+    const [days, branches] = await Promise.all([
+      repository.occupancyPerDay(db, filter),
       branchesById(query.branch_id),
     ]);
     const rows = new Map<string, { period: string; branchId: number; booked: number; open: number }>();
-    const add = (branchId: number, day: string, field: 'booked' | 'open', hours: number) => {
-      const period = periodStart(day, granularity);
-      const key = `${period}|${branchId}`;
-      const row = rows.get(key) ?? { period, branchId, booked: 0, open: 0 };
-      row[field] += Number(hours);
+    for (const day of days) {
+      const period = periodStart(day.day, granularity);
+      const key = `${period}|${day.branch_id}`;
+      const row = rows.get(key) ?? { period, branchId: day.branch_id, booked: 0, open: 0 };
+      row.booked += day.booked_hours;
+      row.open += day.open_hours;
       rows.set(key, row);
-    };
-    for (const row of booked) add(row.branch_id, row.day, 'booked', row.hours);
-    for (const row of open) add(row.branch_id, row.day, 'open', row.hours);
+    }
     return {
       granularity,
       rows: [...rows.values()]
         .sort((a, b) => a.period.localeCompare(b.period) || a.branchId - b.branchId)
-        .map((row) => {
-          const branch = branches.get(row.branchId)!;
-          const round = (value: number) => Math.round(value * 100) / 100;
-          return {
-            period: row.period,
-            branch: { id: branch.id, name: branch.name, time_zone: branch.time_zone },
-            booked_hours: round(row.booked),
-            open_hours: round(row.open),
-            occupancy: row.open > 0 ? Math.round((row.booked / row.open) * 10000) / 10000 : null,
-          };
-        }),
+        .map((row) => ({
+          period: row.period,
+          branch: branchRef(branches.get(row.branchId)!),
+          ...occupancyOf(row.booked, row.open),
+        })),
+    };
+  }
+
+  /** Per branch, the period's open and booked hours by local weekday and hour (a 7 × 24 grid). */
+  async function occupancyHeatmap(
+    query: OperationQuery<'getOccupancyHeatmap'>,
+  ): Promise<Schemas['OccupancyHeatmap']> {
+    checkPeriod(query.from, query.to, 366);
+    const [cells, branches] = await Promise.all([
+      repository.occupancyPerWeekHour(db, { branchId: query.branch_id, from: query.from, to: query.to }),
+      branchesById(query.branch_id),
+    ]);
+    const byCell = new Map(cells.map((cell) => [`${cell.branch_id}|${cell.weekday}|${cell.hour}`, cell]));
+    return {
+      from: query.from,
+      to: query.to,
+      branches: [...branches.values()].map((branch) => {
+        const total = { booked: 0, open: 0 };
+        const weekdays = Array.from({ length: 7 }, (_, index) => ({
+          weekday: index + 1,
+          hours: Array.from({ length: 24 }, (_, hour) => {
+            const cell = byCell.get(`${branch.id}|${index + 1}|${hour}`);
+            total.booked += cell?.booked_hours ?? 0;
+            total.open += cell?.open_hours ?? 0;
+            return { hour, ...occupancyOf(cell?.booked_hours ?? 0, cell?.open_hours ?? 0) };
+          }),
+        }));
+        return { branch: branchRef(branch), ...occupancyOf(total.booked, total.open), weekdays };
+      }),
     };
   }
 
   return {
     money,
     occupancy,
+    occupancyHeatmap,
 
     async moneyCsv(query: ReportQuery): Promise<string> {
       const report = await money(query);
@@ -386,7 +422,7 @@ export function createReportService(deps: {
           if (booking.overstay) alerts.push({ kind: 'overstay', ...base, at: booking.end_time });
         }
         result.push({
-          branch: { id: branch.id, name: branch.name, time_zone: branch.time_zone },
+          branch: branchRef(branch),
           date,
           closed: closed !== undefined,
           doors: branchDoors.map((door) => ({

@@ -356,30 +356,69 @@ export async function moneyMovements(
 
 export type MoneyMovementRow = Awaited<ReturnType<typeof moneyMovements>>[number];
 
-/** Booked hours per branch and branch-local day (confirmed bookings). */
-export async function bookedHoursPerDay(db: Db, filter: { branchId?: number; from: string; to: string }) {
-  const { rows } = await sql<{ branch_id: number; day: string; hours: number }>`
-    select booking.branch_id, to_char((booking.start_time at time zone branch.time_zone)::date, 'YYYY-MM-DD') as day,
-      sum(extract(epoch from booking.end_time - booking.start_time) / 3600)::float8 as hours
-    from bookings as booking join branches as branch on branch.id = booking.branch_id
-    where booking.status = 'confirmed'
-      and (${filter.branchId ?? null}::int is null or booking.branch_id = ${filter.branchId ?? null}::int)
-      and (booking.start_time at time zone branch.time_zone)::date between ${filter.from}::date and ${filter.to}::date
+/** What the occupancy reports read: the branch-local days `from`..`to` of one branch or every branch. */
+export type UseFilter = { branchId?: number; from: string; to: string };
+
+/**
+ * The slots of the period that count for occupancy, each with whether a confirmed booking holds it. A slot is an
+ * open hour when the branch took bookings at its start (branch_bookable_periods: a branch not open yet counts
+ * nothing) and no closure in force covers it; hours outside the branch's opening hours have no slot. A slot a
+ * confirmed booking holds counts whatever the rest (a booking kept when the branch stopped taking new ones), so
+ * the booked hours are always part of the open hours.
+ */
+function countedSlots(filter: UseFilter) {
+  const branch = filter.branchId === undefined ? sql`true` : sql`slot.branch_id = ${filter.branchId}::int`;
+  return sql`
+    select slot.branch_id, slot.local_date, slot.start_time, slot.end_time, held.booked
+    from slots as slot
+    cross join lateral (select exists (select 1 from bookings as booking
+      where booking.slot_id = slot.id and booking.status = 'confirmed') as booked) as held
+    where ${branch} and slot.local_date between ${filter.from}::date and ${filter.to}::date
+      and (held.booked or (
+        exists (select 1 from branch_bookable_periods as period where period.branch_id = slot.branch_id
+          and period.starts_at <= slot.start_time and (period.ends_at is null or period.ends_at > slot.start_time))
+        and not exists (select 1 from branch_closures as closure where closure.branch_id = slot.branch_id
+          and closure.reopened_at is null and closure.starts_at < slot.end_time and closure.ends_at > slot.start_time)))`;
+}
+
+/** Open and booked hours per branch and local day (the day a slot starts on), days without open hours left out. */
+export async function occupancyPerDay(db: Db, filter: UseFilter) {
+  const { rows } = await sql<{ branch_id: number; day: string; open_hours: number; booked_hours: number }>`
+    select slot.branch_id, to_char(slot.local_date, 'YYYY-MM-DD') as day,
+      sum(extract(epoch from slot.end_time - slot.start_time) / 3600)::float8 as open_hours,
+      coalesce(sum(extract(epoch from slot.end_time - slot.start_time) / 3600) filter (where slot.booked), 0)::float8
+        as booked_hours
+    from (${countedSlots(filter)}) as slot
     group by 1, 2`.execute(db);
   return rows;
 }
 
-/** Open hours per branch and local day: the slots generated for it, less those a closure in force covers. */
-export async function openHoursPerDay(db: Db, filter: { branchId?: number; from: string; to: string }) {
-  const { rows } = await sql<{ branch_id: number; day: string; hours: number }>`
-    select slot.branch_id, to_char(slot.local_date, 'YYYY-MM-DD') as day,
-      sum(extract(epoch from slot.end_time - slot.start_time) / 3600)::float8 as hours
-    from slots as slot
-    where (${filter.branchId ?? null}::int is null or slot.branch_id = ${filter.branchId ?? null}::int)
-      and slot.local_date between ${filter.from}::date and ${filter.to}::date
-      and not exists (select 1 from branch_closures as closure where closure.branch_id = slot.branch_id
-        and closure.reopened_at is null and closure.starts_at < slot.end_time and closure.ends_at > slot.start_time)
-    group by 1, 2`.execute(db);
+/**
+ * Open and booked hours per branch, local ISO weekday (1 Monday) and local hour (0-23) over the period, for the
+ * cells with open hours. Each slot is cut at the local hours it spans (a 90-minute slot is an hour in one cell and
+ * half an hour in the next), in PostgreSQL's rules for the branch's zone, as the day of a payment is: the spring
+ * change day has no 01:00 hour, the autumn one has two, so that cell holds two open hours that day.
+ */
+export async function occupancyPerWeekHour(db: Db, filter: UseFilter) {
+  const overlap = sql`extract(epoch from least(slot.end_time, bucket.starts_at + interval '1 hour')
+    - greatest(slot.start_time, bucket.starts_at)) / 3600`;
+  const { rows } = await sql<{
+    branch_id: number;
+    weekday: number;
+    hour: number;
+    open_hours: number;
+    booked_hours: number;
+  }>`
+    select slot.branch_id,
+      extract(isodow from bucket.starts_at at time zone branch.time_zone)::int as weekday,
+      extract(hour from bucket.starts_at at time zone branch.time_zone)::int as hour,
+      sum(${overlap})::float8 as open_hours,
+      coalesce(sum(${overlap}) filter (where slot.booked), 0)::float8 as booked_hours
+    from (${countedSlots(filter)}) as slot
+    join branches as branch on branch.id = slot.branch_id
+    cross join lateral generate_series(date_trunc('hour', slot.start_time, branch.time_zone),
+      slot.end_time - interval '1 microsecond', interval '1 hour') as bucket(starts_at)
+    group by 1, 2, 3`.execute(db);
   return rows;
 }
 

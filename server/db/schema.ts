@@ -497,6 +497,14 @@ export type DoorUnlocksTable = {
   finished_at: Timestamp | null;
 };
 
+/** When a branch took bookings: from `starts_at` ('-infinity': since it exists) until `ends_at` (null: still). */
+export type BranchBookablePeriodsTable = {
+  id: GeneratedAlways<number>;
+  branch_id: number;
+  starts_at: Timestamp;
+  ends_at: Timestamp | null;
+};
+
 export type BranchClosuresTable = {
   id: GeneratedAlways<number>;
   branch_id: number;
@@ -778,6 +786,7 @@ export type Database = {
   operator_totp_steps: OperatorTotpStepsTable;
   audit_log: AuditLogTable;
   branch_closures: BranchClosuresTable;
+  branch_bookable_periods: BranchBookablePeriodsTable;
   door_unlocks: DoorUnlocksTable;
   broadcasts: BroadcastsTable;
   member_notes: MemberNotesTable;

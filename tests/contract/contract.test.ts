@@ -157,6 +157,7 @@ const expectedOperations = [
   ['getMoneyReportCsv', 'get', '/admin/reports/money/csv', 'operator'],
   ['getOccupancyReport', 'get', '/admin/reports/occupancy', 'operator'],
   ['getOccupancyReportCsv', 'get', '/admin/reports/occupancy/csv', 'operator'],
+  ['getOccupancyHeatmap', 'get', '/admin/reports/occupancy/heatmap', 'operator'],
   ['getLedgerCsv', 'get', '/admin/reports/ledger/csv', 'operator'],
   ['getStripeReconciliationCsv', 'get', '/admin/reports/stripe-reconciliation/csv', 'operator'],
   ['listAdminDocuments', 'get', '/admin/documents', 'operator'],

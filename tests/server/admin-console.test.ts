@@ -99,6 +99,7 @@ const WELL_FORMED: Record<string, { body?: object; query?: string }> = {
   getMoneyReportCsv: { query: '?from=2026-03-01&to=2026-03-31' },
   getOccupancyReport: { query: '?from=2026-03-01&to=2026-03-31' },
   getOccupancyReportCsv: { query: '?from=2026-03-01&to=2026-03-31' },
+  getOccupancyHeatmap: { query: '?from=2026-03-01&to=2026-03-31' },
   updateMe: {
     body: {
       email: 'x@gym.example',
@@ -189,6 +190,7 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
         'getLedgerCsv',
         'getMoneyReport',
         'getMoneyReportCsv',
+        'getOccupancyHeatmap',
         'getOccupancyReport',
         'getOccupancyReportCsv',
         'getStripeReconciliationCsv',

@@ -43,6 +43,7 @@ describeEachDatabase(
         'booking_moves',
         'booking_series',
         'bookings',
+        'branch_bookable_periods',
         'branch_closures',
         'branch_images',
         'branches',

@@ -22,13 +22,12 @@ import {
   type CreditPackProblem,
 } from '../../../machines/adminCreditPack.machine.ts';
 import { createFlowBinding } from '../../app/binding.tsx';
-import { intlTag } from '../../i18n/format.ts';
 import { SubmitForm } from '../../ui/SubmitForm.tsx';
-import { useAdmin, useAdminLocale } from '../context.tsx';
+import { useAdmin } from '../context.tsx';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useBranchOptions } from '../hooks.ts';
 import { Dialog } from '../parts/dialogs.tsx';
-import { useFigures, useMoney } from '../parts/format.ts';
+import { useFigures, useMoney, useWeekdayNames } from '../parts/format.ts';
 import { ConsolePage, OwnersOnlyRefusal, SectionCard } from '../parts/layout.tsx';
 import type { AdminRuntime } from '../runtime.ts';
 import { QueryTable } from '../parts/tables.tsx';
@@ -47,13 +46,6 @@ const packFlow = createFlowBinding(
 );
 
 const ISO_WEEKDAYS = [1, 2, 3, 4, 5, 6, 7] as const;
-
-/** The ISO weekdays' names in the console's language (1 Monday .. 7 Sunday). */
-function useWeekdayNames(style: 'long' | 'short') {
-  const format = new Intl.DateTimeFormat(intlTag(useAdminLocale()), { weekday: style, timeZone: 'UTC' });
-  // 1 January 2024 was a Monday.
-  return (day: number) => format.format(new Date(Date.UTC(2024, 0, day)));
-}
 
 /** When a pack's credit may be spent, in a few words: its weekdays (runs of three or more as a span), its hours. */
 function useScopeText() {

@@ -1,6 +1,6 @@
 import { createLazyRoute } from '@tanstack/react-router';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import { Button, Group, NativeSelect, SimpleGrid, Title } from '@mantine/core';
+import { Button, Group, NativeSelect, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { Granularity, ReportFilters } from '../../../machines/adminConsole.actors.ts';
 import type { ReactNode } from 'react';
 import { BarChart } from '../BarChart.tsx';
@@ -8,6 +8,7 @@ import { ErrorBox } from '../feedback.tsx';
 import { useAdminTask, useBranchOptions, useConsoleActors, useSearchQuery } from '../hooks.ts';
 import { BranchPeriodFilters } from '../parts/booking.tsx';
 import { download, useFigures, useMoney } from '../parts/format.ts';
+import { BranchHeatmap, HeatmapLegend } from '../parts/heatmap.tsx';
 import { ConsolePage, Empty, Figure, QueryStatus, OwnersOnlyRefusal } from '../parts/layout.tsx';
 import { DataTable } from '../parts/tables.tsx';
 
@@ -82,11 +83,19 @@ function Money() {
   // Both reports read the one set of filters in the address.
   const report = useSearchQuery('money', initial);
   const occupancy = useSearchQuery('occupancy', initial);
+  // The heatmap has no granularity: grouping otherwise does not load it again.
+  const heatmap = useSearchQuery('occupancyHeatmap', {
+    branchId: initial.branchId,
+    from: initial.from,
+    to: initial.to,
+  });
   const filters = report.params;
   const set = (patch: Partial<ReportFilters>) => {
     const next = { ...filters, ...patch };
     report.change(next);
     occupancy.change(next);
+    if (patch.granularity === undefined)
+      heatmap.change({ branchId: next.branchId, from: next.from, to: next.to });
   };
   const csv = useAdminTask(async (input: { kind: 'money' | 'occupancy'; filters: ReportFilters }) => {
     const text =
@@ -190,6 +199,25 @@ function Money() {
         <Empty>
           <Trans>Sem horas abertas neste período.</Trans>
         </Empty>
+      )}
+      <Title order={3} size="h5">
+        <Trans>Ocupação por dia da semana e hora</Trans>
+      </Title>
+      <Text size="sm">
+        <Trans>
+          Cada quadrado é a percentagem das horas abertas dessa hora do dia (na hora local da filial) que
+          foram reservadas no período. Só contam as horas em que a filial aceitava reservas, dentro do horário
+          e fora de encerramentos; só se mostram as horas em que abriu em algum dia.
+        </Trans>
+      </Text>
+      <QueryStatus query={heatmap} hasData={heatmap.data !== null} />
+      {heatmap.data && (
+        <Stack gap="md">
+          <HeatmapLegend />
+          {heatmap.data.branches.map((grid) => (
+            <BranchHeatmap key={grid.branch.id} grid={grid} />
+          ))}
+        </Stack>
       )}
     </ConsolePage>
   );

@@ -24,6 +24,13 @@ export function useFigures() {
   };
 }
 
+/** The ISO weekdays' names in the console's language (1 Monday .. 7 Sunday). */
+export function useWeekdayNames(style: 'long' | 'short') {
+  const format = new Intl.DateTimeFormat(intlTag(useAdminLocale()), { weekday: style, timeZone: 'UTC' });
+  // 1 January 2024 was a Monday.
+  return (day: number) => format.format(new Date(Date.UTC(2024, 0, day)));
+}
+
 /** An amount in a currency's minor unit, in the console's language (the currency's own decimals). */
 export function useMinorUnits() {
   const lang = useAdminLocale();
