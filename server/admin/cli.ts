@@ -9,6 +9,7 @@ import { branchCommands } from './commands/branch.ts';
 import { couponCommands } from './commands/coupon.ts';
 import { packCommands } from './commands/pack.ts';
 import { lockCommands } from './commands/locks.ts';
+import { noteCommands } from './commands/note.ts';
 import { operatorCommands } from './commands/operator.ts';
 import { paymentCommands } from './commands/payments.ts';
 import { priceRuleCommands } from './commands/price-rule.ts';
@@ -29,6 +30,7 @@ const COMMANDS: Record<string, AdminCommand> = {
   ...packCommands,
   ...refundRatioCommands,
   ...blockCommands,
+  ...noteCommands,
   ...bookingCommands,
   ...paymentCommands,
   ...lockCommands,

@@ -8,4 +8,4 @@ export { createConsoleService } from './service.ts';
 export { stripeReconciliationCsv } from './reconciliation.ts';
 export { createDoorControl } from './door-control.ts';
 export type { DoorControl } from './door-control.ts';
-export { forgetMemberNotes } from './member-notes.ts';
+export { addMemberNote, forgetMemberNotes, listMemberNotes } from './member-notes.ts';

@@ -13,7 +13,7 @@ import {
   type Schemas,
 } from './support/accounts.ts';
 import { createBranch, insertSlot } from './support/fixtures.ts';
-import { loggedInOperator } from './support/operators.ts';
+import { loggedInOperator, runCli } from './support/operators.ts';
 
 // Talking to members (issue 32, item 3) over HTTP, on both storage targets: a broadcast reaches each member with a
 // confirmed booking in the branch's period once per channel, in their language (pt where the operator wrote none),
@@ -282,12 +282,42 @@ describe.each(DATABASE_TARGETS)('talking to members on %s', (target) => {
     );
     expect(unknown.json<ErrorBody>().code).toBe('member_not_found');
 
+    // The back office writes and reads the same notes, through the same use case, audited as the CLI.
+    server.clock.advance({ minutes: 5 });
+    const cli = (...argv: string[]) => runCli(server.app, server.clock, argv);
+    const written = await cli('note', 'add', noted.email.toUpperCase(), '  Chamada: pediu fatura.  ');
+    expect(written.err).toEqual([]);
+    expect(written.out[0]).toMatch(/^note \d+ written on /);
+    const listed = await cli('note', 'list', noted.email, '--json');
+    expect(
+      (JSON.parse(listed.out.join('\n')) as { by: string; note: string }[]).map((row) => [row.note, row.by]),
+    ).toEqual([
+      ['Chamada: pediu fatura.', expect.stringMatching(/^cli:/)],
+      ['Bloqueado: pagamento contestado.', owner.email],
+      ['Deixou a porta aberta.', staff.email],
+    ]);
+    const blank = await cli('note', 'add', noted.email, '   ');
+    expect(blank.code).toBe(2);
+    expect(blank.err[0]).toContain('the note is empty');
+    const stranger = await cli('note', 'add', 'nobody@example.com', 'x');
+    expect(stranger.code).toBe(2);
+    expect(stranger.err[0]).toContain('there is no account with the e-mail nobody@example.com');
+    expect(
+      await server.app.db
+        .selectFrom('audit_log')
+        .select('operator_email')
+        .where('action', '=', 'member.note')
+        .where('operator_email', 'like', 'cli:%')
+        .execute(),
+    ).toHaveLength(1);
+
     const exported = (await owner.client.get(`/api/admin/members/${memberId}/export`, owner.token)).json<
       Schemas['MemberExport']
     >();
     expect(exported.notes.map((note) => note.body)).toEqual([
       'Deixou a porta aberta.',
       'Bloqueado: pagamento contestado.',
+      'Chamada: pediu fatura.',
     ]);
 
     // Erasing the member erases the notes on them.
