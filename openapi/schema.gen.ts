@@ -3964,14 +3964,50 @@ export interface components {
       /** @description booked_hours / open_hours; null in an hour never open in the period. */
       occupancy: number | null;
     };
+    /**
+     * @description The actions the server records in the audit log, one per kind of operator change (server/kernel/audit.ts takes only these; the console words each one in its language).
+     * @enum {string}
+     */
+    AuditAction:
+      | 'booking.cancel'
+      | 'booking.move'
+      | 'booking.resend_code'
+      | 'branch.create'
+      | 'branch.update'
+      | 'branch.prices'
+      | 'branch.date_price'
+      | 'branch.date_price_removed'
+      | 'branch.on_call'
+      | 'broadcast.send'
+      | 'closure.create'
+      | 'closure.reopen'
+      | 'contact.block'
+      | 'contact.unblock'
+      | 'coupon.create'
+      | 'coupon.update'
+      | 'credit_pack.create'
+      | 'credit_pack.update'
+      | 'door.unlock'
+      | 'member.block'
+      | 'member.unblock'
+      | 'member.export'
+      | 'member.erase'
+      | 'member.note'
+      | 'operator.create'
+      | 'operator.remove'
+      | 'operator.set_password'
+      | 'operator.set_branches'
+      | 'refund_policy.set'
+      | 'session.end'
+      | 'tax_document.resend';
     AuditEntry: {
       id: components['schemas']['Id'];
       at: components['schemas']['Instant'];
       /** @description Null for changes made with the back-office CLI. */
       operator_id: number | null;
       operator_email: string | null;
-      /** @description e.g. booking.cancel, closure.create, branch.update, member.block. */
-      action: string;
+      /** @description What was done: one of the actions the server records (AuditAction), or, in an older entry, a code it no longer records (kept as it was written). */
+      action: components['schemas']['AuditAction'] | string;
       entity_type: string;
       entity_id: string;
       /** @description What names the entity for a reader (a member's e-mail or phone while the account holds one). */
