@@ -11,7 +11,7 @@ import { type TaskLike } from './dialogs.tsx';
  * A table that scrolls sideways when it does not fit: its scrolling region takes the keyboard focus, so it can be
  * scrolled without a pointer (axe: scrollable-region-focusable).
  */
-function ScrollTable({ minWidth, children }: { minWidth: number; children: ReactNode }) {
+export function ScrollTable({ minWidth, children }: { minWidth: number; children: ReactNode }) {
   return (
     <Table.ScrollContainer minWidth={minWidth} scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}>
       {children}
