@@ -310,7 +310,7 @@ for (const [width, height, device] of [
   });
 }
 
-test("a booking's status and what was paid are on a phone's screen, in the list, the day's view and the member's page", async ({
+test("a booking's status and what was paid are on a phone's screen, in the list, the day's view and the member's page; its card opens by keyboard", async ({
   page,
 }) => {
   await signedInWith(page, ownerToken);
@@ -331,6 +331,16 @@ test("a booking's status and what was paid are on a phone's screen, in the list,
   // column, which a screen reader names).
   await expect(page.getByRole('table').locator('thead')).toHaveCSS('position', 'absolute');
   await expect(page.getByRole('columnheader', { name: 'Pago' })).toHaveCount(1);
+  // By keyboard: Tab reaches the card's link (no scrolling region to pass through first), Enter opens the booking.
+  const link = row.getByRole('link', { name: `#${bookingId}`, exact: true });
+  for (let presses = 0; presses < 40; presses += 1) {
+    if (await link.evaluate((element) => element === document.activeElement)) break;
+    await page.keyboard.press('Tab');
+  }
+  await expect(link).toBeFocused();
+  await expect(link).toBeInViewport();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 2, name: `Reserva #${bookingId}` })).toBeVisible();
 
   await openPage(page, `?date=${date}`, 'Hoje');
   await expectStatusAndPaidOnScreen(
