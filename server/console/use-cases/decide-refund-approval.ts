@@ -28,7 +28,7 @@ export type ApprovalDecision =
 
 const reasonRequired: Message = /*i18n*/ {
   id: 'validation.refusalReasonRequired',
-  message: 'diga ao pedido porque o recusa («reason»)',
+  message: 'diga porque recusa o pedido («reason»)',
 };
 
 /** The request, locked, while it waits for an owner: 404 and 409 otherwise. */

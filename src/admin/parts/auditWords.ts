@@ -70,6 +70,8 @@ export function useAuditWords(
   // 2024-01-01 was a Monday: ISO weekday n is that date plus n - 1 days.
   const weekday = (isoWeekday: number) => weekdayFormat.format(new Date(Date.UTC(2024, 0, isoWeekday)));
   const euros = (cents: unknown) => (typeof cents === 'number' ? money(cents / 100) : '—');
+  /** An amount the audit row keeps in euros. */
+  const inEuros = (amount: unknown) => (typeof amount === 'number' ? money(amount) : '—');
 
   const labels: Record<string, string> = {
     name: t`nome`,
@@ -229,6 +231,32 @@ export function useAuditWords(
         return { sentence: t`${who} definiu a palavra-passe do operador #${id}`, details: [] };
       case 'refund_policy.set':
         return { sentence: t`${who} alterou a política de reembolso`, details: [] };
+      case 'refund_ceiling.set':
+        return {
+          sentence: t`${who} alterou o limite de reembolso da equipa`,
+          details: [
+            t`De ${inEuros(field(before, 'staff_refund_ceiling_eur'))} para ${inEuros(field(after, 'staff_refund_ceiling_eur'))}`,
+          ],
+        };
+      case 'refund_approval.request':
+        return {
+          sentence: t`${who} pediu aprovação para cancelar a reserva #${value(field(after, 'booking_id'))}`,
+          details: [
+            t`Reembolso: ${inEuros(field(after, 'refund_eur'))} (limite: ${inEuros(field(after, 'ceiling_eur'))})`,
+          ],
+        };
+      case 'refund_approval.approve':
+        return {
+          sentence: t`${who} aprovou o pedido #${id}: reserva #${value(field(after, 'booking_id'))} cancelada`,
+          details: [t`Reembolso: ${inEuros(field(after, 'refunded_eur'))}`],
+        };
+      case 'refund_approval.refuse':
+        return { sentence: t`${who} recusou o pedido #${id}`, details: [] };
+      case 'refund_approval.close':
+        return {
+          sentence: t`${who} fechou o pedido #${id}: a reserva #${value(field(after, 'booking_id'))} já não estava ativa`,
+          details: [],
+        };
       case 'session.end':
         return {
           sentence: t`${who} terminou uma sessão do operador #${value(field(before, 'operator_id'))}`,
