@@ -72,6 +72,8 @@ export function useAuditWords(
   // 2024-01-01 was a Monday: ISO weekday n is that date plus n - 1 days.
   const weekday = (isoWeekday: number) => weekdayFormat.format(new Date(Date.UTC(2024, 0, isoWeekday)));
   const euros = (cents: unknown) => (typeof cents === 'number' ? money(cents / 100) : '—');
+  /** An amount the audit row keeps in euros. */
+  const inEuros = (amount: unknown) => (typeof amount === 'number' ? money(amount) : '—');
 
   const labels: Record<string, string> = {
     name: t`nome`,
@@ -299,6 +301,23 @@ export function useAuditWords(
       );
     },
     'refund_policy.set': (_entry, who) => said(t`${who} alterou a política de reembolso`),
+    'refund_ceiling.set': ({ before, after }, who) =>
+      said(t`${who} alterou o limite de reembolso da equipa`, [
+        t`De ${inEuros(field(before, 'staff_refund_ceiling_eur'))} para ${inEuros(field(after, 'staff_refund_ceiling_eur'))}`,
+      ]),
+    'refund_approval.request': ({ after }, who) =>
+      said(t`${who} pediu aprovação para cancelar a reserva #${value(field(after, 'booking_id'))}`, [
+        t`Reembolso: ${inEuros(field(after, 'refund_eur'))} (limite: ${inEuros(field(after, 'ceiling_eur'))})`,
+      ]),
+    'refund_approval.approve': ({ entity_id: id, after }, who) =>
+      said(t`${who} aprovou o pedido #${id}: reserva #${value(field(after, 'booking_id'))} cancelada`, [
+        t`Reembolso: ${inEuros(field(after, 'refunded_eur'))}`,
+      ]),
+    'refund_approval.refuse': ({ entity_id: id }, who) => said(t`${who} recusou o pedido #${id}`),
+    'refund_approval.close': ({ entity_id: id, after }, who) =>
+      said(
+        t`${who} fechou o pedido #${id}: a reserva #${value(field(after, 'booking_id'))} já não estava ativa`,
+      ),
     'session.end': ({ before }, who) =>
       said(t`${who} terminou uma sessão do operador #${value(field(before, 'operator_id'))}`),
     'tax_document.resend': ({ entity_id: id }, who) => said(t`${who} reenviou o documento fiscal #${id}`),
