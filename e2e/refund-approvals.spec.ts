@@ -2,6 +2,7 @@ import { expect, test, type Page } from './support/test.ts';
 import type { ChildProcess } from 'node:child_process';
 import { apiLogin, bookAndPay, bookableSlots, field, outbox, verifiedPerson } from './support/accounts.ts';
 import { expectNoSeriousViolationsOnPage } from './support/axe.ts';
+import { docScreenshot } from './support/doc-screenshot.ts';
 import {
   addOperatorWithCli,
   freePort,
@@ -117,10 +118,10 @@ test('an owner approves it: the booking is cancelled and refunded, the member to
   await expect(card).toContainText('Fuga de água no balneário');
   await expect(card).toContainText(staff.email);
   await expectNoSeriousViolationsOnPage(page, 'console, Approvals');
-  await page.screenshot({ path: 'test-results/approvals-desktop.png', fullPage: true });
+  await docScreenshot(page, 'admin-approvals-desktop', true);
   await page.setViewportSize({ width: 390, height: 844 });
   await expectNoSeriousViolationsOnPage(page, 'console, Approvals at phone width');
-  await page.screenshot({ path: 'test-results/approvals-phone.png', fullPage: true });
+  await docScreenshot(page, 'admin-approvals-phone', true);
   await page.setViewportSize({ width: 1280, height: 800 });
 
   await card.getByRole('button', { name: 'Aprovar…' }).click();
