@@ -21,6 +21,7 @@ import * as staffBranches from './migrations/0018_staff_branches.ts';
 import * as priceOverrides from './migrations/0019_price_overrides.ts';
 import * as broadcasts from './migrations/0020_broadcasts.ts';
 import * as bookablePeriods from './migrations/0022_bookable_periods.ts';
+import * as consoleIndexes from './migrations/0023_console_indexes.ts';
 
 export type MigrationOptions = {
   /** The VAT rate (VAT_RATE) the money copied into the ledger from before it includes. */
@@ -55,6 +56,7 @@ export function migrationsFor(options: MigrationOptions): Record<string, Migrati
     '0019_price_overrides': priceOverrides,
     '0020_broadcasts': broadcasts,
     '0022_bookable_periods': bookablePeriods,
+    '0023_console_indexes': consoleIndexes,
   };
 }
 
