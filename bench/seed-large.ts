@@ -3,29 +3,29 @@
 //
 //   node bench/seed-large.ts            # (re)creates gym_bench_large on 127.0.0.1:5432, user postgres
 //   BENCH_LARGE_URL=postgres://postgres@127.0.0.1:5432/other node bench/seed-large.ts
+//   npx jiti bench/seed-large.ts        # on a Node older than 22.12, which cannot run .ts itself
 //
 // It DROPS and re-creates the database named by BENCH_LARGE_URL (default
 // postgres://postgres@127.0.0.1:5432/gym_bench_large), migrates it with the app's own migrator
 // (server/db/migrate.ts), then fills it with set-based SQL (generate_series, INSERT ... SELECT), printing each
 // step's time. The same run always gives the same rows apart from the instants, which are relative to now():
 //   - 3 branches (two in Europe/Lisbon, one in Europe/Berlin), open 07:00-22:00 local, hourly slots from 700 days
-//     ago to 30 days ahead (about 31,600 slots);
+//     ago to 30 days ahead (32,895 slots);
 //   - 50,000 members (e-mail, phone, names; a password hash each, the same one);
 //   - 1,000,000 bookings: at most one live booking per slot (the exclusion constraint allows no more): a
 //     confirmed, paid one on 55 % of past slots and 25 % of future ones; every other booking is history, lapsed
 //     holds (`expired`, 60 %), holds cancelled unpaid (24 %), and paid bookings cancelled later (16 %: refunded in
-//     full, by half, or not
-//     at all, as the refund ratios say);
+//     full, by half, or not at all, as the refund ratios say);
 //   - a checkout session for every booking (complete and paid, or expired unpaid), one booking each;
 //   - the money ledger as the app writes it (server/booking/ledger.ts): one payment row per paid session with its
 //     booking's share, one refund row (with its `refunds` claim) per refund paying that payment back, and a tax
 //     document per ledger row (an issued invoice-receipt, or a credit note naming the invoice it corrects); the
 //     ledger's own commit-time checks run on every row;
 //   - a door code for every confirmed booking (revoked once the booking ended);
-//   - about 400,000 outbox rows: each paid booking's confirmation, each confirmed booking's door code by e-mail
+//   - 433,290 outbox rows: each paid booking's confirmation, each confirmed booking's door code by e-mail
 //     and SMS, each refunded cancellation's notice, and sign-up codes;
 //   - 20,000 audit rows of two operators.
-// On the 2-core bench machine it takes a few minutes; `analyze` runs at the end, so plans read real statistics.
+// On the 2-core bench machine it takes about two minutes; `analyze` runs at the end, so plans read real statistics.
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { insertBranchDefinition } from '../server/catalog/service.ts';
