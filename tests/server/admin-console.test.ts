@@ -546,6 +546,31 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
     expect(day.bookings.map((item) => item.id)).toEqual([bookingId]);
   });
 
+  it("shows on a branch's day the bookings starting from its local midnight to the next, in its own zone", async () => {
+    // Lisbon is UTC+1 on 8 April 2026: its day runs from 23:00 UTC on the 7th to 23:00 UTC on the 8th.
+    const dayBefore = await paidBooking(member, '2026-04-07T22:00:00Z', '2026-04-07T23:00:00Z');
+    const firstOfDay = await paidBooking(member, '2026-04-07T23:00:00Z', '2026-04-08T00:00:00Z');
+    const lastOfDay = await paidBooking(member, '2026-04-08T22:00:00Z', '2026-04-08T23:00:00Z');
+    const dayAfter = await paidBooking(member, '2026-04-08T23:00:00Z', '2026-04-09T00:00:00Z');
+    const bookingsOf = async (date: string) => {
+      const today = await owner.client.get(
+        `/api/admin/today?branch_id=${branchId}&date=${date}`,
+        owner.token,
+      );
+      expect(today.statusCode).toBe(200);
+      return today
+        .json<Schemas['AdminToday']>()
+        .branches.find((item) => item.branch.id === branchId)!
+        .bookings.map((item) => [item.id, item.start_time]);
+    };
+    expect(await bookingsOf('2026-04-08')).toEqual([
+      [firstOfDay, '2026-04-08T00:00:00+01:00'],
+      [lastOfDay, '2026-04-08T23:00:00+01:00'],
+    ]);
+    expect((await bookingsOf('2026-04-07')).at(-1)).toEqual([dayBefore, '2026-04-07T23:00:00+01:00']);
+    expect((await bookingsOf('2026-04-09'))[0]).toEqual([dayAfter, '2026-04-09T00:00:00+01:00']);
+  });
+
   it('moves a booking from the console and sends the member the updated-booking e-mail with the same calendar event at a higher SEQUENCE', async () => {
     const bookingId = await paidBooking(member, '2026-03-30T10:00:00Z', '2026-03-30T11:00:00Z');
     const target = await insertSlot(server.app.db, {
