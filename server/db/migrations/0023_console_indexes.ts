@@ -9,13 +9,21 @@ import { sql, type Kysely } from 'kysely';
 //   rather than sorting every booking (and working out each one's member's block) to keep 50;
 // - the bookings of a door code: the door-code jobs find the bookings a code opens the door for, which walked
 //   every booking (only bookings given a code are in the index);
-// - a member's checkout sessions (their history, erasure, a member's export), which had no index.
+// - a member's checkout sessions (their history, erasure, a member's export), which had no index;
+// - trigrams of a member's e-mail, phone number and name, for the searches by a fragment of them (members, and
+//   bookings by their member), which read every member: pg_trgm, in PostgreSQL's contrib (a trusted extension
+//   since PostgreSQL 13: a database owner may create it) and in PGlite's (loaded in server/db/database.ts).
 
 const statements = [
   `create index bookings_by_branch_start on bookings (branch_id, start_time)`,
   `create index bookings_by_start on bookings (start_time, id)`,
   `create index bookings_by_lock_code on bookings (lock_code_id) where lock_code_id is not null`,
   `create index checkout_sessions_by_user on checkout_sessions (user_id)`,
+  `create extension if not exists pg_trgm`,
+  // The expressions the searches match with ILIKE (server/console/repository.ts).
+  `create index users_email_trigrams on users using gin (email gin_trgm_ops)`,
+  `create index users_phone_number_trigrams on users using gin (phone_number gin_trgm_ops)`,
+  `create index users_name_trigrams on users using gin ((first_name || ' ' || last_name) gin_trgm_ops)`,
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -25,7 +33,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql
     .raw(
-      `drop index checkout_sessions_by_user; drop index bookings_by_lock_code; drop index bookings_by_start;
+      `drop index users_name_trigrams; drop index users_phone_number_trigrams; drop index users_email_trigrams;
+        drop index checkout_sessions_by_user; drop index bookings_by_lock_code; drop index bookings_by_start;
         drop index bookings_by_branch_start`,
     )
     .execute(db);
