@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_TARGETS } from './support/databases.ts';
 import {
   bookAndPayOverHttp,
+  createBookingOverHttp,
   paidBookingAt,
   newClient,
   outboxTo,
@@ -569,6 +570,45 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
     ]);
     expect((await bookingsOf('2026-04-07')).at(-1)).toEqual([dayBefore, '2026-04-07T23:00:00+01:00']);
     expect((await bookingsOf('2026-04-09'))[0]).toEqual([dayAfter, '2026-04-09T00:00:00+01:00']);
+  });
+
+  it("lists on each booking's page the confirmation of the checkout that paid it with others", async () => {
+    const slotIds = [
+      await insertSlot(server.app.db, {
+        branchId,
+        start: '2026-04-14T10:00:00Z',
+        end: '2026-04-14T11:00:00Z',
+        localDate: '2026-04-14',
+      }),
+      await insertSlot(server.app.db, {
+        branchId,
+        start: '2026-04-14T11:00:00Z',
+        end: '2026-04-14T12:00:00Z',
+        localDate: '2026-04-14',
+      }),
+    ];
+    const caller = newClient(server.app);
+    const { sessionId } = await createBookingOverHttp(caller, member.token, slotIds, 30);
+    await caller.json('POST', `/api/checkout/local/${sessionId}/complete`, {
+      card_number: '4242 4242 4242 4242',
+    });
+    const booked = await server.app.db
+      .selectFrom('bookings')
+      .select('id')
+      .where('checkout_session_id', '=', sessionId)
+      .orderBy('id')
+      .execute();
+    expect(booked).toHaveLength(2);
+    for (const { id } of booked) {
+      const page = await owner.client.get(`/api/admin/bookings/${id}`, owner.token);
+      expect(page.statusCode).toBe(200);
+      expect(
+        page
+          .json<Schemas['AdminBookingDetail']>()
+          .messages.filter((message) => message.kind === 'booking_confirmed')
+          .map((message) => message.channel),
+      ).toContain('email');
+    }
   });
 
   it('moves a booking from the console and sends the member the updated-booking e-mail with the same calendar event at a higher SEQUENCE', async () => {
