@@ -25,7 +25,8 @@
 //   - 433,290 outbox rows: each paid booking's confirmation, each confirmed booking's door code by e-mail
 //     and SMS, each refunded cancellation's notice, and sign-up codes;
 //   - 20,000 audit rows of two operators.
-// On the 2-core bench machine it takes about two minutes; `analyze` runs at the end, so plans read real statistics.
+// On the 2-core bench machine it takes two to four minutes; `analyze` runs at the end, so plans read real
+// statistics.
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { insertBranchDefinition } from '../server/catalog/service.ts';
