@@ -368,6 +368,7 @@ const SWEEP_PAGES: [
   ['booking', ({ bookingId }) => `bookings/${bookingId}`, ({ bookingId }) => `Reserva #${bookingId}`],
   ['closures', () => 'closures', () => 'Encerramentos'],
   ['members', () => 'members', () => 'Clientes'],
+  ['approvals', () => 'approvals', () => 'Aprovações'],
   ['member', ({ memberId }) => `members/${memberId}`, () => /.+/],
   ['branches', () => 'branches', () => 'Filiais'],
   // The demo's first branch, with its arrival kit's editor (issue 30).

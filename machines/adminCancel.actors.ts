@@ -1,11 +1,12 @@
 import { fromPromise } from 'xstate';
-import { expectOk, type ApiClient } from './api.ts';
-import type { AdminCancelRequest } from './adminCancel.machine.ts';
+import { expectData, type ApiClient } from './api.ts';
+import type { AdminCancelOutcome, AdminCancelRequest } from './adminCancel.machine.ts';
 
 export function createAdminCancelActors(api: ApiClient) {
   return {
-    cancelBooking: fromPromise<void, AdminCancelRequest>(({ input }) =>
-      expectOk(
+    // 202: a staff refund above the ceiling, sent to the owners for approval (nothing cancelled yet).
+    cancelBooking: fromPromise<AdminCancelOutcome, AdminCancelRequest>(async ({ input }) => {
+      const answer = await expectData(
         api.POST('/admin/bookings/{booking_id}/cancel', {
           params: { path: { booking_id: input.bookingId } },
           body: {
@@ -16,7 +17,9 @@ export function createAdminCancelActors(api: ApiClient) {
             reason: input.reason,
           },
         }),
-      ),
-    ),
+      );
+      // The booking's page (200) or the request for the owners (202), which names who asked.
+      return 'requested_by' in answer ? 'sent-for-approval' : 'cancelled';
+    }),
   };
 }

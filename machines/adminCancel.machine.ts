@@ -12,6 +12,13 @@ export type AdminCancelInput = {
   bookingId: number;
   /** What the member paid, in cents: the most any refund can be. */
   paidCents: number;
+  /** What the refund policy gives now, in cents. */
+  policyCents: number;
+  /**
+   * The staff refund ceiling in cents (a refund above it is sent to the owners for approval), or null for an
+   * owner, who has none.
+   */
+  ceilingCents: number | null;
 };
 
 export type AdminCancelContext = AdminCancelInput & {
@@ -28,6 +35,9 @@ export type AdminCancelEvent =
   | { type: 'reason.change'; value: string }
   | { type: 'cancel.submit' };
 
+/** What the cancellation answered: done, or sent to the owners for approval (a staff refund above the ceiling). */
+export type AdminCancelOutcome = 'cancelled' | 'sent-for-approval';
+
 export type AdminCancelRequest = {
   bookingId: number;
   refund: { mode: 'policy' } | { mode: 'full' | 'none' } | { mode: 'amount'; amount_cents: number };
@@ -40,6 +50,23 @@ export function eurosToCents(typed: string): number | null {
   if (!match) return null;
   const [, whole, fraction = ''] = match;
   return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+}
+
+/** The refund the form asks for, in cents (0 while a typed amount is no amount). */
+export function refundCentsOf(
+  context: Pick<AdminCancelContext, 'mode' | 'amount' | 'paidCents' | 'policyCents'>,
+): number {
+  if (context.mode === 'policy') return context.policyCents;
+  if (context.mode === 'full') return context.paidCents;
+  if (context.mode === 'none') return 0;
+  return eurosToCents(context.amount) ?? 0;
+}
+
+/** Whether sending the form asks the owners rather than cancels: a staff refund above the ceiling. */
+export function needsApproval(
+  context: Pick<AdminCancelContext, 'mode' | 'amount' | 'paidCents' | 'policyCents' | 'ceilingCents'>,
+): boolean {
+  return context.ceilingCents !== null && refundCentsOf(context) > context.ceilingCents;
 }
 
 /** Why the form cannot be sent yet, or null when it can. */
@@ -69,12 +96,13 @@ function requestOf(context: AdminCancelContext): AdminCancelRequest {
 /**
  * An operator cancels a booking (issue 18): with the refund policy's amount, or overriding it (full, none, or
  * an amount up to what was paid), always with a reason. The form is checked before any call; while the cancellation
- * runs nothing else can be sent, and a failure keeps the form as it was. Done, the booking page reloads
- * (`cancelled`).
+ * runs nothing else can be sent, and a failure keeps the form as it was. A staff member's refund above the ceiling
+ * (`needsApproval`, said before sending) is sent to the owners instead (issue 32): the server answers so and the
+ * flow ends `sentForApproval`. Either way the booking page reloads (`cancelled`).
  */
 export const adminCancelMachine = adminMachineSetup({
   types: machineTypes<AdminCancelContext, AdminCancelEvent, AdminCancelInput>(),
-  calls: { cancelBooking: placeholder<void, AdminCancelRequest>('cancelBooking') },
+  calls: { cancelBooking: placeholder<AdminCancelOutcome, AdminCancelRequest>('cancelBooking') },
   reports: 'cancelled',
   fallback: 'can-not-cancel-bookings',
   guards: { canSubmit: ({ context }) => cancelProblem(context) === null },
@@ -96,10 +124,18 @@ export const adminCancelMachine = adminMachineSetup({
         id: 'cancelBooking',
         src: 'cancelBooking',
         input: ({ context }) => requestOf(context),
-        onDone: { target: 'cancelled', actions: 'cancelled' },
+        onDone: [
+          {
+            guard: ({ event }) => event.output === 'sent-for-approval',
+            target: 'sentForApproval',
+            actions: 'cancelled',
+          },
+          { target: 'cancelled', actions: 'cancelled' },
+        ],
         onError: failedBackTo('editing'),
       },
     },
     cancelled: { type: 'final' },
+    sentForApproval: { type: 'final' },
   },
 });

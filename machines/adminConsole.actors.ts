@@ -38,6 +38,8 @@ export type AdminCreditPackUpdate = Schemas['AdminCreditPackUpdate'];
 export type CreditUnit = Schemas['CreditUnit'];
 export type AdminGiftVoucher = Schemas['AdminGiftVoucher'];
 export type RefundRatios = Schemas['RefundRatios'];
+export type RefundApproval = Schemas['RefundApproval'];
+export type RefundApprovalList = Schemas['RefundApprovalList'];
 export type MoneyReport = Schemas['MoneyReport'];
 export type OccupancyReport = Schemas['OccupancyReport'];
 export type AuditPage = Schemas['AuditPage'];
@@ -246,6 +248,28 @@ export function createAdminConsoleActors(api: ApiClient) {
         }),
       ),
     refundPolicy: () => expectData(api.GET('/admin/refund-policy')),
+    refundApprovals: () => expectData(api.GET('/admin/refund-approvals')),
+    /** How many refunds wait for an owner (the console's navigation shows it); `page` only makes it load again. */
+    pendingApprovals: async (_params: { page: string }) =>
+      (await expectData(api.GET('/admin/refund-approvals'))).pending.length,
+    approveRefund: (params: { id: number }) =>
+      expectData(
+        api.POST('/admin/refund-approvals/{approval_id}/approve', {
+          params: { path: { approval_id: params.id } },
+        }),
+      ),
+    refuseRefund: (params: { id: number; reason: string }) =>
+      expectData(
+        api.POST('/admin/refund-approvals/{approval_id}/refuse', {
+          params: { path: { approval_id: params.id } },
+          body: { reason: params.reason },
+        }),
+      ),
+    /** The ceiling in cents, as the form read it (null: not an amount, which the form does not send). */
+    setRefundCeiling: (params: { cents: number }) =>
+      expectData(
+        api.PUT('/admin/refund-ceiling', { body: { staff_refund_ceiling_eur: params.cents / 100 } }),
+      ),
     money: (filters: ReportFilters) =>
       expectData(api.GET('/admin/reports/money', { params: { query: reportQuery(filters) } })),
     occupancy: (filters: ReportFilters) =>

@@ -1211,7 +1211,7 @@ export interface paths {
     put?: never;
     /**
      * Cancel a booking
-     * @description Cancels a confirmed (or pending) booking that has not ended and refunds by `refund.mode`: `policy` (what the member would get now), `full`, `none`, or `amount` (at most what was paid, else 409 `refund_exceeds_paid`). The member is told in their language. Exactly one refund even when the member cancels at the same time. Audited with the reason.
+     * @description Cancels a confirmed (or pending) booking that has not ended and refunds by `refund.mode`: `policy` (what the member would get now), `full`, `none`, or `amount` (at most what was paid, else 409 `refund_exceeds_paid`). The member is told in their language. Exactly one refund even when the member cancels at the same time. Audited with the reason. A staff member's refund above the staff ceiling (`StaffRefundCeiling`) cancels nothing: it is sent to the owners for approval (202 with the request; the booking, its door code, the member and the money stay as they are until an owner approves).
      */
     post: operations['adminCancelBooking'];
     delete?: never;
@@ -1689,6 +1689,86 @@ export interface paths {
      * @description Same service as `refund-ratios set`: a `"0"` threshold is required. Applies to bookings made from now on (each booking keeps its snapshot). Audited. Owners only.
      */
     put: operations['setAdminRefundPolicy'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/refund-approvals': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Refunds above the staff ceiling, waiting for an owner or decided
+     * @description The staff refund ceiling, the requests waiting for an owner (oldest first) and the 50 latest decided (newest first). Owners see every request; staff see those they asked for, with the owner's decision and, when refused, why.
+     */
+    get: operations['listRefundApprovals'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/refund-approvals/{approval_id}/approve': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Approve a refund above the staff ceiling
+     * @description Cancels the booking with the refund the staff member asked for (its policy read when they asked), through the same cancellation as `adminCancelBooking`, as this owner, with the requester's reason; only then is the member told. Under the request's row lock: two owners approving at once make one cancellation and one refund (the other hears 409 `refund_approval_decided`). A booking cancelled or ended meanwhile closes the request with nothing refunded (409 `refund_approval_closed`). Same use case as `approvals approve`. Audited. Owners only.
+     */
+    post: operations['approveRefund'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/refund-approvals/{approval_id}/refuse': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Refuse a refund above the staff ceiling
+     * @description Nothing happens to the booking, its door code, the member or the money; the reason is kept for the staff member who asked. Same use case as `approvals refuse`. Audited. Owners only.
+     */
+    post: operations['refuseRefund'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/refund-ceiling': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Set the staff refund ceiling
+     * @description The most a staff member refunds on a cancellation without an owner's approval (owners have no ceiling), in whole cents; it applies to the next cancellation. Same use case as `approvals ceiling`. Audited. Owners only.
+     */
+    put: operations['setStaffRefundCeiling'];
     post?: never;
     delete?: never;
     options?: never;
@@ -2258,6 +2338,10 @@ export interface components {
       | 'door_unlock_failed'
       | 'door_unlock_in_progress'
       | 'broadcast_not_found'
+      | 'refund_approval_pending'
+      | 'refund_approval_not_found'
+      | 'refund_approval_decided'
+      | 'refund_approval_closed'
       | 'provider_balance_missing'
       | 'provider_balance_refused'
       | 'provider_balance_unavailable';
@@ -3263,6 +3347,10 @@ export interface components {
       booking: components['schemas']['AdminBooking'];
       /** @description What the refund policy gives if cancelled now (0 when not cancellable). */
       refundable_eur: components['schemas']['Money'];
+      /** @description The staff refund ceiling in force: a staff member's cancellation refunding more is sent to the owners for approval (owners have no ceiling). */
+      staff_refund_ceiling_eur: components['schemas']['Money'];
+      /** @description The booking's latest request for an owner's approval (pending or decided), or null. */
+      refund_approval: components['schemas']['RefundApproval'] | null;
       /** @description Oldest first. */
       history: components['schemas']['BookingEvent'][];
       payments: components['schemas']['MoneyMovement'][];
@@ -3281,6 +3369,61 @@ export interface components {
     AdminCancelRequest: {
       refund: components['schemas']['RefundChoice'];
       reason: components['schemas']['Reason'];
+    };
+    StaffRefundCeiling: {
+      /** @description The most a staff member refunds on a cancellation without an owner's approval, in whole cents (30 € until an owner sets it). Owners have no ceiling. */
+      staff_refund_ceiling_eur: components['schemas']['Money'];
+    };
+    RefundRefusal: {
+      /** @description Why the refund is refused, for the staff member who asked. */
+      reason: components['schemas']['Reason'];
+    };
+    /**
+     * @description pending: waiting for an owner; approved: the booking was cancelled and refunded then; refused: nothing changed; closed: the booking was cancelled or ended before a decision, nothing refunded by the request.
+     * @enum {string}
+     */
+    RefundApprovalStatus: 'pending' | 'approved' | 'refused' | 'closed';
+    /** @description The booking as it is now. */
+    RefundApprovalBooking: {
+      id: components['schemas']['Id'];
+      status: components['schemas']['AdminBookingStatus'];
+      branch: components['schemas']['BranchRef'];
+      start_time: components['schemas']['Instant'];
+      end_time: components['schemas']['Instant'];
+      member_email: string | null;
+    };
+    /** @description A staff member's cancellation whose refund was above the staff ceiling: nothing happened to the booking, its door code, the member or the money until an owner approved it. */
+    RefundApproval: {
+      id: components['schemas']['Id'];
+      status: components['schemas']['RefundApprovalStatus'];
+      booking: components['schemas']['RefundApprovalBooking'];
+      /**
+       * @description The refund the staff member chose (`RefundChoice`); `none` never needs an owner.
+       * @enum {string}
+       */
+      refund_mode: 'policy' | 'full' | 'amount';
+      /** @description The refund asked for, as the cancellation computed it when asked. */
+      refund_eur: components['schemas']['Money'];
+      /** @description The staff member's reason, told to the member if approved. */
+      reason: string;
+      requested_at: components['schemas']['Instant'];
+      /** @description The staff member's e-mail. */
+      requested_by: string;
+      /** Format: date-time */
+      decided_at: string | null;
+      /** @description The owner's e-mail (the CLI's name when decided there). */
+      decided_by: string | null;
+      /** @description Why an owner refused it. */
+      decision_reason: string | null;
+      /** @description What the approved cancellation refunded; null until approved. */
+      refunded_eur: components['schemas']['Money'] | null;
+    };
+    RefundApprovalList: {
+      staff_refund_ceiling_eur: components['schemas']['Money'];
+      /** @description Waiting for an owner, oldest first. */
+      pending: components['schemas']['RefundApproval'][];
+      /** @description The latest 50 decided, newest first. */
+      decided: components['schemas']['RefundApproval'][];
     };
     AdminMoveRequest: {
       time_slot_id: components['schemas']['Id'];
@@ -3964,14 +4107,55 @@ export interface components {
       /** @description booked_hours / open_hours; null in an hour never open in the period. */
       occupancy: number | null;
     };
+    /**
+     * @description The actions the server records in the audit log, one per kind of operator change (server/kernel/audit.ts takes only these; the console words each one in its language).
+     * @enum {string}
+     */
+    AuditAction:
+      | 'booking.cancel'
+      | 'booking.move'
+      | 'booking.resend_code'
+      | 'branch.create'
+      | 'branch.update'
+      | 'branch.prices'
+      | 'branch.date_price'
+      | 'branch.date_price_removed'
+      | 'branch.on_call'
+      | 'broadcast.send'
+      | 'closure.create'
+      | 'closure.reopen'
+      | 'contact.block'
+      | 'contact.unblock'
+      | 'coupon.create'
+      | 'coupon.update'
+      | 'credit_pack.create'
+      | 'credit_pack.update'
+      | 'door.unlock'
+      | 'member.block'
+      | 'member.unblock'
+      | 'member.export'
+      | 'member.erase'
+      | 'member.note'
+      | 'operator.create'
+      | 'operator.remove'
+      | 'operator.set_password'
+      | 'operator.set_branches'
+      | 'refund_approval.approve'
+      | 'refund_approval.close'
+      | 'refund_approval.refuse'
+      | 'refund_approval.request'
+      | 'refund_ceiling.set'
+      | 'refund_policy.set'
+      | 'session.end'
+      | 'tax_document.resend';
     AuditEntry: {
       id: components['schemas']['Id'];
       at: components['schemas']['Instant'];
       /** @description Null for changes made with the back-office CLI. */
       operator_id: number | null;
       operator_email: string | null;
-      /** @description e.g. booking.cancel, closure.create, branch.update, member.block. */
-      action: string;
+      /** @description What was done: one of the actions the server records (AuditAction), or, in an older entry, a code it no longer records (kept as it was written). */
+      action: components['schemas']['AuditAction'] | string;
       entity_type: string;
       entity_id: string;
       /** @description What names the entity for a reader (a member's e-mail or phone while the account holds one). */
@@ -4198,6 +4382,8 @@ export interface components {
     CouponCode: string;
     /** @description A blocked contact's id. */
     BlockedId: components['schemas']['Id'];
+    /** @description A refund approval request's id. */
+    RefundApprovalId: components['schemas']['Id'];
     /** @description A broadcast's id. */
     BroadcastId: components['schemas']['Id'];
     /** @description A member's (account's) id. */
@@ -6509,6 +6695,15 @@ export interface operations {
           'application/json': components['schemas']['AdminBookingDetail'];
         };
       };
+      /** @description A staff member's refund above the staff ceiling: nothing was cancelled, the request waits for an owner (the owners are told by e-mail). */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RefundApproval'];
+        };
+      };
       400: components['responses']['BadRequest'];
       /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
       401: components['responses']['Unauthorized'];
@@ -6516,7 +6711,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       /** @description No such booking (`booking_not_found`). */
       404: components['responses']['NotFound'];
-      /** @description Not cancellable (`booking_not_cancelable`) or an amount above what was paid (`refund_exceeds_paid`). */
+      /** @description Not cancellable (`booking_not_cancelable`), an amount above what was paid (`refund_exceeds_paid`), or a request for the booking already waiting for an owner (`refund_approval_pending`). */
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       414: components['responses']['UrlTooLong'];
@@ -7711,6 +7906,157 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['RefundRatios'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listRefundApprovals: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RefundApprovalList'];
+        };
+      };
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  approveRefund: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description A refund approval request's id. */
+        approval_id: components['parameters']['RefundApprovalId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Approved; the booking is cancelled and `refunded_eur` was refunded. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RefundApproval'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      /** @description No such request (`refund_approval_not_found`). */
+      404: components['responses']['NotFound'];
+      /** @description Decided already (`refund_approval_decided`); the booking was cancelled or ended meanwhile, the request now closed (`refund_approval_closed`); the gym now holds less than the amount asked (`refund_exceeds_paid`, the request still waits). */
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  refuseRefund: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path: {
+        /** @description A refund approval request's id. */
+        approval_id: components['parameters']['RefundApprovalId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RefundRefusal'];
+      };
+    };
+    responses: {
+      /** @description Refused. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RefundApproval'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description No operator token, or one that is invalid, expired or ended (member tokens included). */
+      401: components['responses']['Unauthorized'];
+      /** @description The operator is staff: owners only (`operator_forbidden`). */
+      403: components['responses']['Forbidden'];
+      /** @description No such request (`refund_approval_not_found`). */
+      404: components['responses']['NotFound'];
+      /** @description Decided already (`refund_approval_decided`). */
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      414: components['responses']['UrlTooLong'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['ValidationFailed'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  setStaffRefundCeiling: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The caller's interface language, which localises error `detail`s and messages: pt (default), en, fr, de, sk. Only the primary subtag is read (`pt-PT` is pt); anything else falls back to pt. */
+        locale?: components['parameters']['Locale'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['StaffRefundCeiling'];
+      };
+    };
+    responses: {
+      /** @description Done. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StaffRefundCeiling'];
         };
       };
       400: components['responses']['BadRequest'];

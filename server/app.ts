@@ -27,7 +27,7 @@ import type { JobQueue } from './jobs/queue.ts';
 import { systemClock, type Clock } from './kernel/clock.ts';
 import { AppError } from './kernel/errors.ts';
 import { resolveLocale } from './kernel/i18n.ts';
-import { createModules } from './modules.ts';
+import { createModules, type Modules } from './modules.ts';
 import { notificationHandlers, type OutboxWorker } from './notifications/index.ts';
 import { operatorAuth, operatorHandlers, totpUri } from './operators/index.ts';
 
@@ -50,6 +50,8 @@ declare module 'fastify' {
     doors: DoorService;
     /** Starts the periodic work (outbox delivery, housekeeping); main.ts calls it once listening. */
     startBackgroundWork(): void;
+    /** The composition root's services (server/modules.ts), which the CLI runs on too; tests hand them to it. */
+    modules: Modules;
   }
 }
 
@@ -144,6 +146,7 @@ export async function buildApp(
     app.decorate('afterAnswer', afterAnswer);
     app.decorate('outboxWorker', outboxWorker);
     app.decorate('startBackgroundWork', modules.startBackgroundWork);
+    app.decorate('modules', modules);
     app.decorateRequest('user', null);
     app.decorateRequest('operatorCaller', null);
 

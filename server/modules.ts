@@ -231,6 +231,9 @@ export async function createModules(
   });
   const consoleService = createConsoleService({
     ...fulfilment,
+    // Told of a staff refund waiting for approval when no owner is left to tell.
+    operatorEmail: config.operator.email,
+    operatorLocale: config.operator.locale,
     bookings,
     resend: accessCodeNotifier,
     auth,

@@ -148,6 +148,9 @@ const adminBookingsRoute = createRoute({
 const adminBookingRoute = createRoute({ getParentRoute: () => adminRoute, path: 'bookings/$bookingId' }).lazy(
   () => consolePage('bookingPage'),
 );
+const adminApprovalsRoute = createRoute({ getParentRoute: () => adminRoute, path: 'approvals' }).lazy(() =>
+  consolePage('approvals'),
+);
 const adminMembersRoute = createRoute({
   getParentRoute: () => adminRoute,
   path: 'members',
@@ -233,6 +236,7 @@ const routeTree = rootRoute.addChildren([
     adminTodayRoute,
     adminBookingsRoute,
     adminBookingRoute,
+    adminApprovalsRoute,
     adminMembersRoute,
     adminMemberRoute,
     adminDoorsRoute,

@@ -143,13 +143,18 @@ export async function bookAndPay(
   token: string,
   slots: ApiSlot[],
 ): Promise<string> {
-  const sessionId = (await holdByApi(request, token, slots)).split('_secret_')[0];
+  return payCheckout(request, await holdByApi(request, token, slots));
+}
+
+/** Pays a checkout (its client secret) on the local checkout with the test card: the checkout session id. */
+export async function payCheckout(request: APIRequestContext, clientSecret: string): Promise<string> {
+  const sessionId = clientSecret.split('_secret_')[0]!;
   const paid = await request.post(`/api/checkout/local/${sessionId}/complete`, {
     data: { card_number: '4242424242424242' },
   });
   expect(paid.ok(), await paid.text()).toBe(true);
   expect(((await paid.json()) as { outcome: string }).outcome).toBe('paid');
-  return sessionId!;
+  return sessionId;
 }
 
 /** A form field by its exact label; a required field's label ends with Mantine's asterisk. */

@@ -14,8 +14,16 @@ export async function runChange<T>(
   words: Partial<Record<ErrorCode, string>> = {},
 ): Promise<T> {
   const actor = actorOf(context);
+  return inWords(() => runTransaction(context.db, { name: 'admin' }, (trx) => work(trx, actor)), words);
+}
+
+/** Runs `work`; a refusal `words` names is said in the operator's words, with its code (exit 2). */
+export async function inWords<T>(
+  work: () => Promise<T>,
+  words: Partial<Record<ErrorCode, string>>,
+): Promise<T> {
   try {
-    return await runTransaction(context.db, { name: 'admin' }, (trx) => work(trx, actor));
+    return await work();
   } catch (error) {
     const said = error instanceof AppError ? words[error.code] : undefined;
     if (said === undefined) throw error;

@@ -3,6 +3,7 @@ import { ZodError, type z } from 'zod';
 import { sqlState } from '../kernel/database-errors.ts';
 import { AppError } from '../kernel/errors.ts';
 import { UsageError, type AdminCommand, type AdminContext } from './command.ts';
+import { approvalCommands } from './commands/approvals.ts';
 import { blockCommands } from './commands/block.ts';
 import { bookingCommands } from './commands/bookings.ts';
 import { branchCommands } from './commands/branch.ts';
@@ -32,6 +33,7 @@ const COMMANDS: Record<string, AdminCommand> = {
   ...blockCommands,
   ...noteCommands,
   ...bookingCommands,
+  ...approvalCommands,
   ...paymentCommands,
   ...lockCommands,
   ...operatorCommands,

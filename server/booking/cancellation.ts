@@ -156,6 +156,29 @@ export function creditRatioOfMode(mode: OperatorRefundMode | 'amount'): number |
   return mode === 'full' ? 1 : mode === 'none' ? 0 : undefined;
 }
 
+/** Gives each booking's refund, from what its policy gives `at` and what the gym holds of what was paid. */
+export type RefundOf = (row: repository.BookingToCancelRow, policyCents: number, held: number) => number;
+
+/**
+ * The refund `refundOf` gives each of the confirmed `rows` cancelled `at`, in their order: what cancelling them
+ * refunds, and what an approval of a cancellation is asked for (console/use-cases/request-cancellation.ts).
+ */
+export async function refundsOf(
+  trx: Db,
+  rows: readonly repository.BookingToCancelRow[],
+  refundOf: RefundOf,
+  at: Temporal.Instant,
+): Promise<number[]> {
+  const totals = await totalsOfBookings(
+    trx,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => {
+    const held = bookingMoney({ ...row, paid_at: null }, totals.get(row.id)).heldCents;
+    return refundOf(row, policyRefundCents(row, held, at), held);
+  });
+}
+
 /**
  * Cancels those of `bookingIds` still live, in `trx`, as an operator or a closure does: pending holds are released
  * (expired), confirmed bookings cancelled with the refund `refundOf` gives each (never more than the gym holds of
@@ -166,7 +189,7 @@ export async function cancelLiveBookings(
   deps: CancellationDependencies,
   request: {
     bookingIds: readonly number[];
-    refundOf: (row: repository.BookingToCancelRow, policyCents: number, held: number) => number;
+    refundOf: RefundOf;
     /** What comes back of what credit paid (1 all, 0 none); the policy's ratio when absent. */
     creditRatio?: number;
     canceledBy: string;
@@ -182,18 +205,12 @@ export async function cancelLiveBookings(
     rows.filter((row) => row.status === 'pending').map((row) => row.id),
   );
   const confirmed = rows.filter((row) => row.status === 'confirmed');
-  const totals = await totalsOfBookings(
-    trx,
-    confirmed.map((row) => row.id),
-  );
-  const toCancel = confirmed.map((row) => {
-    const held = bookingMoney({ ...row, paid_at: null }, totals.get(row.id)).heldCents;
-    return {
-      row,
-      refundCents: request.refundOf(row, policyRefundCents(row, held, request.at), held),
-      creditRatio: request.creditRatio,
-    };
-  });
+  const refunds = await refundsOf(trx, confirmed, request.refundOf, request.at);
+  const toCancel = confirmed.map((row, index) => ({
+    row,
+    refundCents: refunds[index]!,
+    creditRatio: request.creditRatio,
+  }));
   // The member is told by the cancellation's own notice (docs/decisions.md, 'Messages about a booking').
   await cancelAndRefund(
     trx,

@@ -20,7 +20,12 @@ export { refundableCents } from './refunds.ts';
 export { anySlotClosed, bookingsWithBranchAndClient } from './repository.ts';
 export { createBookingService, listBookingRecords } from './service.ts';
 export type { BookingService } from './service.ts';
-export { cancelBooking } from './use-cases/cancel-booking.ts';
+export { cancelBooking, cancellationRefundCents, lockCancelableBooking } from './use-cases/cancel-booking.ts';
+export type {
+  CancelBookingDependencies,
+  CancelBookingInput,
+  OperatorRefundChoice,
+} from './use-cases/cancel-booking.ts';
 export { closeBranch, closurePeriod } from './use-cases/close-branch.ts';
 export { createCoupon } from './use-cases/create-coupon.ts';
 export { moveBookingAsOperator } from './use-cases/move-booking-as-operator.ts';

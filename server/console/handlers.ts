@@ -88,9 +88,16 @@ export function consoleHandlers(services: {
     listAdminMoveOptions: answer(false, (request, _by, caller) =>
       service.moveOptions(request.params.booking_id, request.query.date, caller.branches),
     ),
-    adminCancelBooking: answer(false, (request, by, caller) =>
-      service.cancelBooking(by, request.params.booking_id, request.body, caller.branches),
-    ),
+    // A staff member's refund above the ceiling cancels nothing: 202 with the request the owners decide.
+    adminCancelBooking: async (request, reply) => {
+      noStore(reply);
+      const caller = currentOperator(request);
+      const outcome = await service.cancelBooking(actor(request), request.params.booking_id, request.body, {
+        role: caller.operator.role,
+        branches: caller.branches,
+      });
+      return outcome.kind === 'approval' ? reply.status(202).send(outcome.approval) : outcome.detail;
+    },
     adminResendAccessCode: async (request, reply) => {
       await service.resendCode(actor(request), request.params.booking_id, currentOperator(request).branches);
       return reply.status(202).send(localisedMessage('codeSent', resolveLocale(request.headers.locale)));
@@ -190,6 +197,17 @@ export function consoleHandlers(services: {
     setAdminRefundPolicy: answer(true, (request, by) => catalogue.setRefundPolicy(by, request.body)),
     // Blocks and erasure reach a member's bookings at every branch: an operator limited to some branches is
     // refused them (`branch_forbidden`) rather than cancelling bookings at branches they do not see.
+    // Refunds above the staff ceiling: staff read their own requests; owners read all and decide.
+    listRefundApprovals: answer(false, (_request, _by, caller) =>
+      service.listRefundApprovals({ operatorId: caller.operator.id, role: caller.operator.role }),
+    ),
+    approveRefund: answer(true, (request, by) => service.approveRefund(by, request.params.approval_id)),
+    refuseRefund: answer(true, (request, by) =>
+      service.refuseRefund(by, request.params.approval_id, request.body.reason),
+    ),
+    setStaffRefundCeiling: answer(true, (request, by) =>
+      service.setStaffRefundCeiling(by, request.body.staff_refund_ceiling_eur),
+    ),
     listBlockedContacts: answer(false, () => service.listBlockedContacts()),
     previewBlockContact: answer(false, (request, _by, caller) => {
       assertAllBranches(caller);

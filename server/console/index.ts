@@ -9,3 +9,7 @@ export { stripeReconciliationCsv } from './reconciliation.ts';
 export { createDoorControl } from './door-control.ts';
 export type { DoorControl } from './door-control.ts';
 export { addMemberNote, forgetMemberNotes, listMemberNotes } from './member-notes.ts';
+export { DEFAULT_STAFF_REFUND_CEILING_CENTS, readStaffRefundCeiling } from './refund-approvals.ts';
+export { listRefundApprovals } from './refund-approvals-repository.ts';
+export { refuseRefund } from './use-cases/decide-refund-approval.ts';
+export { setStaffRefundCeiling } from './use-cases/set-refund-ceiling.ts';

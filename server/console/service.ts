@@ -13,7 +13,6 @@ import {
 import { formatLocalTime } from '../catalog/index.ts';
 import {
   type AccessCodeNotifier,
-  cancelBooking,
   cancelFutureBookingsOfMembers,
   type CancellationDependencies,
   closeBranch,
@@ -31,7 +30,7 @@ import { centsToEuros, eurosToCents } from '../kernel/money.ts';
 import { dateFromInstant, instantFromDate, type Clock } from '../kernel/clock.ts';
 import type { Db } from '../db/database.ts';
 import { runTransaction, type TransactionRetryLog } from '../kernel/transactions.ts';
-import type { BookingStatus, LockDoorState } from '../db/schema.ts';
+import type { BookingStatus, LockDoorState, OperatorRole } from '../db/schema.ts';
 import { AppError, PERIOD_TOO_LONG } from '../kernel/errors.ts';
 import type { OperationQuery } from '../http/operations.ts';
 import { doorStatesOfBookings } from '../doors/index.ts';
@@ -39,6 +38,11 @@ import type { components } from '../../openapi/schema.gen.ts';
 import * as repository from './repository.ts';
 import { createBroadcastReads, sendBroadcast } from './broadcasts.ts';
 import { addMemberNote, listMemberNotes } from './member-notes.ts';
+import { readStaffRefundCeiling, type ApprovalNoticeDependencies } from './refund-approvals.ts';
+import * as approvals from './refund-approvals-repository.ts';
+import { approveRefund, refuseRefund } from './use-cases/decide-refund-approval.ts';
+import { requestCancellation } from './use-cases/request-cancellation.ts';
+import { setStaffRefundCeiling } from './use-cases/set-refund-ceiling.ts';
 import {
   ALL_BRANCHES,
   assertMayActOnBranch,
@@ -51,15 +55,16 @@ type Schemas = components['schemas'];
 export type RefundMode = 'policy' | 'full' | 'none' | 'amount';
 export type RefundChoice = { mode: RefundMode; amount_eur?: number };
 
-export type ConsoleDependencies = CancellationDependencies & {
-  db: Db;
-  clock: Clock;
-  bookings: BookingService;
-  resend: AccessCodeNotifier;
-  auth: AuthService;
-  /** Where a transaction run again after a deadlock is reported (runTransaction); not reported when absent. */
-  log?: TransactionRetryLog | null;
-};
+export type ConsoleDependencies = CancellationDependencies &
+  ApprovalNoticeDependencies & {
+    db: Db;
+    clock: Clock;
+    bookings: BookingService;
+    resend: AccessCodeNotifier;
+    auth: AuthService;
+    /** Where a transaction run again after a deadlock is reported (runTransaction); not reported when absent. */
+    log?: TransactionRetryLog | null;
+  };
 
 function doorCodeState(
   row: repository.AdminBookingRow,
@@ -164,6 +169,38 @@ export function createConsoleService(deps: ConsoleDependencies) {
       .where('id', '=', Number(id))
       .executeTakeFirst();
     return operator?.email ?? canceledBy;
+  }
+
+  /** A request for an owner's approval as the console shows it: its booking's times in the branch's zone. */
+  function approvalView(row: approvals.RefundApprovalListRow, at: Date): Schemas['RefundApproval'] {
+    const local = (date: Date) => formatLocalTime(instantFromDate(date), row.time_zone);
+    return {
+      id: row.id,
+      status: row.status,
+      booking: {
+        id: row.booking_id,
+        status: statusOf({ status: row.booking_status, hold_expires_at: row.hold_expires_at }, at),
+        branch: { id: row.branch_id, name: row.branch_name, time_zone: row.time_zone },
+        start_time: local(row.start_time),
+        end_time: local(row.end_time),
+        member_email: row.member_email,
+      },
+      refund_mode: row.refund_mode,
+      refund_eur: centsToEuros(row.refund_cents),
+      reason: row.reason,
+      requested_at: local(row.requested_at),
+      requested_by: row.requested_by_email,
+      decided_at: row.decided_at ? local(row.decided_at) : null,
+      decided_by: row.decided_by_email,
+      decision_reason: row.decision_reason,
+      refunded_eur: row.refunded_cents === null ? null : centsToEuros(row.refunded_cents),
+    };
+  }
+
+  async function requireApprovalView(approvalId: number): Promise<Schemas['RefundApproval']> {
+    const row = await approvals.findRefundApproval(db, approvalId);
+    if (!row) throw new AppError('refund_approval_not_found');
+    return approvalView(row, dateFromInstant(now()));
   }
 
   /** The booking, when it exists (404) and is at one of the caller's branches (403 `branch_forbidden`). */
@@ -308,29 +345,33 @@ export function createConsoleService(deps: ConsoleDependencies) {
       const row = await requireBooking(bookingId, scope);
       const [booking] = await views([row]);
       const local = (date: Date) => formatLocalTime(instantFromDate(date), row.time_zone);
-      const [payments, messages, codeEvents, moves, consoleMoves] = await Promise.all([
-        repository.moneyMovements(db, { bookingIds: [bookingId] }),
-        repository.messagesOfBooking(db, bookingId),
-        db
-          .selectFrom('lock_code_doors')
-          .innerJoin('lock_codes', 'lock_codes.id', 'lock_code_doors.lock_code_id')
-          .select([
-            'lock_code_doors.state',
-            'lock_code_doors.updated_at',
-            'lock_code_doors.error',
-            'lock_codes.programmed_at',
-          ])
-          .where('lock_code_doors.lock_code_id', '=', row.lock_code_id ?? 0)
-          .execute(),
-        movesRepository.listCompletedMoves(db, bookingId),
-        db
-          .selectFrom('audit_log')
-          .select(['at', 'operator_email', 'reason'])
-          .where('entity_type', '=', 'booking')
-          .where('entity_id', '=', String(bookingId))
-          .where('action', '=', 'booking.move')
-          .execute(),
-      ]);
+      const [payments, messages, codeEvents, moves, consoleMoves, approval, ceilingCents] = await Promise.all(
+        [
+          repository.moneyMovements(db, { bookingIds: [bookingId] }),
+          repository.messagesOfBooking(db, bookingId),
+          db
+            .selectFrom('lock_code_doors')
+            .innerJoin('lock_codes', 'lock_codes.id', 'lock_code_doors.lock_code_id')
+            .select([
+              'lock_code_doors.state',
+              'lock_code_doors.updated_at',
+              'lock_code_doors.error',
+              'lock_codes.programmed_at',
+            ])
+            .where('lock_code_doors.lock_code_id', '=', row.lock_code_id ?? 0)
+            .execute(),
+          movesRepository.listCompletedMoves(db, bookingId),
+          db
+            .selectFrom('audit_log')
+            .select(['at', 'operator_email', 'reason'])
+            .where('entity_type', '=', 'booking')
+            .where('entity_id', '=', String(bookingId))
+            .where('action', '=', 'booking.move')
+            .execute(),
+          approvals.latestOfBooking(db, bookingId),
+          readStaffRefundCeiling(db),
+        ],
+      );
       // Facts of one instant (one transaction: a move and its payment or refund, a cancellation and its refunds)
       // in the order they happen.
       const RANK: Record<Schemas['BookingEvent']['kind'], number> = {
@@ -414,6 +455,8 @@ export function createConsoleService(deps: ConsoleDependencies) {
       return {
         booking: booking!,
         refundable_eur: cancelable ? centsToEuros(policyRefundCents(row, held, at)) : 0,
+        staff_refund_ceiling_eur: centsToEuros(ceilingCents),
+        refund_approval: approval ? approvalView(approval, dateFromInstant(at)) : null,
         history,
         payments: payments.map(movementView),
         messages: messages.map((message) => ({
@@ -432,18 +475,22 @@ export function createConsoleService(deps: ConsoleDependencies) {
     /**
      * An operator's cancellation: a confirmed (or held) booking that has not ended, refunded by the policy, in
      * full, not at all, or by an amount up to what was paid. The booking row is locked, so a member cancelling
-     * at the same moment either finds it cancelled (and refunds nothing) or makes this one a 409.
+     * at the same moment either finds it cancelled (and refunds nothing) or makes this one a 409. A staff
+     * member's refund above the staff ceiling is a request for the owners instead (`approval`).
      */
     async cancelBooking(
       actor: Actor,
       bookingId: number,
       input: { refund: RefundChoice; reason: string },
-      scope: BranchScope,
-    ) {
-      await requireBooking(bookingId, scope);
+      caller: { role: OperatorRole; branches: BranchScope },
+    ): Promise<
+      | { kind: 'canceled'; detail: Schemas['AdminBookingDetail'] }
+      | { kind: 'approval'; approval: Schemas['RefundApproval'] }
+    > {
+      await requireBooking(bookingId, caller.branches);
       const { mode, amount_eur: amount } = input.refund;
-      await change('cancelBooking', (trx) =>
-        cancelBooking(trx, deps, {
+      const outcome = await change('cancelBooking', (trx) =>
+        requestCancellation(trx, deps, {
           actor,
           bookingId,
           refund:
@@ -451,9 +498,61 @@ export function createConsoleService(deps: ConsoleDependencies) {
               ? { mode, amountCents: amount === undefined ? null : eurosToCents(amount) }
               : { mode },
           reason: input.reason,
+          ceilingApplies: caller.role !== 'owner',
         }),
       );
-      return this.bookingDetail(bookingId, scope);
+      return outcome.kind === 'approval'
+        ? { kind: 'approval', approval: await requireApprovalView(outcome.approvalId) }
+        : { kind: 'canceled', detail: await this.bookingDetail(bookingId, caller.branches) };
+    },
+
+    // --- Refunds above the staff ceiling (issue 32, item 2) --------------------------------------------------
+
+    /** The ceiling, and the requests: every one for an owner, their own for a staff member. */
+    async listRefundApprovals(caller: {
+      operatorId: number;
+      role: OperatorRole;
+    }): Promise<Schemas['RefundApprovalList']> {
+      const [ceilingCents, lists] = await Promise.all([
+        readStaffRefundCeiling(db),
+        approvals.listRefundApprovals(db, {
+          requestedBy: caller.role === 'owner' ? undefined : caller.operatorId,
+          limit: 50,
+        }),
+      ]);
+      const at = dateFromInstant(now());
+      return {
+        staff_refund_ceiling_eur: centsToEuros(ceilingCents),
+        pending: lists.pending.map((row) => approvalView(row, at)),
+        decided: lists.decided.map((row) => approvalView(row, at)),
+      };
+    },
+
+    /**
+     * An owner approves: the booking cancelled and refunded as asked, or, when it was cancelled or ended meanwhile,
+     * the request closed (kept) and 409 `refund_approval_closed`.
+     */
+    async approveRefund(actor: Actor, approvalId: number): Promise<Schemas['RefundApproval']> {
+      const decision = await change('approveRefund', (trx) =>
+        approveRefund(trx, deps, { actor, approvalId }),
+      );
+      if (decision.status === 'closed') throw new AppError('refund_approval_closed');
+      return requireApprovalView(approvalId);
+    },
+
+    async refuseRefund(actor: Actor, approvalId: number, reason: string): Promise<Schemas['RefundApproval']> {
+      await change('refuseRefund', (trx) => refuseRefund(trx, deps, { actor, approvalId, reason }));
+      return requireApprovalView(approvalId);
+    },
+
+    async setStaffRefundCeiling(actor: Actor, euros: number): Promise<Schemas['StaffRefundCeiling']> {
+      const cents = eurosToCents(euros);
+      // Euros with cents: 10.005 is no ceiling anyone can refund to.
+      const ceilingCents = Math.abs(cents / 100 - euros) > 1e-9 ? Number.NaN : cents;
+      const stored = await change('setStaffRefundCeiling', (trx) =>
+        setStaffRefundCeiling(trx, deps, { actor, ceilingCents }),
+      );
+      return { staff_refund_ceiling_eur: centsToEuros(stored) };
     },
 
     async resendCode(actor: Actor, bookingId: number, scope: BranchScope): Promise<void> {

@@ -20,6 +20,7 @@ import * as doorControl from './migrations/0017_door_control.ts';
 import * as staffBranches from './migrations/0018_staff_branches.ts';
 import * as priceOverrides from './migrations/0019_price_overrides.ts';
 import * as broadcasts from './migrations/0020_broadcasts.ts';
+import * as refundApprovals from './migrations/0021_refund_approvals.ts';
 import * as bookablePeriods from './migrations/0022_bookable_periods.ts';
 import * as consoleIndexes from './migrations/0023_console_indexes.ts';
 
@@ -55,6 +56,7 @@ export function migrationsFor(options: MigrationOptions): Record<string, Migrati
     '0018_staff_branches': staffBranches,
     '0019_price_overrides': priceOverrides,
     '0020_broadcasts': broadcasts,
+    '0021_refund_approvals': refundApprovals,
     '0022_bookable_periods': bookablePeriods,
     '0023_console_indexes': consoleIndexes,
   };

@@ -734,6 +734,28 @@ export type BroadcastsTable = {
   created_by_email: string;
 };
 
+/** `closed`: the booking was cancelled or ended before an owner decided (migration 0021_refund_approvals). */
+export type RefundApprovalStatus = 'pending' | 'approved' | 'refused' | 'closed';
+
+/** A staff cancellation whose refund is above the staff ceiling, waiting for (or given) an owner's decision. */
+export type RefundApprovalsTable = {
+  id: GeneratedAlways<number>;
+  booking_id: number;
+  refund_mode: 'policy' | 'full' | 'amount';
+  amount_cents: number | null;
+  refund_cents: number;
+  reason: string;
+  requested_at: Timestamp;
+  requested_by: number | null;
+  requested_by_email: string;
+  status: Generated<RefundApprovalStatus>;
+  decided_at: Timestamp | null;
+  decided_by: number | null;
+  decided_by_email: string | null;
+  decision_reason: string | null;
+  refunded_cents: number | null;
+};
+
 export type MemberNotesTable = {
   id: GeneratedAlways<number>;
   user_id: string;
@@ -790,4 +812,5 @@ export type Database = {
   door_unlocks: DoorUnlocksTable;
   broadcasts: BroadcastsTable;
   member_notes: MemberNotesTable;
+  refund_approvals: RefundApprovalsTable;
 };

@@ -1,3 +1,4 @@
+import type { components } from '../../openapi/schema.gen.ts';
 import { pageWithTotal, type Db } from '../db/database.ts';
 
 /** Who made a change: an operator of the console, or the back-office CLI (no operator). */
@@ -11,8 +12,11 @@ export function cliActor(osUser: string): Actor {
   return { operatorId: null, email: `cli:${osUser}` };
 }
 
+/** What an audit row says was done: one of the contract's actions, which the console words (AuditAction). */
+export type AuditAction = components['schemas']['AuditAction'];
+
 export type AuditRecord = {
-  action: string;
+  action: AuditAction;
   entityType: string;
   entityId: string | number;
   reason?: string | null;

@@ -588,6 +588,37 @@ export const errorCatalogue = {
     status: 404,
     detail: /*i18n*/ { id: 'error.broadcast_not_found', message: 'Mensagem não encontrada.' },
   },
+  // --- Refunds above the staff ceiling (issue 32, item 2) ---
+  refund_approval_pending: {
+    status: 409,
+    detail: /*i18n*/ {
+      id: 'error.refund_approval_pending',
+      message:
+        'Esta reserva já tem um cancelamento à espera de um proprietário. Aguarde a decisão antes de pedir outro.',
+    },
+  },
+  refund_approval_not_found: {
+    status: 404,
+    detail: /*i18n*/ {
+      id: 'error.refund_approval_not_found',
+      message: 'Pedido de aprovação não encontrado.',
+    },
+  },
+  refund_approval_decided: {
+    status: 409,
+    detail: /*i18n*/ {
+      id: 'error.refund_approval_decided',
+      message: 'Este pedido já foi decidido. Nada mudou.',
+    },
+  },
+  refund_approval_closed: {
+    status: 409,
+    detail: /*i18n*/ {
+      id: 'error.refund_approval_closed',
+      message:
+        'A reserva já foi cancelada ou já terminou: o pedido foi fechado e nada foi reembolsado por ele.',
+    },
+  },
 } as const satisfies Record<string, { status: number; detail: Message }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -3,6 +3,7 @@ import './admin.css';
 import { Trans, useLingui } from '@lingui/react/macro';
 import {
   AppShell,
+  Badge,
   Burger,
   Button,
   Center,
@@ -15,6 +16,7 @@ import {
   ScrollArea,
   Text,
   Title,
+  VisuallyHidden,
 } from '@mantine/core';
 import {
   Link,
@@ -26,11 +28,12 @@ import {
   useSearch,
 } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
-import { Suspense, useEffect, useState } from 'react';
+import { createContext, Suspense, use, useEffect, useEffectEvent, useState, type ReactNode } from 'react';
 import { rememberLocale } from '../i18n/i18n.ts';
 import { LOCALE_NAMES, LOCALES, switchLocaleInPath, type Locale } from '../i18n/locales.ts';
 import { darkOnly, theme } from '../ui/theme.ts';
 import { AdminContext, useAdmin, useAdminLocale, useAdminPath, useOperator } from './context.tsx';
+import { useAdminQuery } from './hooks.ts';
 import { Login } from './Login.tsx';
 import { SECTIONS, type SectionPath } from './sections.ts';
 import { Setup } from './Setup.tsx';
@@ -118,6 +121,7 @@ function useSectionLabels(): Record<SectionPath, string> {
   return {
     '': t`Hoje`,
     bookings: t`Reservas`,
+    approvals: t`Aprovações`,
     doors: t`Portas`,
     closures: t`Encerramentos`,
     broadcasts: t`Mensagens`,
@@ -133,6 +137,41 @@ function useSectionLabels(): Record<SectionPath, string> {
     audit: t`Registo de auditoria`,
     operators: t`Operadores`,
   };
+}
+
+const PendingApprovals = createContext<{ count: number; reload: () => void }>({
+  count: 0,
+  reload: () => {},
+});
+
+/**
+ * How many staff refunds wait for an owner, beside Approvals in an owner's navigation: read again on every page
+ * the owner opens (one small call), and when the Approvals page decides one (`usePendingApprovals().reload`).
+ */
+function PendingApprovalsCount({ page, children }: { page: string; children: ReactNode }) {
+  const query = useAdminQuery('pendingApprovals', { page });
+  const reload = useEffectEvent(() => query.reload());
+  useEffect(() => reload(), [page]);
+  return (
+    <PendingApprovals value={{ count: query.data ?? 0, reload: query.reload }}>{children}</PendingApprovals>
+  );
+}
+
+/** The owner's count of refunds waiting (0 for staff), and reading it again after a decision. */
+export function usePendingApprovals() {
+  return use(PendingApprovals);
+}
+
+function PendingBadge() {
+  const { t } = useLingui();
+  const { count } = usePendingApprovals();
+  if (count === 0) return null;
+  return (
+    <Badge size="sm" color="yellow" variant="light">
+      {count}
+      <VisuallyHidden>{t`à espera`}</VisuallyHidden>
+    </Badge>
+  );
 }
 
 function LanguageSwitch() {
@@ -165,7 +204,7 @@ function Layout() {
   const [navOpen, setNavOpen] = useState(false);
   const isOwner = operator?.role === 'owner';
   const visible = SECTIONS.filter((entry) => isOwner || !entry.ownerOnly);
-  return (
+  const shell = (
     <AppShell
       header={{ height: 56 }}
       navbar={{ width: 230, breakpoint: 'sm', collapsed: { mobile: !navOpen } }}
@@ -209,6 +248,7 @@ function Layout() {
                 />
               )}
               label={labels[entry.path]}
+              rightSection={entry.path === 'approvals' && isOwner ? <PendingBadge /> : undefined}
               active={entry.path === section}
               aria-current={entry.path === section ? 'page' : undefined}
               onClick={() => setNavOpen(false)}
@@ -228,6 +268,7 @@ function Layout() {
       </AppShell.Main>
     </AppShell>
   );
+  return isOwner ? <PendingApprovalsCount page={section}>{shell}</PendingApprovalsCount> : shell;
 }
 
 /** A console address that is no page. */

@@ -9,6 +9,7 @@ export const pages = {
   today: () => import('./pages/Today.tsx').then((module) => module.Route),
   bookings: () => import('./pages/Bookings.tsx').then((module) => module.Route),
   bookingPage: () => import('./pages/BookingPage.tsx').then((module) => module.Route),
+  approvals: () => import('./pages/Approvals.tsx').then((module) => module.Route),
   members: () => import('./pages/Members.tsx').then((module) => module.Route),
   memberPageRoute: () => import('./pages/Members.tsx').then((module) => module.MemberPageRoute),
   doors: () => import('./pages/Doors.tsx').then((module) => module.Route),

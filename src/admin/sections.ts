@@ -5,6 +5,7 @@
 export const SECTIONS = [
   { path: '', ownerOnly: false },
   { path: 'bookings', ownerOnly: false },
+  { path: 'approvals', ownerOnly: false },
   { path: 'doors', ownerOnly: false },
   { path: 'closures', ownerOnly: false },
   { path: 'broadcasts', ownerOnly: false },

@@ -1,5 +1,8 @@
 // @vitest-environment jsdom
 import './support/mocks.ts';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { components } from '../../openapi/schema.gen.ts';
@@ -91,6 +94,112 @@ const BLOCK: Entry = {
   after: { blocked: true, blocks_added: 1, canceled_booking_ids: [] },
 };
 
+const NEW_ACTIONS: Entry[] = [
+  {
+    ...base,
+    id: 10,
+    action: 'door.unlock',
+    entity_type: 'door',
+    entity_id: 'porta-da-rua',
+    reason: 'Cliente à porta, o código não abre',
+    before: null,
+    after: {
+      branch_id: 2,
+      outcome: 'opened',
+      error: null,
+      request_id: 'b6c1f2de-0000-4000-8000-000000000001',
+    },
+  },
+  {
+    ...base,
+    id: 11,
+    action: 'door.unlock',
+    entity_type: 'door',
+    entity_id: 'porta-da-rua',
+    reason: 'Entrega de material',
+    before: null,
+    after: {
+      branch_id: 2,
+      outcome: 'failed',
+      error: 'timeout',
+      request_id: 'b6c1f2de-0000-4000-8000-000000000002',
+    },
+  },
+  {
+    ...base,
+    id: 12,
+    action: 'broadcast.send',
+    entity_type: 'broadcast',
+    entity_id: '4',
+    before: null,
+    after: {
+      branch_id: 1,
+      starts_at: '2026-05-04T17:00:00Z',
+      ends_at: '2026-05-04T22:00:00Z',
+      channels: ['email', 'sms'],
+      languages: ['pt', 'en'],
+      recipients: 7,
+    },
+  },
+  {
+    ...base,
+    id: 13,
+    action: 'operator.set_branches',
+    entity_type: 'operator',
+    entity_id: '3',
+    before: { branch_ids: null },
+    after: { branch_ids: [1, 2] },
+  },
+  {
+    ...base,
+    id: 14,
+    action: 'branch.date_price',
+    entity_type: 'branch',
+    entity_id: '2',
+    before: { date: '2026-12-25', price: null },
+    after: {
+      date: '2026-12-25',
+      price: { day_price_cents: 2500, bands: [{ from: '18:00', to: '22:00', price_cents: 3000 }] },
+      grid_default_price_cents: 1500,
+    },
+  },
+  {
+    ...base,
+    id: 15,
+    action: 'branch.date_price_removed',
+    entity_type: 'branch',
+    entity_id: '2',
+    before: { date: '2026-12-25', price: { day_price_cents: 2500, bands: [] } },
+    after: { date: '2026-12-25', price: null, grid_default_price_cents: 1500 },
+  },
+  {
+    ...base,
+    id: 16,
+    action: 'branch.on_call',
+    entity_type: 'branch',
+    entity_id: '1',
+    before: { email: null, phone: null },
+    after: { email: 'piquete@gym.example', phone: '+351912345678' },
+  },
+  {
+    ...base,
+    id: 17,
+    action: 'member.note',
+    entity_type: 'member',
+    entity_id: '8408ce5e-226c-4b23-a67f-4380c0f28cea',
+    entity_label: 'rui@example.com',
+    before: null,
+    after: { note_id: 9 },
+  },
+];
+
+/** The actions the contract says the server records (AuditAction; server/kernel/audit.ts takes only these). */
+const recordedActions = (
+  parse(readFileSync(path.resolve(import.meta.dirname, '../../openapi/openapi.yaml'), 'utf8')) as {
+    components: { schemas: { AuditAction: { enum: string[] } } };
+  }
+).components.schemas.AuditAction.enum;
+
 let rendered: Console | null = null;
 afterEach(() => rendered?.stop());
 
@@ -167,5 +276,73 @@ describe('the audit log in words', () => {
     expect(raw.textContent).toContain(
       '{"status":"confirmed"} → {"status":"canceled","refund_mode":"amount","refunded_eur":12.5}',
     );
+  });
+
+  it('says a remote opening of a door, a broadcast, an operator limited to branches, a note and on-call contacts', async () => {
+    await renderAudit(NEW_ACTIONS);
+    expect(await linesOf('ana@gym.example abriu à distância a porta porta-da-rua de Porto')).toEqual([
+      'ana@gym.example abriu à distância a porta porta-da-rua de Porto',
+      'Motivo: Cliente à porta, o código não abre',
+    ]);
+    expect(await linesOf('ana@gym.example tentou abrir à distância a porta porta-da-rua de Porto')).toEqual([
+      'ana@gym.example tentou abrir à distância a porta porta-da-rua de Porto',
+      'A fechadura não confirmou a abertura: timeout',
+      'Motivo: Entrega de material',
+    ]);
+    const broadcast = (await screen.findByText(/enviou uma mensagem a quem tem reserva em Centro entre/))
+      .textContent;
+    expect(await linesOf(broadcast)).toEqual([
+      broadcast,
+      'Destinatários: 7',
+      'Por: e-mail, SMS',
+      'Textos em: pt, en',
+    ]);
+    expect(await linesOf('ana@gym.example limitou o operador #3 a Centro, Porto')).toEqual([
+      'ana@gym.example limitou o operador #3 a Centro, Porto',
+      'Antes: todas as filiais',
+    ]);
+    expect(await linesOf('ana@gym.example escreveu uma nota sobre o cliente rui@example.com')).toHaveLength(
+      1,
+    );
+    expect(await linesOf('ana@gym.example mudou os contactos de piquete de Centro')).toEqual([
+      'ana@gym.example mudou os contactos de piquete de Centro',
+      'e-mail: — → piquete@gym.example',
+      'telefone: — → +351912345678',
+    ]);
+  });
+
+  it("says a date's own price, set and removed, in the console's date order", async () => {
+    await renderAudit(NEW_ACTIONS);
+    expect(await linesOf('ana@gym.example deu a 25/12/2026 um preço próprio em Porto')).toEqual([
+      'ana@gym.example deu a 25/12/2026 um preço próprio em Porto',
+      `18:00–22:00: 30${NBSP}€`,
+      `Restantes horas: 25${NBSP}€`,
+    ]);
+    expect(await linesOf('ana@gym.example devolveu 25/12/2026 ao preço da grelha em Porto')).toEqual([
+      'ana@gym.example devolveu 25/12/2026 ao preço da grelha em Porto',
+      `Antes: Todo o dia: 25${NBSP}€`,
+    ]);
+  });
+
+  it('words every action the server records: none is said by its bare code', async () => {
+    expect(recordedActions.length).toBeGreaterThan(30);
+    const entries = recordedActions.map((action, index): Entry => ({
+      ...base,
+      id: 100 + index,
+      action,
+      entity_type: action.split('.')[0]!,
+      entity_id: String(index + 1),
+      before: null,
+      after: null,
+    }));
+    const table = await renderAudit(entries);
+    await within(table).findAllByText('Dados registados');
+    const sentences = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => row.querySelector('p')?.textContent ?? '');
+    expect(sentences).toHaveLength(recordedActions.length);
+    const bare = sentences.filter((sentence) => sentence.startsWith('ana@gym.example: '));
+    expect(bare).toEqual([]);
   });
 });

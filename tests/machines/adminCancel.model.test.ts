@@ -4,6 +4,8 @@ import {
   adminCancelMachine,
   cancelProblem,
   eurosToCents,
+  needsApproval,
+  refundCentsOf,
   type AdminCancelRequest,
 } from '../../machines/adminCancel.machine.ts';
 import { ApiError } from '../../machines/api.ts';
@@ -12,7 +14,8 @@ import { coverageOf, generatePaths, replayPath } from './model/harness.ts';
 type Event = EventFrom<typeof adminCancelMachine>;
 type Snapshot = SnapshotFrom<typeof adminCancelMachine>;
 
-const input = { bookingId: 41, paidCents: 2500 };
+// A staff member's form: the policy gives 12,50 €, the ceiling is 20 € (a full refund of 25 € goes to the owners).
+const input = { bookingId: 41, paidCents: 2500, policyCents: 1250, ceilingCents: 2000 };
 // The refund choices, amounts within, at and above what was paid or not an amount, a reason or none.
 const EVENTS = [
   { type: 'mode.change', mode: 'policy' },
@@ -26,7 +29,8 @@ const EVENTS = [
   { type: 'reason.change', value: 'Door broken on arrival' },
   { type: 'reason.change', value: '  ' },
   { type: 'cancel.submit' },
-  { type: 'xstate.done.actor.cancelBooking' },
+  { type: 'xstate.done.actor.cancelBooking', output: 'cancelled' },
+  { type: 'xstate.done.actor.cancelBooking', output: 'sent-for-approval' },
   {
     type: 'xstate.error.actor.cancelBooking',
     error: new ApiError('booking_not_cancelable', 'Already cancelled.'),
@@ -77,7 +81,13 @@ describe('admin cancellation machine, model-based', () => {
           }
           // At most one cancellation call is ever under way.
           expect(Object.keys(snapshot.children).length).toBe(snapshot.matches('cancelling') ? 1 : 0);
-          expect(cancelled).toBe(snapshot.matches('cancelled') ? 1 : 0);
+          // Cancelled or sent to the owners, the flow ends and the page reloads once.
+          const ended = snapshot.matches('cancelled') || snapshot.matches('sentForApproval');
+          expect(cancelled).toBe(ended ? 1 : 0);
+          if (type === 'xstate.done.actor.cancelBooking') {
+            const output = (step.event as unknown as { output: string }).output;
+            expect(snapshot.matches('sentForApproval')).toBe(output === 'sent-for-approval');
+          }
           if (type === 'xstate.error.actor.cancelBooking') {
             const code = (step.event as unknown as { error: ApiError }).error.code;
             // An ended session opens the login; a refusal is shown and the form kept.
@@ -95,6 +105,22 @@ describe('admin cancellation machine, model-based', () => {
 describe('admin cancellation machine, generated paths', () => {
   it('cover every state and at least 95% of the transitions', () => {
     coverage.assertComplete();
+  });
+});
+
+describe('a refund above the staff ceiling', () => {
+  const form = { ...input, amount: '', reason: 'x' };
+  it('is the refund the form asks for, compared with the ceiling; an owner has none', () => {
+    expect(refundCentsOf({ ...form, mode: 'policy' })).toBe(1250);
+    expect(refundCentsOf({ ...form, mode: 'full' })).toBe(2500);
+    expect(refundCentsOf({ ...form, mode: 'none' })).toBe(0);
+    expect(refundCentsOf({ ...form, mode: 'amount', amount: '20,01' })).toBe(2001);
+    expect(refundCentsOf({ ...form, mode: 'amount', amount: 'dez' })).toBe(0);
+    expect(needsApproval({ ...form, mode: 'policy' })).toBe(false);
+    expect(needsApproval({ ...form, mode: 'full' })).toBe(true);
+    expect(needsApproval({ ...form, mode: 'amount', amount: '20' })).toBe(false);
+    expect(needsApproval({ ...form, mode: 'amount', amount: '20,01' })).toBe(true);
+    expect(needsApproval({ ...form, mode: 'full', ceilingCents: null })).toBe(false);
   });
 });
 

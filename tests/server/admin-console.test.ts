@@ -90,6 +90,8 @@ const WELL_FORMED: Record<string, { body?: object; query?: string }> = {
   createAdminCoupon: { body: { code: 'TOKENS', discount: 0.1 } },
   updateAdminCoupon: { body: { discount: 0.2 } },
   setAdminRefundPolicy: { body: { thresholds: [{ hours: 0, ratio: 1 }] } },
+  refuseRefund: { body: REASON },
+  setStaffRefundCeiling: { body: { staff_refund_ceiling_eur: 1 } },
   blockContact: { body: { kind: 'email', value: 'x@gym.example', cancel_future_bookings: false, ...REASON } },
   previewBlockContact: { body: { kind: 'email', value: 'x@gym.example' } },
   blockMember: { body: { cancel_future_bookings: false, ...REASON } },
@@ -181,6 +183,7 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
     expect(ownersOnly.map((operation) => operation.operationId).sort()).toEqual(
       [
         'adminResendDocument',
+        'approveRefund',
         'createAdminBranch',
         'createAdminCoupon',
         'createAdminCreditPack',
@@ -201,6 +204,7 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
         'listAdminGiftVouchers',
         'listAdminPayments',
         'listOperators',
+        'refuseRefund',
         'removeBranchDatePrice',
         'removeOperator',
         'setAdminRefundPolicy',
@@ -208,6 +212,7 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
         'setBranchDatePrice',
         'setBranchPrices',
         'setOperatorBranches',
+        'setStaffRefundCeiling',
         'updateAdminCoupon',
         'updateAdminCreditPack',
       ].sort(),
@@ -240,6 +245,8 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
       setBranchOnCall: { email: 'on-call@gym.example', phone: null },
       setOperatorBranches: { branch_ids: [1] },
       setBranchDatePrice: { day_price_eur: 1, bands: [] },
+      refuseRefund: { reason: 'x' },
+      setStaffRefundCeiling: { staff_refund_ceiling_eur: 1 },
       updateAdminCoupon: { discount: 0.9 },
     };
     const query = '?from=2026-03-01&to=2026-03-31';

@@ -75,6 +75,7 @@ describeEachDatabase(
         'price_overrides',
         'price_rules',
         'rate_limit_counters',
+        'refund_approvals',
         'refunds',
         'settings',
         'slots',

@@ -277,12 +277,13 @@ function consolePathValues(operation: Operation, seeded: Seeded): Record<string,
       return { branch_id: NO_SUCH_ID };
     default:
       // Removing an operator, reopening a closure, unblocking a contact, blocking, unblocking or exporting a
-      // member: nobody by that id (404).
+      // member, approving or refusing a refund: nobody by that id (404).
       return {
         operator_id: NO_SUCH_ID,
         closure_id: NO_SUCH_ID,
         blocked_id: NO_SUCH_ID,
         member_id: NO_SUCH_UUID,
+        approval_id: NO_SUCH_ID,
       };
   }
 }
@@ -366,6 +367,9 @@ function consoleBody(operation: Operation, seeded: Seeded): Record<string, unkno
       return { discount: 0.2, valid_from: '2026-04-01T00:00:00Z', valid_until: '2026-03-01T00:00:00Z' };
     case 'eraseMember':
       return { reason: 'fuzz', confirm_email: 'fuzz.nobody@example.com' };
+    case 'setStaffRefundCeiling':
+      // A ceiling with a tenth of a cent (422): nothing is stored, nothing audited.
+      return { staff_refund_ceiling_eur: 10.005 };
     default:
       // The contract's own values refuse the rest: a refund policy without its 0-hour threshold, a contact to
       // block that is no e-mail address.

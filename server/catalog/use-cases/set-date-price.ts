@@ -1,5 +1,5 @@
 import type { Temporal } from 'temporal-polyfill';
-import { recordAudit, type Actor } from '../../kernel/audit.ts';
+import { recordAudit, type Actor, type AuditAction } from '../../kernel/audit.ts';
 import { dateFromInstant, type Clock } from '../../kernel/clock.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../kernel/errors.ts';
@@ -90,7 +90,7 @@ async function changeDatePrice(
   trx: Db,
   clock: Clock,
   input: DatePriceInput,
-  action: string,
+  action: AuditAction,
   write: (branch: repository.BranchRow, date: Temporal.PlainDate) => Promise<DatePrice | undefined>,
 ): Promise<DatePriceResult> {
   const now = clock.now();

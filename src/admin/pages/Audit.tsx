@@ -56,6 +56,7 @@ function Audit() {
         label={t`Registo de auditoria`}
         headers={[t`Quando`, t`O quê`]}
         nowrap={[0]}
+        long={[1]}
         cells={(entry) => {
           const { sentence, details } = words(entry);
           return [

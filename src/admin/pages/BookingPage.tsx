@@ -16,12 +16,18 @@ import {
   TextInput,
 } from '@mantine/core';
 import { createAdminCancelActors } from '../../../machines/adminCancel.actors.ts';
-import { adminCancelMachine, cancelProblem } from '../../../machines/adminCancel.machine.ts';
+import {
+  adminCancelMachine,
+  cancelProblem,
+  needsApproval,
+  refundCentsOf,
+} from '../../../machines/adminCancel.machine.ts';
 import type { AdminBookingDetail } from '../../../machines/adminConsole.actors.ts';
 import { SubmitForm } from '../../ui/SubmitForm.tsx';
-import { useAdmin } from '../context.tsx';
+import { useAdmin, useIsOwner } from '../context.tsx';
 import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useDraft } from '../hooks.ts';
+import { ApprovalNotice } from '../parts/approvals.tsx';
 import { BookingFlags, PaymentsSection, SeriesLink } from '../parts/booking.tsx';
 import {
   Dialog,
@@ -55,9 +61,17 @@ function heldCentsOf(detail: Detail): number {
 
 function CancelDialog(props: DialogProps<Detail>) {
   const admin = useAdmin();
+  const { detail } = props;
+  // Staff refund up to the ceiling; above it the cancellation is sent to the owners (owners have no ceiling).
+  const ceilingCents = useIsOwner() ? null : Math.round(detail.staff_refund_ceiling_eur * 100);
   return (
     <cancelFlow.Provider
-      input={{ bookingId: props.detail.booking.id, paidCents: heldCentsOf(props.detail) }}
+      input={{
+        bookingId: detail.booking.id,
+        paidCents: heldCentsOf(detail),
+        policyCents: Math.round(detail.refundable_eur * 100),
+        ceilingCents,
+      }}
       ports={{ admin, cancelled: props.onDone }}
     >
       <CancelForm {...props} />
@@ -71,6 +85,9 @@ function CancelForm({ detail, onClose }: DialogProps<Detail>) {
   const held = heldCentsOf(detail) / 100;
   const [state, send] = cancelFlow.useFlow();
   const problem = cancelProblem(state.context);
+  const toOwners = needsApproval(state.context);
+  const refund = money(refundCentsOf(state.context) / 100);
+  const ceiling = money(detail.staff_refund_ceiling_eur);
   const problemText =
     problem === 'amount-above-paid'
       ? t`O reembolso não pode ser maior do que o valor pago e ainda não reembolsado (${money(held)}).`
@@ -110,6 +127,16 @@ function CancelForm({ detail, onClose }: DialogProps<Detail>) {
             value={state.context.reason}
             onChange={(value) => send({ type: 'reason.change', value })}
           />
+          {toOwners && (
+            <Alert
+              color="yellow"
+              variant="light"
+              role="note"
+              title={t`Precisa da aprovação de um proprietário`}
+            >
+              {t`O reembolso (${refund}) é maior do que o limite da equipa (${ceiling}): o cancelamento é enviado para aprovação. Nada muda para o cliente, a porta ou o dinheiro até um proprietário aprovar.`}
+            </Alert>
+          )}
           <DialogActions error={state.context.error} onClose={onClose}>
             <Button
               type="submit"
@@ -117,7 +144,7 @@ function CancelForm({ detail, onClose }: DialogProps<Detail>) {
               loading={state.matches('cancelling')}
               disabled={problem !== null}
             >
-              <Trans>Cancelar a reserva</Trans>
+              {toOwners ? <Trans>Enviar para aprovação</Trans> : <Trans>Cancelar a reserva</Trans>}
             </Button>
           </DialogActions>
         </Stack>
@@ -312,6 +339,7 @@ export function BookingPage({ id }: { id: number }) {
                   <Trans>Reenviar o código da porta</Trans>
                 </Button>
               </Group>
+              {detail.refund_approval && <ApprovalNotice approval={detail.refund_approval} />}
               {resend.state.matches('done') && (
                 <Alert color="green" variant="light" role="status">
                   <Trans>O código da porta foi enviado novamente.</Trans>

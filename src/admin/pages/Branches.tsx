@@ -8,6 +8,7 @@ import {
   Group,
   NativeSelect,
   NumberInput,
+  SimpleGrid,
   Stack,
   Switch,
   Table,
@@ -272,7 +273,8 @@ function BranchEditor({ branch, onSaved }: { branch: AdminBranch; onSaved: () =>
               onChange={(event) => set({ location: event.currentTarget.value })}
             />
           </Group>
-          <Group grow wrap="wrap">
+          {/* One field a line on a phone: five side by side left each a few letters wide. */}
+          <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }} verticalSpacing="sm">
             <TextInput
               label={t`Fuso horário`}
               value={edited.time_zone}
@@ -309,7 +311,7 @@ function BranchEditor({ branch, onSaved }: { branch: AdminBranch; onSaved: () =>
                 set({ vat_rate: event.currentTarget.value === '' ? null : Number(event.currentTarget.value) })
               }
             />
-          </Group>
+          </SimpleGrid>
           <TextInput
             label={t`Ligação do mapa`}
             value={edited.map_url ?? ''}

@@ -305,7 +305,7 @@ function CreditPacks() {
           t`Vendidos`,
           t`Ações`,
         ]}
-        nowrap={[2, 3, 4]}
+        nowrap={[2, 3, 4, 6]}
         cells={(pack) => {
           const name = pack.name;
           const amount = figures.number(pack.credit);

@@ -132,13 +132,18 @@ function Documents() {
           document.atcud ?? '—',
           times.instant(document.issued_at ?? document.created_at),
           document.buyer_tax_id ? `${document.buyer_name} (${document.buyer_tax_id})` : document.buyer_name,
-          <Group gap={4}>
-            {document.booking_ids.map((id) => (
-              <AdminLink key={id} path={`bookings/${id}`} size="sm">
-                #{id}
-              </AdminLink>
-            ))}
-          </Group>,
+          // A pack's or a voucher's document is for no booking.
+          document.booking_ids.length === 0 ? (
+            '—'
+          ) : (
+            <Group gap={4}>
+              {document.booking_ids.map((id) => (
+                <AdminLink key={id} path={`bookings/${id}`} size="sm">
+                  #{id}
+                </AdminLink>
+              ))}
+            </Group>
+          ),
           `${document.kind === 'credit_note' ? '−' : ''}${money(document.total_eur)}`,
           statuses[document.status],
           document.pdf_url ? (

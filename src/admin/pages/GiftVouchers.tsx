@@ -106,7 +106,7 @@ function GiftVouchers() {
           t`Expira`,
           t`Usado`,
         ]}
-        nowrap={[0, 1, 5, 6]}
+        nowrap={[0, 1, 4]}
         cells={(voucher) => [
           <Text size="sm" ff="monospace">
             {voucher.code ?? '—'}

@@ -45,7 +45,7 @@ function PeriodTable<Row extends { period: string; branch: { id: number; name: s
 }: {
   label?: string;
   rows: Row[];
-  headers: ReactNode[];
+  headers: string[];
   cells: (row: Row) => ReactNode[];
   period: (isoDay: string) => string;
 }) {

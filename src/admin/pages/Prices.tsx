@@ -1,6 +1,6 @@
 import { createLazyRoute, useNavigate, useSearch } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Alert, Button, Group, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import { eurosToCents } from '../../../machines/adminCancel.machine.ts';
 import type { PriceGrid } from '../../../machines/adminConsole.actors.ts';
 import {
@@ -18,7 +18,7 @@ import { ErrorBox } from '../feedback.tsx';
 import { useAdminQuery, useAdminTask, useBranchOptions, useDraft } from '../hooks.ts';
 import { useMoney } from '../parts/format.ts';
 import { ConsolePage, QueryStatus, OwnersOnlyRefusal } from '../parts/layout.tsx';
-import { ScrollTable } from '../parts/tables.tsx';
+import { DataTable } from '../parts/tables.tsx';
 import { PriceCalendar } from './PriceCalendar.tsx';
 
 function weekdayNames(locale: string): string[] {
@@ -82,60 +82,46 @@ function GridEditor({
           <Trans>Dividir</Trans>
         </Button>
       </Group>
-      <ScrollTable minWidth={640}>
-        <Table
-          withTableBorder
-          withColumnBorders
-          verticalSpacing={4}
-          aria-label={t`Preços por dia da semana e hora`}
-        >
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>
-                <Trans>Hora</Trans>
-              </Table.Th>
-              {names.map((name) => (
-                <Table.Th key={name}>{name}</Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {grid.cells.map((cells, row) => {
-              const span = `${grid.edges[row]}–${grid.edges[row + 1]}`;
-              return (
-                <Table.Tr key={span}>
-                  <Table.Th scope="row" style={{ whiteSpace: 'nowrap' }}>
-                    {span}
-                  </Table.Th>
-                  {cells.map((price, day) => {
-                    const key = `${row}:${day}`;
-                    const value = typed[key] ?? euros(price);
-                    return (
-                      <Table.Td key={key} className="admin-grid-cell">
-                        <TextInput
-                          size="xs"
-                          inputMode="decimal"
-                          aria-label={`${names[day]} ${span}`}
-                          value={value}
-                          error={eurosToCents(value) === null}
-                          onChange={(event) => {
-                            const text = event.currentTarget.value;
-                            const cents = eurosToCents(text);
-                            draft.change({
-                              typed: { ...typed, [key]: text },
-                              ...(cents !== null && { grid: setCell(grid, row, day + 1, cents / 100) }),
-                            });
-                          }}
-                        />
-                      </Table.Td>
-                    );
-                  })}
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      </ScrollTable>
+      <DataTable
+        minWidth={640}
+        dense
+        frame={{ withTableBorder: true, withColumnBorders: true }}
+        label={t`Preços por dia da semana e hora`}
+        headers={[t`Hora`, ...names]}
+        rows={grid.cells.map((cells, row) => ({
+          row,
+          cells,
+          span: `${grid.edges[row]}–${grid.edges[row + 1]}`,
+        }))}
+        rowKey={({ span }) => span}
+        rowHeader
+        nowrap={[0]}
+        cells={({ row, cells, span }) => [
+          span,
+          ...cells.map((price, day) => {
+            const key = `${row}:${day}`;
+            const value = typed[key] ?? euros(price);
+            return (
+              <TextInput
+                className="admin-grid-cell"
+                size="xs"
+                inputMode="decimal"
+                aria-label={`${names[day]} ${span}`}
+                value={value}
+                error={eurosToCents(value) === null}
+                onChange={(event) => {
+                  const text = event.currentTarget.value;
+                  const cents = eurosToCents(text);
+                  draft.change({
+                    typed: { ...typed, [key]: text },
+                    ...(cents !== null && { grid: setCell(grid, row, day + 1, cents / 100) }),
+                  });
+                }}
+              />
+            );
+          }),
+        ]}
+      />
       {saved.dated.length > 0 && (
         <Stack gap={4} aria-label={t`Preços com data marcada`}>
           <Text size="sm" fw={500}>

@@ -1,15 +1,15 @@
-import { Pagination, Stack, Table, Text } from '@mantine/core';
-import { type ReactNode } from 'react';
+import { Pagination, Stack, Table, Text, type TableProps } from '@mantine/core';
+import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { type Feedback } from '../../../machines/feedback.ts';
 import { ErrorBox } from '../feedback.tsx';
 import { type QueryLike, QueryStatus, Empty } from './layout.tsx';
 import { type TaskLike } from './dialogs.tsx';
 
-// The console's tables: scrolling on a phone, a query's list, a searched list a page at a time, short lists.
+// The console's tables: cards on a phone, a query's list, a searched list a page at a time, short lists.
 
 /**
- * A table that scrolls sideways on a phone: its scrolling region takes the keyboard focus, so it can be scrolled
- * without a pointer (axe: scrollable-region-focusable).
+ * A table that scrolls sideways when it does not fit: its scrolling region takes the keyboard focus, so it can be
+ * scrolled without a pointer (axe: scrollable-region-focusable).
  */
 export function ScrollTable({ minWidth, children }: { minWidth: number; children: ReactNode }) {
   return (
@@ -19,26 +19,60 @@ export function ScrollTable({ minWidth, children }: { minWidth: number; children
   );
 }
 
+/**
+ * Whether the element `ref` is given is narrower than `width`: measured before the first paint and again whenever
+ * it is resized. Unknown (no layout, as in a test's DOM) counts as wide enough.
+ */
+function useNarrowerThan(width: number) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [narrower, setNarrower] = useState(false);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const measure = () => setNarrower(element.clientWidth > 0 && element.clientWidth < width);
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [width]);
+  return [ref, narrower] as const;
+}
+
 type DataTableProps<Row> = {
+  /** The width the columns need side by side; where the table has less, each row becomes a card. */
   minWidth: number;
   label?: string;
-  headers?: ReactNode[];
+  /** The columns' names, which label each value on a row's card too. */
+  headers?: string[];
   rows: readonly Row[];
   /** What tells the rows apart: their `id` unless said (rows without an id must say). */
   rowKey?: (row: Row) => string | number;
   cells: (row: Row) => ReactNode[];
+  /** The first cell names its row (a row header, `th scope="row"`), as the grid of prices' hours do. */
+  rowHeader?: boolean;
   /** Rows alternate in shade: the console's lists (ListTable) are, a table in a card or section is not. */
   striped?: boolean;
   /** Rows close together: a table in a card, a section or a report. */
   dense?: boolean;
   nowrap?: number[];
+  /** Columns whose values are long (a sentence): on a card, under their name rather than beside it. */
+  long?: number[];
+  /** Mantine's table props for the table's own frame (borders). */
+  frame?: Pick<TableProps, 'withTableBorder' | 'withColumnBorders'>;
 };
 
 const byId = (row: unknown) => (row as { id: string | number }).id;
 
 /**
  * A console table: an optional header row, then a row an item, a cell a value `cells` gives (the columns listed in
- * `nowrap` do not wrap); it scrolls sideways on a phone (ScrollTable).
+ * `nowrap` do not wrap).
+ *
+ * Where it has less room than `minWidth` (a phone), the same table shows each row as a card, one value a line under
+ * its column's name, the first value as the card's title: nothing to scroll sideways, a booking's status and
+ * payment on screen. It stays a table for assistive technology (explicit roles, the header row kept for screen
+ * readers only, the names on the cards drawn by CSS and not read twice) and for the keyboard (the same elements in
+ * the same order).
  */
 export function DataTable<Row>({
   minWidth,
@@ -47,35 +81,64 @@ export function DataTable<Row>({
   rows,
   rowKey = byId,
   cells,
+  rowHeader = false,
   striped = false,
   dense = false,
   nowrap = [],
+  long = [],
+  frame,
 }: DataTableProps<Row>) {
+  const [ref, cards] = useNarrowerThan(minWidth);
+  // Native table semantics are lost by some browsers once a table is not displayed as one: the roles keep them.
+  const role = (name: string) => (cards ? { role: name } : {});
+  const table = (
+    <Table
+      striped={striped}
+      verticalSpacing={dense ? 4 : 'xs'}
+      aria-label={label}
+      className={cards ? 'console-cards' : undefined}
+      {...(cards ? {} : frame)}
+      {...role('table')}
+    >
+      {headers && (
+        <Table.Thead {...role('rowgroup')}>
+          <Table.Tr {...role('row')}>
+            {headers.map((header, index) => (
+              <Table.Th key={index} {...role('columnheader')}>
+                {header}
+              </Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+      )}
+      <Table.Tbody {...role('rowgroup')}>
+        {rows.map((row) => (
+          <Table.Tr key={rowKey(row)} {...role('row')}>
+            {cells(row).map((cell, index) => {
+              const Cell = rowHeader && index === 0 ? Table.Th : Table.Td;
+              const kept = !cards && nowrap.includes(index);
+              return (
+                <Cell
+                  key={index}
+                  {...(rowHeader && index === 0 && { scope: 'row' })}
+                  {...role(rowHeader && index === 0 ? 'rowheader' : 'cell')}
+                  data-label={cards && index > 0 ? (headers?.[index] ?? '') : undefined}
+                  data-long={cards && long.includes(index) ? true : undefined}
+                  style={kept ? { whiteSpace: 'nowrap' } : undefined}
+                >
+                  {cards ? <div>{cell}</div> : cell}
+                </Cell>
+              );
+            })}
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
   return (
-    <ScrollTable minWidth={minWidth}>
-      <Table striped={striped} verticalSpacing={dense ? 4 : 'xs'} aria-label={label}>
-        {headers && (
-          <Table.Thead>
-            <Table.Tr>
-              {headers.map((header, index) => (
-                <Table.Th key={index}>{header}</Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-        )}
-        <Table.Tbody>
-          {rows.map((row) => (
-            <Table.Tr key={rowKey(row)}>
-              {cells(row).map((cell, index) => (
-                <Table.Td key={index} style={nowrap.includes(index) ? { whiteSpace: 'nowrap' } : undefined}>
-                  {cell}
-                </Table.Td>
-              ))}
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </ScrollTable>
+    <div ref={ref} className="console-table">
+      {cards ? table : <ScrollTable minWidth={minWidth}>{table}</ScrollTable>}
+    </div>
   );
 }
 

@@ -72,13 +72,19 @@ export const adminBranch = (id: number, name: string) => ({
 export const OPERATOR_TOKEN = 'operator-token';
 
 /**
- * A network for the console: what the member app's runtime asks at start (no member is signed in) and the
- * operator's session check are answered at once, unless `auto` says otherwise; the rest waits for the test.
+ * A network for the console: what the member app's runtime asks at start (no member is signed in), the
+ * operator's session check and the navigation's count of approvals are answered at once, unless `auto` says
+ * otherwise; the rest waits for the test.
  */
 export function consoleNetwork(auto: Partial<Record<string, (call: Call) => Answer | undefined>> = {}) {
   return createNetwork({
     listBranches: () => ({ status: 200, body: [] }),
     getOperatorMe: () => ({ status: 200, body: OWNER }),
+    // An owner's navigation counts the refunds waiting for them (none here).
+    listRefundApprovals: () => ({
+      status: 200,
+      body: { staff_refund_ceiling_eur: 30, pending: [], decided: [] },
+    }),
     ...auto,
   });
 }

@@ -138,3 +138,15 @@ export async function ledgerSumsOfBookings(db: Db): Promise<Map<number, BookingL
     ]),
   );
 }
+
+/** The booking's shares of the ledger's refunds, oldest first: how much and why. */
+export async function refundSharesOf(db: Db, bookingId: number) {
+  return db
+    .selectFrom('ledger_entry_bookings as share')
+    .innerJoin('ledger_entries as entry', 'entry.id', 'share.entry_id')
+    .select(['share.amount_cents', 'entry.purpose'])
+    .where('share.booking_id', '=', bookingId)
+    .where('entry.kind', '=', 'refund')
+    .orderBy('entry.id')
+    .execute();
+}

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import path from 'node:path';
 
 // A real server process (`node server/main.ts`), as production runs it: for tests about several processes,
@@ -8,7 +9,26 @@ const root = path.resolve(import.meta.dirname, '../../..');
 
 export type ServerProcess = { process: ChildProcess; url: string; port: number; output: string[] };
 
+/**
+ * Refuses a port another process listens on: its health check would answer for the server this test starts
+ * (which then fails to bind), and the test would talk to someone else's server and database.
+ */
+async function assertPortFree(port: number): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`port ${port} is taken by another process: stop it (another test run?) and run again`)
+          : error,
+      ),
+    );
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
+  });
+}
+
 export async function startServerProcess(env: Record<string, string>, port: number): Promise<ServerProcess> {
+  await assertPortFree(port);
   const child = spawn(process.execPath, ['server/main.ts'], {
     cwd: root,
     env: {
