@@ -189,15 +189,17 @@ export async function slotsOfDayForMove(db: Db, branchId: number, localDate: str
     .execute();
 }
 
-/** A branch's bookings whose start falls on a local day, by start (expired holds and moves' holds left out). */
+/**
+ * A branch's bookings whose start falls on a local day, by start (expired holds and moves' holds left out). The
+ * day is the range of instants from its local midnight to the next one in the branch's zone, so the index on
+ * (branch_id, start_time) finds it rather than every booking of the branch being converted and compared.
+ */
 export async function bookingsOfLocalDay(db: Db, branchId: number, localDate: string) {
+  const zone = sql`(select zone.time_zone from branches as zone where zone.id = ${branchId}::int)`;
   return bookingColumns(listedBookings(db))
     .where('booking.branch_id', '=', branchId)
-    .where(
-      sql<string>`(booking.start_time at time zone branch.time_zone)::date`,
-      '=',
-      sql<string>`${localDate}::date`,
-    )
+    .where('booking.start_time', '>=', sql<Date>`(${localDate}::date)::timestamp at time zone ${zone}`)
+    .where('booking.start_time', '<', sql<Date>`(${localDate}::date + 1)::timestamp at time zone ${zone}`)
     .where('booking.status', 'in', ['pending', 'confirmed', 'canceled'])
     .orderBy('booking.start_time')
     .execute();
@@ -298,6 +300,11 @@ export async function membersWithContact(db: Db, kind: 'email' | 'phone', value:
     .execute();
 }
 
+// A branch's local day `d` lies within [d - 1 day, d + 2 days) in UTC whatever its zone (offsets are under 14 hours):
+// these bounds, beside the exact test on the local date, let the index on occurred_at narrow a period's rows.
+const utcDayBefore = (date: string) => sql`((${date}::date - 1)::timestamp at time zone 'UTC')`;
+const utcTwoDaysAfter = (date: string) => sql`((${date}::date + 2)::timestamp at time zone 'UTC')`;
+
 /**
  * The money ledger's rows (payments and refunds), newest first, each with its shares of bookings, its branch and
  * its member; filtered by branch, the branch-local days of a period, a member, or bookings it concerns.
@@ -319,6 +326,23 @@ export async function moneyMovements(
     member: filter.memberId ?? null,
     bookings: filter.bookingIds ? [...filter.bookingIds] : null,
   };
+  // Only the filters given, so the planner sees each one (a booking's rows are found from its shares, a period's
+  // by the time index) rather than a test of a parameter's nullness it cannot plan around.
+  const conditions = [sql`true`];
+  if (params.branch !== null) conditions.push(sql`entry.branch_id = ${params.branch}::int`);
+  if (params.member !== null) conditions.push(sql`entry.user_id = ${params.member}::uuid`);
+  if (params.from !== null) {
+    conditions.push(sql`(entry.occurred_at at time zone branch.time_zone)::date >= ${params.from}::date`);
+    conditions.push(sql`entry.occurred_at >= ${utcDayBefore(params.from)}`);
+  }
+  if (params.to !== null) {
+    conditions.push(sql`(entry.occurred_at at time zone branch.time_zone)::date <= ${params.to}::date`);
+    conditions.push(sql`entry.occurred_at < ${utcTwoDaysAfter(params.to)}`);
+  }
+  if (params.bookings !== null) {
+    conditions.push(sql`exists (select 1 from ledger_entry_bookings as share
+      where share.entry_id = entry.id and share.booking_id = any(${params.bookings}::int[]))`);
+  }
   const { rows } = await sql<{
     kind: LedgerEntryKind;
     id: string;
@@ -344,12 +368,7 @@ export async function moneyMovements(
       entry.amount_cents, entry.occurred_at as at, entry.provider_reference, entry.reason,
       entry.actor_type, entry.actor_id, entry.actor_name
     from ledger_entries as entry join branches as branch on branch.id = entry.branch_id
-    where (${params.branch}::int is null or entry.branch_id = ${params.branch}::int)
-      and (${params.member}::uuid is null or entry.user_id = ${params.member}::uuid)
-      and (${params.from}::date is null or (entry.occurred_at at time zone branch.time_zone)::date >= ${params.from}::date)
-      and (${params.to}::date is null or (entry.occurred_at at time zone branch.time_zone)::date <= ${params.to}::date)
-      and (${params.bookings}::int[] is null or exists (select 1 from ledger_entry_bookings as share
-        where share.entry_id = entry.id and share.booking_id = any(${params.bookings}::int[])))
+    where ${sql.join(conditions, sql` and `)}
     order by entry.occurred_at desc, entry.id desc`.execute(db);
   return rows;
 }
@@ -433,21 +452,33 @@ const BOOKING_MESSAGE_KINDS = [
   'booking_move_refunded',
 ] as const;
 
+/**
+ * The booking ids a dedupe key names, as text: migration 0023's index on outbox is on this very expression (the
+ * pattern a literal, not a parameter, so the planner matches the two).
+ */
+const BOOKING_IDS_OF_KEY = sql<string[]>`string_to_array(substring(dedupe_key from ${sql.lit(
+  '^[a-z_]+:(?:(?:email|sms):)?([0-9]+(?:,[0-9]+)*)',
+)}), ',')`;
+
 export async function messagesOfBooking(db: Db, bookingId: number) {
   const id = String(bookingId);
-  return db
-    .selectFrom('outbox')
-    .select(['id', 'kind', 'channel', 'recipient', 'subject', 'status', 'created_at', 'sent_at'])
-    .where(
-      'dedupe_key',
-      '~',
-      `^((booking_confirmed|booking_canceled|late_payment_refunded):([0-9]+,)*${id}(,[0-9]+)*(:sms)?|access_code(_again)?:(email|sms):${id}:.*|booking_canceled:(email|sms):${id}|booking_move(d|_refunded):${id}:[0-9]+)$`,
-    )
-    .where('kind', 'in', BOOKING_MESSAGE_KINDS)
-    .$narrowType<{ kind: (typeof BOOKING_MESSAGE_KINDS)[number] }>()
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  return (
+    db
+      .selectFrom('outbox')
+      .select(['id', 'kind', 'channel', 'recipient', 'subject', 'status', 'created_at', 'sent_at'])
+      // Found by the index on the ids the keys name, then matched exactly by the keys' shapes below.
+      .where(BOOKING_IDS_OF_KEY, '@>', sql<string[]>`array[${id}]::text[]`)
+      .where(
+        'dedupe_key',
+        '~',
+        `^((booking_confirmed|booking_canceled|late_payment_refunded):([0-9]+,)*${id}(,[0-9]+)*(:sms)?|access_code(_again)?:(email|sms):${id}:.*|booking_canceled:(email|sms):${id}|booking_move(d|_refunded):${id}:[0-9]+)$`,
+      )
+      .where('kind', 'in', BOOKING_MESSAGE_KINDS)
+      .$narrowType<{ kind: (typeof BOOKING_MESSAGE_KINDS)[number] }>()
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute()
+  );
 }
 
 /** Tax documents by the Lisbon day they were recorded and/or one booking's, newest first, with their bookings. */
@@ -540,6 +571,7 @@ export async function ledgerLines(db: Db, filter: { branchId?: number; from: str
     where (${params.branch}::int is null or entry.branch_id = ${params.branch}::int)
       and (entry.occurred_at at time zone branch.time_zone)::date >= ${params.from}::date
       and (entry.occurred_at at time zone branch.time_zone)::date <= ${params.to}::date
+      and entry.occurred_at >= ${utcDayBefore(params.from)} and entry.occurred_at < ${utcTwoDaysAfter(params.to)}
     order by entry.occurred_at, entry.id`.execute(db);
   return rows;
 }

@@ -1,6 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { CompiledQuery, Kysely, PostgresDialect, sql, type SelectQueryBuilder } from 'kysely';
 import pg from 'pg';
@@ -170,7 +171,7 @@ export async function openDatabase(
     ...(database.loadDataDir === undefined
       ? {}
       : { loadDataDir: new Blob([await readFile(database.loadDataDir)]) }),
-    extensions: { btree_gist },
+    extensions: { btree_gist, pg_trgm },
   });
   // PGlite is one backend: a pool of exactly one client queues every query and transaction behind the
   // one in progress, so a transaction never sees another's statements interleaved.

@@ -22,6 +22,7 @@ import * as priceOverrides from './migrations/0019_price_overrides.ts';
 import * as broadcasts from './migrations/0020_broadcasts.ts';
 import * as refundApprovals from './migrations/0021_refund_approvals.ts';
 import * as bookablePeriods from './migrations/0022_bookable_periods.ts';
+import * as consoleIndexes from './migrations/0023_console_indexes.ts';
 
 export type MigrationOptions = {
   /** The VAT rate (VAT_RATE) the money copied into the ledger from before it includes. */
@@ -57,6 +58,7 @@ export function migrationsFor(options: MigrationOptions): Record<string, Migrati
     '0020_broadcasts': broadcasts,
     '0021_refund_approvals': refundApprovals,
     '0022_bookable_periods': bookablePeriods,
+    '0023_console_indexes': consoleIndexes,
   };
 }
 

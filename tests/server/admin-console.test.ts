@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_TARGETS } from './support/databases.ts';
 import {
   bookAndPayOverHttp,
+  createBookingOverHttp,
   paidBookingAt,
   newClient,
   outboxTo,
@@ -551,6 +552,70 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
     );
     const day = today.json<Schemas['AdminToday']>().branches.find((item) => item.branch.id === branchId)!;
     expect(day.bookings.map((item) => item.id)).toEqual([bookingId]);
+  });
+
+  it("shows on a branch's day the bookings starting from its local midnight to the next, in its own zone", async () => {
+    // Lisbon is UTC+1 on 8 April 2026: its day runs from 23:00 UTC on the 7th to 23:00 UTC on the 8th.
+    const dayBefore = await paidBooking(member, '2026-04-07T22:00:00Z', '2026-04-07T23:00:00Z');
+    const firstOfDay = await paidBooking(member, '2026-04-07T23:00:00Z', '2026-04-08T00:00:00Z');
+    const lastOfDay = await paidBooking(member, '2026-04-08T22:00:00Z', '2026-04-08T23:00:00Z');
+    const dayAfter = await paidBooking(member, '2026-04-08T23:00:00Z', '2026-04-09T00:00:00Z');
+    const bookingsOf = async (date: string) => {
+      const today = await owner.client.get(
+        `/api/admin/today?branch_id=${branchId}&date=${date}`,
+        owner.token,
+      );
+      expect(today.statusCode).toBe(200);
+      return today
+        .json<Schemas['AdminToday']>()
+        .branches.find((item) => item.branch.id === branchId)!
+        .bookings.map((item) => [item.id, item.start_time]);
+    };
+    expect(await bookingsOf('2026-04-08')).toEqual([
+      [firstOfDay, '2026-04-08T00:00:00+01:00'],
+      [lastOfDay, '2026-04-08T23:00:00+01:00'],
+    ]);
+    expect((await bookingsOf('2026-04-07')).at(-1)).toEqual([dayBefore, '2026-04-07T23:00:00+01:00']);
+    expect((await bookingsOf('2026-04-09'))[0]).toEqual([dayAfter, '2026-04-09T00:00:00+01:00']);
+  });
+
+  it("lists on each booking's page the confirmation of the checkout that paid it with others", async () => {
+    const slotIds = [
+      await insertSlot(server.app.db, {
+        branchId,
+        start: '2026-04-14T10:00:00Z',
+        end: '2026-04-14T11:00:00Z',
+        localDate: '2026-04-14',
+      }),
+      await insertSlot(server.app.db, {
+        branchId,
+        start: '2026-04-14T11:00:00Z',
+        end: '2026-04-14T12:00:00Z',
+        localDate: '2026-04-14',
+      }),
+    ];
+    const caller = newClient(server.app);
+    const { sessionId } = await createBookingOverHttp(caller, member.token, slotIds, 30);
+    await caller.json('POST', `/api/checkout/local/${sessionId}/complete`, {
+      card_number: '4242 4242 4242 4242',
+    });
+    const booked = await server.app.db
+      .selectFrom('bookings')
+      .select('id')
+      .where('checkout_session_id', '=', sessionId)
+      .orderBy('id')
+      .execute();
+    expect(booked).toHaveLength(2);
+    for (const { id } of booked) {
+      const page = await owner.client.get(`/api/admin/bookings/${id}`, owner.token);
+      expect(page.statusCode).toBe(200);
+      expect(
+        page
+          .json<Schemas['AdminBookingDetail']>()
+          .messages.filter((message) => message.kind === 'booking_confirmed')
+          .map((message) => message.channel),
+      ).toContain('email');
+    }
   });
 
   it('moves a booking from the console and sends the member the updated-booking e-mail with the same calendar event at a higher SEQUENCE', async () => {

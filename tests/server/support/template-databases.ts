@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { TestProject } from 'vitest/node';
 import { loadConfig, type Config } from '../../../server/config.ts';
@@ -98,7 +99,7 @@ async function createPgliteTemplate(): Promise<{ file: string; remove: () => Pro
   try {
     const dataDir = path.join(directory, 'data');
     await installSchema({ kind: 'pglite', dataDir });
-    const pglite = await PGlite.create({ dataDir, extensions: { btree_gist } });
+    const pglite = await PGlite.create({ dataDir, extensions: { btree_gist, pg_trgm } });
     const tarball = await pglite.dumpDataDir('none');
     await pglite.close();
     const file = path.join(directory, 'data.tar');

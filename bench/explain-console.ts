@@ -1,0 +1,104 @@
+// The query plans of the console's heaviest calls on the large database (bench/seed-large.ts), for issue 33:
+//
+//   node bench/explain-console.ts before     # writes bench/plans/<call>-before.txt
+//   node bench/explain-console.ts after      # writes bench/plans/<call>-after.txt
+//   EXPLAIN_ROOT=/path/to/other/checkout node bench/explain-console.ts before   # that checkout's queries
+//
+// Each call runs the console's own repository functions (server/console/repository.ts, the money of bookings
+// from server/booking/ledger.ts) against BENCH_LARGE_URL (default postgres://postgres@127.0.0.1:5432/
+// gym_bench_large); PostgreSQL's auto_explain (ANALYZE, BUFFERS) sends the plan of every statement they run back
+// to this client, so the plans are those of the real SQL with its real parameters. Each call runs once to warm the
+// cache, then once measured. Prints each call's statements with their time. Not part of `npm test`.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { sql } from 'kysely';
+import type * as ledger from '../server/booking/ledger.ts';
+import type * as consoleRepository from '../server/console/repository.ts';
+import { openDatabase } from '../server/db/database.ts';
+
+// EXPLAIN_ROOT: the checkout whose repository code runs (the plans "before" were taken with main's, unchanged).
+const root = process.env.EXPLAIN_ROOT ?? path.resolve(import.meta.dirname, '..');
+const repository = (await import(
+  path.join(root, 'server/console/repository.ts')
+)) as typeof consoleRepository;
+const { moneyOfBookings } = (await import(path.join(root, 'server/booking/ledger.ts'))) as typeof ledger;
+
+const DATABASE_URL = process.env.BENCH_LARGE_URL ?? 'postgres://postgres@127.0.0.1:5432/gym_bench_large';
+const label = process.argv[2];
+if (label !== 'before' && label !== 'after')
+  throw new Error('usage: node bench/explain-console.ts before|after');
+const plansDir = path.resolve(import.meta.dirname, 'plans');
+
+const opened = await openDatabase(
+  { kind: 'postgres', url: DATABASE_URL },
+  { timeouts: { connectMs: 10_000, statementMs: 600_000, idleInTransactionMs: 600_000 } },
+);
+if (opened.kind !== 'postgres') throw new Error('PostgreSQL only');
+const db = opened.db;
+let notices: string[] = [];
+opened.pool.on('connect', (client) => {
+  client.on('notice', (notice) => notices.push(notice.message ?? ''));
+  void client.query(`load 'auto_explain'; set auto_explain.log_min_duration = 0;
+    set auto_explain.log_analyze = on; set auto_explain.log_buffers = on; set auto_explain.log_timing = on;
+    set client_min_messages = log`);
+});
+
+// The calls' arguments, read from the data: branch 1's local today, a booking with a payment and a refund.
+const { rows: facts } = await sql<{ today: string; booking: number; member: string }>`
+  select to_char((now() at time zone branch.time_zone)::date, 'YYYY-MM-DD') as today,
+    (select booking_id from refunds order by id desc limit 1) as booking,
+    (select user_id::text from bookings where user_id is not null order by id limit 1) as member
+  from branches as branch order by branch.id limit 1`.execute(db);
+const { today, booking } = facts[0]!;
+const { rows: firstBranch } = await sql<{ id: number }>`select min(id) as id from branches`.execute(db);
+const branchId = firstBranch[0]!.id;
+const yearAgo = new Date(Date.parse(`${today}T00:00:00Z`) - 364 * 86_400_000).toISOString().slice(0, 10);
+const monthStart = `${today.slice(0, 7)}-01`;
+const now = new Date();
+
+const calls: Record<string, () => Promise<unknown>> = {
+  // The today view of one branch: its bookings of the day, then their money (as the console's views read it).
+  today: async () => {
+    const rows = await repository.bookingsOfLocalDay(db, branchId, today);
+    await moneyOfBookings(db, rows);
+  },
+  // Bookings search, first page, every branch: the page and its count.
+  'bookings-search': () => repository.searchBookings(db, { now, offset: 0, limit: 50 }),
+  // Page 500 of the same list.
+  'bookings-search-page-500': () => repository.searchBookings(db, { now, offset: 24_950, limit: 50 }),
+  // A fragment of a member's e-mail.
+  'bookings-search-fragment': () =>
+    repository.searchBookings(db, { now, q: 'member4242', offset: 0, limit: 50 }),
+  // A booking's page: the booking, its money movements and its messages.
+  'booking-page': async () => {
+    const row = await repository.findAdminBooking(db, booking);
+    await moneyOfBookings(db, [row!]);
+    await repository.moneyMovements(db, { bookingIds: [booking] });
+    await repository.messagesOfBooking(db, booking);
+  },
+  // The money report of a year (every branch): the movements it aggregates.
+  'money-report-year': () => repository.moneyMovements(db, { from: yearAgo, to: today }),
+  // The payments list of this month (every branch).
+  'payments-month': () => repository.moneyMovements(db, { from: monthStart, to: today }),
+};
+
+mkdirSync(plansDir, { recursive: true });
+const only = process.argv[3];
+for (const [name, call] of Object.entries(calls)) {
+  if (only !== undefined && name !== only) continue;
+  await call();
+  notices = [];
+  const started = performance.now();
+  await call();
+  const elapsed = performance.now() - started;
+  const statements = notices.filter((notice) => notice.startsWith('duration:'));
+  const durations = statements.map((notice) => Number(/^duration: ([0-9.]+) ms/.exec(notice)?.[1] ?? 0));
+  const sqlMs = durations.reduce((sum, ms) => sum + ms, 0);
+  const header =
+    `-- ${name} (${label}), ${new Date().toISOString()}: ${elapsed.toFixed(1)} ms for the call, ` +
+    `${sqlMs.toFixed(1)} ms in ${statements.length} statement(s) (${durations.map((ms) => ms.toFixed(1)).join(' + ')})\n` +
+    `-- arguments: branch ${branchId}, today ${today}, booking ${booking}, year from ${yearAgo}, month from ${monthStart}\n\n`;
+  writeFileSync(path.join(plansDir, `${name}-${label}.txt`), header + statements.join('\n\n') + '\n');
+  console.log(`${name.padEnd(26)} ${elapsed.toFixed(1).padStart(9)} ms  (SQL ${sqlMs.toFixed(1)} ms)`);
+}
+await opened.close();
