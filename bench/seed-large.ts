@@ -3,7 +3,7 @@
 //
 //   node bench/seed-large.ts            # (re)creates gym_bench_large on 127.0.0.1:5432, user postgres
 //   BENCH_LARGE_URL=postgres://postgres@127.0.0.1:5432/other node bench/seed-large.ts
-//   npx jiti bench/seed-large.ts        # on a Node older than 22.12, which cannot run .ts itself
+//   ./node_modules/.bin/node bench/seed-large.ts   # the project's own Node (npm scripts use it) where the PATH's is older than 22.12
 //
 // It DROPS and re-creates the database named by BENCH_LARGE_URL (default
 // postgres://postgres@127.0.0.1:5432/gym_bench_large), migrates it with the app's own migrator
