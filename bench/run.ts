@@ -11,13 +11,11 @@
 //      my bookings for a member with 10 and with 1,000 (data sizes seeded by the bench itself);
 // BENCH_ONLY=slots runs the throughput parts only (and writes nothing); BENCH_SECONDS sets each load phase's length.
 // Prints a table and writes bench/results.md. Not part of `npm test`.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import pg from 'pg';
 import * as prettier from 'prettier';
@@ -26,8 +24,8 @@ import { createBranchService, insertBranchDefinition } from '../server/catalog/s
 import { systemClock } from '../server/kernel/clock.ts';
 import { openDatabase } from '../server/db/database.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
+import { DURATION_SECONDS, json, load, root, start, stop, type Child, type Load } from './support.ts';
 
-const root = path.resolve(import.meta.dirname, '..');
 const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const BRANCHES = 20;
 /** Branches at the start (the branch listing's small reference), and at its large measurement. */
@@ -35,50 +33,7 @@ const FIRST_BRANCHES = 3;
 const MANY_BRANCHES = 200;
 const BOOKINGS_AT_SCALE = 1_000_000;
 const HORIZON_DAYS = 120;
-const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const PASSWORD = 'bench password, long enough';
-
-type Child = { process: ChildProcess; url: string; output: string[] };
-
-async function waitForHealth(child: ChildProcess, url: string, output: string[]): Promise<void> {
-  for (let attempt = 0; attempt < 600; attempt += 1) {
-    if (child.exitCode !== null) throw new Error(`process exited early:\n${output.join('')}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`process did not start:\n${output.join('')}`);
-}
-
-async function start(
-  script: string,
-  port: number,
-  env: Record<string, string>,
-  health: string,
-): Promise<Child> {
-  const child = spawn(process.execPath, [script], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  await waitForHealth(child, `${url}${health}`, output);
-  return { process: child, url, output };
-}
-
-async function stop(child: Child | undefined): Promise<void> {
-  if (!child || child.process.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.process.once('exit', resolve));
-  child.process.kill('SIGTERM');
-  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-  if (child.process.exitCode === null) child.process.kill('SIGKILL');
-}
 
 async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: ADMIN_URL });
@@ -88,67 +43,6 @@ async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   } finally {
     await client.end();
   }
-}
-
-type Load = {
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  non2xx: number;
-  notModified: number;
-};
-
-async function load(
-  urls: string[],
-  connections: number,
-  headers: Record<string, string> = {},
-): Promise<Load> {
-  let next = 0;
-  const base = new URL(urls[0]!);
-  const result = await autocannon({
-    url: base.origin,
-    connections,
-    duration: DURATION_SECONDS,
-    headers,
-    requests: [
-      {
-        method: 'GET',
-        setupRequest: (request) => {
-          const target = new URL(urls[next % urls.length]!);
-          next += 1;
-          return { ...request, path: `${target.pathname}${target.search}` };
-        },
-      },
-    ],
-  });
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx - result['3xx'],
-    notModified: result['3xx'],
-  };
-}
-
-async function json(url: string, init: { method?: string; body?: unknown; token?: string } = {}) {
-  const response = await fetch(url, {
-    method: init.method ?? 'GET',
-    headers: {
-      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-    },
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
-  const text = await response.text();
-  let body: unknown = null;
-  try {
-    body = text ? JSON.parse(text) : null;
-  } catch {
-    body = text;
-  }
-  return { status: response.status, body: body as Record<string, unknown> & unknown[] };
 }
 
 /** A description of the length the demo branches have, in one language. */

@@ -35,14 +35,24 @@ import { migrateToLatest } from '../server/db/migrate.ts';
 import type { Database } from '../server/db/schema.ts';
 
 const DATABASE_URL = process.env.BENCH_LARGE_URL ?? 'postgres://postgres@127.0.0.1:5432/gym_bench_large';
-export const LARGE = {
+export type SeedSizes = {
+  branches: number;
+  members: number;
+  bookings: number;
+  pastDays: number;
+  futureDays: number;
+  audit: number;
+};
+export const LARGE: SeedSizes = {
   branches: 3,
   members: 50_000,
   bookings: 1_000_000,
   pastDays: 700,
   futureDays: 30,
   audit: 20_000,
-} as const;
+};
+/** The reference the large database is measured beside (`npm run bench`): the same business, 100 bookings. */
+export const SMALL: SeedSizes = { ...LARGE, members: 100, bookings: 100, audit: 100 };
 /** Opening hours every day: 07:00-22:00 local, so 15 hourly slots a day. */
 const OPEN_MINUTE = 7 * 60;
 const CLOSE_MINUTE = 22 * 60;
@@ -67,10 +77,9 @@ async function recreate(url: string) {
 }
 
 let stepStarted = performance.now();
-const seedStarted = performance.now();
-function done(what: string) {
+function step(what: string, log: (line: string) => void) {
   const now = performance.now();
-  console.log(`${((now - stepStarted) / 1000).toFixed(1).padStart(7)} s  ${what}`);
+  log(`${((now - stepStarted) / 1000).toFixed(1).padStart(7)} s  ${what}`);
   stepStarted = now;
 }
 
@@ -104,11 +113,20 @@ function branchDefinition(index: number) {
   };
 }
 
-async function main() {
-  await recreate(DATABASE_URL);
-  done(`database ${new URL(DATABASE_URL).pathname.slice(1)} re-created`);
+/** Drops and re-creates the database at `url`, migrates it and fills it with `sizes` (see the top). */
+export async function seedBenchDatabase(
+  url: string,
+  sizes: SeedSizes,
+  log: (line: string) => void = console.log,
+) {
+  stepStarted = performance.now();
+  const seedStarted = performance.now();
+  const LARGE = sizes;
+  const done = (what: string) => step(what, log);
+  await recreate(url);
+  done(`database ${new URL(url).pathname.slice(1)} re-created`);
   const opened = await openDatabase(
-    { kind: 'postgres', url: DATABASE_URL },
+    { kind: 'postgres', url },
     { timeouts: { connectMs: 10_000, statementMs: 3_600_000, idleInTransactionMs: 3_600_000 } },
   );
   const db = opened.db;
@@ -374,10 +392,10 @@ async function main() {
     await sql`drop table seed_plan, seed_slots, seed_members`.execute(db);
     await sql`vacuum analyze`.execute(db);
     done('vacuum analyze');
-    console.log(`seeded in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s: ${DATABASE_URL}`);
+    log(`seeded in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s: ${url}`);
   } finally {
     await opened.close();
   }
 }
 
-await main();
+if (import.meta.main) await seedBenchDatabase(DATABASE_URL, LARGE);

@@ -18,8 +18,13 @@ export function csvCell(value: unknown): string {
   return /[",\n\r]/.test(safe) || safe !== text ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
+/** One row of cells as a CSV line, its CRLF included. */
+export function csvLine(cells: readonly unknown[]): string {
+  return `${cells.map(csvCell).join(',')}\r\n`;
+}
+
 export function csv(header: string[], rows: unknown[][]): string {
-  return [header, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
+  return [header, ...rows].map(csvLine).join('');
 }
 
 /** Integer cents as euros with two decimals, by integer arithmetic: -630 is '-6.30'. */

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { Actor } from '../kernel/audit.ts';
 import {
@@ -69,7 +70,12 @@ export function consoleHandlers(services: {
   const created = (reply: FastifyReply, body: unknown) =>
     reply.status(201).header('cache-control', 'no-store').send(body);
   /** A report as a CSV download named after it and its period. */
-  const csv = (reply: FastifyReply, name: string, period: { from: string; to: string }, body: string) =>
+  const csv = (
+    reply: FastifyReply,
+    name: string,
+    period: { from: string; to: string },
+    body: string | Readable,
+  ) =>
     reply
       .header('cache-control', 'no-store')
       .header('content-disposition', `attachment; filename="${name}-${period.from}-${period.to}.csv"`)
@@ -271,7 +277,7 @@ export function consoleHandlers(services: {
     },
     getLedgerCsv: async (request, reply) => {
       actor(request, true);
-      return csv(reply, 'ledger', request.query, await reports.ledgerCsv(request.query));
+      return csv(reply, 'ledger', request.query, Readable.from(await reports.ledgerCsv(request.query)));
     },
     getStripeReconciliationCsv: async (request, reply) => {
       actor(request, true);

@@ -11,7 +11,7 @@ import * as repository from './repository.ts';
 import type { OperationQuery } from '../http/operations.ts';
 import { checkPeriod, paging, type ConsoleService } from './service.ts';
 import type { DocumentLinks } from '../invoicing/index.ts';
-import { csv, eurosOfCents } from './csv.ts';
+import { csv, csvLine, eurosOfCents } from './csv.ts';
 import { stripeReconciliationCsv } from './reconciliation.ts';
 import type { PaymentProvider } from '../adapters/payments/provider.ts';
 import { ALL_BRANCHES, branchFilter, type BranchScope } from '../operators/index.ts';
@@ -58,6 +58,64 @@ function reportScope(query: ReportQuery) {
 
 const LOW_BATTERY = 0.2;
 
+/** The ledger CSV's rows read at a time. */
+const LEDGER_CSV_BATCH = 2000;
+
+const LEDGER_CSV_HEADER = [
+  'date',
+  'local_date',
+  'entry_id',
+  'kind',
+  'purpose',
+  'booking_ids',
+  'branch_id',
+  'branch',
+  'member_id',
+  'amount_eur',
+  'vat_rate',
+  'vat_eur',
+  'net_eur',
+  'provider',
+  'provider_reference',
+  'payment_method',
+  'refunded_entry_id',
+  'document_kind',
+  'document_status',
+  'document_number',
+  'atcud',
+];
+
+function ledgerCsvCells(line: repository.LedgerLine): unknown[] {
+  const sign = line.kind === 'refund' ? -1 : 1;
+  const amount = sign * Number(line.amount_cents);
+  const vat = sign * Number(line.vat_cents);
+  return [
+    line.occurred_at.toISOString(),
+    line.local_date,
+    line.id,
+    line.kind,
+    line.purpose,
+    (line.booking_ids ?? []).join(' '),
+    line.branch_id,
+    line.branch_name,
+    line.member_id,
+    eurosOfCents(amount),
+    (Number(line.vat_rate) * 100).toFixed(2),
+    eurosOfCents(vat),
+    eurosOfCents(amount - vat),
+    line.provider,
+    line.provider_reference,
+    // The card when the provider told which (`card visa 4242`), else the method the session was paid by
+    // (`mb_way`, `multibanco`, `card`).
+    line.card_brand ? `card ${line.card_brand} ${line.card_last4 ?? ''}`.trim() : (line.payment_method ?? ''),
+    line.refunded_entry_id,
+    line.document_kind,
+    line.document_status,
+    line.document_number,
+    line.atcud,
+  ];
+}
+
 export function createReportService(deps: {
   db: Db;
   clock: Clock;
@@ -78,52 +136,33 @@ export function createReportService(deps: {
 
   async function money(query: ReportQuery): Promise<Schemas['MoneyReport']> {
     const { granularity, filter } = reportScope(query);
-    const movements = await repository.moneyMovements(db, filter);
-    const rows = new Map<string, Schemas['MoneyRow']>();
-    const totals = { payments_eur: 0, refunds_eur: 0, revenue_eur: 0, payments_count: 0, refunds_count: 0 };
-    const cents = { payments: 0, refunds: 0 };
-    const rowCents = new Map<string, { payments: number; refunds: number }>();
-    for (const movement of movements) {
-      const day = Temporal.Instant.fromEpochMilliseconds(movement.at.getTime())
-        .toZonedDateTimeISO(movement.time_zone)
-        .toPlainDate()
-        .toString();
-      const period = periodStart(day, granularity);
-      const key = `${period}|${movement.branch_id}`;
-      const row = rows.get(key) ?? {
-        period,
-        branch: { id: movement.branch_id, name: movement.branch_name, time_zone: movement.time_zone },
-        payments_eur: 0,
-        refunds_eur: 0,
-        revenue_eur: 0,
-        payments_count: 0,
-        refunds_count: 0,
+    const sums = await repository.moneyPerPeriod(db, { ...filter, granularity });
+    const cents = { payments: 0, refunds: 0, payments_count: 0, refunds_count: 0 };
+    const rows = sums.map((row): Schemas['MoneyRow'] => {
+      cents.payments += row.payments_cents;
+      cents.refunds += row.refunds_cents;
+      cents.payments_count += row.payments_count;
+      cents.refunds_count += row.refunds_count;
+      return {
+        period: row.period,
+        branch: { id: row.branch_id, name: row.branch_name, time_zone: row.time_zone },
+        payments_eur: centsToEuros(row.payments_cents),
+        refunds_eur: centsToEuros(row.refunds_cents),
+        revenue_eur: (row.payments_cents - row.refunds_cents) / 100,
+        payments_count: row.payments_count,
+        refunds_count: row.refunds_count,
       };
-      const sums = rowCents.get(key) ?? { payments: 0, refunds: 0 };
-      if (movement.kind === 'payment') {
-        sums.payments += Number(movement.amount_cents);
-        cents.payments += Number(movement.amount_cents);
-        row.payments_count += 1;
-        totals.payments_count += 1;
-      } else {
-        sums.refunds += Number(movement.amount_cents);
-        cents.refunds += Number(movement.amount_cents);
-        row.refunds_count += 1;
-        totals.refunds_count += 1;
-      }
-      row.payments_eur = centsToEuros(sums.payments);
-      row.refunds_eur = centsToEuros(sums.refunds);
-      row.revenue_eur = (sums.payments - sums.refunds) / 100;
-      rows.set(key, row);
-      rowCents.set(key, sums);
-    }
-    totals.payments_eur = centsToEuros(cents.payments);
-    totals.refunds_eur = centsToEuros(cents.refunds);
-    totals.revenue_eur = (cents.payments - cents.refunds) / 100;
+    });
     return {
       granularity,
-      rows: [...rows.values()].sort((a, b) => a.period.localeCompare(b.period) || a.branch.id - b.branch.id),
-      totals,
+      rows,
+      totals: {
+        payments_eur: centsToEuros(cents.payments),
+        refunds_eur: centsToEuros(cents.refunds),
+        revenue_eur: (cents.payments - cents.refunds) / 100,
+        payments_count: cents.payments_count,
+        refunds_count: cents.refunds_count,
+      },
     };
   }
 
@@ -216,72 +255,26 @@ export function createReportService(deps: {
 
     /**
      * The ledger line by line for the accountant: each payment and refund (a refund negative) with its VAT, the
-     * provider's reference, the card when the provider told, and its tax document.
+     * provider's reference, the card when the provider told, and its tax document. Streamed: the header and the
+     * first batch are read before anything is answered (a database down is a 503, not a cut file), then a batch
+     * of rows at a time, so a year of a real business's ledger never sits whole in memory nor holds the event
+     * loop. Rows written while it streams are in it if they come after the last row sent.
      */
-    async ledgerCsv(query: OperationQuery<'getLedgerCsv'>): Promise<string> {
+    async ledgerCsv(query: OperationQuery<'getLedgerCsv'>): Promise<AsyncIterable<string>> {
       checkPeriod(query.from, query.to, 366);
-      const lines = await repository.ledgerLines(db, {
-        branchId: query.branch_id,
-        from: query.from,
-        to: query.to,
-      });
-      return csv(
-        [
-          'date',
-          'local_date',
-          'entry_id',
-          'kind',
-          'purpose',
-          'booking_ids',
-          'branch_id',
-          'branch',
-          'member_id',
-          'amount_eur',
-          'vat_rate',
-          'vat_eur',
-          'net_eur',
-          'provider',
-          'provider_reference',
-          'payment_method',
-          'refunded_entry_id',
-          'document_kind',
-          'document_status',
-          'document_number',
-          'atcud',
-        ],
-        lines.map((line) => {
-          const sign = line.kind === 'refund' ? -1 : 1;
-          const amount = sign * Number(line.amount_cents);
-          const vat = sign * Number(line.vat_cents);
-          return [
-            line.occurred_at.toISOString(),
-            line.local_date,
-            line.id,
-            line.kind,
-            line.purpose,
-            (line.booking_ids ?? []).join(' '),
-            line.branch_id,
-            line.branch_name,
-            line.member_id,
-            eurosOfCents(amount),
-            (Number(line.vat_rate) * 100).toFixed(2),
-            eurosOfCents(vat),
-            eurosOfCents(amount - vat),
-            line.provider,
-            line.provider_reference,
-            // The card when the provider told which (`card visa 4242`), else the method the session was paid by
-            // (`mb_way`, `multibanco`, `card`).
-            line.card_brand
-              ? `card ${line.card_brand} ${line.card_last4 ?? ''}`.trim()
-              : (line.payment_method ?? ''),
-            line.refunded_entry_id,
-            line.document_kind,
-            line.document_status,
-            line.document_number,
-            line.atcud,
-          ];
-        }),
-      );
+      const filter = { branchId: query.branch_id, from: query.from, to: query.to };
+      const read = (after: { occurred_at: Date; id: number } | null) =>
+        repository.ledgerLines(db, filter, { after, limit: LEDGER_CSV_BATCH });
+      const first = await read(null);
+      return (async function* () {
+        yield csvLine(LEDGER_CSV_HEADER);
+        let batch = first;
+        while (true) {
+          if (batch.lines.length > 0) yield batch.lines.map((line) => csvLine(ledgerCsvCells(line))).join('');
+          if (batch.last === null) return;
+          batch = await read(batch.last);
+        }
+      })();
     },
 
     /** The period's ledger rows matched to Stripe's balance transactions and payouts (reconciliation.ts). */
@@ -342,15 +335,12 @@ export function createReportService(deps: {
     async payments(query: OperationQuery<'listAdminPayments'>): Promise<Schemas['MoneyMovementPage']> {
       checkPeriod(query.from, query.to, 366);
       const page = paging(query);
-      const all = await repository.moneyMovements(db, {
-        branchId: query.branch_id,
-        from: query.from,
-        to: query.to,
-      });
-      return page.answer(
-        all.slice(page.offset, page.offset + page.limit).map(deps.console.movementView),
-        all.length,
-      );
+      const filter = { branchId: query.branch_id, from: query.from, to: query.to };
+      const [movements, total] = await Promise.all([
+        repository.moneyMovements(db, filter, page),
+        repository.movementsCount(db, filter),
+      ]);
+      return page.answer(movements.map(deps.console.movementView), total);
     },
 
     /** Each branch's local day (today by default): its bookings and its doors, alerts first. */

@@ -318,6 +318,7 @@ export async function moneyMovements(
     memberId?: string;
     bookingIds?: readonly number[];
   },
+  page?: { offset: number; limit: number },
 ) {
   const params = {
     branch: filter.branchId ?? null,
@@ -369,11 +370,63 @@ export async function moneyMovements(
       entry.actor_type, entry.actor_id, entry.actor_name
     from ledger_entries as entry join branches as branch on branch.id = entry.branch_id
     where ${sql.join(conditions, sql` and `)}
-    order by entry.occurred_at desc, entry.id desc`.execute(db);
+    order by entry.occurred_at desc, entry.id desc
+    ${page === undefined ? sql`` : sql`offset ${page.offset} limit ${page.limit}`}`.execute(db);
   return rows;
 }
 
+/** How many payments and refunds the branch-local days `from`..`to` of one branch or every branch hold. */
+export async function movementsCount(db: Db, filter: { branchId?: number; from: string; to: string }) {
+  const { rows } = await sql<{ total: number }>`
+    select coalesce(sum(total.payments_count + total.refunds_count), 0)::int as total
+    from ledger_day_totals as total
+    where total.local_date >= ${filter.from}::date and total.local_date <= ${filter.to}::date
+      ${filter.branchId === undefined ? sql`` : sql`and total.branch_id = ${filter.branchId}::int`}`.execute(
+    db,
+  );
+  return rows[0]?.total ?? 0;
+}
+
 export type MoneyMovementRow = Awaited<ReturnType<typeof moneyMovements>>[number];
+
+/**
+ * The money report's rows: per branch and period (a local day, the Monday of its ISO week, or the first of its
+ * month) of the branch-local days `from`..`to`, the payments' and refunds' sums and counts. Read from the ledger's
+ * sums per day (ledger_day_totals, kept by the database with each ledger row): at most a row per branch and day
+ * of the period, whatever the number of movements in it.
+ */
+export async function moneyPerPeriod(
+  db: Db,
+  filter: { branchId?: number; from: string; to: string; granularity: 'day' | 'week' | 'month' },
+) {
+  const day = sql`total.local_date`;
+  const period =
+    filter.granularity === 'day' ? day : sql`date_trunc(${filter.granularity}, ${day}::timestamp)::date`;
+  const { rows } = await sql<{
+    period: string;
+    branch_id: number;
+    branch_name: string;
+    time_zone: string;
+    payments_cents: string | number;
+    payments_count: number;
+    refunds_cents: string | number;
+    refunds_count: number;
+  }>`
+    select to_char(${period}, 'YYYY-MM-DD') as period, total.branch_id, branch.name as branch_name,
+      branch.time_zone, sum(total.payments_cents) as payments_cents,
+      sum(total.payments_count)::int as payments_count, sum(total.refunds_cents) as refunds_cents,
+      sum(total.refunds_count)::int as refunds_count
+    from ledger_day_totals as total join branches as branch on branch.id = total.branch_id
+    where total.local_date >= ${filter.from}::date and total.local_date <= ${filter.to}::date
+      ${filter.branchId === undefined ? sql`` : sql`and total.branch_id = ${filter.branchId}::int`}
+    group by 1, total.branch_id, branch.name, branch.time_zone
+    order by 1, total.branch_id`.execute(db);
+  return rows.map((row) => ({
+    ...row,
+    payments_cents: Number(row.payments_cents),
+    refunds_cents: Number(row.refunds_cents),
+  }));
+}
 
 /** What the occupancy reports read: the branch-local days `from`..`to` of one branch or every branch. */
 export type UseFilter = { branchId?: number; from: string; to: string };
@@ -528,9 +581,30 @@ export async function searchDocuments(
   return { rows, total: Number(count[0]?.total ?? 0) };
 }
 
-/** Every ledger row of the period, oldest first, with its VAT, the card it came from and its document. */
-export async function ledgerLines(db: Db, filter: { branchId?: number; from: string; to: string }) {
+/**
+ * The ledger rows of the period, oldest first, with their VAT, the card they came from and their document, a
+ * batch at a time: the `limit` rows after `after` (an instant and an id; the start when null) of the instants
+ * the period's days can hold in any zone, read in order from the time index, and of those the ones on the
+ * period's local days (`lines`); `last` is where the next batch starts, null when this one was the last. The
+ * batch is chosen before anything is joined, by the sargable range alone, so the planner reads the index in order
+ * and stops at `limit` rather than joining and sorting every row of the period.
+ */
+export async function ledgerLines(
+  db: Db,
+  filter: { branchId?: number; from: string; to: string },
+  batch: { after: { occurred_at: Date; id: number } | null; limit: number },
+) {
   const params = { branch: filter.branchId ?? null, from: filter.from, to: filter.to };
+  const conditions = [
+    sql`entry.occurred_at >= ${utcDayBefore(params.from)}`,
+    sql`entry.occurred_at < ${utcTwoDaysAfter(params.to)}`,
+  ];
+  if (params.branch !== null) conditions.push(sql`entry.branch_id = ${params.branch}::int`);
+  if (batch.after !== null) {
+    conditions.push(
+      sql`(entry.occurred_at, entry.id) > (${batch.after.occurred_at}::timestamptz, ${batch.after.id}::int)`,
+    );
+  }
   const { rows } = await sql<{
     id: number;
     kind: LedgerEntryKind;
@@ -539,6 +613,7 @@ export async function ledgerLines(db: Db, filter: { branchId?: number; from: str
     branch_id: number;
     branch_name: string;
     local_date: string;
+    in_period: boolean;
     member_id: string | null;
     amount_cents: number;
     vat_rate: string | number;
@@ -560,21 +635,26 @@ export async function ledgerLines(db: Db, filter: { branchId?: number; from: str
         where share.entry_id = entry.id) as booking_ids,
       entry.branch_id, branch.name as branch_name,
       to_char((entry.occurred_at at time zone branch.time_zone)::date, 'YYYY-MM-DD') as local_date,
+      (entry.occurred_at at time zone branch.time_zone)::date between ${params.from}::date and ${params.to}::date
+        as in_period,
       entry.user_id as member_id, entry.amount_cents, entry.vat_rate, entry.vat_cents, entry.provider,
       entry.provider_reference, entry.refunded_entry_id, session.payment_method, session.card_brand,
       session.card_last4, entry.occurred_at, document.kind as document_kind, document.status as document_status,
       document.number as document_number, document.atcud
-    from ledger_entries as entry
+    from (select * from ledger_entries as entry where ${sql.join(conditions, sql` and `)}
+        order by entry.occurred_at, entry.id limit ${batch.limit}) as entry
       join branches as branch on branch.id = entry.branch_id
       left join checkout_sessions as session on session.id = entry.checkout_session_id
       left join tax_documents as document on document.ledger_entry_id = entry.id
-    where (${params.branch}::int is null or entry.branch_id = ${params.branch}::int)
-      and (entry.occurred_at at time zone branch.time_zone)::date >= ${params.from}::date
-      and (entry.occurred_at at time zone branch.time_zone)::date <= ${params.to}::date
-      and entry.occurred_at >= ${utcDayBefore(params.from)} and entry.occurred_at < ${utcTwoDaysAfter(params.to)}
     order by entry.occurred_at, entry.id`.execute(db);
-  return rows;
+  const last = rows.at(-1);
+  return {
+    lines: rows.filter((row) => row.in_period),
+    last: rows.length < batch.limit || !last ? null : { occurred_at: last.occurred_at, id: last.id },
+  };
 }
+
+export type LedgerLine = Awaited<ReturnType<typeof ledgerLines>>['lines'][number];
 
 /**
  * The ledger rows a provider wrote in [from, until) (instants), oldest first, with the reference the provider

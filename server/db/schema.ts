@@ -364,6 +364,19 @@ export type LedgerEntriesTable = {
   recorded_at: ColumnType<Date, Date | string | undefined, never>;
 };
 
+/**
+ * The ledger's sums per branch and branch-local day, kept by the database in the transaction that writes each
+ * ledger row (migration 0024): what the money report reads. Never written by the server.
+ */
+export type LedgerDayTotalsTable = {
+  branch_id: number;
+  local_date: ColumnType<string, never, never>;
+  payments_cents: ColumnType<number, never, never>;
+  payments_count: ColumnType<number, never, never>;
+  refunds_cents: ColumnType<number, never, never>;
+  refunds_count: ColumnType<number, never, never>;
+};
+
 /** Each booking's share of a ledger entry; the shares add up to the entry. */
 export type LedgerEntryBookingsTable = {
   entry_id: Immutable<number>;
@@ -789,6 +802,7 @@ export type Database = {
   payment_events: PaymentEventsTable;
   refunds: RefundsTable;
   booking_moves: BookingMovesTable;
+  ledger_day_totals: LedgerDayTotalsTable;
   ledger_entries: LedgerEntriesTable;
   ledger_entry_bookings: LedgerEntryBookingsTable;
   tax_documents: TaxDocumentsTable;

@@ -57,6 +57,7 @@ describeEachDatabase(
         'dated_price_grids',
         'door_unlocks',
         'gift_vouchers',
+        'ledger_day_totals',
         'ledger_entries',
         'ledger_entry_bookings',
         'lock_code_doors',

@@ -12,7 +12,8 @@ import {
 } from './support/accounts.ts';
 import { PGLITE_ONLY } from './support/databases.ts';
 import { createBranch, insertSlot } from './support/fixtures.ts';
-import { ledgerInvariantViolations, NO_VIOLATIONS } from './support/ledger.ts';
+import { ledgerInvariantViolations, ledgerMoneyByDay, NO_VIOLATIONS } from './support/ledger.ts';
+import { ledgerLines } from '../../server/console/repository.ts';
 import { loggedInOperator } from './support/operators.ts';
 
 // Issue 27, item 1: every movement of money is one row of the ledger, and every figure the product shows reads
@@ -475,5 +476,75 @@ describe.each(PGLITE_ONLY)('the money ledger on %s', (target) => {
     const sums = await ledgerOfBooking(kept);
     expect(sums).toEqual({ paid: 1800, refunded: 300, moves_refunded: 300, ending: 0 });
     expect(await ledgerInvariantViolations(db())).toEqual(NO_VIOLATIONS);
+  });
+
+  it("reads a report from the ledger's day sums, which follow a branch's time zone, and streams the ledger CSV a batch at a time", async () => {
+    // The work of the tests above is in the ledger: the report by day over it must be the ledger's own sums.
+    const period = { from: '2026-01-01', to: '2026-12-31' };
+    const reportByDay = async () =>
+      (
+        await owner.client.get(
+          `/api/admin/reports/money?from=${period.from}&to=${period.to}&branch_id=${branchId}`,
+          owner.token,
+        )
+      )
+        .json<Schemas['MoneyReport']>()
+        .rows.map((row) => ({
+          period: row.period,
+          branch_id: row.branch.id,
+          payments_cents: cents(row.payments_eur),
+          refunds_cents: cents(row.refunds_eur),
+          payments_count: row.payments_count,
+          refunds_count: row.refunds_count,
+        }));
+    const fromLedger = async () =>
+      (await ledgerMoneyByDay(db(), period)).rows.filter((row) => row.branch_id === branchId);
+    const before = await fromLedger();
+    expect(before.length).toBeGreaterThan(0);
+    expect(await reportByDay()).toEqual(before);
+
+    // A branch moved to another time zone: its movements fall on other local days, at once.
+    const days = new Set<string>();
+    for (const zone of ['Pacific/Kiritimati', 'Pacific/Pago_Pago', 'Europe/Lisbon']) {
+      await sql`update branches set time_zone = ${zone} where id = ${branchId}`.execute(db());
+      const moved = await fromLedger();
+      for (const row of moved) days.add(row.period);
+      expect(await reportByDay(), zone).toEqual(moved);
+      expect(await ledgerInvariantViolations(db())).toEqual(NO_VIOLATIONS);
+    }
+    expect(days.size, 'some movement changed day with the zone').toBeGreaterThan(before.length);
+
+    // The ledger a batch at a time, however small the batches, is the ledger read at once: no row twice or lost,
+    // rows of one instant included (this server's clock stands still, so every movement shares it).
+    const filter = { branchId, ...period };
+    const { lines: whole } = await ledgerLines(db(), filter, { after: null, limit: 10_000 });
+    expect(whole.length).toBeGreaterThan(3);
+    expect(new Set(whole.map((line) => line.occurred_at.getTime())).size).toBeLessThan(whole.length);
+    for (const limit of [1, 2, 3]) {
+      const walked: number[] = [];
+      let batch = await ledgerLines(db(), filter, { after: null, limit });
+      walked.push(...batch.lines.map((line) => line.id));
+      while (batch.last !== null) {
+        batch = await ledgerLines(db(), filter, { after: batch.last, limit });
+        walked.push(...batch.lines.map((line) => line.id));
+      }
+      expect(walked, `batches of ${limit}`).toEqual(whole.map((line) => line.id));
+    }
+    // The days just before the movements': their instants are in the range read, but none is on those days.
+    const dayOf = whole[0]!.local_date;
+    const dayBefore = new Date(Date.parse(`${dayOf}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+    const edge = await ledgerLines(
+      db(),
+      { branchId, from: '2026-01-01', to: dayBefore },
+      { after: null, limit: 2 },
+    );
+    expect(edge.lines).toEqual([]);
+    expect(edge.last, 'more rows of the range were left to read').not.toBeNull();
+    const csvLines = (
+      await owner.client.get(`/api/admin/reports/ledger/csv?from=${period.from}&to=${period.to}`, owner.token)
+    ).body
+      .trim()
+      .split('\r\n');
+    expect(csvLines.slice(1).map((line) => Number(line.split(',')[2]))).toEqual(whole.map((line) => line.id));
   });
 });

@@ -37,15 +37,34 @@ export async function ledgerInvariantViolations(db: Db) {
     where (refund.status <> 'failed') <> exists (select 1 from ledger_entries as entry where entry.refund_id = refund.id)`.execute(
     db,
   );
+  // The sums per branch and local day the money report reads (ledger_day_totals, kept by the database) are the
+  // ledger's own, day for day.
+  const daySums = await sql<{ branch_id: number; local_date: string }>`
+    with ledger as (
+      select entry.branch_id, (entry.occurred_at at time zone branch.time_zone)::date as local_date,
+        coalesce(sum(entry.amount_cents) filter (where entry.kind = 'payment'), 0) as payments_cents,
+        count(*) filter (where entry.kind = 'payment') as payments_count,
+        coalesce(sum(entry.amount_cents) filter (where entry.kind = 'refund'), 0) as refunds_cents,
+        count(*) filter (where entry.kind = 'refund') as refunds_count
+      from ledger_entries as entry join branches as branch on branch.id = entry.branch_id
+      group by 1, 2)
+    select coalesce(ledger.branch_id, total.branch_id) as branch_id,
+      to_char(coalesce(ledger.local_date, total.local_date), 'YYYY-MM-DD') as local_date
+    from ledger full join ledger_day_totals as total
+      on total.branch_id = ledger.branch_id and total.local_date = ledger.local_date
+    where (ledger.payments_cents, ledger.payments_count, ledger.refunds_cents, ledger.refunds_count)
+      is distinct from (total.payments_cents, total.payments_count::bigint, total.refunds_cents,
+        total.refunds_count::bigint)`.execute(db);
   return {
     unbalanced: unbalanced.rows,
     overRefunded: overRefunded.rows,
     unpaid: unpaid.rows,
     unrecorded: unrecorded.rows,
+    daySums: daySums.rows,
   };
 }
 
-export const NO_VIOLATIONS = { unbalanced: [], overRefunded: [], unpaid: [], unrecorded: [] };
+export const NO_VIOLATIONS = { unbalanced: [], overRefunded: [], unpaid: [], unrecorded: [], daySums: [] };
 
 /**
  * More of the ledger's invariants, about what a refund pays back: each list holds what breaks one, so a test

@@ -1,0 +1,375 @@
+// `npm run bench`, second part (issue 33, "Speed at scale"): the operator console on a real business's data.
+//   1. seeds two PostgreSQL databases with bench/seed-large.ts: the large one (3 branches, 50,000 members,
+//      1,000,000 bookings over two years, the ledger, tax documents, the outbox, 20,000 audit rows; about four
+//      minutes) and its reference, the same business with 100 bookings. BENCH_LARGE_REUSE=1 keeps a large
+//      database already seeded (migrated to the latest schema), to measure again without seeding;
+//   2. starts the product's server on each (production mode, one process each) and the bench-only reference server
+//      (bench/bench-server.ts: `SELECT 1` through the same pool) on the large one;
+//   3. measures each console call at 10 connections on the large database and on the small one, one after the
+//      other in one run (requests per second, p99), and their ratio: target >= 0.5 for calls whose answer does not
+//      grow with history, >= 0.1 for searches by a fragment; the members' slot listing at 1M bookings beside
+//      `SELECT 1` (target >= 0.5);
+//   4. the event loop: the slot listing's p99 alone, then while two money reports of a year and a ledger export
+//      of a year run without pause on the same process (target: within 1.5 x);
+//   5. writes the "## Large database" section of bench/results.md (the rest of the file is bench/run.ts's).
+// Each load phase runs BENCH_CONSOLE_SECONDS (5 by default). Not part of `npm test`.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import pg from 'pg';
+import * as prettier from 'prettier';
+import { loadAuthKeys } from '../server/accounts/secrets.ts';
+import type { Config } from '../server/config.ts';
+import { openDatabase, type Db } from '../server/db/database.ts';
+import { migrateToLatest } from '../server/db/migrate.ts';
+import { systemClock } from '../server/kernel/clock.ts';
+import { createOperatorTokens } from '../server/operators/index.ts';
+import { insertSession } from '../server/operators/repository.ts';
+import { LARGE, SMALL, seedBenchDatabase } from './seed-large.ts';
+import { json, load, root, start, stop, type Child, type Load } from './support.ts';
+
+const LARGE_URL = process.env.BENCH_LARGE_URL ?? 'postgres://postgres@127.0.0.1:5432/gym_bench_large';
+const SMALL_URL = process.env.BENCH_SMALL_URL ?? 'postgres://postgres@127.0.0.1:5432/gym_bench_small';
+const SECONDS = Number(process.env.BENCH_CONSOLE_SECONDS ?? 5);
+const CONNECTIONS = 10;
+const LONG_TIMEOUTS = { connectMs: 10_000, statementMs: 3_600_000, idleInTransactionMs: 3_600_000 };
+
+const seedLog: string[] = [];
+const log = (line: string) => {
+  console.log(line);
+  seedLog.push(line);
+};
+
+async function isSeeded(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ n: string }>('select count(*) as n from bookings');
+    return Number(rows[0]?.n ?? 0) >= LARGE.bookings;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** What the calls are made of on one database: an owner's token, a booking, a member, a fragment, dates. */
+type Target = {
+  db: Db;
+  close: () => Promise<void>;
+  token: string;
+  bookingId: number;
+  memberId: string;
+  fragment: string;
+  branchId: number;
+};
+
+async function prepare(url: string, secret: string): Promise<Target> {
+  const opened = await openDatabase({ kind: 'postgres', url }, { timeouts: LONG_TIMEOUTS });
+  const db = opened.db;
+  const keys = await loadAuthKeys(db, { auth: { jwtSecret: secret } } as Config);
+  const { id: operatorId } = await db
+    .selectFrom('operators')
+    .select('id')
+    .where('role', '=', 'owner')
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
+  const sessionId = randomUUID();
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + 6 * 3_600_000);
+  await insertSession(db, {
+    id: sessionId,
+    operator_id: operatorId,
+    created_at: now,
+    expires_at: expiresAt,
+    ip: '127.0.0.1',
+    user_agent: 'bench',
+  });
+  const token = await createOperatorTokens(keys.operatorSessionToken, systemClock).issue(
+    { operatorId, sessionId },
+    expiresAt,
+  );
+  // A booking paid and refunded (its page has money, movements and messages), and the member who made it.
+  const { rows } = await sql<{ id: number; user_id: string; email: string; branch_id: number }>`
+    select booking.id, booking.user_id, member.email, booking.branch_id
+    from bookings as booking join users as member on member.id = booking.user_id
+    where booking.status = 'canceled' and booking.paid_at is not null
+    order by booking.id desc limit 1`.execute(db);
+  const booking = rows[0]!;
+  return {
+    db,
+    close: opened.close,
+    token,
+    bookingId: booking.id,
+    memberId: booking.user_id,
+    fragment: booking.email.split('@')[0]!,
+    branchId: booking.branch_id,
+  };
+}
+
+const isoDay = (offsetDays: number) =>
+  new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+
+/** The console's calls, with the ratio each must reach (large over small). */
+function consoleCalls(target: Target) {
+  const today = isoDay(0);
+  const yearAgo = isoDay(-364);
+  const lastMonth = new Date();
+  lastMonth.setUTCDate(1);
+  lastMonth.setUTCMonth(lastMonth.getUTCMonth() - 1);
+  const monthFrom = lastMonth.toISOString().slice(0, 10);
+  const monthEnd = new Date(Date.UTC(lastMonth.getUTCFullYear(), lastMonth.getUTCMonth() + 1, 0));
+  const monthTo = monthEnd.toISOString().slice(0, 10);
+  return [
+    { name: 'today view (every branch)', path: '/api/admin/today', target: 0.5 },
+    { name: "a booking's page", path: `/api/admin/bookings/${target.bookingId}`, target: 0.5 },
+    { name: "a member's page", path: `/api/admin/members/${target.memberId}`, target: 0.5 },
+    { name: 'bookings, first page', path: '/api/admin/bookings', target: 0.5 },
+    { name: 'bookings, page 20', path: '/api/admin/bookings?page=20', target: 0.5 },
+    {
+      name: 'money report of a year by day',
+      path: `/api/admin/reports/money?from=${yearAgo}&to=${today}`,
+      target: 0.5,
+    },
+    {
+      name: 'money report CSV of a year by day',
+      path: `/api/admin/reports/money/csv?from=${yearAgo}&to=${today}`,
+      target: 0.5,
+    },
+    {
+      name: 'payments of a month, first page',
+      path: `/api/admin/payments?from=${monthFrom}&to=${monthTo}`,
+      target: 0.5,
+    },
+    {
+      name: 'bookings by a fragment of the member',
+      path: `/api/admin/bookings?q=${encodeURIComponent(target.fragment)}`,
+      target: 0.1,
+    },
+    {
+      name: 'members by a fragment',
+      path: `/api/admin/members?q=${encodeURIComponent(target.fragment)}`,
+      target: 0.1,
+    },
+  ];
+}
+
+function slotUrls(base: string, branchId: number): string[] {
+  return Array.from(
+    { length: 14 },
+    (_, index) => `${base}/api/bookings/slots/${branchId}/${isoDay(index + 1)}`,
+  );
+}
+
+const fmt = (value: number, digits = 0) => value.toFixed(digits);
+
+/** Runs `work` without pause until `until` resolves; answers how many times it completed and failed. */
+async function loop(work: () => Promise<number>, until: Promise<unknown>) {
+  let done = false;
+  void until.then(() => (done = true));
+  const tally = { completed: 0, failed: 0, ms: [] as number[] };
+  while (!done) {
+    const started = performance.now();
+    const status = await work();
+    tally.ms.push(performance.now() - started);
+    if (status === 200) tally.completed += 1;
+    else tally.failed += 1;
+  }
+  return tally;
+}
+
+/** A GET read to its end: its status, or 0 when the connection failed or was cut. */
+async function download(url: string, token: string): Promise<number> {
+  try {
+    const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+    await response.arrayBuffer();
+    return response.status;
+  } catch (error) {
+    console.error(`GET ${url}: ${String(error)}`);
+    return 0;
+  }
+}
+
+async function main() {
+  const started = new Date();
+  if (process.env.BENCH_LARGE_REUSE === '1' && (await isSeeded(LARGE_URL))) {
+    const opened = await openDatabase({ kind: 'postgres', url: LARGE_URL }, { timeouts: LONG_TIMEOUTS });
+    await migrateToLatest(opened.db);
+    await opened.close();
+    log(`large database kept (BENCH_LARGE_REUSE=1), migrated to the latest schema: ${LARGE_URL}`);
+  } else {
+    log(`seeding the large database ${LARGE_URL}`);
+    await seedBenchDatabase(LARGE_URL, LARGE, log);
+  }
+  log(`seeding the small database ${SMALL_URL}`);
+  await seedBenchDatabase(SMALL_URL, SMALL, () => {});
+
+  const secret = randomBytes(48).toString('base64url');
+  const large = await prepare(LARGE_URL, secret);
+  const small = await prepare(SMALL_URL, secret);
+  const { rows: counts } = await sql<{ bookings: number; members: number; ledger: number; outbox: number }>`
+    select (select count(*)::int from bookings) as bookings, (select count(*)::int from users) as members,
+      (select count(*)::int from ledger_entries) as ledger, (select count(*)::int from outbox) as outbox`.execute(
+    large.db,
+  );
+  const env = (url: string) => ({
+    NODE_ENV: 'production',
+    DATABASE_URL: url,
+    JWT_SECRET: secret,
+    LOG_LEVEL: 'warn',
+    CLIENT_DIST_DIR: '/nonexistent-client-dist',
+    // The seed's slots reach 30 days ahead; the server's horizon matches so it generates none at start.
+    SLOT_HORIZON_DAYS: '30',
+  });
+  const children: Child[] = [];
+  try {
+    const largeServer = await start('server/main.ts', 3411, env(LARGE_URL), '/api/health');
+    children.push(largeServer);
+    const smallServer = await start('server/main.ts', 3412, env(SMALL_URL), '/api/health');
+    children.push(smallServer);
+    const reference = await start('bench/bench-server.ts', 3413, { DATABASE_URL: LARGE_URL }, '/bare');
+    children.push(reference);
+
+    const auth = (target: Target) => ({ authorization: `Bearer ${target.token}` });
+    type Row = { name: string; target: number; small: Load; large: Load; status: string };
+    const rows: Row[] = [];
+    const smallCalls = consoleCalls(small);
+    const largeCalls = consoleCalls(large);
+    const callsToRun = process.env.BENCH_CONSOLE_ONLY === 'eventloop' ? [] : largeCalls;
+    for (const [index, call] of callsToRun.entries()) {
+      const smallCall = smallCalls[index]!;
+      const probes = await Promise.all([
+        json(`${smallServer.url}${smallCall.path}`, { token: small.token }),
+        json(`${largeServer.url}${call.path}`, { token: large.token }),
+      ]);
+      const status = probes.map((probe) => probe.status).join('/');
+      // Warm both, then measure the small one and the large one, one after the other.
+      await load([`${largeServer.url}${call.path}`], CONNECTIONS, auth(large), 1);
+      await load([`${smallServer.url}${smallCall.path}`], CONNECTIONS, auth(small), 1);
+      const smallLoad = await load(
+        [`${smallServer.url}${smallCall.path}`],
+        CONNECTIONS,
+        auth(small),
+        SECONDS,
+      );
+      const largeLoad = await load([`${largeServer.url}${call.path}`], CONNECTIONS, auth(large), SECONDS);
+      rows.push({ name: call.name, target: call.target, small: smallLoad, large: largeLoad, status });
+      console.log(
+        `${call.name}: small ${fmt(smallLoad.rps)} req/s, large ${fmt(largeLoad.rps)} req/s, ` +
+          `ratio ${fmt(largeLoad.rps / smallLoad.rps, 3)} (${status})`,
+      );
+    }
+
+    // The members' slot listing at 1M bookings, beside SELECT 1 through the same pool.
+    const slots = slotUrls(largeServer.url, large.branchId);
+    await load(slots, CONNECTIONS, {}, 1);
+    const slotLoad = await load(slots, CONNECTIONS, {}, SECONDS);
+    const select1 = await load([`${reference.url}/select1`], CONNECTIONS, {}, SECONDS);
+
+    // The event loop: the slot listing alone, then beside two money reports of a year and a ledger export of a
+    // year running without pause on the same process.
+    const alone = await load(slots, CONNECTIONS, {}, SECONDS);
+    const yearAgo = isoDay(-364);
+    const today = isoDay(0);
+    const reportUrl = `${largeServer.url}/api/admin/reports/money?from=${yearAgo}&to=${today}`;
+    const exportUrl = `${largeServer.url}/api/admin/reports/ledger/csv?from=${yearAgo}&to=${today}`;
+    const busyLoad = load(slots, CONNECTIONS, {}, SECONDS);
+    const [busy, reportA, reportB, exports] = await Promise.all([
+      busyLoad,
+      loop(() => download(reportUrl, large.token), busyLoad),
+      loop(() => download(reportUrl, large.token), busyLoad),
+      loop(() => download(exportUrl, large.token), busyLoad),
+    ]);
+
+    const ok = (pass: boolean) => (pass ? 'met' : '**not met**');
+    const lines: string[] = [];
+    const say = (line = '') => lines.push(line);
+    say('## Large database');
+    say();
+    say(
+      `Written by \`node bench/console-scale.ts\` (part of \`npm run bench\`), run ${started.toISOString()} on ` +
+        `${os.cpus().length} CPU cores (${os.cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, PostgreSQL ` +
+        `at ${new URL(LARGE_URL).host}. The large database: ${counts[0]!.bookings.toLocaleString('en')} bookings, ` +
+        `${counts[0]!.members.toLocaleString('en')} members, ${counts[0]!.ledger.toLocaleString('en')} ledger rows, ` +
+        `${counts[0]!.outbox.toLocaleString('en')} outbox rows (bench/seed-large.ts describes them); the small one ` +
+        `the same business with ${SMALL.bookings} bookings. One server process on each, production mode; each ` +
+        `call at ${CONNECTIONS} connections for ${SECONDS} s on the small database, then on the large one, after a ` +
+        `1 s warm-up of each; autocannon runs on the same machine. Query plans before and after: bench/plans.`,
+    );
+    say();
+    say('**Seeding**');
+    say();
+    say('```');
+    for (const line of seedLog) say(line);
+    say('```');
+    say();
+    say('**Console calls, large over small (requests per second at 10 connections)**');
+    say();
+    say(
+      '| call | status (small/large) | small req/s | small p99 ms | large req/s | large p99 ms | ratio | target |',
+    );
+    say('| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |');
+    for (const row of rows) {
+      const ratio = row.large.rps / row.small.rps;
+      const failed = row.large.non2xx + row.large.errors + row.small.non2xx + row.small.errors;
+      say(
+        `| ${row.name} | ${row.status}${failed ? ` (${failed} failed)` : ''} | ${fmt(row.small.rps)} | ${row.small.p99} | ` +
+          `${fmt(row.large.rps)} | ${row.large.p99} | ${fmt(ratio, 3)} | ≥ ${row.target} ${ok(ratio >= row.target && failed === 0)} |`,
+      );
+    }
+    say();
+    say('**Members’ slot listing at 1M bookings, beside `SELECT 1` through the same pool (10 connections)**');
+    say();
+    say('| route | req/s | p99 ms | ratio | target |');
+    say('| --- | ---: | ---: | ---: | --- |');
+    say(
+      `| GET /api/bookings/slots/{branch}/{date} | ${fmt(slotLoad.rps)} | ${slotLoad.p99} | ` +
+        `${fmt(slotLoad.rps / select1.rps, 3)} | ≥ 0.5 ${ok(slotLoad.rps / select1.rps >= 0.5)} |`,
+    );
+    say(`| SELECT 1 (bench/bench-server.ts) | ${fmt(select1.rps)} | ${select1.p99} | 1 | reference |`);
+    say();
+    say(
+      '**The event loop: the slot listing while two money reports of a year and a ledger export of a year run**',
+    );
+    say();
+    const median = (values: number[]) =>
+      [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+    say('| slot listing | req/s | p50 ms | p99 ms | p99 ratio | target |');
+    say('| --- | ---: | ---: | ---: | ---: | --- |');
+    say(`| alone | ${fmt(alone.rps)} | ${alone.p50} | ${alone.p99} | 1 | reference |`);
+    say(
+      `| beside the reports and the export | ${fmt(busy.rps)} | ${busy.p50} | ${busy.p99} | ` +
+        `${fmt(busy.p99 / alone.p99, 2)} | ≤ 1.5 ${ok(busy.p99 / alone.p99 <= 1.5)} |`,
+    );
+    say();
+    say(
+      `Meanwhile: ${reportA.completed + reportB.completed} money reports of a year (median ` +
+        `${fmt(median([...reportA.ms, ...reportB.ms]))} ms, ${reportA.failed + reportB.failed} failed) and ` +
+        `${exports.completed} ledger exports of a year (median ${fmt(median(exports.ms))} ms, ${exports.failed} ` +
+        `failed).`,
+    );
+    say();
+
+    const file = path.join(root, 'bench', 'results.md');
+    let previous = '';
+    try {
+      previous = readFileSync(file, 'utf8');
+    } catch {
+      // first run
+    }
+    const kept = previous.replace(/^## Large database\n[\s\S]*?(?=^## |(?![\s\S]))/m, '').trimEnd();
+    const section = await prettier.format(lines.join('\n'), { parser: 'markdown', proseWrap: 'preserve' });
+    writeFileSync(file, `${kept ? `${kept}\n\n` : ''}${section}`);
+    console.log(section);
+  } finally {
+    if (process.env.BENCH_SHOW_SERVER === '1')
+      for (const child of children) console.log(child.output.join(''));
+    for (const child of children.reverse()) await stop(child);
+    await large.close();
+    await small.close();
+  }
+}
+
+await main();
