@@ -164,6 +164,7 @@ function slotUrls(base: string, branchId: number): string[] {
 }
 
 const fmt = (value: number, digits = 0) => value.toFixed(digits);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 /** Runs `work` without pause until `until` resolves; answers how many times it completed and failed. */
 async function loop(work: () => Promise<number>, until: Promise<unknown>) {
@@ -233,7 +234,14 @@ async function main() {
     children.push(reference);
 
     const auth = (target: Target) => ({ authorization: `Bearer ${target.token}` });
-    type Row = { name: string; target: number; small: Load; large: Load; status: string };
+    type Row = {
+      name: string;
+      target: number;
+      small: Load;
+      large: Load;
+      status: string;
+      single: { small: number; large: number };
+    };
     const rows: Row[] = [];
     const smallCalls = consoleCalls(small);
     const largeCalls = consoleCalls(large);
@@ -245,6 +253,24 @@ async function main() {
         json(`${largeServer.url}${call.path}`, { token: large.token }),
       ]);
       const status = probes.map((probe) => probe.status).join('/');
+      // One request at a time: the call's own time, five times on each, the median kept.
+      const alone = async (url: string, token: string) => {
+        const times: number[] = [];
+        for (let round = 0; round < 5; round += 1) {
+          const begun = performance.now();
+          await download(url, token);
+          times.push(performance.now() - begun);
+        }
+        return median(times);
+      };
+      const singleSmall = await alone(`${smallServer.url}${smallCall.path}`, small.token);
+      const singleLarge = await alone(`${largeServer.url}${call.path}`, large.token);
+      if (process.env.BENCH_CONSOLE_ONLY === 'single') {
+        console.log(
+          `${call.name}: one at a time ${fmt(singleSmall, 1)} ms small, ${fmt(singleLarge, 1)} ms large`,
+        );
+        continue;
+      }
       // Warm both, then measure the small one and the large one, one after the other.
       await load([`${largeServer.url}${call.path}`], CONNECTIONS, auth(large), 1);
       await load([`${smallServer.url}${smallCall.path}`], CONNECTIONS, auth(small), 1);
@@ -255,7 +281,14 @@ async function main() {
         SECONDS,
       );
       const largeLoad = await load([`${largeServer.url}${call.path}`], CONNECTIONS, auth(large), SECONDS);
-      rows.push({ name: call.name, target: call.target, small: smallLoad, large: largeLoad, status });
+      rows.push({
+        name: call.name,
+        target: call.target,
+        small: smallLoad,
+        large: largeLoad,
+        status,
+        single: { small: singleSmall, large: singleLarge },
+      });
       console.log(
         `${call.name}: small ${fmt(smallLoad.rps)} req/s, large ${fmt(largeLoad.rps)} req/s, ` +
           `ratio ${fmt(largeLoad.rps / smallLoad.rps, 3)} (${status})`,
@@ -308,14 +341,15 @@ async function main() {
     say('**Console calls, large over small (requests per second at 10 connections)**');
     say();
     say(
-      '| call | status (small/large) | small req/s | small p99 ms | large req/s | large p99 ms | ratio | target |',
+      '| call | status (small/large) | one at a time ms (small/large) | small req/s | small p99 ms | large req/s | large p99 ms | ratio | target |',
     );
-    say('| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |');
+    say('| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |');
     for (const row of rows) {
       const ratio = row.large.rps / row.small.rps;
       const failed = row.large.non2xx + row.large.errors + row.small.non2xx + row.small.errors;
       say(
-        `| ${row.name} | ${row.status}${failed ? ` (${failed} failed)` : ''} | ${fmt(row.small.rps)} | ${row.small.p99} | ` +
+        `| ${row.name} | ${row.status}${failed ? ` (${failed} failed)` : ''} | ` +
+          `${fmt(row.single.small, 1)} / ${fmt(row.single.large, 1)} | ${fmt(row.small.rps)} | ${row.small.p99} | ` +
           `${fmt(row.large.rps)} | ${row.large.p99} | ${fmt(ratio, 3)} | ≥ ${row.target} ${ok(ratio >= row.target && failed === 0)} |`,
       );
     }
@@ -334,8 +368,6 @@ async function main() {
       '**The event loop: the slot listing while two money reports of a year and a ledger export of a year run**',
     );
     say();
-    const median = (values: number[]) =>
-      [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
     say('| slot listing | req/s | p50 ms | p99 ms | p99 ratio | target |');
     say('| --- | ---: | ---: | ---: | ---: | --- |');
     say(`| alone | ${fmt(alone.rps)} | ${alone.p50} | ${alone.p99} | 1 | reference |`);

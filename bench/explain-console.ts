@@ -76,10 +76,25 @@ const calls: Record<string, () => Promise<unknown>> = {
     await repository.moneyMovements(db, { bookingIds: [booking] });
     await repository.messagesOfBooking(db, booking);
   },
-  // The money report of a year (every branch): the movements it aggregates.
-  'money-report-year': () => repository.moneyMovements(db, { from: yearAgo, to: today }),
-  // The payments list of this month (every branch).
-  'payments-month': () => repository.moneyMovements(db, { from: monthStart, to: today }),
+  // The money report of a year by day (every branch): the ledger's day sums of the period (before migration 0024,
+  // every movement of the year, aggregated in JavaScript).
+  'money-report-year': () => repository.moneyPerPeriod(db, { from: yearAgo, to: today, granularity: 'day' }),
+  // The payments list of this month (every branch), first page: its 50 movements and their count.
+  'payments-month': () =>
+    Promise.all([
+      repository.moneyMovements(db, { from: monthStart, to: today }, { offset: 0, limit: 50 }),
+      repository.movementsCount(db, { from: monthStart, to: today }),
+    ]),
+  // The ledger export of a year: one batch of 2,000 rows from the middle of the year.
+  'ledger-csv-batch': () =>
+    repository.ledgerLines(
+      db,
+      { from: yearAgo, to: today },
+      {
+        after: { occurred_at: new Date(Date.parse(`${yearAgo}T00:00:00Z`) + 182 * 86_400_000), id: 0 },
+        limit: 2000,
+      },
+    ),
 };
 
 mkdirSync(plansDir, { recursive: true });
