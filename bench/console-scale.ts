@@ -100,7 +100,7 @@ async function prepare(url: string, secret: string): Promise<Target> {
   const booking = rows[0]!;
   return {
     db,
-    close: opened.close,
+    close: () => opened.close(),
     token,
     bookingId: booking.id,
     memberId: booking.user_id,
