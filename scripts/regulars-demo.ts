@@ -232,7 +232,7 @@ export async function walkRegulars(options: WalkOptions = {}): Promise<RegularsF
       for (const document of documents) {
         say(
           `  ${document.kind} for ledger row #${document.ledger_entry_id}: ${eur(document.total_cents)} EUR (VAT ${eur(document.vat_cents)}), ${document.status}` +
-            ` — ${document.lines.map((line) => line.description).join('; ')}`,
+            ` — ${document.lines.map((line) => `${line.description} (${line.detail})`).join('; ')}`,
         );
       }
     };
@@ -576,7 +576,8 @@ export async function walkRegulars(options: WalkOptions = {}): Promise<RegularsF
     const lotAfterCancel = wallet.lots[0]!;
     say(`  lot ${lotAfterCancel.id}: ${lotAfterCancel.remaining} ${lotAfterCancel.unit} left`);
 
-    // The lot was bought on 22 March 12:00 UTC for 30 days: it expires on 21 April; the notice goes 14 days ahead.
+    // Bought on 22 March for 30 days: its last day is 21 April (to 23:59:59 in Lisbon, 22:59:59 UTC); the notice
+    // goes 14 days before that.
     const expiryNotices = async () =>
       (
         await app.db
@@ -586,15 +587,15 @@ export async function walkRegulars(options: WalkOptions = {}): Promise<RegularsF
           .where('recipient', '=', 'beatriz@example.pt')
           .execute()
       ).length;
-    clock.set('2026-04-07T11:00:00Z');
+    clock.set('2026-04-07T22:00:00Z');
     await runJob(JOB_QUEUES.creditExpiry);
     say();
     say(
       `# ${clock.now().toString()} — the hourly credit-expiry job, 14 days and 1 hour before: ${await expiryNotices()} notice`,
     );
-    clock.set('2026-04-07T12:00:00Z');
+    clock.set('2026-04-07T23:00:00Z');
     await runJob(JOB_QUEUES.creditExpiry);
-    clock.set('2026-04-07T13:00:00Z');
+    clock.set('2026-04-08T09:00:00Z');
     await runJob(JOB_QUEUES.creditExpiry);
     const noticesSent = await expiryNotices();
     say(`# ${clock.now().toString()} — two runs later, within 14 days: ${noticesSent} notice (sent once)`);
@@ -813,7 +814,7 @@ export async function walkRegulars(options: WalkOptions = {}): Promise<RegularsF
     check('no code of the booking left on the lock', 0, afterCancel.length);
 
     // ---------------------------------------------------------------------------------------------------------
-    clock.set('2026-04-21T13:00:00Z');
+    clock.set('2026-04-22T09:00:00Z');
     say();
     say(
       `## b, continued. ${clock.now().toString()}: Beatriz's lot has expired; the job writes off what is left`,
