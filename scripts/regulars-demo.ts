@@ -29,6 +29,17 @@ import {
 
 type Schemas = components['schemas'];
 
+/** The fields of `bookings list --json` this walk prints. */
+type CliBooking = {
+  id: number;
+  start: string;
+  status: string;
+  price_eur: string;
+  credit_eur: string | null;
+  series: number | null;
+  guests: number;
+};
+
 /** A figure the walk checks, as an accountant would: what it should be and what it is. */
 export type Check = { what: string; expected: number | string; actual: number | string; ok: boolean };
 
@@ -39,14 +50,21 @@ export type RegularsFacts = {
     occurrences: { week: number; start: string | null; problem: string | null; price_eur: number | null }[];
     checkoutCents: number;
     refundsCents: number[];
+    seriesOnCli: (number | null)[];
   };
-  pack: { lotRemainingAfterCancel: number; expiryNotices: number; movements: string[] };
+  pack: {
+    lotRemainingAfterCancel: number;
+    expiryNotices: number;
+    movements: string[];
+    creditOnCli: string | null;
+  };
   voucher: { code: string; redeemedLotEur: number };
   guests: {
     codesOnLockAfterAdding: number;
     guestMessages: string[];
     removedGuestCodeOnLock: boolean;
     codesOnLockAfterCancel: number;
+    guestsOnCli: number;
   };
 };
 
@@ -107,6 +125,20 @@ export async function walkRegulars(options: WalkOptions = {}): Promise<RegularsF
       const lines = await admin(...argv);
       for (const line of lines) say(`  ${line}`);
       return lines;
+    };
+
+    /** `bookings list --email <address> --json`, the fields of issue 31: what the operator's CLI says of them. */
+    const cliBookings = async (email: string) => {
+      const rows = JSON.parse(
+        (await admin('bookings', 'list', '--email', email, '--json')).join('\n'),
+      ) as CliBooking[];
+      say(`$ npm run admin -- bookings list --email ${email} --json   (issue 31's fields)`);
+      for (const row of rows) {
+        say(
+          `  #${row.id} ${row.start} ${row.status}: price_eur ${row.price_eur}, credit_eur ${row.credit_eur}, series ${row.series}, guests ${row.guests}`,
+        );
+      }
+      return rows;
     };
 
     // What each flow wrote: everything after the marks taken when it began.
@@ -446,6 +478,7 @@ export async function walkRegulars(options: WalkOptions = {}): Promise<RegularsF
         `  #${item.id} ${item.start_time} ${item.status} — weekly series #${item.series!.id}: week ${item.series!.week} of ${item.series!.weeks}`,
       );
     }
+    const seriesOnCli = await cliBookings('ana@example.pt');
     say(`  codes on the fake lock: ${(await fakeCodes()).length} (Rui's and Ana's three weeks)`);
 
     clock.set('2026-03-22T12:00:00Z');
@@ -554,6 +587,7 @@ export async function walkRegulars(options: WalkOptions = {}): Promise<RegularsF
     await app.jobs.runDue();
     let biaBookings = await myBookings(bia);
     for (const booking of biaBookings) say(bookingLine(booking));
+    const creditOnCli = await cliBookings('beatriz@example.pt');
 
     clock.set('2026-03-24T04:00:00Z');
     say();
@@ -727,6 +761,7 @@ export async function walkRegulars(options: WalkOptions = {}): Promise<RegularsF
       ana,
     );
     for (const guest of guests) say(`  guest ${guest.id} ${guest.name}: door code ${guest.door_code}`);
+    const guestsOnCli = (await cliBookings('ana@example.pt')).find((row) => row.id === booking.id);
     const guestCodeIds = async () =>
       Object.fromEntries(
         (
@@ -909,11 +944,13 @@ export async function walkRegulars(options: WalkOptions = {}): Promise<RegularsF
         })),
         checkoutCents: seriesCheckoutCents,
         refundsCents: seriesRefunds,
+        seriesOnCli: seriesOnCli.map((row) => row.series),
       },
       pack: {
         lotRemainingAfterCancel: lotAfterCancel.remaining,
         expiryNotices: noticesSent,
         movements: packMovements.map((row) => `${row.kind} ${row.amount}`),
+        creditOnCli: creditOnCli[0]!.credit_eur,
       },
       voucher: { code: voucherCode, redeemedLotEur: redeemed.remaining },
       guests: {
@@ -921,6 +958,7 @@ export async function walkRegulars(options: WalkOptions = {}): Promise<RegularsF
         guestMessages: sentToGuests,
         removedGuestCodeOnLock: pauloStillOnLock,
         codesOnLockAfterCancel: afterCancel.length,
+        guestsOnCli: guestsOnCli!.guests,
       },
     };
   } finally {

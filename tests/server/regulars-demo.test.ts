@@ -34,11 +34,15 @@ describe('the regulars transcript (scripts/regulars-demo.ts)', () => {
     expect(facts.series.checkoutCents).toBe(5000);
     // Week 1 at 50% (30 hours ahead), then weeks 3 and 4 ("this and the following") whole.
     expect(facts.series.refundsCents).toEqual([750, 1500, 2000]);
+    // The operator's CLI names the series of each week (Ana's three weeks, newest first).
+    expect(new Set(facts.series.seriesOnCli).size).toBe(1);
+    expect(facts.series.seriesOnCli).toEqual([expect.any(Number), expect.any(Number), expect.any(Number)]);
 
     // b. 10 € of credit and 5 € by card; cancelled at 50%: 5 € of credit back to the lot, once told of its expiry.
     expect(facts.pack.movements).toEqual(['grant 1000', 'spend 1000', 'return 500']);
     expect(facts.pack.lotRemainingAfterCancel).toBe(5);
     expect(facts.pack.expiryNotices).toBe(1);
+    expect(facts.pack.creditOnCli).toBe('10.00');
     expect(transcript).toMatch(/credit-expiry job, 14 days and 1 hour before: 0 notice/);
     expect(transcript).toMatch(/expire 500 cents \| system/);
 
@@ -56,5 +60,6 @@ describe('the regulars transcript (scripts/regulars-demo.ts)', () => {
     ]);
     expect(facts.guests.removedGuestCodeOnLock).toBe(false);
     expect(facts.guests.codesOnLockAfterCancel).toBe(0);
+    expect(facts.guests.guestsOnCli).toBe(2);
   }, 240_000);
 });
