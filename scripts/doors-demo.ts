@@ -4,149 +4,43 @@
 // A branch mapped to a fake Seam lock; a member books and pays over HTTP; the code on the fake lock with its
 // window; the T-30 message; an unlock event (a signed webhook) turned into checked_in_at; a second booking
 // cancelled and its code removed from the lock.
-import { randomBytes, randomUUID } from 'node:crypto';
-import { createFake } from '@seamapi/fake-seam-connect';
-import { Webhook } from 'svix';
-import { createLockProvider } from '../server/adapters/locks/index.ts';
-import { runAdmin } from '../server/admin/cli.ts';
+import { randomUUID } from 'node:crypto';
 import { buildApp } from '../server/app.ts';
 import { fixedClock } from '../server/kernel/clock.ts';
-import { loadConfig } from '../server/config.ts';
 import type { components } from '../openapi/schema.gen.ts';
+import {
+  adminRunner,
+  branchCreateArguments,
+  injector,
+  startSeamFake,
+  verifiedMember,
+} from './demo-support.ts';
 
 type Schemas = components['schemas'];
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
 const show = (label: string, value: unknown) => say(`${label}: ${JSON.stringify(value, null, 2)}`);
 
-const fake = await createFake();
-const seed = await fake.seed();
-await fake.startServer();
-const webhookSecret = `whsec_${randomBytes(24).toString('base64')}`;
-const lock = seed.august_device_1;
+const seam = await startSeamFake();
+const { fake, lock } = seam;
 say(`# Seam's fake (@seamapi/fake-seam-connect) listening at ${fake.serverUrl}; lock device ${lock}`);
 
 const clock = fixedClock('2026-03-27T10:00:00Z');
-const config = {
-  ...loadConfig({
-    NODE_ENV: 'test',
-    SEED_DEMO_DATA: 'false',
-    SLOT_HORIZON_DAYS: '5',
-    PUBLIC_URL: 'https://gym.example',
-    CLIENT_DIST_DIR: '/nonexistent',
-    LOG_LEVEL: 'silent',
-    SEAM_API_KEY: seed.seam_apikey1_token,
-    SEAM_ENDPOINT: fake.serverUrl!,
-    SEAM_WEBHOOK_SECRET: webhookSecret,
-    OPERATOR_EMAIL: 'ops@gym.example',
-    SUPPORT_PHONE: '+351 210 000 000',
-  }),
-  database: { kind: 'pglite' as const, dataDir: null },
-};
+const config = seam.config(5, { kind: 'pglite', dataDir: null });
 const app = await buildApp(config, { clock });
-const inject = async (method: 'GET' | 'POST', url: string, body?: unknown, token?: string) => {
-  const response = await app.inject({
-    method,
-    url,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      locale: 'en',
-    },
-    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-  });
-  return { status: response.statusCode, json: <T = unknown>() => response.json<T>() };
-};
-/** The fields of the fake's access codes this walk prints. */
-type FakeAccessCode = {
-  access_code_id: string;
-  device_id: string;
-  is_backup?: boolean;
-  name?: string | null;
-  code?: string | null;
-  starts_at?: string;
-  ends_at?: string;
-  status: string;
-};
-const fakeCodes = async () =>
-  (
-    (await (await fetch(`${fake.serverUrl}/_fake/database`)).json()) as { access_codes: FakeAccessCode[] }
-  ).access_codes
-    .filter((code) => code.device_id === lock && !code.is_backup)
-    .map(({ access_code_id, name, code, starts_at, ends_at, status }) => ({
-      access_code_id,
-      name,
-      code,
-      starts_at,
-      ends_at,
-      status,
-    }));
+const inject = injector(app);
+const fakeCodes = seam.codes;
 
 // The branch and its door, as the operator does it.
-const out: string[] = [];
-const admin = (...argv: string[]) =>
-  runAdmin(argv, {
-    db: app.db,
-    clock,
-    horizonDays: 5,
-    lockProvider: createLockProvider(config, app.db),
-    io: { out: (line) => out.push(line), err: (line) => out.push(line) },
-  });
-const descriptions = ['pt', 'en', 'fr', 'de', 'sk'].flatMap((locale) => [
-  '--description',
-  `${locale}=<p>Avenidas Novas</p>`,
-]);
-await admin(
-  'branch',
-  'create',
-  '--slug',
-  'avenidas-novas',
-  '--name',
-  'Lisboa – Avenidas Novas',
-  '--location',
-  'Avenida da República 52, Lisboa',
-  '--latitude',
-  '38.74',
-  '--longitude=-9.14',
-  '--time-zone',
-  'Europe/Lisbon',
-  '--price',
-  '15',
-  '--image',
-  'https://gym.example/a.jpg',
-  ...descriptions,
-  '--lock-device',
-  lock,
-);
+const admin = adminRunner(app, clock, config);
+const branchCreated = await admin(...branchCreateArguments(lock));
 say(`$ npm run admin -- branch create ... --lock-device ${lock}`);
-for (const line of out.splice(0)) say(`  ${line}`);
+for (const line of branchCreated) say(`  ${line}`);
 const branchId = (await app.db.selectFrom('branches').select('id').executeTakeFirstOrThrow()).id;
 
 // A member registers, is verified, logs in, books Monday 30 March 2026 10:00–11:00 Lisbon and pays.
 const email = `ana-${randomUUID().slice(0, 8)}@example.com`;
-const password = 'Treino-privado-2026!';
-await inject('POST', '/api/auth/register', {
-  email,
-  first_name: 'Ana',
-  last_name: 'Silva',
-  phone_number: '+351912345678',
-  password,
-  confirm_password: password,
-  agree_newsletter: false,
-  locale: 'en',
-});
-await app.db
-  .updateTable('users')
-  .set({ email_verified_at: new Date(), phone_verified_at: new Date() })
-  .where('email', '=', email)
-  .execute();
-const login = await app.inject({
-  method: 'POST',
-  url: '/api/auth/login',
-  headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  payload: `username=${encodeURIComponent(email)}&password=${encodeURIComponent(password)}`,
-});
-const token = login.json<{ access_token: string }>().access_token;
+const token = await verifiedMember(app, { firstName: 'Ana', email, phone: '+351912345678' });
 const slots = (await inject('GET', `/api/bookings/slots/${branchId}/2026-03-30`)).json<
   Schemas['TimeSlot'][]
 >();
@@ -196,26 +90,7 @@ const doorStates = () =>
   app.db.selectFrom('lock_code_doors').select(['lock_code_id', 'state']).orderBy('lock_code_id').execute();
 
 // Seam reports the code set on the lock: a signed webhook.
-const signed = (event: Record<string, unknown>) => {
-  const payload = JSON.stringify({
-    workspace_id: seed.seed_workspace_1,
-    created_at: new Date().toISOString(),
-    ...event,
-  });
-  const id = `msg_${randomUUID()}`;
-  const now = new Date();
-  return app.inject({
-    method: 'POST',
-    url: '/api/locks/webhook',
-    payload,
-    headers: {
-      'content-type': 'application/json',
-      'svix-id': id,
-      'svix-timestamp': String(Math.floor(now.getTime() / 1000)),
-      'svix-signature': new Webhook(webhookSecret).sign(id, now, payload),
-    },
-  });
-};
+const signed = (event: Record<string, unknown>) => seam.signedWebhook(app, event);
 const onLock = await fakeCodes();
 const morningCode = onLock.find((code) => code.starts_at === '2026-03-30T08:45:00.000Z');
 const eveningCode = onLock.find((code) => code.starts_at === '2026-03-30T16:45:00.000Z');
@@ -323,10 +198,9 @@ type AdminBookingRow = {
   lock_code_state: string | null;
   checked_in_at: string | null;
 };
-await admin('bookings', 'list', '--json');
 show(
   '$ npm run admin -- bookings list --json (door fields)',
-  (JSON.parse(out.splice(0).join('\n')) as AdminBookingRow[]).map(
+  (JSON.parse((await admin('bookings', 'list', '--json')).join('\n')) as AdminBookingRow[]).map(
     ({ id, start, status, lock_code, lock_code_state, checked_in_at }) => ({
       id,
       start,
@@ -337,10 +211,10 @@ show(
     }),
   ),
 );
-await admin('locks', 'status');
+const status = await admin('locks', 'status');
 say('$ npm run admin -- locks status');
-for (const line of out.splice(0)) say(`  ${line}`);
+for (const line of status) say(`  ${line}`);
 
 await app.close();
-await fake.stopServer();
+await seam.stop();
 process.exit(0);

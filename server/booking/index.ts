@@ -42,7 +42,7 @@ export type { CreditPackSettings } from './use-cases/save-credit-pack.ts';
 export { createWalletService } from './wallet/service.ts';
 export { listGiftVouchersForConsole } from './wallet/vouchers.ts';
 export type { WalletService } from './wallet/service.ts';
-export { describeCredit } from './wallet/messages.ts';
+export { describeCredit, VOUCHER_TIME_ZONE } from './wallet/messages.ts';
 export * as walletRepository from './wallet/repository.ts';
 export * as couponsRepository from './coupons/repository.ts';
 export * as movesRepository from './moves-repository.ts';

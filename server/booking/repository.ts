@@ -485,10 +485,20 @@ export async function listBookingRecords(db: Db, filter: BookingFilter) {
       'booking.checked_in_at',
       'booking.no_show_at',
       'booking.overstay_at',
+      'booking.series_id',
+      'booking.credit_cents',
       'branch.name as branch_name',
       'branch.time_zone',
       'user.email',
       'coupon.code as coupon_code',
+      // The guests still on it (issue 31), each with a door code of their own.
+      (eb) =>
+        eb
+          .selectFrom('booking_guests as guest')
+          .select((count) => count.fn.countAll<number>().as('guests'))
+          .whereRef('guest.booking_id', '=', 'booking.id')
+          .where('guest.removed_at', 'is', null)
+          .as('guests'),
       // A dearer move's hold: the booking it would have moved (an abandoned move expires here, not a lost sale).
       (eb) =>
         eb

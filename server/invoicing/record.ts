@@ -5,13 +5,18 @@ import { resolveLocale, translator, type Message } from '../kernel/i18n.ts';
 import { describeSlotTime } from '../kernel/time-format.ts';
 import { TAX_DOCUMENT_TEXTS } from '../adapters/invoicing/index.ts';
 import * as repository from './repository.ts';
-import { describeCredit, walletRepository } from '../booking/index.ts';
+import { describeCredit, VOUCHER_TIME_ZONE, walletRepository } from '../booking/index.ts';
 
 // What each ledger row's document says, fixed in the row's own transaction (docs/decisions.md, "Invoices and
 // credit notes"): the buyer (the member's name and NIF when the member gave a NIF, else 'Consumidor final'), one
 // line per slot (branch, day and time, the price before and after a coupon), the VAT the row recorded. A payment
 // gets a fatura-recibo, or a fatura simplificada for a buyer without a NIF up to 100 € where the operator enabled
 // them; a refund a credit note naming the document of the payment it pays back, for the same buyer.
+
+/** The day credit stops covering sessions, as its e-mails and the wallet name it: a date of the zone it was counted in. */
+function localDay(expiresAt: Date, timeZone: string): string {
+  return instantFromDate(expiresAt).toZonedDateTimeISO(timeZone).toPlainDate().toString();
+}
 
 /** CIVA art. 40: a fatura simplificada for services is allowed up to 100 €. */
 export const SIMPLIFIED_INVOICE_LIMIT_CENTS = 100_00;
@@ -119,7 +124,7 @@ export async function recordPendingDocument(
         description: t(LINE_TEXTS.creditPack, { name: lot.name }),
         detail: t(LINE_TEXTS.creditPackDetail, {
           credit: describeCredit(locale, lot.unit, lot.initial),
-          day: lot.expires_at.toISOString().slice(0, 10),
+          day: localDay(lot.expires_at, lot.time_zone),
         }),
         base_cents: entry.amount_cents,
         amount_cents: entry.amount_cents,
@@ -132,7 +137,7 @@ export async function recordPendingDocument(
     if (voucher?.code) {
       lines.push({
         description: t(LINE_TEXTS.giftVoucher, { code: voucher.code }),
-        detail: t(LINE_TEXTS.giftVoucherDetail, { day: voucher.expires_at!.toISOString().slice(0, 10) }),
+        detail: t(LINE_TEXTS.giftVoucherDetail, { day: localDay(voucher.expires_at!, VOUCHER_TIME_ZONE) }),
         base_cents: entry.amount_cents,
         amount_cents: entry.amount_cents,
       });

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { Temporal } from 'temporal-polyfill';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import { dateFromInstant, fixedClock } from '../../server/kernel/clock.ts';
@@ -471,7 +472,8 @@ describe.each(DATABASE_TARGETS)('prepaid packs and the credit wallet (%s)', (tar
     expect(await cover(ana, [porto9])).toMatchObject({ credit_eur: 0, due_eur: 15 });
   });
 
-  it('announces a lot 14 days before it expires, once, and writes off what is left after', async () => {
+  /** A member who bought, now (the START), a pack of 30 € of credit valid 30 days. */
+  async function memberWithMonthPack(): Promise<Member> {
     const pack = await createPack({
       name: 'Mês',
       branch_id: lisboa,
@@ -482,6 +484,11 @@ describe.each(DATABASE_TARGETS)('prepaid packs and the credit wallet (%s)', (tar
     });
     const ana = await member();
     await buy(ana, pack.id);
+    return ana;
+  }
+
+  it('announces a lot 14 days before it expires, once, and writes off what is left after', async () => {
+    const ana = await memberWithMonthPack();
     clock.set('2026-03-17T09:00:00Z');
     await sweepExpiries();
     const expiring = async () =>
@@ -496,18 +503,54 @@ describe.each(DATABASE_TARGETS)('prepaid packs and the credit wallet (%s)', (tar
     expect(notices[0]!.text).toContain('€30.00');
     expect(notices[0]!.subject).toContain('1 April');
 
+    // A month later, on its last day, the member signs in again: the lot still holds its credit all day.
     clock.set('2026-04-01T09:30:00Z');
     await sweepExpiries();
-    // A month later: the member signs in again.
     ana.token = (await ana.caller.login(ana.email, STRONG_PASSWORD)).json<
       Schemas['LoginResponse']
     >().access_token;
+    expect((await wallet(ana)).lots[0]).toMatchObject({ remaining: 30, expired: false });
+    // The day after (00:30 in Lisbon), it has been written off.
+    clock.set('2026-04-01T23:30:00Z');
+    await sweepExpiries();
     const { lots, movements } = await wallet(ana);
     expect(lots[0]).toMatchObject({ remaining: 0, expired: true });
     expect(movements[0]).toMatchObject({ kind: 'expire', amount: 30 });
     const slot = await lisbonSlot(app.db, lisboa, '2026-04-03T10:00');
     expect(await cover(ana, [slot])).toMatchObject({ credit_eur: 0 });
     await lotsBalance();
+  });
+
+  it('covers sessions all through the last day its e-mail and wallet name, not only until the hour it was bought', async () => {
+    // Bought on 2 March at 09:00 UTC: the e-mail says sessions starting until 1 April.
+    const ana = await memberWithMonthPack();
+    const bought = (await outboxTo(app, ana.email)).find((mail) => mail.subject?.includes('Mês'))!;
+    expect(bought.text).toContain('starting by Wednesday, 1 April 2026');
+    const [lot] = (await wallet(ana)).lots;
+    expect(
+      Temporal.Instant.from(lot!.expires_at).toZonedDateTimeISO('Europe/Lisbon').toPlainDate().toString(),
+    ).toBe('2026-04-01');
+    // An evening session that day is covered; the next morning's is not.
+    const lastEvening = await lisbonSlot(app.db, lisboa, '2026-04-01T21:00');
+    const nextMorning = await lisbonSlot(app.db, lisboa, '2026-04-02T07:00');
+    expect(await cover(ana, [lastEvening])).toMatchObject({ credit_eur: 15, due_eur: 0 });
+    expect(await cover(ana, [nextMorning])).toMatchObject({ credit_eur: 0, due_eur: 15 });
+    // The same for a gift voucher: a year from its payment, to the end of that day.
+    const voucher = await ana.caller.json(
+      'POST',
+      '/api/gift-vouchers',
+      { amount_eur: 20, recipient_name: 'Rui', recipient_email: 'rui@example.pt' },
+      ana.token,
+    );
+    const secret = voucher.json<Schemas['CreateBookingResponse']>().checkout_session.clientSecret!;
+    await payCheckout(ana, secret);
+    const status = (
+      await ana.caller.get(
+        `/api/checkout/session-status?stripe_session_id=${secret.split('_secret_')[0]}`,
+        ana.token,
+      )
+    ).json<Schemas['CheckoutSessionStatus']>();
+    expect(status.gift_voucher!.expires_at).toBe('2027-03-02T23:59:59.000Z');
   });
 
   it('never spends a lot twice: bookings racing for its last hour, one wins and the other hears the new total', async () => {
@@ -698,7 +741,7 @@ describe.each(DATABASE_TARGETS)('prepaid packs and the credit wallet (%s)', (tar
       });
       const code = status.gift_voucher!.code!;
       expect(code).toMatch(/^[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}$/);
-      expect(status.gift_voucher!.expires_at).toBe('2027-03-02T09:00:00.000Z');
+      expect(status.gift_voucher!.expires_at).toBe('2027-03-02T23:59:59.000Z');
 
       const sale = await app.db
         .selectFrom('ledger_entries')
@@ -732,7 +775,7 @@ describe.each(DATABASE_TARGETS)('prepaid packs and the credit wallet (%s)', (tar
         unit: 'eur',
         initial: 40,
         remaining: 40,
-        expires_at: '2027-03-02T09:00:00.000Z',
+        expires_at: '2027-03-02T23:59:59.000Z',
         scope: { branches: null },
       });
       const slot = await lisbonSlot(app.db, porto, '2026-03-10T10:00');

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import type { CreditUnit } from '../../db/schema.ts';
+import { dateFromInstant, instantFromDate } from '../../kernel/clock.ts';
 import type { MoneyActor } from '../ledger.ts';
 import * as repository from './repository.ts';
 import { planCreditSpends, type CreditSpend, type SlotToCover } from './scope.ts';
@@ -99,6 +100,21 @@ export async function returnCredit(
     value += valueCents;
   }
   return value;
+}
+
+/**
+ * When credit bought (or a voucher paid) at `paidAt` and valid `validityDays` stops covering sessions: the end of
+ * the local day `validityDays` after the payment, in `timeZone` (its last second). The e-mails, the invoice, the
+ * wallet and the console name that day ("valid until 21 April"), so a session starting any time that day is covered,
+ * not only those before the hour of the payment.
+ */
+export function creditExpiry(paidAt: Date, validityDays: number, timeZone: string): Date {
+  const lastDay = instantFromDate(paidAt)
+    .toZonedDateTimeISO(timeZone)
+    .toPlainDate()
+    .add({ days: validityDays });
+  const nextDayStarts = lastDay.add({ days: 1 }).toZonedDateTime({ timeZone }).toInstant();
+  return dateFromInstant(nextDayStarts.subtract({ seconds: 1 }));
 }
 
 /** A new lot with its first movement (the grant), in the transaction of the payment that bought it. */

@@ -9,6 +9,9 @@ import type { CreditUnit } from '../../db/schema.ts';
 // The wallet's e-mails (issue 31): a pack bought (what is in the wallet, until when, the invoice), and a lot
 // about to expire, 14 days ahead. In the member's language; dates in the selling branch's zone.
 
+/** The zone a voucher's dates are counted and shown in (a voucher is not tied to one branch). */
+export const VOUCHER_TIME_ZONE = 'Europe/Lisbon';
+
 const TEXTS = {
   boughtSubject: /*i18n*/ {
     id: 'email.creditPack.subject',

@@ -10,7 +10,7 @@ import { findMessageContext } from '../../notifications/index.ts';
 import type { FulfilmentDependencies, SessionOutcome } from '../checkout/fulfilment.ts';
 import * as checkoutRepository from '../checkout/repository.ts';
 import { memberActor, recordCreditSale } from '../ledger.ts';
-import { grantLot } from './credit.ts';
+import { creditExpiry, grantLot } from './credit.ts';
 import { creditPackBoughtMessage } from './messages.ts';
 import * as repository from './repository.ts';
 import type { components } from '../../../openapi/schema.gen.ts';
@@ -21,8 +21,6 @@ import type { components } from '../../../openapi/schema.gen.ts';
 // local checkout gets there first. Money that arrives after the session expired still buys the pack: nothing
 // was held that could have been lost. Awaiting (a Multibanco voucher, an MB WAY approval): the session records
 // the method and voucher; nothing else. Expired or failed: nothing was sold.
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A pack's credit in the contract's units: hours (minutes / 60) or euros. */
 export function creditInUnits(unit: 'minutes' | 'cents', amount: number): number {
@@ -116,7 +114,7 @@ async function sellPack(
     branchId: pack.branch_id,
   });
   if (!stored.user_id) return;
-  const expiresAt = new Date(now.getTime() + pack.validity_days * DAY_MS);
+  const expiresAt = creditExpiry(now, pack.validity_days, pack.time_zone);
   await grantLot(
     trx,
     {

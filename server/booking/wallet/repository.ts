@@ -147,12 +147,14 @@ export async function insertLot(db: Db, row: Insertable<CreditLotsTable>): Promi
   return id;
 }
 
-/** The lot a pack's sale bought (its invoice names it). */
+/** The lot a pack's sale bought (its invoice names it), with the zone of the branch that sold it (its expiry is a day of that zone). */
 export async function findLotOfLedgerEntry(db: Db, ledgerEntryId: number) {
   return db
-    .selectFrom('credit_lots')
-    .select(['id', 'name', 'unit', 'initial', 'expires_at'])
-    .where('ledger_entry_id', '=', ledgerEntryId)
+    .selectFrom('credit_lots as lot')
+    .innerJoin('ledger_entries as entry', 'entry.id', 'lot.ledger_entry_id')
+    .innerJoin('branches as branch', 'branch.id', 'entry.branch_id')
+    .select(['lot.id', 'lot.name', 'lot.unit', 'lot.initial', 'lot.expires_at', 'branch.time_zone'])
+    .where('lot.ledger_entry_id', '=', ledgerEntryId)
     .executeTakeFirst();
 }
 

@@ -14,8 +14,8 @@ import { providerUnavailable } from '../held-checkout.ts';
 import { memberActor, recordCreditSale } from '../ledger.ts';
 import * as bookingRepository from '../repository.ts';
 import { checkoutReturnUrl, requireBuyer, type BookingServiceDependencies } from '../service.ts';
-import { grantLot } from './credit.ts';
-import { giftVoucherBoughtMessage, giftVoucherMessage } from './messages.ts';
+import { creditExpiry, grantLot } from './credit.ts';
+import { giftVoucherBoughtMessage, giftVoucherMessage, VOUCHER_TIME_ZONE } from './messages.ts';
 import { awaitedCreditPayment, creditSaleOutcome, saleOfSession } from './purchase.ts';
 import * as repository from './repository.ts';
 import { catalogRepository } from '../../catalog/index.ts';
@@ -39,8 +39,6 @@ const AMOUNT_IN_CENTS: Message = /*i18n*/ {
 export const GIFT_VOUCHER_VALID_DAYS = 365;
 /** No 0/O or 1/I: a code read aloud or copied from paper is not mistaken. */
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
-/** The zone a voucher's dates are shown in (it is not tied to one branch). */
-const VOUCHER_ZONE = 'Europe/Lisbon';
 
 /** A new code: 12 letters and digits in three groups (60 bits), as ABCD-EFGH-JKLM. */
 function newVoucherCode(): string {
@@ -87,7 +85,7 @@ async function sellVoucher(
     purpose: 'gift_voucher',
     branchId: voucher.branch_id,
   });
-  const expiresAt = new Date(now.getTime() + GIFT_VOUCHER_VALID_DAYS * DAY_MS);
+  const expiresAt = creditExpiry(now, GIFT_VOUCHER_VALID_DAYS, VOUCHER_TIME_ZONE);
   const code = newVoucherCode();
   await repository.updateVoucher(trx, voucher.id, {
     code,
@@ -108,7 +106,7 @@ async function sellVoucher(
     message: voucher.message,
     code,
     expiresAt: instantFromDate(expiresAt),
-    timeZone: VOUCHER_ZONE,
+    timeZone: VOUCHER_TIME_ZONE,
     redeemUrl: `${deps.publicUrl}/${locale}?account_tab=wallet&voucher=${encodeURIComponent(code)}`,
   });
   await insertOutboxMessage(trx, {
@@ -132,7 +130,7 @@ async function sellVoucher(
     amountCents: voucher.amount_cents,
     code,
     expiresAt: instantFromDate(expiresAt),
-    timeZone: VOUCHER_ZONE,
+    timeZone: VOUCHER_TIME_ZONE,
     invoiceUrl: (await deps.documents?.linkOf(trx, entryId)) ?? null,
   });
   await insertOutboxMessage(trx, {
@@ -170,7 +168,7 @@ export async function voucherSessionStatus(
       code: voucher.code,
       expires_at: voucher.expires_at?.toISOString() ?? null,
     },
-    ...awaitedCreditPayment(session, VOUCHER_ZONE, now),
+    ...awaitedCreditPayment(session, VOUCHER_TIME_ZONE, now),
   };
 }
 
