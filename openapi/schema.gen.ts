@@ -1149,7 +1149,7 @@ export interface paths {
     };
     /**
      * Search bookings
-     * @description `q` matches the member's e-mail, phone or name (case-insensitive, part of it); dates are branch-local calendar days (inclusive) of the slot's start. Newest start first.
+     * @description `q` matches the member's e-mail, phone or name (case-insensitive, part of it); dates are branch-local calendar days (inclusive) of the slot's start. Newest start first (bookings of one start by id, highest first), a page at a time by cursor: without `after` or `before`, the newest `page_size`; the answer's `next` (as `after`) gives the older ones that follow, its `previous` (as `before`) the newer ones that come before. A cursor is a place in the list, so a booking made while paging shifts no page. `total` counts the bookings found up to 1000; past that `total_capped` is true and `total` is 1000.
      */
     get: operations['searchAdminBookings'];
     put?: never;
@@ -3238,11 +3238,20 @@ export interface components {
        */
       unavailable: 'current' | 'started' | 'closed' | 'taken' | 'price_differs' | null;
     };
+    /** @description A place in the bookings list, as a page's `next` or `previous` gives it (opaque). */
+    AdminBookingCursor: string;
+    /** @description A page of the bookings search, with its cursors and the bookings found counted up to 1000. */
     AdminBookingPage: {
       items: components['schemas']['AdminBooking'][];
+      /** @description How many bookings the search finds (every page's), counted up to 1000. */
       total: number;
-      page: number;
+      /** @description More than 1000 bookings are found; `total` is then 1000. */
+      total_capped: boolean;
       page_size: number;
+      /** @description The `after` of the page of older bookings that follows, or null when this page is the last. */
+      next: components['schemas']['AdminBookingCursor'] | null;
+      /** @description The `before` of the page of newer bookings that comes before, or null on the first page. */
+      previous: components['schemas']['AdminBookingCursor'] | null;
     };
     /** @description One fact of a booking's history, as data: the console words it in the operator's language and formats amounts with the currency. */
     BookingEvent: {
@@ -4394,6 +4403,10 @@ export interface components {
     AdminBranchFilter: components['schemas']['Id'];
     /** @description Only the weeks of this weekly series (`AdminBooking.series.id`). */
     AdminSeriesFilter: components['schemas']['Id'];
+    /** @description The `next` of an earlier page of the same search; the page of older bookings that follows it. */
+    AdminBookingsAfter: components['schemas']['AdminBookingCursor'];
+    /** @description The `previous` of an earlier page of the same search; the page of newer bookings that comes before it. Not with `after`. */
+    AdminBookingsBefore: components['schemas']['AdminBookingCursor'];
     /** @description Part of an e-mail, phone number or name. */
     AdminQuery: string;
     /** @description First calendar day, inclusive (YYYY-MM-DD). */
@@ -6558,8 +6571,10 @@ export interface operations {
         status?: components['parameters']['AdminBookingStatus'];
         /** @description Only the weeks of this weekly series (`AdminBooking.series.id`). */
         series_id?: components['parameters']['AdminSeriesFilter'];
-        /** @description The page, from 1. */
-        page?: components['parameters']['Page'];
+        /** @description The `next` of an earlier page of the same search; the page of older bookings that follows it. */
+        after?: components['parameters']['AdminBookingsAfter'];
+        /** @description The `previous` of an earlier page of the same search; the page of newer bookings that comes before it. Not with `after`. */
+        before?: components['parameters']['AdminBookingsBefore'];
         /** @description Items per page. */
         page_size?: components['parameters']['PageSize'];
       };
@@ -6587,6 +6602,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       /** @description The branch asked for, or that of the booking or closure, is not among those of a limited staff member (`branch_forbidden`). */
       403: components['responses']['Forbidden'];
+      /** @description A parameter the contract refuses; a cursor that is not one this list hands out, or `after` and `before` together (`validation_failed`, the field named in `fields`). */
       422: components['responses']['ValidationFailed'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];

@@ -80,9 +80,19 @@ export type BookingSearch = {
   seriesId?: number;
   bookingIds?: readonly number[];
   now: Date;
-  offset: number;
-  limit: number;
 };
+
+/**
+ * A place in the bookings list (newest start first): a booking's start, as exact text (UTC, to the microsecond,
+ * as `positionOf` writes it), and its id, which orders the bookings of one start.
+ */
+export type BookingPosition = { startTime: string; id: number };
+
+/**
+ * Which bookings of a search: the first `limit` of the list, or the `limit` just after a place (older) or just
+ * before it (newer).
+ */
+export type BookingWindow = { limit: number; after?: BookingPosition; before?: BookingPosition };
 
 /** Bookings the console lists: a dearer move's hold is part of that move, not a booking of its own. */
 function listedBookings(db: Db) {
@@ -105,14 +115,26 @@ function applySearch(query: ReturnType<typeof listedBookings>, search: BookingSe
       ]),
     );
   }
-  if (search.branchIds !== undefined)
+  // One branch as an equality, so the index (branch_id, start_time) gives its bookings already in order.
+  if (search.branchIds?.length === 1) scoped = scoped.where('booking.branch_id', '=', search.branchIds[0]!);
+  else if (search.branchIds !== undefined)
     scoped = scoped.where('booking.branch_id', 'in', [...search.branchIds, 0]);
   if (search.memberId !== undefined) scoped = scoped.where('booking.user_id', '=', search.memberId);
   if (search.seriesId !== undefined) scoped = scoped.where('booking.series_id', '=', search.seriesId);
   if (search.bookingIds !== undefined) scoped = scoped.where('booking.id', 'in', [...search.bookingIds, 0]);
   const localDate = sql<string>`(booking.start_time at time zone branch.time_zone)::date`;
-  if (search.from !== undefined) scoped = scoped.where(localDate, '>=', sql<string>`${search.from}::date`);
-  if (search.to !== undefined) scoped = scoped.where(localDate, '<=', sql<string>`${search.to}::date`);
+  // The exact test on the branch's local date, and beside it a range of instants a day wider each side that the
+  // time indexes can read.
+  if (search.from !== undefined) {
+    scoped = scoped
+      .where(localDate, '>=', sql<string>`${search.from}::date`)
+      .where('booking.start_time', '>=', sql<Date>`${utcDayBefore(search.from)}`);
+  }
+  if (search.to !== undefined) {
+    scoped = scoped
+      .where(localDate, '<=', sql<string>`${search.to}::date`)
+      .where('booking.start_time', '<', sql<Date>`${utcTwoDaysAfter(search.to)}`);
+  }
   if (search.status === 'expired') {
     scoped = scoped.where((eb) =>
       eb.or([
@@ -128,13 +150,70 @@ function applySearch(query: ReturnType<typeof listedBookings>, search: BookingSe
   return scoped;
 }
 
-export async function searchBookings(db: Db, search: BookingSearch) {
-  const scoped = applySearch(listedBookings(db), search);
-  return pageWithTotal(
-    bookingColumns(scoped).orderBy('booking.start_time', 'desc').orderBy('booking.id', 'desc'),
-    scoped,
-    search,
-  );
+/** A booking's start as exact text, UTC to the microsecond: a place in the list that compares as the row does. */
+const positionOf = sql<string>`to_char(booking.start_time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** Rows before (`<`, older) or after (`>`, newer) a place, on the order (start_time, id) the index keeps. */
+const beyond = (position: BookingPosition, side: '<' | '>') =>
+  sql<boolean>`(booking.start_time, booking.id) ${sql.raw(side)} (${position.startTime}::timestamptz, ${position.id}::int)`;
+
+/**
+ * A window of the bookings a search finds, newest start first, each with its place in the list; `more` tells
+ * whether the list goes on past the window in the direction it was read (older for the first window or one
+ * `after` a place, newer for one `before`). Read as a range of the index (start_time, id) from the place, not by
+ * skipping rows: a window deep in the list costs what the first one does.
+ */
+export async function searchBookings(db: Db, search: BookingSearch, window: BookingWindow) {
+  let scoped = applySearch(listedBookings(db), search);
+  if (window.after) scoped = scoped.where(beyond(window.after, '<'));
+  if (window.before) scoped = scoped.where(beyond(window.before, '>'));
+  const direction = window.before ? 'asc' : 'desc';
+  const found = await bookingColumns(scoped)
+    .select(positionOf.as('position'))
+    .orderBy('booking.start_time', direction)
+    .orderBy('booking.id', direction)
+    .limit(window.limit + 1)
+    .execute();
+  const rows = found.slice(0, window.limit);
+  return { rows: window.before ? rows.reverse() : rows, more: found.length > window.limit };
+}
+
+/**
+ * Whether a search finds a booking older (`<`) or newer (`>`) than a place in its list: the nearest one, so the
+ * index is read from the place outwards.
+ */
+export async function hasBookingsBeyond(
+  db: Db,
+  search: BookingSearch,
+  position: BookingPosition,
+  side: '<' | '>',
+): Promise<boolean> {
+  const outwards = side === '<' ? 'desc' : 'asc';
+  const found = await applySearch(listedBookings(db), search)
+    .where(beyond(position, side))
+    .select('booking.id')
+    .orderBy('booking.start_time', outwards)
+    .orderBy('booking.id', outwards)
+    .limit(1)
+    .executeTakeFirst();
+  return found !== undefined;
+}
+
+/**
+ * How many bookings a search finds, counted up to `limit + 1` and no further: past `limit`, the answer only says
+ * there are more, so a search that finds a million bookings reads `limit + 1` of them rather than all.
+ */
+export async function countBookings(db: Db, search: BookingSearch, limit: number): Promise<number> {
+  const counted = await db
+    .selectFrom(
+      applySearch(listedBookings(db), search)
+        .select(sql<number>`1`.as('one'))
+        .limit(limit + 1)
+        .as('found'),
+    )
+    .select(sql<number>`count(*)`.as('total'))
+    .executeTakeFirstOrThrow();
+  return Number(counted.total);
 }
 
 export async function findAdminBooking(db: Db, bookingId: number): Promise<AdminBookingRow | undefined> {

@@ -36,6 +36,7 @@ import type { OperationQuery } from '../http/operations.ts';
 import { doorStatesOfBookings } from '../doors/index.ts';
 import type { components } from '../../openapi/schema.gen.ts';
 import * as repository from './repository.ts';
+import { bookingCursor, readBookingCursors } from './booking-cursor.ts';
 import { createBroadcastReads, sendBroadcast } from './broadcasts.ts';
 import { addMemberNote, listMemberNotes } from './member-notes.ts';
 import { readStaffRefundCeiling, type ApprovalNoticeDependencies } from './refund-approvals.ts';
@@ -98,12 +99,11 @@ export function createConsoleService(deps: ConsoleDependencies) {
     const ids = await db
       .transaction()
       .execute((trx) => bookingRepository.lockLiveBookingsInPeriod(trx, filter));
-    const { rows } = await repository.searchBookings(db, {
-      bookingIds: ids,
-      now: filter.now,
-      offset: 0,
-      limit: 1000,
-    });
+    const { rows } = await repository.searchBookings(
+      db,
+      { bookingIds: ids, now: filter.now },
+      { limit: 1000 },
+    );
     return rows;
   }
 
@@ -236,13 +236,11 @@ export function createConsoleService(deps: ConsoleDependencies) {
     if (!member) throw new AppError('member_not_found');
     const [blocks, bookings, payments] = await Promise.all([
       authRepository.blocksOf(db, { email: member.email, phone: member.phone_number }),
-      repository.searchBookings(db, {
-        memberId,
-        branchIds: branchFilter(scope),
-        now: dateFromInstant(now()),
-        offset: 0,
-        limit: 500,
-      }),
+      repository.searchBookings(
+        db,
+        { memberId, branchIds: branchFilter(scope), now: dateFromInstant(now()) },
+        { limit: 500 },
+      ),
       repository.moneyMovements(db, { memberId }),
     ]);
     return {
@@ -302,8 +300,8 @@ export function createConsoleService(deps: ConsoleDependencies) {
       scope: BranchScope,
     ): Promise<Schemas['AdminBookingPage']> {
       checkPeriod(query.from, query.to);
-      const page = paging(query);
-      const { rows, total } = await repository.searchBookings(db, {
+      const places = readBookingCursors(query);
+      const search: repository.BookingSearch = {
         q: query.q,
         branchIds: branchFilter(scope, query.branch_id),
         from: query.from,
@@ -311,10 +309,37 @@ export function createConsoleService(deps: ConsoleDependencies) {
         status: query.status,
         seriesId: query.series_id,
         now: dateFromInstant(now()),
-        offset: page.offset,
-        limit: page.limit,
-      });
-      return page.answer(await views(rows), total);
+      };
+      const pageSize = query.page_size ?? 50;
+      const [window, counted] = await Promise.all([
+        repository.searchBookings(db, search, { limit: pageSize, ...places }),
+        repository.countBookings(db, search, BOOKINGS_COUNTED_UP_TO),
+      ]);
+      const { rows, more } = window;
+      // This page's newest and oldest places in the list (on an empty page past either end, the cursor's own).
+      const asked = places.after ?? places.before;
+      const placeOf = (row: (typeof rows)[number] | undefined) =>
+        row ? { startTime: row.position, id: row.id } : asked;
+      const newest = placeOf(rows[0]);
+      const oldest = placeOf(rows.at(-1));
+      // The way the page was read, `more` says whether the list goes on; the other way is asked of the index
+      // (nothing is newer than the first page).
+      const older = places.before
+        ? oldest !== undefined && (await repository.hasBookingsBeyond(db, search, oldest, '<'))
+        : more;
+      const newer = places.before
+        ? more
+        : places.after !== undefined &&
+          newest !== undefined &&
+          (await repository.hasBookingsBeyond(db, search, newest, '>'));
+      return {
+        items: await views(rows),
+        total: Math.min(counted, BOOKINGS_COUNTED_UP_TO),
+        total_capped: counted > BOOKINGS_COUNTED_UP_TO,
+        page_size: pageSize,
+        next: older && oldest ? bookingCursor(oldest) : null,
+        previous: newer && newest ? bookingCursor(newest) : null,
+      };
     },
 
     /**
@@ -843,6 +868,12 @@ export function createConsoleService(deps: ConsoleDependencies) {
 }
 
 export type ConsoleService = ReturnType<typeof createConsoleService>;
+
+/**
+ * The bookings list counts the bookings a search finds up to this many, and past it says only "more than" this
+ * (docs/decisions.md, issue 33): a true number, read from at most this many rows plus one.
+ */
+export const BOOKINGS_COUNTED_UP_TO = 1000;
 
 /** A listing's page: `page` counts from 1; 50 rows unless `page_size` says. */
 type PageQuery = { page?: number; page_size?: number };
