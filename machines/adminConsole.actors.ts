@@ -57,7 +57,9 @@ export type BookingFilters = {
   status: AdminBookingStatus | '';
   /** Only the weeks of one weekly series (issue 31). */
   seriesId: number | null;
-  page: number;
+  /** The page: after one page's `next` (older bookings), before one's `previous` (newer); '' for the first. */
+  after: string;
+  before: string;
 };
 /** A period of branch-local days, for one branch or (null) every branch. */
 export type PeriodFilters = { branchId: number | null; from: string; to: string };
@@ -101,7 +103,8 @@ export function createAdminConsoleActors(api: ApiClient) {
               to: optional(filters.to),
               status: filters.status === '' ? undefined : filters.status,
               series_id: filters.seriesId ?? undefined,
-              page: filters.page,
+              after: optional(filters.after),
+              before: optional(filters.before),
             },
           },
         }),

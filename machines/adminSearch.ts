@@ -3,10 +3,10 @@
 import { z } from 'zod/mini';
 import { optional as absentWhenMalformed, stringOrDigits } from './modal-search.ts';
 
-// The console's filters and page numbers in the address (issue 28, item 1): one schema per page, so reload, Back
-// and a copied link keep them. Each parameter falls back to absent when malformed (`optional`, shared with
-// machines/modal-search.ts), and absent means the page's default (no filter, the first page); a page reads them
-// with its defaults (src/admin/hooks.ts).
+// The console's filters and page numbers (the bookings list's cursors) in the address (issue 28, item 1): one
+// schema per page, so reload, Back and a copied link keep them. Each parameter falls back to absent when malformed
+// (`optional`, shared with machines/modal-search.ts), and absent means the page's default (no filter, the first
+// page); a page reads them with its defaults (src/admin/hooks.ts).
 
 /** The router's search parser turns digits into numbers; a filter is text either way. */
 const text = absentWhenMalformed(z.pipe(stringOrDigits, z.string().check(z.maxLength(200))));
@@ -44,7 +44,8 @@ export const adminSearch = {
     to: text,
     status: absentWhenMalformed(z.enum(['pending', 'confirmed', 'canceled', 'expired'])),
     seriesId: positiveInt,
-    page: positiveInt,
+    after: text,
+    before: text,
   }),
   members: searchOf({ q: text, page: positiveInt }),
   prices: searchOf({ branchId: positiveInt }),

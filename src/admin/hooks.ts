@@ -22,6 +22,9 @@ type DataOf<K extends CallName> = Awaited<ReturnType<ConsoleCalls[K]>>;
 type ParamsArgument<K extends CallName> =
   ParamsOf<K> extends undefined ? [params?: undefined] : [params: ParamsOf<K>];
 type PagedCallName = { [K in CallName]: ParamsOf<K> extends { page: number } ? K : never }[CallName];
+/** The place of a list read by cursor (the bookings): after one page's `next`, or before one's `previous`. */
+type Place = { after: string; before: string };
+type CursorCallName = { [K in CallName]: ParamsOf<K> extends Place ? K : never }[CallName];
 
 /** The list machine's binding: its load is the console's call a page names. */
 const queryFlow = createLocalFlowBinding(
@@ -131,15 +134,41 @@ export function useSearchQuery<K extends CallName>(name: K, defaults: ParamsOf<K
 }
 
 /**
- * A searched list, a page at a time, its filters and page number in the address (`useSearchQuery`): changing a
- * filter (`filter`) goes back to the first page; `goTo` turns the page.
+ * A searched list, a page at a time, its filters and page (`firstPage` when it is the first) in the address
+ * (`useSearchQuery`): changing a filter (`filter`) goes back to the first page; `goTo` turns the page.
  */
-export function usePagedQuery<K extends PagedCallName>(name: K, defaults: ParamsOf<K> & Filters) {
+function useTurnedQuery<K extends CallName, P extends Partial<ParamsOf<K>>>(
+  name: K,
+  defaults: ParamsOf<K> & Filters,
+  firstPage: P,
+) {
   const query = useSearchQuery(name, defaults);
   return {
     ...query,
-    filter: (patch: Partial<ParamsOf<K>>) => query.change({ ...query.params, page: 1, ...patch }),
-    goTo: (page: number) => query.change({ ...query.params, page }, { push: true }),
+    filter: (patch: Partial<ParamsOf<K>>) => query.change({ ...query.params, ...firstPage, ...patch }),
+    goTo: (page: P) => query.change({ ...query.params, ...firstPage, ...page }, { push: true }),
+  };
+}
+
+/** A searched list by page numbers (`useTurnedQuery`): `goTo` a page. */
+export function usePagedQuery<K extends PagedCallName>(name: K, defaults: ParamsOf<K> & Filters) {
+  const query = useTurnedQuery(name, defaults, { page: 1 } as Partial<ParamsOf<K>> & { page: number });
+  return {
+    ...query,
+    goTo: (page: number) => query.goTo({ page } as Partial<ParamsOf<K>> & { page: number }),
+  };
+}
+
+/**
+ * A searched list read by cursor (`useTurnedQuery`; docs/decisions.md, issue 33): `goTo` the page after a
+ * cursor (`{ after }`, older) or before one (`{ before }`, newer).
+ */
+export function useCursorQuery<K extends CursorCallName>(name: K, defaults: ParamsOf<K> & Filters) {
+  const firstPage = { after: '', before: '' } as Partial<ParamsOf<K>> & Place;
+  const query = useTurnedQuery(name, defaults, firstPage);
+  return {
+    ...query,
+    goTo: (place: { after: string } | { before: string }) => query.goTo({ ...firstPage, ...place }),
   };
 }
 

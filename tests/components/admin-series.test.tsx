@@ -2,34 +2,19 @@
 import './support/mocks.ts';
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, expect, it } from 'vitest';
-import { consoleNetwork, renderConsole, type Console } from './support/console.tsx';
+import { adminBooking, consoleNetwork, renderConsole, type Console } from './support/console.tsx';
 import { press } from './support/model.ts';
 import type { Call } from './support/network.ts';
 
 // Issue 31: the operator sees weekly series in the console. A booking made in a series says its week, and that
 // line lists the series' weeks (the `series_id` filter, kept in the address); "Mostrar todas as reservas" drops it.
 
-const booking = (id: number, week: number) => ({
-  id,
-  status: 'confirmed',
-  series: { id: 7, week, weeks: 3 },
-  branch: { id: 1, name: 'Centro', time_zone: 'Europe/Lisbon' },
-  start_time: `2026-12-0${week}T10:00:00Z`,
-  end_time: `2026-12-0${week}T11:00:00Z`,
-  created_at: '2026-11-20T09:00:00Z',
-  member: null,
-  final_price_eur: 15,
-  paid: true,
-  paid_eur: 15,
-  refunded_eur: 0,
-  coupon_code: null,
-  door_code_state: 'none',
-  code_sent_at: null,
-  checked_in_at: null,
-  no_show: false,
-  overstay: false,
-  canceled_at: null,
-});
+const booking = (id: number, week: number) =>
+  adminBooking(id, {
+    series: { id: 7, week, weeks: 3 },
+    start_time: `2026-12-0${week}T10:00:00Z`,
+    end_time: `2026-12-0${week}T11:00:00Z`,
+  });
 
 let rendered: Console | null = null;
 afterEach(() => rendered?.stop());
@@ -41,7 +26,10 @@ it('lists a weekly series’ weeks from a booking’s series line, and all booki
       const query = new URL(call.request.url).searchParams;
       searches.push(query);
       const items = query.get('series_id') === '7' ? [booking(3, 2), booking(2, 1)] : [booking(3, 2)];
-      return { status: 200, body: { items, total: items.length, page: 1, page_size: 25 } };
+      return {
+        status: 200,
+        body: { items, total: items.length, total_capped: false, page_size: 50, next: null, previous: null },
+      };
     },
   });
   rendered = await renderConsole('/pt/admin/bookings', { network, inspect: () => {} });

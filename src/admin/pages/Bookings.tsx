@@ -1,26 +1,28 @@
 import { createLazyRoute } from '@tanstack/react-router';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, Text, TextInput } from '@mantine/core';
-import { useBranchOptions, usePagedQuery } from '../hooks.ts';
+import { useBranchOptions, useCursorQuery } from '../hooks.ts';
 import { BookingFlags, BranchPeriodFilters, SeriesLink, StatusFilter } from '../parts/booking.tsx';
 import { memberName, useMoney, useTimes } from '../parts/format.ts';
 import { AdminLink, ConsolePage, SearchForm } from '../parts/layout.tsx';
-import { PagedTable } from '../parts/tables.tsx';
+import { CursorTable } from '../parts/tables.tsx';
 
 function BookingSearch() {
   const { t } = useLingui();
   const branches = useBranchOptions();
   const money = useMoney();
   const times = useTimes();
-  const query = usePagedQuery('bookings', {
+  const query = useCursorQuery('bookings', {
     q: '',
     branchId: null,
     from: '',
     to: '',
     status: '',
     seriesId: null,
-    page: 1,
+    after: '',
+    before: '',
   });
+  const total = query.data?.total ?? 0;
   const seriesId = query.params.seriesId;
   return (
     <ConsolePage title={<Trans>Reservas</Trans>}>
@@ -44,12 +46,16 @@ function BookingSearch() {
           </Button>
         </Group>
       )}
-      <PagedTable
+      <CursorTable
         query={query}
         empty={<Trans>Nenhuma reserva encontrada.</Trans>}
         caption={
           <Text size="sm" c="gray.4">
-            <Plural value={query.data?.total ?? 0} one="# reserva" other="# reservas" />
+            {query.data?.total_capped ? (
+              <Plural value={total} one="Mais de # reserva" other="Mais de # reservas" />
+            ) : (
+              <Plural value={total} one="# reserva" other="# reservas" />
+            )}
           </Text>
         }
         minWidth={560}
@@ -72,7 +78,6 @@ function BookingSearch() {
           money(booking.paid_eur),
           <BookingFlags booking={booking} />,
         ]}
-        labelControls
       />
     </ConsolePage>
   );

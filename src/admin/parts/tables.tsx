@@ -1,4 +1,5 @@
-import { Pagination, Stack, Table, Text, type TableProps } from '@mantine/core';
+import { Trans } from '@lingui/react/macro';
+import { Button, Group, Pagination, Stack, Table, Text, type TableProps } from '@mantine/core';
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { type Feedback } from '../../../machines/feedback.ts';
 import { ErrorBox } from '../feedback.tsx';
@@ -196,6 +197,47 @@ export function PagedTable<Row>({
       <ListTable query={query} rows={page?.items} {...table} />
       {page && (
         <Pager list={page} value={query.params.page} onChange={query.goTo} labelControls={labelControls} />
+      )}
+    </>
+  );
+}
+
+type CursorPage<Row> = { items: readonly Row[]; next: string | null; previous: string | null };
+
+/**
+ * A searched list read by cursor (`useCursorQuery`): its table (ListTable), then the way to the newer and the
+ * older bookings, when there are any.
+ */
+export function CursorTable<Row>({
+  query,
+  ...table
+}: {
+  query: QueryLike & {
+    data: CursorPage<Row> | null;
+    goTo: (place: { after: string } | { before: string }) => void;
+  };
+} & Omit<ListTableProps<Row>, 'query' | 'rows' | 'error'>) {
+  const page = query.data;
+  return (
+    <>
+      <ListTable query={query} rows={page?.items} {...table} />
+      {page && (page.previous !== null || page.next !== null) && (
+        <Group gap="sm">
+          <Button
+            variant="default"
+            disabled={page.previous === null}
+            onClick={() => page.previous !== null && query.goTo({ before: page.previous })}
+          >
+            <Trans>Mais recentes</Trans>
+          </Button>
+          <Button
+            variant="default"
+            disabled={page.next === null}
+            onClick={() => page.next !== null && query.goTo({ after: page.next })}
+          >
+            <Trans>Mais antigas</Trans>
+          </Button>
+        </Group>
       )}
     </>
   );

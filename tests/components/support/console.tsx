@@ -69,6 +69,30 @@ export const adminBranch = (id: number, name: string) => ({
   guest_limit: 4,
 });
 
+/** A booking as the console's bookings search (searchAdminBookings) lists it: confirmed and paid, unless said. */
+export const adminBooking = (id: number, overrides: Record<string, unknown> = {}) => ({
+  id,
+  status: 'confirmed',
+  series: null,
+  branch: { id: 1, name: 'Centro', time_zone: 'Europe/Lisbon' },
+  start_time: '2026-12-01T10:00:00Z',
+  end_time: '2026-12-01T11:00:00Z',
+  created_at: '2026-11-20T09:00:00Z',
+  member: null,
+  final_price_eur: 15,
+  paid: true,
+  paid_eur: 15,
+  refunded_eur: 0,
+  coupon_code: null,
+  door_code_state: 'none',
+  code_sent_at: null,
+  checked_in_at: null,
+  no_show: false,
+  overstay: false,
+  canceled_at: null,
+  ...overrides,
+});
+
 export const OPERATOR_TOKEN = 'operator-token';
 
 /**
