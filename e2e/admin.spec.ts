@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from './support/test.ts';
 import type { ChildProcess } from 'node:child_process';
 import { apiLogin, bookAndPay, bookableSlots, field, outbox, verifiedPerson } from './support/accounts.ts';
+import { holdByApi } from './support/booking.ts';
 import { axeViolations, expectNoSeriousViolationsOnPage } from './support/axe.ts';
 import { docScreenshot } from './support/doc-screenshot.ts';
 import {
@@ -277,34 +278,75 @@ test('a filtered bookings list is the same after a reload and after Back from a 
   await expectFilteredBookings(page, person.email, branch);
 });
 
-test('a copied console address with filters and a page number opens the same view in a new browser', async ({
+test('the bookings list turns its pages by cursor, kept in the address for Back and a copied link', async ({
   page,
   browser,
   request,
 }) => {
-  const { person, branch } = await memberWithBooking(request, 'console-link', 5);
-  await filterBookings(page, person.email, branch);
-  await expectFilteredBookings(page, person.email, branch);
-  // One booking is one page: the second page of the same filters is empty, and says so.
-  const copied = `${page.url()}&page=2`;
+  // 52 holds of one member, over three days of their own: a page of 50, then the 2 oldest.
+  const person = await verifiedPerson(request, 'console-cursor');
+  const token = await apiLogin(request, person);
+  let held = 0;
+  for (const daysAhead of [30, 31, 32]) {
+    const { slots } = await bookableSlots(request, daysAhead);
+    const wanted = slots.slice(0, Math.min(slots.length, 52 - held));
+    if (wanted.length > 0) await holdByApi(request, token, wanted);
+    held += wanted.length;
+  }
+  expect(held).toBe(52);
 
+  await asOwner(page);
+  await page.goto('/pt/admin/bookings');
+  await field(page, CLIENT_FILTER).fill(person.email);
+  const rows = page.getByRole('table').getByRole('row').filter({ hasText: person.email });
+  const shown = () => rows.getByRole('link', { name: /^#\d+$/ }).allTextContents();
+  const newer = page.getByRole('button', { name: 'Mais recentes' });
+  const older = page.getByRole('button', { name: 'Mais antigas' });
+  await expect(rows).toHaveCount(50);
+  await expect(page.getByText('52 reservas')).toBeVisible();
+  await expect(newer).toBeDisabled();
+  const firstPage = await shown();
+  const firstAddress = page.url();
+
+  await older.click();
+  await expect(page).toHaveURL(/[?&]after=[A-Za-z0-9_-]+/);
+  await expect(rows).toHaveCount(2);
+  await expect(older).toBeDisabled();
+  await expect(page.getByText('52 reservas')).toBeVisible();
+  const lastPage = await shown();
+  expect(lastPage.filter((id) => firstPage.includes(id))).toEqual([]);
+  const lastAddress = page.url();
+  await expectNoSeriousViolationsOnPage(page, 'console, the bookings list past its first page');
+
+  await newer.click();
+  await expect(page).toHaveURL(/[?&]before=[A-Za-z0-9_-]+/);
+  await expect(rows).toHaveCount(50);
+  await expect(newer).toBeDisabled();
+  expect(await shown()).toEqual(firstPage);
+
+  // Back turns the pages back, as they were.
+  await page.goBack();
+  await expect(page).toHaveURL(lastAddress);
+  await expect(rows).toHaveCount(2);
+  expect(await shown()).toEqual(lastPage);
+  await page.goBack();
+  await expect(page).toHaveURL(firstAddress);
+  await expect(rows).toHaveCount(50);
+  expect(await shown()).toEqual(firstPage);
+
+  // The address of the last page, opened in another browser: the same search, the same two bookings.
   const other = await browser.newContext({ baseURL: BASE });
-  await other.addInitScript((token) => window.localStorage.setItem('admin_token', token), ownerToken);
+  await other.addInitScript((owner) => window.localStorage.setItem('admin_token', owner), ownerToken);
   const elsewhere = await other.newPage();
   const listRequest = elsewhere.waitForRequest((sent) => sent.url().includes('/api/admin/bookings?'));
-  await elsewhere.goto(copied);
+  await elsewhere.goto(lastAddress);
   const asked = new URL((await listRequest).url());
-  expect(asked.searchParams.get('page')).toBe('2');
   expect(asked.searchParams.get('q')).toBe(person.email);
-  expect(asked.searchParams.get('status')).toBe('confirmed');
-  expect(asked.searchParams.get('branch_id')).toBe(String(branch.id));
+  expect(asked.searchParams.get('after')).toBe(new URL(lastAddress).searchParams.get('after'));
   await expect(field(elsewhere, CLIENT_FILTER)).toHaveValue(person.email);
-  await expect(field(elsewhere, 'Estado')).toHaveValue('confirmed');
-  await expect(field(elsewhere, 'Filial')).toHaveValue(String(branch.id));
-  await expect(elsewhere.getByText('Nenhuma reserva encontrada.')).toBeVisible();
-  // The first page of the same link: the same filtered list as where it was copied.
-  await elsewhere.goto(page.url());
-  await expectFilteredBookings(elsewhere, person.email, branch);
+  const rowsElsewhere = elsewhere.getByRole('table').getByRole('row').filter({ hasText: person.email });
+  await expect(rowsElsewhere).toHaveCount(2);
+  expect(await rowsElsewhere.getByRole('link', { name: /^#\d+$/ }).allTextContents()).toEqual(lastPage);
   await other.close();
 });
 
