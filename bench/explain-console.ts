@@ -56,19 +56,41 @@ const yearAgo = new Date(Date.parse(`${today}T00:00:00Z`) - 364 * 86_400_000).to
 const monthStart = `${today.slice(0, 7)}-01`;
 const now = new Date();
 
+// The place the 500th page of the bookings list starts after (read once, not measured).
+const { rows: deepRows } = await sql<{ start_time: string; id: number }>`
+  select to_char(start_time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as start_time, id
+  from bookings order by start_time desc, id desc offset 24949 limit 1`.execute(db);
+const deepPlace = { startTime: deepRows[0]!.start_time, id: deepRows[0]!.id };
+
+/** A page of the bookings search as the console's service reads it: the window, the count, the other side. */
+async function bookingsPage(
+  search: consoleRepository.BookingSearch,
+  after?: consoleRepository.BookingPosition,
+) {
+  const [window] = await Promise.all([
+    repository.searchBookings(db, search, { limit: 50, ...(after ? { after } : {}) }),
+    repository.countBookings(db, search, 1000),
+  ]);
+  const first = window.rows[0];
+  if (after && first) {
+    await repository.hasBookingsBeyond(db, search, { startTime: first.position, id: first.id }, '>');
+  }
+}
+
 const calls: Record<string, () => Promise<unknown>> = {
   // The today view of one branch: its bookings of the day, then their money (as the console's views read it).
   today: async () => {
     const rows = await repository.bookingsOfLocalDay(db, branchId, today);
     await moneyOfBookings(db, rows);
   },
-  // Bookings search, first page, every branch: the page and its count.
-  'bookings-search': () => repository.searchBookings(db, { now, offset: 0, limit: 50 }),
-  // Page 500 of the same list.
-  'bookings-search-page-500': () => repository.searchBookings(db, { now, offset: 24_950, limit: 50 }),
+  // Bookings search, first page, every branch: the page and its count (up to 1000), as the service asks them.
+  'bookings-search': () => bookingsPage({ now }),
+  // Page 500 of the same list: the page after the 24,950th booking's place, and whether any are newer.
+  'bookings-search-page-500': () => bookingsPage({ now }, deepPlace),
+  // One branch's bookings from the same place (the index on (branch_id, start_time)).
+  'bookings-search-branch-deep': () => bookingsPage({ now, branchIds: [branchId] }, deepPlace),
   // A fragment of a member's e-mail.
-  'bookings-search-fragment': () =>
-    repository.searchBookings(db, { now, q: 'member4242', offset: 0, limit: 50 }),
+  'bookings-search-fragment': () => bookingsPage({ now, q: 'member4242' }),
   // A booking's page: the booking, its money movements and its messages.
   'booking-page': async () => {
     const row = await repository.findAdminBooking(db, booking);
