@@ -225,6 +225,13 @@ export default defineConfig(({ mode }) => {
           // booking summary) otherwise split them in two, and the landing page paid a chunk's overhead.
           codeSplitting: {
             groups: [
+              // React in a chunk of its own, chosen first: the router's group would otherwise take it in with the
+              // router's own dependencies, and the landing, which adopts its page without the router, would load
+              // the router's chunk for React (tests/ui/bundle-budgets, e2e/landing-router.spec.ts).
+              {
+                name: 'react',
+                test: /node_modules[\\/](react|react-dom|scheduler|use-sync-external-store)[\\/]/,
+              },
               { name: 'router', test: /node_modules[\\/]@tanstack[\\/]/ },
               { name: 'locales', test: /(src[\\/]i18n[\\/]locales|machines[\\/]api)\.ts$/ },
               // Likewise the formats with the dates, and the line icons with the language menu: console pages

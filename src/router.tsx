@@ -18,8 +18,11 @@ import { loadTemporal } from '../machines/temporal.ts';
 import { activateLocale, loadFeatureMessages, loadLegalMessages, rememberLocale } from './i18n/i18n.ts';
 import { DEFAULT_LOCALE, detectLocale, isLocale, localeSegment, switchLocaleInPath } from './i18n/locales.ts';
 import type { ConsolePages } from './admin/admin.lazy.tsx';
+import { use } from 'react';
+import { Modals } from './app/Modals.tsx';
 import type { Runtime } from './app/runtime.ts';
 import { Landing } from './landing/Landing.tsx';
+import { LandingFrameContext } from './shell/Frame.tsx';
 import { NotFound } from './shell/NotFound.tsx';
 import { Shell } from './shell/Shell.tsx';
 
@@ -54,6 +57,14 @@ const indexRoute = createRoute({
   },
 });
 
+/**
+ * A language's pages in the page frame; inside the landing's own frame (adopted before the router loaded,
+ * src/app/LandingApp.tsx), which shows the landing itself, only the modals the address asks for.
+ */
+function LanguagePages() {
+  return use(LandingFrameContext) ? <Modals /> : <Shell />;
+}
+
 export const langRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '$lang',
@@ -80,7 +91,7 @@ export const langRoute = createRoute({
     rememberLocale(params.lang);
     return { locale: params.lang };
   },
-  component: Shell,
+  component: LanguagePages,
 });
 
 const mainRoute = createRoute({ getParentRoute: () => langRoute, path: '/', component: Landing });
@@ -261,13 +272,19 @@ const routeTree = rootRoute.addChildren([
 /**
  * The app's router. `prerendering`: no scroll restoration, whose server render is an inline script, which the
  * page's Content-Security-Policy blocks (an error in the console of every page load) and the app replaces anyway.
+ * `restoresScroll`: asked after each render whether the router may restore or reset the window's scroll then.
  */
 export function createAppRouter(
   history?: RouterHistory,
   {
     prerendering = false,
     liveRuntime = () => Promise.reject(new Error('No live runtime while prerendering')),
-  }: { prerendering?: boolean; liveRuntime?: RouterContext['liveRuntime'] } = {},
+    restoresScroll = () => true,
+  }: {
+    prerendering?: boolean;
+    liveRuntime?: RouterContext['liveRuntime'];
+    restoresScroll?: () => boolean;
+  } = {},
 ) {
   return createRouter({
     routeTree,
@@ -278,7 +295,7 @@ export function createAppRouter(
     // ('verify_email_code=%22614802%22'); parseModalSearch reads strings and numbers alike.
     parseSearch: parseSearchWith((value) => value),
     stringifySearch: stringifySearchWith(JSON.stringify),
-    scrollRestoration: !prerendering,
+    scrollRestoration: prerendering ? false : () => restoresScroll(),
   });
 }
 

@@ -1,4 +1,3 @@
-import { useLocation } from '@tanstack/react-router';
 import { useEffect, useRef } from 'react';
 import { useBranches } from '../app/context.tsx';
 import { isNative } from '../platform/native.ts';
@@ -13,13 +12,14 @@ import { WhySection } from './WhySection.tsx';
 
 /** A `/{lang}#section` address scrolls to its section once the sections that depend on data exist. */
 function useInitialHashScroll(ready: boolean) {
-  const { hash } = useLocation();
   const done = useRef(false);
   useEffect(() => {
+    // The address as it is (the landing reads no router; on the router's pages it has the same hash).
+    const hash = window.location.hash.slice(1);
     if (!ready || done.current || !hash) return;
     done.current = true;
     requestAnimationFrame(() => scrollToSection(hash));
-  }, [ready, hash]);
+  }, [ready]);
 }
 
 /** docs/decisions.md, 'Client': the landing sections in order, each under its anchor id and condition. */

@@ -1,9 +1,9 @@
 import { Trans } from '@lingui/react/macro';
-import { Link } from '@tanstack/react-router';
 import { useRuntime } from '../app/context.tsx';
 import { SocialLink } from './SocialLink.tsx';
 import { Logo } from './TopBar.tsx';
 import { useLocale } from './navigation.ts';
+import { PageLink } from './PageLink.tsx';
 
 export function Footer() {
   const { config, site } = useRuntime();
@@ -23,9 +23,9 @@ export function Footer() {
           </p>
         </div>
         <nav className="footer__links">
-          <Link to="/$lang/rights" params={{ lang: locale }} hash="cookies-notice">
+          <PageLink href={`/${locale}/rights#cookies-notice`}>
             <Trans>Aviso de cookies e termos</Trans>
-          </Link>
+          </PageLink>
           {company.email && <a href={`mailto:${company.email}`}>{company.email}</a>}
           <SocialLink />
         </nav>

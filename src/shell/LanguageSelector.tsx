@@ -1,35 +1,9 @@
 import { useLingui } from '@lingui/react/macro';
-import { useLocation, useNavigate } from '@tanstack/react-router';
-import { useCallback } from 'react';
-import { useRuntime } from '../app/context.tsx';
 import { DropdownMenu, MenuItem } from '../ui/DropdownMenu.tsx';
-import { rememberLocale } from '../i18n/i18n.ts';
-import { LOCALE_NAMES, LOCALES, switchLocaleInPath, type Locale } from '../i18n/locales.ts';
-import { useLocale } from './navigation.ts';
+import { LOCALE_NAMES, LOCALES } from '../i18n/locales.ts';
+import { useLocale, useSwitchLocale } from './navigation.ts';
 import { LineIcon } from '../ui/LineIcon.tsx';
 import { SHELL_ICONS } from './icons.ts';
-
-/**
- * Switching replaces the leading locale segment, keeps the rest, saves the cookie (and, logged in, the account's
- * language) and re-validates the token.
- */
-function useSwitchLocale() {
-  const navigate = useNavigate();
-  const location = useLocation();
-  const { session } = useRuntime();
-  return useCallback(
-    (locale: Locale) => {
-      rememberLocale(locale);
-      // A logged-in member's account takes the language too, so the e-mails and SMS that follow use it.
-      session.send({ type: 'locale.change', locale });
-      void navigate({
-        href: `${switchLocaleInPath(location.pathname, locale)}${location.searchStr}${location.hash ? `#${location.hash}` : ''}`,
-        resetScroll: false,
-      }).then(() => session.send({ type: 'token.validate' }));
-    },
-    [navigate, location, session],
-  );
-}
 
 type Variant = 'desktop' | 'mobile' | 'settings' | 'bottom';
 

@@ -1,9 +1,11 @@
 import { Trans } from '@lingui/react/macro';
-import { Link } from '@tanstack/react-router';
-import { useLocale } from './navigation.ts';
+import { Link, useParams } from '@tanstack/react-router';
+import { DEFAULT_LOCALE, isLocale } from '../i18n/locales.ts';
 
 export function NotFound() {
-  const locale = useLocale();
+  // Also shown by the root route, outside the page frame and its navigation.
+  const { lang } = useParams({ strict: false });
+  const locale = isLocale(lang) ? lang : DEFAULT_LOCALE;
   return (
     <section className="not-found">
       <p className="eyebrow">404</p>

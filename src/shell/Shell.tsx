@@ -1,55 +1,38 @@
-import { useLingui } from '@lingui/react';
-import { Outlet, useRouterState } from '@tanstack/react-router';
-import { useEffect } from 'react';
+import { Outlet, useParams, useRouter, useRouterState } from '@tanstack/react-router';
+import { useCallback, useMemo, type ReactNode } from 'react';
 import { useRuntime } from '../app/context.tsx';
 import { Modals } from '../app/Modals.tsx';
-import { isStaticRuntime } from '../app/static-runtime.ts';
-import { applyPageMetadata, type PageName } from '../i18n/metadata.ts';
-import { isNative } from '../platform/native.ts';
-import { BottomBar } from './BottomBar.tsx';
-import { Footer } from './Footer.tsx';
-import { GlobalLoader } from './GlobalLoader.tsx';
-import { SessionNotice } from './SessionNotice.tsx';
-import { useLocale } from './navigation.ts';
-import { TopBar } from './TopBar.tsx';
+import type { PageName } from '../i18n/metadata.ts';
+import { DEFAULT_LOCALE, isLocale } from '../i18n/locales.ts';
+import { Frame } from './Frame.tsx';
+import { NavigationContext, type Navigation, type NavigationIntent } from './navigation.ts';
+import { perform, preloadPage } from './perform.ts';
 
-function usePageMetadata() {
-  const { i18n } = useLingui();
-  const { config, site } = useRuntime();
-  const locale = useLocale();
+/** The page frame's navigation (src/shell/navigation.ts) by the router: its `$lang` parameter and `navigate`. */
+export function RouterNavigation({ children }: { children: ReactNode }) {
+  const router = useRouter();
+  const { lang } = useParams({ strict: false });
+  const { session } = useRuntime();
+  const locale = isLocale(lang) ? lang : DEFAULT_LOCALE;
+  const go = useCallback(
+    (intent: NavigationIntent) => void perform(router, session, intent),
+    [router, session],
+  );
+  const preload = useCallback((href: string) => preloadPage(router, href), [router]);
+  const navigation = useMemo<Navigation>(() => ({ locale, go, preload }), [locale, go, preload]);
+  return <NavigationContext value={navigation}>{children}</NavigationContext>;
+}
+
+/** The router's pages in the page frame (the landing's own frame is src/landing/LandingPage.tsx). */
+export function Shell() {
   const page: PageName = useRouterState({
     select: (state) => (state.location.pathname.replace(/\/+$/, '').endsWith('/rights') ? 'rights' : 'main'),
   });
-  useEffect(() => {
-    applyPageMetadata(document, i18n, {
-      locale,
-      page,
-      siteName: site.company.name,
-      baseUrl: config.webMainUrl,
-    });
-  }, [i18n, locale, page, config, site]);
-}
-
-/** The page frame: top bar and footer on the web, the bottom bar in the native app, and the global loader. */
-export function Shell() {
-  usePageMetadata();
-  // Until the app has taken over with its live runtime, the page is the prerendered HTML (tests and tools wait for
-  // this mark).
-  const runtime = useRuntime();
-  useEffect(() => {
-    if (!isStaticRuntime(runtime)) document.documentElement.dataset.appReady = 'true';
-  }, [runtime]);
   return (
-    <div className={isNative ? 'app app--native' : 'app'}>
-      {!isNative && <TopBar />}
-      <main id="content" className="app__content">
-        <SessionNotice />
+    <RouterNavigation>
+      <Frame page={page} modals={<Modals />}>
         <Outlet />
-      </main>
-      {!isNative && <Footer />}
-      {isNative && <BottomBar />}
-      <Modals />
-      <GlobalLoader />
-    </div>
+      </Frame>
+    </RouterNavigation>
   );
 }

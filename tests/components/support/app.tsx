@@ -19,6 +19,7 @@ import { createRuntime, type Runtime } from '../../../src/app/runtime.ts';
 import type { SiteFacts } from '../../../src/app/site.ts';
 import type { ClientConfig } from '../../../src/config.ts';
 import { activateLocale, loadFeatureMessages } from '../../../src/i18n/i18n.ts';
+import { RouterNavigation } from '../../../src/shell/Shell.tsx';
 import type { Network } from './network.ts';
 
 // The app around a feature under test: the real runtime (session, startup, the typed API client over the test's
@@ -131,7 +132,12 @@ export async function renderApp(
     getParentRoute: () => rootRoute,
     path: '$lang',
     validateSearch: modalSearchSchema,
-    component: Page,
+    // The navigation the page frame gives its pages (locale, navigation by the router).
+    component: () => (
+      <RouterNavigation>
+        <Page />
+      </RouterNavigation>
+    ),
   });
   const router = createRouter({
     routeTree: rootRoute.addChildren([langRoute]),
