@@ -4,24 +4,16 @@
 // JavaScript blocked (its HTML alone), all in one interleaved series so that each score sits beside the
 // reference of the same run. Targets (issue 19): landing >= 98 and >= 0.98 x the reference, TBT <= 150 ms;
 // booking modal >= 95, LCP <= 1.5 s; rights >= 98; accessibility >= 95. Writes bench/web-results.md.
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import * as prettier from 'prettier';
-import { systemClock } from '../server/kernel/clock.ts';
-import { openDatabase } from '../server/db/database.ts';
-import { migrateToLatest } from '../server/db/migrate.ts';
-import { seedDemoData } from '../server/demo/seed.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, startDemoServer } from './demo-server.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const port = Number(process.env.BENCH_PORT ?? 3400);
-const dataDir = mkdtempSync(path.join(tmpdir(), 'gym-bench-'));
-const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
 function gzipKiB(files: string[]): number {
   return (
@@ -120,60 +112,13 @@ async function measure(chromePort: number, url: string, blockJavaScript = false)
   }
 }
 
-async function waitForServer(url: string): Promise<void> {
-  for (let attempt = 0; attempt < 240; attempt += 1) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`the server did not answer at ${url}`);
-}
-
-const server = spawn(process.execPath, ['scripts/build-client-if-stale.ts'], { cwd: root, stdio: 'inherit' });
-await new Promise((resolve, reject) =>
-  server.on('exit', (code) => (code === 0 ? resolve(null) : reject(new Error('build failed')))),
-);
-// Production never seeds the demo data (server/config.ts), so the bench seeds it into its own store first: the
-// pages are measured with real branches and their images.
-{
-  const seeded = await openDatabase({ kind: 'pglite', dataDir });
-  await migrateToLatest(seeded.db);
-  await seedDemoData(seeded.db, systemClock);
-  await seeded.close();
-}
-const app = spawn(process.execPath, ['server/main.ts'], {
-  cwd: root,
-  stdio: ['ignore', 'ignore', 'inherit'],
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-    // Production refuses to start without a signing secret; a throwaway one serves the measurement.
-    JWT_SECRET: randomBytes(48).toString('base64'),
-  },
-});
+const server = await startDemoServer(port);
 
 let failed = false;
 try {
-  await waitForServer(`http://127.0.0.1:${port}/api/health`);
   const chrome = await chromeLauncher.launch({
-    chromePath,
-    chromeFlags: [
-      '--headless=new',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
+    chromePath: CHROMIUM_PATH,
+    chromeFlags: ['--headless=new', ...CHROMIUM_ARGS],
   });
   try {
     const pages = [
@@ -192,7 +137,7 @@ try {
     for (let index = 0; index < RUNS; index += 1) {
       for (const [position, page] of pages.entries())
         runs[position]!.push(
-          await measure(chrome.port, `http://127.0.0.1:${port}${page.path}`, page.blockJavaScript ?? false),
+          await measure(chrome.port, `${server.origin}${page.path}`, page.blockJavaScript ?? false),
         );
     }
     const medianOf = (position: number, key: keyof Run) => median(runs[position]!.map((run) => run[key]));
@@ -250,7 +195,6 @@ try {
     chrome.kill();
   }
 } finally {
-  app.kill('SIGTERM');
-  rmSync(dataDir, { recursive: true, force: true });
+  server.stop();
 }
 process.exit(failed ? 1 : 0);
