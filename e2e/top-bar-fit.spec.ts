@@ -135,3 +135,46 @@ test('shows the section links where they fit: Portuguese on a laptop, every lang
     }
   }
 });
+
+// Issue 33: the bar chose its layout by trying each in turn while React committed the page, so the browser had to
+// lay the whole page out synchronously, up to three times per measurement, in the middle of the app's start (the
+// booking modal by URL lost most of its Lighthouse points to such blocking time). It now measures once the browser
+// has laid the page out. Chromium's trace marks a layout that script forced with the script's stack; none may come
+// from the app's own code while the page starts, on a phone (the burger) or on a laptop (the links).
+test('chooses its layout without forcing the browser to lay the page out while the app starts', async ({
+  browser,
+  page,
+  baseURL,
+}) => {
+  type TraceEvent = {
+    name: string;
+    args?: { beginData?: { stackTrace?: { url: string; functionName: string }[] } };
+  };
+  for (const [width, layout] of [
+    [390, 'burger'],
+    [1280, 'full'],
+  ] as const) {
+    await page.setViewportSize({ width, height: 800 });
+    await browser.startTracing(page, {
+      categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline.stack'],
+    });
+    await open(page, '/pt');
+    await waitForBranches(page);
+    await expect(page.locator('.top-bar')).toHaveAttribute('data-fit', layout);
+    const { traceEvents } = JSON.parse((await browser.stopTracing()).toString('utf8')) as {
+      traceEvents: TraceEvent[];
+    };
+    // Playwright's own checks read the layout too; only the app's scripts count.
+    const forced = traceEvents
+      .filter((event) => event.name === 'Layout')
+      .map((event) => event.args?.beginData?.stackTrace ?? [])
+      .filter((stack) => stack.some((frame) => frame.url.startsWith(`${baseURL}/`)))
+      .map((stack) =>
+        stack
+          .slice(0, 3)
+          .map((frame) => `${frame.functionName} (${frame.url})`)
+          .join(' < '),
+      );
+    expect(forced, `layouts forced by the app at ${width} px`).toEqual([]);
+  }
+});

@@ -48,10 +48,16 @@ export type PageFacts = {
   refundPolicyText: string;
 };
 
-/** The data block the app reads the facts from before its first render (src/app/site.ts, readPageSite). */
-export function siteFactsScript({ site, refundRatios }: PageFacts): string {
+/**
+ * The data block the app reads the facts from before its first render (src/app/site.ts, readPageSite). With a
+ * known policy it also carries the policy's words as the page states them (in the page's language): the app then
+ * shows those while the policy stays the same, rather than writing them again as it takes the page over, which
+ * would make it the page's first use of a number formatter, the costliest (issue 33).
+ */
+export function siteFactsScript({ site, refundRatios, refundPolicyText }: PageFacts): string {
+  const policy = refundRatios ? { refund_ratios: refundRatios, refund_policy_text: refundPolicyText } : {};
   // JSON in a script element ends at the first `</script`: `<` is written as its JSON escape, as are U+2028/9.
-  const json = JSON.stringify({ ...site, refund_ratios: refundRatios })
+  const json = JSON.stringify({ ...site, refund_ratios: refundRatios, ...policy })
     .replaceAll('<', '\\u003c')
     .replaceAll('\u2028', '\\u2028')
     .replaceAll('\u2029', '\\u2029');

@@ -1,5 +1,6 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { ActionIcon, Alert, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useMemo } from 'react';
 import { FIELD_LIMITS } from '../../machines/field-limits.ts';
 import type { Branch } from '../../machines/branches.ts';
 import { SERIES_WEEKS, type WeeklyOccurrence } from '../../machines/booking.machine.ts';
@@ -121,12 +122,21 @@ export function MonthCalendar({
 }
 
 function Calendar({ locale }: { locale: Locale }) {
-  const [state, send] = bookingFlow.useFlow();
+  const send = bookingFlow.useSend();
+  const month = bookingFlow.useSelector((state) => state.context.month);
+  const date = bookingFlow.useSelector((state) => state.context.date);
+  const cells = useMemo(() => calendarCells(month), [month]);
+  // The days of the month in view that the machine takes now, as one value: the 42 days render again when that
+  // changes, not at every step of the flow (each slot loaded, each slot chosen).
+  const selectable = bookingFlow.useSelector((state) =>
+    cells.filter((cell) => state.can({ type: 'date.select', date: cell })).join(' '),
+  );
+  const selectableDays = useMemo(() => new Set(selectable.split(' ')), [selectable]);
   return (
     <MonthCalendar
-      month={state.context.month}
-      date={state.context.date}
-      canSelect={(cell) => state.can({ type: 'date.select', date: cell })}
+      month={month}
+      date={date}
+      canSelect={(cell) => selectableDays.has(cell)}
       send={send}
       locale={locale}
     />

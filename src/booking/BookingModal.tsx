@@ -1,7 +1,7 @@
 import './mantine-styles.ts';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Modal, Stack, Tabs, Text } from '@mantine/core';
-import { lazy, Suspense, useLayoutEffect } from 'react';
+import { lazy, Suspense, useDeferredValue, useLayoutEffect } from 'react';
 import type { Branch } from '../../machines/branches.ts';
 import { bookingTab, type BookingTab } from '../../machines/modal-search.ts';
 import { useBranches, useLoggedIn } from '../app/context.tsx';
@@ -49,7 +49,19 @@ function BookingFlow({
   const locale = useLocale();
   const updateSearch = useUpdateModalSearch();
   const openLogin = useOpenLogin();
-  const [state, send] = bookingFlow.useFlow();
+  // Only what the frame shows is read here: reading the whole state would render the modal, its tabs and the
+  // calendar again at every step of the flow (each slot loaded, each coupon checked).
+  const send = bookingFlow.useSend();
+  const dialogOpen = bookingFlow.useSelector(
+    (state) => state.matches('summary') || state.matches('payment') || state.matches('confirmed'),
+  );
+  const summaryWanted = bookingFlow.useSelector(
+    (state) => state.context.selected.length > 0 || state.matches('summary'),
+  );
+  const paying = bookingFlow.useSelector((state) => state.matches('payment'));
+  const paymentFailed = bookingFlow.useSelector((state) => state.matches({ payment: 'failed' }));
+  const confirmed = bookingFlow.useSelector((state) => state.matches('confirmed'));
+  const clientSecret = bookingFlow.useSelector((state) => state.context.clientSecret);
 
   // "Book again"'s day and slot go with the modal: the next opening starts on today.
   const close = () =>
@@ -60,7 +72,6 @@ function BookingFlow({
       booking_date: undefined,
       booking_slot_id: undefined,
     }));
-  const dialogOpen = state.matches('summary') || state.matches('payment') || state.matches('confirmed');
   const branchName = branch.name;
 
   return (
@@ -73,6 +84,9 @@ function BookingFlow({
         title={<span className="booking-title">{branchName}</span>}
         size="xl"
         zIndex={200}
+        // In place, not in a portal: a portal renders its content only in a second, synchronous pass after it
+        // mounts, which would undo the background render of the modal's content (BookingModal, below).
+        withinPortal={false}
       >
         <Shown onShown={onShown} />
         <Tabs
@@ -90,19 +104,22 @@ function BookingFlow({
             <BookSessions branch={branch} locale={locale} onLogin={openLogin} />
           </Tabs.Panel>
           <Tabs.Panel value="branchInformation">
-            <Suspense fallback={null}>
-              <BranchInformation branch={branch} locale={locale} />
-            </Suspense>
+            {/* Mantine keeps every panel mounted: this one's content waits until its tab is shown. */}
+            {tab === 'branchInformation' && (
+              <Suspense fallback={null}>
+                <BranchInformation branch={branch} locale={locale} />
+              </Suspense>
+            )}
           </Tabs.Panel>
         </Tabs>
       </Modal>
-      {(state.context.selected.length > 0 || state.matches('summary')) && (
+      {summaryWanted && (
         <Suspense fallback={null}>
           <SummaryDialog locale={locale} timeZone={branch.time_zone} />
         </Suspense>
       )}
       <Modal
-        opened={state.matches('payment')}
+        opened={paying}
         onClose={() => send({ type: 'payment.close' })}
         closeButtonProps={{ 'aria-label': t`Fechar` }}
         title={<span className="booking-title">{t`Pagamento`}</span>}
@@ -110,16 +127,16 @@ function BookingFlow({
         size="lg"
         centered
       >
-        {state.context.clientSecret && (
+        {clientSecret && (
           <Checkout
-            clientSecret={state.context.clientSecret}
-            failed={state.matches({ payment: 'failed' })}
+            clientSecret={clientSecret}
+            failed={paymentFailed}
             onFailed={() => send({ type: 'payment.failed' })}
           />
         )}
       </Modal>
       <Modal
-        opened={state.matches('confirmed')}
+        opened={confirmed}
         onClose={() => send({ type: 'payment.close' })}
         closeButtonProps={{ 'aria-label': t`Fechar` }}
         title={<span className="booking-title">{t`Pagamento concluído`}</span>}
@@ -150,7 +167,12 @@ export default function BookingModal({ hidden, onShown }: { hidden: boolean; onS
   const updateSearch = useUpdateModalSearch();
   const openLogin = useOpenLogin();
   const loggedIn = useLoggedIn();
-  if (!ready || !search.booking_tab) return null;
+  // The modal's first render (Mantine's modal and tabs, the calendar, the flow's machine) is React's work of tens
+  // of milliseconds on a phone. It is rendered in the background instead of in the update that mounts it: React
+  // then yields to the browser every few milliseconds, so the page keeps answering while it renders (issue 33).
+  // Until it is there, the first HTML's modal (or nothing, after a click) stands in its place.
+  const rendered = useDeferredValue(true, false);
+  if (!rendered || !ready || !search.booking_tab) return null;
   // An unknown or inactive id falls back to the first active branch.
   const branch = active.find((candidate) => candidate.id === search.booking_branch_id) ?? active[0];
   return (

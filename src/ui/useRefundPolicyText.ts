@@ -48,8 +48,20 @@ export function refundSentence(tier: RefundSentence): string {
  */
 export function useRefundPolicyText(): string | null {
   const { i18n } = useLingui();
+  const { site } = useRuntime();
   const ratios = useRefundRatios();
   if (!ratios) return null;
+  // The words the page came with, while the policy and the language are still the page's: writing them again
+  // would be the page's first use of a number formatter (the hours), whose start costs more than any later one,
+  // in the middle of the app's start (issue 33).
+  const stated = site.refundPolicyStated;
+  if (stated && stated.locale === i18n.locale && sameRatios(ratios, site.refundRatios)) return stated.text;
   // `i18n.locale` ties the text to the active catalog (the component re-renders on a language change).
   return i18n.locale ? refundPolicyText(ratios, refundSentence) : null;
+}
+
+function sameRatios(a: Record<string, number>, b: Record<string, number> | null): boolean {
+  if (!b) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { refundPolicyText } from '../../server/catalog/refund-policy-text.ts';
 import { writeRefundRatios } from '../../server/catalog/refund-ratios.ts';
 import { loadConfig } from '../../server/config.ts';
 import { startAccountApp, type AccountApp } from './support/accounts.ts';
@@ -97,7 +98,13 @@ describe('the business’s facts on every page', () => {
 
   it('carries the facts and the refund policy in a data block that no text can end early', async () => {
     const page = await get('/de/rights');
-    expect(dataBlock(page)).toEqual({ ...FACTS, refund_ratios: { '48': 1, '24': 0.5, '0': 0 } });
+    expect(dataBlock(page)).toEqual({
+      ...FACTS,
+      refund_ratios: { '48': 1, '24': 0.5, '0': 0 },
+      // The words the page states, in its language (the app shows them while the policy stays the same).
+      refund_policy_text: refundPolicyText('de', { '48': 1, '24': 0.5, '0': 0 }),
+    });
+    expect(page).toContain(refundPolicyText('de', { '48': 1, '24': 0.5, '0': 0 }));
     // The name's '<' is written as its JSON escape: '</script>' in a fact cannot close the block.
     const block = page.slice(page.indexOf('id="site-facts">'));
     expect(block.slice(0, block.indexOf('</script>'))).not.toContain('<');

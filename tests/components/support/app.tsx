@@ -70,6 +70,7 @@ export const SITE: SiteFacts = {
     social_url: 'https://social.example/gym',
   },
   refundRatios: null,
+  refundPolicyStated: null,
   refundPolicyUntilKnown: '…',
 };
 
