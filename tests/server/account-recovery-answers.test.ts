@@ -52,10 +52,7 @@ describe.each(PGLITE_ONLY)('answers of the account-recovery calls (%s)', (target
       dataDir = templateDataDir('gym-timing-');
       env = { DATA_DIR: dataDir };
     }
-    server = await startServerProcess(
-      { ...env, RATE_LIMITS: RELAXED, SEED_DEMO_DATA: 'false' },
-      target === 'postgres' ? 3341 : 3342,
-    );
+    server = await startServerProcess({ ...env, RATE_LIMITS: RELAXED, SEED_DEMO_DATA: 'false' });
   }, 120_000);
   afterAll(async () => {
     await stopServerProcess(server);

@@ -1,74 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabaseConfig, type FreshDatabase } from './support/databases.ts';
+import { describe, expect, it } from 'vitest';
+import { useServerProcesses } from './support/server-process.ts';
 
 // Two real server processes (`node server/main.ts`) on one PostgreSQL database, booked over HTTP at once:
 // the database alone decides who wins, so exactly one request per slot may succeed.
 
-const root = path.resolve(import.meta.dirname, '../..');
 const ROUNDS = 20;
 const REQUESTS_PER_ROUND = 50;
 
-type Server = { process: ChildProcess; url: string; output: string[] };
-
-async function startServer(databaseUrl: string, port: number): Promise<Server> {
-  const child = spawn(process.execPath, ['server/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'development',
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      SLOT_HORIZON_DAYS: '7',
-      CLIENT_DIST_DIR: '/nonexistent-client-dist',
-      JWT_SECRET: 'a-test-secret-shared-by-both-server-processes',
-      RATE_LIMITS: 'login.ip=1000/1h,login.account=1000/1h',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 300; attempt += 1) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output.join('')}`);
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return { process: child, url, output };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`server did not start:\n${output.join('')}`);
-}
-
-async function stopServer(server: Server | undefined): Promise<void> {
-  if (!server || server.process.exitCode !== null) return;
-  const exited = new Promise((resolve) => server.process.once('exit', resolve));
-  server.process.kill('SIGTERM');
-  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-  if (server.process.exitCode === null) server.process.kill('SIGKILL');
-}
-
 describe('two server processes on one PostgreSQL database', () => {
-  let fresh: FreshDatabase;
-  const servers: Server[] = [];
-
-  beforeAll(async () => {
-    fresh = await freshDatabaseConfig('postgres', { fromScratch: true });
-    if (fresh.config.kind !== 'postgres') throw new Error('needs PostgreSQL');
-    // The first one migrates and seeds the demo data; the second finds both done.
-    servers.push(await startServer(fresh.config.url, 3311));
-    servers.push(await startServer(fresh.config.url, 3312));
-  }, 120_000);
-  afterAll(async () => {
-    for (const server of servers) await stopServer(server);
-    await fresh?.cleanup();
-  });
+  // The first one migrates and seeds the demo data; the second finds both done.
+  const { servers } = useServerProcesses({ fromScratch: true });
 
   it(`give exactly one booking per slot when ${REQUESTS_PER_ROUND} requests race for it, ${ROUNDS} rounds over`, async () => {
     const login = await fetch(`${servers[0]!.url}/api/auth/login`, {

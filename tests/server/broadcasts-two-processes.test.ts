@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runAdmin } from '../../server/admin/cli.ts';
-import { openDatabase, type OpenedDatabase } from '../../server/db/database.ts';
 import { systemClock } from '../../server/kernel/clock.ts';
 import { totpCodeAt } from '../../server/operators/totp.ts';
 import type { Schemas } from './support/accounts.ts';
-import { freshDatabaseConfig, type FreshDatabase } from './support/databases.ts';
 import { createBranch, createUser, insertBooking, insertSlot } from './support/fixtures.ts';
 import { OPERATOR_PASSWORD } from './support/operators.ts';
-import { startServerProcess, stopServerProcess, type ServerProcess } from './support/server-process.ts';
+import { callJson, useServerProcesses } from './support/server-process.ts';
 
 // Issue 32: two real server processes on one PostgreSQL database, and an operator's 'Send' reaching both at once
 // (a double click through a load balancer, a retried request). Each broadcast is written once, its messages one
@@ -18,41 +16,16 @@ import { startServerProcess, stopServerProcess, type ServerProcess } from './sup
 const ROUNDS = 4;
 
 describe('a broadcast sent through two server processes at once', () => {
-  let fresh: FreshDatabase;
-  let database: OpenedDatabase;
-  const servers: ServerProcess[] = [];
+  const shared = useServerProcesses();
+  const { servers } = shared;
 
-  beforeAll(async () => {
-    fresh = await freshDatabaseConfig('postgres');
-    if (fresh.config.kind !== 'postgres') throw new Error('needs PostgreSQL');
-    const env = {
-      DATABASE_URL: fresh.config.url,
-      JWT_SECRET: 'a-test-secret-shared-by-both-server-processes',
-    };
-    servers.push(await startServerProcess(env, 3447));
-    servers.push(await startServerProcess(env, 3448));
-    database = await openDatabase(fresh.config);
-  }, 120_000);
-  afterAll(async () => {
-    for (const server of servers) await stopServerProcess(server);
-    await database?.close();
-    await fresh?.cleanup();
-  });
-
-  const call = async (server: ServerProcess, url: string, body: unknown, token?: string) => {
-    const response = await fetch(`${server.url}${url}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
+  const call = callJson;
 
   /** An owner made by the CLI, its password set and logged in through the first process. */
   async function ownerToken(): Promise<string> {
     const out: string[] = [];
     const code = await runAdmin(['operator', 'add', 'owner@gym.example', '--role', 'owner'], {
-      db: database.db,
+      db: shared.db,
       clock: systemClock,
       horizonDays: 2,
       io: { out: (line) => out.push(line), err: (line) => out.push(line) },
@@ -79,7 +52,7 @@ describe('a broadcast sent through two server processes at once', () => {
 
   it(`writes each broadcast once and each of its messages once, ${ROUNDS} rounds over`, async () => {
     const token = await ownerToken();
-    const db = database.db;
+    const db = shared.db;
     const branchId = await createBranch(db);
     const members: { id: string; locale: 'pt' | 'fr' | 'de' }[] = [];
     for (const [index, locale] of (['pt', 'fr', 'de', 'fr', 'pt'] as const).entries()) {

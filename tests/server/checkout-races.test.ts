@@ -3,10 +3,10 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lisbonSlot } from './bookings-fixtures.ts';
-import { DATABASE_TARGETS, freshDatabaseConfig, type FreshDatabase } from './support/databases.ts';
+import { DATABASE_TARGETS } from './support/databases.ts';
 import { newClient, startAccountApp, verifiedAccount, type AccountApp } from './support/accounts.ts';
 import { createBranch } from './support/fixtures.ts';
-import { startServerProcess, stopServerProcess, type ServerProcess } from './support/server-process.ts';
+import { type ServerProcess, useServerProcesses } from './support/server-process.ts';
 
 // A local checkout paid many times at once, and a payment racing the end of its hold: exactly one payment per
 // session, and never a "paid" for bookings the member does not have.
@@ -105,22 +105,8 @@ describe.each(DATABASE_TARGETS)('racing a local checkout (%s)', (target) => {
 });
 
 describe('one local checkout paid ten times at once over two server processes (postgres)', () => {
-  let fresh: FreshDatabase;
-  const servers: ServerProcess[] = [];
-  beforeAll(async () => {
-    fresh = await freshDatabaseConfig('postgres');
-    if (fresh.config.kind !== 'postgres') throw new Error('needs PostgreSQL');
-    const env = {
-      DATABASE_URL: fresh.config.url,
-      JWT_SECRET: 'a-test-secret-shared-by-both-server-processes',
-    };
-    servers.push(await startServerProcess(env, 3351));
-    servers.push(await startServerProcess(env, 3352));
-  }, 120_000);
-  afterAll(async () => {
-    for (const server of servers) await stopServerProcess(server);
-    await fresh?.cleanup();
-  });
+  const shared = useServerProcesses();
+  const { servers } = shared;
 
   it('records exactly one payment; the other nine answer 409', async () => {
     const [first, second] = servers as [ServerProcess, ServerProcess];
@@ -172,7 +158,7 @@ describe('one local checkout paid ten times at once over two server processes (p
     );
     expect(statuses.sort()).toEqual([200, ...Array<number>(9).fill(409)]);
     const client = new pg.Client({
-      connectionString: fresh.config.kind === 'postgres' ? fresh.config.url : '',
+      connectionString: shared.url,
     });
     await client.connect();
     try {

@@ -41,7 +41,7 @@ describe('a revocation whose process is killed mid-sync (postgres, Seam’s fake
       SEAM_API_KEY: seam.apiKey,
       SEAM_ENDPOINT: `http://127.0.0.1:${proxy.port}`,
     };
-    servers[0] = await startServerProcess(env, 3371);
+    servers[0] = await startServerProcess(env);
     db = await openDatabase(fresh.config);
   }, 120_000);
 
@@ -166,7 +166,7 @@ describe('a revocation whose process is killed mid-sync (postgres, Seam’s fake
     proxy.restore();
 
     // The second process starts after the crash: only it can finish the revocation.
-    servers[1] = await startServerProcess(env, 3372);
+    servers[1] = await startServerProcess(env);
     const upAt = Date.now();
     // Gone from both doors, and each door's row says so (the sync records it just after the door answers).
     const states = async () =>

@@ -1,13 +1,11 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../server/kernel/clock.ts';
-import { openDatabase, type OpenedDatabase } from '../../server/db/database.ts';
 import { totpCodeAt } from '../../server/operators/totp.ts';
 import { registration, RELAXED_RATE_LIMITS } from './support/accounts.ts';
-import { freshDatabaseConfig, type FreshDatabase } from './support/databases.ts';
 import { addOperator, OPERATOR_PASSWORD } from './support/operators.ts';
 import { seededRandom } from './support/random.ts';
-import { startServerProcess, stopServerProcess, type ServerProcess } from './support/server-process.ts';
+import { useServerProcesses } from './support/server-process.ts';
 
 // A random concurrent workload on two server processes sharing one PostgreSQL, on the virtual doors: members
 // book back-to-back slots (so codes are shared), pay, cancel and move, an operator cancels and moves, all at
@@ -34,30 +32,12 @@ type MyBooking = {
 };
 
 describe('a random concurrent workload of bookings, moves and cancellations on two processes (postgres)', () => {
-  let fresh: FreshDatabase;
-  let db: OpenedDatabase;
-  const servers: ServerProcess[] = [];
+  const shared = useServerProcesses({
+    env: { RATE_LIMITS: RELAXED_RATE_LIMITS.replace(/=1000\/1h/g, '=100000/1h') },
+  });
+  const { servers } = shared;
   const statuses = new Map<string, number>();
   const failures: string[] = [];
-
-  beforeAll(async () => {
-    fresh = await freshDatabaseConfig('postgres');
-    if (fresh.config.kind !== 'postgres') throw new Error('needs PostgreSQL');
-    const env = {
-      DATABASE_URL: fresh.config.url,
-      JWT_SECRET: 'a-test-secret-shared-by-both-server-processes',
-      RATE_LIMITS: RELAXED_RATE_LIMITS.replace(/=1000\/1h/g, '=100000/1h'),
-    };
-    servers.push(await startServerProcess(env, 3381));
-    servers.push(await startServerProcess(env, 3382));
-    db = await openDatabase(fresh.config);
-  }, 120_000);
-
-  afterAll(async () => {
-    for (const server of servers) await stopServerProcess(server);
-    await db?.close();
-    await fresh?.cleanup();
-  });
 
   async function call(
     label: string,
@@ -112,7 +92,7 @@ describe('a random concurrent workload of bookings, moves and cancellations on t
 
   async function operator(): Promise<string> {
     const { setupToken: setup, secret } = await addOperator(
-      db,
+      shared.database,
       fixedClock(new Date().toISOString()),
       'ops@gym.example',
       'owner',
@@ -213,7 +193,7 @@ describe('a random concurrent workload of bookings, moves and cancellations on t
       },
       // An operator cancels someone's booking with a full refund.
       async (server) => {
-        const confirmed = await db.db
+        const confirmed = await shared.db
           .selectFrom('bookings')
           .select('id')
           .where('status', '=', 'confirmed')
@@ -231,7 +211,7 @@ describe('a random concurrent workload of bookings, moves and cancellations on t
       },
       // An operator moves someone's booking to a slot of the same price.
       async (server) => {
-        const confirmed = await db.db
+        const confirmed = await shared.db
           .selectFrom('bookings')
           .select(['id', 'slot_id', 'base_price_cents'])
           .where('status', '=', 'confirmed')
@@ -278,7 +258,7 @@ describe('a random concurrent workload of bookings, moves and cancellations on t
           where held.ends_at > ${now}
             and not exists (select 1 from bookings booking
                             where booking.lock_code_id = code.id and booking.status = 'confirmed')`.execute(
-          db.db,
+          shared.db,
         )
       ).rows;
     const settleBy = Date.now() + 45_000;
@@ -296,7 +276,7 @@ describe('a random concurrent workload of bookings, moves and cancellations on t
       where code.revoked_at is null and code.valid_until > ${now}
         and not exists (select 1 from bookings booking
                         where booking.lock_code_id = code.id and booking.status = 'confirmed')`.execute(
-      db.db,
+      shared.db,
     );
     expect(stray.rows).toEqual([]);
     // Every confirmed booking opens with a live code over its session.
@@ -306,7 +286,7 @@ describe('a random concurrent workload of bookings, moves and cancellations on t
       where booking.status = 'confirmed' and booking.end_time > ${now}
         and (code.id is null or code.revoked_at is not null
              or code.valid_from > booking.start_time - interval '15 minutes'
-             or code.valid_until < booking.end_time + interval '15 minutes')`.execute(db.db);
+             or code.valid_until < booking.end_time + interval '15 minutes')`.execute(shared.db);
     expect(uncovered.rows).toEqual([]);
     // Exactly one waiting door-code message per confirmed booking, due 30 minutes before its start.
     const messages = await sql<{ id: number; waiting: number; on_time: number }>`
@@ -322,7 +302,7 @@ describe('a random concurrent workload of bookings, moves and cancellations on t
       group by booking.id
       having count(job.id) <> 1
           or count(job.id) filter (where job.start_after = booking.start_time - interval '30 minutes') <> 1`.execute(
-      db.db,
+      shared.db,
     );
     expect(messages.rows).toEqual([]);
     // No door keeps a code whose bookings are all gone.

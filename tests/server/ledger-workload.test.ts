@@ -7,11 +7,11 @@ import { createLocalPaymentProvider } from '../../server/adapters/payments/local
 import type { PaymentProvider } from '../../server/adapters/payments/provider.ts';
 import { expirePendingBookings } from '../../server/booking/repository.ts';
 import { fixedClock } from '../../server/kernel/clock.ts';
-import { openDatabase, type Db, type OpenedDatabase } from '../../server/db/database.ts';
+import type { Db } from '../../server/db/database.ts';
 import { totpCodeAt } from '../../server/operators/totp.ts';
 import { bookingService, lisbonSlot, verifiedUser } from './bookings-fixtures.ts';
 import { registration, RELAXED_RATE_LIMITS, type Schemas } from './support/accounts.ts';
-import { freshDatabaseConfig, openFreshDatabase, type FreshDatabase } from './support/databases.ts';
+import { openFreshDatabase } from './support/databases.ts';
 import { createBranch } from './support/fixtures.ts';
 import {
   ledgerInvariantViolations,
@@ -24,7 +24,7 @@ import {
 } from './support/ledger.ts';
 import { addOperator, OPERATOR_PASSWORD } from './support/operators.ts';
 import { seededRandom } from './support/random.ts';
-import { startServerProcess, stopServerProcess, type ServerProcess } from './support/server-process.ts';
+import { useServerProcesses } from './support/server-process.ts';
 
 // Issue 27: a random concurrent workload of money on two server processes sharing one PostgreSQL. Members book
 // one to three slots and pay (the local card checkout), move paid bookings to dearer slots (paying the difference)
@@ -115,37 +115,16 @@ function csvCells(line: string): string[] {
 }
 
 describe('a random concurrent workload of money on two processes (postgres)', () => {
-  let fresh: FreshDatabase;
-  let db: OpenedDatabase;
-  const servers: ServerProcess[] = [];
+  const shared = useServerProcesses({
+    env: { RATE_LIMITS: RELAXED_RATE_LIMITS.replace(/=1000\/1h/g, '=100000/1h') },
+  });
+  const { servers } = shared;
   /** `<label> <status>` → how many answers. */
   const statuses = new Map<string, number>();
   /** What actually happened, by kind: what the minimum counts are asserted on. */
   const done = new Map<string, number>();
   const failures: string[] = [];
   const undeclared: string[] = [];
-
-  beforeAll(async () => {
-    fresh = await freshDatabaseConfig('postgres');
-    if (fresh.config.kind !== 'postgres') throw new Error('needs PostgreSQL');
-    const env = {
-      DATABASE_URL: fresh.config.url,
-      JWT_SECRET: 'a-test-secret-shared-by-both-server-processes',
-      RATE_LIMITS: RELAXED_RATE_LIMITS.replace(/=1000\/1h/g, '=100000/1h'),
-    };
-    const starting = Date.now();
-    servers.push(await startServerProcess(env, 3391));
-    servers.push(await startServerProcess(env, 3392));
-    db = await openDatabase(fresh.config);
-    console.log(`two server processes started in ${Date.now() - starting} ms`);
-  }, 120_000);
-
-  afterAll(async () => {
-    // Both at once: each drains its keep-alive connections for a few seconds.
-    await Promise.all(servers.map((server) => stopServerProcess(server)));
-    await db?.close();
-    await fresh?.cleanup();
-  });
 
   const count = (kind: string, by = 1) => done.set(kind, (done.get(kind) ?? 0) + by);
 
@@ -209,7 +188,7 @@ describe('a random concurrent workload of money on two processes (postgres)', ()
       body: new URLSearchParams({ username: account.email, password: account.password }),
     });
     expect(login.status).toBe(200);
-    const { id: userId } = await db.db
+    const { id: userId } = await shared.db
       .selectFrom('users')
       .select('id')
       .where('email', '=', account.email.toLowerCase())
@@ -221,7 +200,7 @@ describe('a random concurrent workload of money on two processes (postgres)', ()
   /** An owner of the console, made by the CLI as the product makes them, logged in. */
   async function operator(): Promise<string> {
     const { setupToken: setup, secret } = await addOperator(
-      db,
+      shared.database,
       fixedClock(new Date().toISOString()),
       'ledger-ops@gym.example',
       'owner',
@@ -451,7 +430,7 @@ describe('a random concurrent workload of money on two processes (postgres)', ()
 
     /** A confirmed or held booking ahead, read from the database as an operator's search would find it. */
     async function liveBookingFromDatabase(kinds: ('confirmed' | 'pending')[]) {
-      const rows = await db.db
+      const rows = await shared.db
         .selectFrom('bookings')
         .select([
           'id',
@@ -770,7 +749,7 @@ describe('a random concurrent workload of money on two processes (postgres)', ()
       (
         await sql<{ kind: string; purpose: string; entries: number }>`
           select kind, purpose, count(*)::int as entries from ledger_entries group by 1, 2 order by 1, 2`.execute(
-          db.db,
+          shared.db,
         )
       ).rows;
     const shortfalls = (rows: { purpose: string; entries: number }[]) => {
@@ -838,14 +817,14 @@ describe('a random concurrent workload of money on two processes (postgres)', ()
     expect.soft(undeclared, summary.join('\n')).toEqual([]);
 
     // 2. The ledger's invariants.
-    expect.soft(await ledgerInvariantViolations(db.db), 'ledger invariants').toEqual(NO_VIOLATIONS);
+    expect.soft(await ledgerInvariantViolations(shared.db), 'ledger invariants').toEqual(NO_VIOLATIONS);
     expect
-      .soft(await ledgerPaybackViolations(db.db), 'ledger payback invariants')
+      .soft(await ledgerPaybackViolations(shared.db), 'ledger payback invariants')
       .toEqual(NO_PAYBACK_VIOLATIONS);
-    const sums = await ledgerSumsOfBookings(db.db);
+    const sums = await ledgerSumsOfBookings(shared.db);
     const sumsOf = (id: number): BookingLedgerSums =>
       sums.get(id) ?? { paid: 0, refunded: 0, movesRefunded: 0 };
-    const bookings = await db.db
+    const bookings = await shared.db
       .selectFrom('bookings')
       .select(['id', 'status', 'final_price_cents', 'canceled_by', 'user_id'])
       .orderBy('id')
@@ -880,9 +859,9 @@ describe('a random concurrent workload of money on two processes (postgres)', ()
       from: new Date(started - 86_400_000).toISOString().slice(0, 10),
       to: new Date(today + 86_400_000).toISOString().slice(0, 10),
     };
-    const fromLedger = await ledgerMoneyByDay(db.db, period);
+    const fromLedger = await ledgerMoneyByDay(shared.db, period);
     const { rows: everything } = await sql<{ entries: number }>`
-      select count(*)::int as entries from ledger_entries`.execute(db.db);
+      select count(*)::int as entries from ledger_entries`.execute(shared.db);
     expect(fromLedger.totals.payments_count + fromLedger.totals.refunds_count).toBe(everything[0]!.entries);
     const query = `from=${period.from}&to=${period.to}`;
     const reportAnswer = await call(

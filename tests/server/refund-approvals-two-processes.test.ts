@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runAdmin } from '../../server/admin/cli.ts';
-import { openDatabase, type OpenedDatabase } from '../../server/db/database.ts';
 import { DEMO_CLIENT, DEMO_OWNER } from '../../server/demo/demo-data.ts';
 import { systemClock } from '../../server/kernel/clock.ts';
 import { totpCodeAt } from '../../server/operators/totp.ts';
 import type { Schemas } from './support/accounts.ts';
-import { freshDatabaseConfig, type FreshDatabase } from './support/databases.ts';
 import { ledgerInvariantViolations, NO_VIOLATIONS, refundSharesOf } from './support/ledger.ts';
 import { OPERATOR_PASSWORD } from './support/operators.ts';
-import { startServerProcess, stopServerProcess, type ServerProcess } from './support/server-process.ts';
+import { callJson, type ServerProcess, useServerProcesses } from './support/server-process.ts';
 
 // Issue 32, item 2: two real server processes on one PostgreSQL database, and a staff member's refund above the
 // ceiling decided twice at once. Two owners approving the same request, one through each process, make one
@@ -19,45 +17,17 @@ import { startServerProcess, stopServerProcess, type ServerProcess } from './sup
 const ROUNDS = 4;
 
 describe('a refund above the staff ceiling approved through two server processes at once', () => {
-  let fresh: FreshDatabase;
-  let database: OpenedDatabase;
-  const servers: ServerProcess[] = [];
+  // The first migrates and seeds the demo data (its owner and member among it); the second finds both done.
+  const shared = useServerProcesses({ fromScratch: true });
+  const { servers } = shared;
 
-  beforeAll(async () => {
-    fresh = await freshDatabaseConfig('postgres', { fromScratch: true });
-    if (fresh.config.kind !== 'postgres') throw new Error('needs PostgreSQL');
-    const env = {
-      DATABASE_URL: fresh.config.url,
-      JWT_SECRET: 'a-test-secret-shared-by-both-server-processes',
-    };
-    // The first migrates and seeds the demo data (its owner and member among it); the second finds both done.
-    servers.push(await startServerProcess(env, 3457));
-    servers.push(await startServerProcess(env, 3458));
-    database = await openDatabase(fresh.config);
-  }, 120_000);
-  afterAll(async () => {
-    for (const server of servers) await stopServerProcess(server);
-    await database?.close();
-    await fresh?.cleanup();
-  });
-
-  const call = async (server: ServerProcess, url: string, body?: unknown, token?: string) => {
-    const response = await fetch(`${server.url}${url}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: {
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
+  const call = callJson;
 
   /** A back-office command on the shared database; fails the test when it fails. */
   async function admin(...argv: string[]): Promise<string[]> {
     const out: string[] = [];
     const code = await runAdmin(argv, {
-      db: database.db,
+      db: shared.db,
       clock: systemClock,
       horizonDays: 7,
       io: { out: (line) => out.push(line), err: (line) => out.push(line) },
@@ -153,7 +123,7 @@ describe('a refund above the staff ceiling approved through two server processes
         },
       );
       expect(paid.status, JSON.stringify(paid.body)).toBe(200);
-      const booking = await database.db
+      const booking = await shared.db
         .selectFrom('bookings')
         .select('id')
         .where('slot_id', '=', slot.id)
@@ -171,12 +141,12 @@ describe('a refund above the staff ceiling approved through two server processes
 
     /** What the booking came to: its status, its refunds in the ledger, the cancellation messages to the member. */
     async function outcomeOf(bookingId: number) {
-      const booking = await database.db
+      const booking = await shared.db
         .selectFrom('bookings')
         .select('status')
         .where('id', '=', bookingId)
         .executeTakeFirstOrThrow();
-      const refunds = await refundSharesOf(database.db, bookingId);
+      const refunds = await refundSharesOf(shared.db, bookingId);
       const detail = (await call(servers[0]!, `/api/admin/bookings/${bookingId}`, undefined, owners[0]))
         .body as Schemas['AdminBookingDetail'];
       const told = detail.messages.filter(
@@ -225,7 +195,7 @@ describe('a refund above the staff ceiling approved through two server processes
         ],
         told: 1,
       });
-      const stored = await database.db
+      const stored = await shared.db
         .selectFrom('refund_approvals')
         .select('status')
         .where('id', '=', request.approvalId)
@@ -235,9 +205,9 @@ describe('a refund above the staff ceiling approved through two server processes
       expect([200, 409]).toContain(byMember.status);
     }
     expect(winners).toHaveLength(ROUNDS);
-    expect(await ledgerInvariantViolations(database.db)).toEqual(NO_VIOLATIONS);
+    expect(await ledgerInvariantViolations(shared.db)).toEqual(NO_VIOLATIONS);
     // One request per round, each decided once.
-    const decided = await database.db
+    const decided = await shared.db
       .selectFrom('refund_approvals')
       .select(['status'])
       .where('status', '=', 'pending')

@@ -30,8 +30,8 @@ describe('a rolling restart of one of two processes under load (postgres)', () =
       JWT_SECRET: 'a-test-secret-shared-by-both-server-processes',
       RATE_LIMITS: 'login.ip=100000/1h,login.pair=100000/1h,login.account=100000/1h',
     };
-    servers[0] = await startServerProcess(env, 3361);
-    servers[1] = await startServerProcess(env, 3362);
+    servers[0] = await startServerProcess(env);
+    servers[1] = await startServerProcess(env);
   }, 120_000);
   afterAll(async () => {
     for (const server of servers) await stopServerProcess(server);
@@ -39,7 +39,8 @@ describe('a rolling restart of one of two processes under load (postgres)', () =
   });
 
   it('loses no request while one process is stopped with SIGTERM and started again', async () => {
-    const ports = [3361, 3362];
+    // Each process starts again on its port: the clients keep their addresses.
+    const ports = servers.map((server) => server!.port);
     const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
     const branches = (await (await fetch(`${servers[0]!.url}/api/bookings/branches`)).json()) as {
       id: number;
@@ -83,10 +84,10 @@ describe('a rolling restart of one of two processes under load (postgres)', () =
     const exitCode = await stopServerProcess(servers[0], 'SIGTERM');
     expect(exitCode).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    servers[0] = await startServerProcess(env, 3361);
+    servers[0] = await startServerProcess(env, ports[0]);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(await stopServerProcess(servers[1], 'SIGTERM')).toBe(0);
-    servers[1] = await startServerProcess(env, 3362);
+    servers[1] = await startServerProcess(env, ports[1]);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     running = false;
     await Promise.all(workers);

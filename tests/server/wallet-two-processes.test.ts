@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runAdmin } from '../../server/admin/cli.ts';
-import { openDatabase, type OpenedDatabase } from '../../server/db/database.ts';
 import { DEMO_CLIENT } from '../../server/demo/demo-data.ts';
 import { systemClock } from '../../server/kernel/clock.ts';
-import { freshDatabaseConfig, type FreshDatabase } from './support/databases.ts';
-import { startServerProcess, stopServerProcess, type ServerProcess } from './support/server-process.ts';
+import { callJson, useServerProcesses } from './support/server-process.ts';
 
 // Issue 31: two real server processes on one PostgreSQL database, and one member with one hour of credit left
 // booking two different slots at once, one request through each process. The lot can pay one of them: exactly one
@@ -14,36 +12,13 @@ import { startServerProcess, stopServerProcess, type ServerProcess } from './sup
 const ROUNDS = 5;
 
 describe('the last hour of a lot, spent through two server processes at once', () => {
-  let fresh: FreshDatabase;
-  let database: OpenedDatabase;
-  const servers: ServerProcess[] = [];
-
-  beforeAll(async () => {
-    fresh = await freshDatabaseConfig('postgres', { fromScratch: true });
-    if (fresh.config.kind !== 'postgres') throw new Error('needs PostgreSQL');
-    const env = {
-      DATABASE_URL: fresh.config.url,
-      JWT_SECRET: 'a-test-secret-shared-by-both-server-processes',
-      RATE_LIMITS: 'login.ip=1000/1h,login.account=1000/1h,pack.purchase=1000/1h',
-    };
-    servers.push(await startServerProcess(env, 3321));
-    servers.push(await startServerProcess(env, 3322));
-    database = await openDatabase(fresh.config);
-  }, 120_000);
-  afterAll(async () => {
-    for (const server of servers) await stopServerProcess(server);
-    await database?.close();
-    await fresh?.cleanup();
+  const shared = useServerProcesses({
+    fromScratch: true,
+    env: { RATE_LIMITS: 'login.ip=1000/1h,login.account=1000/1h,pack.purchase=1000/1h' },
   });
+  const { servers } = shared;
 
-  const post = async (server: ServerProcess, url: string, body: unknown, token?: string) => {
-    const response = await fetch(`${server.url}${url}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
+  const post = callJson;
 
   it(`books exactly one of two slots with one hour of credit, ${ROUNDS} rounds over`, async () => {
     const errors: string[] = [];
@@ -55,7 +30,7 @@ describe('the last hour of a lot, spent through two server processes at once', (
         'Uma hora',
         '--branch',
         String(
-          (await database.db.selectFrom('branches').select('id').orderBy('id').executeTakeFirstOrThrow()).id,
+          (await shared.db.selectFrom('branches').select('id').orderBy('id').executeTakeFirstOrThrow()).id,
         ),
         '--all-branches',
         '--unit',
@@ -68,14 +43,14 @@ describe('the last hour of a lot, spent through two server processes at once', (
         '30',
       ],
       {
-        db: database.db,
+        db: shared.db,
         clock: systemClock,
         horizonDays: 7,
         io: { out: () => undefined, err: (text) => errors.push(text) },
       },
     );
     expect(created, errors.join('\n')).toBe(0);
-    const pack = await database.db
+    const pack = await shared.db
       .selectFrom('credit_packs')
       .select('id')
       .where('name', '=', 'Uma hora')
@@ -137,11 +112,11 @@ describe('the last hour of a lot, spent through two server processes at once', (
       expect(answers.find((answer) => answer.status === 409)!.body.code).toBe('price_changed');
     }
 
-    const lots = await database.db.selectFrom('credit_lots').select(['id', 'remaining']).execute();
+    const lots = await shared.db.selectFrom('credit_lots').select(['id', 'remaining']).execute();
     expect(lots).toHaveLength(ROUNDS);
     for (const lot of lots) {
       expect(lot.remaining).toBe(0);
-      const movements = await database.db
+      const movements = await shared.db
         .selectFrom('credit_movements')
         .select(['kind', 'amount'])
         .where('lot_id', '=', lot.id)
@@ -152,7 +127,7 @@ describe('the last hour of a lot, spent through two server processes at once', (
         { kind: 'spend', amount: 60 },
       ]);
     }
-    const confirmed = await database.db
+    const confirmed = await shared.db
       .selectFrom('bookings')
       .select(['id', 'credit_cents', 'final_price_cents'])
       .where('status', '=', 'confirmed')

@@ -1,6 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { openDatabase, type Db, type OpenedDatabase } from '../../../server/db/database.ts';
+import { freshDatabaseConfig, type FreshDatabase } from './databases.ts';
 
 // A real server process (`node server/main.ts`), as production runs it: for tests about several processes,
 // signals, and what a remote client observes (its event loop is not the test's).
@@ -27,8 +30,24 @@ async function assertPortFree(port: number): Promise<void> {
   });
 }
 
-export async function startServerProcess(env: Record<string, string>, port: number): Promise<ServerProcess> {
-  await assertPortFree(port);
+/** A port no process listens on now, from the system (port 0): fixed ports collided with a stale run's server. */
+async function freePort(): Promise<number> {
+  return await new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/** Starts `node server/main.ts` on `port` (checked free), or on a free port of the system's choice. */
+export async function startServerProcess(env: Record<string, string>, port?: number): Promise<ServerProcess> {
+  if (port === undefined) port = await freePort();
+  else await assertPortFree(port);
   const child = spawn(process.execPath, ['server/main.ts'], {
     cwd: root,
     env: {
@@ -78,4 +97,79 @@ export async function stopServerProcess(
     await exited;
   }
   return child.exitCode;
+}
+
+export type SharedServerProcesses = {
+  /** The processes, in the order they started (the first one migrated the database). */
+  readonly servers: ServerProcess[];
+  /** The test's own connection to the database both processes use. */
+  readonly db: Db;
+  readonly database: OpenedDatabase;
+  readonly url: string;
+};
+
+/**
+ * Server processes (two unless `count` says) on one fresh PostgreSQL database, each on a free port, started one
+ * after the other before the file's tests (the first migrates, and from scratch seeds the demo data; the next find
+ * both done) and stopped together after them; with the test's own connection to that database.
+ */
+export function useServerProcesses(
+  options: { fromScratch?: boolean; env?: Record<string, string>; count?: number } = {},
+): SharedServerProcesses {
+  let fresh: FreshDatabase | undefined;
+  let database: OpenedDatabase | undefined;
+  let url = '';
+  const servers: ServerProcess[] = [];
+  beforeAll(async () => {
+    fresh = await freshDatabaseConfig('postgres', { fromScratch: options.fromScratch ?? false });
+    if (fresh.config.kind !== 'postgres') throw new Error('needs PostgreSQL');
+    url = fresh.config.url;
+    const env = {
+      DATABASE_URL: url,
+      JWT_SECRET: 'a-test-secret-shared-by-the-server-processes',
+      ...options.env,
+    };
+    for (let index = 0; index < (options.count ?? 2); index += 1) servers.push(await startServerProcess(env));
+    database = await openDatabase(fresh.config);
+  }, 120_000);
+  afterAll(async () => {
+    // Together: each drains its keep-alive connections for a few seconds.
+    await Promise.all(servers.map((server) => stopServerProcess(server)));
+    await database?.close();
+    await fresh?.cleanup();
+  });
+  const started = () => {
+    if (!database) throw new Error('the server processes are not started yet (use them inside a test)');
+    return database;
+  };
+  return {
+    servers,
+    get db() {
+      return started().db;
+    },
+    get database() {
+      return started();
+    },
+    get url() {
+      return url;
+    },
+  };
+}
+
+/** A JSON call to a server process: GET without a body, POST with one; the answer's status and JSON body. */
+export async function callJson(
+  server: ServerProcess,
+  url: string,
+  body?: unknown,
+  token?: string,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${server.url}${url}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
