@@ -1,5 +1,6 @@
-import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { useDeferredValue, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { liveRuntime } from './live.ts';
+import { yieldToBrowser } from './yield.ts';
 import type * as RoutedModule from './routed.tsx';
 import { Providers } from './Providers.tsx';
 import type { Runtime } from './runtime.ts';
@@ -52,6 +53,8 @@ let routing: Promise<Routed> | null = null;
 /** The router's app, loaded and resolved for the current address once, by whatever needs it first. */
 export function loadRouter(): Promise<Routed> {
   routing ??= importRouted().then(async (routed) => {
+    // Evaluating the router's code and resolving the address are two tasks, not one long one.
+    await yieldToBrowser();
     await routed.loadRoutes();
     const follow = () => {
       const locale = landingLocale(routed.router.state.location.pathname);
@@ -96,10 +99,15 @@ function preload(href: string): void {
 }
 
 export function LandingApp({ first, root }: { first: Runtime; root: HTMLElement }) {
-  const { routed, locale, left } = useSyncExternalStore(
-    subscribe,
-    () => state,
-    () => prerendered,
+  // The router's arrival (its modals, or its page once the reader leaves the landing) is rendered in the background:
+  // a store's change is otherwise rendered at once, in one task the browser cannot interrupt (issue 33). Until it is
+  // rendered, the same tree stands, and React, given the very same element, has nothing to render again.
+  const { routed, locale, left } = useDeferredValue(
+    useSyncExternalStore(
+      subscribe,
+      () => state,
+      () => prerendered,
+    ),
   );
   useEffect(() => {
     if (routed) return;
@@ -113,13 +121,16 @@ export function LandingApp({ first, root }: { first: Runtime; root: HTMLElement 
     };
   }, [routed, root]);
   const navigation = useMemo<Navigation>(() => ({ locale, go, preload }), [locale]);
-  return (
-    <Providers first={first}>
-      {routed && left ? (
-        <routed.Pages />
-      ) : (
-        <LandingPage navigation={navigation} modals={routed && <routed.Pages />} />
-      )}
-    </Providers>
+  return useMemo(
+    () => (
+      <Providers first={first}>
+        {routed && left ? (
+          <routed.Pages />
+        ) : (
+          <LandingPage navigation={navigation} modals={routed && <routed.Pages />} />
+        )}
+      </Providers>
+    ),
+    [first, routed, left, navigation],
   );
 }

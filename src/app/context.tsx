@@ -1,4 +1,4 @@
-import { createContext, use, useCallback, useSyncExternalStore } from 'react';
+import { createContext, use, useCallback, useDeferredValue, useSyncExternalStore } from 'react';
 import { activeBranches } from '../../machines/branches.ts';
 import type { Runtime } from './runtime.ts';
 
@@ -46,8 +46,11 @@ export function useLoggedIn(): boolean {
 
 export function useBranches() {
   const { startup } = useRuntime();
-  const branches = useActorSelector(startup, (state) => state.context.branches);
-  const ready = useActorSelector(startup, (state) => !state.matches('starting'));
+  // The branches arrive once, after the page is on screen, and change most of it (the branches, the prices, the
+  // booking modal). A store's change is rendered at once, in one task the browser cannot interrupt; deferred, the
+  // pages render them in the background, giving the browser back its thread every few milliseconds (issue 33).
+  const branches = useDeferredValue(useActorSelector(startup, (state) => state.context.branches));
+  const ready = useDeferredValue(useActorSelector(startup, (state) => !state.matches('starting')));
   return { branches, active: activeBranches(branches), ready };
 }
 

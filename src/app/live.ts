@@ -1,7 +1,10 @@
-import { useSyncExternalStore } from 'react';
+import { useDeferredValue, useSyncExternalStore } from 'react';
 import type { Runtime } from './runtime.ts';
 import { readPageSite } from './site.ts';
+import { yieldToBrowser } from './yield.ts';
 import { config } from '../config.ts';
+import { prepareEuros } from '../i18n/format.ts';
+import { requestLocale } from '../i18n/i18n.ts';
 
 // The live runtime (XState, the machines, the API client: src/app/runtime.ts), shared by the landing before the
 // router (src/app/LandingApp.tsx) and the router's app (src/app/routed.tsx): one session, one startup, once.
@@ -30,8 +33,12 @@ export function setLoginOpener(open: () => void): void {
  */
 async function startRuntime(): Promise<Runtime> {
   const { startLiveRuntime } = await import('./runtime.ts');
+  // Evaluating the runtime's code (XState, the machines) and starting its actors are two tasks, not one long one.
+  await yieldToBrowser();
   runtime = await startLiveRuntime(config, pageSite, { openLogin: () => loginOpener() });
   listeners.forEach((listener) => listener());
+  // The prices come with the branches, asked for just now: their formatter is made while the answer is on its way.
+  void yieldToBrowser().then(() => prepareEuros(requestLocale()));
   return runtime;
 }
 
@@ -46,9 +53,13 @@ export { pageSite };
  * one is there. React hydrates with the server snapshot, then renders again with the live one.
  */
 export function useLiveRuntime(first: Runtime): Runtime {
-  return useSyncExternalStore(
-    subscribe,
-    () => runtime ?? first,
-    () => first,
+  // Deferred: the change of runtime reaches most of the page (session, branches, modals), and is rendered in the
+  // background rather than in one task the browser cannot interrupt (issue 33).
+  return useDeferredValue(
+    useSyncExternalStore(
+      subscribe,
+      () => runtime ?? first,
+      () => first,
+    ),
   );
 }

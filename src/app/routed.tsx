@@ -1,4 +1,5 @@
 import { RouterProvider } from '@tanstack/react-router';
+import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { liveRuntime, pageSite, setLoginOpener } from './live.ts';
 import { Providers } from './Providers.tsx';
@@ -75,12 +76,15 @@ export async function startPages(root: HTMLElement): Promise<void> {
     // As TanStack Router's own hydration does: the router renders as on the server (no Suspense boundary of its own).
     router.ssr = { manifest: undefined };
     // The prerender's state: its actors in their first state, and requests that wait for the live runtime.
-    hydrateRoot(
-      root,
-      <Providers first={staticRuntime(clientEnv, pageSite)}>
-        <Pages />
-      </Providers>,
-    );
+    // In a transition, adopted in slices the browser can answer between (as the landing is, src/app/start.tsx).
+    startTransition(() => {
+      hydrateRoot(
+        root,
+        <Providers first={staticRuntime(clientEnv, pageSite)}>
+          <Pages />
+        </Providers>,
+      );
+    });
     void liveRuntime();
   } else {
     const first = await liveRuntime();

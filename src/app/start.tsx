@@ -1,3 +1,4 @@
+import { startTransition } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { LandingApp, loadRouter } from './LandingApp.tsx';
 import { liveRuntime, pageSite } from './live.ts';
@@ -38,7 +39,12 @@ if (!isNative && root.hasChildNodes() && landingLocale(window.location.pathname)
   // An address with a modal in it needs the router for the modal: its code loads while the page is adopted.
   if (withModal) void loadRouter();
   await firstLocale;
-  hydrateRoot(root, <LandingApp first={staticRuntime(clientEnv, pageSite)} root={root} />);
+  // In a transition, React adopts the page in slices of a few milliseconds, giving the browser its thread back
+  // between them; outside one, hydration runs to its end in one task that nothing on the page can interrupt
+  // (issue 33: the booking modal opened by URL lost its Lighthouse points to such blocking time).
+  startTransition(() => {
+    hydrateRoot(root, <LandingApp first={staticRuntime(clientEnv, pageSite)} root={root} />);
+  });
   void liveRuntime();
 } else {
   const [{ startPages }] = await Promise.all([import('./routed.tsx'), firstLocale]);

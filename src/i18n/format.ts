@@ -37,15 +37,26 @@ function numberFormat(locale: Locale, options: Intl.NumberFormatOptions): Intl.N
   return format;
 }
 
-/** A euro amount: whole euros without decimals, anything else with two. */
-export function formatEuros(amount: number, locale: Locale): string {
-  const whole = Number.isInteger(amount);
-  return numberFormat(locale, {
+const euros = (locale: Locale, whole: boolean) =>
+  numberFormat(locale, {
     style: 'currency',
     currency: 'EUR',
     minimumFractionDigits: whole ? 0 : 2,
     maximumFractionDigits: 2,
-  }).format(amount);
+  });
+
+/** A euro amount: whole euros without decimals, anything else with two. */
+export function formatEuros(amount: number, locale: Locale): string {
+  return euros(locale, Number.isInteger(amount)).format(amount);
+}
+
+/**
+ * Makes the language's euro formatter ahead of its first use. The first currency formatter of a page costs more than
+ * any later one (the language's number data is read then): made in a task of its own while the page waits for its
+ * data, it is not part of the task that then shows the prices (issue 33).
+ */
+export function prepareEuros(locale: Locale): void {
+  euros(locale, true);
 }
 
 /** A whole percent as the language writes it: '100%' in pt and en, '100 %' in fr, de and sk. */
