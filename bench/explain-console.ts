@@ -113,7 +113,10 @@ const calls: Record<string, () => Promise<unknown>> = {
       db,
       { from: yearAgo, to: today },
       {
-        after: { occurred_at: new Date(Date.parse(`${yearAgo}T00:00:00Z`) + 182 * 86_400_000), id: 0 },
+        after: {
+          occurred_at: new Date(Date.parse(`${yearAgo}T00:00:00Z`) + 182 * 86_400_000).toISOString(),
+          id: 0,
+        },
         limit: 2000,
       },
     ),

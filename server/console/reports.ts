@@ -263,7 +263,7 @@ export function createReportService(deps: {
     async ledgerCsv(query: OperationQuery<'getLedgerCsv'>): Promise<AsyncIterable<string>> {
       checkPeriod(query.from, query.to, 366);
       const filter = { branchId: query.branch_id, from: query.from, to: query.to };
-      const read = (after: { occurred_at: Date; id: number } | null) =>
+      const read = (after: repository.LedgerPlace | null) =>
         repository.ledgerLines(db, filter, { after, limit: LEDGER_CSV_BATCH });
       const first = await read(null);
       return (async function* () {

@@ -667,11 +667,17 @@ export async function searchDocuments(
  * period's local days (`lines`); `last` is where the next batch starts, null when this one was the last. The
  * batch is chosen before anything is joined, by the sargable range alone, so the planner reads the index in order
  * and stops at `limit` rather than joining and sorting every row of the period.
+ *
+ * The place is the last row's instant as exact text (UTC, to the microsecond, as PostgreSQL keeps it), not a
+ * JavaScript Date: a Date keeps milliseconds, so the place fell before its own row, the row came again in the next
+ * batch, and more than a batch of rows of one instant (one transaction's `now()`) were read again forever.
  */
+export type LedgerPlace = { occurred_at: string; id: number };
+
 export async function ledgerLines(
   db: Db,
   filter: { branchId?: number; from: string; to: string },
-  batch: { after: { occurred_at: Date; id: number } | null; limit: number },
+  batch: { after: LedgerPlace | null; limit: number },
 ) {
   const params = { branch: filter.branchId ?? null, from: filter.from, to: filter.to };
   const conditions = [
@@ -704,6 +710,7 @@ export async function ledgerLines(
     card_brand: string | null;
     card_last4: string | null;
     occurred_at: Date;
+    place: string;
     document_kind: string | null;
     document_status: string | null;
     document_number: string | null;
@@ -718,7 +725,9 @@ export async function ledgerLines(
         as in_period,
       entry.user_id as member_id, entry.amount_cents, entry.vat_rate, entry.vat_cents, entry.provider,
       entry.provider_reference, entry.refunded_entry_id, session.payment_method, session.card_brand,
-      session.card_last4, entry.occurred_at, document.kind as document_kind, document.status as document_status,
+      session.card_last4, entry.occurred_at,
+      to_char(entry.occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as place,
+      document.kind as document_kind, document.status as document_status,
       document.number as document_number, document.atcud
     from (select * from ledger_entries as entry where ${sql.join(conditions, sql` and `)}
         order by entry.occurred_at, entry.id limit ${batch.limit}) as entry
@@ -729,7 +738,7 @@ export async function ledgerLines(
   const last = rows.at(-1);
   return {
     lines: rows.filter((row) => row.in_period),
-    last: rows.length < batch.limit || !last ? null : { occurred_at: last.occurred_at, id: last.id },
+    last: rows.length < batch.limit || !last ? null : { occurred_at: last.place, id: last.id },
   };
 }
 

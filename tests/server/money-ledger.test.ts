@@ -547,4 +547,64 @@ describe.each(PGLITE_ONLY)('the money ledger on %s', (target) => {
       .split('\r\n');
     expect(csvLines.slice(1).map((line) => Number(line.split(',')[2]))).toEqual(whole.map((line) => line.id));
   });
+
+  it('walks the ledger whole when more rows than a batch share one instant to the microsecond', async () => {
+    // Rows written by one transaction's now() (a migration's backfill, a bulk import) share their instant to the
+    // microsecond. The next batch's place was a JavaScript Date (milliseconds), which fell before its own row: the
+    // row came twice, and with more such rows than a batch the export read the same batch again, forever.
+    const client = newClient(server.app);
+    const member = await verifiedAccount(client, server.app, { locale: 'en' });
+    const [paid] = (await bookAndPay(client, member.token, [await slot('2026-07-02T10:00:00Z', 15)], 15)) as [
+      number,
+    ];
+    const source = await db()
+      .selectFrom('ledger_entry_bookings')
+      .select('entry_id as id')
+      .where('booking_id', '=', paid)
+      .executeTakeFirstOrThrow();
+    await db()
+      .transaction()
+      .execute(async (trx) => {
+        await sql`create temp table session_copies on commit drop as
+          select session.*, copy from checkout_sessions as session
+            join ledger_entries as entry on entry.checkout_session_id = session.id,
+            generate_series(1, 8) as copy
+          where entry.id = ${source.id}`.execute(trx);
+        await sql`update session_copies set id = id || '-copy-' || copy`.execute(trx);
+        await sql`create temp table session_rows on commit drop as select * from session_copies`.execute(trx);
+        await sql`alter table session_rows drop column copy`.execute(trx);
+        await sql`insert into checkout_sessions select * from session_rows`.execute(trx);
+        await sql`with added as (
+            insert into ledger_entries (kind, purpose, amount_cents, currency, vat_rate, vat_cents, provider,
+              provider_reference, checkout_session_id, branch_id, user_id, actor_type, actor_id, actor_name,
+              occurred_at)
+            select entry.kind, entry.purpose, entry.amount_cents, entry.currency, entry.vat_rate, entry.vat_cents,
+              entry.provider, entry.provider_reference, copy.id, entry.branch_id, entry.user_id, entry.actor_type,
+              entry.actor_id, entry.actor_name,
+              timestamptz '2026-07-01 10:00:00.123456+00' + (copy.copy > 5)::int * interval '1 microsecond'
+            from ledger_entries as entry cross join session_copies as copy where entry.id = ${source.id}
+            returning id)
+          insert into ledger_entry_bookings (entry_id, booking_id, amount_cents)
+          select added.id, share.booking_id, share.amount_cents
+          from added cross join ledger_entry_bookings as share where share.entry_id = ${source.id}`.execute(
+          trx,
+        );
+      });
+    const filter = { branchId, from: '2026-01-01', to: '2026-12-31' };
+    const { lines: whole } = await ledgerLines(db(), filter, { after: null, limit: 10_000 });
+    expect(
+      whole.filter((line) => line.occurred_at.toISOString() === '2026-07-01T10:00:00.123Z'),
+    ).toHaveLength(8);
+    for (const limit of [1, 2, 3, 7]) {
+      const walked: number[] = [];
+      let batch = await ledgerLines(db(), filter, { after: null, limit });
+      walked.push(...batch.lines.map((line) => line.id));
+      for (let batches = 1; batch.last !== null && batches <= whole.length; batches += 1) {
+        batch = await ledgerLines(db(), filter, { after: batch.last, limit });
+        walked.push(...batch.lines.map((line) => line.id));
+      }
+      expect(batch.last, `batches of ${limit} came to an end`).toBeNull();
+      expect(walked, `batches of ${limit}`).toEqual(whole.map((line) => line.id));
+    }
+  });
 });
