@@ -78,9 +78,13 @@ async function bookingsPage(
 }
 
 const calls: Record<string, () => Promise<unknown>> = {
-  // The today view of one branch: its bookings of the day, then their money (as the console's views read it).
+  // The today view of one branch: its live bookings of the day, then their money (as the console's views read
+  // it), and the count of its cancelled ones.
   today: async () => {
-    const rows = await repository.bookingsOfLocalDay(db, branchId, today);
+    const [rows] = await Promise.all([
+      repository.bookingsOfLocalDay(db, branchId, today, now),
+      repository.canceledOnLocalDay(db, branchId, today),
+    ]);
     await moneyOfBookings(db, rows);
   },
   // Bookings search, first page, every branch: the page and its count (up to 1000), as the service asks them.

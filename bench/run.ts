@@ -599,6 +599,9 @@ async function main(): Promise<void> {
     );
     console.log('\nwritten to bench/results.md');
   } finally {
+    // BENCH_SHOW_SERVER=1: what the servers logged (warnings and errors), to see what an error answer hid.
+    if (process.env.BENCH_SHOW_SERVER === '1')
+      for (const child of children) console.log(child.output.join(''));
     for (const child of children.reverse()) await stop(child);
     await admin(async (client) => {
       await new Promise((resolve) => setTimeout(resolve, 500));

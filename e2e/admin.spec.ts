@@ -118,7 +118,7 @@ test('a staff operator sees no prices or money and cannot open them', async ({ p
 });
 
 test('an owner cancels a booking with an override refund', async ({ page, request }) => {
-  const { person } = await memberWithBooking(request, 'console-cancel', 4);
+  const { person, branch, slot } = await memberWithBooking(request, 'console-cancel', 4);
   await asOwner(page);
   await page.goto('/pt/admin/bookings');
   await field(page, 'Cliente (e-mail, telefone ou nome)').fill(person.email);
@@ -136,6 +136,13 @@ test('an owner cancels a booking with an override refund', async ({ page, reques
   await expect(page.getByText('cancelada').first()).toBeVisible();
   await expect(page.getByText(/reembolso\s+5\s*€/)).toBeVisible();
   await auditHas(request, /cancel/);
+  // The day's view counts the cancelled bookings, and links to them in the bookings list (issue 33).
+  const date = slot.start_time.slice(0, 10);
+  await page.goto(`/pt/admin?date=${date}`);
+  const day = page.getByRole('region', { name: branch.name });
+  await day.getByRole('link', { name: /\d+ reservas? canceladas? neste dia/ }).click();
+  await expect(page).toHaveURL(/\/pt\/admin\/bookings\?.*status=canceled/);
+  await expect(page.getByRole('row').filter({ hasText: person.email })).toHaveCount(1);
 });
 
 test('an owner closes a branch for an evening: the member is refunded and told', async ({

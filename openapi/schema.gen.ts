@@ -3560,8 +3560,10 @@ export interface components {
         /** @description A closure covers part of the day. */
         closed: boolean;
         doors: components['schemas']['DoorHealth'][];
-        /** @description The day's bookings (not expired), by start time. */
+        /** @description The day's live bookings, by start time: confirmed ones and holds still being paid. Cancelled ones are counted in `canceled_count` (the bookings list shows them, filtered by day and status). */
         bookings: components['schemas']['AdminBooking'][];
+        /** @description How many of the day's bookings were cancelled. */
+        canceled_count: number;
       }[];
     };
     ClosureRequest: {

@@ -359,10 +359,11 @@ export function createReportService(deps: {
       const result: Schemas['AdminToday']['branches'] = [];
       for (const branch of branches.values()) {
         const date = query.date ?? now.toZonedDateTimeISO(branch.time_zone).toPlainDate().toString();
-        const rows = await repository.bookingsOfLocalDay(db, branch.id, date);
-        const bookings = await deps.console.views(
-          rows.filter((row) => !(row.status === 'pending' && (row.hold_expires_at ?? nowDate) <= nowDate)),
-        );
+        const [rows, canceledCount] = await Promise.all([
+          repository.bookingsOfLocalDay(db, branch.id, date, nowDate),
+          repository.canceledOnLocalDay(db, branch.id, date),
+        ]);
+        const bookings = await deps.console.views(rows);
         const dayStart = Temporal.PlainDate.from(date).toZonedDateTime(branch.time_zone).toInstant();
         const dayEnd = Temporal.PlainDate.from(date)
           .add({ days: 1 })
@@ -424,6 +425,7 @@ export function createReportService(deps: {
             last_event_at: null,
           })),
           bookings,
+          canceled_count: canceledCount,
         });
       }
       return { alerts, branches: result };

@@ -269,19 +269,50 @@ export async function slotsOfDayForMove(db: Db, branchId: number, localDate: str
 }
 
 /**
- * A branch's bookings whose start falls on a local day, by start (expired holds and moves' holds left out). The
- * day is the range of instants from its local midnight to the next one in the branch's zone, so the index on
- * (branch_id, start_time) finds it rather than every booking of the branch being converted and compared.
+ * A branch's bookings whose start falls on a local day. The day is the range of instants from its local midnight
+ * to the next one in the branch's zone, so the index on (branch_id, start_time) finds it rather than every booking
+ * of the branch being converted and compared.
  */
-export async function bookingsOfLocalDay(db: Db, branchId: number, localDate: string) {
+function onLocalDay<T extends ReturnType<typeof listedBookings>>(
+  query: T,
+  branchId: number,
+  localDate: string,
+) {
   const zone = sql`(select zone.time_zone from branches as zone where zone.id = ${branchId}::int)`;
-  return bookingColumns(listedBookings(db))
+  return query
     .where('booking.branch_id', '=', branchId)
     .where('booking.start_time', '>=', sql<Date>`(${localDate}::date)::timestamp at time zone ${zone}`)
-    .where('booking.start_time', '<', sql<Date>`(${localDate}::date + 1)::timestamp at time zone ${zone}`)
-    .where('booking.status', 'in', ['pending', 'confirmed', 'canceled'])
+    .where(
+      'booking.start_time',
+      '<',
+      sql<Date>`(${localDate}::date + 1)::timestamp at time zone ${zone}`,
+    ) as T;
+}
+
+/**
+ * The live bookings of a branch's local day, by start: confirmed ones and holds still being paid (moves' holds
+ * left out). Cancelled ones are counted (`canceledOnLocalDay`), not listed: a day of a busy branch can hold
+ * hundreds, and the day's view is of who comes.
+ */
+export async function bookingsOfLocalDay(db: Db, branchId: number, localDate: string, now: Date) {
+  return bookingColumns(onLocalDay(listedBookings(db), branchId, localDate))
+    .where((eb) =>
+      eb.or([
+        eb('booking.status', '=', 'confirmed'),
+        eb.and([eb('booking.status', '=', 'pending'), eb('booking.hold_expires_at', '>', now)]),
+      ]),
+    )
     .orderBy('booking.start_time')
     .execute();
+}
+
+/** How many of a branch's bookings of a local day were cancelled (moves' holds left out). */
+export async function canceledOnLocalDay(db: Db, branchId: number, localDate: string): Promise<number> {
+  const row = await onLocalDay(listedBookings(db), branchId, localDate)
+    .where('booking.status', '=', 'canceled')
+    .select((eb) => eb.fn.countAll<string | number>().as('count'))
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
 }
 
 export function closureColumns(db: Db) {

@@ -554,6 +554,33 @@ describe.each(DATABASE_TARGETS)('operator console on %s', (target) => {
     expect(day.bookings.map((item) => item.id)).toEqual([bookingId]);
   });
 
+  it("lists a day's live bookings and counts its cancelled ones", async () => {
+    // Issue 33: a busy branch's day holds hundreds of cancellations; the day's view is of who comes.
+    const kept = await paidBooking(member, '2026-04-16T09:00:00Z', '2026-04-16T10:00:00Z');
+    const canceled = await paidBooking(member, '2026-04-16T11:00:00Z', '2026-04-16T12:00:00Z');
+    const cancel = await owner.client.json(
+      'POST',
+      `/api/admin/bookings/${canceled}/cancel`,
+      { refund: { mode: 'amount', amount_eur: 0 }, reason: 'asked by phone' },
+      owner.token,
+    );
+    expect(cancel.statusCode).toBe(200);
+    const today = await owner.client.get(
+      `/api/admin/today?branch_id=${branchId}&date=2026-04-16`,
+      owner.token,
+    );
+    expect(today.statusCode).toBe(200);
+    const day = today.json<Schemas['AdminToday']>().branches.find((item) => item.branch.id === branchId)!;
+    expect(day.bookings.map((item) => [item.id, item.status])).toEqual([[kept, 'confirmed']]);
+    expect(day.canceled_count).toBe(1);
+    // The bookings list shows the one counted, as the day's link asks for it.
+    const listed = await owner.client.get(
+      `/api/admin/bookings?branch_id=${branchId}&from=2026-04-16&to=2026-04-16&status=canceled`,
+      owner.token,
+    );
+    expect(listed.json<Schemas['AdminBookingPage']>().items.map((item) => item.id)).toEqual([canceled]);
+  });
+
   it("shows on a branch's day the bookings starting from its local midnight to the next, in its own zone", async () => {
     // Lisbon is UTC+1 on 8 April 2026: its day runs from 23:00 UTC on the 7th to 23:00 UTC on the 8th.
     const dayBefore = await paidBooking(member, '2026-04-07T22:00:00Z', '2026-04-07T23:00:00Z');

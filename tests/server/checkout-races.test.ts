@@ -172,4 +172,71 @@ describe('one local checkout paid ten times at once over two server processes (p
       await client.end();
     }
   }, 120_000);
+
+  // The payment storm of the bench (bench/run.ts): twenty checkouts of one branch's day paid at once, each by
+  // twelve calls (three declined cards, nine paying ones) and four status reads, spread over both processes. Their
+  // ledger rows all add to the same day's sums (migration 0024), as a busy evening's payments do.
+  it('pays twenty checkouts of one day at once, each once, without a 5xx', async () => {
+    const [first] = servers as [ServerProcess, ServerProcess];
+    const login = await fetch(`${first.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ username: 'demo@example.com', password: 'Demo-gym-2026!' }),
+    });
+    const { access_token: token } = (await login.json()) as { access_token: string };
+    const branches = (await (await fetch(`${first.url}/api/bookings/branches`)).json()) as {
+      id: number;
+      active_with_smart_lock: boolean;
+    }[];
+    const branch = branches.find((candidate) => candidate.active_with_smart_lock)!;
+    const day = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+    const slots = (
+      (await (await fetch(`${first.url}/api/bookings/slots/${branch.id}/${day}`)).json()) as {
+        id: number;
+        basic_price_eur: number;
+        is_bookeable: boolean;
+      }[]
+    ).filter((candidate) => candidate.is_bookeable);
+    expect(slots.length).toBeGreaterThanOrEqual(8);
+    const sessions: string[] = [];
+    for (const slot of slots.slice(0, 20)) {
+      const created = await fetch(`${first.url}/api/bookings/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({
+          time_slot_id: [slot.id],
+          max_bookings_per_slot: 1,
+          coupon_code: null,
+          expected_total_final_price_eur: slot.basic_price_eur,
+        }),
+      });
+      expect(created.status).toBe(201);
+      const body = (await created.json()) as { checkout_session: { clientSecret: string } };
+      sessions.push(body.checkout_session.clientSecret.split('_secret_')[0]!);
+    }
+    const answers = await Promise.all(
+      sessions.flatMap((sessionId) =>
+        Array.from({ length: 16 }, async (_, index) => {
+          const server = servers[index % 2]!;
+          const response =
+            index % 4 === 0
+              ? await fetch(`${server.url}/api/checkout/session-status?stripe_session_id=${sessionId}`, {
+                  headers: { authorization: `Bearer ${token}` },
+                })
+              : await fetch(`${server.url}/api/checkout/local/${sessionId}/complete`, {
+                  method: 'POST',
+                  headers: { 'content-type': 'application/json' },
+                  body: JSON.stringify({ card_number: index < 4 ? '4000 0000 0000 0002' : CARD.card_number }),
+                });
+          return `${response.status} ${await response.text()}`;
+        }),
+      ),
+    );
+    expect(answers.filter((answer) => !/^(200|409) /.test(answer))).toEqual([]);
+    const { rows } = await sql<{ session: string; confirmed: number }>`
+      select session.id as session, (select count(*)::int from bookings as booking
+        where booking.checkout_session_id = session.id and booking.status = 'confirmed') as confirmed
+      from checkout_sessions as session where session.id = any(${sessions})`.execute(shared.db);
+    expect(rows.map((row) => row.confirmed)).toEqual(sessions.map(() => 1));
+  }, 120_000);
 });

@@ -1,7 +1,8 @@
-import { createLazyRoute } from '@tanstack/react-router';
-import { Trans, useLingui } from '@lingui/react/macro';
-import { Alert, Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { createLazyRoute, Link } from '@tanstack/react-router';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { Alert, Anchor, Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { AdminToday } from '../../../machines/adminConsole.actors.ts';
+import { useAdminLocale } from '../context.tsx';
 import { useSearchQuery } from '../hooks.ts';
 import { BookingFlags } from '../parts/booking.tsx';
 import { DoorBadges } from '../parts/doors.tsx';
@@ -37,7 +38,28 @@ function DoorHealth({ door }: { door: Door }) {
   );
 }
 
-/** Today (issue 18): alerts first, then each branch's doors and the day's bookings in order. */
+/** The day's cancelled bookings, counted, linking to them in the bookings list (issue 33). */
+function CanceledLink({ branchId, date, count }: { branchId: number; date: string; count: number }) {
+  const lang = useAdminLocale();
+  return (
+    <Anchor
+      size="sm"
+      underline="always"
+      renderRoot={(root) => (
+        <Link
+          {...root}
+          to="/$lang/admin/bookings"
+          params={{ lang }}
+          search={{ branchId, from: date, to: date, status: 'canceled' }}
+        />
+      )}
+    >
+      <Plural value={count} one="# reserva cancelada neste dia" other="# reservas canceladas neste dia" />
+    </Anchor>
+  );
+}
+
+/** Today (issue 18): alerts first, then each branch's doors and the day's live bookings in order. */
 function Today() {
   const { t } = useLingui();
   const query = useSearchQuery('today', { date: '' });
@@ -82,7 +104,7 @@ function Today() {
       )}
       {today && (
         <SimpleGrid cols={{ base: 1, lg: 2 }}>
-          {today.branches.map(({ branch, date, closed, doors, bookings }) => (
+          {today.branches.map(({ branch, date, closed, doors, bookings, canceled_count }) => (
             <Card
               key={branch.id}
               withBorder
@@ -109,6 +131,9 @@ function Today() {
                   <Empty>
                     <Trans>Sem portas ligadas</Trans>
                   </Empty>
+                )}
+                {canceled_count > 0 && (
+                  <CanceledLink branchId={branch.id} date={date} count={canceled_count} />
                 )}
                 {bookings.length === 0 ? (
                   <Empty>
