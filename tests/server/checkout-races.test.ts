@@ -104,31 +104,34 @@ describe.each(DATABASE_TARGETS)('racing a local checkout (%s)', (target) => {
   }, 90_000);
 });
 
-describe('one local checkout paid ten times at once over two server processes (postgres)', () => {
-  const shared = useServerProcesses();
-  const { servers } = shared;
-
-  it('records exactly one payment; the other nine answer 409', async () => {
-    const [first, second] = servers as [ServerProcess, ServerProcess];
-    const login = await fetch(`${first.url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ username: 'demo@example.com', password: 'Demo-gym-2026!' }),
-    });
-    const { access_token: token } = (await login.json()) as { access_token: string };
-    const branches = (await (await fetch(`${first.url}/api/bookings/branches`)).json()) as {
-      id: number;
-      active_with_smart_lock: boolean;
-    }[];
-    const branch = branches.find((candidate) => candidate.active_with_smart_lock)!;
-    const day = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
-    const slots = (await (await fetch(`${first.url}/api/bookings/slots/${branch.id}/${day}`)).json()) as {
+/**
+ * The demo member's token, and a checkout of one slot (its session id) on the first bookable slots of the smart-lock
+ * branch `daysAhead` days from now, through a server process as a member's app asks.
+ */
+async function demoCheckouts(server: ServerProcess, daysAhead: number, count: number) {
+  const login = await fetch(`${server.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username: 'demo@example.com', password: 'Demo-gym-2026!' }),
+  });
+  const { access_token: token } = (await login.json()) as { access_token: string };
+  const branches = (await (await fetch(`${server.url}/api/bookings/branches`)).json()) as {
+    id: number;
+    active_with_smart_lock: boolean;
+  }[];
+  const branch = branches.find((candidate) => candidate.active_with_smart_lock)!;
+  const day = new Date(Date.now() + daysAhead * 86_400_000).toISOString().slice(0, 10);
+  const slots = (
+    (await (await fetch(`${server.url}/api/bookings/slots/${branch.id}/${day}`)).json()) as {
       id: number;
       basic_price_eur: number;
       is_bookeable: boolean;
-    }[];
-    const slot = slots.find((candidate) => candidate.is_bookeable)!;
-    const created = await fetch(`${first.url}/api/bookings/`, {
+    }[]
+  ).filter((candidate) => candidate.is_bookeable);
+  expect(slots.length).toBeGreaterThanOrEqual(count);
+  const sessions: string[] = [];
+  for (const slot of slots.slice(0, count)) {
+    const created = await fetch(`${server.url}/api/bookings/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({
@@ -140,7 +143,20 @@ describe('one local checkout paid ten times at once over two server processes (p
     });
     expect(created.status).toBe(201);
     const body = (await created.json()) as { checkout_session: { clientSecret: string } };
-    const sessionId = body.checkout_session.clientSecret.split('_secret_')[0]!;
+    sessions.push(body.checkout_session.clientSecret.split('_secret_')[0]!);
+  }
+  return { token, sessions };
+}
+
+describe('one local checkout paid ten times at once over two server processes (postgres)', () => {
+  const shared = useServerProcesses();
+  const { servers } = shared;
+
+  it('records exactly one payment; the other nine answer 409', async () => {
+    const [first, second] = servers as [ServerProcess, ServerProcess];
+    const {
+      sessions: [sessionId],
+    } = await demoCheckouts(first, 3, 1);
 
     const statuses = await Promise.all(
       Array.from({ length: 10 }, async (_, index) => {
@@ -178,42 +194,7 @@ describe('one local checkout paid ten times at once over two server processes (p
   // ledger rows all add to the same day's sums (migration 0024), as a busy evening's payments do.
   it('pays twenty checkouts of one day at once, each once, without a 5xx', async () => {
     const [first] = servers as [ServerProcess, ServerProcess];
-    const login = await fetch(`${first.url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ username: 'demo@example.com', password: 'Demo-gym-2026!' }),
-    });
-    const { access_token: token } = (await login.json()) as { access_token: string };
-    const branches = (await (await fetch(`${first.url}/api/bookings/branches`)).json()) as {
-      id: number;
-      active_with_smart_lock: boolean;
-    }[];
-    const branch = branches.find((candidate) => candidate.active_with_smart_lock)!;
-    const day = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
-    const slots = (
-      (await (await fetch(`${first.url}/api/bookings/slots/${branch.id}/${day}`)).json()) as {
-        id: number;
-        basic_price_eur: number;
-        is_bookeable: boolean;
-      }[]
-    ).filter((candidate) => candidate.is_bookeable);
-    expect(slots.length).toBeGreaterThanOrEqual(8);
-    const sessions: string[] = [];
-    for (const slot of slots.slice(0, 20)) {
-      const created = await fetch(`${first.url}/api/bookings/`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify({
-          time_slot_id: [slot.id],
-          max_bookings_per_slot: 1,
-          coupon_code: null,
-          expected_total_final_price_eur: slot.basic_price_eur,
-        }),
-      });
-      expect(created.status).toBe(201);
-      const body = (await created.json()) as { checkout_session: { clientSecret: string } };
-      sessions.push(body.checkout_session.clientSecret.split('_secret_')[0]!);
-    }
+    const { token, sessions } = await demoCheckouts(first, 5, 20);
     const answers = await Promise.all(
       sessions.flatMap((sessionId) =>
         Array.from({ length: 16 }, async (_, index) => {
