@@ -150,8 +150,15 @@ function applySearch(query: ReturnType<typeof listedBookings>, search: BookingSe
   return scoped;
 }
 
-/** A booking's start as exact text, UTC to the microsecond: a place in the list that compares as the row does. */
-const positionOf = sql<string>`to_char(booking.start_time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+/**
+ * An instant as exact text, UTC to the microsecond as PostgreSQL keeps it: a place in a keyset that compares as the
+ * row does (a JavaScript Date keeps milliseconds, and would fall before its own row).
+ */
+const exactInstant = (column: string) =>
+  sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** A booking's start as exact text: a place in the list that compares as the row does. */
+const positionOf = exactInstant('booking.start_time');
 
 /** Rows before (`<`, older) or after (`>`, newer) a place, on the order (start_time, id) the index keeps. */
 const beyond = (position: BookingPosition, side: '<' | '>') =>
@@ -756,8 +763,7 @@ export async function ledgerLines(
         as in_period,
       entry.user_id as member_id, entry.amount_cents, entry.vat_rate, entry.vat_cents, entry.provider,
       entry.provider_reference, entry.refunded_entry_id, session.payment_method, session.card_brand,
-      session.card_last4, entry.occurred_at,
-      to_char(entry.occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as place,
+      session.card_last4, entry.occurred_at, ${exactInstant('entry.occurred_at')} as place,
       document.kind as document_kind, document.status as document_status,
       document.number as document_number, document.atcud
     from (select * from ledger_entries as entry where ${sql.join(conditions, sql` and `)}

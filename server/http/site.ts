@@ -55,9 +55,9 @@ export type PageFacts = {
  * would make it the page's first use of a number formatter, the costliest (issue 33).
  */
 export function siteFactsScript({ site, refundRatios, refundPolicyText }: PageFacts): string {
-  const policy = refundRatios ? { refund_ratios: refundRatios, refund_policy_text: refundPolicyText } : {};
+  const stated = refundRatios ? { refund_policy_text: refundPolicyText } : {};
   // JSON in a script element ends at the first `</script`: `<` is written as its JSON escape, as are U+2028/9.
-  const json = JSON.stringify({ ...site, refund_ratios: refundRatios, ...policy })
+  const json = JSON.stringify({ ...site, refund_ratios: refundRatios, ...stated })
     .replaceAll('<', '\\u003c')
     .replaceAll('\u2028', '\\u2028')
     .replaceAll('\u2029', '\\u2029');
