@@ -54,7 +54,34 @@ async function problemsIn(page: Page, selector: string): Promise<Problem[]> {
   }, selector);
 }
 
+/**
+ * Waits until the bar's layout stays the same over three frames. The bar measures after the browser lays the page
+ * out, and Chromium may apply the padding of a new window width a frame late: just after a resize the bar can show
+ * for a frame the layout the old padding allowed.
+ */
+async function settled(page: Page): Promise<void> {
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () =>
+          new Promise<boolean>((resolve) => {
+            const fit = () => document.querySelector<HTMLElement>('.top-bar')?.dataset.fit;
+            const first = fit();
+            let frames = 0;
+            const next = () => {
+              if (fit() !== first) return resolve(false);
+              if ((frames += 1) === 3) return resolve(true);
+              requestAnimationFrame(next);
+            };
+            requestAnimationFrame(next);
+          }),
+      ),
+    )
+    .toBe(true);
+}
+
 async function checkTopBar(page: Page, what: string, loggedIn: boolean): Promise<void> {
+  await settled(page);
   expect(await problemsIn(page, '.top-bar'), `${what}: the top bar`).toEqual([]);
   const burger = page.locator('.top-bar__burger');
   if (await burger.isVisible()) {
