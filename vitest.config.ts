@@ -9,7 +9,7 @@ export default defineConfig({
   plugins: [babel({ presets: [linguiTransformerBabelPreset()] }), lingui()],
   test: {
     environment: 'node',
-    setupFiles: ['tests/setup-temporal.ts'],
+    setupFiles: ['tests/setup-temporal.ts', 'tests/setup-dom-teardown.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Three files at a time on this two-core machine: with two, a fifth of the cores stayed idle while suites waited
