@@ -113,7 +113,7 @@ const calls: Record<string, () => Promise<unknown>> = {
     ]),
   // The ledger export of a year: one batch of 2,000 rows from the middle of the year.
   'ledger-csv-batch': () =>
-    repository.ledgerLines(
+    repository.ledgerCsvBatch(
       db,
       { from: yearAgo, to: today },
       {

@@ -110,3 +110,15 @@ export async function json(url: string, init: { method?: string; body?: unknown;
   }
   return { status: response.status, body: body as Record<string, unknown> & unknown[] };
 }
+
+/** A GET read to its end: its status, or 0 when the connection failed or was cut. */
+export async function download(url: string, token: string): Promise<number> {
+  try {
+    const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+    await response.arrayBuffer();
+    return response.status;
+  } catch (error) {
+    console.error(`GET ${url}: ${String(error)}`);
+    return 0;
+  }
+}

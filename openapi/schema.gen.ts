@@ -4057,7 +4057,7 @@ export interface components {
     MoneyReport: {
       /** @enum {string} */
       granularity: 'day' | 'week' | 'month';
-      /** @description One row per period and branch, oldest first. */
+      /** @description One row per period of the asked days and branch (every branch, or the one asked for), oldest first, then by branch id; a period without money is a row of zeros. */
       rows: components['schemas']['MoneyRow'][];
       totals: components['schemas']['MoneyTotals'];
     };

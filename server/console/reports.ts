@@ -11,7 +11,7 @@ import * as repository from './repository.ts';
 import type { OperationQuery } from '../http/operations.ts';
 import { checkPeriod, paging, type ConsoleService } from './service.ts';
 import type { DocumentLinks } from '../invoicing/index.ts';
-import { csv, csvLine, eurosOfCents } from './csv.ts';
+import { csv, csvLine } from './csv.ts';
 import { stripeReconciliationCsv } from './reconciliation.ts';
 import type { PaymentProvider } from '../adapters/payments/provider.ts';
 import { ALL_BRANCHES, branchFilter, type BranchScope } from '../operators/index.ts';
@@ -60,61 +60,6 @@ const LOW_BATTERY = 0.2;
 
 /** The ledger CSV's rows read at a time. */
 const LEDGER_CSV_BATCH = 2000;
-
-const LEDGER_CSV_HEADER = [
-  'date',
-  'local_date',
-  'entry_id',
-  'kind',
-  'purpose',
-  'booking_ids',
-  'branch_id',
-  'branch',
-  'member_id',
-  'amount_eur',
-  'vat_rate',
-  'vat_eur',
-  'net_eur',
-  'provider',
-  'provider_reference',
-  'payment_method',
-  'refunded_entry_id',
-  'document_kind',
-  'document_status',
-  'document_number',
-  'atcud',
-];
-
-function ledgerCsvCells(line: repository.LedgerLine): unknown[] {
-  const sign = line.kind === 'refund' ? -1 : 1;
-  const amount = sign * Number(line.amount_cents);
-  const vat = sign * Number(line.vat_cents);
-  return [
-    line.occurred_at.toISOString(),
-    line.local_date,
-    line.id,
-    line.kind,
-    line.purpose,
-    (line.booking_ids ?? []).join(' '),
-    line.branch_id,
-    line.branch_name,
-    line.member_id,
-    eurosOfCents(amount),
-    (Number(line.vat_rate) * 100).toFixed(2),
-    eurosOfCents(vat),
-    eurosOfCents(amount - vat),
-    line.provider,
-    line.provider_reference,
-    // The card when the provider told which (`card visa 4242`), else the method the session was paid by
-    // (`mb_way`, `multibanco`, `card`).
-    line.card_brand ? `card ${line.card_brand} ${line.card_last4 ?? ''}`.trim() : (line.payment_method ?? ''),
-    line.refunded_entry_id,
-    line.document_kind,
-    line.document_status,
-    line.document_number,
-    line.atcud,
-  ];
-}
 
 export function createReportService(deps: {
   db: Db;
@@ -264,13 +209,13 @@ export function createReportService(deps: {
       checkPeriod(query.from, query.to, 366);
       const filter = { branchId: query.branch_id, from: query.from, to: query.to };
       const read = (after: repository.LedgerPlace | null) =>
-        repository.ledgerLines(db, filter, { after, limit: LEDGER_CSV_BATCH });
+        repository.ledgerCsvBatch(db, filter, { after, limit: LEDGER_CSV_BATCH });
       const first = await read(null);
       return (async function* () {
-        yield csvLine(LEDGER_CSV_HEADER);
+        yield csvLine(repository.LEDGER_CSV_HEADER);
         let batch = first;
         while (true) {
-          if (batch.lines.length > 0) yield batch.lines.map((line) => csvLine(ledgerCsvCells(line))).join('');
+          if (batch.csv !== '') yield batch.csv;
           if (batch.last === null) return;
           batch = await read(batch.last);
         }

@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type RawBuilder } from 'kysely';
 import { pageWithTotal, type Db } from '../db/database.ts';
 import { bookingsWithBranchAndClient } from '../booking/index.ts';
 export { anySlotClosed } from '../booking/index.ts';
@@ -508,15 +508,16 @@ export type MoneyMovementRow = Awaited<ReturnType<typeof moneyMovements>>[number
 
 /**
  * The money report's rows: per branch and period (a local day, the Monday of its ISO week, or the first of its
- * month) of the branch-local days `from`..`to`, the payments' and refunds' sums and counts. Read from the ledger's
- * sums per day (ledger_day_totals, kept by the database with each ledger row): at most a row per branch and day
- * of the period, whatever the number of movements in it.
+ * month) of the branch-local days `from`..`to`, the payments' and refunds' sums and counts. Every period of every
+ * branch asked for is a row, one without money too (zeros): a chart or a spreadsheet of the days shows the days
+ * nothing was sold, and the answer's size is the period's, whatever the history. Read from the ledger's sums per
+ * day (ledger_day_totals, kept by the database with each ledger row), whatever the number of movements in a day.
  */
 export async function moneyPerPeriod(
   db: Db,
   filter: { branchId?: number; from: string; to: string; granularity: 'day' | 'week' | 'month' },
 ) {
-  const day = sql`total.local_date`;
+  const day = sql`day.local_date`;
   const period =
     filter.granularity === 'day' ? day : sql`date_trunc(${filter.granularity}, ${day}::timestamp)::date`;
   const { rows } = await sql<{
@@ -529,15 +530,18 @@ export async function moneyPerPeriod(
     refunds_cents: string | number;
     refunds_count: number;
   }>`
-    select to_char(${period}, 'YYYY-MM-DD') as period, total.branch_id, branch.name as branch_name,
-      branch.time_zone, sum(total.payments_cents) as payments_cents,
-      sum(total.payments_count)::int as payments_count, sum(total.refunds_cents) as refunds_cents,
-      sum(total.refunds_count)::int as refunds_count
-    from ledger_day_totals as total join branches as branch on branch.id = total.branch_id
-    where total.local_date >= ${filter.from}::date and total.local_date <= ${filter.to}::date
-      ${filter.branchId === undefined ? sql`` : sql`and total.branch_id = ${filter.branchId}::int`}
-    group by 1, total.branch_id, branch.name, branch.time_zone
-    order by 1, total.branch_id`.execute(db);
+    select to_char(${period}, 'YYYY-MM-DD') as period, branch.id as branch_id, branch.name as branch_name,
+      branch.time_zone, coalesce(sum(total.payments_cents), 0) as payments_cents,
+      coalesce(sum(total.payments_count), 0)::int as payments_count,
+      coalesce(sum(total.refunds_cents), 0) as refunds_cents,
+      coalesce(sum(total.refunds_count), 0)::int as refunds_count
+    from (select generate_series(${filter.from}::date, ${filter.to}::date, interval '1 day')::date as local_date)
+        as day
+      cross join branches as branch
+      left join ledger_day_totals as total on total.branch_id = branch.id and total.local_date = day.local_date
+    ${filter.branchId === undefined ? sql`` : sql`where branch.id = ${filter.branchId}::int`}
+    group by 1, branch.id, branch.name, branch.time_zone
+    order by 1, branch.id`.execute(db);
   return rows.map((row) => ({
     ...row,
     payments_cents: Number(row.payments_cents),
@@ -699,24 +703,72 @@ export async function searchDocuments(
 }
 
 /**
- * The ledger rows of the period, oldest first, with their VAT, the card they came from and their document, a
- * batch at a time: the `limit` rows after `after` (an instant and an id; the start when null) of the instants
- * the period's days can hold in any zone, read in order from the time index, and of those the ones on the
- * period's local days (`lines`); `last` is where the next batch starts, null when this one was the last. The
- * batch is chosen before anything is joined, by the sargable range alone, so the planner reads the index in order
- * and stops at `limit` rather than joining and sorting every row of the period.
- *
- * The place is the last row's instant as exact text (UTC, to the microsecond, as PostgreSQL keeps it), not a
- * JavaScript Date: a Date keeps milliseconds, so the place fell before its own row, the row came again in the next
- * batch, and more than a batch of rows of one instant (one transaction's `now()`) were read again forever.
+ * A text cell of the ledger CSV, quoted as csvCell (./csv.ts) quotes it, worked out by PostgreSQL: what a
+ * spreadsheet would run as a formula (a leading = + - @ tab or CR, not a number) gets a ' before it and quotes,
+ * and a cell with a quote, a comma or a line end is quoted; null is empty. tests/server/money-ledger.test.ts holds
+ * it to csvCell.
+ */
+const csvTextCell = (value: RawBuilder<unknown>) => sql<string>`case
+    when ${value} is null then ''
+    when left(${value}, 1) in ('=', '+', '-', '@', chr(9), chr(13)) and ${value} !~ '^-?[0-9]+([.][0-9]+)?$'
+      then '"''' || replace(${value}, '"', '""') || '"'
+    when ${value} ~ '[",\n\r]' then '"' || replace(${value}, '"', '""') || '"'
+    else ${value} end`;
+
+/** Whole cents as euros with two decimals ('-6.30', '0.00'), exactly (numeric, not a float). */
+const eurosCell = (cents: RawBuilder<unknown>) =>
+  sql<string>`((${cents})::numeric / 100)::numeric(20, 2)::text`;
+
+/**
+ * Where a batch of the ledger CSV ends: the last row's instant as exact text (UTC, to the microsecond, as
+ * PostgreSQL keeps it) and its id. Not a JavaScript Date: a Date keeps milliseconds, so the place fell before its
+ * own row, the row came again in the next batch, and more than a batch of rows of one instant (one transaction's
+ * `now()`) were read again forever.
  */
 export type LedgerPlace = { occurred_at: string; id: number };
 
-export async function ledgerLines(
+/** The ledger CSV's columns. */
+export const LEDGER_CSV_HEADER = [
+  'date',
+  'local_date',
+  'entry_id',
+  'kind',
+  'purpose',
+  'booking_ids',
+  'branch_id',
+  'branch',
+  'member_id',
+  'amount_eur',
+  'vat_rate',
+  'vat_eur',
+  'net_eur',
+  'provider',
+  'provider_reference',
+  'payment_method',
+  'refunded_entry_id',
+  'document_kind',
+  'document_status',
+  'document_number',
+  'atcud',
+] as const;
+
+/**
+ * A batch of the ledger CSV's lines (LEDGER_CSV_HEADER's columns), oldest first: of the `limit` ledger rows after
+ * `after` (the start when null) among the instants the period's days can hold in any zone, read in order from the
+ * time index, the ones on the period's local days, each a CRLF-ended line with its VAT (a refund's amounts
+ * negative), the card it came from and its tax document. `last` is where the next batch starts, null when this
+ * one was the last. The batch is chosen before anything is joined, by the sargable range alone, so the planner
+ * reads the index in order and stops at `limit`.
+ *
+ * PostgreSQL writes the lines and a batch comes back as one text: a year's export of a real business (150,000
+ * rows) costs the server's event loop milliseconds, where turning each row into an object and each cell into text
+ * took it seconds and held up every other request (the slot listing beside exports: bench/console-scale.ts).
+ */
+export async function ledgerCsvBatch(
   db: Db,
   filter: { branchId?: number; from: string; to: string },
   batch: { after: LedgerPlace | null; limit: number },
-) {
+): Promise<{ csv: string; last: LedgerPlace | null }> {
   const params = { branch: filter.branchId ?? null, from: filter.from, to: filter.to };
   const conditions = [
     sql`entry.occurred_at >= ${utcDayBefore(params.from)}`,
@@ -728,58 +780,67 @@ export async function ledgerLines(
       sql`(entry.occurred_at, entry.id) > (${batch.after.occurred_at}::timestamptz, ${batch.after.id}::int)`,
     );
   }
+  const signed = (cents: RawBuilder<unknown>) =>
+    sql`case when entry.kind = 'refund' then -(${cents}) else ${cents} end`;
+  const cells = [
+    sql`to_char(entry.occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+    sql`to_char(local.date, 'YYYY-MM-DD')`,
+    sql`entry.id::text`,
+    sql`entry.kind::text`,
+    csvTextCell(sql`entry.purpose`),
+    sql`coalesce((select string_agg(share.booking_id::text, ' ' order by share.booking_id)
+      from ledger_entry_bookings as share where share.entry_id = entry.id), '')`,
+    sql`entry.branch_id::text`,
+    csvTextCell(sql`branch.name`),
+    sql`coalesce(entry.user_id::text, '')`,
+    eurosCell(signed(sql`entry.amount_cents`)),
+    sql`(entry.vat_rate * 100)::numeric(20, 2)::text`,
+    eurosCell(signed(sql`entry.vat_cents`)),
+    eurosCell(signed(sql`entry.amount_cents - entry.vat_cents`)),
+    csvTextCell(sql`entry.provider`),
+    csvTextCell(sql`entry.provider_reference`),
+    // The card when the provider told which (`card visa 4242`), else the method the session was paid by
+    // (`mb_way`, `multibanco`, `card`).
+    csvTextCell(sql`case when session.card_brand is not null
+      then trim('card ' || session.card_brand || ' ' || coalesce(session.card_last4, ''))
+      else session.payment_method end`),
+    sql`coalesce(entry.refunded_entry_id::text, '')`,
+    csvTextCell(sql`document.kind`),
+    csvTextCell(sql`document.status`),
+    csvTextCell(sql`document.number`),
+    csvTextCell(sql`document.atcud`),
+  ];
   const { rows } = await sql<{
-    id: number;
-    kind: LedgerEntryKind;
-    purpose: LedgerPurpose;
-    booking_ids: number[] | null;
-    branch_id: number;
-    branch_name: string;
-    local_date: string;
-    in_period: boolean;
-    member_id: string | null;
-    amount_cents: number;
-    vat_rate: string | number;
-    vat_cents: number;
-    provider: string;
-    provider_reference: string | null;
-    refunded_entry_id: number | null;
-    payment_method: string | null;
-    card_brand: string | null;
-    card_last4: string | null;
-    occurred_at: Date;
-    place: string;
-    document_kind: string | null;
-    document_status: string | null;
-    document_number: string | null;
-    atcud: string | null;
+    csv: string | null;
+    place: string | null;
+    last_id: number | null;
+    read: number;
   }>`
-    select entry.id, entry.kind, entry.purpose,
-      (select json_agg(share.booking_id order by share.booking_id) from ledger_entry_bookings as share
-        where share.entry_id = entry.id) as booking_ids,
-      entry.branch_id, branch.name as branch_name,
-      to_char((entry.occurred_at at time zone branch.time_zone)::date, 'YYYY-MM-DD') as local_date,
-      (entry.occurred_at at time zone branch.time_zone)::date between ${params.from}::date and ${params.to}::date
-        as in_period,
-      entry.user_id as member_id, entry.amount_cents, entry.vat_rate, entry.vat_cents, entry.provider,
-      entry.provider_reference, entry.refunded_entry_id, session.payment_method, session.card_brand,
-      session.card_last4, entry.occurred_at, ${exactInstant('entry.occurred_at')} as place,
-      document.kind as document_kind, document.status as document_status,
-      document.number as document_number, document.atcud
-    from (select * from ledger_entries as entry where ${sql.join(conditions, sql` and `)}
-        order by entry.occurred_at, entry.id limit ${batch.limit}) as entry
-      join branches as branch on branch.id = entry.branch_id
-      left join checkout_sessions as session on session.id = entry.checkout_session_id
-      left join tax_documents as document on document.ledger_entry_id = entry.id
-    order by entry.occurred_at, entry.id`.execute(db);
-  const last = rows.at(-1);
+    with batch as materialized (
+      select * from ledger_entries as entry where ${sql.join(conditions, sql` and `)}
+      order by entry.occurred_at, entry.id limit ${batch.limit}
+    ), last as (
+      select ${exactInstant('batch.occurred_at')} as place, batch.id from batch
+      order by batch.occurred_at desc, batch.id desc limit 1
+    )
+    select (select count(*)::int from batch) as read, (select place from last), (select id from last) as last_id,
+      (select string_agg(${sql.join(cells, sql` || ',' || `)} || chr(13) || chr(10), ''
+          order by entry.occurred_at, entry.id)
+        from batch as entry
+          join branches as branch on branch.id = entry.branch_id
+          cross join lateral (select (entry.occurred_at at time zone branch.time_zone)::date as date) as local
+          left join checkout_sessions as session on session.id = entry.checkout_session_id
+          left join tax_documents as document on document.ledger_entry_id = entry.id
+        where local.date between ${params.from}::date and ${params.to}::date) as csv`.execute(db);
+  const row = rows[0]!;
   return {
-    lines: rows.filter((row) => row.in_period),
-    last: rows.length < batch.limit || !last ? null : { occurred_at: last.place, id: last.id },
+    csv: row.csv ?? '',
+    last:
+      row.read < batch.limit || row.place === null || row.last_id === null
+        ? null
+        : { occurred_at: row.place, id: row.last_id },
   };
 }
-
-export type LedgerLine = Awaited<ReturnType<typeof ledgerLines>>['lines'][number];
 
 /**
  * The ledger rows a provider wrote in [from, until) (instants), oldest first, with the reference the provider

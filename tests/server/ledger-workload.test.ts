@@ -14,6 +14,7 @@ import { registration, RELAXED_RATE_LIMITS, type Schemas } from './support/accou
 import { openFreshDatabase } from './support/databases.ts';
 import { createBranch } from './support/fixtures.ts';
 import {
+  csvCells,
   ledgerInvariantViolations,
   ledgerMoneyByDay,
   ledgerPaybackViolations,
@@ -90,29 +91,6 @@ type Slot = { id: number; branchId: number; start: number; priceCents: number };
 type Member = { email: string; token: string; userId: string; alive: boolean };
 type MyBooking = Schemas['Booking'];
 type Answer = { status: number; body: Record<string, unknown>; text: string; headers: Headers };
-
-/** One line of CSV, quotes honoured. */
-function csvCells(line: string): string[] {
-  const cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let index = 0; index < line.length; index += 1) {
-    const char = line[index]!;
-    if (quoted) {
-      if (char === '"' && line[index + 1] === '"') {
-        cell += '"';
-        index += 1;
-      } else if (char === '"') quoted = false;
-      else cell += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') {
-      cells.push(cell);
-      cell = '';
-    } else cell += char;
-  }
-  cells.push(cell);
-  return cells;
-}
 
 describe('a random concurrent workload of money on two processes (postgres)', () => {
   const shared = useServerProcesses({
@@ -892,7 +870,7 @@ describe('a random concurrent workload of money on two processes (postgres)', ()
         payments_count: fromLedger.totals.payments_count,
         refunds_count: fromLedger.totals.refunds_count,
       });
-    const ledgerRows = fromLedger.rows.map((row) => [
+    const ledgerRows = fromLedger.everyDay.map((row) => [
       row.period,
       row.branch_id,
       row.payments_cents,
@@ -941,7 +919,7 @@ describe('a random concurrent workload of money on two processes (postgres)', ()
         'money report CSV',
       )
       .toEqual(
-        fromLedger.rows.map((row) => [
+        fromLedger.everyDay.map((row) => [
           row.period,
           String(row.branch_id),
           (row.payments_cents / 100).toFixed(2),

@@ -12,8 +12,9 @@ import {
 } from './support/accounts.ts';
 import { PGLITE_ONLY } from './support/databases.ts';
 import { createBranch, insertSlot } from './support/fixtures.ts';
-import { ledgerInvariantViolations, ledgerMoneyByDay, NO_VIOLATIONS } from './support/ledger.ts';
-import { ledgerLines } from '../../server/console/repository.ts';
+import { csvRows, ledgerInvariantViolations, ledgerMoneyByDay, NO_VIOLATIONS } from './support/ledger.ts';
+import { ledgerCsvBatch, type LedgerPlace } from '../../server/console/repository.ts';
+import { csvCell } from '../../server/console/csv.ts';
 import { loggedInOperator } from './support/operators.ts';
 
 // Issue 27, item 1: every movement of money is one row of the ledger, and every figure the product shows reads
@@ -46,6 +47,27 @@ describe.each(PGLITE_ONLY)('the money ledger on %s', (target) => {
   afterAll(async () => server?.close());
 
   const db = (): Db => server.app.db;
+
+  /**
+   * The ledger CSV's lines of a period, read a batch of `limit` rows at a time (at most `most` batches, a walk
+   * that would not end), as cells: the rows, how many batches it took and whether the last said it was the last.
+   */
+  const ledgerCsvLines = async (
+    filter: { branchId?: number; from: string; to: string },
+    limit: number,
+    most = 1000,
+  ) => {
+    const rows: string[][] = [];
+    let after: LedgerPlace | null = null;
+    let batches = 0;
+    do {
+      const batch = await ledgerCsvBatch(db(), filter, { after, limit });
+      rows.push(...csvRows(batch.csv));
+      after = batch.last;
+      batches += 1;
+    } while (after !== null && batches < most);
+    return { rows, batches, ended: after === null };
+  };
 
   /** A one-hour slot at a UTC start (Lisbon is on UTC until 29 March) with its price. */
   const slot = (start: string, priceEur: number) =>
@@ -247,9 +269,20 @@ describe.each(PGLITE_ONLY)('the money ledger on %s', (target) => {
       .trim()
       .split('\r\n')
       .map((line) => line.split(','));
+    // Every day of March is a row, the days without money with zeros.
+    expect.soft(csv.length - 1, 'money report CSV: a row a day').toBe(31);
     expect
-      .soft(csv.slice(1), 'money report CSV')
+      .soft(
+        csv.slice(1).filter((cells) => cells[3] !== '0.00' || cells[4] !== '0.00'),
+        'money report CSV: the day money moved',
+      )
       .toEqual([['2026-03-20', String(branchId), expect.any(String), '90.80', '71.80', '19.00', '5', '7']]);
+    expect
+      .soft(
+        csv.slice(1).filter((cells) => cells[0] === '2026-03-19'),
+        'money report CSV: a day without money',
+      )
+      .toEqual([['2026-03-19', String(branchId), expect.any(String), '0.00', '0.00', '0.00', '0', '0']]);
 
     // The console's booking pages: price, paid in, refunded; the history lists each payment, move and refund.
     const detailOf = async (id: number) =>
@@ -497,19 +530,20 @@ describe.each(PGLITE_ONLY)('the money ledger on %s', (target) => {
           payments_count: row.payments_count,
           refunds_count: row.refunds_count,
         }));
-    const fromLedger = async () =>
-      (await ledgerMoneyByDay(db(), period)).rows.filter((row) => row.branch_id === branchId);
-    const before = await fromLedger();
+    const fromLedger = async () => (await ledgerMoneyByDay(db(), { ...period, branchId })).everyDay;
+    const moneyDays = async () =>
+      (await fromLedger()).filter((row) => row.payments_count + row.refunds_count > 0);
+    const before = await moneyDays();
     expect(before.length).toBeGreaterThan(0);
-    expect(await reportByDay()).toEqual(before);
+    expect(await reportByDay()).toEqual(await fromLedger());
+    expect((await reportByDay()).length, 'a row for each day of the year').toBe(365);
 
     // A branch moved to another time zone: its movements fall on other local days, at once.
     const days = new Set<string>();
     for (const zone of ['Pacific/Kiritimati', 'Pacific/Pago_Pago', 'Europe/Lisbon']) {
       await sql`update branches set time_zone = ${zone} where id = ${branchId}`.execute(db());
-      const moved = await fromLedger();
-      for (const row of moved) days.add(row.period);
-      expect(await reportByDay(), zone).toEqual(moved);
+      for (const row of await moneyDays()) days.add(row.period);
+      expect(await reportByDay(), zone).toEqual(await fromLedger());
       expect(await ledgerInvariantViolations(db())).toEqual(NO_VIOLATIONS);
     }
     expect(days.size, 'some movement changed day with the zone').toBeGreaterThan(before.length);
@@ -517,35 +551,54 @@ describe.each(PGLITE_ONLY)('the money ledger on %s', (target) => {
     // The ledger a batch at a time, however small the batches, is the ledger read at once: no row twice or lost,
     // rows of one instant included (this server's clock stands still, so every movement shares it).
     const filter = { branchId, ...period };
-    const { lines: whole } = await ledgerLines(db(), filter, { after: null, limit: 10_000 });
-    expect(whole.length).toBeGreaterThan(3);
-    expect(new Set(whole.map((line) => line.occurred_at.getTime())).size).toBeLessThan(whole.length);
+    const whole = await ledgerCsvLines(filter, 10_000);
+    expect(whole.batches).toBe(1);
+    expect(whole.rows.length).toBeGreaterThan(3);
+    expect(new Set(whole.rows.map((row) => row[0])).size).toBeLessThan(whole.rows.length);
     for (const limit of [1, 2, 3]) {
-      const walked: number[] = [];
-      let batch = await ledgerLines(db(), filter, { after: null, limit });
-      walked.push(...batch.lines.map((line) => line.id));
-      while (batch.last !== null) {
-        batch = await ledgerLines(db(), filter, { after: batch.last, limit });
-        walked.push(...batch.lines.map((line) => line.id));
-      }
-      expect(walked, `batches of ${limit}`).toEqual(whole.map((line) => line.id));
+      expect((await ledgerCsvLines(filter, limit)).rows, `batches of ${limit}`).toEqual(whole.rows);
     }
     // The days just before the movements': their instants are in the range read, but none is on those days.
-    const dayOf = whole[0]!.local_date;
+    const dayOf = whole.rows[0]![1]!;
     const dayBefore = new Date(Date.parse(`${dayOf}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
-    const edge = await ledgerLines(
+    const edge = await ledgerCsvBatch(
       db(),
       { branchId, from: '2026-01-01', to: dayBefore },
       { after: null, limit: 2 },
     );
-    expect(edge.lines).toEqual([]);
+    expect(edge.csv).toBe('');
     expect(edge.last, 'more rows of the range were left to read').not.toBeNull();
-    const csvLines = (
-      await owner.client.get(`/api/admin/reports/ledger/csv?from=${period.from}&to=${period.to}`, owner.token)
-    ).body
-      .trim()
-      .split('\r\n');
-    expect(csvLines.slice(1).map((line) => Number(line.split(',')[2]))).toEqual(whole.map((line) => line.id));
+    const exported = async () =>
+      (
+        await owner.client.get(
+          `/api/admin/reports/ledger/csv?from=${period.from}&to=${period.to}&branch_id=${branchId}`,
+          owner.token,
+        )
+      ).body;
+    expect(csvRows((await exported()).replace(/^[^\r]*\r\n/, ''))).toEqual(whole.rows);
+
+    // The database writes the lines: a text cell comes out as csvCell writes it, a would-be formula defused.
+    const named = await db()
+      .selectFrom('branches')
+      .select('name')
+      .where('id', '=', branchId)
+      .executeTakeFirstOrThrow();
+    for (const name of [
+      '=SUM(A1:A9)',
+      '+1 "quoted", and more',
+      '-5',
+      '-2.50',
+      '@home',
+      '\tTab',
+      'Line\nbreak',
+    ]) {
+      await sql`update branches set name = ${name} where id = ${branchId}`.execute(db());
+      const text = await exported();
+      expect(text, name).toContain(`,${branchId},${csvCell(name)},`);
+      const first = csvRows(text.replace(/^[^\r]*\r\n/, ''))[0];
+      expect(first?.[7], `${name} read back`).toBe(csvCell(name).startsWith(`"'`) ? `'${name}` : name);
+    }
+    await sql`update branches set name = ${named.name} where id = ${branchId}`.execute(db());
   });
 
   it('walks the ledger whole when more rows than a batch share one instant to the microsecond', async () => {
@@ -591,20 +644,12 @@ describe.each(PGLITE_ONLY)('the money ledger on %s', (target) => {
         );
       });
     const filter = { branchId, from: '2026-01-01', to: '2026-12-31' };
-    const { lines: whole } = await ledgerLines(db(), filter, { after: null, limit: 10_000 });
-    expect(
-      whole.filter((line) => line.occurred_at.toISOString() === '2026-07-01T10:00:00.123Z'),
-    ).toHaveLength(8);
+    const whole = await ledgerCsvLines(filter, 10_000);
+    expect(whole.rows.filter((row) => row[0] === '2026-07-01T10:00:00.123Z')).toHaveLength(8);
     for (const limit of [1, 2, 3, 7]) {
-      const walked: number[] = [];
-      let batch = await ledgerLines(db(), filter, { after: null, limit });
-      walked.push(...batch.lines.map((line) => line.id));
-      for (let batches = 1; batch.last !== null && batches <= whole.length; batches += 1) {
-        batch = await ledgerLines(db(), filter, { after: batch.last, limit });
-        walked.push(...batch.lines.map((line) => line.id));
-      }
-      expect(batch.last, `batches of ${limit} came to an end`).toBeNull();
-      expect(walked, `batches of ${limit}`).toEqual(whole.map((line) => line.id));
+      const walked = await ledgerCsvLines(filter, limit, 2 * whole.rows.length + 2);
+      expect(walked.ended, `batches of ${limit} came to an end`).toBe(true);
+      expect(walked.rows, `batches of ${limit}`).toEqual(whole.rows);
     }
   });
 });

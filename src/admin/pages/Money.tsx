@@ -148,7 +148,8 @@ function Money() {
           <Title order={3} size="h5">
             <Trans>Receita por período</Trans>
           </Title>
-          {data.rows.length === 0 ? (
+          {/* Every day of the period is a row (zeros when nothing moved): empty means no movement at all. */}
+          {data.totals.payments_count + data.totals.refunds_count === 0 ? (
             <Empty>
               <Trans>Sem movimentos neste período.</Trans>
             </Empty>
@@ -160,7 +161,7 @@ function Money() {
               label={period}
             />
           )}
-          {data.rows.length > 0 && (
+          {data.totals.payments_count + data.totals.refunds_count > 0 && (
             <PeriodTable
               rows={data.rows}
               headers={[t`Pagamentos`, t`Reembolsos`, t`Receita`]}

@@ -112,9 +112,11 @@ export type LedgerDayRow = {
 
 /**
  * The money report by day worked out straight from `ledger_entries`: one row per branch-local day of
- * `occurred_at` and branch, oldest first, and the totals, for the days from `from` to `to` (inclusive).
+ * `occurred_at` and branch, oldest first, and the totals, for the days from `from` to `to` (inclusive). `rows`
+ * are the days money moved on; `everyDay` is what the report lists, every day of the period for every branch
+ * (`branchId`'s alone when given), zeros on the days without money, by day and then branch.
  */
-export async function ledgerMoneyByDay(db: Db, period: { from: string; to: string }) {
+export async function ledgerMoneyByDay(db: Db, period: { from: string; to: string; branchId?: number }) {
   const { rows } = await sql<LedgerDayRow>`
     select to_char((entry.occurred_at at time zone branch.time_zone)::date, 'YYYY-MM-DD') as period,
       entry.branch_id,
@@ -124,7 +126,33 @@ export async function ledgerMoneyByDay(db: Db, period: { from: string; to: strin
       (count(*) filter (where entry.kind = 'refund'))::int as refunds_count
     from ledger_entries as entry join branches as branch on branch.id = entry.branch_id
     where (entry.occurred_at at time zone branch.time_zone)::date between ${period.from}::date and ${period.to}::date
+      ${period.branchId === undefined ? sql`` : sql`and entry.branch_id = ${period.branchId}::int`}
     group by 1, 2 order by 1, 2`.execute(db);
+  const branches = await db.selectFrom('branches').select('id').orderBy('id').execute();
+  const branchIds = branches
+    .map((branch) => branch.id)
+    .filter((id) => period.branchId === undefined || id === period.branchId);
+  const byDay = new Map(rows.map((row) => [`${row.period}|${row.branch_id}`, row]));
+  const everyDay: LedgerDayRow[] = [];
+  for (
+    let day = Date.parse(`${period.from}T00:00:00Z`);
+    day <= Date.parse(`${period.to}T00:00:00Z`);
+    day += 86_400_000
+  ) {
+    const date = new Date(day).toISOString().slice(0, 10);
+    for (const id of branchIds) {
+      everyDay.push(
+        byDay.get(`${date}|${id}`) ?? {
+          period: date,
+          branch_id: id,
+          payments_cents: 0,
+          refunds_cents: 0,
+          payments_count: 0,
+          refunds_count: 0,
+        },
+      );
+    }
+  }
   const totals = rows.reduce(
     (sum, row) => ({
       payments_cents: sum.payments_cents + row.payments_cents,
@@ -134,7 +162,7 @@ export async function ledgerMoneyByDay(db: Db, period: { from: string; to: strin
     }),
     { payments_cents: 0, refunds_cents: 0, payments_count: 0, refunds_count: 0 },
   );
-  return { rows, totals };
+  return { rows, everyDay, totals };
 }
 
 /** Per booking, in cents: its shares of payments, of refunds, and of those refunds what its moves paid back. */
@@ -168,4 +196,32 @@ export async function refundSharesOf(db: Db, bookingId: number) {
     .where('entry.kind', '=', 'refund')
     .orderBy('entry.id')
     .execute();
+}
+
+/** One line of CSV, quotes honoured. */
+export function csvCells(line: string): string[] {
+  const cells: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let index = 0; index < line.length; index += 1) {
+    const char = line[index]!;
+    if (quoted) {
+      if (char === '"' && line[index + 1] === '"') {
+        cell += '"';
+        index += 1;
+      } else if (char === '"') quoted = false;
+      else cell += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ',') {
+      cells.push(cell);
+      cell = '';
+    } else cell += char;
+  }
+  cells.push(cell);
+  return cells;
+}
+
+/** A batch of CSV lines (CRLF ended), each as its cells. */
+export function csvRows(text: string): string[][] {
+  return text === '' ? [] : text.replace(/\r\n$/, '').split('\r\n').map(csvCells);
 }
