@@ -163,7 +163,9 @@ function Money() {
           )}
           {data.totals.payments_count + data.totals.refunds_count > 0 && (
             <PeriodTable
-              rows={data.rows}
+              label={t`Receita por período e filial`}
+              // The chart spaces the periods as time does; the table lists those money moved in (the CSV has all).
+              rows={data.rows.filter((row) => row.payments_count + row.refunds_count > 0)}
               headers={[t`Pagamentos`, t`Reembolsos`, t`Receita`]}
               cells={(row) => [money(row.payments_eur), money(row.refunds_eur), money(row.revenue_eur)]}
               period={period}
