@@ -538,6 +538,51 @@ describe.each(PGLITE_ONLY)('the money ledger on %s', (target) => {
     expect(await reportByDay()).toEqual(await fromLedger());
     expect((await reportByDay()).length, 'a row for each day of the year').toBe(365);
 
+    // By ISO week (its Monday, the one before the period's first day included) and by month: the days' sums.
+    const periodOf = (day: string, granularity: 'week' | 'month') => {
+      if (granularity === 'month') return `${day.slice(0, 8)}01`;
+      const date = Date.parse(`${day}T00:00:00Z`);
+      const sinceMonday = (new Date(date).getUTCDay() + 6) % 7;
+      return new Date(date - sinceMonday * 86_400_000).toISOString().slice(0, 10);
+    };
+    for (const granularity of ['week', 'month'] as const) {
+      const grouped = new Map<string, Awaited<ReturnType<typeof fromLedger>>[number]>();
+      for (const day of await fromLedger()) {
+        const key = periodOf(day.period, granularity);
+        const sum = grouped.get(key) ?? {
+          ...day,
+          period: key,
+          payments_cents: 0,
+          refunds_cents: 0,
+          payments_count: 0,
+          refunds_count: 0,
+        };
+        sum.payments_cents += day.payments_cents;
+        sum.refunds_cents += day.refunds_cents;
+        sum.payments_count += day.payments_count;
+        sum.refunds_count += day.refunds_count;
+        grouped.set(key, sum);
+      }
+      const answer = (
+        await owner.client.get(
+          `/api/admin/reports/money?from=${period.from}&to=${period.to}&branch_id=${branchId}&granularity=${granularity}`,
+          owner.token,
+        )
+      ).json<Schemas['MoneyReport']>();
+      expect(answer.granularity).toBe(granularity);
+      expect(
+        answer.rows.map((row) => ({
+          period: row.period,
+          branch_id: row.branch.id,
+          payments_cents: cents(row.payments_eur),
+          refunds_cents: cents(row.refunds_eur),
+          payments_count: row.payments_count,
+          refunds_count: row.refunds_count,
+        })),
+        granularity,
+      ).toEqual([...grouped.values()]);
+    }
+
     // A branch moved to another time zone: its movements fall on other local days, at once.
     const days = new Set<string>();
     for (const zone of ['Pacific/Kiritimati', 'Pacific/Pago_Pago', 'Europe/Lisbon']) {
