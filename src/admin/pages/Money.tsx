@@ -110,6 +110,8 @@ function Money() {
     { value: 'month', label: t`Por mês` },
   ];
   const data = report.data;
+  // Every day of the period is a row (zeros when nothing moved): the period is empty when the totals count nothing.
+  const moved = data !== null && data.totals.payments_count + data.totals.refunds_count > 0;
   const use = occupancy.data;
   return (
     <ConsolePage title={<Trans>Receitas e uso</Trans>}>
@@ -148,8 +150,7 @@ function Money() {
           <Title order={3} size="h5">
             <Trans>Receita por período</Trans>
           </Title>
-          {/* Every day of the period is a row (zeros when nothing moved): empty means no movement at all. */}
-          {data.totals.payments_count + data.totals.refunds_count === 0 ? (
+          {!moved ? (
             <Empty>
               <Trans>Sem movimentos neste período.</Trans>
             </Empty>
@@ -161,7 +162,7 @@ function Money() {
               label={period}
             />
           )}
-          {data.totals.payments_count + data.totals.refunds_count > 0 && (
+          {moved && (
             <PeriodTable
               label={t`Receita por período e filial`}
               // The chart spaces the periods as time does; the table lists those money moved in (the CSV has all).
