@@ -31,6 +31,9 @@ import { createModules, type Modules } from './modules.ts';
 import { notificationHandlers, type OutboxWorker } from './notifications/index.ts';
 import { operatorAuth, operatorHandlers, totpUri } from './operators/index.ts';
 
+/** The routes whose work runs in the background lane: the reports over a period and the ledger export. */
+const BACKGROUND_ROUTES = '/api/admin/reports/';
+
 export type AppOptions = {
   clock?: Clock;
   /** Where the JSON log lines go instead of stdout, at `LOG_LEVEL` even under test (tests read them). */
@@ -163,6 +166,14 @@ export async function buildApp(
     app.addHook('preValidation', requireDeclaredBody);
     // Stripe's sources only on the HTML pages, and only with Stripe (server/http/client.ts).
     app.addHook('onRequest', securityHeadersHook(config));
+    // Every request but the reports over a period and the exports is one the background lane gives way to
+    // (server/kernel/background-lane.ts).
+    app.addHook('onRequest', (request, reply, done) => {
+      if (!request.url.startsWith(BACKGROUND_ROUTES)) {
+        reply.raw.once('close', modules.backgroundLane.foregroundBegins());
+      }
+      done();
+    });
     // Every answer worth it (HTML, JSON, SVG; 1 KiB and more) is compressed by what the client accepts, Brotli
     // first; the built assets come precompressed from disk instead (server/http/client.ts). Vary: Accept-Encoding.
     await app.register(compress, { global: true, encodings: ['br', 'gzip'], threshold: 1024 });

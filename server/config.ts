@@ -97,6 +97,9 @@ export const environmentSchema = z.object({
   SMTP_SOCKET_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(20_000),
   // Deliveries in flight at once per channel (e-mail, SMS) in each process.
   OUTBOX_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+  // The least a step of a console report or of the ledger export rests while other requests come
+  // (server/kernel/background-lane.ts).
+  REPORT_REST_MS: z.coerce.number().int().min(0).max(60_000).default(50),
   SMS_PROVIDER: z.enum(['log', 'twilio']).default('log'),
   TWILIO_ACCOUNT_SID: z
     .string()
@@ -287,6 +290,8 @@ export type Config = {
   };
   /** The outbox worker: deliveries in flight at once per channel, so a hung provider holds only its own. */
   outbox: { concurrency: number };
+  /** The console's reports over a period and the ledger export: the least a step rests while other requests come. */
+  reports: { restMs: number };
   sms: { provider: 'log' } | { provider: 'twilio'; accountSid: string; authToken: string; from: string };
   /** Seam when `SEAM_API_KEY` is set; otherwise each branch has a virtual door (the local provider). */
   locks:
@@ -457,6 +462,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       },
     },
     outbox: { concurrency: values.OUTBOX_CONCURRENCY },
+    reports: { restMs: values.REPORT_REST_MS },
     sms:
       values.SMS_PROVIDER === 'twilio'
         ? {

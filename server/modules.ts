@@ -36,6 +36,7 @@ import { systemClock, type Clock } from './kernel/clock.ts';
 import { createDeliveryAdapters, createOutboxWorker } from './notifications/index.ts';
 import { createDocumentLinks, createInvoicingService } from './invoicing/index.ts';
 import { createOperatorService, createOperatorTokens } from './operators/index.ts';
+import { createBackgroundLane } from './kernel/background-lane.ts';
 
 // The one composition root: every service, handler dependency and job of the server, built in module order
 // (catalog, doors, booking, accounts' services that need booking's, operators, console). The HTTP server
@@ -244,9 +245,12 @@ export async function createModules(
     horizonDays: config.slotHorizonDays,
     allowPlainHttp: !config.isProduction,
   });
+  // The console's reports and the ledger export give way to other requests (server/kernel/background-lane.ts).
+  const backgroundLane = createBackgroundLane({ restMs: config.reports.restMs });
   const reports = createReportService({
     db,
     clock,
+    lane: backgroundLane,
     lockProvider,
     console: consoleService,
     links: documentLinks,
@@ -285,6 +289,7 @@ export async function createModules(
     console: consoleService,
     catalogue,
     reports,
+    backgroundLane,
     doorControl,
     delivery,
     outboxWorker,

@@ -15,6 +15,7 @@ import { csv, csvLine } from './csv.ts';
 import { stripeReconciliationCsv } from './reconciliation.ts';
 import type { PaymentProvider } from '../adapters/payments/provider.ts';
 import { ALL_BRANCHES, branchFilter, type BranchScope } from '../operators/index.ts';
+import type { BackgroundLane } from '../kernel/background-lane.ts';
 
 // Money and use, the day's timeline and the audit log: reads only.
 
@@ -69,8 +70,13 @@ export function createReportService(deps: {
   links: DocumentLinks;
   /** The configured payment provider: Stripe's balance for the reconciliation. */
   payments: PaymentProvider;
+  /**
+   * Where the reports over a period and the ledger export take their turn: one step at a time, after the other
+   * requests in flight (server/kernel/background-lane.ts).
+   */
+  lane: BackgroundLane;
 }) {
-  const { db, clock } = deps;
+  const { db, clock, lane } = deps;
 
   async function branchesById(branchId?: number, scope: BranchScope = ALL_BRANCHES) {
     let query = db.selectFrom('branches').select(['id', 'name', 'time_zone']).orderBy('id');
@@ -168,12 +174,13 @@ export function createReportService(deps: {
   }
 
   return {
-    money,
-    occupancy,
-    occupancyHeatmap,
+    money: (query: ReportQuery) => lane.step(() => money(query)),
+    occupancy: (query: ReportQuery) => lane.step(() => occupancy(query)),
+    occupancyHeatmap: (query: OperationQuery<'getOccupancyHeatmap'>) =>
+      lane.step(() => occupancyHeatmap(query)),
 
     async moneyCsv(query: ReportQuery): Promise<string> {
-      const report = await money(query);
+      const report = await lane.step(() => money(query));
       return csv(
         [
           'period',
@@ -203,13 +210,14 @@ export function createReportService(deps: {
      * provider's reference, the card when the provider told, and its tax document. Streamed: the header and the
      * first batch are read before anything is answered (a database down is a 503, not a cut file), then a batch
      * of rows at a time, so a year of a real business's ledger never sits whole in memory nor holds the event
-     * loop. Rows written while it streams are in it if they come after the last row sent.
+     * loop. Rows written while it streams are in it if they come after the last row sent. Each batch is a step
+     * of the background lane.
      */
     async ledgerCsv(query: OperationQuery<'getLedgerCsv'>): Promise<AsyncIterable<string>> {
       checkPeriod(query.from, query.to, 366);
       const filter = { branchId: query.branch_id, from: query.from, to: query.to };
       const read = (after: repository.LedgerPlace | null) =>
-        repository.ledgerCsvBatch(db, filter, { after, limit: LEDGER_CSV_BATCH });
+        lane.step(() => repository.ledgerCsvBatch(db, filter, { after, limit: LEDGER_CSV_BATCH }));
       const first = await read(null);
       return (async function* () {
         yield csvLine(repository.LEDGER_CSV_HEADER);
@@ -263,7 +271,7 @@ export function createReportService(deps: {
     },
 
     async occupancyCsv(query: ReportQuery): Promise<string> {
-      const report = await occupancy(query);
+      const report = await lane.step(() => occupancy(query));
       return csv(
         ['period', 'branch_id', 'branch', 'booked_hours', 'open_hours', 'occupancy'],
         report.rows.map((row) => [

@@ -1,0 +1,69 @@
+// Work that can wait for others: the console's reports over a period and the ledger export (docs/decisions.md,
+// "Reports give way to members"). A step of such work (a year's money report, a batch of the export) holds the
+// database and the process for a few to a few tens of milliseconds; members choosing a slot should not queue
+// behind a stream of them. The lane runs those steps one at a time in the process. While other requests come
+// (any request that began since the last step began, or is still in flight), a step rests before it starts: three
+// times as long as the step before it took, and at least `restMs`, so the reports take at most about a quarter of
+// a busy process's time and are still answered, at a slower pace. On a quiet process steps follow one another at
+// once.
+
+export type BackgroundLane = {
+  /** Runs one step of background work in its turn (one at a time; see above) and answers what it answers. */
+  step<T>(work: () => Promise<T>): Promise<T>;
+  /** A request that is not background work has begun; call what this answers when it has ended (once or more). */
+  foregroundBegins(): () => void;
+};
+
+/** While other requests come, a step rests this many times as long as the step before it took. */
+const REST_PER_STEP = 3;
+
+export function createBackgroundLane({ restMs }: { restMs: number }): BackgroundLane {
+  /** Requests that are not background work, in flight now. */
+  let inFlight = 0;
+  /** Whether such a request began since the last step began. */
+  let came = false;
+  /** The end of the last step queued: each step begins after it. */
+  let tail: Promise<unknown> = Promise.resolve();
+  /** When the last step ended, and how long it took (performance.now() milliseconds). */
+  let lastEnded = 0;
+  let lastTook = 0;
+
+  const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+  async function run<T>(work: () => Promise<T>): Promise<T> {
+    if (came || inFlight > 0) {
+      const rest = lastEnded + Math.max(restMs, REST_PER_STEP * lastTook) - performance.now();
+      if (rest > 0) await sleep(rest);
+    }
+    came = false;
+    const began = performance.now();
+    try {
+      return await work();
+    } finally {
+      lastEnded = performance.now();
+      lastTook = lastEnded - began;
+    }
+  }
+
+  return {
+    step<T>(work: () => Promise<T>): Promise<T> {
+      const result = tail.then(() => run(work));
+      // The next step waits for this one to end, whether it succeeded or not.
+      tail = result.then(
+        () => undefined,
+        () => undefined,
+      );
+      return result;
+    },
+    foregroundBegins() {
+      inFlight += 1;
+      came = true;
+      let ended = false;
+      return () => {
+        if (ended) return;
+        ended = true;
+        inFlight -= 1;
+      };
+    },
+  };
+}
