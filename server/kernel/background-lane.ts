@@ -32,8 +32,9 @@ export function createBackgroundLane({ restMs }: { restMs: number }): Background
 
   async function run<T>(work: () => Promise<T>): Promise<T> {
     if (came || inFlight > 0) {
-      const rest = lastEnded + Math.max(restMs, REST_PER_STEP * lastTook) - performance.now();
-      if (rest > 0) await sleep(rest);
+      const until = lastEnded + Math.max(restMs, REST_PER_STEP * lastTook);
+      // A timer may fire a little before its time on this clock (the loop's own clock lags): sleep what is left.
+      while (performance.now() < until) await sleep(Math.ceil(until - performance.now()));
     }
     came = false;
     const began = performance.now();
