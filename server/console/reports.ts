@@ -71,8 +71,8 @@ export function createReportService(deps: {
   /** The configured payment provider: Stripe's balance for the reconciliation. */
   payments: PaymentProvider;
   /**
-   * Where the reports over a period and the ledger export take their turn: one step at a time, after the other
-   * requests in flight (server/kernel/background-lane.ts).
+   * Where the reports over a period and the ledger export take their turn: one step at a time, resting while
+   * other requests come (server/kernel/background-lane.ts).
    */
   lane: BackgroundLane;
 }) {
