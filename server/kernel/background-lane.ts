@@ -3,9 +3,9 @@
 // database and the process for a few to a few tens of milliseconds; members choosing a slot should not queue
 // behind a stream of them. The lane runs those steps one at a time in the process. While other requests come
 // (any request that began since the last step began, or is still in flight), a step rests before it starts: three
-// times as long as the step before it took, and at least `restMs`, so the reports take at most about a quarter of
-// a busy process's time and are still answered, at a slower pace. On a quiet process steps follow one another at
-// once.
+// times as long as the step before it took (up to a second: a step slowed by a database in trouble should not make
+// the next report wait for long), and at least `restMs`, so the reports take at most about a quarter of a busy
+// process's time and are still answered, at a slower pace. On a quiet process steps follow one another at once.
 
 export type BackgroundLane = {
   /** Runs one step of background work in its turn (one at a time; see above) and answers what it answers. */
@@ -16,6 +16,8 @@ export type BackgroundLane = {
 
 /** While other requests come, a step rests this many times as long as the step before it took. */
 const REST_PER_STEP = 3;
+/** The longest rest that REST_PER_STEP asks for (`restMs` may ask for more). */
+const LONGEST_REST_MS = 1_000;
 
 export function createBackgroundLane({ restMs }: { restMs: number }): BackgroundLane {
   /** Requests that are not background work, in flight now. */
@@ -32,7 +34,7 @@ export function createBackgroundLane({ restMs }: { restMs: number }): Background
 
   async function run<T>(work: () => Promise<T>): Promise<T> {
     if (came || inFlight > 0) {
-      const until = lastEnded + Math.max(restMs, REST_PER_STEP * lastTook);
+      const until = lastEnded + Math.max(restMs, Math.min(REST_PER_STEP * lastTook, LONGEST_REST_MS));
       // A timer may fire a little before its time on this clock (the loop's own clock lags): sleep what is left.
       while (performance.now() < until) await sleep(Math.ceil(until - performance.now()));
     }

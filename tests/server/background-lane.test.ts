@@ -97,6 +97,23 @@ describe('the background lane', () => {
     end();
   });
 
+  it('rests no longer than a second after a step that took longer than a third of it', async () => {
+    const lane = createBackgroundLane({ restMs: 10 });
+    const end = lane.foregroundBegins();
+    let ended = 0;
+    await lane.step(async () => {
+      await sleep(1_000);
+      ended = performance.now();
+    });
+    await lane.step(async () => {
+      const rest = performance.now() - ended;
+      // Three times the step would be three seconds.
+      expect(rest).toBeGreaterThanOrEqual(1_000);
+      expect(rest).toBeLessThan(2_500);
+    });
+    end();
+  });
+
   it('counts a request once however often its end is told', async () => {
     const lane = createBackgroundLane({ restMs: 300 });
     const first = lane.foregroundBegins();
