@@ -312,6 +312,7 @@ async function main() {
     }
     const overRounds = (loads: Load[]) => ({
       rps: loads.reduce((sum, one) => sum + one.rps, 0) / loads.length,
+      p50: median(loads.map((one) => one.p50)),
       p99: Math.max(...loads.map((one) => one.p99)),
     });
     const [slotLoad, health, select1] = [
@@ -354,14 +355,7 @@ async function main() {
       eventLoopRounds.busy.push(beside.load);
       during.push(beside.tallies);
     }
-    const alone = {
-      ...overRounds(eventLoopRounds.alone),
-      p50: median(eventLoopRounds.alone.map((one) => one.p50)),
-    };
-    const busy = {
-      ...overRounds(eventLoopRounds.busy),
-      p50: median(eventLoopRounds.busy.map((one) => one.p50)),
-    };
+    const [alone, busy] = [overRounds(eventLoopRounds.alone), overRounds(eventLoopRounds.busy)];
     const reportTallies = during.flatMap((one) => [one.reportA, one.reportB]);
     const exportTallies = during.map((one) => one.exports);
     const sum = (tallies: Tally[], key: 'completed' | 'failed') =>

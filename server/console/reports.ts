@@ -173,14 +173,18 @@ export function createReportService(deps: {
     };
   }
 
+  // Each report over a period is one step of the background lane, its CSV included.
+  const moneyInTurn = (query: ReportQuery) => lane.step(() => money(query));
+  const occupancyInTurn = (query: ReportQuery) => lane.step(() => occupancy(query));
+
   return {
-    money: (query: ReportQuery) => lane.step(() => money(query)),
-    occupancy: (query: ReportQuery) => lane.step(() => occupancy(query)),
+    money: moneyInTurn,
+    occupancy: occupancyInTurn,
     occupancyHeatmap: (query: OperationQuery<'getOccupancyHeatmap'>) =>
       lane.step(() => occupancyHeatmap(query)),
 
     async moneyCsv(query: ReportQuery): Promise<string> {
-      const report = await lane.step(() => money(query));
+      const report = await moneyInTurn(query);
       return csv(
         [
           'period',
@@ -271,7 +275,7 @@ export function createReportService(deps: {
     },
 
     async occupancyCsv(query: ReportQuery): Promise<string> {
-      const report = await lane.step(() => occupancy(query));
+      const report = await occupancyInTurn(query);
       return csv(
         ['period', 'branch_id', 'branch', 'booked_hours', 'open_hours', 'occupancy'],
         report.rows.map((row) => [
