@@ -29,6 +29,9 @@ export const environmentSchema = z.object({
   VALIDATE_RESPONSES: z.enum(['true', 'false']).optional(),
   CLIENT_DIST_DIR: z.string().min(1).default('./dist'),
   SLOT_HORIZON_DAYS: z.coerce.number().int().min(1).max(730).default(120),
+  // The longest a process keeps a day's slot listing it was told nothing about (server/catalog/slot-day-cache.ts);
+  // 0 reads every listing from the database.
+  SLOT_LISTING_KEEP_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   STRIPE_SECRET_KEY: z
     .string()
     .regex(/^(sk|rk)_/, 'STRIPE_SECRET_KEY must start with sk_ or rk_')
@@ -254,6 +257,11 @@ export type Config = {
   clientDistDir: string;
   /** How many days ahead, in each branch's own calendar, bookable slots exist. */
   slotHorizonDays: number;
+  /**
+   * A day's slot listing is kept by each process until the database says it changed (PostgreSQL only), and never
+   * longer than `keepMs` (0: never kept).
+   */
+  slotListing: { keepMs: number };
   /** `local` (a simulated checkout served by this server) unless Stripe keys are configured. */
   payments:
     | { provider: 'local' }
@@ -424,6 +432,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : values.NODE_ENV === 'test',
     clientDistDir: path.resolve(values.CLIENT_DIST_DIR),
     slotHorizonDays: values.SLOT_HORIZON_DAYS,
+    slotListing: { keepMs: values.SLOT_LISTING_KEEP_MS },
     payments:
       values.STRIPE_SECRET_KEY && values.STRIPE_WEBHOOK_SECRET
         ? {

@@ -18,7 +18,7 @@ import {
   createWalletService,
   organizerFromMailFrom,
 } from './booking/index.ts';
-import { createBranchService } from './catalog/index.ts';
+import { createBranchService, createSlotDayCache } from './catalog/index.ts';
 import type { Config } from './config.ts';
 import {
   createCatalogueService,
@@ -67,6 +67,10 @@ export async function createModules(
     clock,
     horizonDays: config.slotHorizonDays,
     allowPlainHttp: !config.isProduction,
+    slotDays:
+      database.slotDayChanges && config.slotListing.keepMs > 0
+        ? createSlotDayCache({ changes: database.slotDayChanges, maxAgeMs: config.slotListing.keepMs })
+        : null,
   });
 
   const lockProvider = createLockProvider(config, db);

@@ -21,6 +21,7 @@ export {
 } from './service.ts';
 export type { BranchChanges, BranchDefinition, NewBranch } from './service.ts';
 export { readSetting, writeSetting } from './settings-repository.ts';
+export { createSlotDayCache } from './slot-day-cache.ts';
 export { createBranch } from './use-cases/create-branch.ts';
 export type { BranchChangeDependencies, MapBranchDoors } from './use-cases/create-branch.ts';
 export { setPriceGrid } from './use-cases/set-price-grid.ts';

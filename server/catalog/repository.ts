@@ -374,6 +374,11 @@ export type DaySlots = {
   active_with_smart_lock: boolean;
   /** In start order; null when the day has none. */
   slots: SlotAvailability[] | null;
+  /**
+   * When the first of the day's holds that count as taken expires (epoch milliseconds), after which the same
+   * rows would read otherwise with no change written; null when none is held.
+   */
+  next_hold_expiry_ms: number | null;
 };
 
 // The busiest read of the product (every calendar day a client opens), so its SQL is written once rather than
@@ -385,32 +390,38 @@ export type DaySlots = {
 // exactly its slot's time (their foreign key) and the slots of a branch never overlap (slots_no_overlap), so a
 // live booking overlapping the slot is a live booking of that slot. Live is confirmed, or pending with a hold that
 // has not expired at $3. Both are read once per request, not once per slot (a scan per slot, even of an empty
-// table, cost the database a third of the query): the day's live bookings by slot id, one probe of
+// table, cost the database a third of the query): the day's live bookings, one probe of
 // bookings_one_live_per_slot (same partial predicate) that stays flat however many bookings there are, and the
-// branch's closures in force as periods.
+// branch's closures in force as periods. The first of those holds to expire says until when the answer stands
+// (server/catalog/slot-day-cache.ts).
 const LIST_SLOTS_ON_DATE = preparedStatement(
   'list_slots_on_date',
   `
+with day as materialized (
+  select slot.id, slot.start_time, slot.end_time, slot.price_cents from slots as slot
+  where slot.branch_id = $1 and slot.local_date = $2
+), live as materialized (
+  select booking.slot_id, booking.status, booking.hold_expires_at from bookings as booking
+  where booking.slot_id = any (array(select day.id from day))
+    and booking.status in ('pending', 'confirmed')
+    and (booking.status = 'confirmed' or booking.hold_expires_at > $3)
+)
 select branch.time_zone, branch.active_with_smart_lock, (
   select json_agg(json_build_array(
-    slot.id,
-    date_part('epoch', slot.start_time) * 1000,
-    date_part('epoch', slot.end_time) * 1000,
-    slot.price_cents,
-    slot.id = any (array(
-      select booking.slot_id from bookings as booking
-      where booking.slot_id = any (array(
-          select day.id from slots as day where day.branch_id = $1 and day.local_date = $2))
-        and booking.status in ('pending', 'confirmed')
-        and (booking.status = 'confirmed' or booking.hold_expires_at > $3)
-    )) or tstzrange(slot.start_time, slot.end_time, '[)') && any (array(
+    day.id,
+    date_part('epoch', day.start_time) * 1000,
+    date_part('epoch', day.end_time) * 1000,
+    day.price_cents,
+    day.id = any (array(select live.slot_id from live))
+    or tstzrange(day.start_time, day.end_time, '[)') && any (array(
       select tstzrange(closure.starts_at, closure.ends_at, '[)') from branch_closures as closure
       where closure.branch_id = $1 and closure.reopened_at is null
     ))
-  ) order by slot.start_time)
-  from slots as slot
-  where slot.branch_id = $1 and slot.local_date = $2
-) as slots
+  ) order by day.start_time)
+  from day
+) as slots, (
+  select date_part('epoch', min(live.hold_expires_at)) * 1000 from live where live.status = 'pending'
+) as next_hold_expiry_ms
 from branches as branch
 where branch.id = $1`,
 );

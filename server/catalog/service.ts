@@ -20,6 +20,7 @@ import {
   scheduleOf,
 } from './price-grids.ts';
 import * as repository from './repository.ts';
+import type { SlotDayCache } from './slot-day-cache.ts';
 import { datesBetween, generateDaySlots, gridOn, MINUTES_PER_DAY, priceRange } from './schedule.ts';
 import type { components } from '../../openapi/schema.gen.ts';
 
@@ -358,6 +359,8 @@ export type BranchServiceDependencies = {
   horizonDays: number;
   /** Whether map and image links may be plain `http:` (outside production); `https:` or site paths otherwise. */
   allowPlainHttp?: boolean;
+  /** The slot listing's rows kept until they change; none (every listing read from the database) when null. */
+  slotDays?: SlotDayCache | null;
 };
 
 /**
@@ -370,11 +373,13 @@ export async function listSlotsOfDay(
   branchId: number,
   date: string,
   nowMs: number,
+  kept: SlotDayCache | null = null,
 ): Promise<Schemas['TimeSlot'][]> {
   // Validated; a valid date's text is already its canonical form.
   parseCalendarDate(date);
   // One round trip: the branch comes with its day's slots.
-  const day = await repository.listSlotsOnDate(db, branchId, date, nowMs);
+  const read = () => repository.listSlotsOnDate(db, branchId, date, nowMs);
+  const day = await (kept ? kept.read(branchId, date, nowMs, read) : read());
   if (!day) throw new AppError('branch_not_found');
   if (day.slots === null) return [];
   const { time_zone: timeZone, active_with_smart_lock: active } = day;
@@ -392,6 +397,7 @@ export function createBranchService({
   clock,
   horizonDays,
   allowPlainHttp = false,
+  slotDays = null,
 }: BranchServiceDependencies) {
   async function requireBranch(branchId: number): Promise<repository.BranchRow> {
     const branch = await repository.findBranch(db, branchId);
@@ -488,9 +494,9 @@ export function createBranchService({
       return formatLocalTime(clock.now(), branch.time_zone, 'millisecond');
     },
 
-    /** listSlotsOfDay at the clock's now. */
+    /** listSlotsOfDay at the clock's now, from the rows kept until they change where the process keeps them. */
     async listSlots(branchId: number, date: string): Promise<Schemas['TimeSlot'][]> {
-      return listSlotsOfDay(db, branchId, date, clock.now().epochMilliseconds);
+      return listSlotsOfDay(db, branchId, date, clock.now().epochMilliseconds, slotDays);
     },
 
     async getRefundRatios(): Promise<RefundRatios> {

@@ -6,6 +6,7 @@ import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { CompiledQuery, Kysely, PostgresDialect, sql, type SelectQueryBuilder } from 'kysely';
 import pg from 'pg';
 import type { Config, DatabaseTimeouts } from '../config.ts';
+import { listenOnEveryConnection, type ChangeFeed } from './change-feed.ts';
 import type { Database } from './schema.ts';
 
 export type { Database } from './schema.ts';
@@ -16,6 +17,11 @@ export type OpenedDatabase = {
   kind: 'pglite' | 'postgres';
   /** The pool under `db`. The job queue shares it on PGlite, whose one connection cannot be opened twice. */
   pool: pg.Pool;
+  /**
+   * The database's notices of what changes a day's slot listing (server/db/change-feed.ts); PostgreSQL only.
+   * PGlite has none: it serves one process and a small business, whose listings are read from it each time.
+   */
+  slotDayChanges: ChangeFeed | null;
   close(): Promise<void>;
 };
 
@@ -85,7 +91,7 @@ const READ_TIMEOUT_MARGIN_MS = 2000;
  * queries at once (so a rollback does not wait as long again) and is destroyed on release instead of going
  * back to the pool, where it would stall the next request too.
  */
-function discardingSilentConnections(pool: pg.Pool) {
+function discardingSilentConnections(pool: pg.Pool, prepare: (client: pg.PoolClient) => Promise<void>) {
   type Wrapped = { query(text: string, values?: unknown[]): Promise<unknown>; release(): void };
   // One wrapper per connection: Kysely keeps its own state per client object it is handed.
   const wrappers = new WeakMap<pg.PoolClient, Wrapped>();
@@ -94,6 +100,13 @@ function discardingSilentConnections(pool: pg.Pool) {
       const client = await pool.connect();
       let wrapped = wrappers.get(client);
       if (!wrapped) {
+        // A new connection: set up (it listens to the database's notices) before it runs anything else.
+        try {
+          await prepare(client);
+        } catch (error) {
+          client.release(error as Error);
+          throw error;
+        }
         let broken: Error | null = null;
         wrapped = {
           async query(text, values) {
@@ -161,8 +174,11 @@ export async function openDatabase(
     // does not listen, and an unheard 'error' ends the process. The query in flight fails with the same error
     // and its request reports it (503), and the pool drops the broken client, so nothing more is needed here.
     pool.on('connect', (client) => client.on('error', () => {}));
-    const db = createKysely(discardingSilentConnections(pool) as unknown as pg.Pool, { setTimeZone: false });
-    return { db, kind: 'postgres', pool, close: () => db.destroy() };
+    const slotDays = listenOnEveryConnection(pool, 'slot_days');
+    const db = createKysely(discardingSilentConnections(pool, slotDays.listen) as unknown as pg.Pool, {
+      setTimeZone: false,
+    });
+    return { db, kind: 'postgres', pool, slotDayChanges: slotDays.feed, close: () => db.destroy() };
   }
 
   if (database.dataDir !== null) await mkdir(database.dataDir, { recursive: true });
@@ -189,6 +205,7 @@ export async function openDatabase(
     db,
     kind: 'pglite',
     pool,
+    slotDayChanges: null,
     close: async () => {
       await db.destroy();
       await pglite.close();

@@ -24,6 +24,7 @@ import * as refundApprovals from './migrations/0021_refund_approvals.ts';
 import * as bookablePeriods from './migrations/0022_bookable_periods.ts';
 import * as consoleIndexes from './migrations/0023_console_indexes.ts';
 import * as ledgerDayTotals from './migrations/0024_ledger_day_totals.ts';
+import * as slotDayNotices from './migrations/0025_slot_day_notices.ts';
 
 export type MigrationOptions = {
   /** The VAT rate (VAT_RATE) the money copied into the ledger from before it includes. */
@@ -61,6 +62,7 @@ export function migrationsFor(options: MigrationOptions): Record<string, Migrati
     '0022_bookable_periods': bookablePeriods,
     '0023_console_indexes': consoleIndexes,
     '0024_ledger_day_totals': ledgerDayTotals,
+    '0025_slot_day_notices': slotDayNotices,
   };
 }
 
