@@ -1,5 +1,6 @@
 // What the benchmarks share: server processes started and stopped, load phases (autocannon), JSON calls.
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import path from 'node:path';
 import autocannon from 'autocannon';
 
@@ -90,6 +91,56 @@ export async function load(
     non2xx: result.non2xx - result['3xx'],
     notModified: result['3xx'],
   };
+}
+
+export type PacedLoad = { rps: number; p50: number; p99: number; errors: number };
+
+/**
+ * Members at a steady pace, not as fast as answered: `members` clients, each asking for the next of `urls`,
+ * reading its whole answer, then pausing `pauseMs` before the next, for `seconds`. Latencies are timed to the
+ * microsecond (autocannon's are whole milliseconds, too coarse for a ratio of 3 ms figures; its fixed rate sends
+ * each second's requests in a burst).
+ */
+export async function paced(
+  urls: string[],
+  members: number,
+  pauseMs: number,
+  seconds: number,
+): Promise<PacedLoad> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: members });
+  const latencies: number[] = [];
+  let errors = 0;
+  let next = 0;
+  const until = performance.now() + seconds * 1000;
+  const ask = (url: string) =>
+    new Promise<void>((resolve) => {
+      const started = performance.now();
+      const request = http.get(url, { agent }, (response) => {
+        response.resume();
+        response.on('end', () => {
+          if (response.statusCode === 200) latencies.push(performance.now() - started);
+          else errors += 1;
+          resolve();
+        });
+      });
+      request.on('error', () => {
+        errors += 1;
+        resolve();
+      });
+    });
+  await Promise.all(
+    Array.from({ length: members }, async () => {
+      while (performance.now() < until) {
+        await ask(urls[next++ % urls.length]!);
+        await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      }
+    }),
+  );
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (share: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * share))] ?? 0;
+  return { rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99), errors };
 }
 
 export async function json(url: string, init: { method?: string; body?: unknown; token?: string } = {}) {

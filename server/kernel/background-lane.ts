@@ -2,10 +2,12 @@
 // "Reports give way to members"). A step of such work (a year's money report, a batch of the export) holds the
 // database and the process for a few to a few tens of milliseconds; members choosing a slot should not queue
 // behind a stream of them. The lane runs those steps one at a time in the process. While other requests come
-// (any request that began since the last step began, or is still in flight), a step rests before it starts: three
-// times as long as the step before it took (up to a second: a step slowed by a database in trouble should not make
-// the next report wait for long), and at least `restMs`, so the reports take at most about a quarter of a busy
-// process's time and are still answered, at a slower pace. On a quiet process steps follow one another at once.
+// (any request that began since the last step began, or is still in flight), a step rests before it starts:
+// nineteen times as long as the step before it took (up to a second: a step slowed by a database in trouble should
+// not make the next report wait for long), and at least `restMs`, so the reports take about a twentieth of a busy
+// process's time (and of the database's) and are still answered, at a slower pace. Not less: on two cores shared
+// with the database, a quarter let the reports' queries double members' p99 by taking the CPU they needed
+// (bench/console-scale.ts). On a quiet process steps follow one another at once.
 
 export type BackgroundLane = {
   /** Runs one step of background work in its turn (one at a time; see above) and answers what it answers. */
@@ -15,7 +17,7 @@ export type BackgroundLane = {
 };
 
 /** While other requests come, a step rests this many times as long as the step before it took. */
-const REST_PER_STEP = 3;
+export const REST_PER_STEP = 19;
 /** The longest rest that REST_PER_STEP asks for (`restMs` may ask for more). */
 const LONGEST_REST_MS = 1_000;
 

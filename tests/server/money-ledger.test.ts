@@ -626,6 +626,10 @@ describe.each(PGLITE_ONLY)('the money ledger on %s', (target) => {
       '@home',
       '\tTab',
       'Line\nbreak',
+      'Gym, Porto',
+      'The "Box"',
+      'Carriage\rreturn',
+      'Plain name',
     ]) {
       await sql`update branches set name = ${name} where id = ${branchId}`.execute(db());
       const text = await exported();
