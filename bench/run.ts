@@ -248,10 +248,8 @@ async function main(): Promise<void> {
       from slots s where s.branch_id = any(${branchIds.slice(BRANCHES / 2)}) and s.id % 2 = 0`.execute(
       opened.db,
     );
-    // Vacuumed and checkpointed before measuring: otherwise autovacuum (a million rows inserted) and the
-    // checkpointer write them out on the machine's two cores during the first phase measured after the seeding,
-    // which was the slot listing's (0.83 of its figure with no bookings, while the health check measured after it
-    // had its figure back).
+    // Vacuumed and checkpointed before measuring, so that autovacuum (a million rows inserted) and the
+    // checkpointer do not share the machine's two cores with the phases measured after the seeding.
     await sql`vacuum analyze bookings`.execute(opened.db);
     await sql`checkpoint`.execute(opened.db);
     const { rows: bookingCount } = await sql<{
