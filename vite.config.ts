@@ -6,7 +6,14 @@ import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:z
 import babel from '@rolldown/plugin-babel';
 import { lingui, linguiTransformerBabelPreset } from '@lingui/vite-plugin';
 import react from '@vitejs/plugin-react';
-import { build, defineConfig, loadEnv, type Plugin } from 'vite';
+import {
+  build,
+  defineConfig,
+  loadEnv,
+  type Plugin,
+  type ResolveModulePreloadDependenciesFn,
+  type Rolldown,
+} from 'vite';
 import { parseConfig } from './src/config.ts';
 import { LOCALES } from './src/i18n/locales.ts';
 
@@ -156,6 +163,51 @@ function chunkModules(): Plugin {
   };
 }
 
+/**
+ * Preloads, for a dynamic import, only the chunks its importer has not loaded already. Vite lists every chunk the
+ * imported one needs, and its preload helper adds a `<link rel="modulepreload">` to the document for each it has
+ * not added before; but the importing chunk's own static imports are loaded by the time its code runs (a module
+ * runs after all it imports), so a link for one of them only costs the page's main thread: on the booking modal by
+ * address, a sixth of a millisecond a link, three dozen in the task that asks for the modal (issue 33). The graph
+ * is the bundle's, read before Vite writes the lists.
+ */
+function preloadWhatIsMissing(): { plugin: Plugin; resolveDependencies: ResolveModulePreloadDependenciesFn } {
+  let bundle: Rolldown.OutputBundle | null = null;
+  const loaded = new Map<string, Set<string>>();
+  const loadedWith = (file: string): Set<string> => {
+    let files = loaded.get(file);
+    if (files) return files;
+    files = new Set<string>();
+    const pending = [file];
+    for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+      if (files.has(next)) continue;
+      files.add(next);
+      const chunk = bundle?.[next];
+      if (chunk?.type === 'chunk') pending.push(...chunk.imports);
+    }
+    loaded.set(file, files);
+    return files;
+  };
+  return {
+    plugin: {
+      name: 'preload-what-is-missing',
+      apply: 'build',
+      generateBundle: {
+        order: 'pre',
+        handler(_options, output) {
+          bundle = output;
+          loaded.clear();
+        },
+      },
+    },
+    resolveDependencies: (_file, dependencies, { hostId, hostType }) => {
+      if (hostType !== 'js' || !bundle?.[hostId]) return dependencies;
+      const present = loadedWith(hostId);
+      return dependencies.filter((dependency) => !present.has(dependency));
+    },
+  };
+}
+
 /** The files of a directory, at any depth, as paths. */
 function filesUnder(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) =>
@@ -199,6 +251,7 @@ export default defineConfig(({ mode }) => {
   const env = loadEnv(mode, process.cwd(), 'VITE_');
   // Checked at build time: a wrong VITE_* value fails the build, not the page.
   parseConfig(env, 'http://localhost');
+  const preload = preloadWhatIsMissing();
   return {
     plugins: [
       react(),
@@ -207,6 +260,7 @@ export default defineConfig(({ mode }) => {
       pageMetadata(env),
       precompress(),
       chunkModules(),
+      preload.plugin,
     ],
     server: {
       port: 5173,
@@ -217,6 +271,7 @@ export default defineConfig(({ mode }) => {
       sourcemap: true,
       // dist/.vite/manifest.json: the chunk graph the bundle budgets are measured on (tests/ui/bundle-budgets).
       manifest: true,
+      modulePreload: { resolveDependencies: preload.resolveDependencies },
       rolldownOptions: {
         output: {
           // The router in one chunk: the landing page needs it whole, and the console's routes (issue 28) share

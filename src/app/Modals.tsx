@@ -7,6 +7,7 @@ import { useModalSearch } from '../auth/useModalSearch.ts';
 import { loadFeatureMessages } from '../i18n/i18n.ts';
 import { useActorSelector, useRuntime } from './context.tsx';
 import { removeBookingModalShell } from './first-html-modal.ts';
+import { yieldToBrowser } from './yield.ts';
 
 const AuthModal = lazy(async () => {
   const [module] = await Promise.all([import('../auth/AuthModal.tsx'), loadFeatureMessages('account')]);
@@ -28,9 +29,11 @@ const BookingModal = lazy(async () => {
   return module;
 });
 // An address that opens the booking modal fetches and runs its code (with its stylesheets) while the branch data
-// is on its way, not after it: the modal then shows as soon as the branches are there.
+// is on its way, not after it: the modal then shows as soon as the branches are there. Asked for in a task of its
+// own: the import first adds a preload link for each of the modal's three dozen chunks, which in the task that
+// evaluates this module made it a long one (issue 33).
 if (typeof window !== 'undefined' && new URLSearchParams(window.location.search).has('booking_tab'))
-  void importBookingModal();
+  void yieldToBrowser().then(importBookingModal);
 
 const PaymentResult = lazy(async () => {
   const [module] = await Promise.all([

@@ -137,6 +137,36 @@ describe('the production bundle', () => {
     expect(bytes).toBeLessThanOrEqual(60 * KIB);
   });
 
+  it('preloads, for a lazily loaded chunk, only what the chunk asking for it has not loaded already', () => {
+    // Each preload link costs the page's main thread (vite.config.ts, preloadWhatIsMissing): a chunk that asks
+    // for another has loaded all its own static imports before its code runs.
+    const keyOf = new Map(Object.entries(manifest).map(([key, chunk]) => [chunk.file, key]));
+    let preloads = 0;
+    const bookingModalFile = manifest['src/booking/BookingModal.tsx']!.file;
+    let bookingModalPreloads: string[] = [];
+    for (const [file, key] of keyOf) {
+      if (!file.endsWith('.js')) continue;
+      const code = readFileSync(path.join(dist, file), 'utf8');
+      const table = /m\.f=(\[[^\]]*\])/.exec(code)?.[1];
+      if (!table) continue;
+      const files = JSON.parse(table) as string[];
+      const loaded = closure(manifest, key);
+      for (const match of code.matchAll(/import\(`\.\/([^`]+)`\),__vite__mapDeps\(\[([\d,]*)\]\)/g)) {
+        const listed = (match[2] ?? '')
+          .split(',')
+          .filter(Boolean)
+          .map((index) => files[Number(index)]!);
+        for (const listedFile of listed)
+          expect(loaded, `${file} preloads ${listedFile}`).not.toContain(listedFile);
+        preloads += listed.length;
+        if (`assets/${match[1]}` === bookingModalFile) bookingModalPreloads = listed;
+      }
+    }
+    // Still preloaded: the booking modal's chunk and the chunks it needs that the router's app has not loaded.
+    expect(preloads).toBeGreaterThan(0);
+    expect(bookingModalPreloads).toContain(bookingModalFile);
+  });
+
   it('has Stripe.js loaded only by the Stripe checkout of the payment dialog', () => {
     const withStripe = readdirSync(path.join(dist, 'assets'))
       .filter((file) => file.endsWith('.js'))
