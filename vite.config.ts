@@ -168,7 +168,7 @@ function chunkModules(): Plugin {
  * imported one needs, and its preload helper adds a `<link rel="modulepreload">` to the document for each it has
  * not added before; but the importing chunk's own static imports are loaded by the time its code runs (a module
  * runs after all it imports), so a link for one of them only costs the page's main thread: on the booking modal by
- * address, a sixth of a millisecond a link, three dozen in the task that asks for the modal (issue 33). The graph
+ * address, 0.2 to 1 ms a link, three dozen in the task that asks for the modal (issue 33). The graph
  * is the bundle's, read before Vite writes the lists.
  */
 function preloadWhatIsMissing(): { plugin: Plugin; resolveDependencies: ResolveModulePreloadDependenciesFn } {
