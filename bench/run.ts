@@ -23,7 +23,7 @@ import * as prettier from 'prettier';
 import { createPasswordHasher } from '../server/accounts/passwords.ts';
 import { createBranchService, insertBranchDefinition } from '../server/catalog/service.ts';
 import { systemClock } from '../server/kernel/clock.ts';
-import { openDatabase } from '../server/db/database.ts';
+import { openDatabase, type Db } from '../server/db/database.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import { DURATION_SECONDS, json, load, root, start, stop, type Child, type Load } from './support.ts';
 
@@ -79,6 +79,17 @@ function benchBranch(index: number, active: boolean) {
   };
 }
 
+/** Generates every active branch's slots over the horizon, as a server does at start. */
+const generateSlots = (db: Db) =>
+  createBranchService({ db, clock: systemClock, horizonDays: HORIZON_DAYS }).ensureSlotHorizon();
+
+/** The address of a database of the bench's PostgreSQL. */
+function databaseAddress(database: string): string {
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
 /** Bytes of a GET, uncompressed and as sent to a browser accepting Brotli. */
 async function answerBytes(url: string, headers: Record<string, string> = {}) {
   const plain = await fetch(url, { headers: { ...headers, 'accept-encoding': 'identity' } });
@@ -105,9 +116,7 @@ const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 async function main(): Promise<void> {
   const name = `gym_bench_${randomBytes(5).toString('hex')}`;
   await admin((client) => client.query(`create database ${name}`));
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
+  const databaseUrl = databaseAddress(name);
   const children: Child[] = [];
   const lines: string[] = [];
   const say = (line: string) => {
@@ -165,18 +174,14 @@ async function main(): Promise<void> {
     // The rest of the slot listing's data set: 20 branches with 120 days of slots (a service in this process
     // generates them, as a server does at start).
     await addBranches(FIRST_BRANCHES + 1, BRANCHES, true);
-    await createBranchService({
-      db: opened.db,
-      clock: systemClock,
-      horizonDays: HORIZON_DAYS,
-    }).ensureSlotHorizon();
+    await generateSlots(opened.db);
     await sql`analyze`.execute(opened.db);
     const { rows: sizes } = await sql<{ slots: number; days: number }>`
       select count(*)::int as slots, count(distinct local_date)::int as days from slots`.execute(opened.db);
     say(`# Benchmarks\n`);
     say(
       `Run ${new Date().toISOString()} on ${os.cpus().length} CPU cores (${os.cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, ` +
-        `PostgreSQL at ${url.host}. Data set: ${BRANCHES} branches, ${sizes[0]!.slots} slots over ${sizes[0]!.days} local days. ` +
+        `PostgreSQL at ${new URL(ADMIN_URL).host}. Data set: ${BRANCHES} branches, ${sizes[0]!.slots} slots over ${sizes[0]!.days} local days. ` +
         `Each load phase runs ${DURATION_SECONDS} s; autocannon runs in the same machine as the servers.\n`,
     );
 
@@ -232,20 +237,15 @@ async function main(): Promise<void> {
     // the machine did meanwhile (the bare server's SELECT 1, which reads no booking, fell by 13-17 % from before
     // the seeding to after it in two runs).
     await admin((client) => client.query(`create database ${name}_ref`));
-    const referenceUrl = new URL(databaseUrl);
-    referenceUrl.pathname = `/${name}_ref`;
-    const referenceDb = await openDatabase({ kind: 'postgres', url: referenceUrl.toString() });
+    const referenceUrl = databaseAddress(`${name}_ref`);
+    const referenceDb = await openDatabase({ kind: 'postgres', url: referenceUrl });
     const referenceBranchIds: number[] = [];
     try {
       await migrateToLatest(referenceDb.db);
       for (let index = 1; index <= BRANCHES; index += 1) {
         referenceBranchIds.push(await insertBranchDefinition(referenceDb.db, benchBranch(index, true)));
       }
-      await createBranchService({
-        db: referenceDb.db,
-        clock: systemClock,
-        horizonDays: HORIZON_DAYS,
-      }).ensureSlotHorizon();
+      await generateSlots(referenceDb.db);
       await sql`analyze`.execute(referenceDb.db);
     } finally {
       await referenceDb.close();
@@ -253,7 +253,7 @@ async function main(): Promise<void> {
     const empty = await start(
       'server/main.ts',
       3404,
-      { ...productEnv, DATABASE_URL: referenceUrl.toString() },
+      { ...productEnv, DATABASE_URL: referenceUrl },
       '/api/health',
     );
     children.push(empty);
@@ -319,11 +319,7 @@ async function main(): Promise<void> {
     // their own with 60 days of past slots.
     await addBranches(BRANCHES + 1, BRANCHES + 1, true);
     const historyBranch = branchIds.at(-1)!;
-    await createBranchService({
-      db: opened.db,
-      clock: systemClock,
-      horizonDays: HORIZON_DAYS,
-    }).ensureSlotHorizon();
+    await generateSlots(opened.db);
     await sql`
       insert into slots (branch_id, start_time, end_time, local_date, price_cents)
       select ${historyBranch}, t, t + interval '1 hour', (t at time zone 'Europe/Lisbon')::date, 2000
