@@ -8,10 +8,10 @@ type DiaryLine = string;
 
 /**
  * Every journey's `test`: Playwright's, with a diary of each page kept beside it (the address after every history
- * change, each dialog shown or gone, the API's 4xx and 5xx answers, failed requests, console errors and uncaught
- * exceptions), printed with the failure. A journey that fails once in a hundred runs on a loaded machine then
- * says what the app did in its last seconds, where the failure alone only says what was missing (a dialog, an
- * address), without the cost of a trace in every run.
+ * change, each dialog shown or gone, where each press, release and click of the mouse landed, the API's 4xx and
+ * 5xx answers, failed requests, console errors and uncaught exceptions), printed with the failure. A journey that
+ * fails once in a hundred runs on a loaded machine then says what the app did in its last seconds, where the
+ * failure alone only says what was missing (a dialog, an address), without the cost of a trace in every run.
  */
 export const test = base.extend<{ diary: DiaryLine[] }>({
   diary: [
@@ -39,6 +39,22 @@ export const test = base.extend<{ diary: DiaryLine[] }>({
               return `${label ?? dialog.getAttribute('aria-label') ?? '?'}${dialog.checkVisibility() ? '' : ' (hidden)'}`;
             })
             .join(', ');
+        // Where each press, release and click of the test's mouse landed: a click the app never took says whether
+        // the three reached the same control, and what the dialog under them looked like then.
+        const describe = (node: EventTarget | null) => {
+          const element = node instanceof Element ? (node.closest('button, a, input, label') ?? node) : null;
+          if (!element) return node === window ? 'window' : node === document ? 'document' : '?';
+          const name = element.getAttribute('aria-label') ?? element.textContent?.trim().slice(0, 40) ?? '';
+          const dialog = element.closest<HTMLElement>('[role="dialog"]');
+          const state = dialog ? ` in a dialog (opacity ${getComputedStyle(dialog).opacity})` : '';
+          return `${element.tagName.toLowerCase()} "${name}"${state}`;
+        };
+        for (const type of ['pointerdown', 'pointerup', 'click'] as const)
+          addEventListener(
+            type,
+            (event) => event.isTrusted && void write(`${type} ${describe(event.target)}`),
+            true,
+          );
         let shown = '';
         new MutationObserver(() => {
           const now = dialogs();
