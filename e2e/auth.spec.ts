@@ -153,6 +153,24 @@ test.describe('the auth modal in Portuguese', () => {
     expect(frames.at(-1)).toEqual({ offset: 0, opacity: 1, pointerEvents: 'auto' });
   });
 
+  test('the back button closes the login it opened, and forward opens it again', async ({ page }) => {
+    await open(page, '/pt');
+    const login = page.getByRole('dialog', { name: 'Iniciar sessão' });
+    // Twice: the modal once wrote its view back into the address after the step back, and the dialog came back
+    // over the page (its button then covered).
+    for (const time of ['first', 'second']) {
+      await page.getByRole('button', { name: 'Entrar ou registar' }).click();
+      await expect(field(login, 'E-mail'), time).toBeFocused();
+      await expect(page).toHaveURL(/\/pt\?auth_tab=login$/);
+      await page.goBack();
+      await expect(page).toHaveURL(/\/pt$/);
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+    }
+    await page.goForward();
+    await expect(login).toBeVisible();
+    await expect(page).toHaveURL(/\/pt\?auth_tab=login$/);
+  });
+
   test('asks for a login before the account and opens the account after it', async ({ page }) => {
     await open(page, '/pt?account_tab=profile');
     const login = page.getByRole('dialog', { name: 'Iniciar sessão' });

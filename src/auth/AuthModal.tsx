@@ -1,7 +1,7 @@
 import './mantine-styles.ts';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Button, Checkbox, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, type ReactNode } from 'react';
 import {
   currentView,
   type AuthFields,
@@ -176,11 +176,16 @@ function AuthDialog() {
   const busy = view !== null && !state.matches({ [view]: 'idle' });
   const verifying = state.matches({ verify: 'verifying' }) ? context.channel : null;
 
-  // The URL follows the modal: its view, the link parameters while they apply, none once it is done.
-  const desired = authModalSearch(search, state, view);
-  useEffect(() => {
+  // The URL follows the modal: its view, the link parameters while they apply, none once it is done. Written when
+  // the modal changes, from the address as it is then; not when the address changes under the modal: a step back
+  // through the history that drops `auth_tab` closes it (src/app/Modals.tsx unmounts it), where writing the
+  // modal's view again put the dialog back at once.
+  const followModal = useEffectEvent(() => {
+    const desired = authModalSearch(search, state, view);
     if (!sameSearch(desired, search)) void updateSearch(() => desired);
   });
+  const modalKey = `${state.status} ${JSON.stringify(authModalSearch({}, state, view))}`;
+  useEffect(() => followModal(), [modalKey]);
 
   const titles: Record<AuthView, string> = {
     login: t`Iniciar sessão`,
