@@ -173,4 +173,36 @@ test.describe('the landing without the router', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Regras, termos e privacidade');
     await context.close();
   });
+
+  test('a button pressed before the app has started does what it asked for once the app has adopted the page', async ({
+    page,
+  }) => {
+    // The app's start is held back: the page is the first HTML's, painted, and nothing answers its buttons yet.
+    const manifest = JSON.parse(readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8')) as Record<
+      string,
+      { file: string }
+    >;
+    const start = manifest['src/app/start.tsx']?.file;
+    if (!start) throw new Error('no src/app/start.tsx in the build');
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let asked!: () => void;
+    const startAsked = new Promise<void>((resolve) => (asked = resolve));
+    await page.route(`**/${start}`, async (route) => {
+      asked();
+      await released;
+      await route.continue();
+    });
+    await page.goto('/pt', { waitUntil: 'domcontentloaded' });
+    await startAsked;
+    await page.getByRole('button', { name: 'Entrar ou registar' }).click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    release();
+    await expect(page.getByRole('dialog', { name: 'Iniciar sessão' })).toBeVisible();
+    await expect(page).toHaveURL(/\/pt\?auth_tab=login$/);
+    // Pressed once: one step back is the page without the dialog.
+    await page.goBack();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(page).toHaveURL(/\/pt$/);
+  });
 });

@@ -1,7 +1,9 @@
 import { RouterProvider } from '@tanstack/react-router';
 import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
+import { stopKeepingPresses } from './early-press.ts';
 import { liveRuntime, pageSite, setLoginOpener } from './live.ts';
+import { PressedBeforeAdoption } from './PressedBeforeAdoption.tsx';
 import { Providers } from './Providers.tsx';
 import { staticRuntime } from './static-runtime.ts';
 import { clientEnv } from '../config.ts';
@@ -77,17 +79,23 @@ export async function startPages(root: HTMLElement): Promise<void> {
     router.ssr = { manifest: undefined };
     // The prerender's state: its actors in their first state, and requests that wait for the live runtime.
     // In a transition, adopted in slices the browser can answer between (as the landing is, src/app/start.tsx).
+    stopKeepingPresses(root);
     startTransition(() => {
       hydrateRoot(
         root,
-        <Providers first={staticRuntime(clientEnv, pageSite)}>
-          <Pages />
-        </Providers>,
+        <>
+          <Providers first={staticRuntime(clientEnv, pageSite)}>
+            <Pages />
+          </Providers>
+          <PressedBeforeAdoption />
+        </>,
       );
     });
     void liveRuntime();
   } else {
     const first = await liveRuntime();
+    // Rendered anew: a button pressed on the prerendered page is not this page's.
+    stopKeepingPresses(root);
     root.replaceChildren();
     createRoot(root).render(
       <Providers first={first}>

@@ -1,6 +1,8 @@
 import { startTransition } from 'react';
 import { hydrateRoot } from 'react-dom/client';
+import { stopKeepingPresses } from './early-press.ts';
 import { LandingApp, loadRouter } from './LandingApp.tsx';
+import { PressedBeforeAdoption } from './PressedBeforeAdoption.tsx';
 import { liveRuntime, pageSite } from './live.ts';
 import { staticRuntime } from './static-runtime.ts';
 import { clientEnv } from '../config.ts';
@@ -42,8 +44,15 @@ if (!isNative && root.hasChildNodes() && landingLocale(window.location.pathname)
   // In a transition, React adopts the page in slices of a few milliseconds, giving the browser its thread back
   // between them; outside one, hydration runs to its end in one task that nothing on the page can interrupt
   // (issue 33: the booking modal opened by URL lost its Lighthouse points to such blocking time).
+  stopKeepingPresses(root);
   startTransition(() => {
-    hydrateRoot(root, <LandingApp first={staticRuntime(clientEnv, pageSite)} root={root} />);
+    hydrateRoot(
+      root,
+      <>
+        <LandingApp first={staticRuntime(clientEnv, pageSite)} root={root} />
+        <PressedBeforeAdoption />
+      </>,
+    );
   });
   void liveRuntime();
 } else {
