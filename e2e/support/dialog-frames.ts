@@ -6,7 +6,7 @@ export type DialogFrame = { offset: number; opacity: number; pointerEvents: stri
 /**
  * Records, from now on, every frame in which the page shows a dialog: its vertical offset from its place (the
  * computed transform, animated), its opacity and its pointer-events, as the browser resolved them in that frame.
- * `frames()` stops and answers them: what a person's or a test's mouse met there, frame by frame.
+ * `frames()` records two frames more, stops and answers them: what a person's or a test's mouse met there.
  */
 export async function recordDialogFrames(page: Page): Promise<{ frames: () => Promise<DialogFrame[]> }> {
   await page.evaluate(() => {
@@ -26,9 +26,11 @@ export async function recordDialogFrames(page: Page): Promise<{ frames: () => Pr
   });
   return {
     frames: () =>
-      page.evaluate(() => {
+      page.evaluate(async () => {
         const state = (window as unknown as { __dialogFrames: { frames: DialogFrame[]; recording: boolean } })
           .__dialogFrames;
+        // Two frames more: the last one recorded shows the page as the test last saw it, or later.
+        await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
         state.recording = false;
         return state.frames;
       }),
