@@ -99,7 +99,7 @@ export async function queueMessage(
   message: ReturnType<typeof accessCodeMessage>,
   now: Date,
   dedupeKey: (channel: 'email' | 'sms') => string,
-  kind: 'access_code' | 'guest_code' = 'access_code',
+  kind: 'access_code' | 'guest_code' | 'guest_withdrawn' = 'access_code',
 ): Promise<void> {
   const common = { locale: context.locale, kind, created_at: now, next_attempt_at: now };
   if (context.email) {

@@ -104,6 +104,7 @@ export async function cancelAndRefund(
     deps,
     toCancel.map(({ row }) => row.id),
     at,
+    { tellGuests: reason !== 'account_deleted' },
   );
   await rescheduleRecodedAccessCodes(trx, deps.accessCodes, releasedCodes, at);
   await queueCancellationNotices(

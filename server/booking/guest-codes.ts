@@ -2,8 +2,10 @@ import { arrivalKitFor } from '../catalog/index.ts';
 import { dateFromInstant, instantFromDate, type Clock } from '../kernel/clock.ts';
 import { runTransaction } from '../kernel/transactions.ts';
 import type { Db } from '../db/database.ts';
+import type { Locale } from '../kernel/i18n.ts';
 import { findMessageContext } from '../notifications/index.ts';
-import { accessCodeMessage } from './access-code-message.ts';
+import { accessCodeMessage, type AccessCodeMessage } from './access-code-message.ts';
+import { guestWithdrawalMessage } from './guest-withdrawal-message.ts';
 import { accessCodeDueAt, jobIdOf, queueMessage } from './access-codes.ts';
 import * as repository from './guests-repository.ts';
 
@@ -21,6 +23,37 @@ export type GuestCodeScheduler = {
 /** The queue's job id of a guest's message for one code: scheduling it twice inserts one job. */
 export function guestCodeJobId(guestId: number, lockCodeId: number): string {
   return jobIdOf(`guest-code:${guestId}:${lockCodeId}`);
+}
+
+type GuestMessageKind = 'guest_code' | 'guest_withdrawn';
+
+/** The outbox's key of a message to a guest by one channel: once per kind, guest, code and channel. */
+function guestMessageKey(
+  kind: GuestMessageKind,
+  channel: 'email' | 'sms',
+  guestId: number,
+  lockCodeId: number,
+) {
+  return [kind, channel, guestId, lockCodeId].join(':');
+}
+
+/** Writes a message to a guest, by the contacts they gave, in the member's language (`host`'s). */
+function queueGuestMessage(
+  trx: Db,
+  kind: GuestMessageKind,
+  to: { guestId: number; lockCodeId: number; email: string | null; phone_number: string | null },
+  host: { locale: Locale },
+  message: AccessCodeMessage,
+  now: Date,
+): Promise<void> {
+  return queueMessage(
+    trx,
+    { locale: host.locale, email: to.email, phone_number: to.phone_number },
+    message,
+    now,
+    (channel) => guestMessageKey(kind, channel, to.guestId, to.lockCodeId),
+    kind,
+  );
 }
 
 export type GuestCodeOutcome = 'sent' | 'stale' | 'not_found';
@@ -68,14 +101,7 @@ export function createGuestCodeNotifier(deps: {
           },
           deps.companyName,
         );
-        await queueMessage(
-          trx,
-          { locale: host.locale, email: guest.email, phone_number: guest.phone_number },
-          message,
-          now,
-          (channel) => ['guest_code', channel, guestId, lockCodeId].join(':'),
-          'guest_code',
-        );
+        await queueGuestMessage(trx, 'guest_code', { ...guest, guestId, lockCodeId }, host, message, now);
         return 'sent';
       });
     },
@@ -86,3 +112,44 @@ export type GuestCodeNotifier = ReturnType<typeof createGuestCodeNotifier>;
 
 /** When a guest's message is due: the booking's door-code time (at once when that has passed). */
 export const guestCodeDueAt = accessCodeDueAt;
+
+/** A guest whose code was just revoked: their invitation ended (removed, or the booking cancelled). */
+export type WithdrawnGuest = { guestId: number; lockCodeId: number };
+
+/**
+ * In the transaction that revoked their codes (the booking's row locked, as the code's message locks it): each
+ * guest who was already sent the code is told, by the same channels and in the member's language, that the
+ * invitation ended and the code no longer opens the door; a guest not yet sent it is told nothing (they hold no
+ * code, and their message will find it revoked). Once per guest and code (the outbox's dedupe key). Without the
+ * business's name (a service that sends no messages) nothing is queued.
+ */
+export async function queueGuestWithdrawals(
+  trx: Db,
+  deps: { companyName?: string | null },
+  guests: readonly WithdrawnGuest[],
+  now: Date,
+): Promise<void> {
+  if (!deps.companyName) return;
+  for (const { guestId, lockCodeId } of guests) {
+    const keys = (['email', 'sms'] as const).map((channel) =>
+      guestMessageKey('guest_code', channel, guestId, lockCodeId),
+    );
+    if (!(await repository.guestCodeWasQueued(trx, keys))) continue;
+    const guest = await repository.readGuestForMessage(trx, guestId);
+    if (!guest || guest.user_id === null || guest.forgotten_at !== null || guest.end_time <= now) continue;
+    const host = await findMessageContext(trx, guest.user_id, guest.branch_id);
+    if (!host) continue;
+    const message = guestWithdrawalMessage(
+      {
+        locale: host.locale,
+        guestName: guest.name,
+        host: `${host.first_name}`.trim() || '-',
+        branch: { name: host.branch_name, timeZone: host.time_zone },
+        start: instantFromDate(guest.start_time),
+        end: instantFromDate(guest.end_time),
+      },
+      deps.companyName,
+    );
+    await queueGuestMessage(trx, 'guest_withdrawn', { ...guest, guestId, lockCodeId }, host, message, now);
+  }
+}

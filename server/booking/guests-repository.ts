@@ -117,6 +117,23 @@ export async function forgetGuestsOfUser(trx: Db, userId: string, at: Date): Pro
 
 /** A guest with their booking and code, for their message; the booking's row locked. */
 export async function lockGuestForMessage(trx: Db, guestId: number) {
+  // The booking's row locked first, in a statement of its own: a removal or a cancellation holding it has
+  // committed by the time the lock is granted, and the read below (a statement of its own, so a snapshot of its
+  // own) sees what it wrote. Read in the locking statement, the guest's row was the one seen before the wait
+  // (PostgreSQL reads again only the row it locks, and a removal changes the guest's row, not the booking's): a
+  // guest removed while their message was being written was sent their code, already revoked.
+  const locked = await trx
+    .selectFrom('booking_guests as guest')
+    .innerJoin('bookings as booking', 'booking.id', 'guest.booking_id')
+    .select('booking.id')
+    .where('guest.id', '=', guestId)
+    .forUpdate('booking')
+    .executeTakeFirst();
+  return locked ? readGuestForMessage(trx, guestId) : undefined;
+}
+
+/** A guest, their booking and their code, as their messages say them (the booking's row locked by the caller). */
+export async function readGuestForMessage(trx: Db, guestId: number) {
   return trx
     .selectFrom('booking_guests as guest')
     .innerJoin('bookings as booking', 'booking.id', 'guest.booking_id')
@@ -139,6 +156,15 @@ export async function lockGuestForMessage(trx: Db, guestId: number) {
       'code.revoked_at',
     ])
     .where('guest.id', '=', guestId)
-    .forUpdate('booking')
     .executeTakeFirst();
+}
+
+/** Whether a guest's door-code message for this code was queued (by either channel): they hold the code. */
+export async function guestCodeWasQueued(trx: Db, dedupeKeys: readonly string[]): Promise<boolean> {
+  const row = await trx
+    .selectFrom('outbox')
+    .select('id')
+    .where('dedupe_key', 'in', [...dedupeKeys])
+    .executeTakeFirst();
+  return row !== undefined;
 }

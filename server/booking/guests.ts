@@ -11,7 +11,7 @@ import {
   type LockDependencies,
 } from '../doors/index.ts';
 import type { TransactionRetryLog } from '../kernel/transactions.ts';
-import type { GuestCodeScheduler } from './guest-codes.ts';
+import { queueGuestWithdrawals, type GuestCodeScheduler } from './guest-codes.ts';
 import * as repository from './guests-repository.ts';
 import type { components } from '../../openapi/schema.gen.ts';
 
@@ -27,8 +27,11 @@ import type { components } from '../../openapi/schema.gen.ts';
 
 type Schemas = components['schemas'];
 
-/** Where a guest's door-code message is queued; absent where none must go out. */
-type GuestMessages = { guestCodes?: GuestCodeScheduler | null };
+/**
+ * Where a guest's door-code message is queued, and the business's name its other messages are signed with;
+ * absent where none must go out.
+ */
+type GuestMessages = { guestCodes?: GuestCodeScheduler | null; companyName?: string | null };
 
 export type GuestDependencies = LockDependencies &
   GuestMessages & { db: Db; clock: Clock; log?: TransactionRetryLog | null };
@@ -134,8 +137,11 @@ export function createGuestService(deps: GuestDependencies) {
         if (!guest) throw new AppError('guest_not_found');
         if (guest.removed_at !== null) return;
         await repository.markGuestRemoved(trx, guestId, now);
-        // Its code now serves no confirmed booking: revoked, and deleted from every door by the queued sync.
-        if (guest.lock_code_id !== null) await releaseLockCodes(trx, deps, [guest.lock_code_id], now);
+        // Its code now serves no confirmed booking: revoked, and deleted from every door by the queued sync. A
+        // guest who was already sent it is told it no longer opens the door.
+        if (guest.lock_code_id === null) return;
+        await releaseLockCodes(trx, deps, [guest.lock_code_id], now);
+        await queueGuestWithdrawals(trx, deps, [{ guestId, lockCodeId: guest.lock_code_id }], now);
       });
     },
   };
@@ -145,21 +151,27 @@ export type GuestService = ReturnType<typeof createGuestService>;
 
 /**
  * After bookings were cancelled (their rows locked, their status changed in this transaction): their guests'
- * codes serve nothing any more and are revoked. The guests stay listed on the cancelled booking.
+ * codes serve nothing any more and are revoked. The guests stay listed on the cancelled booking. Those already
+ * sent their code are told, unless `tellGuests` is false (the member's account is being erased: nothing more goes
+ * out in its name).
  */
 export async function releaseGuestCodesOf(
   trx: Db,
-  deps: LockDependencies,
+  deps: LockDependencies & GuestMessages,
   bookingIds: readonly number[],
   now: Date,
+  { tellGuests }: { tellGuests: boolean },
 ): Promise<void> {
-  const guests = await repository.listLiveGuests(trx, bookingIds);
+  const guests = (await repository.listLiveGuests(trx, bookingIds)).flatMap((guest) =>
+    guest.lock_code_id === null ? [] : [{ guestId: guest.id, lockCodeId: guest.lock_code_id }],
+  );
   await releaseLockCodes(
     trx,
     deps,
-    guests.flatMap((guest) => (guest.lock_code_id === null ? [] : [guest.lock_code_id])),
+    guests.map((guest) => guest.lockCodeId),
     now,
   );
+  if (tellGuests) await queueGuestWithdrawals(trx, deps, guests, now);
 }
 
 /**

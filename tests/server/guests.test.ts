@@ -294,22 +294,30 @@ describe.each(DATABASE_TARGETS)('guests of a booking (%s)', (target) => {
   });
 
   type OutboxRow = { kind: string; channel: string; recipient: string; text_body: string; locale: string };
-  const guestMessages = async () =>
+  const messagesOf = async (kind: 'guest_code' | 'guest_withdrawn') =>
     (await app.db
       .selectFrom('outbox')
       .select(['kind', 'channel', 'recipient', 'text_body', 'locale'])
-      .where('kind', '=', 'guest_code')
+      .where('kind', '=', kind)
       .orderBy('id')
       .execute()) as OutboxRow[];
+  const guestMessages = () => messagesOf('guest_code');
+  const withdrawals = () => messagesOf('guest_withdrawn');
 
-  it('sends each guest their own code 30 minutes before the start, in the member’s language, once', async () => {
-    const member = await bookedAndPaid();
+  /** Rita (an e-mail and a phone) and Paulo (an e-mail) on the member's booking. */
+  async function ritaAndPaulo(member: Member) {
     const rita = (
       await addGuest(member, { name: 'Rita', email: 'rita@example.pt', phone_number: '+351912345678' })
     ).json<Schemas['BookingGuest']>();
-    const gone = (await addGuest(member, { name: 'Paulo', email: 'paulo@example.pt' })).json<
+    const paulo = (await addGuest(member, { name: 'Paulo', email: 'paulo@example.pt' })).json<
       Schemas['BookingGuest']
     >();
+    return { rita, paulo };
+  }
+
+  it('sends each guest their own code 30 minutes before the start, in the member’s language, once', async () => {
+    const member = await bookedAndPaid();
+    const { rita, paulo: gone } = await ritaAndPaulo(member);
     await removeGuest(member, gone.id);
     await app.jobs.runDue();
     expect(await guestMessages()).toEqual([]);
@@ -355,6 +363,105 @@ describe.each(DATABASE_TARGETS)('guests of a booking (%s)', (target) => {
     expect(sent.map((row) => row.channel)).toEqual(['email']);
     expect(sent[0]!.text_body).toContain(await guestDigits(rita.id));
     expect(sent[0]!.text_body).not.toContain(old);
+  });
+
+  const cancelNow = (member: Member) =>
+    member.caller.json(
+      'POST',
+      '/api/bookings/cancel-bookings',
+      { booking: [{ booking_id: member.booking.id, expected_refund_eur: 0 }] },
+      member.token,
+    );
+
+  it('a guest removed after their code was sent is told, once, that it no longer opens the door', async () => {
+    const member = await bookedAndPaid();
+    const { rita, paulo: early } = await ritaAndPaulo(member);
+    // Removed before the code went out: they hold no code, and hear nothing.
+    expect((await removeGuest(member, early.id)).statusCode).toBe(204);
+    expect(await withdrawals()).toEqual([]);
+
+    clock.set('2026-03-30T08:30:00Z');
+    await app.jobs.runDue();
+    await app.jobs.runDue();
+    const digits = await guestDigits(rita.id);
+    expect((await guestMessages()).map((row) => row.recipient)).toEqual(['rita@example.pt', '+351912345678']);
+
+    expect((await removeGuest(member, rita.id)).statusCode).toBe(204);
+    expect((await removeGuest(member, rita.id)).statusCode).toBe(204);
+    await app.jobs.runDue();
+    const told = await withdrawals();
+    expect(told.map((row) => [row.channel, row.recipient, row.locale])).toEqual([
+      ['email', 'rita@example.pt', 'en'],
+      ['sms', '+351912345678', 'en'],
+    ]);
+    expect(told[0]!.text_body).toContain('Hello Rita');
+    expect(told[0]!.text_body).toMatch(
+      /Your invitation from \S+ to this session at Lisboa – Avenidas Novas has been cancelled:/,
+    );
+    expect(told[0]!.text_body).toContain('The door code you were sent no longer opens the door.');
+    expect(told[1]!.text_body).toMatch(
+      /your invitation from \S+ for .+ at Lisboa – Avenidas Novas has been cancelled/,
+    );
+    // The word carries no code, and the code itself is gone from the door.
+    for (const row of told) expect(row.text_body).not.toContain(digits);
+    expect(await enter(digits, '2026-03-30T09:50:00Z')).toBe(false);
+  });
+
+  it('cancelling the booking tells each guest who had their code; erasing the account tells none', async () => {
+    const member = await bookedAndPaid();
+    await addGuest(member, { name: 'Rita', phone_number: '+351912345678' });
+    const other = await bookedAndPaid('2026-03-30T11:00');
+    await addGuest(other, { name: 'Paulo', email: 'paulo@example.pt' });
+    // The first booking starts at 09:00 UTC, the second at 10:00: each guest's code goes out half an hour before.
+    clock.set('2026-03-30T08:30:00Z');
+    await app.jobs.runDue();
+    await app.jobs.runDue();
+    clock.set('2026-03-30T08:40:00Z');
+    const cancelled = await cancelNow(member);
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    clock.set('2026-03-30T09:30:00Z');
+    await app.jobs.runDue();
+    await app.jobs.runDue();
+    expect((await guestMessages()).map((row) => row.recipient)).toEqual([
+      '+351912345678',
+      'paulo@example.pt',
+    ]);
+    const deleted = await other.caller.json('DELETE', '/api/auth/delete-account', undefined, other.token);
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    await app.jobs.runDue();
+    const told = await withdrawals();
+    expect(told.map((row) => [row.channel, row.recipient])).toEqual([['sms', '+351912345678']]);
+    expect(told[0]!.text_body).toMatch(
+      /has been cancelled; the door code you were sent no longer opens the door\.$/,
+    );
+  });
+
+  it('a guest removed as their code goes out: told exactly when the code went, whichever commits first', async () => {
+    for (let round = 0; round < 5; round += 1) {
+      const day = `2026-03-${String(24 + round).padStart(2, '0')}`;
+      const member = await bookedAndPaid(`${day}T12:00`);
+      const guest = (await addGuest(member, { name: 'Rita', email: 'rita@example.pt' })).json<
+        Schemas['BookingGuest']
+      >();
+      // 12:00 in Lisbon is 11:00 UTC from the 29th (summer time), 12:00 UTC before it.
+      clock.set(`${day}T${24 + round >= 29 ? '10' : '11'}:30:00Z`);
+      const [removed] = await Promise.all([
+        removeGuest(member, guest.id),
+        app.jobs.runDue([JOB_QUEUES.guestCode]),
+      ]);
+      expect(removed.statusCode).toBe(204);
+      await app.jobs.runDue([JOB_QUEUES.guestCode]);
+      const ofGuest = async (kind: string) =>
+        (
+          await app.db
+            .selectFrom('outbox')
+            .select('id')
+            .where('kind', '=', kind)
+            .where('dedupe_key', 'like', `${kind}:email:${guest.id}:%`)
+            .execute()
+        ).length;
+      expect(await ofGuest('guest_withdrawn'), `round ${round}`).toBe(await ofGuest('guest_code'));
+    }
   });
 
   it('refuses guests beyond the branch’s limit, without a contact, or on someone else’s booking', async () => {
