@@ -54,7 +54,8 @@ function GuestsDialog({ booking, when, locale }: { booking: Booking; when: strin
         <Text size="sm">
           <Trans>
             Cada convidado recebe o seu próprio código da porta por SMS ou e-mail, 30 minutos antes do início.
-            Se remover um convidado, o código dele deixa de abrir a porta no mesmo instante.
+            Se remover um convidado ou cancelar a reserva, o código dele deixa de abrir a porta no mesmo
+            instante, e avisamo-lo se já o tiver recebido.
           </Trans>
         </Text>
         {state.matches('loading') && (
