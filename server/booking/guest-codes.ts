@@ -3,6 +3,7 @@ import { dateFromInstant, instantFromDate, type Clock } from '../kernel/clock.ts
 import { runTransaction } from '../kernel/transactions.ts';
 import type { Db } from '../db/database.ts';
 import type { Locale } from '../kernel/i18n.ts';
+import { outboxHasAny } from '../kernel/outbox.ts';
 import { findMessageContext } from '../notifications/index.ts';
 import { accessCodeMessage, type AccessCodeMessage } from './access-code-message.ts';
 import { guestWithdrawalMessage } from './guest-withdrawal-message.ts';
@@ -134,7 +135,7 @@ export async function queueGuestWithdrawals(
     const keys = (['email', 'sms'] as const).map((channel) =>
       guestMessageKey('guest_code', channel, guestId, lockCodeId),
     );
-    if (!(await repository.guestCodeWasQueued(trx, keys))) continue;
+    if (!(await outboxHasAny(trx, keys))) continue;
     const guest = await repository.readGuestForMessage(trx, guestId);
     if (!guest || guest.user_id === null || guest.forgotten_at !== null || guest.end_time <= now) continue;
     const host = await findMessageContext(trx, guest.user_id, guest.branch_id);

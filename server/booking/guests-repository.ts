@@ -158,13 +158,3 @@ export async function readGuestForMessage(trx: Db, guestId: number) {
     .where('guest.id', '=', guestId)
     .executeTakeFirst();
 }
-
-/** Whether a guest's door-code message for this code was queued (by either channel): they hold the code. */
-export async function guestCodeWasQueued(trx: Db, dedupeKeys: readonly string[]): Promise<boolean> {
-  const row = await trx
-    .selectFrom('outbox')
-    .select('id')
-    .where('dedupe_key', 'in', [...dedupeKeys])
-    .executeTakeFirst();
-  return row !== undefined;
-}

@@ -28,6 +28,17 @@ export async function insertOutboxMessage(
   return row?.id;
 }
 
+/** Whether a message under any of these dedupe keys was written (whatever became of it since). */
+export async function outboxHasAny(db: Db, dedupeKeys: readonly string[]): Promise<boolean> {
+  if (dedupeKeys.length === 0) return false;
+  const row = await db
+    .selectFrom('outbox')
+    .select('id')
+    .where('dedupe_key', 'in', [...dedupeKeys])
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 type QueuedMessage = { to: string; locale: LocaleCode; kind: string; now: Date };
 
 async function queue(

@@ -5,7 +5,6 @@
 // imports it, before the app's code has loaded.
 
 let pressed: HTMLElement | null = null;
-let keeping = false;
 
 function keep(event: MouseEvent): void {
   // A click made by the page's own code is not a person's.
@@ -16,8 +15,6 @@ function keep(event: MouseEvent): void {
 
 /** Keeps, from now on, the last button pressed (a click, or Enter or Space on it) in `root`. */
 export function keepEarlyPresses(root: HTMLElement): void {
-  if (keeping) return;
-  keeping = true;
   root.addEventListener('click', keep, true);
 }
 
@@ -27,7 +24,6 @@ export function keepEarlyPresses(root: HTMLElement): void {
  */
 export function stopKeepingPresses(root: HTMLElement): void {
   root.removeEventListener('click', keep, true);
-  keeping = false;
 }
 
 /** Presses the button kept, once, now that the app answers it: if it is still the page's (adoption keeps nodes). */
